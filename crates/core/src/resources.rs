@@ -1,0 +1,103 @@
+//! Word lists (and other heavy shared data) handed to games by name.
+
+use parlor_lexicon::Lexicon;
+use std::any::Any;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+/// A resource a game asked for that is not available.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResourceError {
+    /// No word list of that name is known to this host.
+    #[error("unknown word list {name:?}: known lists are {}", known.join(", "))]
+    UnknownLexicon {
+        /// The name asked for.
+        name: String,
+        /// The names available.
+        known: Vec<String>,
+    },
+}
+
+/// The word lists a host offers, by name, and a cache of data that games
+/// derive from them (indexes, solved tables) so that many games on one
+/// host share one copy.
+///
+/// Cloning is cheap and clones share the cache. Nothing here is global:
+/// two hosts in one process (or two processes) each have their own.
+#[derive(Clone, Default)]
+pub struct Resources {
+    inner: Arc<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    added: BTreeMap<String, Arc<Lexicon>>,
+    embedded: Mutex<HashMap<String, Arc<Lexicon>>>,
+    derived: Mutex<HashMap<(String, std::any::TypeId), Arc<dyn Any + Send + Sync>>>,
+}
+
+impl Resources {
+    /// The embedded word lists only (`en`, `en-large`), loaded on first use.
+    pub fn embedded() -> Self {
+        Resources::default()
+    }
+
+    /// These resources plus `lexicon`, under its own name (it shadows an
+    /// embedded list of the same name).
+    pub fn with_lexicon(self, lexicon: Arc<Lexicon>) -> Self {
+        let mut added = self.inner.added.clone();
+        added.insert(lexicon.name().to_string(), lexicon);
+        Resources {
+            inner: Arc::new(Inner {
+                added,
+                ..Inner::default()
+            }),
+        }
+    }
+
+    /// The names of the lists on offer.
+    pub fn lexicon_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = parlor_lexicon::EMBEDDED.iter().map(|s| s.to_string()).collect();
+        for name in self.inner.added.keys() {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+        names
+    }
+
+    /// The word list called `name`.
+    pub fn lexicon(&self, name: &str) -> Result<Arc<Lexicon>, ResourceError> {
+        if let Some(l) = self.inner.added.get(name) {
+            return Ok(l.clone());
+        }
+        let mut cache = self.inner.embedded.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(l) = cache.get(name) {
+            return Ok(l.clone());
+        }
+        let lexicon = Lexicon::embedded(name).map_err(|_| ResourceError::UnknownLexicon {
+            name: name.to_string(),
+            known: self.lexicon_names(),
+        })?;
+        let lexicon = Arc::new(lexicon);
+        cache.insert(name.to_string(), lexicon.clone());
+        Ok(lexicon)
+    }
+
+    /// Data derived from a resource, built once per `key` and type and then
+    /// shared (for example a solved Word Sprout table for one word list and
+    /// rule set). `build` runs without any lock held, so two first callers
+    /// may both build; one result wins.
+    pub fn derived<T: Any + Send + Sync>(&self, key: &str, build: impl FnOnce() -> T) -> Arc<T> {
+        let id = (key.to_string(), std::any::TypeId::of::<T>());
+        if let Some(v) = self.inner.derived.lock().unwrap_or_else(|e| e.into_inner()).get(&id) {
+            if let Ok(v) = v.clone().downcast::<T>() {
+                return v;
+            }
+        }
+        let built: Arc<T> = Arc::new(build());
+        let mut map = self.inner.derived.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = map.entry(id).or_insert_with(|| built.clone());
+        entry.clone().downcast::<T>().unwrap_or(built)
+    }
+}
