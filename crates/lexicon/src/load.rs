@@ -1,0 +1,188 @@
+//! Turning outside text into the canonical word list: one lowercase a-z word
+//! per line, sorted byte-wise, no duplicates.
+
+use std::fmt;
+
+/// What happened while loading a word list.
+///
+/// Nothing is dropped silently: every line that was not blank, not a `#`
+/// comment and not a word of a-z is counted in `skipped`, and the first such
+/// line is kept so that a caller can show it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LoadReport {
+    /// Distinct words in the loaded list (equals [`Lexicon::len`](crate::Lexicon::len)).
+    pub words: usize,
+    /// Lines skipped because, after trimming and lowercasing, they held
+    /// something other than the letters a-z (digits, apostrophes, spaces,
+    /// accented letters, invalid UTF-8, ...).
+    pub skipped: usize,
+    /// Lines that repeated a word already seen (after lowercasing).
+    pub duplicates: usize,
+    /// The first skipped line, trimmed, lossily decoded as UTF-8 and cut to
+    /// at most [`FIRST_SKIPPED_MAX`] characters.
+    pub first_skipped: Option<String>,
+}
+
+/// Longest `first_skipped` kept in a [`LoadReport`], in characters.
+pub const FIRST_SKIPPED_MAX: usize = 80;
+
+impl fmt::Display for LoadReport {
+    /// `"111593 words, 2 skipped (first: \"o'clock\"), 5 duplicates"`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} words", self.words)?;
+        if self.skipped > 0 {
+            write!(f, ", {} skipped", self.skipped)?;
+            if let Some(first) = &self.first_skipped {
+                write!(f, " (first: {first:?})")?;
+            }
+        }
+        if self.duplicates > 0 {
+            write!(f, ", {} duplicates", self.duplicates)?;
+        }
+        Ok(())
+    }
+}
+
+/// Collects normalised words line by line.
+#[derive(Default)]
+pub(crate) struct Builder {
+    /// Normalised words back to back, without separators.
+    buf: Vec<u8>,
+    /// `(start, len)` of each accepted word in `buf`, in input order.
+    spans: Vec<(usize, usize)>,
+    /// Whether `spans` is strictly ascending so far (then no sort is needed).
+    sorted: bool,
+    pub(crate) report: LoadReport,
+}
+
+impl Builder {
+    pub(crate) fn new() -> Self {
+        Builder {
+            sorted: true,
+            ..Builder::default()
+        }
+    }
+
+    /// Feeds a whole file: lines end with `\n` (a `\r` before it is trimmed),
+    /// a UTF-8 byte order mark at the very start is ignored.
+    pub(crate) fn push_text(&mut self, bytes: &[u8]) {
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        for line in bytes.split(|&b| b == b'\n') {
+            self.push_line(line);
+        }
+    }
+
+    /// Feeds one line (or one word): trims ASCII white space, ignores it when
+    /// blank or a `#` comment, lowercases ASCII letters, and keeps it if it
+    /// is then made of a-z only; otherwise counts it as skipped.
+    pub(crate) fn push_line(&mut self, line: &[u8]) {
+        let line = line.trim_ascii();
+        if line.is_empty() || line[0] == b'#' {
+            return;
+        }
+        if !line.iter().all(u8::is_ascii_alphabetic) {
+            self.report.skipped += 1;
+            if self.report.first_skipped.is_none() {
+                let text = String::from_utf8_lossy(line);
+                self.report.first_skipped = Some(text.chars().take(FIRST_SKIPPED_MAX).collect());
+            }
+            return;
+        }
+        let start = self.buf.len();
+        self.buf.extend(line.iter().map(u8::to_ascii_lowercase));
+        let span = (start, line.len());
+        if let Some(&(ps, pl)) = self.spans.last() {
+            if self.sorted && self.buf[ps..ps + pl] > self.buf[start..] {
+                self.sorted = false;
+            }
+        }
+        self.spans.push(span);
+    }
+
+    /// The canonical text (`word\n` for every distinct word, ascending) and
+    /// the report. Duplicates are counted here.
+    pub(crate) fn finish(mut self) -> (String, LoadReport) {
+        let buf = &self.buf;
+        let word = |&(s, l): &(usize, usize)| &buf[s..s + l];
+        if !self.sorted {
+            self.spans.sort_unstable_by(|a, b| word(a).cmp(word(b)));
+        }
+        let mut text = Vec::with_capacity(buf.len() + self.spans.len());
+        let mut previous: Option<&[u8]> = None;
+        let mut duplicates = 0;
+        let mut words = 0;
+        for span in &self.spans {
+            let w = word(span);
+            if previous == Some(w) {
+                duplicates += 1;
+                continue;
+            }
+            previous = Some(w);
+            text.extend_from_slice(w);
+            text.push(b'\n');
+            words += 1;
+        }
+        self.report.words = words;
+        self.report.duplicates = duplicates;
+        // Only a-z and '\n' were pushed.
+        let text = String::from_utf8(text).expect("normalised words are ASCII");
+        (text, self.report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(bytes: &[u8]) -> (String, LoadReport) {
+        let mut b = Builder::new();
+        b.push_text(bytes);
+        b.finish()
+    }
+
+    #[test]
+    fn normalises_sorts_and_counts() {
+        let (text, report) = load(
+            b"\xEF\xBB\xBF# a comment\r\nZebra\r\n  apple \n\n\tApple\nit's\nna\xC3\xAFve\nbad\xFF\nzebra\n   # indented comment\nCAT",
+        );
+        assert_eq!(text, "apple\ncat\nzebra\n");
+        assert_eq!(
+            report,
+            LoadReport {
+                words: 3,
+                skipped: 3,
+                duplicates: 2,
+                first_skipped: Some("it's".to_string()),
+            }
+        );
+        assert_eq!(
+            report.to_string(),
+            "3 words, 3 skipped (first: \"it's\"), 2 duplicates"
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_is_reported_lossily() {
+        let (text, report) = load(b"\xFFab\nok");
+        assert_eq!(text, "ok\n");
+        assert_eq!(report.skipped, 1);
+        assert_eq!(report.first_skipped.as_deref(), Some("\u{FFFD}ab"));
+    }
+
+    #[test]
+    fn first_skipped_is_cut() {
+        let long = "x1".repeat(100);
+        let (_, report) = load(long.as_bytes());
+        assert_eq!(
+            report.first_skipped.unwrap().chars().count(),
+            FIRST_SKIPPED_MAX
+        );
+    }
+
+    #[test]
+    fn sorted_input_stays_sorted_and_dedups() {
+        let (text, report) = load(b"a\na\nb\nc\nc\nc");
+        assert_eq!(text, "a\nb\nc\n");
+        assert_eq!(report.duplicates, 3);
+    }
+}
