@@ -1,0 +1,303 @@
+//! Keyphrases: four words from the EFF large diceware list that name a board.
+
+use diceware_wordlists::EFF_LONG_WORDLIST;
+use std::fmt;
+use std::str::FromStr;
+
+/// Words in a keyphrase.
+pub const KEYPHRASE_WORDS: usize = 4;
+
+/// The EFF large word list (7,776 words) keyphrases draw from.
+pub fn wordlist() -> &'static [&'static str] {
+    &EFF_LONG_WORDLIST
+}
+
+/// Four EFF list words naming a board. Displayed (and normalised, as the
+/// generator's seed) as the lowercase words joined by single spaces.
+///
+/// ```
+/// use parlor_gobble::Keyphrase;
+/// let k: Keyphrase = "Abacus-zoom  Yo-yo  EVOLVE".parse().unwrap();
+/// assert_eq!(k.to_string(), "abacus zoom yo-yo evolve");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Keyphrase {
+    words: [u16; KEYPHRASE_WORDS],
+}
+
+/// Why a keyphrase was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KeyphraseError {
+    /// A word not in the list, with the closest list words.
+    #[error("{word:?} is not a keyphrase word; closest: {}", suggestions.join(", "))]
+    UnknownWord {
+        /// The word as written (lowercased).
+        word: String,
+        /// Closest list words (edit distance).
+        suggestions: Vec<String>,
+    },
+    /// The wrong number of words.
+    #[error("a keyphrase has {KEYPHRASE_WORDS} words from the EFF large list, separated by spaces or hyphens; found {found} in {text:?}")]
+    WrongCount {
+        /// The phrase as given.
+        text: String,
+        /// Words found.
+        found: usize,
+    },
+    /// Hyphens make two readings possible.
+    #[error("keyphrase {text:?} can be read as {a:?} or {b:?}; separate its words with spaces")]
+    Ambiguous {
+        /// The phrase as given.
+        text: String,
+        /// One reading.
+        a: String,
+        /// Another reading.
+        b: String,
+    },
+}
+
+fn index_of(word: &str) -> Option<u16> {
+    static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, u16>> =
+        std::sync::OnceLock::new();
+    INDEX
+        .get_or_init(|| {
+            EFF_LONG_WORDLIST
+                .iter()
+                .enumerate()
+                .map(|(i, w)| (*w, i as u16))
+                .collect()
+        })
+        .get(word)
+        .copied()
+}
+
+impl Keyphrase {
+    /// The keyphrase of four list indices (`0..7776`).
+    pub fn from_indices(words: [u16; KEYPHRASE_WORDS]) -> Self {
+        assert!(words
+            .iter()
+            .all(|&w| (w as usize) < EFF_LONG_WORDLIST.len()));
+        Keyphrase { words }
+    }
+
+    /// A fresh keyphrase: four independent uniform draws from the list.
+    pub fn random<R: rand::Rng + ?Sized>(rng: &mut R) -> Self {
+        let mut words = [0u16; KEYPHRASE_WORDS];
+        for w in &mut words {
+            *w = rng.gen_range(0..EFF_LONG_WORDLIST.len()) as u16;
+        }
+        Keyphrase { words }
+    }
+
+    /// The words.
+    pub fn words(&self) -> [&'static str; KEYPHRASE_WORDS] {
+        self.words.map(|i| EFF_LONG_WORDLIST[i as usize])
+    }
+
+    /// The list indices.
+    pub fn indices(&self) -> [u16; KEYPHRASE_WORDS] {
+        self.words
+    }
+
+    /// Parses a keyphrase: words separated by whitespace or hyphens, any case.
+    /// The list's own hyphenated words (`yo-yo`, `t-shirt`, `drop-down`,
+    /// `felt-tip`) are read whole where that gives four words.
+    pub fn parse(text: &str) -> Result<Self, KeyphraseError> {
+        let lower = text.to_lowercase();
+        // Tokens split on whitespace; inside a token, parts split on '-'.
+        let tokens: Vec<Vec<&str>> = lower
+            .split_whitespace()
+            .map(|t| t.split('-').filter(|p| !p.is_empty()).collect::<Vec<_>>())
+            .filter(|t: &Vec<&str>| !t.is_empty())
+            .collect();
+        // All readings: within a token, a part may join the next one when the
+        // joined word is in the list.
+        let mut readings: Vec<Vec<String>> = vec![Vec::new()];
+        for tok in &tokens {
+            let mut next = Vec::new();
+            for r in &readings {
+                for split in token_readings(tok) {
+                    let mut r2 = r.clone();
+                    r2.extend(split);
+                    if r2.len() <= KEYPHRASE_WORDS + 8 {
+                        next.push(r2);
+                    }
+                }
+            }
+            readings = next;
+            readings.truncate(64);
+        }
+        let valid: Vec<&Vec<String>> = readings
+            .iter()
+            .filter(|r| r.len() == KEYPHRASE_WORDS && r.iter().all(|w| index_of(w).is_some()))
+            .collect();
+        match valid.as_slice() {
+            [one] => {
+                let mut words = [0u16; KEYPHRASE_WORDS];
+                for (slot, w) in words.iter_mut().zip(one.iter()) {
+                    *slot = index_of(w).expect("checked");
+                }
+                Ok(Keyphrase { words })
+            }
+            [a, b, ..] => Err(KeyphraseError::Ambiguous {
+                text: text.to_string(),
+                a: a.join(" "),
+                b: b.join(" "),
+            }),
+            [] => {
+                // Name the first unknown word of the most joined reading.
+                let first = &readings[0];
+                if let Some(bad) = first.iter().find(|w| index_of(w).is_none()) {
+                    return Err(KeyphraseError::UnknownWord {
+                        word: bad.clone(),
+                        suggestions: closest(bad, 3),
+                    });
+                }
+                Err(KeyphraseError::WrongCount {
+                    text: text.to_string(),
+                    found: first.len(),
+                })
+            }
+        }
+    }
+
+    /// The normalised form: lowercase list words joined by single spaces.
+    /// This exact string seeds the board generator.
+    pub fn normalised(&self) -> String {
+        self.words().join(" ")
+    }
+}
+
+/// The readings of one hyphen-split token, most joined first.
+fn token_readings(parts: &[&str]) -> Vec<Vec<String>> {
+    if parts.is_empty() {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    if parts.len() >= 2 {
+        let joined = format!("{}-{}", parts[0], parts[1]);
+        if index_of(&joined).is_some() {
+            for rest in token_readings(&parts[2..]) {
+                let mut r = vec![joined.clone()];
+                r.extend(rest);
+                out.push(r);
+            }
+        }
+    }
+    for rest in token_readings(&parts[1..]) {
+        let mut r = vec![parts[0].to_string()];
+        r.extend(rest);
+        out.push(r);
+    }
+    out
+}
+
+/// The `n` list words closest to `word` by edit distance (ties in list order).
+pub fn closest(word: &str, n: usize) -> Vec<String> {
+    let mut scored: Vec<(usize, usize, &str)> = EFF_LONG_WORDLIST
+        .iter()
+        .enumerate()
+        .map(|(i, w)| (levenshtein(word, w), i, *w))
+        .collect();
+    scored.sort_unstable();
+    scored
+        .into_iter()
+        .take(n)
+        .map(|(_, _, w)| w.to_string())
+        .collect()
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let sub = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+impl fmt::Display for Keyphrase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.normalised())
+    }
+}
+
+impl FromStr for Keyphrase {
+    type Err = KeyphraseError;
+    fn from_str(s: &str) -> Result<Self, KeyphraseError> {
+        Keyphrase::parse(s)
+    }
+}
+
+impl serde::Serialize for Keyphrase {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.normalised())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Keyphrase {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Keyphrase::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn list_is_sorted_and_complete() {
+        assert_eq!(EFF_LONG_WORDLIST.len(), 7776);
+        for (i, w) in EFF_LONG_WORDLIST.iter().enumerate() {
+            assert_eq!(index_of(w), Some(i as u16), "{w} appears once");
+        }
+    }
+
+    #[test]
+    fn parse_forms() {
+        let k = Keyphrase::parse("abacus abdomen abide zoom").unwrap();
+        assert_eq!(Keyphrase::parse("ABACUS-abdomen-Abide   zoom").unwrap(), k);
+        assert_eq!(k.normalised(), "abacus abdomen abide zoom");
+        let y = Keyphrase::parse("yo-yo t-shirt abacus zoom").unwrap();
+        assert_eq!(y.words(), ["yo-yo", "t-shirt", "abacus", "zoom"]);
+    }
+
+    #[test]
+    fn errors_name_the_word() {
+        match Keyphrase::parse("abacus abdomen abidee zoom") {
+            Err(KeyphraseError::UnknownWord { word, suggestions }) => {
+                assert_eq!(word, "abidee");
+                assert!(suggestions.contains(&"abide".to_string()));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            Keyphrase::parse("abacus zoom"),
+            Err(KeyphraseError::WrongCount { found: 2, .. })
+        ));
+        assert!(Keyphrase::parse("").is_err());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn display_parses_back(a in 0u16..7776, b in 0u16..7776, c in 0u16..7776, d in 0u16..7776) {
+            let k = Keyphrase::from_indices([a, b, c, d]);
+            prop_assert_eq!(Keyphrase::parse(&k.to_string()).unwrap(), k);
+        }
+
+        #[test]
+        fn arbitrary_text_never_panics(s in "\\PC{0,60}") {
+            let _ = Keyphrase::parse(&s);
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! Finding every word on a board.
+//!
+//! [`Solver::score`] is the fast path (total points and word count only);
+//! [`Solver::words`] also returns each word with one path that spells it.
+//!
+//! The search is a depth-first walk of the board and the [`Trie`] together.
+//! Before each board the solver builds, for every cell, a table from letter
+//! to the set of neighbouring cells showing that letter (a `u64` of cells),
+//! and the mask of letters among the cell's neighbours. At a trie node on a
+//! cell, the letters worth trying are `node.mask & neighbour_letters[cell]`
+//! — letters absent from the neighbourhood (and so from most of the trie) are
+//! never looked at — and for each such letter the cells to visit are
+//! `cells_with[cell][letter] & !used`. Words are counted once per board by
+//! stamping their trie node with the board's number, so no set is needed.
+
+use crate::board::{Board, Size, QU};
+use crate::scoring::{Scoring, MAX_WORD_LEN};
+use crate::trie::{Node, Trie, WORD};
+
+/// One word found on a board.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FoundWord {
+    /// The word, lowercase (`qu` spelled out).
+    pub word: String,
+    /// Its points under the scoring used.
+    pub points: u32,
+    /// One path that spells it: cell indices, row-major.
+    pub path: Vec<usize>,
+}
+
+/// Totals for one board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Tally {
+    /// Sum of the points of every distinct word.
+    pub score: u32,
+    /// Number of distinct words.
+    pub count: u32,
+}
+
+/// A reusable board solver over one trie (one per thread).
+pub struct Solver<'t> {
+    trie: &'t Trie,
+    scoring: Scoring,
+    stamps: Vec<u32>,
+    board_id: u32,
+    size: Option<Size>,
+    neighbours: Vec<Vec<u8>>,
+    points: [u32; MAX_WORD_LEN + 1],
+    /// cells_with[cell * 26 + letter]: neighbours of `cell` showing `letter`.
+    cells_with: Vec<u64>,
+    /// Letters shown by the neighbours of each cell.
+    near_letters: Vec<u32>,
+}
+
+struct Walk<'a> {
+    nodes: &'a [Node],
+    stamps: &'a mut [u32],
+    id: u32,
+    cells_with: &'a [u64],
+    near_letters: &'a [u32],
+    points: &'a [u32; MAX_WORD_LEN + 1],
+    tally: Tally,
+}
+
+impl Walk<'_> {
+    #[inline(always)]
+    fn visit(&mut self, n: u32, cell: usize, used: u64, len: usize) {
+        // SAFETY-free indexing: all indices are in range by construction
+        // (trie children, cells of the board); bounds checks stay in.
+        let node = self.nodes[n as usize];
+        if node.mask & WORD != 0 {
+            let p = self.points[len];
+            if p != 0 && self.stamps[n as usize] != self.id {
+                self.stamps[n as usize] = self.id;
+                self.tally.score += p;
+                self.tally.count += 1;
+            }
+        }
+        let mut letters = node.mask & self.near_letters[cell];
+        while letters != 0 {
+            let l = letters.trailing_zeros();
+            letters &= letters - 1;
+            let child = node.base + (node.mask & ((1u32 << l) - 1)).count_ones();
+            let mut cells = self.cells_with[cell * 26 + l as usize] & !used;
+            let add = if l == QU as u32 { 2 } else { 1 };
+            while cells != 0 {
+                let d = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                self.visit(child, d, used | (1u64 << d), len + add);
+            }
+        }
+    }
+}
+
+impl<'t> Solver<'t> {
+    /// A solver over `trie` with `scoring`.
+    pub fn new(trie: &'t Trie, scoring: Scoring) -> Self {
+        Solver {
+            trie,
+            scoring,
+            stamps: vec![0; trie.nodes.len()],
+            board_id: 0,
+            size: None,
+            neighbours: Vec::new(),
+            points: [0; MAX_WORD_LEN + 1],
+            cells_with: Vec::new(),
+            near_letters: Vec::new(),
+        }
+    }
+
+    /// The scoring in use.
+    pub fn scoring(&self) -> Scoring {
+        self.scoring
+    }
+
+    fn prepare(&mut self, board: &Board) {
+        let size = board.size();
+        if self.size != Some(size) {
+            self.size = Some(size);
+            self.neighbours = (0..size.cells())
+                .map(|i| Board::neighbours(size, i).map(|n| n as u8).collect())
+                .collect();
+            self.points = self.scoring.table(size);
+            self.cells_with = vec![0; size.cells() * 26];
+            self.near_letters = vec![0; size.cells()];
+        }
+        let cells = board.cells();
+        for (c, nbrs) in self.neighbours.iter().enumerate() {
+            let row = &mut self.cells_with[c * 26..c * 26 + 26];
+            let mut near = 0u32;
+            for &n in nbrs {
+                let l = cells[n as usize];
+                row[l as usize] |= 1u64 << n;
+                near |= 1 << l;
+            }
+            self.near_letters[c] = near;
+        }
+        self.board_id = self.board_id.wrapping_add(1);
+        if self.board_id == 0 {
+            self.stamps.fill(0);
+            self.board_id = 1;
+        }
+    }
+
+    fn finish(&mut self, board: &Board) {
+        let cells = board.cells();
+        for (c, nbrs) in self.neighbours.iter().enumerate() {
+            for &n in nbrs {
+                self.cells_with[c * 26 + cells[n as usize] as usize] = 0;
+            }
+        }
+    }
+
+    /// Total points and number of distinct words on `board`.
+    pub fn score(&mut self, board: &Board) -> Tally {
+        self.prepare(board);
+        let mut walk = Walk {
+            nodes: &self.trie.nodes,
+            stamps: &mut self.stamps,
+            id: self.board_id,
+            cells_with: &self.cells_with,
+            near_letters: &self.near_letters,
+            points: &self.points,
+            tally: Tally::default(),
+        };
+        let root = self.trie.nodes[0];
+        for (c, &l) in board.cells().iter().enumerate() {
+            if root.mask & (1 << l) != 0 {
+                let child = root.base + (root.mask & ((1u32 << l) - 1)).count_ones();
+                walk.visit(child, c, 1u64 << c, if l == QU { 2 } else { 1 });
+            }
+        }
+        let tally = walk.tally;
+        self.finish(board);
+        tally
+    }
+
+    /// Every word on `board` with its points and one path (the first found
+    /// searching from cells in row-major order, neighbours in row-major
+    /// order), sorted alphabetically.
+    pub fn words(&mut self, board: &Board) -> Vec<FoundWord> {
+        let size = board.size();
+        let points = self.scoring.table(size);
+        let neighbours: Vec<Vec<usize>> = (0..size.cells())
+            .map(|i| Board::neighbours(size, i).collect())
+            .collect();
+        let mut found: std::collections::BTreeMap<String, FoundWord> = Default::default();
+        let mut path = Vec::new();
+        #[allow(clippy::too_many_arguments)]
+        fn go(
+            trie: &Trie,
+            board: &Board,
+            nbrs: &[Vec<usize>],
+            points: &[u32],
+            n: u32,
+            cell: usize,
+            len: usize,
+            path: &mut Vec<usize>,
+            found: &mut std::collections::BTreeMap<String, FoundWord>,
+        ) {
+            path.push(cell);
+            if trie.nodes[n as usize].mask & WORD != 0 && points[len] != 0 {
+                let word: String = path
+                    .iter()
+                    .map(|&c| {
+                        if board.cells()[c] == QU {
+                            "qu".to_string()
+                        } else {
+                            ((b'a' + board.cells()[c]) as char).to_string()
+                        }
+                    })
+                    .collect();
+                found.entry(word.clone()).or_insert_with(|| FoundWord {
+                    word,
+                    points: points[len],
+                    path: path.clone(),
+                });
+            }
+            for &d in &nbrs[cell] {
+                if path.contains(&d) {
+                    continue;
+                }
+                let l = board.cells()[d];
+                if let Some(child) = trie.child(n, l) {
+                    go(
+                        trie,
+                        board,
+                        nbrs,
+                        points,
+                        child,
+                        d,
+                        len + if l == QU { 2 } else { 1 },
+                        path,
+                        found,
+                    );
+                }
+            }
+            path.pop();
+        }
+        for (c, &l) in board.cells().iter().enumerate() {
+            if let Some(child) = self.trie.child(0, l) {
+                go(
+                    self.trie,
+                    board,
+                    &neighbours,
+                    &points,
+                    child,
+                    c,
+                    if l == QU { 2 } else { 1 },
+                    &mut path,
+                    &mut found,
+                );
+            }
+        }
+        found.into_values().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spot_example_from_the_rules() {
+        // Upper-left "S O / P T" from the original rules: SPOT, POTS, POT, STOP, TOP, TOPS.
+        let trie = Trie::new([
+            "spot", "pots", "pot", "stop", "top", "tops", "post", "opts", "so",
+        ]);
+        let board = Board::parse("so pt", None).unwrap();
+        let mut s = Solver::new(&trie, Scoring::Gobble);
+        let words: Vec<String> = s.words(&board).into_iter().map(|w| w.word).collect();
+        assert_eq!(
+            words,
+            ["opts", "post", "pot", "pots", "spot", "stop", "top", "tops"]
+        );
+        let t = s.score(&board);
+        assert_eq!(t.count, 8);
+        assert_eq!(t.score, 6 * 2 + 2);
+        assert_eq!(s.score(&board), t, "stamps reset between boards");
+    }
+
+    #[test]
+    fn qu_counts_two_letters() {
+        let trie = Trie::new(["quit", "quits", "qat"]);
+        let board = Board::parse("quits", Some(Size::new(4, 1).unwrap())).unwrap();
+        let mut s = Solver::new(&trie, Scoring::Gobble);
+        let w = s.words(&board);
+        assert_eq!(w.len(), 2);
+        assert_eq!(w[0].word, "quit");
+        assert_eq!(w[0].points, 2);
+        assert_eq!(w[0].path, vec![0, 1, 2]);
+        assert_eq!(
+            s.score(&board),
+            Tally {
+                score: 2 + 3,
+                count: 2
+            }
+        );
+    }
+}
