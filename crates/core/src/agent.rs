@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
 /// How strongly a computer player plays.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// Plays legal moves with little foresight; blunders often.

@@ -22,9 +22,12 @@ pub fn no_extra<G: Game>(_: &G, _: &mut GameRng) -> Option<(Actor, G::Action)> {
 
 /// Every viewer's view as JSON, the fingerprint of a state from outside.
 pub fn views<G: Game>(state: &G) -> Vec<String> {
-    let mut out = vec![serde_json::to_string(&state.view(Viewer::Spectator)).expect("view serialises")];
+    let mut out =
+        vec![serde_json::to_string(&state.view(Viewer::Spectator)).expect("view serialises")];
     for s in 0..state.seats() {
-        out.push(serde_json::to_string(&state.view(Viewer::Seat(Seat(s)))).expect("view serialises"));
+        out.push(
+            serde_json::to_string(&state.view(Viewer::Seat(Seat(s)))).expect("view serialises"),
+        );
     }
     out.push(format!("{:?} {:?}", state.to_act(), state.outcome()));
     out
@@ -45,7 +48,10 @@ pub fn play_randomly<G: Game>(
     for _ in 0..max_actions {
         let to_act = m.state().to_act();
         if to_act == ToAct::Over {
-            assert!(m.state().outcome().is_some(), "a finished game has an outcome");
+            assert!(
+                m.state().outcome().is_some(),
+                "a finished game has an outcome"
+            );
             break;
         }
         assert_ne!(to_act, ToAct::Chance, "a Match resolves chance itself");
@@ -66,7 +72,11 @@ pub fn play_randomly<G: Game>(
         match m.apply(actor, action.clone()) {
             Ok(_) => {}
             Err(e) => {
-                assert_eq!(views(m.state()), before, "refused {action:?} ({e}) changed the state");
+                assert_eq!(
+                    views(m.state()),
+                    before,
+                    "refused {action:?} ({e}) changed the state"
+                );
                 assert_eq!(m.record().actions.len(), len, "a refused action was logged");
             }
         }
@@ -87,7 +97,11 @@ pub fn check<G: Game>(
         let record = Record::<G>::from_json(&json).expect("record reads back");
         assert_eq!(&record, m.record(), "record JSON round trip");
         let again = Match::<G>::replay(&record, resources).expect("record replays");
-        assert_eq!(views(again.state()), views(m.state()), "replay reproduces the state (seed {seed})");
+        assert_eq!(
+            views(again.state()),
+            views(m.state()),
+            "replay reproduces the state (seed {seed})"
+        );
         let config_json = serde_json::to_string(config).expect("config serialises");
         let config_back: G::Config = serde_json::from_str(&config_json).expect("config reads back");
         assert_eq!(&config_back, config, "config JSON round trip");

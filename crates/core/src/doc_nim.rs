@@ -16,7 +16,10 @@ pub struct NimConfig {
 
 impl Default for NimConfig {
     fn default() -> Self {
-        NimConfig { pile: 21, max_take: 3 }
+        NimConfig {
+            pile: 21,
+            max_take: 3,
+        }
     }
 }
 

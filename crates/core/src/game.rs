@@ -118,7 +118,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     }
 
     /// Applies one action, all or nothing.
-    fn apply(&mut self, actor: Actor, action: Self::Action) -> Result<Vec<Self::Event>, Self::Error>;
+    fn apply(
+        &mut self,
+        actor: Actor,
+        action: Self::Action,
+    ) -> Result<Vec<Self::Event>, Self::Error>;
 
     /// Resolves the pending random event when [`Game::to_act`] is
     /// [`ToAct::Chance`], drawing only from the state's own generator.

@@ -146,7 +146,10 @@ impl<G: Game> Record<G> {
             Some(v) => return Err(RecordError::Version { found: v as u32 }),
             None => return Err(RecordError::Malformed("missing \"format\" field".into())),
         }
-        let game = value.get("game").and_then(|v| v.as_str()).unwrap_or_default();
+        let game = value
+            .get("game")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default();
         if game != G::INFO.name {
             return Err(RecordError::WrongGame {
                 expected: G::INFO.name.into(),
@@ -233,11 +236,12 @@ impl<G: Game> Match<G> {
             }
         }
         for (i, step) in record.actions.iter().enumerate() {
-            m.apply(step.actor, step.action.clone()).map_err(|e: G::Error| RecordError::Refused {
-                index: i + 1,
-                actor: step.actor,
-                reason: e.to_string(),
-            })?;
+            m.apply(step.actor, step.action.clone())
+                .map_err(|e: G::Error| RecordError::Refused {
+                    index: i + 1,
+                    actor: step.actor,
+                    reason: e.to_string(),
+                })?;
         }
         Ok(m)
     }

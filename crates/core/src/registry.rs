@@ -97,7 +97,9 @@ impl<G: Game> DynMatch for Match<G> {
                 game: G::INFO.name,
                 message: e.to_string(),
             })?;
-        let events = self.apply(actor, action).map_err(|e| ActionError::Rule(e.to_string()))?;
+        let events = self
+            .apply(actor, action)
+            .map_err(|e| ActionError::Rule(e.to_string()))?;
         Ok(events.iter().map(to_value).collect())
     }
     fn legal_actions_json(&self, seat: Seat) -> Option<Vec<Value>> {
@@ -158,8 +160,11 @@ pub trait GameEntry: Send + Sync {
         resources: &Resources,
     ) -> Result<Box<dyn DynMatch>, RegistryError>;
     /// Rebuilds a game from its JSON record.
-    fn replay(&self, record: &Value, resources: &Resources)
-        -> Result<Box<dyn DynMatch>, RegistryError>;
+    fn replay(
+        &self,
+        record: &Value,
+        resources: &Resources,
+    ) -> Result<Box<dyn DynMatch>, RegistryError>;
 }
 
 struct Entry<G>(PhantomData<fn() -> G>);

@@ -57,7 +57,10 @@ impl Resources {
 
     /// The names of the lists on offer.
     pub fn lexicon_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = parlor_lexicon::EMBEDDED.iter().map(|s| s.to_string()).collect();
+        let mut names: Vec<String> = parlor_lexicon::EMBEDDED
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         for name in self.inner.added.keys() {
             if !names.contains(name) {
                 names.push(name.clone());
@@ -71,7 +74,11 @@ impl Resources {
         if let Some(l) = self.inner.added.get(name) {
             return Ok(l.clone());
         }
-        let mut cache = self.inner.embedded.lock().unwrap_or_else(|e| e.into_inner());
+        let mut cache = self
+            .inner
+            .embedded
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         if let Some(l) = cache.get(name) {
             return Ok(l.clone());
         }
@@ -90,7 +97,13 @@ impl Resources {
     /// may both build; one result wins.
     pub fn derived<T: Any + Send + Sync>(&self, key: &str, build: impl FnOnce() -> T) -> Arc<T> {
         let id = (key.to_string(), std::any::TypeId::of::<T>());
-        if let Some(v) = self.inner.derived.lock().unwrap_or_else(|e| e.into_inner()).get(&id) {
+        if let Some(v) = self
+            .inner
+            .derived
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&id)
+        {
             if let Ok(v) = v.clone().downcast::<T>() {
                 return v;
             }
