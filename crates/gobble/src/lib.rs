@@ -33,6 +33,7 @@
 //! This crate does no I/O: word lists come in as iterators of words.
 #![deny(missing_docs)]
 
+pub mod bench;
 mod board;
 mod dice;
 mod keyphrase;
