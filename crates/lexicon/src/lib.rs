@@ -378,7 +378,7 @@ impl Lexicon {
     fn suffixes(&self) -> &SuffixArray {
         self.inner
             .suffixes
-            .get_or_init(|| SuffixArray::build(self.inner.text.as_bytes()))
+            .get_or_init(|| SuffixArray::build(self.inner.text.as_bytes(), &self.inner.starts))
     }
 
     /// Builds the substring index now rather than at the first substring
@@ -418,15 +418,31 @@ impl Lexicon {
             return Vec::new();
         }
         let starts = &self.inner.starts;
-        let mut found: Vec<u32> = self
-            .suffixes()
-            .range(self.inner.text.as_bytes(), s)
-            .iter()
-            .map(|&pos| (starts.partition_point(|&st| st <= pos) - 1) as u32)
-            .collect();
-        found.sort_unstable();
-        found.dedup();
-        found.into_iter().map(|i| self.word(i as usize)).collect()
+        let sa = self.suffixes();
+        let hits = sa.range(self.inner.text.as_bytes(), s);
+        if hits.len() < 4096 {
+            // Few hits: sort their word indices.
+            let mut found: Vec<u32> = hits.iter().map(|&p| sa.word_of(starts, p) as u32).collect();
+            found.sort_unstable();
+            found.dedup();
+            found.into_iter().map(|i| self.word(i as usize)).collect()
+        } else {
+            // Many hits: mark words in a bit set, read it back in order.
+            let mut seen = vec![0u64; self.len().div_ceil(64)];
+            for &p in hits {
+                let w = sa.word_of(starts, p);
+                seen[w / 64] |= 1 << (w % 64);
+            }
+            let mut out = Vec::new();
+            for (k, &bits) in seen.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    out.push(self.word(k * 64 + bits.trailing_zeros() as usize));
+                    bits &= bits - 1;
+                }
+            }
+            out
+        }
     }
 
     /// The words that can be spelt from `letters` plus at most `wildcards`

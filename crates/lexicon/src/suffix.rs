@@ -20,7 +20,14 @@ use std::cmp::Ordering;
 /// Positions of the letters of `text`, ordered by truncated suffix.
 pub(crate) struct SuffixArray {
     positions: Vec<u32>,
+    /// `blocks[b]` is the index of the word holding text position
+    /// `b * BLOCK`, so that [`word_of`](SuffixArray::word_of) needs only a
+    /// short forward scan (a block holds a handful of word starts).
+    blocks: Vec<u32>,
 }
+
+/// Text bytes per entry of `SuffixArray::blocks`.
+const BLOCK: usize = 64;
 
 /// The truncated suffix starting at `pos`: the letters up to the next `\n`.
 fn suffix(text: &[u8], pos: u32) -> &[u8] {
@@ -32,7 +39,7 @@ fn suffix(text: &[u8], pos: u32) -> &[u8] {
 impl SuffixArray {
     /// Builds the array for canonical text (words of a-z, each followed by `\n`).
     /// Offsets must fit in `u32`, which the caller checks.
-    pub(crate) fn build(text: &[u8]) -> SuffixArray {
+    pub(crate) fn build(text: &[u8], starts: &[u32]) -> SuffixArray {
         let letters = text.iter().filter(|&&b| b != b'\n').count();
         let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(letters);
         // Walk each word backwards: the key of the suffix at `i` is the key
@@ -67,9 +74,29 @@ impl SuffixArray {
             }
             i = j;
         }
+        let mut blocks = Vec::with_capacity(text.len() / BLOCK + 1);
+        let mut word = 0;
+        for b in (0..text.len()).step_by(BLOCK) {
+            while starts[word + 1] as usize <= b {
+                word += 1;
+            }
+            blocks.push(word as u32);
+        }
         SuffixArray {
             positions: keyed.into_iter().map(|(_, p)| p).collect(),
+            blocks,
         }
+    }
+
+    /// The index of the word holding text position `pos`, given the word
+    /// starts (with the end sentinel) the array was built with.
+    #[inline]
+    pub(crate) fn word_of(&self, starts: &[u32], pos: u32) -> usize {
+        let mut word = self.blocks[pos as usize / BLOCK] as usize;
+        while starts[word + 1] <= pos {
+            word += 1;
+        }
+        word
     }
 
     /// The positions of all the suffixes that start with `s` (non-empty, a-z).
@@ -97,7 +124,7 @@ impl SuffixArray {
 
     /// Bytes used by the array.
     pub(crate) fn heap_size(&self) -> usize {
-        self.positions.capacity() * std::mem::size_of::<u32>()
+        (self.positions.capacity() + self.blocks.capacity()) * std::mem::size_of::<u32>()
     }
 }
 
@@ -108,7 +135,15 @@ mod tests {
     #[test]
     fn sorted_like_a_naive_sort() {
         let text = b"banana\nbandana\nabracadabra\nabracadabras\na\nnan\n";
-        let sa = SuffixArray::build(text);
+        let starts = [0, 7, 15, 27, 40, 42, 46];
+        let sa = SuffixArray::build(text, &starts);
+        for (pos, &b) in text.iter().enumerate() {
+            let w = sa.word_of(&starts, pos as u32);
+            assert!(
+                starts[w] as usize <= pos && pos < starts[w + 1] as usize,
+                "{pos} {b}"
+            );
+        }
         let mut naive: Vec<u32> = (0..text.len() as u32)
             .filter(|&p| text[p as usize] != b'\n')
             .collect();

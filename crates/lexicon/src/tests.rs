@@ -59,6 +59,11 @@ fn golden_examples_en() {
     let omat = en.words_containing("omat");
     assert!(omat.contains(&"tomato") && omat.contains(&"automatic"));
     assert!(omat.iter().all(|w| w.contains("omat")));
+    // Large results take the bit-set path; compare with a scan.
+    for s in ["e", "ing", "q"] {
+        let want: Vec<&str> = en.words().filter(|w| w.contains(s)).collect();
+        assert_eq!(en.words_containing(s), want, "{s}");
+    }
     assert!(!en.has_substring("qzx"));
     assert!(en.words_containing("qzx").is_empty());
     assert!(en.formable("retain", 0).contains(&"retina"));
