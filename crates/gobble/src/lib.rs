@@ -39,6 +39,7 @@ mod dice;
 mod keyphrase;
 mod rng;
 mod scoring;
+pub mod search;
 mod solver;
 mod trie;
 
