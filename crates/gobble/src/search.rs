@@ -162,7 +162,7 @@ fn worker(
     };
     let offer = |board: &Board, score: u32, words: u32| {
         let mut best = shared.best.lock().unwrap_or_else(|e| e.into_inner());
-        if best.as_ref().map_or(true, |b| score > b.score) {
+        if !matches!(best.as_ref(), Some(b) if score <= b.score) {
             let status = SearchStatus {
                 board: board.clone(),
                 score,
