@@ -36,6 +36,7 @@
 pub mod bench;
 mod board;
 mod dice;
+pub mod game;
 mod keyphrase;
 mod rng;
 mod scoring;
@@ -45,6 +46,7 @@ mod trie;
 
 pub use board::{Board, BoardError, Size, MAX_CELLS, QU};
 pub use dice::{uniform_board, DiceError, DiceSet, DICE_SETS};
+pub use game::{EntryError, Gobble, GobbleAction, GobbleConfig, GobbleEvent, GobbleView};
 pub use keyphrase::{closest, wordlist, Keyphrase, KeyphraseError, KEYPHRASE_WORDS};
 pub use rng::SeedRandom;
 pub use scoring::{Scoring, ScoringError, MAX_WORD_LEN};
