@@ -158,6 +158,33 @@ fn bench_queries(c: &mut Criterion) {
         });
     }
 
+    let naive_formable = |rack: &str, blanks: usize| {
+        words
+            .iter()
+            .filter(|w| {
+                let mut have = [0usize; 26];
+                rack.bytes().for_each(|b| have[usize::from(b - b'a')] += 1);
+                let mut missing = 0;
+                for b in w.bytes() {
+                    let k = usize::from(b - b'a');
+                    if have[k] > 0 {
+                        have[k] -= 1;
+                    } else {
+                        missing += 1;
+                    }
+                }
+                missing <= blanks
+            })
+            .count()
+    };
+    assert_eq!(
+        naive_formable("retains", 2),
+        lex.formable("retains", 2).len()
+    );
+    c.bench_function("baseline scan formable retains +2", |b| {
+        b.iter(|| naive_formable(black_box("retains"), 2))
+    });
+
     // Patterns.
     for pattern in ["c?t", "??a??e??", "q.......", "???????????"] {
         let got = lex.matching(pattern).unwrap();
