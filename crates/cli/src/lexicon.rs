@@ -98,14 +98,7 @@ struct FormableArgs {
 /// Runs `parlor lexicon ...`.
 pub fn run(args: Args) -> Result<ExitCode> {
     let mut out = io::stdout().lock();
-    let result = match args.cmd {
-        Cmd::Info(a) => info(&a, &mut out),
-        Cmd::Check(a) => check(&a, &mut out),
-        Cmd::Contains(a) => contains(&a, &mut out),
-        Cmd::Pattern(a) => pattern(&a, &mut out),
-        Cmd::Formable(a) => formable(&a, &mut out),
-    }
-    .and_then(|code| {
+    let result = dispatch(args.cmd, &mut out).and_then(|code| {
         out.flush()?;
         Ok(code)
     });
@@ -118,6 +111,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         other => other,
+    }
+}
+
+fn dispatch(cmd: Cmd, out: &mut impl Write) -> Result<ExitCode> {
+    match cmd {
+        Cmd::Info(a) => info(&a, out),
+        Cmd::Check(a) => check(&a, out),
+        Cmd::Contains(a) => contains(&a, out),
+        Cmd::Pattern(a) => pattern(&a, out),
+        Cmd::Formable(a) => formable(&a, out),
     }
 }
 
@@ -274,4 +277,87 @@ fn formable(a: &FormableArgs, out: &mut impl Write) -> Result<ExitCode> {
         write_words(out, &words)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    /// Runs `parlor lexicon ARGS...` into a buffer: (exit code, stdout).
+    fn lexicon(args: &[&str]) -> Result<(ExitCode, String)> {
+        let cli = Cli::try_parse_from(std::iter::once("lexicon").chain(args.iter().copied()))?;
+        let mut out = Vec::new();
+        let code = dispatch(cli.args.cmd, &mut out)?;
+        Ok((code, String::from_utf8(out)?))
+    }
+
+    #[test]
+    fn info_text_and_json() {
+        let (code, out) = lexicon(&["info"]).unwrap();
+        assert_eq!(code, ExitCode::SUCCESS);
+        assert!(out.contains("name:        en\n") && out.contains("words:       111593\n"));
+        let (_, out) = lexicon(&["info", "--lexicon", "en-large", "--json"]).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["words"], 242_844);
+        assert_eq!(v["name"], "en-large");
+    }
+
+    #[test]
+    fn info_from_a_file_reports_skipped_lines() {
+        let path =
+            std::env::temp_dir().join(format!("parlor-lexicon-test-{}.txt", std::process::id()));
+        std::fs::write(&path, "Zebra\napple\n# comment\nit's\napple\n").unwrap();
+        let (_, out) = lexicon(&["info", "--dict", path.to_str().unwrap(), "--json"]).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["words"], 2);
+        assert_eq!(v["skipped"], 1);
+        assert_eq!(v["duplicates"], 1);
+        assert_eq!(v["first_skipped"], "it's");
+        assert_eq!(v["longest"], "apple");
+    }
+
+    #[test]
+    fn check_exit_status() {
+        let (code, out) = lexicon(&["check", "Tomato", "cat"]).unwrap();
+        assert_eq!(
+            (code, out.as_str()),
+            (ExitCode::SUCCESS, "Tomato\tyes\ncat\tyes\n")
+        );
+        let (code, out) = lexicon(&["check", "cat", "qzx"]).unwrap();
+        assert_eq!(
+            (code, out.as_str()),
+            (ExitCode::from(1), "cat\tyes\nqzx\tno\n")
+        );
+        assert!(lexicon(&["check"]).is_err());
+    }
+
+    #[test]
+    fn contains_pattern_formable() {
+        let (_, out) = lexicon(&["contains", "OMAT"]).unwrap();
+        assert!(out.lines().any(|w| w == "tomato"));
+        assert!(out.lines().all(|w| w.contains("omat")));
+        let err = lexicon(&["contains", "o'm"]).unwrap_err();
+        assert!(
+            err.to_string().contains("use the letters a-z only"),
+            "{err}"
+        );
+        let (_, out) = lexicon(&["pattern", "qu?z"]).unwrap();
+        assert_eq!(out, "quiz\n");
+        assert!(lexicon(&["pattern", "qu*z"]).is_err());
+        let (_, out) = lexicon(&["formable", "tac", "--json"]).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert!(v["words"].as_array().unwrap().contains(&"cat".into()));
+        let (_, one) = lexicon(&["formable", "tac", "-w", "1"]).unwrap();
+        let (_, q) = lexicon(&["formable", "ta?c"]).unwrap();
+        assert_eq!(one, q);
+        assert!(one.lines().any(|w| w == "tact"));
+    }
 }
