@@ -1,0 +1,401 @@
+//! The set of valid strings of one length, as a compact hash set.
+//!
+//! Strings are lowercase a-z. A string of up to 12 letters is packed into a
+//! `u64` (5 bits a letter, letters coded 1..=26, first letter most
+//! significant), up to 25 letters into a `u128`; longer strings (a handful in
+//! any English list) are kept as bytes in a `std` hash map. Packed keys are
+//! exact, never hashes: two strings share a key only if they are equal, and
+//! the empty key 0 is never a string of length >= 1.
+//!
+//! Each table is open addressing with linear probing, at most half full, so
+//! a lookup is a multiply, a shift and one or two cache lines.
+
+use std::collections::HashMap;
+
+/// Longest strings packed into a `u64`.
+pub(crate) const SMALL_MAX: usize = 12;
+/// Longest strings packed into a `u128`.
+pub(crate) const MID_MAX: usize = 25;
+
+/// A packed key: `Copy`, zero for an empty slot.
+pub(crate) trait Key: Copy + Eq + Send + Sync + 'static {
+    const ZERO: Self;
+    fn slot_hash(self) -> u64;
+    fn push(self, letter: u8) -> Self;
+    fn low_letters(self, n: usize) -> Self;
+    fn letter_at(self, len: usize, i: usize) -> u8;
+}
+
+impl Key for u64 {
+    const ZERO: Self = 0;
+    #[inline]
+    fn slot_hash(self) -> u64 {
+        (self ^ (self >> 31)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+    #[inline]
+    fn push(self, letter: u8) -> Self {
+        (self << 5) | u64::from(letter - b'a' + 1)
+    }
+    #[inline]
+    fn low_letters(self, n: usize) -> Self {
+        if n >= 12 {
+            self & ((1u64 << 60) - 1)
+        } else {
+            self & ((1u64 << (5 * n)) - 1)
+        }
+    }
+    #[inline]
+    fn letter_at(self, len: usize, i: usize) -> u8 {
+        ((self >> (5 * (len - 1 - i))) & 31) as u8 + b'a' - 1
+    }
+}
+
+impl Key for u128 {
+    const ZERO: Self = 0;
+    #[inline]
+    fn slot_hash(self) -> u64 {
+        let lo = self as u64;
+        let hi = (self >> 64) as u64;
+        (lo ^ hi.wrapping_mul(0xC2B2_AE3D_27D4_EB4F) ^ (lo >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+    #[inline]
+    fn push(self, letter: u8) -> Self {
+        (self << 5) | u128::from(letter - b'a' + 1)
+    }
+    #[inline]
+    fn low_letters(self, n: usize) -> Self {
+        if n >= 25 {
+            self & ((1u128 << 125) - 1)
+        } else {
+            self & ((1u128 << (5 * n)) - 1)
+        }
+    }
+    #[inline]
+    fn letter_at(self, len: usize, i: usize) -> u8 {
+        ((self >> (5 * (len - 1 - i))) & 31) as u8 + b'a' - 1
+    }
+}
+
+pub(crate) fn pack<K: Key>(s: &[u8]) -> K {
+    s.iter().fold(K::ZERO, |k, &c| k.push(c))
+}
+
+/// Open-addressing hash set of packed keys.
+#[derive(Clone)]
+pub(crate) struct Table<K> {
+    keys: Vec<K>,
+    shift: u32,
+    count: usize,
+}
+
+impl<K: Key> Table<K> {
+    pub(crate) fn new() -> Self {
+        Table::with_bits(4)
+    }
+
+    fn with_bits(bits: u32) -> Self {
+        Table {
+            keys: vec![K::ZERO; 1 << bits],
+            shift: 64 - bits,
+            count: 0,
+        }
+    }
+
+    #[inline]
+    fn home(&self, k: K) -> usize {
+        (k.slot_hash() >> self.shift) as usize
+    }
+
+    /// Inserts `k` (non-zero); returns whether it was new.
+    #[inline]
+    pub(crate) fn insert(&mut self, k: K) -> bool {
+        if (self.count + 1) * 2 > self.keys.len() {
+            self.grow();
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = self.home(k);
+        loop {
+            let here = self.keys[i];
+            if here == K::ZERO {
+                self.keys[i] = k;
+                self.count += 1;
+                return true;
+            }
+            if here == k {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let bits = 64 - self.shift + 1;
+        let old = std::mem::replace(self, Table::with_bits(bits));
+        let mask = self.keys.len() - 1;
+        for k in old.keys.into_iter().filter(|&k| k != K::ZERO) {
+            let mut i = self.home(k);
+            while self.keys[i] != K::ZERO {
+                i = (i + 1) & mask;
+            }
+            self.keys[i] = k;
+        }
+        self.count = old.count;
+    }
+
+    /// The slot holding `k`, if present.
+    #[inline]
+    pub(crate) fn find(&self, k: K) -> Option<usize> {
+        let mask = self.keys.len() - 1;
+        let mut i = self.home(k);
+        loop {
+            let here = self.keys[i];
+            if here == k {
+                return Some(i);
+            }
+            if here == K::ZERO {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    pub(crate) fn slots(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.count
+    }
+
+    #[inline]
+    pub(crate) fn key(&self, slot: usize) -> K {
+        self.keys[slot]
+    }
+
+    fn heap_size(&self) -> usize {
+        self.keys.capacity() * std::mem::size_of::<K>()
+    }
+}
+
+/// The strings of one length.
+#[derive(Clone)]
+pub(crate) enum Keys {
+    /// Length 0: the one empty string, slot 0.
+    Empty,
+    Small(Table<u64>),
+    Mid(Table<u128>),
+    Long {
+        strings: Vec<Box<[u8]>>,
+        index: HashMap<Box<[u8]>, usize>,
+    },
+}
+
+/// The valid strings of one length, with per-slot flags.
+#[derive(Clone)]
+pub(crate) struct Level {
+    pub(crate) len: usize,
+    pub(crate) keys: Keys,
+    /// One byte a slot: [`VALID`], [`REACH`]; 0 for an empty slot.
+    pub(crate) flags: Vec<u8>,
+}
+
+/// The slot holds a valid string.
+pub(crate) const VALID: u8 = 1;
+/// The string is reachable from the empty string by legal moves.
+pub(crate) const REACH: u8 = 2;
+
+impl Level {
+    pub(crate) fn new(len: usize) -> Level {
+        let keys = match len {
+            0 => Keys::Empty,
+            1..=SMALL_MAX => Keys::Small(Table::new()),
+            l if l <= MID_MAX => Keys::Mid(Table::new()),
+            _ => Keys::Long {
+                strings: Vec::new(),
+                index: HashMap::new(),
+            },
+        };
+        Level {
+            len,
+            keys,
+            flags: Vec::new(),
+        }
+    }
+
+    /// Inserts `s` (of this level's length) while building.
+    #[inline]
+    pub(crate) fn insert(&mut self, s: &[u8]) {
+        debug_assert_eq!(s.len(), self.len);
+        match &mut self.keys {
+            Keys::Empty => {}
+            Keys::Small(t) => {
+                t.insert(pack(s));
+            }
+            Keys::Mid(t) => {
+                t.insert(pack(s));
+            }
+            Keys::Long { strings, index } => {
+                if !index.contains_key(s) {
+                    index.insert(s.into(), strings.len());
+                    strings.push(s.into());
+                }
+            }
+        }
+    }
+
+    /// Marks every occupied slot [`VALID`] once building is over.
+    pub(crate) fn seal(&mut self) {
+        let n = self.slots();
+        let mut flags = vec![0u8; n];
+        for (slot, f) in flags.iter_mut().enumerate() {
+            if self.occupied(slot) {
+                *f = VALID;
+            }
+        }
+        self.flags = flags;
+    }
+
+    pub(crate) fn slots(&self) -> usize {
+        match &self.keys {
+            Keys::Empty => 1,
+            Keys::Small(t) => t.slots(),
+            Keys::Mid(t) => t.slots(),
+            Keys::Long { strings, .. } => strings.len(),
+        }
+    }
+
+    /// Number of strings held.
+    pub(crate) fn len(&self) -> usize {
+        match &self.keys {
+            Keys::Empty => 1,
+            Keys::Small(t) => t.len(),
+            Keys::Mid(t) => t.len(),
+            Keys::Long { strings, .. } => strings.len(),
+        }
+    }
+
+    fn occupied(&self, slot: usize) -> bool {
+        match &self.keys {
+            Keys::Empty => slot == 0,
+            Keys::Small(t) => t.key(slot) != 0,
+            Keys::Mid(t) => t.key(slot) != 0,
+            Keys::Long { strings, .. } => slot < strings.len(),
+        }
+    }
+
+    /// The slot of `s` (of this level's length), if held.
+    #[inline]
+    pub(crate) fn find(&self, s: &[u8]) -> Option<usize> {
+        debug_assert_eq!(s.len(), self.len);
+        match &self.keys {
+            Keys::Empty => Some(0),
+            Keys::Small(t) => t.find(pack(s)),
+            Keys::Mid(t) => t.find(pack(s)),
+            Keys::Long { index, .. } => index.get(s).copied(),
+        }
+    }
+
+    /// Writes the string in `slot` into `out[..len]`; false if empty.
+    #[inline]
+    pub(crate) fn get(&self, slot: usize, out: &mut [u8]) -> bool {
+        let len = self.len;
+        match &self.keys {
+            Keys::Empty => slot == 0,
+            Keys::Small(t) => {
+                let k = t.key(slot);
+                if k == 0 {
+                    return false;
+                }
+                for (i, o) in out[..len].iter_mut().enumerate() {
+                    *o = k.letter_at(len, i);
+                }
+                true
+            }
+            Keys::Mid(t) => {
+                let k = t.key(slot);
+                if k == 0 {
+                    return false;
+                }
+                for (i, o) in out[..len].iter_mut().enumerate() {
+                    *o = k.letter_at(len, i);
+                }
+                true
+            }
+            Keys::Long { strings, .. } => match strings.get(slot) {
+                Some(s) => {
+                    out[..len].copy_from_slice(s);
+                    true
+                }
+                None => false,
+            },
+        }
+    }
+
+    pub(crate) fn heap_size(&self) -> usize {
+        self.flags.capacity()
+            + match &self.keys {
+                Keys::Empty => 0,
+                Keys::Small(t) => t.heap_size(),
+                Keys::Mid(t) => t.heap_size(),
+                Keys::Long { strings, .. } => strings.iter().map(|s| 2 * s.len() + 48).sum(),
+            }
+    }
+}
+
+/// Builds the level of all windows of length `len` of `words` (sorted),
+/// skipping windows that lie inside the prefix a word shares with the one
+/// before it (they were seen there), and keeping those `keep` accepts.
+pub(crate) fn windows_level<F: Fn(&[u8]) -> bool>(words: &[&[u8]], len: usize, keep: F) -> Level {
+    let mut level = Level::new(len);
+    match &mut level.keys {
+        Keys::Empty => {}
+        Keys::Small(t) => windows_packed(t, words, len, &keep),
+        Keys::Mid(t) => windows_packed(t, words, len, &keep),
+        Keys::Long { .. } => {
+            let mut prev: &[u8] = &[];
+            for &w in words {
+                let lcp = common_prefix(prev, w);
+                prev = w;
+                if w.len() < len {
+                    continue;
+                }
+                let first = (lcp + 1).saturating_sub(len);
+                for i in first..=w.len() - len {
+                    let s = &w[i..i + len];
+                    if keep(s) {
+                        level.insert(s);
+                    }
+                }
+            }
+        }
+    }
+    level.seal();
+    level
+}
+
+fn windows_packed<K: Key, F: Fn(&[u8]) -> bool>(t: &mut Table<K>, words: &[&[u8]], len: usize, keep: &F) {
+    let mut prev: &[u8] = &[];
+    for &w in words {
+        let lcp = common_prefix(prev, w);
+        prev = w;
+        if w.len() < len {
+            continue;
+        }
+        // Windows ending at or before `lcp` lie in the shared prefix.
+        let first = (lcp + 1).saturating_sub(len);
+        let mut k = K::ZERO;
+        for &c in &w[first..first + len - 1] {
+            k = k.push(c);
+        }
+        for i in first..=w.len() - len {
+            k = k.push(w[i + len - 1]).low_letters(len);
+            if keep(&w[i..i + len]) {
+                t.insert(k);
+            }
+        }
+    }
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
