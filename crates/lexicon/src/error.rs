@@ -23,14 +23,17 @@ pub enum LexiconError {
     /// The list had no usable word at all.
     #[error(
         "word list `{name}` has no words ({skipped} lines skipped because they \
-         hold characters other than the letters a-z); expected one word per line, \
-         letters a-z in either case, blank lines and lines starting with `#` ignored"
+         hold characters other than the letters a-z or are longer than {} letters); \
+         expected one word per line, letters a-z in either case, blank lines and \
+         lines starting with `#` ignored",
+        crate::MAX_WORD_LEN
     )]
     Empty {
         /// The name the list was loaded under.
         name: String,
-        /// Lines that were skipped because they were not a word of a-z
-        /// (blank lines and `#` comments are not counted).
+        /// Lines that were skipped because they were not a word of a-z of at
+        /// most [`MAX_WORD_LEN`](crate::MAX_WORD_LEN) letters (blank lines and
+        /// `#` comments are not counted).
         skipped: usize,
     },
 

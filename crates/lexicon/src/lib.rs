@@ -26,7 +26,8 @@
 //! read them and hand over the bytes. Loading trims each line, ignores blank
 //! lines and lines starting with `#`, lowercases ASCII letters, and skips
 //! every other line that is not made of a-z only — a word with an apostrophe,
-//! a digit, an accented letter or invalid UTF-8. Skipped lines are counted
+//! a digit, an accented letter or invalid UTF-8 — or is longer than
+//! [`MAX_WORD_LEN`] (64) letters. Skipped lines are counted
 //! in the [`LoadReport`], never dropped silently, and a list with no words
 //! left is an error ([`LexiconError::Empty`]). Non-ASCII letters are not
 //! case-folded (`É` is not `é`, and neither is in a-z anyway).
@@ -123,7 +124,8 @@
 //!   find nothing for anything else and do not fold case (the caller
 //!   lowercases what a player typed); [`formable`](Lexicon::formable) and
 //!   [`matching`](Lexicon::matching) take letters in either case.
-//! * The whole list, with one separator per word, must stay under 4 GiB.
+//! * Words have at most [`MAX_WORD_LEN`] (64) letters, and the whole list,
+//!   with one separator per word, must stay under 4 GiB.
 //! * Memory for `en-large`: 6.7 MB (2.5 MB of text, 1 MB each of word
 //!   offsets, letter masks and length buckets, 0.8 MB of FST), plus 9.2 MB
 //!   once a substring query has run. `en`: 3.1 MB, then 7.0 MB.
@@ -145,7 +147,7 @@ use fst::raw::Fst;
 
 pub use cursor::Cursor;
 pub use error::LexiconError;
-pub use load::{LoadReport, FIRST_SKIPPED_MAX};
+pub use load::{LoadReport, FIRST_SKIPPED_MAX, MAX_WORD_LEN};
 use suffix::SuffixArray;
 
 /// Names of the word lists compiled into this crate, for
@@ -238,8 +240,8 @@ impl Lexicon {
     /// Lines are trimmed of ASCII white space (so `\r\n` ends are fine);
     /// blank lines and lines starting with `#` are ignored; ASCII letters
     /// are lowercased; a line that is then not made of `a`-`z` only (including
-    /// a line that is not valid UTF-8) is skipped and counted in the
-    /// report. Repeated words are kept once and counted. A UTF-8 byte order
+    /// a line that is not valid UTF-8), or is longer than [`MAX_WORD_LEN`],
+    /// is skipped and counted in the report. Repeated words are kept once and counted. A UTF-8 byte order
     /// mark at the start is ignored. Never panics, whatever the bytes.
     ///
     /// # Errors

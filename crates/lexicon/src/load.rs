@@ -14,7 +14,8 @@ pub struct LoadReport {
     pub words: usize,
     /// Lines skipped because, after trimming and lowercasing, they held
     /// something other than the letters a-z (digits, apostrophes, spaces,
-    /// accented letters, invalid UTF-8, ...).
+    /// accented letters, invalid UTF-8, ...) or more than
+    /// [`MAX_WORD_LEN`] letters.
     pub skipped: usize,
     /// Lines that repeated a word already seen (after lowercasing).
     pub duplicates: usize,
@@ -22,6 +23,12 @@ pub struct LoadReport {
     /// at most [`FIRST_SKIPPED_MAX`] characters.
     pub first_skipped: Option<String>,
 }
+
+/// The longest word a list may hold, in letters; longer lines are skipped
+/// and counted like any other line that is not a word. (The longest word in
+/// the embedded lists has 45 letters; the bound keeps every query, and the
+/// suffix array build, linear in the size of the list whatever the input.)
+pub const MAX_WORD_LEN: usize = 64;
 
 /// Longest `first_skipped` kept in a [`LoadReport`], in characters.
 pub const FIRST_SKIPPED_MAX: usize = 80;
@@ -74,13 +81,14 @@ impl Builder {
 
     /// Feeds one line (or one word): trims ASCII white space, ignores it when
     /// blank or a `#` comment, lowercases ASCII letters, and keeps it if it
-    /// is then made of a-z only; otherwise counts it as skipped.
+    /// is then made of a-z only and at most [`MAX_WORD_LEN`] long; otherwise
+    /// counts it as skipped.
     pub(crate) fn push_line(&mut self, line: &[u8]) {
         let line = line.trim_ascii();
         if line.is_empty() || line[0] == b'#' {
             return;
         }
-        if !line.iter().all(u8::is_ascii_alphabetic) {
+        if line.len() > MAX_WORD_LEN || !line.iter().all(u8::is_ascii_alphabetic) {
             self.report.skipped += 1;
             if self.report.first_skipped.is_none() {
                 let text = String::from_utf8_lossy(line);
@@ -177,6 +185,15 @@ mod tests {
             report.first_skipped.unwrap().chars().count(),
             FIRST_SKIPPED_MAX
         );
+    }
+
+    #[test]
+    fn overlong_words_are_skipped() {
+        let ok = "a".repeat(MAX_WORD_LEN);
+        let long = "b".repeat(MAX_WORD_LEN + 1);
+        let (text, report) = load(format!("{ok}\n{long}\n").as_bytes());
+        assert_eq!(text, format!("{ok}\n"));
+        assert_eq!(report.skipped, 1);
     }
 
     #[test]
