@@ -1,0 +1,786 @@
+//! `parlor gobble ...`: boards from keyphrases, the solver, the benchmark,
+//! the best-board search and a timed round in the terminal.
+
+use crate::dict::DictArgs;
+use anyhow::{anyhow, bail, Context, Result};
+use parlor_core::{Actor, Game, GameRng, Level, Seat, Viewer};
+use parlor_gobble::bench::{random_boards, score_boards, Dist};
+use parlor_gobble::game::{bot_words, Gobble, GobbleAction, GobbleConfig, RoundResults};
+use parlor_gobble::search::{search, SearchConfig, SearchStatus};
+use parlor_gobble::{Board, DiceSet, Keyphrase, Scoring, Size, Solver, Trie};
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Gobble commands.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(clap::Subcommand)]
+enum Cmd {
+    /// A board and its keyphrase (a fresh keyphrase when none is given).
+    New(NewArgs),
+    /// Every word on a board with its path, the count and the total score.
+    Solve(SolveArgs),
+    /// Score many boards and report boards per second and a checksum.
+    Bench(BenchArgs),
+    /// Search for the highest-scoring board (annealing on all cores).
+    Best(BestArgs),
+    /// Play a timed round in the terminal, against computer players.
+    Play(PlayArgs),
+}
+
+/// Runs a Gobble command.
+pub fn run(args: Args) -> Result<ExitCode> {
+    match args.cmd {
+        Cmd::New(a) => new(a),
+        Cmd::Solve(a) => solve(a),
+        Cmd::Bench(a) => bench(a),
+        Cmd::Best(a) => best(a),
+        Cmd::Play(a) => play(a),
+    }
+}
+
+fn parse_size(s: &str) -> Result<Size, String> {
+    s.parse::<Size>().map_err(|e| e.to_string())
+}
+
+fn parse_scoring(s: &str) -> Result<Scoring, String> {
+    s.parse::<Scoring>().map_err(|e| e.to_string())
+}
+
+/// A random u64 from the standard library's per-process random keys.
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.finish()
+}
+
+fn fresh_keyphrase() -> Keyphrase {
+    let mut rng = GameRng::from_seed(fresh_seed());
+    Keyphrase::random(rng.inner())
+}
+
+fn square(size: Size) -> Result<usize> {
+    if size.width != size.height {
+        bail!("games are played on square boards (4, 5 or 6); {size} is for --board analysis only");
+    }
+    Ok(size.width)
+}
+
+fn load_trie(dict: &DictArgs) -> Result<(Trie, Duration)> {
+    let start = Instant::now();
+    let lexicon = dict.load()?;
+    let trie = Trie::new(lexicon.words());
+    if trie.is_empty() {
+        bail!(
+            "word list {} has no word of 3 or more letters a-z",
+            lexicon.name()
+        );
+    }
+    Ok((trie, start.elapsed()))
+}
+
+fn board_text(board: &Board) -> String {
+    let mut o = String::new();
+    for row in board.rows() {
+        let cells: Vec<String> = row.iter().map(|f| format!("{f:<2}")).collect();
+        o.push_str(&format!("  {}\n", cells.join(" ").trim_end()));
+    }
+    o
+}
+
+/// Appends one formatted line to a `String` of output.
+macro_rules! outln {
+    ($o:expr) => { $o.push('\n') };
+    ($o:expr, $($arg:tt)*) => {{ $o.push_str(&format!($($arg)*)); $o.push('\n'); }};
+}
+
+/// Prints a line; output errors (a closed pipe) are ignored in interactive play.
+macro_rules! say {
+    () => {{ let _ = writeln!(std::io::stdout()); }};
+    ($($arg:tt)*) => {{ let _ = writeln!(std::io::stdout(), $($arg)*); }};
+}
+
+/// Writes a command's output; a closed pipe (`| head`) is not an error.
+fn emit(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+#[derive(clap::Args)]
+struct NewArgs {
+    /// Board size: 4, 5 or 6.
+    #[arg(long, default_value = "4", value_parser = parse_size)]
+    size: Size,
+    /// Dice set: 1987 or classic (4x4), 1979 (5x5), gobble6 (6x6); default for the size.
+    #[arg(long, value_name = "SET")]
+    dice: Option<String>,
+    /// The board's four-word keyphrase ("w1 w2 w3 w4").
+    #[arg(long, value_name = "PHRASE")]
+    keyphrase: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn new(a: NewArgs) -> Result<ExitCode> {
+    let mut o = String::new();
+    square(a.size)?;
+    let dice = DiceSet::for_size(a.dice.as_deref(), a.size)?;
+    let key = match &a.keyphrase {
+        Some(k) => Keyphrase::parse(k)?,
+        None => fresh_keyphrase(),
+    };
+    let board = dice.board_for_seed(&key.normalised());
+    if a.json {
+        let v = serde_json::json!({
+            "keyphrase": key.normalised(),
+            "size": a.size.to_string(),
+            "dice": dice.name(),
+            "letters": board.letters(),
+            "rows": board.rows(),
+        });
+        outln!(o, "{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        outln!(o, "keyphrase: {key}");
+        outln!(
+            o,
+            "dice: {} ({}x{})",
+            dice.name(),
+            a.size.width,
+            a.size.height
+        );
+        o.push_str(&board_text(&board));
+        outln!(o, "letters: {}", board.letters());
+    }
+    emit(&o)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    /// The board's keyphrase.
+    #[arg(
+        long,
+        value_name = "PHRASE",
+        conflicts_with = "board",
+        required_unless_present = "board"
+    )]
+    keyphrase: Option<String>,
+    /// The board's letters, row-major; q or qu is the Qu cell.
+    #[arg(long, value_name = "LETTERS")]
+    board: Option<String>,
+    /// Board size: N or WxH (default: 4 with a keyphrase, from the length with --board).
+    #[arg(long, value_parser = parse_size)]
+    size: Option<Size>,
+    /// Dice set for --keyphrase (default for the size).
+    #[arg(long, value_name = "SET")]
+    dice: Option<String>,
+    #[command(flatten)]
+    dict: DictArgs,
+    /// Scoring: gobble or boggle.
+    #[arg(long, default_value = "gobble", value_parser = parse_scoring)]
+    scoring: Scoring,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn board_from(
+    keyphrase: Option<&str>,
+    letters: Option<&str>,
+    size: Option<Size>,
+    dice: Option<&str>,
+) -> Result<(Board, Option<Keyphrase>)> {
+    match (keyphrase, letters) {
+        (Some(k), _) => {
+            let size = size.unwrap_or(Size::square(4));
+            square(size)?;
+            let key = Keyphrase::parse(k)?;
+            let set = DiceSet::for_size(dice, size)?;
+            Ok((set.board_for_seed(&key.normalised()), Some(key)))
+        }
+        (None, Some(b)) => Ok((Board::parse(b, size)?, None)),
+        (None, None) => bail!("give --keyphrase PHRASE or --board LETTERS"),
+    }
+}
+
+fn solve(a: SolveArgs) -> Result<ExitCode> {
+    let mut o = String::new();
+    let (board, key) = board_from(
+        a.keyphrase.as_deref(),
+        a.board.as_deref(),
+        a.size,
+        a.dice.as_deref(),
+    )?;
+    let (trie, _) = load_trie(&a.dict)?;
+    let mut solver = Solver::new(&trie, a.scoring);
+    let words = solver.words(&board);
+    let score: u32 = words.iter().map(|w| w.points).sum();
+    let w = board.size().width;
+    if a.json {
+        let list: Vec<serde_json::Value> = words
+            .iter()
+            .map(|f| {
+                serde_json::json!({
+                    "word": f.word,
+                    "points": f.points,
+                    "path": f.path.iter().map(|&c| [c / w, c % w]).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let v = serde_json::json!({
+            "keyphrase": key.map(|k| k.normalised()),
+            "board": board.letters(),
+            "size": board.size().to_string(),
+            "scoring": a.scoring,
+            "min_len": a.scoring.min_len(board.size()),
+            "count": words.len(),
+            "score": score,
+            "words": list,
+        });
+        outln!(o, "{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        if let Some(k) = &key {
+            outln!(o, "keyphrase: {k}");
+        }
+        o.push_str(&board_text(&board));
+        let mut sorted = words.clone();
+        sorted.sort_by(|x, y| y.points.cmp(&x.points).then(x.word.cmp(&y.word)));
+        for f in &sorted {
+            let path: Vec<String> = f
+                .path
+                .iter()
+                .map(|&c| format!("{},{}", c / w + 1, c % w + 1))
+                .collect();
+            outln!(o, "{:>3}  {:<16} {}", f.points, f.word, path.join(" "));
+        }
+        outln!(
+            o,
+            "{} words, {} points ({} scoring)",
+            words.len(),
+            score,
+            a.scoring
+        );
+    }
+    emit(&o)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// A file of boards, one a line in LETTERS form.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["random", "dist"])]
+    boards: Option<std::path::PathBuf>,
+    /// Score N random boards.
+    #[arg(long, value_name = "N")]
+    random: Option<usize>,
+    /// Seed string of the random boards (seedrandom ARC4).
+    #[arg(long, default_value = "1")]
+    seed: String,
+    /// Random boards: uniform letters or rolled dice.
+    #[arg(long, default_value = "uniform", value_parser = ["uniform", "dice"])]
+    dist: Option<String>,
+    /// Board size: N or WxH (random boards: default 4; a boards file: from each line's length).
+    #[arg(long, value_parser = parse_size)]
+    size: Option<Size>,
+    /// Dice set for --dist dice (default for the size).
+    #[arg(long, value_name = "SET")]
+    dice: Option<String>,
+    #[command(flatten)]
+    dict: DictArgs,
+    /// Scoring: gobble or boggle.
+    #[arg(long, default_value = "gobble", value_parser = parse_scoring)]
+    scoring: Scoring,
+    /// Threads; 0 uses every core.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn threads(n: usize) -> usize {
+    if n == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        n
+    }
+}
+
+fn bench(a: BenchArgs) -> Result<ExitCode> {
+    let mut o = String::new();
+    let (boards, what) = match (&a.boards, a.random) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read boards file {}", path.display()))?;
+            let mut boards = Vec::new();
+            for (i, line) in text.lines().enumerate() {
+                let line = line.trim();
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                let b = Board::parse(line, a.size)
+                    .with_context(|| format!("{}:{}", path.display(), i + 1))?;
+                boards.push(b);
+            }
+            if boards.is_empty() {
+                bail!("boards file {} has no board", path.display());
+            }
+            (boards, format!("file {}", path.display()))
+        }
+        (None, Some(n)) => {
+            let size = a.size.unwrap_or(Size::square(4));
+            let dist = match a.dist.as_deref() {
+                Some("dice") => Dist::Dice(DiceSet::for_size(a.dice.as_deref(), size)?),
+                _ => Dist::Uniform,
+            };
+            let label = match &dist {
+                Dist::Uniform => "uniform".to_string(),
+                Dist::Dice(d) => format!("dice {}", d.name()),
+            };
+            (
+                random_boards(n, &a.seed, &dist, size),
+                format!("random {label} seed {:?}", a.seed),
+            )
+        }
+        (None, None) => bail!("give --boards FILE or --random N"),
+    };
+    let (trie, load) = load_trie(&a.dict)?;
+    let t = threads(a.threads);
+    let r = score_boards(&trie, a.scoring, &boards, t);
+    if a.json {
+        let v = serde_json::json!({
+            "boards": r.boards,
+            "source": what,
+            "size": boards[0].size().to_string(),
+            "scoring": a.scoring,
+            "threads": r.threads,
+            "seconds": r.elapsed.as_secs_f64(),
+            "boards_per_second": r.rate(),
+            "score_sum": r.score_sum,
+            "word_sum": r.word_sum,
+            "dict_load_seconds": load.as_secs_f64(),
+            "dict_words": trie.len(),
+        });
+        outln!(o, "{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        outln!(
+            o,
+            "dictionary: {} words, trie {} nodes, loaded in {:.3} s (not timed below)",
+            trie.len(),
+            trie.node_count(),
+            load.as_secs_f64()
+        );
+        outln!(
+            o,
+            "boards: {} ({what}), {} scoring, {} thread(s)",
+            r.boards,
+            a.scoring,
+            r.threads
+        );
+        outln!(
+            o,
+            "scored in {:.3} s: {:.0} boards/s",
+            r.elapsed.as_secs_f64(),
+            r.rate()
+        );
+        outln!(
+            o,
+            "checksum: score sum {}, word sum {}",
+            r.score_sum,
+            r.word_sum
+        );
+    }
+    emit(&o)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args)]
+struct BestArgs {
+    /// Board size: N or WxH.
+    #[arg(long, value_parser = parse_size)]
+    size: Size,
+    /// Time budget in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    seconds: f64,
+    /// Seed of the search.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Scoring: gobble or boggle.
+    #[arg(long, default_value = "gobble", value_parser = parse_scoring)]
+    scoring: Scoring,
+    #[command(flatten)]
+    dict: DictArgs,
+    /// Threads; 0 (default) uses every core.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Stop as soon as a board reaches this score.
+    #[arg(long)]
+    target: Option<u32>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn best(a: BestArgs) -> Result<ExitCode> {
+    let mut o = String::new();
+    if !(a.seconds > 0.0 && a.seconds.is_finite()) {
+        bail!("--seconds must be a positive number");
+    }
+    let (trie, _) = load_trie(&a.dict)?;
+    let seed = a.seed.unwrap_or_else(fresh_seed);
+    let mut cfg = SearchConfig::new(
+        a.size,
+        a.scoring,
+        Duration::from_secs_f64(a.seconds),
+        seed,
+        threads(a.threads),
+    );
+    cfg.target = a.target;
+    let tty = std::io::stderr().is_terminal();
+    let bar = if tty {
+        let bar = indicatif::ProgressBar::new((a.seconds * 10.0) as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {elapsed}/{duration} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(bar)
+    } else {
+        None
+    };
+    let report = |s: &SearchStatus| {
+        if let Some(bar) = &bar {
+            bar.set_position((s.elapsed.as_secs_f64() * 10.0) as u64);
+            bar.set_message(format!(
+                "best {} ({}) · {} boards · {} runs",
+                s.score,
+                s.board.letters(),
+                s.evaluations,
+                s.runs
+            ));
+        }
+    };
+    let st = search(&trie, &cfg, &AtomicBool::new(false), &report);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    if a.json {
+        let v = serde_json::json!({
+            "board": st.board.letters(),
+            "rows": st.board.rows(),
+            "score": st.score,
+            "words": st.words,
+            "scoring": a.scoring,
+            "found_after_seconds": st.found_after.as_secs_f64(),
+            "seconds": st.elapsed.as_secs_f64(),
+            "boards_scored": st.evaluations,
+            "runs": st.runs,
+            "threads": cfg.threads,
+            "seed": seed,
+        });
+        outln!(o, "{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        o.push_str(&board_text(&st.board));
+        outln!(
+            o,
+            "best: {} = {} points, {} words ({} scoring)",
+            st.board.letters(),
+            st.score,
+            st.words,
+            a.scoring
+        );
+        outln!(
+            o,
+            "found after {:.1} s; searched {:.1} s, {} boards, {} runs, {} thread(s), seed {seed}",
+            st.found_after.as_secs_f64(),
+            st.elapsed.as_secs_f64(),
+            st.evaluations,
+            st.runs,
+            cfg.threads
+        );
+    }
+    emit(&o)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args)]
+struct PlayArgs {
+    /// Board size: 4, 5 or 6.
+    #[arg(long, default_value_t = 4)]
+    size: usize,
+    /// The board's keyphrase (default: a fresh one).
+    #[arg(long, value_name = "PHRASE")]
+    keyphrase: Option<String>,
+    /// Dice set (default for the size).
+    #[arg(long, value_name = "SET")]
+    dice: Option<String>,
+    /// Length of the round in seconds.
+    #[arg(long, default_value_t = 180)]
+    seconds: u32,
+    /// Computer players.
+    #[arg(long, default_value_t = 1)]
+    bots: usize,
+    /// Their level: easy, medium, hard or best.
+    #[arg(long, default_value = "medium")]
+    level: Level,
+    /// Scoring: gobble or boggle.
+    #[arg(long, default_value = "gobble", value_parser = parse_scoring)]
+    scoring: Scoring,
+    #[command(flatten)]
+    dict: DictArgs,
+}
+
+enum Input {
+    Line(String),
+    Eof,
+}
+
+fn fmt_clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+fn play(a: PlayArgs) -> Result<ExitCode> {
+    if a.bots > 15 {
+        bail!("--bots: at most 15 computer players");
+    }
+    let (resources, lexicon) = a.dict.resources()?;
+    let config = GobbleConfig {
+        seats: 1 + a.bots,
+        size: a.size,
+        dice: a.dice.clone(),
+        keyphrase: Some(match &a.keyphrase {
+            Some(k) => Keyphrase::parse(k)?.normalised(),
+            None => fresh_keyphrase().normalised(),
+        }),
+        seconds: a.seconds,
+        scoring: a.scoring,
+        lexicon,
+    };
+    let seed = fresh_seed();
+    let mut game = Gobble::new(&config, seed, &resources).map_err(|e| anyhow!(e.message))?;
+    let names: Vec<String> = std::iter::once("you".to_string())
+        .chain((1..=a.bots).map(|k| format!("bot {k} ({})", a.level)))
+        .collect();
+    // Each bot's words and when it enters them (spread over the round).
+    let all: Vec<_> = game.all_words().cloned().collect();
+    let mut plan: Vec<(Duration, usize, String)> = Vec::new();
+    let mut rng = GameRng::from_seed(seed ^ 0xb0b);
+    for b in 1..=a.bots {
+        for w in bot_words(&all, a.level, seed.wrapping_add(b as u64)) {
+            let at =
+                2.0 + (f64::from(a.seconds) - 3.0).max(0.0) * (rng.below(10_000) as f64 / 10_000.0);
+            plan.push((Duration::from_secs_f64(at), b, w));
+        }
+    }
+    plan.sort_by_key(|p| p.0);
+    let tty = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
+
+    say!("Gobble — keyphrase: {}", game.keyphrase());
+    say!();
+    let _ = write!(std::io::stdout(), "{}", board_text(game.board()));
+    say!();
+    say!(
+        "Words of {}+ letters (Qu counts as two), {} scoring. Type a word and Enter; an empty line or Ctrl-D ends your search.",
+        a.scoring.min_len(game.board().size()),
+        a.scoring
+    );
+    let (tx, rx) = mpsc::channel::<Input>();
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            match line {
+                Ok(l) => {
+                    if tx.send(Input::Line(l)).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        let _ = tx.send(Input::Eof);
+    });
+    let start = Instant::now();
+    let end = start + Duration::from_secs(u64::from(a.seconds));
+    let me = Seat(0);
+    let mut next_bot = 0;
+    let status = |game: &Gobble, left: Duration| -> String {
+        let v = game.view(Viewer::Seat(me));
+        let mine: u32 = v
+            .my_words
+            .iter()
+            .filter_map(|w| game.all_words().find(|f| &f.word == w))
+            .map(|f| f.points)
+            .sum();
+        let others: Vec<String> = (1..names.len())
+            .map(|s| format!("{} {}", names[s], v.counts[s]))
+            .collect();
+        format!(
+            "[{} left] you: {} words, {} points{}{}",
+            fmt_clock(left),
+            v.my_words.len(),
+            mine,
+            if others.is_empty() { "" } else { " · " },
+            others.join(" · ")
+        )
+    };
+    let mut out = std::io::stdout();
+    if tty {
+        say!(
+            "{}",
+            status(&game, end.saturating_duration_since(Instant::now()))
+        );
+        let _ = write!(out, "> ");
+        let _ = out.flush();
+    }
+    let mut last_shown = Duration::MAX;
+    let mut searching = true;
+    loop {
+        let now = Instant::now();
+        if now >= end {
+            break;
+        }
+        let elapsed = now - start;
+        while next_bot < plan.len() && plan[next_bot].0 <= elapsed {
+            let (_, b, w) = &plan[next_bot];
+            let _ = game.apply(
+                Actor::Seat(Seat(*b)),
+                GobbleAction::Enter { word: w.clone() },
+            );
+            next_bot += 1;
+        }
+        let left = end - now;
+        if tty && left.as_secs() != last_shown.as_secs() {
+            last_shown = left;
+            // Rewrite the status line above the prompt, keeping the cursor.
+            let _ = write!(out, "\x1b7\x1b[1A\r\x1b[2K{}\x1b8", status(&game, left));
+            let _ = out.flush();
+        }
+        if !searching {
+            std::thread::sleep(Duration::from_millis(100).min(left));
+            continue;
+        }
+        match rx.recv_timeout(Duration::from_millis(200).min(left)) {
+            Ok(Input::Line(line)) => {
+                let word = line.trim();
+                if word.is_empty() {
+                    searching = false;
+                    say!("You stopped searching; the bots play on until time is up.");
+                    continue;
+                }
+                let msg = match game.apply(
+                    Actor::Seat(me),
+                    GobbleAction::Enter {
+                        word: word.to_string(),
+                    },
+                ) {
+                    Ok(_) => {
+                        let w = word.to_lowercase();
+                        let p = game
+                            .all_words()
+                            .find(|f| f.word == w)
+                            .map_or(0, |f| f.points);
+                        format!("  ✓ {w} (+{p})")
+                    }
+                    Err(e) => format!("  ✗ {e}"),
+                };
+                let left = end.saturating_duration_since(Instant::now());
+                if tty {
+                    say!("{msg}");
+                    say!("{}", status(&game, left));
+                    let _ = write!(out, "> ");
+                    let _ = out.flush();
+                } else {
+                    say!("{msg} [{} left]", fmt_clock(left));
+                }
+            }
+            Ok(Input::Eof) => {
+                searching = false;
+                if tty {
+                    say!();
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => searching = false,
+        }
+    }
+    // Bots finish their plans, then time is up.
+    for (_, b, w) in &plan[next_bot..] {
+        let _ = game.apply(
+            Actor::Seat(Seat(*b)),
+            GobbleAction::Enter { word: w.clone() },
+        );
+    }
+    game.apply(Actor::Referee, GobbleAction::EndRound)?;
+    say!();
+    say!("Time is up.");
+    let results = game
+        .results()
+        .cloned()
+        .ok_or_else(|| anyhow!("the round did not end"))?;
+    print_results(&results, &names);
+    let total: u32 = all.iter().map(|w| w.points).sum();
+    say!();
+    say!(
+        "The board held {} words worth {} points. Longest:",
+        all.len(),
+        total
+    );
+    let mut longest = all.clone();
+    longest.sort_by(|x, y| y.word.len().cmp(&x.word.len()).then(x.word.cmp(&y.word)));
+    let top: Vec<&str> = longest.iter().take(8).map(|w| w.word.as_str()).collect();
+    say!("  {}", top.join(", "));
+    say!(
+        "Replay this board with --keyphrase \"{}\".",
+        game.keyphrase()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_results(r: &RoundResults, names: &[String]) {
+    say!("Lists, read fewest words first:");
+    for seat in &r.reading_order {
+        let s = &r.seats[seat.0];
+        say!();
+        say!(
+            "{} — {} words, {} points",
+            names[seat.0],
+            s.words.len(),
+            s.score
+        );
+        for w in &s.words {
+            if w.cancelled_by.is_empty() {
+                say!("  {:<16} {:>2}", w.word, w.points);
+            } else {
+                let by: Vec<&str> = w.cancelled_by.iter().map(|o| names[o.0].as_str()).collect();
+                say!(
+                    "  {:<16}  – cancelled (also found by {})",
+                    w.word,
+                    by.join(", ")
+                );
+            }
+        }
+    }
+    say!();
+    say!("Scores:");
+    let mut order: Vec<usize> = (0..r.seats.len()).collect();
+    order.sort_by_key(|&s| (std::cmp::Reverse(r.seats[s].score), s));
+    for s in order {
+        say!("  {:<20} {:>4}", names[s], r.seats[s].score);
+    }
+}
