@@ -132,13 +132,14 @@ impl Board {
         Board { size, cells }
     }
 
-    /// Parses `LETTERS` (row-major, `q` or `qu` for the Qu cell, case and
-    /// whitespace ignored, `/` or `,` allowed between rows). With no size the
-    /// board must be square.
+    /// Parses `LETTERS` (row-major, `q` for the Qu cell, case and whitespace
+    /// ignored, `/` or `,` allowed between rows). `qu` is also accepted for
+    /// the Qu cell: when the letters as written (one cell each) do not fit the
+    /// size, each `qu` is read as one Qu cell. With no size the board must be
+    /// square.
     pub fn parse(text: &str, size: Option<Size>) -> Result<Self, BoardError> {
-        let mut cells = Vec::with_capacity(text.len());
-        let mut chars = text.chars().peekable();
-        while let Some(ch) = chars.next() {
+        let mut literal = Vec::with_capacity(text.len());
+        for ch in text.chars() {
             if ch.is_whitespace() || ch == '/' || ch == ',' {
                 continue;
             }
@@ -148,33 +149,35 @@ impl Board {
                     found: ch,
                 });
             }
-            let l = ch.to_ascii_lowercase() as u8 - b'a';
-            if l == QU && matches!(chars.peek(), Some('u' | 'U')) {
-                chars.next();
-            }
-            cells.push(l);
+            literal.push(ch.to_ascii_lowercase() as u8 - b'a');
         }
-        let size = match size {
-            Some(s) => {
-                if s.cells() != cells.len() {
-                    return Err(BoardError::WrongLength {
-                        board: text.to_string(),
-                        found: cells.len(),
-                        expected: format!("a {s} board has {}", s.cells()),
-                    });
-                }
-                s
-            }
-            None => Size::square_of(cells.len()).filter(|s| s.cells() <= MAX_CELLS).ok_or_else(|| {
-                BoardError::WrongLength {
-                    board: text.to_string(),
-                    found: cells.len(),
-                    expected: "a square board needs 1, 4, 9, 16, 25, 36, 49 or 64 (give --size WxH for others)"
-                        .to_string(),
-                }
-            })?,
+        let mut collapsed = Vec::with_capacity(literal.len());
+        let mut i = 0;
+        while i < literal.len() {
+            collapsed.push(literal[i]);
+            i += if literal[i] == QU && literal.get(i + 1) == Some(&(b'u' - b'a')) {
+                2
+            } else {
+                1
+            };
+        }
+        let fits = |cells: &Vec<u8>| match size {
+            Some(s) => (s.cells() == cells.len()).then_some(s),
+            None => Size::square_of(cells.len()).filter(|s| s.cells() <= MAX_CELLS),
         };
-        Ok(Board { size, cells })
+        for cells in [literal, collapsed.clone()] {
+            if let Some(size) = fits(&cells) {
+                return Ok(Board { size, cells });
+            }
+        }
+        Err(BoardError::WrongLength {
+            board: text.to_string(),
+            found: collapsed.len(),
+            expected: match size {
+                Some(s) => format!("a {s} board has {}", s.cells()),
+                None => "a square board needs 1, 4, 9, 16, 25, 36, 49 or 64 (give --size WxH for others)".to_string(),
+            },
+        })
     }
 
     /// The board's size.
@@ -286,6 +289,22 @@ mod tests {
         assert_eq!(Board::neighbours(s, 5).count(), 8);
         assert!(Board::adjacent(s, 0, 5));
         assert!(!Board::adjacent(s, 3, 4));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn parse_never_panics(s in "\\PC{0,80}") {
+            let _ = Board::parse(&s, None);
+            let _ = s.parse::<Size>();
+        }
+
+        #[test]
+        fn letters_round_trip(w in 1usize..8, h in 1usize..8, cells in proptest::collection::vec(0u8..26, 64)) {
+            let size = Size::new(w, h).unwrap();
+            let b = Board::from_cells(size, cells[..size.cells()].to_vec());
+            proptest::prop_assert_eq!(Board::parse(&b.letters(), Some(size)).unwrap(), b.clone());
+            proptest::prop_assert_eq!(Board::parse(&b.to_string(), Some(size)).unwrap(), b);
+        }
     }
 
     #[test]
