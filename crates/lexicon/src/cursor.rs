@@ -1,5 +1,6 @@
 //! Walking the word list one letter at a time.
 
+use crate::FstBytes;
 use fst::raw::{Fst, Node};
 use std::fmt;
 
@@ -22,13 +23,13 @@ use std::fmt;
 /// ```
 #[derive(Clone, Copy)]
 pub struct Cursor<'a> {
-    fst: &'a Fst<Vec<u8>>,
+    fst: &'a Fst<FstBytes>,
     node: Node<'a>,
     depth: usize,
 }
 
 impl<'a> Cursor<'a> {
-    pub(crate) fn root(fst: &'a Fst<Vec<u8>>) -> Cursor<'a> {
+    pub(crate) fn root(fst: &'a Fst<FstBytes>) -> Cursor<'a> {
         Cursor {
             fst,
             node: fst.root(),

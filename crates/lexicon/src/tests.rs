@@ -31,6 +31,22 @@ fn embedded_text_is_canonical() {
 }
 
 #[test]
+fn compiled_fsts_match_the_text() {
+    for (i, name) in EMBEDDED.iter().enumerate() {
+        let (runtime, _) = Lexicon::from_bytes(*name, EMBEDDED_TEXT[i].as_bytes()).unwrap();
+        let embedded = Lexicon::embedded(name).unwrap();
+        assert!(matches!(embedded.inner.fst.as_inner(), Cow::Borrowed(_)));
+        assert!(matches!(runtime.inner.fst.as_inner(), Cow::Owned(_)));
+        assert_eq!(
+            runtime.inner.fst.as_bytes(),
+            embedded.inner.fst.as_bytes(),
+            "{name}: build.rs made a different FST"
+        );
+        assert_eq!(runtime.fingerprint(), embedded.fingerprint());
+    }
+}
+
+#[test]
 fn embedded_is_shared_and_unknown_is_an_error() {
     let a = Lexicon::embedded("en").unwrap();
     let b = Lexicon::embedded("en").unwrap();
