@@ -254,8 +254,9 @@ impl Lexicon {
     /// blank lines and lines starting with `#` are ignored; ASCII letters
     /// are lowercased; a line that is then not made of `a`-`z` only (including
     /// a line that is not valid UTF-8), or is longer than [`MAX_WORD_LEN`],
-    /// is skipped and counted in the report. Repeated words are kept once and counted. A UTF-8 byte order
-    /// mark at the start is ignored. Never panics, whatever the bytes.
+    /// is skipped and counted in the report. Repeated words are kept once
+    /// and counted. A UTF-8 byte order mark at the start is ignored. Never
+    /// panics, whatever the bytes.
     ///
     /// # Errors
     ///

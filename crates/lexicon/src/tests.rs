@@ -361,6 +361,28 @@ proptest! {
         check_arbitrary(&bytes)?;
     }
 
+    /// `from_words` never panics on arbitrary strings either, and agrees
+    /// with `from_bytes` on the same lines (but for a leading byte order
+    /// mark, which only `from_bytes` drops).
+    #[test]
+    fn arbitrary_words_never_panic(items in prop::collection::vec(any::<String>(), 0..20)) {
+        let lines: Vec<String> = items
+            .iter()
+            .filter(|s| !s.contains('\n') && !s.starts_with('\u{feff}'))
+            .cloned()
+            .collect();
+        let by_words = Lexicon::from_words("w", &lines);
+        let by_bytes = Lexicon::from_bytes("w", lines.join("\n").as_bytes());
+        match (by_words, by_bytes) {
+            (Ok((a, ra)), Ok((b, rb))) => {
+                prop_assert_eq!(a.fingerprint(), b.fingerprint());
+                prop_assert_eq!(ra, rb);
+            }
+            (Err(a), Err(b)) => prop_assert_eq!(a, b),
+            (a, b) => prop_assert!(false, "from_words {:?} but from_bytes {:?}", a, b),
+        }
+    }
+
     /// The same with bytes biased towards letters, new lines and comments, so
     /// that words are actually kept.
     #[test]
