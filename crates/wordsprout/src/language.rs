@@ -56,7 +56,7 @@
 //! assert!(lang.is_legal_move("oat", "omat"));
 //! ```
 
-mod table;
+pub(crate) mod table;
 
 use crate::rules::{Pot, Rule, RuleSet, Vowels};
 use parlor_lexicon::Lexicon;
@@ -376,7 +376,11 @@ impl Language {
 
     /// Number of valid strings, counting the empty start.
     pub fn valid_count(&self) -> usize {
-        self.levels.levels.iter().map(|l| l.len()).sum()
+        self.levels
+            .levels
+            .iter()
+            .map(|l| l.flags.iter().filter(|&&f| f & VALID != 0).count())
+            .sum()
     }
 
     /// Number of valid strings reachable from the empty string by legal
@@ -637,18 +641,30 @@ fn build_levels(goals: &[&[u8]], f: &Flags) -> Vec<Level> {
     let max = goals.iter().map(|w| w.len()).max().unwrap_or(0);
     let mut levels: Vec<Level>;
     if !f.whole_words && !f.vowel_fill {
-        // Every window of every word: one pass per length, each pass
-        // skipping windows inside the prefix shared with the previous word.
+        // Longest first: the words of each length, then the prefix and the
+        // suffix of every string one letter longer.
+        let mut by_len: Vec<Vec<&[u8]>> = vec![Vec::new(); max + 1];
+        for &w in goals {
+            by_len[w.len()].push(w);
+        }
+        levels = (0..=max).map(Level::new).collect();
+        for len in (1..=max).rev() {
+            let (lower, upper) = levels.split_at_mut(len + 1);
+            let level = &mut lower[len];
+            // Typically about half the prefixes and suffixes above are new.
+            level.reserve(upper.first().map_or(0, Level::len) + by_len[len].len());
+            for w in &by_len[len] {
+                level.insert(w);
+            }
+            if len < max {
+                table::derive_from(&upper[0], level);
+            }
+        }
         let check = f.consonant_start || f.vowel_cap;
-        levels = (0..=max)
-            .map(|len| {
-                if check {
-                    table::windows_level(goals, len, |s| f.string_ok(s))
-                } else {
-                    table::windows_level(goals, len, |_| true)
-                }
-            })
-            .collect();
+        let ok = |s: &[u8]| f.string_ok(s);
+        for level in &mut levels {
+            level.seal(if check { Some(&ok) } else { None });
+        }
     } else {
         levels = (0..=max).map(Level::new).collect();
         let mut buf = Vec::with_capacity(max);
@@ -672,7 +688,8 @@ fn build_levels(goals: &[&[u8]], f: &Flags) -> Vec<Level> {
             }
         }
         for level in &mut levels {
-            level.seal();
+            // Strings were checked as they were inserted.
+            level.seal(None);
         }
     }
     levels

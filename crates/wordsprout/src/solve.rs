@@ -56,6 +56,12 @@ fn solve_two(levels: &Levels, f: &Flags) -> Vec<Vec<u8>> {
         let (below, here) = win.split_at_mut(len);
         let here = &here[0];
         let l1 = &levels[len - 1];
+        if !f.pal_lock
+            && !f.no_front
+            && crate::language::table::mark_parents_packed(level, here, l1, &mut below[len - 1])
+        {
+            continue;
+        }
         for slot in 0..level.slots() {
             if level.flags[slot] & VALID == 0 || here[slot] != 0 {
                 continue;

@@ -18,7 +18,16 @@ pub(crate) const SMALL_MAX: usize = 12;
 pub(crate) const MID_MAX: usize = 25;
 
 /// A packed key: `Copy`, zero for an empty slot.
-pub(crate) trait Key: Copy + Eq + Send + Sync + 'static {
+pub(crate) trait Key:
+    Copy
+    + Eq
+    + Send
+    + Sync
+    + 'static
+    + std::ops::Shr<u32, Output = Self>
+    + std::ops::Shl<u32, Output = Self>
+    + std::ops::BitOr<Output = Self>
+{
     const ZERO: Self;
     fn slot_hash(self) -> u64;
     fn push(self, letter: u8) -> Self;
@@ -91,6 +100,14 @@ pub(crate) struct Table<K> {
 impl<K: Key> Table<K> {
     pub(crate) fn new() -> Self {
         Table::with_bits(4)
+    }
+
+    /// Room for about `n` keys before growing.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        let want = (2 * n).next_power_of_two().max(16);
+        if want > self.keys.len() && self.count == 0 {
+            *self = Table::with_bits(want.trailing_zeros());
+        }
     }
 
     fn with_bits(bits: u32) -> Self {
@@ -243,12 +260,23 @@ impl Level {
         }
     }
 
-    /// Marks every occupied slot [`VALID`] once building is over.
-    pub(crate) fn seal(&mut self) {
+    /// Makes room for about `n` strings (only before the first insertion).
+    pub(crate) fn reserve(&mut self, n: usize) {
+        match &mut self.keys {
+            Keys::Small(t) => t.reserve(n),
+            Keys::Mid(t) => t.reserve(n),
+            _ => {}
+        }
+    }
+
+    /// Marks [`VALID`] every occupied slot whose string `ok` accepts, once
+    /// building is over (`ok` is `None` to accept all).
+    pub(crate) fn seal(&mut self, ok: Option<&dyn Fn(&[u8]) -> bool>) {
         let n = self.slots();
         let mut flags = vec![0u8; n];
+        let mut buf = vec![0u8; self.len];
         for (slot, f) in flags.iter_mut().enumerate() {
-            if self.occupied(slot) {
+            if self.occupied(slot) && ok.map_or(true, |ok| self.get(slot, &mut buf) && ok(&buf)) {
                 *f = VALID;
             }
         }
@@ -342,60 +370,99 @@ impl Level {
     }
 }
 
-/// Builds the level of all windows of length `len` of `words` (sorted),
-/// skipping windows that lie inside the prefix a word shares with the one
-/// before it (they were seen there), and keeping those `keep` accepts.
-pub(crate) fn windows_level<F: Fn(&[u8]) -> bool>(words: &[&[u8]], len: usize, keep: F) -> Level {
-    let mut level = Level::new(len);
-    match &mut level.keys {
-        Keys::Empty => {}
-        Keys::Small(t) => windows_packed(t, words, len, &keep),
-        Keys::Mid(t) => windows_packed(t, words, len, &keep),
-        Keys::Long { .. } => {
-            let mut prev: &[u8] = &[];
-            for &w in words {
-                let lcp = common_prefix(prev, w);
-                prev = w;
-                if w.len() < len {
-                    continue;
-                }
-                let first = (lcp + 1).saturating_sub(len);
-                for i in first..=w.len() - len {
-                    let s = &w[i..i + len];
-                    if keep(s) {
-                        level.insert(s);
-                    }
+/// The string `k` (of `len` letters) without its letter `i`.
+#[inline]
+pub(crate) fn delete<K: Key>(k: K, len: usize, i: usize) -> K {
+    let hi = k >> (5 * (len - i)) as u32;
+    (hi << (5 * (len - 1 - i)) as u32) | k.low_letters(len - 1 - i)
+}
+
+/// Inserts into `level` the two strings one letter shorter than each string
+/// of `upper` (its prefix and its suffix): every substring of a word that is
+/// shorter than the word is one of these for a substring one letter longer.
+pub(crate) fn derive_from(upper: &Level, level: &mut Level) {
+    let ul = upper.len;
+    debug_assert_eq!(level.len + 1, ul);
+
+    if let Keys::Long { strings, .. } = &upper.keys {
+        for s in strings {
+            level.insert(&s[..ul - 1]);
+            level.insert(&s[1..]);
+        }
+        return;
+    }
+    match (&upper.keys, &mut level.keys) {
+        (Keys::Small(u), Keys::Small(t)) => {
+            for slot in 0..u.slots() {
+                let k = u.key(slot);
+                if k != 0 {
+                    t.insert(k >> 5);
+                    t.insert(k.low_letters(ul - 1));
                 }
             }
         }
+        (Keys::Mid(u), Keys::Mid(t)) => {
+            for slot in 0..u.slots() {
+                let k = u.key(slot);
+                if k != 0 {
+                    t.insert(k >> 5);
+                    t.insert(k.low_letters(ul - 1));
+                }
+            }
+        }
+        (Keys::Mid(u), Keys::Small(t)) => {
+            for slot in 0..u.slots() {
+                let k = u.key(slot);
+                if k != 0 {
+                    t.insert((k >> 5) as u64);
+                    t.insert(k.low_letters(ul - 1) as u64);
+                }
+            }
+        }
+        _ => {}
     }
-    level.seal();
-    level
 }
 
-fn windows_packed<K: Key, F: Fn(&[u8]) -> bool>(t: &mut Table<K>, words: &[&[u8]], len: usize, keep: &F) {
-    let mut prev: &[u8] = &[];
-    for &w in words {
-        let lcp = common_prefix(prev, w);
-        prev = w;
-        if w.len() < len {
+/// Two-player solving step without move restrictions: for every valid
+/// string of `level` not marked winning in `win` (a loss for the player to
+/// move), marks winning in `lower_win` every distinct one-letter deletion
+/// held by `lower`. Works on packed keys; returns false (doing nothing) for
+/// byte-string levels, which the caller handles.
+pub(crate) fn mark_parents_packed(level: &Level, win: &[u8], lower: &Level, lower_win: &mut [u8]) -> bool {
+    let len = level.len;
+    match (&level.keys, &lower.keys) {
+        (Keys::Small(t), Keys::Small(l)) => mark_packed(t, &level.flags, len, win, |k| l.find(k), lower_win),
+        (Keys::Mid(t), Keys::Mid(l)) => mark_packed(t, &level.flags, len, win, |k| l.find(k), lower_win),
+        (Keys::Mid(t), Keys::Small(l)) => mark_packed(t, &level.flags, len, win, |k| l.find(k as u64), lower_win),
+        _ => return false,
+    }
+    true
+}
+
+#[inline]
+fn mark_packed<K: Key>(
+    t: &Table<K>,
+    flags: &[u8],
+    len: usize,
+    win: &[u8],
+    find: impl Fn(K) -> Option<usize>,
+    lower_win: &mut [u8],
+) {
+    for slot in 0..t.slots() {
+        if flags[slot] & VALID == 0 || win[slot] != 0 {
             continue;
         }
-        // Windows ending at or before `lcp` lie in the shared prefix.
-        let first = (lcp + 1).saturating_sub(len);
-        let mut k = K::ZERO;
-        for &c in &w[first..first + len - 1] {
-            k = k.push(c);
-        }
-        for i in first..=w.len() - len {
-            k = k.push(w[i + len - 1]).low_letters(len);
-            if keep(&w[i..i + len]) {
-                t.insert(k);
+        let k = t.key(slot);
+        let mut prev = 0u8;
+        for i in 0..len {
+            let c = k.letter_at(len, i);
+            if c == prev {
+                continue;
+            }
+            prev = c;
+            if let Some(ps) = find(delete(k, len, i)) {
+                lower_win[ps] = 1;
             }
         }
     }
-}
-
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
