@@ -2,6 +2,19 @@
 use parlor_gobble::bench::{random_boards, score_boards, Dist};
 use parlor_gobble::{DiceSet, Scoring, Size, Trie};
 
+/// Process CPU seconds (user + system) from /proc/self/stat.
+fn cpu() -> f64 {
+    let s = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let f: Vec<&str> = s
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let t = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (t(11) + t(12)) / 100.0
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let dict = args
@@ -29,10 +42,13 @@ fn main() {
         ("uniform 5x5", Size::square(5), Dist::Uniform),
     ] {
         let boards = random_boards(n, "1", &dist, size);
+        let c0 = cpu();
         let r = score_boards(&trie, Scoring::Boggle, &boards, threads);
+        let c = cpu() - c0;
         println!(
-            "{name}: {:.0} boards/s, sum {} words {} ({:?})",
+            "{name}: {:.0} boards/s wall, {:.0} boards/CPU-s, sum {} words {} ({:?})",
             r.rate(),
+            r.boards as f64 / c,
             r.score_sum,
             r.word_sum,
             r.elapsed

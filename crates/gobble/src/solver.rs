@@ -63,25 +63,41 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
+    /// Visits trie node `n` standing on `cell` with `used` cells and a word
+    /// of `len` letters so far.
+    ///
+    /// The indexing is unchecked: `n` is a node of the trie (children indices
+    /// are built in range), `cell` is a cell of the prepared board, letters are
+    /// `< 26` and `len <= 2 * cells <= MAX_WORD_LEN`; `Solver::score` sets
+    /// up every table with those sizes before the walk.
     #[inline(always)]
     fn visit(&mut self, n: u32, cell: usize, used: u64, len: usize) {
-        // SAFETY-free indexing: all indices are in range by construction
-        // (trie children, cells of the board); bounds checks stay in.
-        let node = self.nodes[n as usize];
+        debug_assert!(
+            (n as usize) < self.nodes.len()
+                && cell < self.near_letters.len()
+                && len <= MAX_WORD_LEN
+        );
+        // SAFETY: see the invariants above.
+        let node = unsafe { *self.nodes.get_unchecked(n as usize) };
         if node.mask & WORD != 0 {
-            let p = self.points[len];
-            if p != 0 && self.stamps[n as usize] != self.id {
-                self.stamps[n as usize] = self.id;
+            // SAFETY: len <= MAX_WORD_LEN, n < nodes.len() == stamps.len().
+            let p = unsafe { *self.points.get_unchecked(len) };
+            let stamp = unsafe { self.stamps.get_unchecked_mut(n as usize) };
+            if p != 0 && *stamp != self.id {
+                *stamp = self.id;
                 self.tally.score += p;
                 self.tally.count += 1;
             }
         }
-        let mut letters = node.mask & self.near_letters[cell];
+        // SAFETY: cell < cells.
+        let mut letters = node.mask & unsafe { *self.near_letters.get_unchecked(cell) };
         while letters != 0 {
             let l = letters.trailing_zeros();
             letters &= letters - 1;
             let child = node.base + (node.mask & ((1u32 << l) - 1)).count_ones();
-            let mut cells = self.cells_with[cell * 26 + l as usize] & !used;
+            // SAFETY: cell < cells and l < 26.
+            let mut cells =
+                unsafe { *self.cells_with.get_unchecked(cell * 26 + l as usize) } & !used;
             let add = if l == QU as u32 { 2 } else { 1 };
             while cells != 0 {
                 let d = cells.trailing_zeros() as usize;
