@@ -1,0 +1,58 @@
+//! `--dict PATH` / `--lexicon NAME`: which word list a command uses.
+
+use anyhow::{bail, Context, Result};
+use parlor_lexicon::Lexicon;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Word-list options shared by every command that checks words.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct DictArgs {
+    /// A word list file: one word per line, `#` lines and blank lines
+    /// skipped, words with characters outside a-z skipped and counted.
+    #[arg(long, value_name = "PATH", global = true, conflicts_with = "lexicon")]
+    pub dict: Option<PathBuf>,
+    /// An embedded word list: `en` (default, 111,593 words) or `en-large`
+    /// (242,844 words).
+    #[arg(long, value_name = "NAME", global = true)]
+    pub lexicon: Option<String>,
+}
+
+impl DictArgs {
+    /// Loads the chosen list, reporting skipped lines on stderr.
+    pub fn load(&self) -> Result<Arc<Lexicon>> {
+        if let Some(path) = &self.dict {
+            let bytes = std::fs::read(path)
+                .with_context(|| format!("cannot read word list {}", path.display()))?;
+            if bytes.is_empty() {
+                bail!("word list {} is empty: expected one word per line", path.display());
+            }
+            let name = path.display().to_string();
+            let (lexicon, report) = Lexicon::from_bytes(name, &bytes)
+                .with_context(|| format!("cannot use word list {}", path.display()))?;
+            if report.skipped > 0 {
+                eprintln!(
+                    "parlor: {}: skipped {} line(s) with characters outside a-z{}",
+                    path.display(),
+                    report.skipped,
+                    report
+                        .first_skipped
+                        .as_deref()
+                        .map(|w| format!(" (first: {w:?})"))
+                        .unwrap_or_default()
+                );
+            }
+            return Ok(Arc::new(lexicon));
+        }
+        let name = self.lexicon.as_deref().unwrap_or(parlor_lexicon::DEFAULT);
+        Ok(Arc::new(Lexicon::embedded(name)?))
+    }
+
+    /// The resources a game is created with: the embedded lists plus the
+    /// chosen list, and the name a config should use for it.
+    pub fn resources(&self) -> Result<(parlor_core::Resources, String)> {
+        let lexicon = self.load()?;
+        let name = lexicon.name().to_string();
+        Ok((parlor_core::Resources::embedded().with_lexicon(lexicon), name))
+    }
+}

@@ -1,0 +1,62 @@
+//! `parlor`: play and analyse word and pencil games from the terminal.
+//!
+//! Each command is a thin layer over a game crate: it reads files and
+//! arguments, calls the crate, prints. Errors are one line on stderr and a
+//! non-zero exit status.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod dict;
+mod gobble;
+mod lexicon;
+mod wordsprout;
+
+/// Word and pencil games: play them, check them, solve them.
+#[derive(Parser)]
+#[command(name = "parlor", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Word lists: information, membership, substring and pattern queries.
+    Lexicon(lexicon::Args),
+    /// Word Sprout: play, the helper (hint), perfect play (solve).
+    #[command(name = "wordsprout", alias = "word-sprout")]
+    Wordsprout(wordsprout::Args),
+    /// Gobble: boards from keyphrases, the solver, benchmarks, timed play.
+    Gobble(gobble::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help and version to stdout with success, and
+            // usage errors to stderr with status 2.
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    let result = match cli.command {
+        Command::Lexicon(args) => lexicon::run(args),
+        Command::Wordsprout(args) => wordsprout::run(args),
+        Command::Gobble(args) => gobble::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            // One line: the error and its causes, never a backtrace.
+            let mut line = e.to_string();
+            for cause in e.chain().skip(1) {
+                line.push_str(": ");
+                line.push_str(&cause.to_string());
+            }
+            eprintln!("parlor: error: {line}");
+            ExitCode::FAILURE
+        }
+    }
+}
