@@ -551,7 +551,7 @@ enum Input {
 }
 
 fn fmt_clock(d: Duration) -> String {
-    let s = d.as_secs();
+    let s = d.as_secs() + u64::from(d.subsec_nanos() > 0);
     format!("{}:{:02}", s / 60, s % 60)
 }
 
@@ -582,7 +582,11 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
     let mut plan: Vec<(Duration, usize, String)> = Vec::new();
     let mut rng = GameRng::from_seed(seed ^ 0xb0b);
     for b in 1..=a.bots {
-        for w in bot_words(&all, a.level, seed.wrapping_add(b as u64)) {
+        // A bot's share is for a 3-minute round; shorter rounds scale it down.
+        let mut words = bot_words(&all, a.level, seed.wrapping_add(b as u64));
+        let keep = (words.len() as f64 * (f64::from(a.seconds) / 180.0).min(1.0)).round() as usize;
+        words.truncate(keep);
+        for w in words {
             let at =
                 2.0 + (f64::from(a.seconds) - 3.0).max(0.0) * (rng.below(10_000) as f64 / 10_000.0);
             plan.push((Duration::from_secs_f64(at), b, w));
@@ -649,7 +653,6 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
         let _ = out.flush();
     }
     let mut last_shown = Duration::MAX;
-    let mut searching = true;
     loop {
         let now = Instant::now();
         if now >= end {
@@ -671,17 +674,12 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
             let _ = write!(out, "\x1b7\x1b[1A\r\x1b[2K{}\x1b8", status(&game, left));
             let _ = out.flush();
         }
-        if !searching {
-            std::thread::sleep(Duration::from_millis(100).min(left));
-            continue;
-        }
         match rx.recv_timeout(Duration::from_millis(200).min(left)) {
             Ok(Input::Line(line)) => {
                 let word = line.trim();
                 if word.is_empty() {
-                    searching = false;
-                    say!("You stopped searching; the bots play on until time is up.");
-                    continue;
+                    say!("You stopped searching.");
+                    break;
                 }
                 let msg = match game.apply(
                     Actor::Seat(me),
@@ -710,16 +708,17 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
                 }
             }
             Ok(Input::Eof) => {
-                searching = false;
                 if tty {
                     say!();
                 }
+                break;
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => searching = false,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
     }
-    // Bots finish their plans, then time is up.
+    // Time is up, or the player stopped: the bots enter the rest of their
+    // words (the round would have given them that time).
     for (_, b, w) in &plan[next_bot..] {
         let _ = game.apply(
             Actor::Seat(Seat(*b)),
@@ -728,7 +727,7 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
     }
     game.apply(Actor::Referee, GobbleAction::EndRound)?;
     say!();
-    say!("Time is up.");
+    say!("Round over.");
     let results = game
         .results()
         .cloned()
