@@ -456,7 +456,7 @@ fn best(a: BestArgs) -> Result<ExitCode> {
     let bar = if tty {
         let bar = indicatif::ProgressBar::new((a.seconds * 10.0) as u64);
         bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {elapsed}/{duration} {msg}")
+            indicatif::ProgressStyle::with_template("{bar:20} {elapsed}/{duration} {msg}")
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         Some(bar)
@@ -467,11 +467,10 @@ fn best(a: BestArgs) -> Result<ExitCode> {
         if let Some(bar) = &bar {
             bar.set_position((s.elapsed.as_secs_f64() * 10.0) as u64);
             bar.set_message(format!(
-                "best {} ({}) · {} boards · {} runs",
+                "best {} {} · {}k boards",
                 s.score,
                 s.board.letters(),
-                s.evaluations,
-                s.runs
+                s.evaluations / 1000
             ));
         }
     };

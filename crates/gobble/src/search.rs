@@ -188,6 +188,7 @@ fn worker(
         );
         let mut cur = solver.score(&board);
         evals += 1;
+        let mut run_best = cur.score;
         offer(&board, cur.score, cur.count);
         let mut t = config.t_start;
         for step in 0..config.iterations {
@@ -234,6 +235,10 @@ fn worker(
             if delta >= 0.0 || rng.gen::<f64>() < (delta / t).exp() {
                 board = next;
                 cur = s;
+                if cur.score > run_best {
+                    run_best = cur.score;
+                    offer(&board, cur.score, cur.count);
+                }
             }
             t *= decay;
         }
