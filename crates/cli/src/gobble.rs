@@ -344,6 +344,9 @@ fn bench(a: BenchArgs) -> Result<ExitCode> {
             (boards, format!("file {}", path.display()))
         }
         (None, Some(n)) => {
+            if n == 0 {
+                bail!("--random N needs at least one board");
+            }
             let size = a.size.unwrap_or(Size::square(4));
             let dist = match a.dist.as_deref() {
                 Some("dice") => Dist::Dice(DiceSet::for_size(a.dice.as_deref(), size)?),
@@ -439,8 +442,8 @@ struct BestArgs {
 
 fn best(a: BestArgs) -> Result<ExitCode> {
     let mut o = String::new();
-    if !(a.seconds > 0.0 && a.seconds.is_finite()) {
-        bail!("--seconds must be a positive number");
+    if !(a.seconds > 0.0 && a.seconds <= 1e7) {
+        bail!("--seconds must be a positive number of seconds (at most 10,000,000)");
     }
     let (trie, _) = load_trie(&a.dict)?;
     let seed = a.seed.unwrap_or_else(fresh_seed);

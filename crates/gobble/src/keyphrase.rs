@@ -110,6 +110,15 @@ impl Keyphrase {
             .map(|t| t.split('-').filter(|p| !p.is_empty()).collect::<Vec<_>>())
             .filter(|t: &Vec<&str>| !t.is_empty())
             .collect();
+        // Four words are at most eight hyphen-separated parts; refusing more
+        // early also bounds the number of readings below.
+        let parts: usize = tokens.iter().map(Vec::len).sum();
+        if parts > 2 * KEYPHRASE_WORDS || parts == 0 {
+            return Err(KeyphraseError::WrongCount {
+                text: text.to_string(),
+                found: parts,
+            });
+        }
         // All readings: within a token, a part may join the next one when the
         // joined word is in the list.
         let mut readings: Vec<Vec<String>> = vec![Vec::new()];
@@ -285,6 +294,11 @@ mod tests {
             Err(KeyphraseError::WrongCount { found: 2, .. })
         ));
         assert!(Keyphrase::parse("").is_err());
+        let long = vec!["yo"; 200].join("-");
+        assert!(matches!(
+            Keyphrase::parse(&long),
+            Err(KeyphraseError::WrongCount { found: 200, .. })
+        ));
     }
 
     proptest! {
