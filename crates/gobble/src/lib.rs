@@ -30,6 +30,16 @@
 //! assert_eq!(solver.score(&fixed).count, 4);
 //! ```
 //!
+//! The pieces:
+//!
+//! - [`Board`], [`Size`], [`DiceSet`], [`Keyphrase`], [`SeedRandom`]: boards
+//!   and how a keyphrase names one (bit-exact with seedrandom.js).
+//! - [`Trie`] and [`Solver`]: every word on a board, its path and points,
+//!   or just the total ([`Solver::score`], the fast path); [`mod@bench`] scores
+//!   many boards, [`search`] looks for the best board.
+//! - [`game`]: [`Gobble`], the `parlor_core::Game` — simultaneous search,
+//!   entry checks, unique-word scoring — and its bots.
+//!
 //! This crate does no I/O: word lists come in as iterators of words.
 #![deny(missing_docs)]
 
