@@ -639,79 +639,37 @@ pub(crate) fn vowel_fill_match(s: &[u8], w: &[u8], whole: bool, f: &Flags) -> bo
 /// The valid strings for goal words `goals` (sorted), unsealed reachability.
 fn build_levels(goals: &[&[u8]], f: &Flags) -> Vec<Level> {
     let max = goals.iter().map(|w| w.len()).max().unwrap_or(0);
-    let mut levels: Vec<Level>;
-    if !f.whole_words && !f.vowel_fill {
-        // Longest first: the words of each length, then the prefix and the
-        // suffix of every string one letter longer.
-        let mut by_len: Vec<Vec<&[u8]>> = vec![Vec::new(); max + 1];
-        for &w in goals {
-            by_len[w.len()].push(w);
+    // Longest first: the words of each length, then what one deletion makes
+    // of every justified string one letter longer: its prefix and suffix
+    // (unless whole words), each string without one of its vowels (vowel
+    // fill). Every justified string shorter than its word is one of these:
+    // put back one letter it lacks (the one just outside it, or a dropped
+    // vowel) and the result is justified too.
+    let mut by_len: Vec<Vec<&[u8]>> = vec![Vec::new(); max + 1];
+    for &w in goals {
+        by_len[w.len()].push(w);
+    }
+    let ends = !f.whole_words;
+    let vowels = if f.vowel_fill { f.vowels } else { 0 };
+    let mut levels: Vec<Level> = (0..=max).map(Level::new).collect();
+    for len in (1..=max).rev() {
+        let (lower, upper) = levels.split_at_mut(len + 1);
+        let level = &mut lower[len];
+        // Typically about half the prefixes and suffixes above are new.
+        level.reserve(upper.first().map_or(0, Level::len) + by_len[len].len());
+        for w in &by_len[len] {
+            level.insert(w);
         }
-        levels = (0..=max).map(Level::new).collect();
-        for len in (1..=max).rev() {
-            let (lower, upper) = levels.split_at_mut(len + 1);
-            let level = &mut lower[len];
-            // Typically about half the prefixes and suffixes above are new.
-            level.reserve(upper.first().map_or(0, Level::len) + by_len[len].len());
-            for w in &by_len[len] {
-                level.insert(w);
-            }
-            if len < max {
-                table::derive_from(&upper[0], level);
-            }
+        if len < max && (ends || vowels != 0) {
+            table::derive_from(&upper[0], level, ends, vowels);
         }
-        let check = f.consonant_start || f.vowel_cap;
-        let ok = |s: &[u8]| f.string_ok(s);
-        for level in &mut levels {
-            level.seal(if check { Some(&ok) } else { None });
-        }
-    } else {
-        levels = (0..=max).map(Level::new).collect();
-        let mut buf = Vec::with_capacity(max);
-        for &w in goals {
-            if f.whole_words && !f.vowel_fill {
-                if f.string_ok(w) {
-                    levels[w.len()].insert(w);
-                }
-                continue;
-            }
-            // Vowel fill: keep letters w[i..], dropping vowels, stopping anywhere
-            // (substrings) or only at the end (whole words).
-            let starts = if f.whole_words {
-                w.iter().take_while(|&&c| f.vowel(c)).count() + 1
-            } else {
-                w.len()
-            };
-            for i in 0..starts.min(w.len()) {
-                buf.clear();
-                vf_walk(w, i, &mut buf, &mut levels, f);
-            }
-        }
-        for level in &mut levels {
-            // Strings were checked as they were inserted.
-            level.seal(None);
-        }
+    }
+    let check = f.consonant_start || f.vowel_cap;
+    let ok = |s: &[u8]| f.string_ok(s);
+    for level in &mut levels {
+        level.seal(if check { Some(&ok) } else { None });
     }
     levels
-}
-
-/// Keeps `w[i]` after `buf` and explores every continuation.
-fn vf_walk(w: &[u8], i: usize, buf: &mut Vec<u8>, levels: &mut [Level], f: &Flags) {
-    buf.push(w[i]);
-    let rest_vowels = w[i + 1..].iter().all(|&c| f.vowel(c));
-    if (!f.whole_words || rest_vowels) && f.string_ok(buf) {
-        levels[buf.len()].insert(buf);
-    }
-    // Next kept letter: any k > i with only vowels strictly between.
-    let mut k = i + 1;
-    while k < w.len() {
-        vf_walk(w, k, buf, levels, f);
-        if !f.vowel(w[k]) {
-            break;
-        }
-        k += 1;
-    }
-    buf.pop();
 }
 
 /// Sets [`REACH`] on every valid string reachable from `""`.

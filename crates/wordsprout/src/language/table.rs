@@ -377,49 +377,68 @@ pub(crate) fn delete<K: Key>(k: K, len: usize, i: usize) -> K {
     (hi << (5 * (len - 1 - i)) as u32) | k.low_letters(len - 1 - i)
 }
 
-/// Inserts into `level` the two strings one letter shorter than each string
-/// of `upper` (its prefix and its suffix): every substring of a word that is
-/// shorter than the word is one of these for a substring one letter longer.
-pub(crate) fn derive_from(upper: &Level, level: &mut Level) {
+/// Inserts into `level` what one deletion makes of each string of `upper`:
+/// its prefix and its suffix (with `ends`), and the string without any one
+/// of its letters in the `vowels` mask.
+pub(crate) fn derive_from(upper: &Level, level: &mut Level, ends: bool, vowels: u32) {
     let ul = upper.len;
     debug_assert_eq!(level.len + 1, ul);
-
+    let is_vowel = |c: u8| vowels & (1 << (c - b'a')) != 0;
     if let Keys::Long { strings, .. } = &upper.keys {
+        let mut buf = Vec::with_capacity(ul);
         for s in strings {
-            level.insert(&s[..ul - 1]);
-            level.insert(&s[1..]);
+            if ends {
+                level.insert(&s[..ul - 1]);
+                level.insert(&s[1..]);
+            }
+            for i in 0..ul {
+                if is_vowel(s[i]) && (i == 0 || s[i] != s[i - 1]) {
+                    buf.clear();
+                    buf.extend_from_slice(&s[..i]);
+                    buf.extend_from_slice(&s[i + 1..]);
+                    level.insert(&buf);
+                }
+            }
         }
         return;
     }
     match (&upper.keys, &mut level.keys) {
-        (Keys::Small(u), Keys::Small(t)) => {
-            for slot in 0..u.slots() {
-                let k = u.key(slot);
-                if k != 0 {
-                    t.insert(k >> 5);
-                    t.insert(k.low_letters(ul - 1));
-                }
-            }
-        }
-        (Keys::Mid(u), Keys::Mid(t)) => {
-            for slot in 0..u.slots() {
-                let k = u.key(slot);
-                if k != 0 {
-                    t.insert(k >> 5);
-                    t.insert(k.low_letters(ul - 1));
-                }
-            }
-        }
-        (Keys::Mid(u), Keys::Small(t)) => {
-            for slot in 0..u.slots() {
-                let k = u.key(slot);
-                if k != 0 {
-                    t.insert((k >> 5) as u64);
-                    t.insert(k.low_letters(ul - 1) as u64);
-                }
-            }
-        }
+        (Keys::Small(u), Keys::Small(t)) => derive_packed(u, ul, ends, &is_vowel, |k| {
+            t.insert(k);
+        }),
+        (Keys::Mid(u), Keys::Mid(t)) => derive_packed(u, ul, ends, &is_vowel, |k| {
+            t.insert(k);
+        }),
+        (Keys::Mid(u), Keys::Small(t)) => derive_packed(u, ul, ends, &is_vowel, |k| {
+            t.insert(k as u64);
+        }),
         _ => {}
+    }
+}
+
+#[inline]
+fn derive_packed<K: Key>(u: &Table<K>, ul: usize, ends: bool, is_vowel: &dyn Fn(u8) -> bool, mut put: impl FnMut(K)) {
+    let any_vowel = (b'a'..=b'z').any(is_vowel);
+    for slot in 0..u.slots() {
+        let k = u.key(slot);
+        if k == K::ZERO {
+            continue;
+        }
+        if ends {
+            put(k >> 5);
+            put(k.low_letters(ul - 1));
+        }
+        if !any_vowel {
+            continue;
+        }
+        let mut prev = 0;
+        for i in 0..ul {
+            let c = k.letter_at(ul, i);
+            if c != prev && is_vowel(c) {
+                put(delete(k, ul, i));
+            }
+            prev = c;
+        }
     }
 }
 
