@@ -1,0 +1,192 @@
+//! The game's referee for words: which plays are valid under the active
+//! string rules, and which goal words justify a string.
+//!
+//! A thin adapter over the analysis crate's language (the exact set of
+//! valid strings under the string-shaping rules), shared through
+//! [`parlor_core::Resources::derived`] so that every game and bot on one
+//! host playing with the same word list, string rules, pot and vowels uses
+//! one copy.
+
+use crate::rules::{Pot, Rule, RuleSet, Vowels};
+use parlor_core::Resources;
+use parlor_lexicon::Lexicon;
+use std::sync::Arc;
+
+// Until the analysis module lands, a base-rules stand-in with the same
+// contract (core rules, tiles, whole words).
+use interim::Language;
+
+/// Whether `to` is `from` with between 1 and `max_letters` letters
+/// inserted (anywhere), i.e. `from` is a subsequence of `to`.
+pub fn is_insertion(from: &str, to: &str, max_letters: usize) -> bool {
+    let (f, t) = (from.as_bytes(), to.as_bytes());
+    if t.len() <= f.len() || t.len() - f.len() > max_letters {
+        return false;
+    }
+    if !t.iter().all(u8::is_ascii_lowercase) {
+        return false;
+    }
+    let mut i = 0;
+    for &c in t {
+        if i < f.len() && f[i] == c {
+            i += 1;
+        }
+    }
+    i == f.len()
+}
+
+/// The letters `to` has that `from` lacks (as a multiset), alphabetical.
+pub fn inserted_letters(from: &str, to: &str) -> Vec<u8> {
+    let mut counts = [0i32; 26];
+    for &c in to.as_bytes() {
+        counts[(c - b'a') as usize] += 1;
+    }
+    for &c in from.as_bytes() {
+        counts[(c - b'a') as usize] -= 1;
+    }
+    let mut out = Vec::new();
+    for (i, &n) in counts.iter().enumerate() {
+        for _ in 0..n.max(0) {
+            out.push(b'a' + i as u8);
+        }
+    }
+    out
+}
+
+/// Whether `s` reads the same both ways.
+pub fn is_palindrome(s: &str) -> bool {
+    s.bytes().eq(s.bytes().rev())
+}
+
+/// The validity oracle of one table: word list + string rules + pot + vowels.
+#[derive(Clone)]
+pub struct Judge {
+    lang: Arc<Language>,
+}
+
+impl std::fmt::Debug for Judge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Judge")
+    }
+}
+
+/// The key under which a language is shared in [`Resources`].
+pub fn language_key(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowels) -> String {
+    let rules = rules.string_rules();
+    let names: Vec<&str> = rules.0.iter().map(|r| r.name()).collect();
+    let pot = if rules.has(Rule::Tiles) { pot.to_string() } else { String::new() };
+    format!(
+        "wordsprout/language/{:016x}/{}/{}/{}",
+        lexicon.fingerprint(),
+        names.join(","),
+        pot,
+        String::from(vowels.clone())
+    )
+}
+
+impl Judge {
+    /// The judge for these rules, built once per host and key.
+    pub fn new(resources: &Resources, lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowels) -> Judge {
+        let key = language_key(lexicon, rules, pot, vowels);
+        let string_rules = rules.string_rules();
+        let lang = resources.derived(&key, || {
+            Language::new(lexicon, &string_rules, pot, vowels)
+        });
+        Judge { lang }
+    }
+
+    /// The shared language.
+    pub fn language(&self) -> &Arc<Language> {
+        &self.lang
+    }
+
+    /// Whether `s` may stand at the end of a turn.
+    pub fn is_valid(&self, s: &str) -> bool {
+        self.lang.is_valid(s)
+    }
+
+    /// Whether going from `from` to `to` is a valid play.
+    pub fn is_legal_move(&self, from: &str, to: &str) -> bool {
+        self.lang.is_legal_move(from, to)
+    }
+
+    /// Valid goal words that justify `s`.
+    pub fn goal_words(&self, s: &str) -> Vec<String> {
+        self.lang.goal_words(s).into_iter().map(str::to_string).collect()
+    }
+
+    /// Whether `w` names a valid goal word.
+    pub fn is_goal_word(&self, w: &str) -> bool {
+        self.lang.is_goal_word(w)
+    }
+
+    /// The distinct results of the valid plays from `s`.
+    pub fn moves(&self, s: &str) -> Vec<String> {
+        self.lang.moves(s).into_iter().map(|m| m.result).collect()
+    }
+}
+
+mod interim {
+    use crate::rules::{Pot, Rule, RuleSet, Vowels};
+    use parlor_lexicon::Lexicon;
+
+    pub struct Move {
+        pub result: String,
+    }
+
+    pub struct Language {
+        lexicon: Lexicon,
+        tiles: Option<Pot>,
+        whole: bool,
+    }
+
+    impl Language {
+        pub fn new(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, _vowels: &Vowels) -> Language {
+            lexicon.prepare_substrings();
+            Language {
+                lexicon: lexicon.clone(),
+                tiles: rules.has(Rule::Tiles).then_some(*pot),
+                whole: rules.has(Rule::WholeWords),
+            }
+        }
+        pub fn is_goal_word(&self, w: &str) -> bool {
+            self.lexicon.contains(w) && self.tiles.map_or(true, |p| p.can_spell(w.as_bytes()))
+        }
+        pub fn goal_words(&self, s: &str) -> Vec<&str> {
+            if s.is_empty() {
+                return Vec::new();
+            }
+            self.lexicon
+                .words_containing(s)
+                .into_iter()
+                .filter(|w| self.is_goal_word(w))
+                .collect()
+        }
+        pub fn is_valid(&self, s: &str) -> bool {
+            if s.is_empty() {
+                return true;
+            }
+            if self.whole {
+                return self.is_goal_word(s);
+            }
+            !self.goal_words(s).is_empty()
+        }
+        pub fn is_legal_move(&self, from: &str, to: &str) -> bool {
+            super::is_insertion(from, to, 1) && self.is_valid(to)
+        }
+        pub fn moves(&self, s: &str) -> Vec<Move> {
+            let mut out: Vec<String> = Vec::new();
+            for i in 0..=s.len() {
+                for c in b'a'..=b'z' {
+                    let mut t = s.as_bytes().to_vec();
+                    t.insert(i, c);
+                    let t = String::from_utf8(t).unwrap();
+                    if !out.contains(&t) && self.is_valid(&t) {
+                        out.push(t);
+                    }
+                }
+            }
+            out.into_iter().map(|result| Move { result }).collect()
+        }
+    }
+}

@@ -1,0 +1,334 @@
+//! The rules of play, one test per rule, on small word lists.
+
+use parlor_core::{conformance, Actor, Game, Match, Record, Resources, Seat, ToAct, Viewer};
+use parlor_lexicon::Lexicon;
+use parlor_wordsprout::{Action, Config, Error, Event, OutReason, Phase, Pot, Rule, RuleSet, WordSprout};
+use std::sync::Arc;
+
+fn resources(name: &str, words: &[&str]) -> Resources {
+    let (lex, _) = Lexicon::from_words(name, words.iter().copied()).unwrap();
+    Resources::embedded().with_lexicon(Arc::new(lex))
+}
+
+/// The word list of the rules page's example: "bombastic" has no extension.
+fn example_words() -> Resources {
+    resources("example", &["oat", "tomato", "wombat", "bombastic"])
+}
+
+fn config(players: usize, rules: &[Rule]) -> Config {
+    Config {
+        players,
+        lexicon: "example".into(),
+        rules: RuleSet(rules.iter().copied().collect()),
+        ..Config::default()
+    }
+}
+
+fn seat(i: usize) -> Actor {
+    Actor::Seat(Seat(i))
+}
+
+fn play(s: &str) -> Action {
+    Action::Play { string: s.into() }
+}
+
+const EXAMPLE: [&str; 9] = ["o", "oa", "oat", "omat", "ombat", "ombast", "bombast", "bombasti", "bombastic"];
+
+#[test]
+fn the_worked_example_replays_and_player_1_wins() {
+    for rules in [RuleSet::core(), RuleSet::default()] {
+        let res = example_words();
+        let cfg = Config {
+            rules: rules.clone(),
+            ..config(2, &[])
+        };
+        let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
+        for (i, s) in EXAMPLE.iter().enumerate() {
+            assert_eq!(m.state().to_act(), ToAct::One(Seat(i % 2)), "turn {i}");
+            m.apply(seat(i % 2), play(s)).unwrap_or_else(|e| panic!("{s}: {e}"));
+        }
+        // Player 2 cannot add a letter to "bombastic".
+        let legal = m.state().legal_actions(Seat(1)).unwrap();
+        if !rules.has(Rule::Challenge) {
+            assert_eq!(legal, vec![Action::Concede]);
+        }
+        m.apply(seat(1), Action::Concede).unwrap();
+        assert_eq!(m.state().to_act(), ToAct::Over);
+        assert_eq!(m.state().outcome().unwrap().winners(), &[Seat(0)]);
+        let again = Match::<WordSprout>::replay(&Record::from_json(&m.record().to_json()).unwrap(), &res).unwrap();
+        assert_eq!(conformance::views(again.state()), conformance::views(m.state()));
+    }
+}
+
+#[test]
+fn invalid_play_without_challenges_is_refused_with_the_reason() {
+    let res = example_words();
+    let mut m = Match::<WordSprout>::new(config(2, &[]), 1, &res).unwrap();
+    let e = m.apply(seat(0), play("q")).unwrap_err();
+    assert!(matches!(e, Error::Invalid { .. }), "{e}");
+    assert!(e.to_string().contains("no valid goal word contains"), "{e}");
+    let e = m.apply(seat(0), play("ab")).unwrap_err();
+    assert!(matches!(e, Error::NotAnInsertion { .. }), "{e}");
+    // Strict: out of turn is refused.
+    let e = m.apply(seat(1), play("o")).unwrap_err();
+    assert!(matches!(e, Error::NotYourTurn { .. }), "{e}");
+    assert_eq!(m.record().actions.len(), 0);
+}
+
+#[test]
+fn a_bluff_stands_until_challenged_and_the_loser_play_is_undone() {
+    let res = example_words();
+    let mut m = Match::<WordSprout>::new(config(3, &[Rule::Challenge, Rule::UndoLosingPlay]), 1, &res).unwrap();
+    m.apply(seat(0), play("o")).unwrap();
+    m.apply(seat(1), play("oq")).unwrap(); // a bluff
+    assert_eq!(m.state().string(), "oq");
+    m.apply(seat(2), Action::Challenge).unwrap();
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(1)));
+    let e = m.apply(seat(1), Action::Prove { word: "tomato".into() }).unwrap_err();
+    assert!(matches!(e, Error::BadProof { .. }), "{e}");
+    let ev = m.apply(seat(1), Action::Concede).unwrap();
+    assert!(ev.contains(&Event::Out { seat: Seat(1), reason: OutReason::LostChallenge }));
+    assert_eq!(m.state().string(), "o", "the bluff is undone");
+    // Play resumes with the player who would have been next: player 3.
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(2)));
+    // A valid play, challenged: the challenger goes out.
+    m.apply(seat(2), play("oa")).unwrap();
+    m.apply(seat(0), Action::Challenge).unwrap();
+    let e = m.apply(seat(2), Action::Prove { word: "wombat".into() }).unwrap_err();
+    assert!(e.to_string().contains("does not contain"), "{e}");
+    let ev = m.apply(seat(2), Action::Prove { word: "oat".into() }).unwrap();
+    assert!(ev.contains(&Event::Out { seat: Seat(0), reason: OutReason::FailedChallenge }));
+    assert_eq!(m.state().outcome().unwrap().winners(), &[Seat(2)]);
+}
+
+#[test]
+fn out_of_turn_play_called_puts_its_player_out_and_keeps_the_order() {
+    let res = example_words();
+    let mut m = Match::<WordSprout>::new(config(3, &RuleSet::default().0.into_iter().collect::<Vec<_>>()), 1, &res)
+        .unwrap();
+    m.apply(seat(0), play("o")).unwrap(); // player 2 to move
+    m.apply(seat(2), play("oa")).unwrap(); // player 3 out of turn
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(0)), "play goes on after the out-of-turn player");
+    assert!(m.state().legal_actions(Seat(1)).unwrap().contains(&Action::Call));
+    let e = m.apply(seat(2), Action::Call).unwrap_err();
+    assert!(e.to_string().contains("your own"), "{e}");
+    let ev = m.apply(seat(1), Action::Call).unwrap();
+    assert!(ev.contains(&Event::Out { seat: Seat(2), reason: OutReason::OutOfTurn }));
+    assert_eq!(m.state().string(), "o");
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(1)), "player 2 was to move");
+}
+
+#[test]
+fn out_of_turn_play_stands_once_the_next_player_plays() {
+    let res = example_words();
+    let mut m = Match::<WordSprout>::new(config(3, &[Rule::OutOfTurn, Rule::UndoLosingPlay]), 1, &res).unwrap();
+    m.apply(seat(0), play("o")).unwrap();
+    m.apply(seat(2), play("oa")).unwrap();
+    m.apply(seat(0), play("oat")).unwrap();
+    let e = m.apply(seat(1), Action::Call).unwrap_err();
+    assert!(e.to_string().contains("in turn"), "{e}");
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(1)));
+}
+
+#[test]
+fn tiles_run_out_and_come_back_when_a_play_is_undone() {
+    let res = example_words();
+    let mut cfg = config(3, &[Rule::Tiles, Rule::Challenge, Rule::UndoLosingPlay]);
+    cfg.pot = "o1 a2 t3 q1 m2 b2".parse::<Pot>().unwrap();
+    let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
+    m.apply(seat(0), play("o")).unwrap();
+    assert!(matches!(m.apply(seat(1), play("oo")).unwrap_err(), Error::NoTile { letter: 'o' }));
+    m.apply(seat(1), play("oq")).unwrap();
+    assert!(matches!(m.apply(seat(2), play("oqq")).unwrap_err(), Error::NoTile { letter: 'q' }));
+    m.apply(seat(2), Action::Challenge).unwrap();
+    m.apply(seat(1), Action::Concede).unwrap();
+    let view = m.state().view(Viewer::Spectator);
+    assert_eq!(view.pot.unwrap().count(b'q'), 1, "the q went back to the pot");
+}
+
+#[test]
+fn vowels_reverse_the_order_and_undo_restores_it() {
+    let res = resources("v", &["abcde", "xbcdy"]);
+    let mut cfg = config(4, &[Rule::VowelReverses, Rule::Challenge, Rule::UndoLosingPlay]);
+    cfg.lexicon = "v".into();
+    let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
+    m.apply(seat(0), play("c")).unwrap();
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(1)));
+    m.apply(seat(1), play("cd")).unwrap();
+    m.apply(seat(2), play("cde")).unwrap(); // vowel: back to player 2
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(1)));
+    m.apply(seat(1), play("bcde")).unwrap();
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(0)));
+    m.apply(seat(0), play("bcdez")).unwrap(); // a bluff
+    m.apply(seat(3), Action::Challenge).unwrap();
+    m.apply(seat(0), Action::Concede).unwrap();
+    // Had player 1 not been involved, player 4 would be next (order still reversed).
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(3)));
+    m.apply(seat(3), play("abcde")).unwrap(); // vowel: forward again
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(1)));
+}
+
+#[test]
+fn a_reversing_play_undone_restores_the_direction() {
+    let res = resources("v", &["abcde", "xbcdy"]);
+    let mut cfg = config(4, &[Rule::VowelReverses, Rule::Challenge, Rule::UndoLosingPlay]);
+    cfg.lexicon = "v".into();
+    let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
+    m.apply(seat(0), play("c")).unwrap();
+    m.apply(seat(1), play("ca")).unwrap(); // a bluff with a vowel: reverses
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(0)));
+    m.apply(seat(0), Action::Challenge).unwrap();
+    m.apply(seat(1), Action::Concede).unwrap();
+    assert!(m.state().view(Viewer::Spectator).forward);
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(2)));
+}
+
+#[test]
+fn a_team_wins_when_any_member_is_left() {
+    let res = example_words();
+    let mut cfg = config(4, &[Rule::Teams]);
+    cfg.teams = vec![vec![0, 2], vec![1, 3]];
+    let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
+    m.apply(seat(0), play("o")).unwrap();
+    m.apply(seat(1), Action::Concede).unwrap();
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(2)));
+    m.apply(seat(2), play("oa")).unwrap();
+    m.apply(seat(3), Action::Concede).unwrap();
+    assert_eq!(m.state().outcome().unwrap().winners(), &[Seat(0), Seat(2)]);
+}
+
+#[test]
+fn teams_must_cover_every_seat() {
+    let res = example_words();
+    let mut cfg = config(3, &[Rule::Teams]);
+    cfg.teams = vec![vec![0], vec![1]];
+    let e = WordSprout::new(&cfg, 1, &res).unwrap_err();
+    assert!(e.message.contains("seat 2"), "{e}");
+}
+
+#[test]
+fn collecting_every_vowel_wins_the_round() {
+    let res = resources("c", &["aeiou", "uoiea"]);
+    let mut cfg = config(2, &[Rule::VowelCollection]);
+    cfg.lexicon = "c".into();
+    let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
+    for (i, s) in ["i", "ei", "eio", "aeio"].iter().enumerate() {
+        m.apply(seat(i % 2), play(s)).unwrap();
+    }
+    let v = m.state().view(Viewer::Spectator);
+    assert_eq!(v.collections, vec!["io", "ae"]);
+    m.apply(seat(0), play("aeiou")).unwrap();
+    assert_eq!(m.state().view(Viewer::Spectator).collections[0], "iou");
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(1)));
+}
+
+#[test]
+fn with_tiles_the_last_vowel_tile_is_played_without_collecting() {
+    let res = resources("c", &["aeiou", "uoiea"]);
+    let mut cfg = config(2, &[Rule::VowelCollection, Rule::Tiles]);
+    cfg.lexicon = "c".into();
+    cfg.pot = "a2 e1 i2 o2 u2".parse().unwrap();
+    let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
+    m.apply(seat(0), play("i")).unwrap();
+    let v = m.state().view(Viewer::Spectator);
+    assert_eq!(v.collections[0], "i");
+    assert_eq!(v.pot.unwrap().count(b'i'), 0, "one i played, one collected");
+    let ev = m.apply(seat(1), play("ei")).unwrap();
+    assert!(ev.contains(&Event::LastTile { seat: Seat(1), vowel: 'e' }));
+}
+
+#[test]
+fn the_five_vowel_win() {
+    let res = resources("c", &["aeiouaeiou"]);
+    let mut cfg = config(2, &[Rule::VowelCollection]);
+    cfg.lexicon = "c".into();
+    let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
+    // Player 1 plays a, i, u, e, o (positions in "aeiouaeiou").
+    for (i, s) in ["a", "ae", "aei", "aeio", "aeiou", "aeioua", "aeiouae", "aeiouaei", "aeiouaeio"]
+        .iter()
+        .enumerate()
+    {
+        m.apply(seat(i % 2), play(s)).unwrap();
+        if m.state().to_act() == ToAct::Over {
+            break;
+        }
+    }
+    // a i u e o by player 1 (plays 1, 3, 5, 7, 9): the 9th completes.
+    let o = m.state().outcome().expect("over");
+    assert_eq!(o.winners(), &[Seat(0)]);
+}
+
+#[test]
+fn open_challenge_of_an_invalid_play_wins_the_round() {
+    let res = example_words();
+    let mut m = Match::<WordSprout>::new(config(3, &[Rule::OpenChallenge]), 1, &res).unwrap();
+    m.apply(seat(0), play("o")).unwrap();
+    m.apply(seat(1), play("oz")).unwrap();
+    let e = m.apply(seat(1), Action::Challenge).unwrap_err();
+    assert!(e.to_string().contains("own"), "{e}");
+    m.apply(seat(0), Action::Challenge).unwrap(); // not player 1's turn: open challenge
+    m.apply(seat(1), Action::Concede).unwrap();
+    assert_eq!(m.state().outcome().unwrap().winners(), &[Seat(0)]);
+}
+
+#[test]
+fn metamorphism_lets_the_winner_switch_a_rule_between_rounds() {
+    let res = example_words();
+    let mut cfg = config(2, &[Rule::Metamorphism]);
+    cfg.rounds = Some(2);
+    let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
+    m.apply(seat(0), play("o")).unwrap();
+    m.apply(seat(1), Action::Concede).unwrap();
+    assert_eq!(m.state().phase(), &Phase::ChoosingRule { seat: Seat(0) });
+    let e = m.apply(seat(0), Action::ChooseRule { rule: Some(Rule::TwoD) }).unwrap_err();
+    assert!(matches!(e, Error::RuleNotSwitchable { .. }), "{e}");
+    m.apply(seat(0), Action::ChooseRule { rule: Some(Rule::WholeWords) }).unwrap();
+    assert!(m.state().rules().has(Rule::WholeWords));
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(1)), "round 2 starts with player 2");
+    assert!(m.apply(seat(1), play("o")).is_err(), "whole words only now");
+    m.apply(seat(1), Action::Concede).unwrap();
+    let o = m.state().outcome().unwrap();
+    assert_eq!(o.winners(), &[Seat(0)]);
+    assert_eq!(o.scores, Some(vec![2, 0]));
+}
+
+#[test]
+fn views_never_tell_whether_the_string_is_valid() {
+    let res = example_words();
+    let mut a = Match::<WordSprout>::new(config(2, &[Rule::Challenge]), 1, &res).unwrap();
+    let mut b = a.clone();
+    a.apply(seat(0), play("o")).unwrap();
+    b.apply(seat(0), play("q")).unwrap();
+    let strip = |m: &Match<WordSprout>| {
+        conformance::views(m.state()).join("\n").replace("\"q\"", "\"o\"")
+    };
+    assert_eq!(strip(&a), strip(&b));
+}
+
+fn rule_sets() -> Vec<Vec<Rule>> {
+    vec![
+        vec![],
+        Rule::DEFAULT.to_vec(),
+        vec![Rule::Tiles, Rule::Challenge, Rule::UndoLosingPlay],
+        vec![Rule::OpenChallenge, Rule::VowelReverses, Rule::OutOfTurn],
+        vec![Rule::Challenge, Rule::VowelCollection, Rule::VowelLoss, Rule::Tiles, Rule::UndoLosingPlay],
+        vec![Rule::Metamorphism, Rule::Challenge, Rule::VowelCollection, Rule::PersistentCollections, Rule::CollectionsReset],
+        vec![Rule::Challenge, Rule::WholeWords],
+    ]
+}
+
+#[test]
+fn random_legal_play_conforms() {
+    let res = resources("small", &["oat", "tomato", "wombat", "bombastic", "aromatic", "cat", "act", "tact", "attic"]);
+    for rules in rule_sets() {
+        for players in [2, 3] {
+            let mut cfg = config(players, &rules);
+            cfg.lexicon = "small".into();
+            conformance::check::<WordSprout>(&cfg, 0..6, &res, &mut conformance::no_extra);
+        }
+    }
+    let mut cfg = config(4, &[Rule::Teams, Rule::Challenge]);
+    cfg.lexicon = "small".into();
+    cfg.teams = vec![vec![0, 1], vec![2, 3]];
+    conformance::check::<WordSprout>(&cfg, 0..6, &res, &mut conformance::no_extra);
+}
