@@ -162,6 +162,10 @@ fn finish(bar: Option<indicatif::ProgressBar>) {
 
 /// `parlor wordsprout hint STRING`.
 pub fn hint(a: HintArgs) -> Result<ExitCode> {
+    quiet_pipe(hint_inner(a))
+}
+
+fn hint_inner(a: HintArgs) -> Result<ExitCode> {
     if !a.string.bytes().all(|b| b.is_ascii_alphabetic()) {
         bail!("{:?} is not a Word Sprout string: use the letters a-z only (any case)", a.string);
     }
@@ -258,6 +262,20 @@ pub fn hint(a: HintArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A reader that closed the pipe (`| head`) is not an error.
+fn quiet_pipe(r: Result<ExitCode>) -> Result<ExitCode> {
+    match r {
+        Err(e)
+            if e
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            Ok(ExitCode::SUCCESS)
+        }
+        r => r,
+    }
+}
+
 fn limited(words: &[String], limit: usize) -> Vec<String> {
     if limit == 0 {
         words.to_vec()
@@ -268,6 +286,10 @@ fn limited(words: &[String], limit: usize) -> Vec<String> {
 
 /// `parlor wordsprout solve`.
 pub fn solve(a: SolveArgs) -> Result<ExitCode> {
+    quiet_pipe(solve_inner(a))
+}
+
+fn solve_inner(a: SolveArgs) -> Result<ExitCode> {
     if a.players < 2 || a.players > 255 {
         bail!("--players must be between 2 and 255, got {}", a.players);
     }
@@ -359,6 +381,10 @@ fn ms(d: Duration) -> f64 {
 
 /// `parlor wordsprout bench`.
 pub fn bench(a: BenchArgs) -> Result<ExitCode> {
+    quiet_pipe(bench_inner(a))
+}
+
+fn bench_inner(a: BenchArgs) -> Result<ExitCode> {
     if a.runs == 0 {
         bail!("--runs must be at least 1");
     }
