@@ -69,6 +69,17 @@ impl Outcome {
     }
 }
 
+/// A clock kept by the host on the game's behalf (see [`Game::deadline`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Deadline<A> {
+    /// Names the clock: the same key in successive states is the same clock.
+    pub key: String,
+    /// How long the clock runs from when the key first appears.
+    pub seconds: f64,
+    /// The referee action to apply when it runs out.
+    pub action: A,
+}
+
 /// A game state: the rules of one game, applied to one table.
 ///
 /// # Contract
@@ -135,6 +146,16 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// A clock the host must keep for this state, if any: once
+    /// [`Deadline::seconds`] have passed since a state with this
+    /// [`Deadline::key`] was first reached, the host applies
+    /// [`Deadline::action`] as [`crate::Actor::Referee`] (Gobble's round
+    /// clock). States that share a key share one clock, so entering a word
+    /// does not restart the round.
+    fn deadline(&self) -> Option<Deadline<Self::Action>> {
+        None
+    }
 
     /// The word lists this game plays with, stamped into its record.
     fn lexicons(&self) -> Vec<crate::LexiconStamp> {

@@ -59,7 +59,7 @@ mod rng;
 mod seat;
 
 pub use agent::{Agent, AgentContext, Budget, Level, RandomAgent};
-pub use game::{ConfigError, Game, GameInfo, Outcome};
+pub use game::{ConfigError, Deadline, Game, GameInfo, Outcome};
 pub use record::{LexiconStamp, Match, Record, RecordError, RecordedAction, RECORD_VERSION};
 pub use registry::{ActionError, DynMatch, GameEntry, Registry, RegistryError};
 pub use resources::{ResourceError, Resources};

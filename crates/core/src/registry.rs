@@ -69,6 +69,8 @@ pub trait DynMatch: Send + Sync {
     fn record_json(&self) -> Value;
     /// Number of accepted actions so far.
     fn actions_len(&self) -> usize;
+    /// The clock the host must keep now, with its action as JSON.
+    fn deadline_json(&self) -> Option<crate::Deadline<Value>>;
     /// The game's own computer player's choice for `seat` (seeded by
     /// `seed`), given only that seat's view.
     fn bot_action(
@@ -118,6 +120,13 @@ impl<G: Game> DynMatch for Match<G> {
     }
     fn actions_len(&self) -> usize {
         self.record().actions.len()
+    }
+    fn deadline_json(&self) -> Option<crate::Deadline<Value>> {
+        self.state().deadline().map(|d| crate::Deadline {
+            key: d.key,
+            seconds: d.seconds,
+            action: to_value(&d.action),
+        })
     }
     fn bot_action(
         &self,
