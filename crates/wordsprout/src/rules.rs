@@ -195,11 +195,17 @@ impl RuleSet {
     }
 
     /// Applies command-line switches: `NAME` turns a rule on, `no-NAME`
-    /// turns it off, `core` clears every optional rule.
+    /// turns it off, `core` clears every optional rule. A rule whose own
+    /// name starts with `no-` (`no-plurals`, `no-front-consonant`) is turned
+    /// on by its name and off by `no-no-plurals`.
     pub fn apply_switch(&mut self, switch: &str) -> Result<(), UnknownRule> {
         let s = switch.trim();
         if s.eq_ignore_ascii_case("core") {
             self.0.clear();
+            return Ok(());
+        }
+        if let Ok(rule) = s.parse::<Rule>() {
+            self.set(rule, true);
             return Ok(());
         }
         match s.strip_prefix("no-") {

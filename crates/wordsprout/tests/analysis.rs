@@ -138,3 +138,22 @@ fn hint_reports_goal_words_and_wins() {
     }
     assert!(hint(&l, "om4t", None).is_err());
 }
+
+#[test]
+fn rules_named_no_something_switch_on() {
+    let mut r = RuleSet::core();
+    r.apply_switch("no-plurals").unwrap();
+    r.apply_switch("no-front-consonant").unwrap();
+    assert!(r.has(Rule::NoPlurals) && r.has(Rule::NoFrontConsonant));
+    r.apply_switch("no-no-plurals").unwrap();
+    assert!(!r.has(Rule::NoPlurals));
+    r.apply_switch("no-challenge").unwrap();
+    assert!(!r.has(Rule::Challenge));
+}
+
+#[test]
+fn no_plurals_drops_plural_goal_words() {
+    let l = lang(&["tomato", "tomatoes", "bike", "bikes"], &[Rule::NoPlurals]);
+    assert!(!l.is_goal_word("tomatoes") && l.is_goal_word("bikes") && l.is_goal_word("tomato"));
+    assert!(!l.is_valid("toes") && l.is_valid("ikes"));
+}
