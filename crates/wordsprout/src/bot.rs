@@ -93,8 +93,7 @@ impl Bot {
             return Action::Play { string: s };
         }
         let active = view.active.iter().filter(|&&a| a).count();
-        let solvable = active == 2 && !view.rules.has(Rule::VowelCollection);
-        if self.level >= Level::Hard && solvable {
+        if self.level >= Level::Hard {
             if let Some(s) = self.solved_play(judge, view, &plays, budget) {
                 return Action::Play { string: s };
             }
@@ -124,9 +123,47 @@ impl Bot {
         }
     }
 
+    /// Perfect play where the analysis solves the position: two players
+    /// still in and the full language (no tiles taken out of the pot by
+    /// collections) use the two-player [`crate::solve::Solution`]; more
+    /// players use the max^n solution ([`crate::solve::PlayersSolution`]).
+    /// Past that, an exhaustive two-player search within the budget.
+    fn solved_play(&mut self, judge: &Judge, view: &View, plays: &[String], budget: &parlor_core::Budget) -> Option<String> {
+        let active = view.active.iter().filter(|&&a| a).count();
+        let whole_language = !view.rules.has(Rule::VowelCollection);
+        let mut winning = Vec::new();
+        if whole_language && active == 2 {
+            let solution = judge.solution();
+            for p in plays {
+                match solution.wins(p) {
+                    Some(false) => winning.push(p.clone()),
+                    Some(true) => {}
+                    None => return self.searched_play(judge, view, plays, budget),
+                }
+            }
+        } else if whole_language && !view.rules.has(Rule::VowelReverses) && (3..=8).contains(&active) {
+            // The seat after the player to move at `p` is relative 1; the
+            // player who made `p` is relative `active - 1`.
+            let solution = judge.players_solution(active);
+            for p in plays {
+                if solution.winner_at(p) == Some(active - 1) {
+                    winning.push(p.clone());
+                }
+            }
+        } else if active == 2 {
+            return self.searched_play(judge, view, plays, budget);
+        } else {
+            return None;
+        }
+        if let Some(w) = self.pick(&winning) {
+            return Some(w);
+        }
+        Some(longest_game(judge, plays))
+    }
+
     /// Perfect two-player play by exhaustive search from the current string
     /// (within the budget): a play after which the opponent loses.
-    fn solved_play(&mut self, judge: &Judge, view: &View, plays: &[String], budget: &parlor_core::Budget) -> Option<String> {
+    fn searched_play(&mut self, judge: &Judge, view: &View, plays: &[String], budget: &parlor_core::Budget) -> Option<String> {
         let started = Instant::now();
         let mut nodes = 0u64;
         let limit = parlor_core::Budget {
@@ -145,11 +182,7 @@ impl Bot {
         if let Some(w) = self.pick(&winning) {
             return Some(w);
         }
-        // Lost against perfect play: make the game long, hoping for a slip.
-        let mut scored: Vec<(usize, String)> =
-            plays.iter().map(|p| (judge.goal_words(p).len(), p.clone())).collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        scored.first().map(|x| x.1.clone())
+        Some(longest_game(judge, plays))
     }
 
     /// A bluff that looks plausible: an insertion whose result, less its
@@ -198,6 +231,14 @@ impl Bot {
         }
         Action::ChooseRule { rule: Some(r) }
     }
+}
+
+/// Lost against perfect play: the play that keeps the most goal words open,
+/// to make the game long and hope for a slip.
+fn longest_game(judge: &Judge, plays: &[String]) -> String {
+    let mut scored: Vec<(usize, &String)> = plays.iter().map(|p| (judge.goal_words(p).len(), p)).collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    scored[0].1.clone()
 }
 
 fn tiles_allow(pot: &Pot, from: &str, to: &str) -> bool {

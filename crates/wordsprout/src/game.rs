@@ -559,9 +559,10 @@ impl WordSprout {
         self.rules.has(Rule::Challenge) || self.rules.has(Rule::OpenChallenge)
     }
 
-    /// How many letters a play from `s` may add.
-    pub fn max_letters_from(rules: &RuleSet, s: &str) -> usize {
-        if rules.has(Rule::PalindromeLock) && s.len() >= 3 && is_palindrome(s) {
+    /// How many letters a play from `s` may add (2 from a string locked to
+    /// palindromes).
+    pub fn max_letters_from(judge: &Judge, rules: &RuleSet, s: &str) -> usize {
+        if rules.has(Rule::PalindromeLock) && judge.is_locked(s) {
             2
         } else {
             1
@@ -838,7 +839,7 @@ impl WordSprout {
             });
         }
         let from = self.string.clone();
-        let max = Self::max_letters_from(&self.rules, &from);
+        let max = Self::max_letters_from(&self.shared.judge, &self.rules, &from);
         if !is_insertion(&from, &to, max) {
             return Err(Error::NotAnInsertion { from, to, max });
         }
@@ -1141,7 +1142,7 @@ impl WordSprout {
     /// Every structurally possible play from the current string (one or two
     /// letters under the palindrome lock), tiles permitting.
     fn all_insertions(&self) -> Vec<String> {
-        let max = Self::max_letters_from(&self.rules, &self.string);
+        let max = Self::max_letters_from(&self.shared.judge, &self.rules, &self.string);
         let longest = self.shared.lexicon.longest().len();
         let mut out = std::collections::BTreeSet::new();
         let one = |s: &str| -> Vec<String> {
@@ -1357,7 +1358,7 @@ impl Game for WordSprout {
             lexicon: self.config.lexicon.clone(),
             vowels: self.config.vowels.clone(),
             full_pot: self.config.pot,
-            max_letters: Self::max_letters_from(&self.rules, &self.string),
+            max_letters: Self::max_letters_from(&self.shared.judge, &self.rules, &self.string),
         }
     }
 

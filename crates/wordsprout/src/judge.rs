@@ -12,9 +12,8 @@ use parlor_core::Resources;
 use parlor_lexicon::Lexicon;
 use std::sync::Arc;
 
-// Until the analysis module lands, a base-rules stand-in with the same
-// contract (core rules, tiles, whole words).
-use interim::Language;
+use crate::language::Language;
+use crate::solve::{solve_players, PlayersSolution, Solution};
 
 /// Whether `to` is `from` with between 1 and `max_letters` letters
 /// inserted (anywhere), i.e. `from` is a subsequence of `to`.
@@ -62,6 +61,8 @@ pub fn is_palindrome(s: &str) -> bool {
 #[derive(Clone)]
 pub struct Judge {
     lang: Arc<Language>,
+    key: String,
+    resources: Resources,
 }
 
 impl std::fmt::Debug for Judge {
@@ -92,7 +93,29 @@ impl Judge {
         let lang = resources.derived(&key, || {
             Language::new(lexicon, &string_rules, pot, vowels)
         });
-        Judge { lang }
+        Judge {
+            lang,
+            key,
+            resources: resources.clone(),
+        }
+    }
+
+    /// The two-player solution of this language, solved once per host.
+    pub fn solution(&self) -> Arc<Solution> {
+        let lang = self.lang.clone();
+        self.resources.derived(&format!("{}/solution", self.key), move || Solution::solve(&lang))
+    }
+
+    /// The `players`-player solution (max^n, see [`PlayersSolution`]), solved once per host.
+    pub fn players_solution(&self, players: usize) -> Arc<PlayersSolution> {
+        let lang = self.lang.clone();
+        self.resources
+            .derived(&format!("{}/solution{players}", self.key), move || solve_players(&lang, players))
+    }
+
+    /// Whether plays from `s` may add two letters (palindrome lock).
+    pub fn is_locked(&self, s: &str) -> bool {
+        self.lang.is_locked(s)
     }
 
     /// The shared language.
@@ -123,70 +146,5 @@ impl Judge {
     /// The distinct results of the valid plays from `s`.
     pub fn moves(&self, s: &str) -> Vec<String> {
         self.lang.moves(s).into_iter().map(|m| m.result).collect()
-    }
-}
-
-mod interim {
-    use crate::rules::{Pot, Rule, RuleSet, Vowels};
-    use parlor_lexicon::Lexicon;
-
-    pub struct Move {
-        pub result: String,
-    }
-
-    pub struct Language {
-        lexicon: Lexicon,
-        tiles: Option<Pot>,
-        whole: bool,
-    }
-
-    impl Language {
-        pub fn new(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, _vowels: &Vowels) -> Language {
-            lexicon.prepare_substrings();
-            Language {
-                lexicon: lexicon.clone(),
-                tiles: rules.has(Rule::Tiles).then_some(*pot),
-                whole: rules.has(Rule::WholeWords),
-            }
-        }
-        pub fn is_goal_word(&self, w: &str) -> bool {
-            self.lexicon.contains(w) && self.tiles.map_or(true, |p| p.can_spell(w.as_bytes()))
-        }
-        pub fn goal_words(&self, s: &str) -> Vec<&str> {
-            if s.is_empty() {
-                return Vec::new();
-            }
-            self.lexicon
-                .words_containing(s)
-                .into_iter()
-                .filter(|w| self.is_goal_word(w))
-                .collect()
-        }
-        pub fn is_valid(&self, s: &str) -> bool {
-            if s.is_empty() {
-                return true;
-            }
-            if self.whole {
-                return self.is_goal_word(s);
-            }
-            !self.goal_words(s).is_empty()
-        }
-        pub fn is_legal_move(&self, from: &str, to: &str) -> bool {
-            super::is_insertion(from, to, 1) && self.is_valid(to)
-        }
-        pub fn moves(&self, s: &str) -> Vec<Move> {
-            let mut out: Vec<String> = Vec::new();
-            for i in 0..=s.len() {
-                for c in b'a'..=b'z' {
-                    let mut t = s.as_bytes().to_vec();
-                    t.insert(i, c);
-                    let t = String::from_utf8(t).unwrap();
-                    if !out.contains(&t) && self.is_valid(&t) {
-                        out.push(t);
-                    }
-                }
-            }
-            out.into_iter().map(|result| Move { result }).collect()
-        }
     }
 }
