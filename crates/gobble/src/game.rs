@@ -18,8 +18,8 @@ use crate::scoring::Scoring;
 use crate::solver::{FoundWord, Solver};
 use crate::trie::{board_form, Trie};
 use parlor_core::{
-    Actor, Agent, AgentContext, ConfigError, Game, GameInfo, GameRng, Level, LexiconStamp, Outcome,
-    Resources, Seat, Seed, ToAct, Viewer,
+    Actor, Agent, AgentContext, ConfigError, Deadline, Game, GameInfo, GameRng, Level,
+    LexiconStamp, Outcome, Resources, Seat, Seed, ToAct, Viewer,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -519,6 +519,16 @@ impl Game for Gobble {
         ))
     }
 
+    /// The round clock: `seconds` from the start, then the referee ends the
+    /// round. One key for the whole round, so entries do not restart it.
+    fn deadline(&self) -> Option<Deadline<GobbleAction>> {
+        self.results.is_none().then(|| Deadline {
+            key: "round".to_string(),
+            seconds: f64::from(self.config.seconds),
+            action: GobbleAction::EndRound,
+        })
+    }
+
     fn lexicons(&self) -> Vec<LexiconStamp> {
         vec![self.lexicon.clone()]
     }
@@ -745,10 +755,21 @@ mod tests {
     fn all_seats_done_ends_the_round() {
         let res = Resources::embedded();
         let mut g = Gobble::new(&config(2), 1, &res).unwrap();
+        let clock = g.deadline().unwrap();
+        assert_eq!(
+            (clock.seconds, &clock.action),
+            (180.0, &GobbleAction::EndRound)
+        );
         g.apply(Actor::Seat(Seat(0)), GobbleAction::Done).unwrap();
+        assert_eq!(
+            g.deadline().unwrap().key,
+            clock.key,
+            "one clock for the round"
+        );
         assert_eq!(g.to_act(), ToAct::Simultaneous(vec![Seat(1)]));
         let ev = g.apply(Actor::Seat(Seat(1)), GobbleAction::Done).unwrap();
         assert!(matches!(ev.last(), Some(GobbleEvent::RoundOver { .. })));
+        assert!(g.deadline().is_none());
     }
 
     #[test]
