@@ -275,7 +275,7 @@ impl Language {
         let mut goals: Vec<&[u8]> = lexicon
             .words()
             .filter(|w| !tiles || pot.can_spell(w.as_bytes()))
-            .filter(|w| plurals.map_or(true, |p| !p.contains(w)))
+            .filter(|w| !plurals.is_some_and(|p| p.contains(w)))
             .map(str::as_bytes)
             .collect();
         let static_goals = goals.len();

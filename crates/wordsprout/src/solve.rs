@@ -62,8 +62,8 @@ fn solve_two(levels: &Levels, f: &Flags) -> Vec<Vec<u8>> {
         {
             continue;
         }
-        for slot in 0..level.slots() {
-            if level.flags[slot] & VALID == 0 || here[slot] != 0 {
+        for (slot, (&flags, &won)) in level.flags.iter().zip(here.iter()).enumerate() {
+            if flags & VALID == 0 || won != 0 {
                 continue;
             }
             level.get(slot, &mut t);

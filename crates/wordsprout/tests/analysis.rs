@@ -95,7 +95,7 @@ fn consonant_start_vowel_cap_front_consonant() {
     let l = lang(&["aeon", "ton"], &[Rule::VowelCap]);
     assert!(!l.is_goal_word("aeon") && l.is_goal_word("ton") && !l.is_valid("o"));
     let l = lang(&["strap", "bcd"], &[Rule::NoFrontConsonant]);
-    assert!(l.is_legal_move("tra", "stra") == false);
+    assert!(!l.is_legal_move("tra", "stra"));
     assert!(l.is_legal_move("st", "str") && l.is_legal_move("", "s"));
     // "s" can come first, while the string is short.
     assert!(l.is_goal_word("strap"));

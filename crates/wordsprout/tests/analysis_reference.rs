@@ -19,6 +19,9 @@ fn is_pal(s: &str) -> bool {
     s.chars().eq(s.chars().rev())
 }
 
+/// (gap, letter, second letter, result)
+type Play = (usize, char, Option<(usize, char)>, String);
+
 struct Naive {
     rules: BTreeSet<Rule>,
     goals: BTreeSet<String>,
@@ -82,7 +85,7 @@ impl Naive {
     }
 
     /// Legal results from `s` (valid ones), with the play order key.
-    fn children(&self, s: &str) -> Vec<(usize, char, Option<(usize, char)>, String)> {
+    fn children(&self, s: &str) -> Vec<Play> {
         let front = |n: usize, gap: usize, c: char| self.has(Rule::NoFrontConsonant) && n >= 3 && gap == 0 && !is_vowel(c);
         let mut out = Vec::new();
         let n = s.len();
@@ -232,7 +235,7 @@ fn check(words: Vec<String>, rule_bits: u8, three: bool) {
     assert_eq!(sol.winning_openers(), openers);
     for s in &naive.valid {
         assert_eq!(sol.wins(s), Some(naive.wins(s, &mut memo)), "wins({s}) under {rules:?}");
-        let moves: Vec<(usize, char, Option<(usize, char)>, String)> =
+        let moves: Vec<Play> =
             lang.moves(s).into_iter().map(|m| (m.position, m.letter, m.second, m.result)).collect();
         assert_eq!(moves, naive.children(s), "moves({s}) under {rules:?}");
         for m in &moves {

@@ -207,6 +207,9 @@ pub(crate) enum Keys {
     },
 }
 
+/// A condition on strings.
+pub(crate) type StringCheck<'a> = dyn Fn(&[u8]) -> bool + 'a;
+
 /// The valid strings of one length, with per-slot flags.
 #[derive(Clone)]
 pub(crate) struct Level {
@@ -271,12 +274,16 @@ impl Level {
 
     /// Marks [`VALID`] every occupied slot whose string `ok` accepts, once
     /// building is over (`ok` is `None` to accept all).
-    pub(crate) fn seal(&mut self, ok: Option<&dyn Fn(&[u8]) -> bool>) {
+    pub(crate) fn seal(&mut self, ok: Option<&StringCheck<'_>>) {
         let n = self.slots();
         let mut flags = vec![0u8; n];
         let mut buf = vec![0u8; self.len];
         for (slot, f) in flags.iter_mut().enumerate() {
-            if self.occupied(slot) && ok.map_or(true, |ok| self.get(slot, &mut buf) && ok(&buf)) {
+            let accepted = match ok {
+                None => true,
+                Some(ok) => self.get(slot, &mut buf) && ok(&buf),
+            };
+            if self.occupied(slot) && accepted {
                 *f = VALID;
             }
         }
