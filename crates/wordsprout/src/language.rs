@@ -680,6 +680,9 @@ fn mark_reachable(levels: &mut [Level], f: &Flags) {
     for len in 1..levels.len() {
         let (below, rest) = levels.split_at_mut(len);
         let level = &mut rest[0];
+        if !f.no_front && !f.pal_lock && table::reach_packed(level, &below[len - 1]) {
+            continue;
+        }
         for slot in 0..level.slots() {
             if level.flags[slot] & VALID == 0 || !level.get(slot, &mut t) {
                 continue;

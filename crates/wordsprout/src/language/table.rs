@@ -492,3 +492,42 @@ fn mark_packed<K: Key>(
         }
     }
 }
+
+/// Reachability step without move restrictions: marks [`REACH`] every
+/// valid string of `level` with a one-letter deletion that `lower` holds as
+/// reachable. Works on packed keys; returns false (doing nothing) for
+/// byte-string levels, which the caller handles.
+pub(crate) fn reach_packed(level: &mut Level, lower: &Level) -> bool {
+    let len = level.len;
+    let flags = &mut level.flags;
+    let reached = |ps: Option<usize>| ps.is_some_and(|ps| lower.flags[ps] & REACH != 0);
+    match (&level.keys, &lower.keys) {
+        (Keys::Small(t), Keys::Small(l)) => reach_step(t, flags, len, |k| reached(l.find(k))),
+        (Keys::Mid(t), Keys::Mid(l)) => reach_step(t, flags, len, |k| reached(l.find(k))),
+        (Keys::Mid(t), Keys::Small(l)) => reach_step(t, flags, len, |k| reached(l.find(k as u64))),
+        _ => return false,
+    }
+    true
+}
+
+#[inline]
+fn reach_step<K: Key>(t: &Table<K>, flags: &mut [u8], len: usize, reached: impl Fn(K) -> bool) {
+    for (slot, f) in flags.iter_mut().enumerate() {
+        if *f & VALID == 0 {
+            continue;
+        }
+        let k = t.key(slot);
+        let mut prev = 0u8;
+        for i in 0..len {
+            let c = k.letter_at(len, i);
+            if c == prev {
+                continue;
+            }
+            prev = c;
+            if reached(delete(k, len, i)) {
+                *f |= REACH;
+                break;
+            }
+        }
+    }
+}
