@@ -1,0 +1,168 @@
+//! Property tests: random play by every seat (in turn and out of turn,
+//! bluffs, calls, challenges, proofs, junk) never panics, a refused action
+//! changes nothing, records replay identically and serialise round trip;
+//! the conformance suite under the string-shaping variants.
+
+use parlor_core::{conformance, Actor, Game, GameRng, Match, Record, Resources, Seat, ToAct};
+use parlor_lexicon::Lexicon;
+use parlor_wordsprout::{Action, Config, Rule, RuleSet, WordSprout};
+use proptest::prelude::*;
+use std::sync::Arc;
+
+const WORDS: &[&str] = &[
+    "oat", "tomato", "wombat", "bombastic", "aromatic", "cat", "cats", "act", "tact", "attic", "level", "radar",
+    "civic", "strength", "rhythm", "bikes", "boxes", "aa",
+];
+
+fn resources() -> Resources {
+    let (lex, _) = Lexicon::from_words("props", WORDS.iter().copied()).unwrap();
+    Resources::embedded().with_lexicon(Arc::new(lex))
+}
+
+fn rule_sets() -> Vec<Vec<Rule>> {
+    use Rule::*;
+    vec![
+        vec![],
+        Rule::DEFAULT.to_vec(),
+        vec![Tiles, Challenge, UndoLosingPlay, OutOfTurn],
+        vec![OpenChallenge, VowelReverses, OutOfTurn, UndoLosingPlay],
+        vec![Challenge, OutOfTurn, VowelCollection, VowelLoss, Tiles],
+        vec![Metamorphism, Challenge, OutOfTurn, VowelCollection, PersistentCollections, CollectionsReset, UndoLosingPlay],
+        vec![Challenge, WholeWords],
+        vec![Challenge, PalindromeLock, UndoLosingPlay],
+        vec![VowelFill, OutOfTurn],
+        vec![ConsonantStart, VowelCap, NoFrontConsonant, Challenge],
+        vec![NoPlurals, UnreachableGoals, Challenge, OutOfTurn],
+        vec![Teams, Challenge, OutOfTurn, VowelReverses, UndoLosingPlay],
+    ]
+}
+
+fn config(rules: &[Rule], players: usize) -> Config {
+    let mut c = Config {
+        players,
+        lexicon: "props".into(),
+        rules: RuleSet(rules.iter().copied().collect()),
+        ..Config::default()
+    };
+    if c.rules.has(Rule::Teams) {
+        c.teams = (0..2).map(|t| (0..players).filter(|s| s % 2 == t).collect()).collect();
+        if players < 2 {
+            c.teams.clear();
+        }
+    }
+    if c.rules.has(Rule::Metamorphism) {
+        c.rounds = Some(3);
+    }
+    c
+}
+
+/// A random action by a random actor: listed actions of the seat to act,
+/// out-of-turn insertions, calls, challenges, junk.
+fn random_step(m: &Match<WordSprout>, rng: &mut GameRng) -> (Actor, Action) {
+    let seats = m.state().seats();
+    let s = m.state().string().to_string();
+    if rng.chance(0.6) {
+        if let ToAct::One(seat) = m.state().to_act() {
+            let legal = m.state().legal_actions(seat).unwrap();
+            if !legal.is_empty() {
+                return (Actor::Seat(seat), legal[rng.below(legal.len())].clone());
+            }
+        }
+    }
+    let actor = if rng.chance(0.05) { Actor::Referee } else { Actor::Seat(Seat(rng.below(seats + 1))) };
+    let action = match rng.below(8) {
+        0 | 1 => {
+            let mut t = s.into_bytes();
+            let at = rng.below(t.len() + 1);
+            t.insert(at, b'a' + rng.below(26) as u8);
+            Action::Play { string: String::from_utf8(t).unwrap() }
+        }
+        2 => Action::Call,
+        3 => Action::Challenge,
+        4 => Action::Concede,
+        5 => Action::Prove { word: WORDS[rng.below(WORDS.len())].to_string() },
+        6 => Action::ChooseRule { rule: Some(Rule::ALL[rng.below(Rule::ALL.len())]) },
+        _ => Action::Play { string: ["", "É", "0", "omat ", "xx", "Tomato"][rng.below(6)].to_string() },
+    };
+    (actor, action)
+}
+
+fn play_chaos(cfg: &Config, seed: u64, res: &Resources) {
+    let mut m = Match::<WordSprout>::new(cfg.clone(), seed, res).unwrap();
+    let mut rng = GameRng::from_seed(seed);
+    for _ in 0..400 {
+        if m.state().to_act() == ToAct::Over {
+            assert!(m.state().outcome().is_some());
+            break;
+        }
+        let (actor, action) = random_step(&m, &mut rng);
+        let before = conformance::views(m.state());
+        let len = m.record().actions.len();
+        if m.apply(actor, action.clone()).is_err() {
+            assert_eq!(conformance::views(m.state()), before, "refused {action:?} changed the state");
+            assert_eq!(m.record().actions.len(), len);
+        }
+    }
+    let json = m.record().to_json();
+    let back = Record::<WordSprout>::from_json(&json).unwrap();
+    assert_eq!(&back, m.record());
+    let again = Match::<WordSprout>::replay(&back, res).unwrap();
+    assert_eq!(conformance::views(again.state()), conformance::views(m.state()));
+}
+
+#[test]
+fn conformance_under_every_rule_family() {
+    let res = resources();
+    for rules in rule_sets() {
+        for players in [2, 3, 4] {
+            conformance::check::<WordSprout>(&config(&rules, players), 0..4, &res, &mut conformance::no_extra);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn chaos_from_every_seat_never_breaks_a_game(seed in any::<u64>(), which in 0usize..12, players in 2usize..6) {
+        let res = resources();
+        let sets = rule_sets();
+        play_chaos(&config(&sets[which % sets.len()], players), seed, &res);
+    }
+
+    #[test]
+    fn arbitrary_action_json_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+        let _ = serde_json::from_slice::<Action>(&bytes);
+        let _ = Record::<WordSprout>::from_json(&String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
+    fn arbitrary_plays_and_words_are_refused_cleanly(s in "\\PC{0,12}", w in "\\PC{0,12}") {
+        let res = resources();
+        let mut m = Match::<WordSprout>::new(config(&Rule::DEFAULT, 2), 1, &res).unwrap();
+        let _ = m.apply(Actor::Seat(Seat(0)), Action::Play { string: s.clone() });
+        let _ = m.apply(Actor::Seat(Seat(1)), Action::Challenge);
+        let _ = m.apply(Actor::Seat(Seat(0)), Action::Prove { word: w });
+        let _ = m.apply(Actor::Seat(Seat(1)), Action::Play { string: s });
+    }
+}
+
+#[test]
+fn action_json_round_trips() {
+    for a in [
+        Action::Play { string: "omat".into() },
+        Action::Challenge,
+        Action::Prove { word: "tomato".into() },
+        Action::Concede,
+        Action::Call,
+        Action::ChooseRule { rule: Some(Rule::PalindromeLock) },
+        Action::ChooseRule { rule: None },
+    ] {
+        let j = serde_json::to_string(&a).unwrap();
+        assert_eq!(serde_json::from_str::<Action>(&j).unwrap(), a, "{j}");
+    }
+    assert_eq!(
+        serde_json::to_string(&Action::Play { string: "omat".into() }).unwrap(),
+        r#"{"type":"play","string":"omat"}"#
+    );
+}
