@@ -189,6 +189,9 @@ impl Bot {
     /// first or last letter, is still valid.
     fn bluff(&mut self, judge: &Judge, view: &View) -> Option<String> {
         let s = view.string.as_bytes();
+        if s.len() >= self.lexicon.longest().len() {
+            return None;
+        }
         let mut good = Vec::new();
         let mut any = Vec::new();
         for i in 0..=s.len() {
