@@ -488,6 +488,7 @@ impl Language {
                     result: String::from_utf8(t.to_vec()).expect("ascii"),
                 });
             }
+            true
         });
         out
     }
@@ -540,12 +541,12 @@ impl Language {
 /// from `s` whose result is valid, in the order of [`Move`]s: by position,
 /// then letter, then (two-letter plays, locked strings only) second gap and
 /// letter, one-letter play first. A result reached by several plays is
-/// reported each time.
+/// reported each time. `f` returns false to stop.
 pub(crate) fn each_child(
     levels: &Levels,
     f: &Flags,
     s: &[u8],
-    mut cb: impl FnMut(usize, u8, Option<(usize, u8)>, &[u8], usize),
+    mut cb: impl FnMut(usize, u8, Option<(usize, u8)>, &[u8], usize) -> bool,
 ) {
     let n = s.len();
     let locked = f.locked(s);
@@ -562,8 +563,8 @@ pub(crate) fn each_child(
             t.extend_from_slice(&s[p..]);
             if !locked || is_palindrome(&t) {
                 if let Some(slot) = l1.find(&t) {
-                    if l1.flags[slot] & VALID != 0 {
-                        cb(p, c, None, &t, slot);
+                    if l1.flags[slot] & VALID != 0 && !cb(p, c, None, &t, slot) {
+                        return;
                     }
                 }
             }
@@ -586,8 +587,8 @@ pub(crate) fn each_child(
                         continue;
                     }
                     if let Some(slot) = l2.find(&t) {
-                        if l2.flags[slot] & VALID != 0 {
-                            cb(p, c, Some((q, c2)), &t, slot);
+                        if l2.flags[slot] & VALID != 0 && !cb(p, c, Some((q, c2)), &t, slot) {
+                            return;
                         }
                     }
                 }

@@ -169,10 +169,11 @@ impl Solution {
 /// player who made that string (the last of the order) wins. With two
 /// players this is exactly [`Solution`].
 ///
-/// The solver computes `k = 2` with [`Solution`]'s method and each larger
-/// `k` by one pass over every valid string, longest first, trying every
-/// insertion (26 per gap): slower than the two-player solve, and documented
-/// as such.
+/// The solver computes `k = 2` with [`Solution`]'s method; then it finds
+/// each string's first play once (trying insertions in order until one is
+/// legal), and for each larger `k` makes one pass longest first: a string
+/// won by the player who made it marks its parents "the mover wins", and
+/// an unmarked string takes the outcome of its first play.
 pub struct PlayersSolution {
     levels: Arc<Levels>,
     players: usize,
@@ -194,43 +195,71 @@ pub fn solve_players(language: &Language, players: usize) -> PlayersSolution {
     let f = &language.flags;
     let two = solve_two(levels, f);
     // k = 2: the player to move wins (0) or the other one does (1).
-    let mut winner: Vec<Vec<u8>> = two.iter().map(|l| l.iter().map(|&w| if w != 0 { 0 } else { 1 }).collect()).collect();
+    let mut winner: Vec<Vec<u8>> =
+        two.iter().map(|l| l.iter().map(|&w| if w != 0 { 0 } else { 1 }).collect()).collect();
     let max = levels.levels.len();
-    let mut s = vec![0u8; max + 1];
-    for k in 3..=players {
-        let prev = winner; // outcomes with k - 1 players
-        let mut next: Vec<Vec<u8>> = levels.levels.iter().map(|l| vec![0u8; l.slots()]).collect();
-        for len in (0..max).rev() {
-            let level = &levels.levels[len];
-            let (lower, upper) = next.split_at_mut(len + 1);
-            let here = &mut lower[len];
-            for slot in 0..level.slots() {
-                if level.flags[slot] & VALID == 0 || !level.get(slot, &mut s) {
+    if players > 2 {
+        let first = first_children(levels, f);
+        let mut t = vec![0u8; max + 1];
+        let mut buf = vec![0u8; max + 1];
+        for k in 3..=players {
+            let prev = winner; // outcomes with k - 1 players
+            let mut next: Vec<Vec<u8>> = levels.levels.iter().map(|l| vec![0u8; l.slots()]).collect();
+            // mover_wins[len][slot]: some play leads to a string whose winner,
+            // counted from its player to move, is k - 1: the mover here.
+            let mut mover_wins: Vec<Vec<u8>> = levels.levels.iter().map(|l| vec![0u8; l.slots()]).collect();
+            for len in (0..max).rev() {
+                let level = &levels.levels[len];
+                let (lower, upper) = next.split_at_mut(len + 1);
+                let here = &mut lower[len];
+                for slot in 0..level.slots() {
+                    if level.flags[slot] & VALID == 0 {
+                        continue;
+                    }
+                    here[slot] = if mover_wins[len][slot] != 0 {
+                        0
+                    } else {
+                        match first[len][slot] {
+                            // No play: the mover is out; the k - 1 others
+                            // go on from here, the next one (seat 1) first.
+                            NO_CHILD => prev[len][slot] + 1,
+                            c => {
+                                let child = upper[(c >> 31) as usize][(c & !TWO_LETTERS) as usize];
+                                ((child as usize + 1) % k) as u8
+                            }
+                        }
+                    };
+                }
+                if len == 0 {
                     continue;
                 }
-                let mut best: Option<u8> = None;
-                let mut first: Option<u8> = None;
-                each_child(levels, f, &s[..len], |_, _, second, _, cslot| {
-                    if best.is_some() {
-                        return;
+                // Push: every string won by the player who made it marks its parents.
+                let (mw_lower, _) = mover_wins.split_at_mut(len);
+                let l1 = &levels.levels[len - 1];
+                for slot in 0..level.slots() {
+                    if level.flags[slot] & VALID == 0 || here[slot] as usize != k - 1 || !level.get(slot, &mut t) {
+                        continue;
                     }
-                    let child = if second.is_some() { &upper[1][cslot] } else { &upper[0][cslot] };
-                    let w = ((*child as usize + 1) % k) as u8;
-                    if w == 0 {
-                        best = Some(0);
-                    } else if first.is_none() {
-                        first = Some(w);
+                    let tt = &t[..len];
+                    f.parents1(tt, &mut buf, |s, legal| {
+                        if legal {
+                            if let Some(ps) = l1.find(s) {
+                                mw_lower[len - 1][ps] = 1;
+                            }
+                        }
+                    });
+                    if f.pal_lock && len >= 5 {
+                        let l2 = &levels.levels[len - 2];
+                        f.parents2(tt, &mut buf, |s| {
+                            if let Some(ps) = l2.find(s) {
+                                mw_lower[len - 2][ps] = 1;
+                            }
+                        });
                     }
-                });
-                here[slot] = match best.or(first) {
-                    Some(w) => w,
-                    // No play: the mover is out; from here the k - 1 others
-                    // move, the next one first (relative seat 1).
-                    None => prev[len][slot] + 1,
-                };
+                }
             }
+            winner = next;
         }
-        winner = next;
     }
     PlayersSolution {
         levels: Arc::clone(levels),
@@ -238,6 +267,34 @@ pub fn solve_players(language: &Language, players: usize) -> PlayersSolution {
         winner,
         positions: language.reachable_count(),
     }
+}
+
+const NO_CHILD: u32 = u32::MAX;
+const TWO_LETTERS: u32 = 1 << 31;
+
+/// For every valid string, its first legal play in the order of
+/// [`Language::moves`]: the result's slot, with [`TWO_LETTERS`] set when
+/// it is one level further up; [`NO_CHILD`] when there is no play.
+fn first_children(levels: &Levels, f: &Flags) -> Vec<Vec<u32>> {
+    let mut s = vec![0u8; levels.levels.len() + 1];
+    levels
+        .levels
+        .iter()
+        .enumerate()
+        .map(|(len, level)| {
+            let mut v = vec![NO_CHILD; level.slots()];
+            for (slot, first) in v.iter_mut().enumerate() {
+                if level.flags[slot] & VALID == 0 || !level.get(slot, &mut s) {
+                    continue;
+                }
+                each_child(levels, f, &s[..len], |_, _, second, _, cslot| {
+                    *first = cslot as u32 | if second.is_some() { TWO_LETTERS } else { 0 };
+                    false
+                });
+            }
+            v
+        })
+        .collect()
 }
 
 impl PlayersSolution {

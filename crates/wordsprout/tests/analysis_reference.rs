@@ -252,11 +252,13 @@ fn check(words: Vec<String>, rule_bits: u8, three: bool) {
     }
     assert_eq!(sol.wins("qqqqq"), None);
     if three {
-        let s3 = solve_players(&lang, 3);
-        let mut memo = HashMap::new();
-        assert_eq!(s3.winner(), naive.winner("", 3, &mut memo), "3 players under {rules:?}");
-        for s in &naive.valid {
-            assert_eq!(s3.winner_at(s), Some(naive.winner(s, 3, &mut memo)), "3 players at {s}");
+        for n in [3, 4] {
+            let sn = solve_players(&lang, n);
+            let mut memo = HashMap::new();
+            assert_eq!(sn.winner(), naive.winner("", n, &mut memo), "{n} players under {rules:?}");
+            for s in &naive.valid {
+                assert_eq!(sn.winner_at(s), Some(naive.winner(s, n, &mut memo)), "{n} players at {s}");
+            }
         }
     }
 }
