@@ -157,3 +157,22 @@ fn no_plurals_drops_plural_goal_words() {
     assert!(!l.is_goal_word("tomatoes") && l.is_goal_word("bikes") && l.is_goal_word("tomato"));
     assert!(!l.is_valid("toes") && l.is_valid("ikes"));
 }
+
+proptest::proptest! {
+    /// Whatever a player types, the analysis answers without panicking.
+    #[test]
+    fn arbitrary_input_never_panics(s in ".{0,12}", t in ".{0,12}", n in 0usize..4) {
+        let l = lang(&["tomato", "racecar", "abba"], &[Rule::PalindromeLock, Rule::NoFrontConsonant]);
+        let _ = l.is_valid(&s);
+        let _ = l.is_goal_word(&s);
+        let _ = l.goal_words(&s);
+        let _ = l.moves(&s);
+        let _ = l.is_locked(&s);
+        let _ = l.is_legal_move(&s, &t);
+        let _ = Language::is_insertion(&s, &t, n);
+        let ok = s.bytes().all(|b| b.is_ascii_alphabetic());
+        proptest::prop_assert_eq!(hint(&l, &s, None).is_ok(), ok);
+        let sol = Solution::solve(&l);
+        let _ = sol.wins(&s);
+    }
+}
