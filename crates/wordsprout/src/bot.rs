@@ -92,7 +92,6 @@ impl Bot {
             let s = self.pick(&plays).expect("plays");
             return Action::Play { string: s };
         }
-        let active = view.active.iter().filter(|&&a| a).count();
         if self.level >= Level::Hard {
             if let Some(s) = self.solved_play(judge, view, &plays, budget) {
                 return Action::Play { string: s };
@@ -105,7 +104,7 @@ impl Bot {
             .filter(|p| Self::plays(judge, &View { string: (*p).clone(), ..view.clone() }).is_empty())
             .cloned()
             .collect();
-        if active == 2 || self.level >= Level::Medium {
+        if self.level >= Level::Medium {
             if let Some(k) = self.pick(&kills) {
                 return Action::Play { string: k };
             }
