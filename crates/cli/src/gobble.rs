@@ -195,7 +195,8 @@ struct SolveArgs {
     /// Scoring: gobble or boggle.
     #[arg(long, default_value = "gobble", value_parser = parse_scoring)]
     scoring: Scoring,
-    /// Print JSON.
+    /// Print JSON: `words` (each `word`, `points`, `path` as [row, col] from
+    /// 0), `count`, `score`, `board`, `keyphrase`, `scoring`, `min_len`.
     #[arg(long)]
     json: bool,
 }
@@ -309,7 +310,8 @@ struct BenchArgs {
     /// Threads; 0 uses every core.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Print JSON.
+    /// Print JSON: `boards`, `boards_per_second`, `seconds`, `score_sum`,
+    /// `word_sum`, `threads`, `dict_load_seconds`, ...
     #[arg(long)]
     json: bool,
 }
