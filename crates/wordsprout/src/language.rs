@@ -60,7 +60,7 @@ pub(crate) mod table;
 
 use crate::rules::{Pot, Rule, RuleSet, Vowels};
 use parlor_lexicon::Lexicon;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 pub(crate) use table::{Level, REACH, VALID};
 
 /// One legal play from a string.
@@ -231,7 +231,11 @@ pub struct Language {
     goal_starts: Vec<u32>,
     static_goals: usize,
     rounds: usize,
-    pub(crate) levels: Arc<Levels>,
+    /// Every valid string; built at once by [`Language::new`], on first
+    /// need by [`Language::new_lazy`].
+    full: OnceLock<Arc<Levels>>,
+    /// For a lazy language, single lengths built on demand for queries.
+    lazy: Option<Vec<OnceLock<Level>>>,
 }
 
 impl std::fmt::Debug for Language {
@@ -239,7 +243,7 @@ impl std::fmt::Debug for Language {
         f.debug_struct("Language")
             .field("rules", &self.rules)
             .field("goal_words", &self.goal_count())
-            .field("valid_strings", &self.valid_count())
+            .field("valid_strings", &self.full.get().map(|_| self.valid_count()))
             .finish()
     }
 }
@@ -258,6 +262,21 @@ impl Language {
     /// `rules` (the others are ignored); `pot` matters only with
     /// [`Rule::Tiles`].
     pub fn new(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowels) -> Language {
+        Language::build(lexicon, rules, pot, vowels, false)
+    }
+
+    /// Like [`new`](Language::new), but when no rule restricts strings or
+    /// plays (so that no fixpoint is needed: only tiles, no-plurals,
+    /// vowel-fill, unreachable-goals) the valid strings are built only when
+    /// first needed: a query about strings of one length builds that length
+    /// alone, and solving or counting builds everything. Cheaper for a few
+    /// queries (the helper: one length), dearer for many; answers are the
+    /// same. With a restricting rule this is [`new`](Language::new).
+    pub fn new_lazy(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowels) -> Language {
+        Language::build(lexicon, rules, pot, vowels, true)
+    }
+
+    fn build(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowels, lazy: bool) -> Language {
         let rules = rules.string_rules();
         let flags = Flags {
             whole_words: rules.has(Rule::WholeWords),
@@ -279,8 +298,9 @@ impl Language {
             .map(str::as_bytes)
             .collect();
         let static_goals = goals.len();
+        let lazy = lazy && !flags.restricts();
         let mut rounds = 0;
-        let levels = loop {
+        let levels = if lazy { None } else { Some(loop {
             rounds += 1;
             let mut levels = build_levels(&goals, &flags);
             if !flags.restricts() {
@@ -311,7 +331,7 @@ impl Language {
                 break levels;
             }
             goals = kept;
-        };
+        }) };
         let mut goal_text = String::with_capacity(goals.iter().map(|w| w.len() + 1).sum());
         let mut goal_starts = Vec::with_capacity(goals.len() + 1);
         for w in &goals {
@@ -320,6 +340,11 @@ impl Language {
             goal_text.push('\n');
         }
         goal_starts.push(goal_text.len() as u32);
+        let max = goals.iter().map(|w| w.len()).max().unwrap_or(0);
+        let full = OnceLock::new();
+        if let Some(levels) = levels {
+            let _ = full.set(Arc::new(Levels { levels }));
+        }
         Language {
             rules,
             pot: *pot,
@@ -328,8 +353,52 @@ impl Language {
             goal_text,
             goal_starts,
             static_goals,
-            rounds,
-            levels: Arc::new(Levels { levels }),
+            rounds: rounds.max(1),
+            full,
+            lazy: lazy.then(|| (0..=max).map(|_| OnceLock::new()).collect()),
+        }
+    }
+
+    fn goal_slices(&self) -> Vec<&[u8]> {
+        self.goals().map(str::as_bytes).collect()
+    }
+
+    /// Every valid string (built now if this language is lazy).
+    pub(crate) fn levels(&self) -> &Arc<Levels> {
+        self.full.get_or_init(|| {
+            // Only lazy languages get here: no rule restricts, all valid
+            // strings are reachable.
+            let mut levels = build_levels(&self.goal_slices(), &self.flags);
+            for level in &mut levels {
+                for f in &mut level.flags {
+                    if *f & VALID != 0 {
+                        *f |= REACH;
+                    }
+                }
+            }
+            Arc::new(Levels { levels })
+        })
+    }
+
+    /// The valid strings of one length, without building the others if
+    /// this language is lazy and they are not built yet.
+    pub(crate) fn level(&self, len: usize) -> Option<&Level> {
+        if let Some(full) = self.full.get() {
+            return full.levels.get(len);
+        }
+        match &self.lazy {
+            None => self.levels().levels.get(len),
+            Some(lazy) => {
+                let cell = lazy.get(len)?;
+                Some(cell.get_or_init(|| one_level(&self.goal_slices(), len, &self.flags)))
+            }
+        }
+    }
+
+    fn flags_of(&self, s: &[u8]) -> u8 {
+        match self.level(s.len()) {
+            Some(l) => l.find(s).map_or(0, |slot| l.flags[slot]),
+            None => 0,
         }
     }
 
@@ -376,7 +445,7 @@ impl Language {
 
     /// Number of valid strings, counting the empty start.
     pub fn valid_count(&self) -> usize {
-        self.levels
+        self.levels()
             .levels
             .iter()
             .map(|l| l.flags.iter().filter(|&&f| f & VALID != 0).count())
@@ -386,7 +455,7 @@ impl Language {
     /// Number of valid strings reachable from the empty string by legal
     /// moves, counting the empty start: the positions of the game.
     pub fn reachable_count(&self) -> usize {
-        self.levels
+        self.levels()
             .levels
             .iter()
             .map(|l| l.flags.iter().filter(|&&f| f & REACH != 0).count())
@@ -395,19 +464,19 @@ impl Language {
 
     /// Approximate heap bytes held by the valid-string sets.
     pub fn heap_size(&self) -> usize {
-        self.levels.levels.iter().map(Level::heap_size).sum::<usize>() + self.goal_text.capacity()
+        self.levels().levels.iter().map(Level::heap_size).sum::<usize>() + self.goal_text.capacity()
     }
 
     /// Whether `s` may stand at the end of a turn: it is the empty start, or
     /// it is justified by a goal word and meets the string conditions. (It
     /// need not be reachable: after a bluff the table may stand anywhere.)
     pub fn is_valid(&self, s: &str) -> bool {
-        normalise(s).is_some_and(|s| self.levels.flags(&s) & VALID != 0)
+        normalise(s).is_some_and(|s| self.flags_of(&s) & VALID != 0)
     }
 
     /// Whether `s` is valid and reachable from the empty string by legal moves.
     pub fn is_reachable(&self, s: &str) -> bool {
-        normalise(s).is_some_and(|s| self.levels.flags(&s) & REACH != 0)
+        normalise(s).is_some_and(|s| self.flags_of(&s) & REACH != 0)
     }
 
     /// Whether `s` is locked by the palindrome rule (rule on, at least three
@@ -479,7 +548,7 @@ impl Language {
         let Some(s) = normalise(s) else { return Vec::new() };
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
-        each_child(&self.levels, &self.flags, &s, |p, c, second, t, _| {
+        each_child(&|len| self.level(len), &self.flags, &s, |p, c, second, t, _| {
             if seen.insert(t.to_vec()) {
                 out.push(Move {
                     position: p,
@@ -497,7 +566,7 @@ impl Language {
     /// `from` need not be valid (after a bluff).
     pub fn is_legal_move(&self, from: &str, to: &str) -> bool {
         let (Some(s), Some(t)) = (normalise(from), normalise(to)) else { return false };
-        if self.levels.flags(&t) & VALID == 0 {
+        if self.flags_of(&t) & VALID == 0 {
             return false;
         }
         let f = &self.flags;
@@ -542,8 +611,8 @@ impl Language {
 /// then letter, then (two-letter plays, locked strings only) second gap and
 /// letter, one-letter play first. A result reached by several plays is
 /// reported each time. `f` returns false to stop.
-pub(crate) fn each_child(
-    levels: &Levels,
+pub(crate) fn each_child<'a>(
+    level: &dyn Fn(usize) -> Option<&'a Level>,
     f: &Flags,
     s: &[u8],
     mut cb: impl FnMut(usize, u8, Option<(usize, u8)>, &[u8], usize) -> bool,
@@ -551,7 +620,8 @@ pub(crate) fn each_child(
     let n = s.len();
     let locked = f.locked(s);
     let mut t = Vec::with_capacity(n + 2);
-    let (Some(l1), l2) = (levels.levels.get(n + 1), levels.levels.get(n + 2)) else { return };
+    let Some(l1) = level(n + 1) else { return };
+    let l2 = if locked { level(n + 2) } else { None };
     for p in 0..=n {
         for c in b'a'..=b'z' {
             if f.front_forbidden(n, p, c) {
@@ -671,6 +741,62 @@ fn build_levels(goals: &[&[u8]], f: &Flags) -> Vec<Level> {
         level.seal(if check { Some(&ok) } else { None });
     }
     levels
+}
+
+/// The valid strings of one length when no rule restricts (a lazy
+/// language): every one is reachable.
+fn one_level(goals: &[&[u8]], len: usize, f: &Flags) -> Level {
+    debug_assert!(!f.restricts());
+    let mut level = if !f.vowel_fill {
+        if f.whole_words {
+            let mut level = Level::new(len);
+            for w in goals.iter().filter(|w| w.len() == len) {
+                level.insert(w);
+            }
+            level.seal(None);
+            level
+        } else {
+            table::windows_level(goals, len)
+        }
+    } else {
+        let mut level = Level::new(len);
+        let mut buf = Vec::with_capacity(len);
+        for &w in goals.iter().filter(|w| w.len() >= len) {
+            let starts = if f.whole_words { w.iter().take_while(|&&c| f.vowel(c)).count() + 1 } else { w.len() };
+            for i in 0..starts.min(w.len()) {
+                vf_walk(w, i, len, &mut buf, &mut level, f);
+            }
+        }
+        level.seal(None);
+        level
+    };
+    for flag in &mut level.flags {
+        if *flag & VALID != 0 {
+            *flag |= REACH;
+        }
+    }
+    level
+}
+
+/// Keeps `w[i]` after `buf`, then every way to go on (dropping only vowels
+/// between kept letters) until `len` letters are kept.
+fn vf_walk(w: &[u8], i: usize, len: usize, buf: &mut Vec<u8>, level: &mut Level, f: &Flags) {
+    buf.push(w[i]);
+    if buf.len() == len {
+        if !f.whole_words || w[i + 1..].iter().all(|&c| f.vowel(c)) {
+            level.insert(buf);
+        }
+    } else {
+        let mut k = i + 1;
+        while k < w.len() {
+            vf_walk(w, k, len, buf, level, f);
+            if !f.vowel(w[k]) {
+                break;
+            }
+            k += 1;
+        }
+    }
+    buf.pop();
 }
 
 /// Sets [`REACH`] on every valid string reachable from `""`.

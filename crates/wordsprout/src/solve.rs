@@ -108,9 +108,9 @@ impl Solution {
     /// assert_eq!(sol.wins("ba"), None);
     /// ```
     pub fn solve(language: &Language) -> Solution {
-        let win = solve_two(&language.levels, &language.flags);
+        let win = solve_two(language.levels(), &language.flags);
         Solution {
-            levels: Arc::clone(&language.levels),
+            levels: Arc::clone(language.levels()),
             win,
             positions: language.reachable_count(),
         }
@@ -191,7 +191,7 @@ pub struct PlayersSolution {
 /// If `players` is below 2 or above 255.
 pub fn solve_players(language: &Language, players: usize) -> PlayersSolution {
     assert!((2..=255).contains(&players), "2 to 255 players");
-    let levels = &language.levels;
+    let levels = language.levels();
     let f = &language.flags;
     let two = solve_two(levels, f);
     // k = 2: the player to move wins (0) or the other one does (1).
@@ -287,7 +287,7 @@ fn first_children(levels: &Levels, f: &Flags) -> Vec<Vec<u32>> {
                 if level.flags[slot] & VALID == 0 || !level.get(slot, &mut s) {
                     continue;
                 }
-                each_child(levels, f, &s[..len], |_, _, second, _, cslot| {
+                each_child(&|l| levels.levels.get(l), f, &s[..len], |_, _, second, _, cslot| {
                     *first = cslot as u32 | if second.is_some() { TWO_LETTERS } else { 0 };
                     false
                 });

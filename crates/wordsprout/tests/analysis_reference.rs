@@ -219,6 +219,15 @@ fn check(words: Vec<String>, rule_bits: u8, three: bool) {
         assert_eq!(lang.is_valid(s), naive.valid.contains(s), "is_valid({s}) under {rules:?}");
         assert_eq!(lang.is_reachable(s), naive.reach.contains(s), "is_reachable({s}) under {rules:?}");
     }
+    // The lazy language answers the same, length by length.
+    let lazy = Language::new_lazy(&lex, &RuleSet(rules.clone()), &pot, &Vowels::default());
+    for s in &candidates {
+        assert_eq!(lazy.is_valid(s), naive.valid.contains(s), "lazy is_valid({s}) under {rules:?}");
+        assert_eq!(lazy.moves(s), lang.moves(s), "lazy moves({s}) under {rules:?}");
+    }
+    assert_eq!(lazy.goals().collect::<Vec<_>>(), lang.goals().collect::<Vec<_>>());
+    assert_eq!(Solution::solve(&lazy).winning_openers(), Solution::solve(&lang).winning_openers());
+    assert_eq!(lazy.valid_count(), naive.valid.len());
     assert_eq!(lang.valid_count(), naive.valid.len());
     let sol = Solution::solve(&lang);
     let mut memo = HashMap::new();

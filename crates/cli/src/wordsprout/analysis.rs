@@ -141,6 +141,12 @@ impl Setup {
     fn language(&self) -> Language {
         Language::new(&self.lexicon, &self.rules, &self.pot, &self.vowels)
     }
+
+    /// For a few queries: builds only the string lengths asked about when
+    /// the rules allow it (see `Language::new_lazy`).
+    fn lazy_language(&self) -> Language {
+        Language::new_lazy(&self.lexicon, &self.rules, &self.pot, &self.vowels)
+    }
 }
 
 /// A spinner on a terminal, nothing when piped.
@@ -171,7 +177,7 @@ fn hint_inner(a: HintArgs) -> Result<ExitCode> {
     }
     let setup = Setup::load(&a.common)?;
     let bar = spinner("building the valid strings");
-    let language = setup.language();
+    let language = if a.solve { setup.language() } else { setup.lazy_language() };
     let solution = if a.solve {
         if let Some(b) = &bar {
             b.set_message("solving");

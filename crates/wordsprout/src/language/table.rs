@@ -377,6 +377,59 @@ impl Level {
     }
 }
 
+/// Builds the level of all windows of length `len` of `words` (sorted),
+/// skipping windows that lie inside the prefix a word shares with the one
+/// before it (they were seen there).
+pub(crate) fn windows_level(words: &[&[u8]], len: usize) -> Level {
+    let mut level = Level::new(len);
+    match &mut level.keys {
+        Keys::Empty => {}
+        Keys::Small(t) => windows_packed(t, words, len),
+        Keys::Mid(t) => windows_packed(t, words, len),
+        Keys::Long { .. } => {
+            let mut prev: &[u8] = &[];
+            for &w in words {
+                let lcp = common_prefix(prev, w);
+                prev = w;
+                if w.len() < len {
+                    continue;
+                }
+                let first = (lcp + 1).saturating_sub(len);
+                for i in first..=w.len() - len {
+                    level.insert(&w[i..i + len]);
+                }
+            }
+        }
+    }
+    level.seal(None);
+    level
+}
+
+fn windows_packed<K: Key>(t: &mut Table<K>, words: &[&[u8]], len: usize) {
+    let mut prev: &[u8] = &[];
+    for &w in words {
+        let lcp = common_prefix(prev, w);
+        prev = w;
+        if w.len() < len {
+            continue;
+        }
+        // Windows ending at or before `lcp` lie in the shared prefix.
+        let first = (lcp + 1).saturating_sub(len);
+        let mut k = K::ZERO;
+        for &c in &w[first..first + len - 1] {
+            k = k.push(c);
+        }
+        for i in first..=w.len() - len {
+            k = k.push(w[i + len - 1]).low_letters(len);
+            t.insert(k);
+        }
+    }
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
 /// The string `k` (of `len` letters) without its letter `i`.
 #[inline]
 pub(crate) fn delete<K: Key>(k: K, len: usize, i: usize) -> K {
