@@ -8,8 +8,10 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod dict;
+mod games;
 mod gobble;
 mod lexicon;
+mod records;
 mod wordsprout;
 
 /// Word and pencil games: play them, check them, solve them.
@@ -29,22 +31,48 @@ enum Command {
     Wordsprout(wordsprout::Args),
     /// Gobble: boards from keyphrases, the solver, benchmarks, timed play.
     Gobble(gobble::Args),
+    /// The games this build hosts, with their default rules.
+    Games(records::GamesArgs),
+    /// Replay a game record of any game, checking every action.
+    Replay(records::ReplayArgs),
 }
 
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
+    // A panic is a bug; still, the person at the terminal gets one line,
+    // not a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("parlor: internal error (please report): {msg}{at}");
+    }));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             // clap prints help and version to stdout with success, and
             // usage errors to stderr with status 2.
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     let result = match cli.command {
         Command::Lexicon(args) => lexicon::run(args),
         Command::Wordsprout(args) => wordsprout::run(args),
         Command::Gobble(args) => gobble::run(args),
+        Command::Games(args) => records::games(args),
+        Command::Replay(args) => records::replay(args),
     };
     match result {
         Ok(code) => code,
@@ -58,5 +86,16 @@ fn main() -> ExitCode {
             eprintln!("parlor: error: {line}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `parlor ... | head` should stop quietly when `head` has read enough, as
+/// Unix tools do, instead of failing on the closed pipe.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE at start-up,
+    // before any thread exists, is what a C program starts with.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
