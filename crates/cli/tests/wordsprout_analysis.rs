@@ -3,7 +3,10 @@
 use std::process::Command;
 
 fn parlor(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_parlor")).args(args).output().expect("parlor runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(args)
+        .output()
+        .expect("parlor runs");
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -30,7 +33,10 @@ fn hint_lists_each_result_once_with_goal_words() {
     let d = dict("hint.txt", "tomato\naromatic\nabba\n");
     let v = json(&["wordsprout", "hint", "OMAT", "--dict", &d, "--json"]);
     let moves = v["moves"].as_array().unwrap();
-    let results: Vec<&str> = moves.iter().map(|m| m["result"].as_str().unwrap()).collect();
+    let results: Vec<&str> = moves
+        .iter()
+        .map(|m| m["result"].as_str().unwrap())
+        .collect();
     assert_eq!(results, ["romat", "tomat", "omati", "omato"]);
     assert_eq!(moves[0]["position"], 0);
     assert_eq!(moves[0]["letter"], "r");
@@ -68,14 +74,25 @@ fn solve_reports_positions_first_player_and_openers() {
     assert_eq!(v["winning_openers"], "abc");
     let (ok, stdout, _) = parlor(&["wordsprout", "solve", "--dict", &d, "--rule", "challenge"]);
     assert!(ok);
-    assert!(stdout.contains("ignored (they do not change which strings are valid): challenge"), "{stdout}");
+    assert!(
+        stdout.contains("ignored (they do not change which strings are valid): challenge"),
+        "{stdout}"
+    );
     assert!(stdout.contains("the first player wins"), "{stdout}");
 }
 
 #[test]
 fn solve_worked_example_list_and_three_players() {
     let d = dict("example.txt", "oat\ntomato\nwombat\nbombastic\n");
-    let v = json(&["wordsprout", "solve", "--dict", &d, "--json", "--players", "3"]);
+    let v = json(&[
+        "wordsprout",
+        "solve",
+        "--dict",
+        &d,
+        "--json",
+        "--players",
+        "3",
+    ]);
     assert_eq!(v["players"], 3);
     assert!(v["winner"].as_u64().unwrap() >= 1);
 }
@@ -92,6 +109,14 @@ fn bench_checks_its_answer() {
 #[test]
 fn rules_named_no_something_are_rules() {
     let d = dict("plurals.txt", "tomato\ntomatoes\n");
-    let v = json(&["wordsprout", "solve", "--dict", &d, "--rule", "no-plurals", "--json"]);
+    let v = json(&[
+        "wordsprout",
+        "solve",
+        "--dict",
+        &d,
+        "--rule",
+        "no-plurals",
+        "--json",
+    ]);
     assert_eq!(v["goal_words"], 1);
 }

@@ -19,20 +19,30 @@ const EN: &[u8] = include_bytes!("../../../data/lexicon/en.txt");
 const EN_LARGE: &[u8] = include_bytes!("../../../data/lexicon/en-large.txt");
 
 /// (name, text, positions, first player wins)
-const LISTS: [(&str, &[u8], usize, bool); 2] = [("en", EN, 762_659, false), ("en-large", EN_LARGE, 1_550_950, false)];
+const LISTS: [(&str, &[u8], usize, bool); 2] = [
+    ("en", EN, 762_659, false),
+    ("en-large", EN_LARGE, 1_550_950, false),
+];
 
 fn cold_solve(name: &str, text: &[u8]) -> (usize, bool, String) {
     let (lex, _) = Lexicon::from_bytes(name, text).unwrap();
     let lang = Language::new(&lex, &RuleSet::core(), &Pot::STANDARD, &Vowels::default());
     let sol = Solution::solve(&lang);
-    (sol.positions(), sol.first_player_wins(), sol.winning_openers())
+    (
+        sol.positions(),
+        sol.first_player_wins(),
+        sol.winning_openers(),
+    )
 }
 
 /// The obvious solver: every substring in a hash set; longest first, a
 /// string nobody marked is a loss and marks each of its one-letter
 /// deletions as a win.
 fn naive_solve(text: &[u8]) -> (usize, bool) {
-    let words: Vec<&[u8]> = text.split(|&b| b == b'\n').filter(|w| !w.is_empty()).collect();
+    let words: Vec<&[u8]> = text
+        .split(|&b| b == b'\n')
+        .filter(|w| !w.is_empty())
+        .collect();
     let mut all: HashSet<Vec<u8>> = HashSet::new();
     for w in &words {
         for i in 0..w.len() {
@@ -65,11 +75,15 @@ fn naive_solve(text: &[u8]) -> (usize, bool) {
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("wordsprout-solve");
-    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
     for (name, text, positions, first) in LISTS {
         let got = cold_solve(name, text);
         assert_eq!((got.0, got.1), (positions, first), "{name}");
-        group.bench_function(format!("cold base-rules solve, {name}"), |b| b.iter(|| cold_solve(name, text)));
+        group.bench_function(format!("cold base-rules solve, {name}"), |b| {
+            b.iter(|| cold_solve(name, text))
+        });
     }
     assert_eq!(naive_solve(EN), (LISTS[0].2, LISTS[0].3));
     group.bench_function("naive HashSet solve, en", |b| b.iter(|| naive_solve(EN)));

@@ -55,16 +55,26 @@ pub struct NotLetters {
 /// # Errors
 ///
 /// [`NotLetters`] if `s` has anything but ASCII letters.
-pub fn hint(language: &Language, s: &str, solution: Option<&Solution>) -> Result<Vec<HintMove>, NotLetters> {
+pub fn hint(
+    language: &Language,
+    s: &str,
+    solution: Option<&Solution>,
+) -> Result<Vec<HintMove>, NotLetters> {
     let Some(norm) = normalise(s) else {
-        return Err(NotLetters { given: s.to_string() });
+        return Err(NotLetters {
+            given: s.to_string(),
+        });
     };
     let norm = String::from_utf8(norm).expect("ascii");
     Ok(language
         .moves(&norm)
         .into_iter()
         .map(|m| HintMove {
-            goal_words: language.goal_words(&m.result).into_iter().map(String::from).collect(),
+            goal_words: language
+                .goal_words(&m.result)
+                .into_iter()
+                .map(String::from)
+                .collect(),
             wins: solution.and_then(|sol| sol.wins(&m.result)).map(|w| !w),
             position: m.position,
             letter: m.letter,

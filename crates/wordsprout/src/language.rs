@@ -171,7 +171,8 @@ impl Flags {
         for i in 0..n {
             for j in i + 1..n {
                 // Letter t[i] goes into gap i of s, t[j] into gap j - 1.
-                if self.front_forbidden(n - 2, i, t[i]) || self.front_forbidden(n - 2, j - 1, t[j]) {
+                if self.front_forbidden(n - 2, i, t[i]) || self.front_forbidden(n - 2, j - 1, t[j])
+                {
                     continue;
                 }
                 let mut k = 0;
@@ -243,7 +244,10 @@ impl std::fmt::Debug for Language {
         f.debug_struct("Language")
             .field("rules", &self.rules)
             .field("goal_words", &self.goal_count())
-            .field("valid_strings", &self.full.get().map(|_| self.valid_count()))
+            .field(
+                "valid_strings",
+                &self.full.get().map(|_| self.valid_count()),
+            )
             .finish()
     }
 }
@@ -276,7 +280,13 @@ impl Language {
         Language::build(lexicon, rules, pot, vowels, true)
     }
 
-    fn build(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowels, lazy: bool) -> Language {
+    fn build(
+        lexicon: &Lexicon,
+        rules: &RuleSet,
+        pot: &Pot,
+        vowels: &Vowels,
+        lazy: bool,
+    ) -> Language {
         let rules = rules.string_rules();
         let flags = Flags {
             whole_words: rules.has(Rule::WholeWords),
@@ -290,7 +300,11 @@ impl Language {
         };
         let tiles = rules.has(Rule::Tiles);
         let no_plurals = rules.has(Rule::NoPlurals);
-        let plurals = if no_plurals { Some(crate::plurals::excluded()) } else { None };
+        let plurals = if no_plurals {
+            Some(crate::plurals::excluded())
+        } else {
+            None
+        };
         let mut goals: Vec<&[u8]> = lexicon
             .words()
             .filter(|w| !tiles || pot.can_spell(w.as_bytes()))
@@ -300,38 +314,42 @@ impl Language {
         let static_goals = goals.len();
         let lazy = lazy && !flags.restricts();
         let mut rounds = 0;
-        let levels = if lazy { None } else { Some(loop {
-            rounds += 1;
-            let mut levels = build_levels(&goals, &flags);
-            if !flags.restricts() {
-                for level in &mut levels {
-                    for f in &mut level.flags {
-                        if *f & VALID != 0 {
-                            *f |= REACH;
+        let levels = if lazy {
+            None
+        } else {
+            Some(loop {
+                rounds += 1;
+                let mut levels = build_levels(&goals, &flags);
+                if !flags.restricts() {
+                    for level in &mut levels {
+                        for f in &mut level.flags {
+                            if *f & VALID != 0 {
+                                *f |= REACH;
+                            }
                         }
                     }
+                    break levels;
                 }
-                break levels;
-            }
-            mark_reachable(&mut levels, &flags);
-            if flags.unreachable_goals {
-                break levels;
-            }
-            let kept: Vec<&[u8]> = goals
-                .iter()
-                .copied()
-                .filter(|w| {
-                    levels
-                        .get(w.len())
-                        .and_then(|l| l.find(w).map(|slot| l.flags[slot] & REACH != 0))
-                        .unwrap_or(false)
-                })
-                .collect();
-            if kept.len() == goals.len() {
-                break levels;
-            }
-            goals = kept;
-        }) };
+                mark_reachable(&mut levels, &flags);
+                if flags.unreachable_goals {
+                    break levels;
+                }
+                let kept: Vec<&[u8]> = goals
+                    .iter()
+                    .copied()
+                    .filter(|w| {
+                        levels
+                            .get(w.len())
+                            .and_then(|l| l.find(w).map(|slot| l.flags[slot] & REACH != 0))
+                            .unwrap_or(false)
+                    })
+                    .collect();
+                if kept.len() == goals.len() {
+                    break levels;
+                }
+                goals = kept;
+            })
+        };
         let mut goal_text = String::with_capacity(goals.iter().map(|w| w.len() + 1).sum());
         let mut goal_starts = Vec::with_capacity(goals.len() + 1);
         for w in &goals {
@@ -464,7 +482,12 @@ impl Language {
 
     /// Approximate heap bytes held by the valid-string sets.
     pub fn heap_size(&self) -> usize {
-        self.levels().levels.iter().map(Level::heap_size).sum::<usize>() + self.goal_text.capacity()
+        self.levels()
+            .levels
+            .iter()
+            .map(Level::heap_size)
+            .sum::<usize>()
+            + self.goal_text.capacity()
     }
 
     /// Whether `s` may stand at the end of a turn: it is the empty start, or
@@ -509,7 +532,9 @@ impl Language {
     /// This does not check the string conditions: for an invalid `s` it says
     /// which words would have justified it.
     pub fn goal_words(&self, s: &str) -> Vec<&str> {
-        let Some(s) = normalise(s) else { return Vec::new() };
+        let Some(s) = normalise(s) else {
+            return Vec::new();
+        };
         let f = &self.flags;
         if s.is_empty() {
             return self.goals().collect();
@@ -545,27 +570,36 @@ impl Language {
     /// a one-letter play comes first). `s` need not be valid itself
     /// (after a bluff); it must be letters, else there is no play.
     pub fn moves(&self, s: &str) -> Vec<Move> {
-        let Some(s) = normalise(s) else { return Vec::new() };
+        let Some(s) = normalise(s) else {
+            return Vec::new();
+        };
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
-        each_child(&|len| self.level(len), &self.flags, &s, |p, c, second, t, _| {
-            if seen.insert(t.to_vec()) {
-                out.push(Move {
-                    position: p,
-                    letter: c as char,
-                    second: second.map(|(q, c2)| (q, c2 as char)),
-                    result: String::from_utf8(t.to_vec()).expect("ascii"),
-                });
-            }
-            true
-        });
+        each_child(
+            &|len| self.level(len),
+            &self.flags,
+            &s,
+            |p, c, second, t, _| {
+                if seen.insert(t.to_vec()) {
+                    out.push(Move {
+                        position: p,
+                        letter: c as char,
+                        second: second.map(|(q, c2)| (q, c2 as char)),
+                        result: String::from_utf8(t.to_vec()).expect("ascii"),
+                    });
+                }
+                true
+            },
+        );
         out
     }
 
     /// Whether some legal play turns `from` into `to` and `to` is valid.
     /// `from` need not be valid (after a bluff).
     pub fn is_legal_move(&self, from: &str, to: &str) -> bool {
-        let (Some(s), Some(t)) = (normalise(from), normalise(to)) else { return false };
+        let (Some(s), Some(t)) = (normalise(from), normalise(to)) else {
+            return false;
+        };
         if self.flags_of(&t) & VALID == 0 {
             return false;
         }
@@ -575,9 +609,8 @@ impl Language {
             if f.locked(&s) && !is_palindrome(&t) {
                 return false;
             }
-            (0..t.len()).any(|i| {
-                t[..i] == s[..i] && t[i + 1..] == s[i..] && !f.front_forbidden(n, i, t[i])
-            })
+            (0..t.len())
+                .any(|i| t[..i] == s[..i] && t[i + 1..] == s[i..] && !f.front_forbidden(n, i, t[i]))
         } else if t.len() == n + 2 && f.locked(&s) && is_palindrome(&t) {
             (0..t.len()).any(|i| {
                 (i + 1..t.len()).any(|j| {
@@ -597,7 +630,9 @@ impl Language {
     /// `max_letters` letters inserted (`from` is a subsequence of `to`).
     /// Case-insensitive; used to accept bluffs, which need not be valid.
     pub fn is_insertion(from: &str, to: &str, max_letters: usize) -> bool {
-        let (Some(s), Some(t)) = (normalise(from), normalise(to)) else { return false };
+        let (Some(s), Some(t)) = (normalise(from), normalise(to)) else {
+            return false;
+        };
         if t.len() <= s.len() || t.len() - s.len() > max_letters {
             return false;
         }
@@ -641,7 +676,9 @@ pub(crate) fn each_child<'a>(
             // Two-letter plays from a locked string: `c` at gap p, the second
             // letter at gap q >= p of the original string. The result must be
             // a palindrome; trying all 26 second letters keeps this exact.
-            let Some(l2) = l2.filter(|_| locked) else { continue };
+            let Some(l2) = l2.filter(|_| locked) else {
+                continue;
+            };
             for q in p..=n {
                 for c2 in b'a'..=b'z' {
                     if f.front_forbidden(n, q, c2) {
@@ -762,7 +799,11 @@ fn one_level(goals: &[&[u8]], len: usize, f: &Flags) -> Level {
         let mut level = Level::new(len);
         let mut buf = Vec::with_capacity(len);
         for &w in goals.iter().filter(|w| w.len() >= len) {
-            let starts = if f.whole_words { w.iter().take_while(|&&c| f.vowel(c)).count() + 1 } else { w.len() };
+            let starts = if f.whole_words {
+                w.iter().take_while(|&&c| f.vowel(c)).count() + 1
+            } else {
+                w.len()
+            };
             for i in 0..starts.min(w.len()) {
                 vf_walk(w, i, len, &mut buf, &mut level, f);
             }

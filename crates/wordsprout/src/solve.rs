@@ -195,8 +195,10 @@ pub fn solve_players(language: &Language, players: usize) -> PlayersSolution {
     let f = &language.flags;
     let two = solve_two(levels, f);
     // k = 2: the player to move wins (0) or the other one does (1).
-    let mut winner: Vec<Vec<u8>> =
-        two.iter().map(|l| l.iter().map(|&w| if w != 0 { 0 } else { 1 }).collect()).collect();
+    let mut winner: Vec<Vec<u8>> = two
+        .iter()
+        .map(|l| l.iter().map(|&w| if w != 0 { 0 } else { 1 }).collect())
+        .collect();
     let max = levels.levels.len();
     if players > 2 {
         let first = first_children(levels, f);
@@ -204,19 +206,21 @@ pub fn solve_players(language: &Language, players: usize) -> PlayersSolution {
         let mut buf = vec![0u8; max + 1];
         for k in 3..=players {
             let prev = winner; // outcomes with k - 1 players
-            let mut next: Vec<Vec<u8>> = levels.levels.iter().map(|l| vec![0u8; l.slots()]).collect();
+            let mut next: Vec<Vec<u8>> =
+                levels.levels.iter().map(|l| vec![0u8; l.slots()]).collect();
             // mover_wins[len][slot]: some play leads to a string whose winner,
             // counted from its player to move, is k - 1: the mover here.
-            let mut mover_wins: Vec<Vec<u8>> = levels.levels.iter().map(|l| vec![0u8; l.slots()]).collect();
+            let mut mover_wins: Vec<Vec<u8>> =
+                levels.levels.iter().map(|l| vec![0u8; l.slots()]).collect();
             for len in (0..max).rev() {
                 let level = &levels.levels[len];
                 let (lower, upper) = next.split_at_mut(len + 1);
                 let here = &mut lower[len];
-                for slot in 0..level.slots() {
+                for (slot, out) in here.iter_mut().enumerate() {
                     if level.flags[slot] & VALID == 0 {
                         continue;
                     }
-                    here[slot] = if mover_wins[len][slot] != 0 {
+                    *out = if mover_wins[len][slot] != 0 {
                         0
                     } else {
                         match first[len][slot] {
@@ -236,8 +240,11 @@ pub fn solve_players(language: &Language, players: usize) -> PlayersSolution {
                 // Push: every string won by the player who made it marks its parents.
                 let (mw_lower, _) = mover_wins.split_at_mut(len);
                 let l1 = &levels.levels[len - 1];
-                for slot in 0..level.slots() {
-                    if level.flags[slot] & VALID == 0 || here[slot] as usize != k - 1 || !level.get(slot, &mut t) {
+                for (slot, &w) in here.iter().enumerate() {
+                    if level.flags[slot] & VALID == 0
+                        || w as usize != k - 1
+                        || !level.get(slot, &mut t)
+                    {
                         continue;
                     }
                     let tt = &t[..len];
@@ -287,10 +294,15 @@ fn first_children(levels: &Levels, f: &Flags) -> Vec<Vec<u32>> {
                 if level.flags[slot] & VALID == 0 || !level.get(slot, &mut s) {
                     continue;
                 }
-                each_child(&|l| levels.levels.get(l), f, &s[..len], |_, _, second, _, cslot| {
-                    *first = cslot as u32 | if second.is_some() { TWO_LETTERS } else { 0 };
-                    false
-                });
+                each_child(
+                    &|l| levels.levels.get(l),
+                    f,
+                    &s[..len],
+                    |_, _, second, _, cslot| {
+                        *first = cslot as u32 | if second.is_some() { TWO_LETTERS } else { 0 };
+                        false
+                    },
+                );
             }
             v
         })

@@ -11,7 +11,12 @@ fn lex(words: &[&str]) -> Lexicon {
 }
 
 fn lang(words: &[&str], rules: &[Rule]) -> Language {
-    Language::new(&lex(words), &RuleSet(rules.iter().copied().collect()), &Pot::STANDARD, &Vowels::default())
+    Language::new(
+        &lex(words),
+        &RuleSet(rules.iter().copied().collect()),
+        &Pot::STANDARD,
+        &Vowels::default(),
+    )
 }
 
 /// The rules document's example: O, OA, OAT, OMAT, OMBAT, OMBAST, BOMBAST,
@@ -20,16 +25,36 @@ fn lang(words: &[&str], rules: &[Rule]) -> Language {
 #[test]
 fn worked_example_replays() {
     let l = lang(&["bombastic", "tomato", "aromatic", "oat", "wombat"], &[]);
-    let steps = ["", "o", "oa", "oat", "omat", "ombat", "ombast", "bombast", "bombasti", "bombastic"];
+    let steps = [
+        "",
+        "o",
+        "oa",
+        "oat",
+        "omat",
+        "ombat",
+        "ombast",
+        "bombast",
+        "bombasti",
+        "bombastic",
+    ];
     for pair in steps.windows(2) {
-        assert!(l.is_legal_move(pair[0], pair[1]), "{} -> {}", pair[0], pair[1]);
+        assert!(
+            l.is_legal_move(pair[0], pair[1]),
+            "{} -> {}",
+            pair[0],
+            pair[1]
+        );
         assert!(l.is_valid(pair[1]));
         assert!(l.moves(pair[0]).iter().any(|m| m.result == pair[1]));
     }
     assert!(l.goal_words("omat").contains(&"tomato"));
     assert!(l.moves("bombastic").is_empty());
     let sol = Solution::solve(&l);
-    assert_eq!(sol.wins("bombastic"), Some(false), "player 2 to move at BOMBASTIC loses");
+    assert_eq!(
+        sol.wins("bombastic"),
+        Some(false),
+        "player 2 to move at BOMBASTIC loses"
+    );
     // Uppercase is fine.
     assert!(l.is_legal_move("OMAT", "OMBAT"));
 }
@@ -38,9 +63,25 @@ fn worked_example_replays() {
 fn worked_example_on_the_embedded_list() {
     let en = Lexicon::embedded("en").unwrap();
     let l = Language::new(&en, &RuleSet::core(), &Pot::STANDARD, &Vowels::default());
-    let steps = ["", "o", "oa", "oat", "omat", "ombat", "ombast", "bombast", "bombasti", "bombastic"];
+    let steps = [
+        "",
+        "o",
+        "oa",
+        "oat",
+        "omat",
+        "ombat",
+        "ombast",
+        "bombast",
+        "bombasti",
+        "bombastic",
+    ];
     for pair in steps.windows(2) {
-        assert!(l.is_legal_move(pair[0], pair[1]), "{} -> {}", pair[0], pair[1]);
+        assert!(
+            l.is_legal_move(pair[0], pair[1]),
+            "{} -> {}",
+            pair[0],
+            pair[1]
+        );
     }
 }
 
@@ -48,9 +89,20 @@ fn worked_example_on_the_embedded_list() {
 fn moves_are_distinct_sorted_and_leftmost() {
     let l = lang(&["abba", "abc"], &[]);
     let m = l.moves("b");
-    let results: Vec<_> = m.iter().map(|m| (m.position, m.letter, m.result.as_str())).collect();
+    let results: Vec<_> = m
+        .iter()
+        .map(|m| (m.position, m.letter, m.result.as_str()))
+        .collect();
     // "bb" from gap 0 or 1: reported once, at gap 0.
-    assert_eq!(results, [(0, 'a', "ab"), (0, 'b', "bb"), (1, 'a', "ba"), (1, 'c', "bc")]);
+    assert_eq!(
+        results,
+        [
+            (0, 'a', "ab"),
+            (0, 'b', "bb"),
+            (1, 'a', "ba"),
+            (1, 'c', "bc")
+        ]
+    );
     assert!(Language::is_insertion("ab", "abc", 1) && !Language::is_insertion("ab", "abcd", 1));
     assert!(Language::is_insertion("ab", "xaby", 2) && !Language::is_insertion("ab", "ba", 2));
 }
@@ -59,7 +111,12 @@ fn moves_are_distinct_sorted_and_leftmost() {
 fn tiles_limit_goal_words() {
     let mut pot = Pot::STANDARD;
     pot.0[(b'z' - b'a') as usize] = 1;
-    let l = Language::new(&lex(&["pizza", "zap"]), &RuleSet([Rule::Tiles].into()), &pot, &Vowels::default());
+    let l = Language::new(
+        &lex(&["pizza", "zap"]),
+        &RuleSet([Rule::Tiles].into()),
+        &pot,
+        &Vowels::default(),
+    );
     assert!(!l.is_goal_word("pizza") && l.is_goal_word("zap"));
     assert!(!l.is_valid("zz") && l.is_valid("za"));
     assert_eq!(l.goal_words("z"), ["zap"]);
@@ -71,7 +128,10 @@ fn whole_words_needs_a_word_chain() {
     assert!(l.is_goal_word("chat") && l.is_goal_word("a"));
     assert!(!l.is_goal_word("dog"), "no chain of words leads to dog");
     assert!(!l.is_valid("ca") && l.is_valid("cat"));
-    let l = lang(&["a", "at", "cat", "chat", "dog"], &[Rule::WholeWords, Rule::UnreachableGoals]);
+    let l = lang(
+        &["a", "at", "cat", "chat", "dog"],
+        &[Rule::WholeWords, Rule::UnreachableGoals],
+    );
     assert!(l.is_goal_word("dog") && l.is_valid("dog") && !l.is_reachable("dog"));
 }
 
@@ -80,7 +140,10 @@ fn vowel_fill_adds_vowels_anywhere() {
     let l = lang(&["tomato"], &[Rule::VowelFill]);
     assert!(l.is_valid("tmt") && l.is_valid("mt") && l.is_valid("tm") && !l.is_valid("tt"));
     assert_eq!(l.goal_words("tmt"), ["tomato"]);
-    let w = lang(&["tomato", "ant"], &[Rule::VowelFill, Rule::WholeWords, Rule::UnreachableGoals]);
+    let w = lang(
+        &["tomato", "ant"],
+        &[Rule::VowelFill, Rule::WholeWords, Rule::UnreachableGoals],
+    );
     assert!(w.is_valid("tmt") && w.is_valid("nt") && !w.is_valid("tm"));
     // Without unreachable-goals no chain of such strings starts from one letter.
     let w = lang(&["tomato", "ant"], &[Rule::VowelFill, Rule::WholeWords]);
@@ -100,7 +163,11 @@ fn consonant_start_vowel_cap_front_consonant() {
     // "s" can come first, while the string is short.
     assert!(l.is_goal_word("strap"));
     let l = lang(&["astra", "tras"], &[Rule::NoFrontConsonant]);
-    assert!(l.is_goal_word("astra") && l.is_legal_move("tra", "tras") && !l.is_legal_move("tra", "stra"));
+    assert!(
+        l.is_goal_word("astra")
+            && l.is_legal_move("tra", "tras")
+            && !l.is_legal_move("tra", "stra")
+    );
 }
 
 #[test]
@@ -111,7 +178,9 @@ fn palindrome_lock() {
     assert!(l.is_legal_move("cec", "aceca"));
     assert!(!l.is_legal_move("cec", "ceca"));
     let m = l.moves("cec");
-    assert!(m.iter().any(|m| m.result == "aceca" && m.second == Some((3, 'a')) && m.position == 0));
+    assert!(m
+        .iter()
+        .any(|m| m.result == "aceca" && m.second == Some((3, 'a')) && m.position == 0));
     assert!(l.is_goal_word("racecar"));
 }
 

@@ -67,7 +67,9 @@ impl Naive {
             let pieces: Vec<String> = if rules.contains(&Rule::WholeWords) {
                 vec![w.clone()]
             } else {
-                (0..w.len()).flat_map(|i| (i + 1..=w.len()).map(move |j| w[i..j].to_string())).collect()
+                (0..w.len())
+                    .flat_map(|i| (i + 1..=w.len()).map(move |j| w[i..j].to_string()))
+                    .collect()
             };
             for p in pieces {
                 if rules.contains(&Rule::VowelFill) {
@@ -86,7 +88,9 @@ impl Naive {
 
     /// Legal results from `s` (valid ones), with the play order key.
     fn children(&self, s: &str) -> Vec<Play> {
-        let front = |n: usize, gap: usize, c: char| self.has(Rule::NoFrontConsonant) && n >= 3 && gap == 0 && !is_vowel(c);
+        let front = |n: usize, gap: usize, c: char| {
+            self.has(Rule::NoFrontConsonant) && n >= 3 && gap == 0 && !is_vowel(c)
+        };
         let mut out = Vec::new();
         let n = s.len();
         let locked = self.locked(s);
@@ -127,10 +131,17 @@ impl Naive {
             .cloned()
             .collect();
         loop {
-            let mut valid: BTreeSet<String> =
-                Self::justified(rules, &goals).into_iter().filter(|s| Self::string_ok(rules, s)).collect();
+            let mut valid: BTreeSet<String> = Self::justified(rules, &goals)
+                .into_iter()
+                .filter(|s| Self::string_ok(rules, s))
+                .collect();
             valid.insert(String::new());
-            let mut me = Naive { rules: rules.clone(), goals: goals.clone(), valid, reach: BTreeSet::new() };
+            let mut me = Naive {
+                rules: rules.clone(),
+                goals: goals.clone(),
+                valid,
+                reach: BTreeSet::new(),
+            };
             let mut todo = vec![String::new()];
             me.reach.insert(String::new());
             while let Some(s) = todo.pop() {
@@ -143,7 +154,11 @@ impl Naive {
             if rules.contains(&Rule::UnreachableGoals) {
                 return me;
             }
-            let kept: BTreeSet<String> = goals.iter().filter(|w| me.reach.contains(*w)).cloned().collect();
+            let kept: BTreeSet<String> = goals
+                .iter()
+                .filter(|w| me.reach.contains(*w))
+                .cloned()
+                .collect();
             if kept == goals {
                 return me;
             }
@@ -155,7 +170,10 @@ impl Naive {
         if let Some(&w) = memo.get(s) {
             return w;
         }
-        let w = self.children(s).iter().any(|(_, _, _, t)| !self.wins(t, memo));
+        let w = self
+            .children(s)
+            .iter()
+            .any(|(_, _, _, t)| !self.wins(t, memo));
         memo.insert(s.to_string(), w);
         w
     }
@@ -173,7 +191,10 @@ impl Naive {
                 self.winner(s, k - 1, memo) + 1
             }
         } else {
-            let outcomes: Vec<usize> = children.iter().map(|(_, _, _, t)| (self.winner(t, k, memo) + 1) % k).collect();
+            let outcomes: Vec<usize> = children
+                .iter()
+                .map(|(_, _, _, t)| (self.winner(t, k, memo) + 1) % k)
+                .collect();
             if outcomes.contains(&0) {
                 0
             } else {
@@ -197,7 +218,12 @@ const STRING_RULES: [Rule; 8] = [
 ];
 
 fn check(words: Vec<String>, rule_bits: u8, three: bool) {
-    let rules: BTreeSet<Rule> = STRING_RULES.iter().enumerate().filter(|(i, _)| rule_bits & (1 << i) != 0).map(|(_, r)| *r).collect();
+    let rules: BTreeSet<Rule> = STRING_RULES
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| rule_bits & (1 << i) != 0)
+        .map(|(_, r)| *r)
+        .collect();
     let mut pot = Pot([0; 26]);
     for (i, c) in "abcesx".bytes().enumerate() {
         pot.0[(c - b'a') as usize] = [3, 1, 2, 2, 1, 1][i];
@@ -211,28 +237,57 @@ fn check(words: Vec<String>, rule_bits: u8, three: bool) {
     // Validity of every candidate: all strings justified by any word, plus
     // a few one-letter-off strings.
     let mut candidates = Naive::justified(&rules, &words.iter().cloned().collect());
-    candidates.extend(Naive::justified(&BTreeSet::new(), &words.iter().cloned().collect()));
+    candidates.extend(Naive::justified(
+        &BTreeSet::new(),
+        &words.iter().cloned().collect(),
+    ));
     for s in candidates.clone() {
         candidates.insert(format!("{s}z"));
     }
     for s in &candidates {
-        assert_eq!(lang.is_valid(s), naive.valid.contains(s), "is_valid({s}) under {rules:?}");
-        assert_eq!(lang.is_reachable(s), naive.reach.contains(s), "is_reachable({s}) under {rules:?}");
+        assert_eq!(
+            lang.is_valid(s),
+            naive.valid.contains(s),
+            "is_valid({s}) under {rules:?}"
+        );
+        assert_eq!(
+            lang.is_reachable(s),
+            naive.reach.contains(s),
+            "is_reachable({s}) under {rules:?}"
+        );
     }
     // The lazy language answers the same, length by length.
     let lazy = Language::new_lazy(&lex, &RuleSet(rules.clone()), &pot, &Vowels::default());
     for s in &candidates {
-        assert_eq!(lazy.is_valid(s), naive.valid.contains(s), "lazy is_valid({s}) under {rules:?}");
-        assert_eq!(lazy.moves(s), lang.moves(s), "lazy moves({s}) under {rules:?}");
+        assert_eq!(
+            lazy.is_valid(s),
+            naive.valid.contains(s),
+            "lazy is_valid({s}) under {rules:?}"
+        );
+        assert_eq!(
+            lazy.moves(s),
+            lang.moves(s),
+            "lazy moves({s}) under {rules:?}"
+        );
     }
-    assert_eq!(lazy.goals().collect::<Vec<_>>(), lang.goals().collect::<Vec<_>>());
-    assert_eq!(Solution::solve(&lazy).winning_openers(), Solution::solve(&lang).winning_openers());
+    assert_eq!(
+        lazy.goals().collect::<Vec<_>>(),
+        lang.goals().collect::<Vec<_>>()
+    );
+    assert_eq!(
+        Solution::solve(&lazy).winning_openers(),
+        Solution::solve(&lang).winning_openers()
+    );
     assert_eq!(lazy.valid_count(), naive.valid.len());
     assert_eq!(lang.valid_count(), naive.valid.len());
     let sol = Solution::solve(&lang);
     let mut memo = HashMap::new();
     assert_eq!(sol.positions(), naive.reach.len());
-    assert_eq!(sol.first_player_wins(), naive.wins("", &mut memo), "first player under {rules:?}");
+    assert_eq!(
+        sol.first_player_wins(),
+        naive.wins("", &mut memo),
+        "first player under {rules:?}"
+    );
     let openers: String = naive
         .children("")
         .iter()
@@ -243,9 +298,16 @@ fn check(words: Vec<String>, rule_bits: u8, three: bool) {
         .collect();
     assert_eq!(sol.winning_openers(), openers);
     for s in &naive.valid {
-        assert_eq!(sol.wins(s), Some(naive.wins(s, &mut memo)), "wins({s}) under {rules:?}");
-        let moves: Vec<Play> =
-            lang.moves(s).into_iter().map(|m| (m.position, m.letter, m.second, m.result)).collect();
+        assert_eq!(
+            sol.wins(s),
+            Some(naive.wins(s, &mut memo)),
+            "wins({s}) under {rules:?}"
+        );
+        let moves: Vec<Play> = lang
+            .moves(s)
+            .into_iter()
+            .map(|m| (m.position, m.letter, m.second, m.result))
+            .collect();
         assert_eq!(moves, naive.children(s), "moves({s}) under {rules:?}");
         for m in &moves {
             assert!(lang.is_legal_move(s, &m.3));
@@ -254,7 +316,10 @@ fn check(words: Vec<String>, rule_bits: u8, three: bool) {
         let want: Vec<&str> = naive
             .goals
             .iter()
-            .filter(|w| Naive::justified(&rules, &BTreeSet::from([(*w).clone()])).contains(s) || s.is_empty())
+            .filter(|w| {
+                Naive::justified(&rules, &BTreeSet::from([(*w).clone()])).contains(s)
+                    || s.is_empty()
+            })
             .map(String::as_str)
             .collect();
         assert_eq!(lang.goal_words(s), want, "goal_words({s}) under {rules:?}");
@@ -264,9 +329,17 @@ fn check(words: Vec<String>, rule_bits: u8, three: bool) {
         for n in [3, 4] {
             let sn = solve_players(&lang, n);
             let mut memo = HashMap::new();
-            assert_eq!(sn.winner(), naive.winner("", n, &mut memo), "{n} players under {rules:?}");
+            assert_eq!(
+                sn.winner(),
+                naive.winner("", n, &mut memo),
+                "{n} players under {rules:?}"
+            );
             for s in &naive.valid {
-                assert_eq!(sn.winner_at(s), Some(naive.winner(s, n, &mut memo)), "{n} players at {s}");
+                assert_eq!(
+                    sn.winner_at(s),
+                    Some(naive.winner(s, n, &mut memo)),
+                    "{n} players at {s}"
+                );
             }
         }
     }
@@ -291,7 +364,10 @@ proptest! {
 
 #[test]
 fn palindromes_and_fronts() {
-    let words: Vec<String> = ["abcba", "xabcbax", "bcb", "sabas", "cbbc", "abba"].iter().map(|s| s.to_string()).collect();
+    let words: Vec<String> = ["abcba", "xabcbax", "bcb", "sabas", "cbbc", "abba"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     for bits in [0x40u8, 0x60, 0x48, 0x50, 0xC0, 0x42] {
         check(words.clone(), bits, true);
     }

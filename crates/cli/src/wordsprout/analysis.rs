@@ -107,11 +107,21 @@ impl Setup {
     }
 
     fn used(&self) -> Vec<&'static str> {
-        self.rules.string_rules().0.iter().map(|r| r.name()).collect()
+        self.rules
+            .string_rules()
+            .0
+            .iter()
+            .map(|r| r.name())
+            .collect()
     }
 
     fn ignored(&self) -> Vec<&'static str> {
-        self.rules.0.iter().filter(|r| !r.shapes_strings()).map(|r| r.name()).collect()
+        self.rules
+            .0
+            .iter()
+            .filter(|r| !r.shapes_strings())
+            .map(|r| r.name())
+            .collect()
     }
 
     fn describe(&self) -> String {
@@ -120,7 +130,11 @@ impl Setup {
             "word list {} ({} words), rules: {}",
             self.lexicon.name(),
             self.lexicon.len(),
-            if used.is_empty() { "core".to_string() } else { used.join(", ") }
+            if used.is_empty() {
+                "core".to_string()
+            } else {
+                used.join(", ")
+            }
         );
         if self.rules.has(Rule::Tiles) {
             line.push_str(&format!(" (pot {})", self.pot));
@@ -173,11 +187,18 @@ pub fn hint(a: HintArgs) -> Result<ExitCode> {
 
 fn hint_inner(a: HintArgs) -> Result<ExitCode> {
     if !a.string.bytes().all(|b| b.is_ascii_alphabetic()) {
-        bail!("{:?} is not a Word Sprout string: use the letters a-z only (any case)", a.string);
+        bail!(
+            "{:?} is not a Word Sprout string: use the letters a-z only (any case)",
+            a.string
+        );
     }
     let setup = Setup::load(&a.common)?;
     let bar = spinner("building the valid strings");
-    let language = if a.solve { setup.language() } else { setup.lazy_language() };
+    let language = if a.solve {
+        setup.language()
+    } else {
+        setup.lazy_language()
+    };
     let solution = if a.solve {
         if let Some(b) = &bar {
             b.set_message("solving");
@@ -227,9 +248,16 @@ fn hint_inner(a: HintArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "{}", setup.describe())?;
-    let shown = if string.is_empty() { "the empty string".to_string() } else { string.to_uppercase() };
+    let shown = if string.is_empty() {
+        "the empty string".to_string()
+    } else {
+        string.to_uppercase()
+    };
     if !valid {
-        writeln!(out, "note: {shown} is not a valid string under these rules (a bluff?)")?;
+        writeln!(
+            out,
+            "note: {shown} is not a valid string under these rules (a bluff?)"
+        )?;
     }
     if moves.is_empty() {
         writeln!(out, "no legal play from {shown}: the player to move is out")?;
@@ -243,7 +271,13 @@ fn hint_inner(a: HintArgs) -> Result<ExitCode> {
     let width = moves.iter().map(|m| m.result.len()).max().unwrap_or(0);
     for m in &moves {
         let play = match m.second {
-            Some((q, c)) => format!("{:>2} {} +{:>2} {}", m.position, m.letter.to_ascii_uppercase(), q, c.to_ascii_uppercase()),
+            Some((q, c)) => format!(
+                "{:>2} {} +{:>2} {}",
+                m.position,
+                m.letter.to_ascii_uppercase(),
+                q,
+                c.to_ascii_uppercase()
+            ),
             None => format!("{:>2} {}", m.position, m.letter.to_ascii_uppercase()),
         };
         let verdict = match m.wins {
@@ -272,8 +306,7 @@ fn hint_inner(a: HintArgs) -> Result<ExitCode> {
 fn quiet_pipe(r: Result<ExitCode>) -> Result<ExitCode> {
     match r {
         Err(e)
-            if e
-                .downcast_ref::<std::io::Error>()
+            if e.downcast_ref::<std::io::Error>()
                 .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) =>
         {
             Ok(ExitCode::SUCCESS)
@@ -331,9 +364,16 @@ fn solve_inner(a: SolveArgs) -> Result<ExitCode> {
             writeln!(out, "positions: {} (distinct valid strings reachable from the empty start, counting it)", sol.positions())?;
             if sol.first_player_wins() {
                 writeln!(out, "the first player wins with perfect play")?;
-                writeln!(out, "winning openers: {}", sol.winning_openers().to_uppercase())?;
+                writeln!(
+                    out,
+                    "winning openers: {}",
+                    sol.winning_openers().to_uppercase()
+                )?;
             } else {
-                writeln!(out, "the second player wins with perfect play (no winning opener)")?;
+                writeln!(
+                    out,
+                    "the second player wins with perfect play (no winning opener)"
+                )?;
             }
             writeln!(out, "solved in {:.3} s", elapsed.as_secs_f64())?;
         }
@@ -365,7 +405,11 @@ fn solve_inner(a: SolveArgs) -> Result<ExitCode> {
             a.players,
             sol.winner() + 1
         )?;
-        writeln!(out, "openers after which player 1 wins: {}", sol.winning_openers().to_uppercase())?;
+        writeln!(
+            out,
+            "openers after which player 1 wins: {}",
+            sol.winning_openers().to_uppercase()
+        )?;
         writeln!(out, "solved in {:.3} s", elapsed.as_secs_f64())?;
     }
     Ok(ExitCode::SUCCESS)
@@ -403,20 +447,31 @@ fn bench_inner(a: BenchArgs) -> Result<ExitCode> {
         text.push(b'\n');
     }
     let name = setup.lexicon.name().to_string();
-    let (mut load, mut build, mut solve, mut total) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut load, mut build, mut solve, mut total) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut check: Option<(usize, bool, String)> = None;
     for run in 0..a.runs {
         let t0 = Instant::now();
-        let (lexicon, _) = Lexicon::from_bytes(name.clone(), &text).context("cannot load the word list")?;
+        let (lexicon, _) =
+            Lexicon::from_bytes(name.clone(), &text).context("cannot load the word list")?;
         let t1 = Instant::now();
         let language = Language::new(&lexicon, &setup.rules, &setup.pot, &setup.vowels);
         let t2 = Instant::now();
         let sol = Solution::solve(&language);
         let t3 = Instant::now();
-        let got = (sol.positions(), sol.first_player_wins(), sol.winning_openers());
+        let got = (
+            sol.positions(),
+            sol.first_player_wins(),
+            sol.winning_openers(),
+        );
         if let Some(prev) = &check {
             if *prev != got {
-                bail!("run {} disagrees with run 1: {:?} vs {:?}", run + 1, got, prev);
+                bail!(
+                    "run {} disagrees with run 1: {:?} vs {:?}",
+                    run + 1,
+                    got,
+                    prev
+                );
             }
         }
         check = Some(got);
@@ -450,8 +505,22 @@ fn bench_inner(a: BenchArgs) -> Result<ExitCode> {
         writeln!(out, "{}", setup.describe())?;
         writeln!(out, "runs: {} (medians below)", a.runs)?;
         writeln!(out, "load word list:        {:9.1} ms", ms(load))?;
-        writeln!(out, "cold solve:            {:9.1} ms  (valid strings {:.1} ms + solve {:.1} ms)", ms(total), ms(build), ms(solve))?;
-        writeln!(out, "check: positions {positions}, first player wins: {first}, winning openers: {}", if openers.is_empty() { "-".into() } else { openers })?;
+        writeln!(
+            out,
+            "cold solve:            {:9.1} ms  (valid strings {:.1} ms + solve {:.1} ms)",
+            ms(total),
+            ms(build),
+            ms(solve)
+        )?;
+        writeln!(
+            out,
+            "check: positions {positions}, first player wins: {first}, winning openers: {}",
+            if openers.is_empty() {
+                "-".into()
+            } else {
+                openers
+            }
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

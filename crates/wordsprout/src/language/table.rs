@@ -65,7 +65,8 @@ impl Key for u128 {
     fn slot_hash(self) -> u64 {
         let lo = self as u64;
         let hi = (self >> 64) as u64;
-        (lo ^ hi.wrapping_mul(0xC2B2_AE3D_27D4_EB4F) ^ (lo >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        (lo ^ hi.wrapping_mul(0xC2B2_AE3D_27D4_EB4F) ^ (lo >> 29))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
     #[inline]
     fn push(self, letter: u8) -> Self {
@@ -477,7 +478,13 @@ pub(crate) fn derive_from(upper: &Level, level: &mut Level, ends: bool, vowels: 
 }
 
 #[inline]
-fn derive_packed<K: Key>(u: &Table<K>, ul: usize, ends: bool, is_vowel: &dyn Fn(u8) -> bool, mut put: impl FnMut(K)) {
+fn derive_packed<K: Key>(
+    u: &Table<K>,
+    ul: usize,
+    ends: bool,
+    is_vowel: &dyn Fn(u8) -> bool,
+    mut put: impl FnMut(K),
+) {
     let any_vowel = (b'a'..=b'z').any(is_vowel);
     for slot in 0..u.slots() {
         let k = u.key(slot);
@@ -507,12 +514,23 @@ fn derive_packed<K: Key>(u: &Table<K>, ul: usize, ends: bool, is_vowel: &dyn Fn(
 /// move), marks winning in `lower_win` every distinct one-letter deletion
 /// held by `lower`. Works on packed keys; returns false (doing nothing) for
 /// byte-string levels, which the caller handles.
-pub(crate) fn mark_parents_packed(level: &Level, win: &[u8], lower: &Level, lower_win: &mut [u8]) -> bool {
+pub(crate) fn mark_parents_packed(
+    level: &Level,
+    win: &[u8],
+    lower: &Level,
+    lower_win: &mut [u8],
+) -> bool {
     let len = level.len;
     match (&level.keys, &lower.keys) {
-        (Keys::Small(t), Keys::Small(l)) => mark_packed(t, &level.flags, len, win, |k| l.find(k), lower_win),
-        (Keys::Mid(t), Keys::Mid(l)) => mark_packed(t, &level.flags, len, win, |k| l.find(k), lower_win),
-        (Keys::Mid(t), Keys::Small(l)) => mark_packed(t, &level.flags, len, win, |k| l.find(k as u64), lower_win),
+        (Keys::Small(t), Keys::Small(l)) => {
+            mark_packed(t, &level.flags, len, win, |k| l.find(k), lower_win)
+        }
+        (Keys::Mid(t), Keys::Mid(l)) => {
+            mark_packed(t, &level.flags, len, win, |k| l.find(k), lower_win)
+        }
+        (Keys::Mid(t), Keys::Small(l)) => {
+            mark_packed(t, &level.flags, len, win, |k| l.find(k as u64), lower_win)
+        }
         _ => return false,
     }
     true
