@@ -1,0 +1,956 @@
+//! One task per live game: the [`GameActor`] owns the game's state, the
+//! [`GameStub`]s talk to it through a bounded queue.
+//!
+//! Everything that touches a game goes through its actor, one message at a
+//! time: actions (from a seat's connection, from HTTP, from a bot, from the
+//! clock), joins, connections. So nothing needs a lock, and the order in
+//! which actions are accepted is the order in which they are stored.
+//!
+//! An action is applied to the in-memory state, written to the database and
+//! only then acknowledged and shown to anyone. If the write fails, the state
+//! is rebuilt without it and the sender gets a `storage` error.
+
+use crate::error::ApiError;
+use crate::hub::{Hub, NewGameSpec};
+use crate::storage::{ActionRow, DeadlineRow, GameRow, SeatKind, SeatRow, StatusRow, Write};
+use crate::{now_ms, summary_json};
+use axum::extract::ws::Utf8Bytes;
+use parlor_core::{ActionError, Actor, Budget, DynMatch, GameEntry, Level, Seat, ToAct, Viewer};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+/// What a connection's writer receives: a text frame, already serialised.
+pub(crate) type Outbound = Utf8Bytes;
+
+/// Who is sending an action.
+pub(crate) enum Who {
+    /// A connection already bound to a seat (or a spectator's: refused).
+    Conn(u64),
+    /// An HTTP request with a seat token.
+    Token(String),
+}
+
+/// Where the answer to an action goes.
+pub(crate) enum ActReply {
+    /// Into the connection's queue, as `ack`/`error` with the client's ref.
+    Conn { conn: u64, reference: Value },
+    /// To an HTTP handler.
+    Http(oneshot::Sender<Result<(usize, Vec<Value>), ApiError>>),
+}
+
+pub(crate) struct Connected {
+    pub conn: u64,
+    pub out: mpsc::Receiver<Outbound>,
+}
+
+pub(crate) enum Msg {
+    Connect {
+        token: Option<String>,
+        reply: oneshot::Sender<Result<Connected, ApiError>>,
+    },
+    Disconnect {
+        conn: u64,
+    },
+    Act {
+        who: Who,
+        action: Value,
+        reply: ActReply,
+    },
+    Sync {
+        conn: u64,
+    },
+    State {
+        token: Option<String>,
+        reply: oneshot::Sender<Result<Value, ApiError>>,
+    },
+    Summary {
+        reply: oneshot::Sender<Value>,
+    },
+    Join {
+        token: String,
+        name: Option<String>,
+        player: Option<String>,
+        reply: oneshot::Sender<Result<(usize, Value), ApiError>>,
+    },
+    Claim {
+        seat: usize,
+        name: Option<String>,
+        player: Option<String>,
+        reply: oneshot::Sender<Result<(usize, String, Value), ApiError>>,
+    },
+    SeatToken {
+        seat: usize,
+        reply: oneshot::Sender<Option<String>>,
+    },
+    Rematch {
+        token: String,
+        reply: oneshot::Sender<Result<(usize, String, Value), ApiError>>,
+    },
+    Record {
+        reply: oneshot::Sender<Result<Value, ApiError>>,
+    },
+}
+
+/// The handle to a live game, cloned into every connection.
+#[derive(Clone)]
+pub(crate) struct GameStub {
+    tx: mpsc::Sender<Msg>,
+}
+
+impl GameStub {
+    /// Queues a message; a full queue hands the work back as `busy`.
+    pub(crate) fn send(&self, msg: Msg) -> Result<(), ApiError> {
+        self.tx.try_send(msg).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(_) => ApiError::busy(),
+            mpsc::error::TrySendError::Closed(_) => ApiError::gone(),
+        })
+    }
+
+    /// Sends a request and waits for its answer.
+    pub(crate) async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<T>) -> Msg,
+    ) -> Result<T, ApiError> {
+        let (tx, rx) = oneshot::channel();
+        self.send(make(tx))?;
+        rx.await.map_err(|_| ApiError::gone())
+    }
+
+    /// Queues a message, waiting for room.
+    pub(crate) async fn send_wait(&self, msg: Msg) -> Result<(), ApiError> {
+        self.tx.send(msg).await.map_err(|_| ApiError::gone())
+    }
+
+    pub(crate) fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+}
+
+/// A clock the actor keeps for the game.
+#[derive(Clone, Debug)]
+struct Clock {
+    key: String,
+    started_ms: i64,
+    seconds: f64,
+    action: Value,
+}
+
+impl Clock {
+    fn ends_ms(&self) -> i64 {
+        self.started_ms + (self.seconds * 1000.0).round() as i64
+    }
+    fn json(&self, now: i64) -> Value {
+        json!({
+            "key": self.key,
+            "seconds": self.seconds,
+            "started_ms": self.started_ms,
+            "ends_ms": self.ends_ms(),
+            "remaining_ms": (self.ends_ms() - now).max(0),
+        })
+    }
+}
+
+struct Conn {
+    viewer: Viewer,
+    out: mpsc::Sender<Outbound>,
+}
+
+/// A bot's copy of the game, so it can think off the actor's task while the
+/// actor goes on accepting actions.
+#[derive(Default)]
+struct Bots {
+    /// The copy, when it is home (not lent to a thinking task).
+    shadow: Option<Box<dyn DynMatch>>,
+    /// Whether a decision is under way.
+    thinking: bool,
+    /// Actions accepted while the copy was away, to replay on its return.
+    pending: Vec<(Actor, Value)>,
+    /// Bot seats that passed (or failed) at this seq: not asked again
+    /// until something changes.
+    passed: Vec<(Seat, usize)>,
+    /// Seat the next simultaneous-phase decision starts looking from.
+    next: usize,
+}
+
+struct BotResult {
+    shadow: Option<Box<dyn DynMatch>>,
+    seat: Seat,
+    at_seq: usize,
+    action: Result<Option<Value>, String>,
+}
+
+pub(crate) struct GameActor {
+    hub: Hub,
+    entry: Arc<dyn GameEntry>,
+    m: Box<dyn DynMatch>,
+    row: GameRow,
+    seats: Vec<SeatRow>,
+    conns: HashMap<u64, Conn>,
+    next_conn: u64,
+    clock: Option<Clock>,
+    /// A clock key whose action the game refused: not retried.
+    dead_clock: Option<String>,
+    bots: Bots,
+    bot_tx: mpsc::UnboundedSender<BotResult>,
+    last_by: Option<Actor>,
+    last_events: Vec<Value>,
+}
+
+impl GameActor {
+    /// Starts the actor task for a game whose state `m` matches `row` and
+    /// the stored actions. Returns its stub.
+    pub(crate) fn spawn(
+        hub: Hub,
+        entry: Arc<dyn GameEntry>,
+        m: Box<dyn DynMatch>,
+        row: GameRow,
+        seats: Vec<SeatRow>,
+    ) -> GameStub {
+        let (tx, rx) = mpsc::channel(hub.settings().game_queue);
+        let (bot_tx, bot_rx) = mpsc::unbounded_channel();
+        let actor = GameActor {
+            hub,
+            entry,
+            m,
+            row,
+            seats,
+            conns: HashMap::new(),
+            next_conn: 1,
+            clock: None,
+            dead_clock: None,
+            bots: Bots::default(),
+            bot_tx,
+            last_by: None,
+            last_events: Vec::new(),
+        };
+        tokio::spawn(actor.run(rx, bot_rx));
+        GameStub { tx }
+    }
+
+    async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<Msg>,
+        mut bot_rx: mpsc::UnboundedReceiver<BotResult>,
+    ) {
+        let mut shutdown = self.hub.shutdown_signal();
+        // A clock stored before a restart resumes from its stored start.
+        let stored = self.row.status.deadline.clone();
+        self.refresh_clock(stored.as_ref());
+        if self.clock.as_ref().map(|c| (&c.key, c.started_ms))
+            != stored.as_ref().map(|d| (&d.key, d.started_ms))
+        {
+            let status = self.status_row();
+            let write = Write::Status {
+                game_id: self.row.id.clone(),
+                status: status.clone(),
+            };
+            if self.hub.store().write(write).await.is_ok() {
+                self.row.status = status;
+            }
+        }
+        self.maybe_bot();
+        let idle = self.hub.settings().idle_unload;
+        let mut last_busy = Instant::now();
+        loop {
+            let clock_at = self.clock_instant();
+            tokio::select! {
+                msg = rx.recv() => {
+                    let Some(msg) = msg else { break };
+                    last_busy = Instant::now();
+                    self.handle(msg).await;
+                }
+                Some(result) = bot_rx.recv() => {
+                    last_busy = Instant::now();
+                    self.bot_done(result).await;
+                }
+                _ = sleep_until_opt(clock_at) => {
+                    self.clock_ran_out().await;
+                }
+                _ = tokio::time::sleep_until(last_busy + idle),
+                    if self.conns.is_empty() && self.clock.is_none() && !self.bots.thinking => {
+                    // Nobody is here and nothing will happen by itself:
+                    // leave memory; the next visitor reloads from the database.
+                    if self.hub.unload(&self.row.id, &rx) {
+                        rx.close();
+                        while let Ok(msg) = rx.try_recv() {
+                            self.handle(msg).await;
+                        }
+                        break;
+                    }
+                    last_busy = Instant::now();
+                }
+                _ = shutdown.changed() => break,
+            }
+        }
+    }
+
+    async fn handle(&mut self, msg: Msg) {
+        match msg {
+            Msg::Connect { token, reply } => {
+                let r = self.connect(token);
+                let _ = reply.send(r);
+            }
+            Msg::Disconnect { conn } => {
+                if let Some(c) = self.conns.remove(&conn) {
+                    if matches!(c.viewer, Viewer::Seat(_)) {
+                        self.broadcast_seats();
+                    }
+                }
+            }
+            Msg::Act { who, action, reply } => {
+                let seat = match &who {
+                    Who::Conn(conn) => match self.conns.get(conn).map(|c| c.viewer) {
+                        Some(Viewer::Seat(s)) => Ok(s),
+                        Some(Viewer::Spectator) => Err(ApiError::new(
+                            "spectator",
+                            "spectators cannot act: join with a seat token",
+                        )),
+                        None => Err(ApiError::gone()),
+                    },
+                    Who::Token(t) => self.seat_of_token(t).ok_or_else(ApiError::bad_token),
+                };
+                let result = match seat {
+                    Ok(seat) => self.act(Actor::Seat(seat), action).await,
+                    Err(e) => Err(e),
+                };
+                let ok = result.is_ok();
+                match reply {
+                    ActReply::Http(tx) => {
+                        let _ = tx.send(result);
+                    }
+                    ActReply::Conn { conn, reference } => {
+                        let msg = match &result {
+                            Ok((seq, _)) => json!({"type": "ack", "ref": reference, "seq": seq}),
+                            Err(e) => {
+                                json!({"type": "error", "ref": reference, "code": e.code, "message": e.message})
+                            }
+                        };
+                        self.send_to(conn, msg.to_string().into());
+                    }
+                }
+                if ok {
+                    self.after_change();
+                }
+            }
+            Msg::Sync { conn } => {
+                if let Some(v) = self.conns.get(&conn).map(|c| c.viewer) {
+                    let text = self.state_text(v);
+                    self.send_to(conn, text);
+                }
+            }
+            Msg::State { token, reply } => {
+                let r = match token.filter(|t| !t.is_empty()) {
+                    None => Ok(self.state_json(Viewer::Spectator)),
+                    Some(t) => match self.seat_of_token(&t) {
+                        Some(s) => Ok(self.state_json(Viewer::Seat(s))),
+                        None => Err(ApiError::bad_token()),
+                    },
+                };
+                let _ = reply.send(r);
+            }
+            Msg::Summary { reply } => {
+                let _ = reply.send(self.summary());
+            }
+            Msg::Join {
+                token,
+                name,
+                player,
+                reply,
+            } => {
+                let r = match self.seat_of_token(&token) {
+                    None => Err(ApiError::bad_token()),
+                    Some(seat) => self
+                        .take_seat(seat.0, name, player)
+                        .await
+                        .map(|()| (seat.0, self.summary())),
+                };
+                let _ = reply.send(r);
+            }
+            Msg::Claim {
+                seat,
+                name,
+                player,
+                reply,
+            } => {
+                let r = self.claim(seat, name, player).await;
+                let _ = reply.send(r);
+            }
+            Msg::SeatToken { seat, reply } => {
+                let _ = reply.send(self.seats.get(seat).and_then(|s| s.token.clone()));
+            }
+            Msg::Rematch { token, reply } => {
+                let r = self.rematch(token).await;
+                let _ = reply.send(r);
+            }
+            Msg::Record { reply } => {
+                let r = if self.m.outcome().is_some() || self.m.to_act() == ToAct::Over {
+                    Ok(self.m.record_json())
+                } else {
+                    Err(ApiError::new(
+                        "not_over",
+                        "the record holds hidden information: it is available once the game is over",
+                    ))
+                };
+                let _ = reply.send(r);
+            }
+        }
+    }
+
+    fn seat_of_token(&self, token: &str) -> Option<Seat> {
+        if token.is_empty() {
+            return None;
+        }
+        self.seats
+            .iter()
+            .find(|s| s.token.as_deref() == Some(token))
+            .map(|s| Seat(s.seat))
+    }
+
+    fn connect(&mut self, token: Option<String>) -> Result<Connected, ApiError> {
+        let viewer = match token.filter(|t| !t.is_empty()) {
+            None => Viewer::Spectator,
+            Some(t) => Viewer::Seat(self.seat_of_token(&t).ok_or_else(ApiError::bad_token)?),
+        };
+        let (tx, rx) = mpsc::channel(self.hub.settings().conn_queue);
+        let conn = self.next_conn;
+        self.next_conn += 1;
+        let you = match viewer {
+            Viewer::Seat(s) => json!({"seat": s.0}),
+            Viewer::Spectator => json!({"spectator": true}),
+        };
+        self.conns.insert(conn, Conn { viewer, out: tx });
+        let welcome = json!({"type": "welcome", "you": you, "game": self.summary()});
+        self.send_to(conn, welcome.to_string().into());
+        let state = self.state_text(viewer);
+        self.send_to(conn, state);
+        if matches!(viewer, Viewer::Seat(_)) {
+            self.broadcast_seats();
+        }
+        Ok(Connected { conn, out: rx })
+    }
+
+    /// Applies, stores, and only then reports an action. On a storage error
+    /// the state is rebuilt without the action.
+    async fn act(&mut self, actor: Actor, action: Value) -> Result<(usize, Vec<Value>), ApiError> {
+        let events = self.m.apply_json(actor, &action).map_err(|e| match e {
+            ActionError::Malformed { .. } => ApiError::new("malformed_action", e.to_string()),
+            ActionError::Rule(m) => ApiError::new("illegal_action", m),
+        })?;
+        let seq = self.m.actions_len();
+        let now = now_ms();
+        let old_clock = self.clock.clone();
+        self.refresh_clock(None);
+        let status = self.status_row();
+        let write = Write::Action {
+            game_id: self.row.id.clone(),
+            action: ActionRow {
+                idx: seq - 1,
+                actor: serde_json::to_value(actor).unwrap_or(Value::Null),
+                action: action.clone(),
+                at_ms: now,
+            },
+            status: status.clone(),
+        };
+        if let Err(e) = self.hub.store().write(write).await {
+            self.clock = old_clock;
+            self.rollback_last();
+            return Err(ApiError::storage(e));
+        }
+        self.row.status = status;
+        self.last_by = Some(actor);
+        self.last_events = events.clone();
+        if self.bots.thinking {
+            self.bots.pending.push((actor, action));
+        } else if let Some(shadow) = self.bots.shadow.as_mut() {
+            if shadow.apply_json(actor, &action).is_err() {
+                // A copy that disagrees is useless; a new one is made when needed.
+                self.bots.shadow = None;
+            }
+        }
+        Ok((seq, events))
+    }
+
+    /// Rebuilds the state from its record minus the last action.
+    fn rollback_last(&mut self) {
+        let mut record = self.m.record_json();
+        if let Some(actions) = record.get_mut("actions").and_then(Value::as_array_mut) {
+            actions.pop();
+        }
+        match self.entry.replay(&record, &self.hub.resources()) {
+            Ok(m) => self.m = m,
+            Err(e) => eprintln!(
+                "parlor serve: game {}: cannot rebuild after a failed write: {e}",
+                self.row.id
+            ),
+        }
+        self.bots.shadow = None;
+    }
+
+    /// After any accepted action: show it, then let clocks and bots react.
+    fn after_change(&mut self) {
+        self.broadcast_state();
+        self.maybe_bot();
+    }
+
+    fn status_row(&self) -> StatusRow {
+        StatusRow {
+            seq: self.m.actions_len(),
+            to_act: serde_json::to_value(self.m.to_act()).unwrap_or(Value::Null),
+            outcome: self
+                .m
+                .outcome()
+                .map(|o| serde_json::to_value(o).unwrap_or(Value::Null)),
+            over: self.m.to_act() == ToAct::Over,
+            deadline: self.clock.as_ref().map(|c| DeadlineRow {
+                key: c.key.clone(),
+                started_ms: c.started_ms,
+            }),
+            updated_ms: now_ms(),
+        }
+    }
+
+    /// Keeps `self.clock` in step with the game's deadline: the same key
+    /// keeps its start; a new key starts now (or at `stored`'s start when it
+    /// names the same key, after a restart).
+    fn refresh_clock(&mut self, stored: Option<&DeadlineRow>) {
+        let Some(d) = self.m.deadline_json() else {
+            self.clock = None;
+            return;
+        };
+        if self.dead_clock.as_deref() == Some(d.key.as_str()) {
+            self.clock = None;
+            return;
+        }
+        let started_ms = match (&self.clock, stored) {
+            (Some(c), _) if c.key == d.key => c.started_ms,
+            (_, Some(s)) if s.key == d.key => s.started_ms,
+            _ => now_ms(),
+        };
+        self.clock = Some(Clock {
+            key: d.key,
+            started_ms,
+            seconds: d.seconds,
+            action: d.action,
+        });
+    }
+
+    fn clock_instant(&self) -> Option<Instant> {
+        let c = self.clock.as_ref()?;
+        let left = (c.ends_ms() - now_ms()).max(0) as u64;
+        Some(Instant::now() + Duration::from_millis(left))
+    }
+
+    async fn clock_ran_out(&mut self) {
+        let Some(c) = self.clock.clone() else { return };
+        match self.act(Actor::Referee, c.action.clone()).await {
+            Ok(_) => self.after_change(),
+            Err(e) if e.code == "storage" => {
+                // Try again shortly rather than spin.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(e) => {
+                eprintln!(
+                    "parlor serve: game {}: the game refused its own clock action ({}): {e}",
+                    self.row.id, c.key
+                );
+                self.dead_clock = Some(c.key);
+                self.clock = None;
+            }
+        }
+    }
+
+    // ---- bots ----
+
+    fn bot_level(&self, seat: Seat) -> Option<Level> {
+        let s = self.seats.get(seat.0)?;
+        if s.kind != SeatKind::Bot {
+            return None;
+        }
+        Some(
+            s.level
+                .as_deref()
+                .and_then(|l| l.parse().ok())
+                .unwrap_or(Level::Easy),
+        )
+    }
+
+    /// Starts a bot decision if a bot seat may act and none is under way.
+    fn maybe_bot(&mut self) {
+        if self.bots.thinking {
+            return;
+        }
+        let seq = self.m.actions_len();
+        self.bots.passed.retain(|&(_, at)| at == seq);
+        let to_act = self.m.to_act().seats();
+        let n = self.seats.len().max(1);
+        let start = self.bots.next % n;
+        let pick = (0..n).map(|i| Seat((start + i) % n)).find(|s| {
+            to_act.contains(s)
+                && self.bot_level(*s).is_some()
+                && !self.bots.passed.iter().any(|(p, _)| p == s)
+        });
+        let Some(seat) = pick else { return };
+        let level = self.bot_level(seat).unwrap_or(Level::Easy);
+        self.bots.next = seat.0 + 1;
+        self.bots.thinking = true;
+        let shadow = self.bots.shadow.take();
+        let record = if shadow.is_none() {
+            Some(self.m.record_json())
+        } else {
+            None
+        };
+        let entry = self.entry.clone();
+        let resources = self.hub.resources();
+        let settings = self.hub.settings();
+        let seed = self.row.seed
+            ^ (seq as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ (seat.0 as u64).rotate_left(32);
+        let delay = if self.clock.is_some() {
+            settings.bot_delay_clocked
+        } else {
+            settings.bot_delay
+        };
+        let tx = self.bot_tx.clone();
+        tokio::spawn(async move {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            let job = tokio::task::spawn_blocking(move || {
+                let shadow = match shadow {
+                    Some(s) => Ok(s),
+                    None => entry
+                        .replay(&record.unwrap_or(Value::Null), &resources)
+                        .map_err(|e| e.to_string()),
+                };
+                match shadow {
+                    Ok(shadow) => {
+                        let action = shadow
+                            .bot_action(
+                                seat,
+                                level,
+                                seed,
+                                Budget::time(settings.bot_think),
+                                &resources,
+                            )
+                            .map_err(|e| e.to_string());
+                        BotResult {
+                            shadow: Some(shadow),
+                            seat,
+                            at_seq: seq,
+                            action,
+                        }
+                    }
+                    Err(e) => BotResult {
+                        shadow: None,
+                        seat,
+                        at_seq: seq,
+                        action: Err(e),
+                    },
+                }
+            });
+            let result = match job.await {
+                Ok(r) => r,
+                Err(e) => BotResult {
+                    shadow: None,
+                    seat,
+                    at_seq: seq,
+                    action: Err(format!("the bot crashed: {e}")),
+                },
+            };
+            let _ = tx.send(result);
+        });
+    }
+
+    async fn bot_done(&mut self, r: BotResult) {
+        self.bots.thinking = false;
+        let mut shadow = r.shadow;
+        for (actor, action) in std::mem::take(&mut self.bots.pending) {
+            if let Some(s) = shadow.as_mut() {
+                if s.apply_json(actor, &action).is_err() {
+                    shadow = None;
+                }
+            }
+        }
+        self.bots.shadow = shadow;
+        if self.m.actions_len() != r.at_seq {
+            // The game moved on while the bot thought: ask again.
+            self.maybe_bot();
+            return;
+        }
+        match r.action {
+            Ok(Some(action)) => match self.act(Actor::Seat(r.seat), action).await {
+                Ok(_) => self.after_change(),
+                Err(e) => {
+                    if e.code != "storage" {
+                        eprintln!(
+                            "parlor serve: game {}: bot at {} chose a refused action: {e}",
+                            self.row.id, r.seat
+                        );
+                    }
+                    self.bots.passed.push((r.seat, r.at_seq));
+                    self.maybe_bot();
+                }
+            },
+            Ok(None) => {
+                self.bots.passed.push((r.seat, r.at_seq));
+                self.maybe_bot();
+            }
+            Err(e) => {
+                eprintln!(
+                    "parlor serve: game {}: bot at {} failed: {e}",
+                    self.row.id, r.seat
+                );
+                self.bots.passed.push((r.seat, r.at_seq));
+                self.maybe_bot();
+            }
+        }
+    }
+
+    // ---- seats ----
+
+    async fn take_seat(
+        &mut self,
+        seat: usize,
+        name: Option<String>,
+        player: Option<String>,
+    ) -> Result<(), ApiError> {
+        let name = name.map(|n| n.trim().chars().take(40).collect::<String>());
+        let write = Write::Join {
+            game_id: self.row.id.clone(),
+            seat,
+            name: name.clone(),
+            player: player.clone(),
+        };
+        self.hub.store().write(write).await?;
+        let s = &mut self.seats[seat];
+        s.joined = true;
+        s.name = name;
+        if player.is_some() {
+            s.player = player;
+        }
+        self.broadcast_seats();
+        Ok(())
+    }
+
+    async fn claim(
+        &mut self,
+        seat: usize,
+        name: Option<String>,
+        player: Option<String>,
+    ) -> Result<(usize, String, Value), ApiError> {
+        if !self.row.public {
+            return Err(ApiError::new(
+                "bad_token",
+                "this game is private: ask a player for an invite link",
+            ));
+        }
+        let Some(s) = self.seats.get(seat) else {
+            return Err(ApiError::bad_json(format!(
+                "seat {seat} does not exist: this game has seats 0 to {}",
+                self.seats.len().saturating_sub(1)
+            )));
+        };
+        if s.kind == SeatKind::Bot {
+            return Err(ApiError::bad_json(format!("seat {seat} is a bot's")));
+        }
+        if s.joined {
+            return Err(ApiError::new(
+                "seat_taken",
+                format!("seat {seat} is taken: choose a free seat"),
+            ));
+        }
+        let token = s.token.clone().unwrap_or_default();
+        self.take_seat(seat, name, player).await?;
+        Ok((seat, token, self.summary()))
+    }
+
+    async fn rematch(&mut self, token: String) -> Result<(usize, String, Value), ApiError> {
+        let old = self.seat_of_token(&token).ok_or_else(ApiError::bad_token)?;
+        if self.m.to_act() != ToAct::Over {
+            return Err(ApiError::new(
+                "not_over",
+                "a rematch can be made once this game is over",
+            ));
+        }
+        let n = self.seats.len();
+        let new_seat = (old.0 + n - 1) % n;
+        let new_id = match &self.row.rematch {
+            Some(id) => id.clone(),
+            None => {
+                // New seat k is old seat k + 1: the first player alternates.
+                let seats: Vec<SeatRow> = (0..n)
+                    .map(|k| {
+                        let o = &self.seats[(k + 1) % n];
+                        SeatRow {
+                            seat: k,
+                            kind: o.kind,
+                            level: o.level.clone(),
+                            token: None,
+                            name: o.name.clone(),
+                            player: o.player.clone(),
+                            joined: o.joined,
+                        }
+                    })
+                    .collect();
+                let spec = NewGameSpec {
+                    game: self.row.game.clone(),
+                    config: self.row.config.clone(),
+                    seed: None,
+                    public: self.row.public,
+                    seats: Some(seats),
+                    bots: Vec::new(),
+                    take_seat: None,
+                    rematch_of: Some(self.row.id.clone()),
+                };
+                let created = self.hub.create(spec).await?;
+                let id = created.id.clone();
+                self.hub
+                    .store()
+                    .write(Write::Rematch {
+                        from: self.row.id.clone(),
+                        to: id.clone(),
+                    })
+                    .await?;
+                self.row.rematch = Some(id.clone());
+                let text: Outbound = json!({"type": "rematch", "game": id}).to_string().into();
+                let conns: Vec<u64> = self.conns.keys().copied().collect();
+                for c in conns {
+                    self.send_to(c, text.clone());
+                }
+                id
+            }
+        };
+        let stub = self.hub.stub(&new_id).await?;
+        let token = stub
+            .ask(|reply| Msg::SeatToken {
+                seat: new_seat,
+                reply,
+            })
+            .await?
+            .unwrap_or_default();
+        let summary = stub.ask(|reply| Msg::Summary { reply }).await?;
+        Ok((new_seat, token, summary))
+    }
+
+    // ---- output ----
+
+    fn summary(&self) -> Value {
+        let connected: Vec<bool> = (0..self.seats.len())
+            .map(|s| {
+                self.seats[s].kind == SeatKind::Bot
+                    || self
+                        .conns
+                        .values()
+                        .any(|c| c.viewer == Viewer::Seat(Seat(s)))
+            })
+            .collect();
+        let clock = self.clock.as_ref().map(|c| c.json(now_ms()));
+        summary_json(
+            &self.row,
+            &self.seats,
+            self.entry.info().title,
+            Some(&connected),
+            clock,
+        )
+    }
+
+    fn state_json(&self, viewer: Viewer) -> Value {
+        json!({
+            "type": "state",
+            "seq": self.m.actions_len(),
+            "view": self.m.view_json(viewer),
+            "to_act": self.m.to_act(),
+            "outcome": self.m.outcome(),
+            "clock": self.clock.as_ref().map(|c| c.json(now_ms())),
+            "by": self.last_by,
+            "events": self.last_events,
+        })
+    }
+
+    fn state_text(&self, viewer: Viewer) -> Outbound {
+        self.state_json(viewer).to_string().into()
+    }
+
+    /// Queues a message for one connection; a full queue drops the
+    /// connection (its writer closes the socket: "too slow").
+    fn send_to(&mut self, conn: u64, text: Outbound) {
+        let full = match self.conns.get(&conn) {
+            Some(c) => c.out.try_send(text).is_err(),
+            None => false,
+        };
+        if full {
+            let seat = self.conns.remove(&conn).map(|c| c.viewer);
+            if matches!(seat, Some(Viewer::Seat(_))) {
+                self.broadcast_seats();
+            }
+        }
+    }
+
+    fn broadcast_state(&mut self) {
+        let mut texts: HashMap<Viewer, Outbound> = HashMap::new();
+        let mut dropped = false;
+        let now = now_ms();
+        let clock = self.clock.as_ref().map(|c| c.json(now));
+        let (seq, to_act, outcome) = (self.m.actions_len(), self.m.to_act(), self.m.outcome());
+        let mut slow = Vec::new();
+        for (&id, c) in &self.conns {
+            let text = texts
+                .entry(c.viewer)
+                .or_insert_with(|| {
+                    json!({
+                        "type": "state",
+                        "seq": seq,
+                        "view": self.m.view_json(c.viewer),
+                        "to_act": to_act,
+                        "outcome": outcome,
+                        "clock": clock,
+                        "by": self.last_by,
+                        "events": self.last_events,
+                    })
+                    .to_string()
+                    .into()
+                })
+                .clone();
+            if c.out.try_send(text).is_err() {
+                slow.push(id);
+            }
+        }
+        for id in slow {
+            if let Some(c) = self.conns.remove(&id) {
+                dropped |= matches!(c.viewer, Viewer::Seat(_));
+            }
+        }
+        if dropped {
+            self.broadcast_seats();
+        }
+    }
+
+    fn broadcast_seats(&mut self) {
+        let summary = self.summary();
+        let text: Outbound = json!({"type": "seats", "seats": summary["seats"]})
+            .to_string()
+            .into();
+        let slow: Vec<u64> = self
+            .conns
+            .iter()
+            .filter(|(_, c)| c.out.try_send(text.clone()).is_err())
+            .map(|(&id, _)| id)
+            .collect();
+        // Dropping a slow seat's connection changes the seats again, but a
+        // second round would only tell the same slow clients; stop here.
+        for id in slow {
+            self.conns.remove(&id);
+        }
+    }
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,86 @@
+//! The one error type of the API, mapped to HTTP statuses in one place.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+/// A refused request: a stable code, an HTTP status, and one line for people.
+/// See `docs/api.md` for the table of codes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiError {
+    /// Stable machine-readable code (`illegal_action`).
+    pub code: &'static str,
+    /// The message for people.
+    pub message: String,
+}
+
+impl ApiError {
+    pub(crate) fn new(code: &'static str, message: impl Into<String>) -> Self {
+        ApiError {
+            code,
+            message: message.into(),
+        }
+    }
+    pub(crate) fn bad_json(m: impl Into<String>) -> Self {
+        Self::new("bad_json", m)
+    }
+    pub(crate) fn not_found(id: &str) -> Self {
+        Self::new("not_found", format!("no game with id {id:?}"))
+    }
+    pub(crate) fn bad_token() -> Self {
+        Self::new("bad_token", "that token is not a seat token of this game")
+    }
+    pub(crate) fn busy() -> Self {
+        Self::new("busy", "the game is busy; try again in a moment")
+    }
+    pub(crate) fn gone() -> Self {
+        Self::new(
+            "internal",
+            "the game stopped while handling the request; try again",
+        )
+    }
+    pub(crate) fn storage(e: impl std::fmt::Display) -> Self {
+        Self::new(
+            "storage",
+            format!("the database refused the write, nothing changed: {e}"),
+        )
+    }
+
+    /// The HTTP status for this code.
+    pub fn status(&self) -> StatusCode {
+        match self.code {
+            "bad_json" | "bad_config" | "malformed_action" => StatusCode::BAD_REQUEST,
+            "too_large" => StatusCode::PAYLOAD_TOO_LARGE,
+            "unknown_game" | "not_found" => StatusCode::NOT_FOUND,
+            "bad_token" | "spectator" => StatusCode::FORBIDDEN,
+            "illegal_action" | "seat_taken" | "not_over" => StatusCode::CONFLICT,
+            "busy" => StatusCode::SERVICE_UNAVAILABLE,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The `{"error": {...}}` body.
+    pub fn body(&self) -> serde_json::Value {
+        json!({"error": {"code": self.code, "message": self.message}})
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl From<crate::storage::StorageError> for ApiError {
+    fn from(e: crate::storage::StorageError) -> Self {
+        ApiError::storage(e)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status(), axum::Json(self.body())).into_response()
+    }
+}

@@ -1,0 +1,369 @@
+//! Every HTTP route, declared in one place (see `docs/api.md`).
+
+use crate::actor::{ActReply, Msg, Who};
+use crate::error::ApiError;
+use crate::hub::{Hub, NewGameSpec};
+use crate::storage::ListFilter;
+use crate::summary_json;
+use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use parlor_core::Level;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::oneshot;
+
+pub(crate) fn router(hub: Hub) -> Router {
+    Router::new()
+        .route("/api/health", get(health))
+        .route("/api/catalog", get(catalog))
+        .route("/api/games", get(list_games).post(create_game))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/claim", post(claim))
+        .route("/api/games/{id}/state", get(state))
+        .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/rematch", post(rematch))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/ws", get(crate::ws::upgrade))
+        .route("/api/my-games", get(my_games))
+        .fallback(fallback)
+        .merge(crate::web::routes())
+        .with_state(hub)
+}
+
+/// A JSON request body read with our own limits and error messages.
+pub(crate) struct Body<T>(pub T);
+
+impl<T: DeserializeOwned> FromRequest<Hub> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, hub: &Hub) -> Result<Self, ApiError> {
+        let max = hub.settings().max_body;
+        let bytes = axum::body::to_bytes(req.into_body(), max)
+            .await
+            .map_err(|_| {
+                ApiError::new("too_large", format!("the request body is over {max} bytes"))
+            })?;
+        serde_json::from_slice(&bytes)
+            .map(Body)
+            .map_err(|e| ApiError::bad_json(format!("request body: {e}")))
+    }
+}
+
+async fn fallback() -> ApiError {
+    ApiError::new("not_found", "no such route: see docs/api.md")
+}
+
+async fn health(State(hub): State<Hub>) -> Json<Value> {
+    Json(json!({"ok": true, "storage": hub.store().kind()}))
+}
+
+async fn catalog(State(hub): State<Hub>) -> Json<Value> {
+    let games: Vec<Value> = hub
+        .registry()
+        .names()
+        .into_iter()
+        .filter_map(|name| hub.registry().get(name).ok())
+        .map(|e| {
+            let info = e.info();
+            json!({
+                "name": info.name,
+                "title": info.title,
+                "min_seats": info.min_seats,
+                "max_seats": info.max_seats,
+                "default_config": e.default_config(),
+            })
+        })
+        .collect();
+    Json(json!({ "games": games }))
+}
+
+#[derive(Deserialize)]
+struct BotReq {
+    seat: usize,
+    #[serde(default)]
+    level: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct CreateReq {
+    game: String,
+    #[serde(default)]
+    config: Value,
+    #[serde(default)]
+    bots: Vec<BotReq>,
+    #[serde(default)]
+    public: Option<bool>,
+    #[serde(default)]
+    take_seat: Option<usize>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    player: Option<String>,
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+fn check_player(p: Option<String>) -> Result<Option<String>, ApiError> {
+    match p {
+        None => Ok(None),
+        Some(p) if valid_player(&p) => Ok(Some(p)),
+        Some(_) => Err(ApiError::bad_json(
+            "player: a player key is 16 to 128 characters of A-Z a-z 0-9 _ -",
+        )),
+    }
+}
+
+fn valid_player(p: &str) -> bool {
+    (16..=128).contains(&p.len())
+        && p.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+async fn create_game(
+    State(hub): State<Hub>,
+    Body(req): Body<CreateReq>,
+) -> Result<Response, ApiError> {
+    let player = check_player(req.player)?;
+    let mut bots = Vec::new();
+    for b in req.bots {
+        let level: Level = match b.level.as_deref() {
+            None => Level::Easy,
+            Some(l) => l
+                .parse()
+                .map_err(|e: String| ApiError::bad_json(format!("bots: {e}")))?,
+        };
+        bots.push((b.seat, level));
+    }
+    if !req.config.is_object() && !req.config.is_null() {
+        return Err(ApiError::new(
+            "bad_config",
+            "config: the rules are a JSON object (see default_config in /api/catalog)",
+        ));
+    }
+    let take_seat = req.take_seat.map(|s| (s, req.name, player));
+    let created = hub
+        .create(NewGameSpec {
+            game: req.game,
+            config: req.config,
+            seed: req.seed,
+            public: req.public.unwrap_or(true),
+            seats: None,
+            bots,
+            take_seat: take_seat.clone(),
+            rematch_of: None,
+        })
+        .await?;
+    let seats: Vec<Value> = created
+        .tokens
+        .iter()
+        .map(|(seat, token)| {
+            json!({"seat": seat, "token": token, "invite": format!("/play/{}#{token}", created.id)})
+        })
+        .collect();
+    let you = take_seat.and_then(|(seat, _, _)| {
+        created
+            .tokens
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .map(|(s, t)| json!({"seat": s, "token": t}))
+    });
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"game": created.summary, "seats": seats, "you": you})),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    status: Option<String>,
+    limit: Option<usize>,
+}
+
+async fn list_games(
+    State(hub): State<Hub>,
+    Query(q): Query<ListQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let filter = match q.status.as_deref() {
+        None | Some("") | Some("unfinished") => ListFilter::Unfinished,
+        Some("open") => ListFilter::Open,
+        Some("live") => ListFilter::Live,
+        Some("over") => ListFilter::Over,
+        Some(other) => {
+            return Err(ApiError::bad_json(format!(
+                "status {other:?}: use open, live or over"
+            )))
+        }
+    };
+    let limit = q.limit.unwrap_or(50).clamp(1, 200);
+    let listed = hub.store().read(move |s| s.list(filter, limit)).await?;
+    let games: Vec<Value> = listed
+        .iter()
+        .map(|l| summary_json(&l.row, &l.seats, &title(&hub, &l.row.game), None, None))
+        .collect();
+    Ok(Json(json!({ "games": games })))
+}
+
+fn title(hub: &Hub, game: &str) -> String {
+    hub.registry()
+        .get(game)
+        .map(|e| e.info().title.to_string())
+        .unwrap_or_else(|_| game.to_string())
+}
+
+async fn get_game(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let stub = hub.stub(&id).await?;
+    Ok(Json(stub.ask(|reply| Msg::Summary { reply }).await?))
+}
+
+#[derive(Deserialize)]
+struct JoinReq {
+    token: String,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    player: Option<String>,
+}
+
+async fn join(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Body(req): Body<JoinReq>,
+) -> Result<Json<Value>, ApiError> {
+    let player = check_player(req.player)?;
+    let stub = hub.stub(&id).await?;
+    let (seat, game) = stub
+        .ask(|reply| Msg::Join {
+            token: req.token,
+            name: req.name,
+            player,
+            reply,
+        })
+        .await??;
+    Ok(Json(json!({"seat": seat, "game": game})))
+}
+
+#[derive(Deserialize)]
+struct ClaimReq {
+    seat: usize,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    player: Option<String>,
+}
+
+async fn claim(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Body(req): Body<ClaimReq>,
+) -> Result<Json<Value>, ApiError> {
+    let player = check_player(req.player)?;
+    let stub = hub.stub(&id).await?;
+    let (seat, token, game) = stub
+        .ask(|reply| Msg::Claim {
+            seat: req.seat,
+            name: req.name,
+            player,
+            reply,
+        })
+        .await??;
+    Ok(Json(json!({"seat": seat, "token": token, "game": game})))
+}
+
+async fn my_games(State(hub): State<Hub>, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
+    let key = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|s| s.trim().to_string())
+        .filter(|k| valid_player(k))
+        .ok_or_else(|| {
+            ApiError::new(
+                "bad_token",
+                "send your player key as the header Authorization: Bearer <key>",
+            )
+        })?;
+    let k2 = key.clone();
+    let listed = hub.store().read(move |s| s.by_player(&k2, 200)).await?;
+    let mut games = Vec::new();
+    for l in &listed {
+        let summary = summary_json(&l.row, &l.seats, &title(&hub, &l.row.game), None, None);
+        for s in l.seats.iter().filter(|s| s.player.as_deref() == Some(&key)) {
+            games.push(json!({"seat": s.seat, "token": s.token, "game": summary}));
+        }
+    }
+    Ok(Json(json!({ "games": games })))
+}
+
+#[derive(Deserialize)]
+struct TokenQuery {
+    #[serde(default)]
+    token: Option<String>,
+}
+
+async fn state(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Query(q): Query<TokenQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let stub = hub.stub(&id).await?;
+    Ok(Json(
+        stub.ask(|reply| Msg::State {
+            token: q.token,
+            reply,
+        })
+        .await??,
+    ))
+}
+
+#[derive(Deserialize)]
+struct ActReq {
+    token: String,
+    action: Value,
+}
+
+async fn act(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Body(req): Body<ActReq>,
+) -> Result<Json<Value>, ApiError> {
+    let stub = hub.stub(&id).await?;
+    let (tx, rx) = oneshot::channel();
+    stub.send(Msg::Act {
+        who: Who::Token(req.token),
+        action: req.action,
+        reply: ActReply::Http(tx),
+    })?;
+    let (seq, events) = rx.await.map_err(|_| ApiError::gone())??;
+    Ok(Json(json!({"seq": seq, "events": events})))
+}
+
+#[derive(Deserialize)]
+struct RematchReq {
+    token: String,
+}
+
+async fn rematch(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Body(req): Body<RematchReq>,
+) -> Result<Json<Value>, ApiError> {
+    let stub = hub.stub(&id).await?;
+    let (seat, token, game) = stub
+        .ask(|reply| Msg::Rematch {
+            token: req.token,
+            reply,
+        })
+        .await??;
+    Ok(Json(json!({"game": game, "seat": seat, "token": token})))
+}
+
+async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let stub = hub.stub(&id).await?;
+    Ok(Json(stub.ask(|reply| Msg::Record { reply }).await??))
+}

@@ -1,0 +1,322 @@
+//! The live games of one server process, by id, and the shared state every
+//! handler and actor reaches through one [`Hub`].
+//!
+//! A game is loaded into memory (replayed from the database) the first time
+//! something asks for it, and leaves memory when idle. Nothing here is
+//! process-global: two hubs in one process (as in the tests) are
+//! independent.
+
+use crate::actor::{GameActor, GameStub, Msg};
+use crate::error::ApiError;
+use crate::storage::{GameRow, SeatKind, SeatRow, StatusRow, Store, Write};
+use crate::{now_ms, record_json, Settings};
+use parlor_core::{Level, Registry, RegistryError, Resources, ToAct};
+use rand::Rng;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio::sync::{mpsc, watch};
+
+/// Shared by every request and every game actor. Cheap to clone.
+#[derive(Clone)]
+pub(crate) struct Hub {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    registry: Registry,
+    resources: Resources,
+    store: Store,
+    settings: Settings,
+    games: Mutex<HashMap<String, GameStub>>,
+    shutdown: watch::Receiver<bool>,
+}
+
+/// What to create.
+pub(crate) struct NewGameSpec {
+    pub game: String,
+    pub config: Value,
+    pub seed: Option<u64>,
+    pub public: bool,
+    /// Seats given whole (a rematch); tokens are made here.
+    pub seats: Option<Vec<SeatRow>>,
+    /// Bot seats and levels (when `seats` is not given).
+    pub bots: Vec<(usize, Level)>,
+    /// The creator's seat, name and player key.
+    pub take_seat: Option<(usize, Option<String>, Option<String>)>,
+    pub rematch_of: Option<String>,
+}
+
+/// A created game.
+pub(crate) struct Created {
+    pub id: String,
+    pub summary: Value,
+    /// Every human seat with its token.
+    pub tokens: Vec<(usize, String)>,
+}
+
+impl Hub {
+    pub(crate) fn new(
+        registry: Registry,
+        resources: Resources,
+        store: Store,
+        settings: Settings,
+        shutdown: watch::Receiver<bool>,
+    ) -> Hub {
+        Hub {
+            inner: Arc::new(Inner {
+                registry,
+                resources,
+                store,
+                settings,
+                games: Mutex::new(HashMap::new()),
+                shutdown,
+            }),
+        }
+    }
+
+    pub(crate) fn registry(&self) -> &Registry {
+        &self.inner.registry
+    }
+    pub(crate) fn resources(&self) -> Resources {
+        self.inner.resources.clone()
+    }
+    pub(crate) fn store(&self) -> &Store {
+        &self.inner.store
+    }
+    pub(crate) fn settings(&self) -> Settings {
+        self.inner.settings.clone()
+    }
+    pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.inner.shutdown.clone()
+    }
+
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, GameStub>> {
+        self.inner.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How many games are in memory now.
+    pub(crate) fn live_count(&self) -> usize {
+        self.games().len()
+    }
+
+    /// The live game `id`, loading it from the database if needed.
+    pub(crate) async fn stub(&self, id: &str) -> Result<GameStub, ApiError> {
+        if let Some(s) = self.games().get(id) {
+            if !s.is_closed() {
+                return Ok(s.clone());
+            }
+        }
+        if !valid_id(id) {
+            return Err(ApiError::not_found(id));
+        }
+        let key = id.to_string();
+        let stored = self
+            .store()
+            .read(move |s| s.load(&key))
+            .await?
+            .ok_or_else(|| ApiError::not_found(id))?;
+        let entry = self
+            .registry()
+            .get(&stored.row.game)
+            .map_err(|e| ApiError::new("internal", format!("game {id}: {e}")))?;
+        let record = record_json(&stored.row, &stored.actions);
+        let resources = self.resources();
+        let entry2 = entry.clone();
+        let m = tokio::task::spawn_blocking(move || entry2.replay(&record, &resources))
+            .await
+            .map_err(|e| ApiError::new("internal", e.to_string()))?
+            .map_err(|e| ApiError::new("internal", format!("game {id} cannot be replayed: {e}")))?;
+        let mut games = self.games();
+        if let Some(s) = games.get(id) {
+            if !s.is_closed() {
+                // Somebody else loaded it meanwhile: theirs wins.
+                return Ok(s.clone());
+            }
+        }
+        let stub = GameActor::spawn(self.clone(), entry, m, stored.row, stored.seats);
+        games.insert(id.to_string(), stub.clone());
+        Ok(stub)
+    }
+
+    /// Called by an idle actor: forgets it if nothing is waiting in its
+    /// queue. Returns whether it was forgotten.
+    pub(crate) fn unload(&self, id: &str, rx: &mpsc::Receiver<Msg>) -> bool {
+        let mut games = self.games();
+        if !rx.is_empty() {
+            return false;
+        }
+        games.remove(id);
+        true
+    }
+
+    /// Creates, stores and starts a game.
+    pub(crate) async fn create(&self, spec: NewGameSpec) -> Result<Created, ApiError> {
+        let entry = self.registry().get(&spec.game).map_err(|e| match e {
+            RegistryError::UnknownGame { .. } => ApiError::new("unknown_game", e.to_string()),
+            e => ApiError::new("internal", e.to_string()),
+        })?;
+        let config = merge_config(entry.default_config(), spec.config);
+        let seed = spec.seed.unwrap_or_else(|| rand::thread_rng().gen());
+        let resources = self.resources();
+        let entry2 = entry.clone();
+        let m = tokio::task::spawn_blocking(move || entry2.new_match(&config, seed, &resources))
+            .await
+            .map_err(|e| ApiError::new("internal", e.to_string()))?
+            .map_err(|e| match e {
+                RegistryError::BadConfig { .. } => ApiError::new("bad_config", e.to_string()),
+                e => ApiError::new("internal", e.to_string()),
+            })?;
+        let n = m.seats();
+        let mut seats: Vec<SeatRow> = match spec.seats {
+            Some(s) if s.len() == n => s,
+            Some(s) => {
+                return Err(ApiError::new(
+                    "internal",
+                    format!("{} seats given for a game of {n}", s.len()),
+                ))
+            }
+            None => (0..n)
+                .map(|seat| SeatRow {
+                    seat,
+                    kind: SeatKind::Human,
+                    level: None,
+                    token: None,
+                    name: None,
+                    player: None,
+                    joined: false,
+                })
+                .collect(),
+        };
+        for &(seat, level) in &spec.bots {
+            let s = seats.get_mut(seat).ok_or_else(|| {
+                ApiError::bad_json(format!(
+                    "bots: seat {seat} does not exist: this game has seats 0 to {}",
+                    n - 1
+                ))
+            })?;
+            s.kind = SeatKind::Bot;
+            s.level = Some(level.to_string());
+        }
+        for s in &mut seats {
+            match s.kind {
+                SeatKind::Bot => {
+                    s.token = None;
+                    s.joined = true;
+                    if s.name.is_none() {
+                        s.name = Some(format!("bot ({})", s.level.as_deref().unwrap_or("easy")));
+                    }
+                }
+                SeatKind::Human => s.token = Some(new_token()),
+            }
+        }
+        if let Some((seat, name, player)) = spec.take_seat {
+            let s = seats.get_mut(seat).ok_or_else(|| {
+                ApiError::bad_json(format!(
+                    "take_seat: seat {seat} does not exist: this game has seats 0 to {}",
+                    n - 1
+                ))
+            })?;
+            if s.kind == SeatKind::Bot {
+                return Err(ApiError::bad_json(format!(
+                    "take_seat: seat {seat} is a bot's"
+                )));
+            }
+            s.joined = true;
+            s.name = name.map(|n| n.trim().chars().take(40).collect());
+            s.player = player;
+        }
+        let record = m.record_json();
+        let now = now_ms();
+        let id = self.unused_id();
+        let row = GameRow {
+            id: id.clone(),
+            game: entry.info().name.to_string(),
+            config: record.get("config").cloned().unwrap_or(Value::Null),
+            seed,
+            lexicons: record
+                .get("lexicons")
+                .cloned()
+                .unwrap_or(Value::Array(Vec::new())),
+            public: spec.public,
+            created_ms: now,
+            status: StatusRow {
+                seq: 0,
+                to_act: serde_json::to_value(m.to_act()).unwrap_or(Value::Null),
+                outcome: None,
+                over: m.to_act() == ToAct::Over,
+                deadline: None,
+                updated_ms: now,
+            },
+            rematch_of: spec.rematch_of,
+            rematch: None,
+        };
+        self.store()
+            .write(Write::NewGame {
+                row: row.clone(),
+                seats: seats.clone(),
+            })
+            .await?;
+        let tokens = seats
+            .iter()
+            .filter_map(|s| s.token.clone().map(|t| (s.seat, t)))
+            .collect();
+        let stub = GameActor::spawn(self.clone(), entry, m, row, seats);
+        self.games().insert(id.clone(), stub.clone());
+        let summary = stub.ask(|reply| Msg::Summary { reply }).await?;
+        Ok(Created {
+            id,
+            summary,
+            tokens,
+        })
+    }
+
+    fn unused_id(&self) -> String {
+        // 10 characters of 36: a collision is astronomically unlikely, and
+        // the database's primary key refuses one anyway.
+        const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+        let mut rng = rand::thread_rng();
+        (0..10)
+            .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
+            .collect()
+    }
+
+    /// Starts every unfinished game so that clocks and bots go on by
+    /// themselves after a restart. Returns how many were started.
+    pub(crate) async fn resume_all(&self) -> Result<usize, ApiError> {
+        let ids = self.store().read(|s| s.unfinished()).await?;
+        let mut n = 0;
+        for id in ids {
+            match self.stub(&id).await {
+                Ok(_) => n += 1,
+                Err(e) => eprintln!("parlor serve: cannot resume game {id}: {e}"),
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// A seat token: 128 random bits in hex.
+pub(crate) fn new_token() -> String {
+    let bits: u128 = rand::thread_rng().gen();
+    format!("{bits:032x}")
+}
+
+pub(crate) fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 40 && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// The default rules with the given fields laid over them, so a client can
+/// send only what it changes.
+fn merge_config(default: Value, given: Value) -> Value {
+    match (default, given) {
+        (Value::Object(mut d), Value::Object(g)) => {
+            for (k, v) in g {
+                d.insert(k, v);
+            }
+            Value::Object(d)
+        }
+        (d, Value::Null) => d,
+        (_, g) => g,
+    }
+}

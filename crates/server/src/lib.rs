@@ -1,0 +1,285 @@
+//! The parlor play server: any registered game, over HTTP and WebSocket,
+//! stored in SQLite or PostgreSQL.
+//!
+//! The server knows games only through [`parlor_core::Registry`]: it creates
+//! matches from JSON rules, passes JSON actions to them, and sends each
+//! connection the game's own view for that connection's seat. It never looks
+//! inside a game, so hidden information (another player's words, a bluffed
+//! goal word) leaves the server only through the view the game built for the
+//! seat entitled to it.
+//!
+//! # Shape
+//!
+//! - [`storage`]: one [`storage::Storage`] trait, an SQLite and a PostgreSQL
+//!   implementation, and [`storage::Store`], the async handle that commits
+//!   writes in groups on a writer thread.
+//! - one actor task per live game (`actor.rs`): it owns the game's state,
+//!   takes messages from a bounded queue, stores every accepted action before
+//!   acknowledging it, keeps the game's clock, and asks bots for their moves
+//!   on blocking threads so that a thinking bot never holds up the game.
+//! - the hub (`hub.rs`): live games by id, loaded from the database on
+//!   first use, forgotten when idle.
+//! - `http.rs` and `ws.rs`: the routes of `docs/api.md`, one error type
+//!   ([`ApiError`]) mapped to statuses in one place.
+//!
+//! # Example
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use parlor_server::{Server, Settings, storage::DbUrl};
+//! let mut registry = parlor_core::Registry::new();
+//! registry.register::<parlor_core::doc_nim::Nim>();
+//! let server = Server::start(
+//!     registry,
+//!     parlor_core::Resources::embedded(),
+//!     &DbUrl::parse("sqlite://parlor.db")?,
+//!     "127.0.0.1:8080".parse()?,
+//!     Settings::default(),
+//! )
+//! .await?;
+//! println!("lobby at http://{}/", server.addr());
+//! server.wait().await;
+//! # Ok(()) }
+//! ```
+#![deny(missing_docs)]
+
+mod actor;
+pub mod client;
+mod error;
+mod http;
+mod hub;
+pub mod storage;
+mod web;
+mod ws;
+
+pub use error::ApiError;
+
+use hub::Hub;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::time::Duration;
+use storage::{ActionRow, DbUrl, GameRow, SeatKind, SeatRow, Store};
+use tokio::sync::watch;
+
+/// Limits and pacing. The defaults suit people playing; the load benchmark
+/// turns the bot delays off.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Outgoing messages queued per connection before it is dropped as too slow.
+    pub conn_queue: usize,
+    /// Incoming messages queued per game before senders get `busy`.
+    pub game_queue: usize,
+    /// Largest WebSocket message accepted (bytes).
+    pub max_message: usize,
+    /// Largest HTTP request body accepted (bytes).
+    pub max_body: usize,
+    /// Pause before a bot moves in a turn-based game (so people see it).
+    pub bot_delay: Duration,
+    /// Pause between a bot's moves while a clock runs (Gobble's search).
+    pub bot_delay_clocked: Duration,
+    /// Time budget of one bot decision.
+    pub bot_think: Duration,
+    /// A game with no connection, no clock and no bot at work leaves memory
+    /// after this long.
+    pub idle_unload: Duration,
+    /// Start every unfinished game at start-up (clocks and bots go on).
+    pub resume: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            conn_queue: 64,
+            game_queue: 256,
+            max_message: 16 * 1024,
+            max_body: 64 * 1024,
+            bot_delay: Duration::from_millis(400),
+            bot_delay_clocked: Duration::from_secs(3),
+            bot_think: Duration::from_secs(1),
+            idle_unload: Duration::from_secs(600),
+            resume: true,
+        }
+    }
+}
+
+/// A running server.
+pub struct Server {
+    addr: SocketAddr,
+    hub: Hub,
+    stop: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The database could not be opened.
+    #[error(transparent)]
+    Storage(#[from] storage::StorageError),
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// The reason.
+        source: std::io::Error,
+    },
+    /// Unfinished games could not be listed.
+    #[error("cannot resume games: {0}")]
+    Resume(ApiError),
+}
+
+impl Server {
+    /// Opens the database, resumes unfinished games, and serves on `addr`
+    /// (port 0 picks a free port; see [`Server::addr`]).
+    pub async fn start(
+        registry: parlor_core::Registry,
+        resources: parlor_core::Resources,
+        db: &DbUrl,
+        addr: SocketAddr,
+        settings: Settings,
+    ) -> Result<Server, StartError> {
+        let db = db.clone();
+        let store = tokio::task::spawn_blocking(move || Store::open(&db))
+            .await
+            .map_err(|e| storage::StorageError(e.to_string()))??;
+        Self::start_with_store(registry, resources, store, addr, settings).await
+    }
+
+    /// As [`Server::start`], over an opened [`Store`].
+    pub async fn start_with_store(
+        registry: parlor_core::Registry,
+        resources: parlor_core::Resources,
+        store: Store,
+        addr: SocketAddr,
+        settings: Settings,
+    ) -> Result<Server, StartError> {
+        let (stop, stop_rx) = watch::channel(false);
+        let resume = settings.resume;
+        let hub = Hub::new(registry, resources, store, settings, stop_rx.clone());
+        if resume {
+            hub.resume_all().await.map_err(StartError::Resume)?;
+        }
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|source| StartError::Bind { addr, source })?;
+        let addr = listener
+            .local_addr()
+            .map_err(|source| StartError::Bind { addr, source })?;
+        let app = http::router(hub.clone());
+        let mut stop_rx2 = stop_rx;
+        let task = tokio::spawn(async move {
+            let shutdown = async move {
+                let _ = stop_rx2.changed().await;
+            };
+            if let Err(e) = axum::serve(listener, app)
+                .with_graceful_shutdown(shutdown)
+                .await
+            {
+                eprintln!("parlor serve: {e}");
+            }
+        });
+        Ok(Server {
+            addr,
+            hub,
+            stop,
+            task,
+        })
+    }
+
+    /// The address the server listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The storage kind (`sqlite`, `postgres`).
+    pub fn storage_kind(&self) -> &'static str {
+        self.hub.store().kind()
+    }
+
+    /// How many games are in memory.
+    pub fn live_games(&self) -> usize {
+        self.hub.live_count()
+    }
+
+    /// Runs until the server stops.
+    pub async fn wait(self) {
+        let _ = self.task.await;
+    }
+
+    /// Stops at once: open connections are dropped and every game actor
+    /// ends. Acknowledged actions are already stored; nothing else is kept
+    /// in memory only, so this is as good a test of restarting as a crash.
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        self.task.abort();
+        let _ = self.task.await;
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// The core crate's record JSON of a stored game.
+pub(crate) fn record_json(row: &GameRow, actions: &[ActionRow]) -> Value {
+    json!({
+        "format": parlor_core::RECORD_VERSION,
+        "game": row.game,
+        "config": row.config,
+        "seed": row.seed,
+        "lexicons": row.lexicons,
+        "actions": actions.iter().map(|a| json!({"actor": a.actor, "action": a.action})).collect::<Vec<_>>(),
+    })
+}
+
+/// The public `GameSummary` of `docs/api.md`.
+pub(crate) fn summary_json(
+    row: &GameRow,
+    seats: &[SeatRow],
+    title: &str,
+    connected: Option<&[bool]>,
+    clock: Option<Value>,
+) -> Value {
+    let open = seats.iter().any(|s| s.kind == SeatKind::Human && !s.joined);
+    let status = if row.status.over {
+        "over"
+    } else if open {
+        "open"
+    } else {
+        "live"
+    };
+    let seats: Vec<Value> = seats
+        .iter()
+        .map(|s| {
+            json!({
+                "seat": s.seat,
+                "kind": s.kind.as_str(),
+                "level": s.level,
+                "name": s.name,
+                "joined": s.joined,
+                "connected": connected.and_then(|c| c.get(s.seat).copied()).unwrap_or(s.kind == SeatKind::Bot),
+            })
+        })
+        .collect();
+    json!({
+        "id": row.id,
+        "game": row.game,
+        "title": title,
+        "config": row.config,
+        "public": row.public,
+        "created_ms": row.created_ms,
+        "status": status,
+        "seq": row.status.seq,
+        "to_act": row.status.to_act,
+        "outcome": row.status.outcome,
+        "clock": clock,
+        "seats": seats,
+        "rematch": row.rematch,
+        "rematch_of": row.rematch_of,
+    })
+}

@@ -1,0 +1,315 @@
+//! Where games live between actions: one [`Storage`] trait, two databases.
+//!
+//! The database holds each game's *record* — game name, rules, seed and
+//! every accepted action in order — plus its seats and a few facts kept up to
+//! date for listings (who is to act, the outcome, the clock's start). A game's
+//! state is never stored: it is rebuilt by replaying the record, which the
+//! core crate guarantees to be exact.
+//!
+//! [`Storage`] is synchronous and owned by one thread at a time: the
+//! [`Store`] handle runs one writer thread that commits writes in groups (all
+//! writes waiting when the previous commit ends go into one transaction, one
+//! disk flush), and one reader thread for the rare reads. Async code only
+//! ever sees the [`Store`].
+
+mod postgres;
+mod sqlite;
+mod store;
+
+pub use self::postgres::PgStorage;
+pub use self::sqlite::SqliteStorage;
+pub use store::Store;
+
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// A database operation failed.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("storage: {0}")]
+pub struct StorageError(pub String);
+
+impl StorageError {
+    pub(crate) fn from(e: impl std::fmt::Display) -> Self {
+        StorageError(e.to_string())
+    }
+}
+
+/// Whether a human or a computer plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatKind {
+    /// A person holding the seat's token.
+    Human,
+    /// The game's own computer player.
+    Bot,
+}
+
+impl SeatKind {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            SeatKind::Human => "human",
+            SeatKind::Bot => "bot",
+        }
+    }
+    pub(crate) fn parse(s: &str) -> SeatKind {
+        if s == "bot" {
+            SeatKind::Bot
+        } else {
+            SeatKind::Human
+        }
+    }
+}
+
+/// One seat as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRow {
+    /// The seat number, from 0.
+    pub seat: usize,
+    /// Human or bot.
+    pub kind: SeatKind,
+    /// A bot's level (`easy` ... `best`).
+    pub level: Option<String>,
+    /// A human seat's secret token.
+    pub token: Option<String>,
+    /// The display name.
+    pub name: Option<String>,
+    /// The player key that joined the seat, for "my games".
+    pub player: Option<String>,
+    /// Whether a human has taken the seat (bots always have).
+    pub joined: bool,
+}
+
+/// A clock's identity and start, kept so a restart resumes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeadlineRow {
+    /// The game's [`parlor_core::Deadline::key`].
+    pub key: String,
+    /// When a state with this key was first reached (ms since the epoch).
+    pub started_ms: i64,
+}
+
+/// The facts kept up to date after every action, for listings and restarts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatusRow {
+    /// Number of accepted actions.
+    pub seq: usize,
+    /// [`parlor_core::ToAct`] as JSON.
+    pub to_act: Value,
+    /// [`parlor_core::Outcome`] as JSON, once over.
+    pub outcome: Option<Value>,
+    /// Whether the game is over.
+    pub over: bool,
+    /// The running clock, if any.
+    pub deadline: Option<DeadlineRow>,
+    /// When this status was written (ms since the epoch).
+    pub updated_ms: i64,
+}
+
+/// One game's fixed facts plus its current status.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    /// The game's public id.
+    pub id: String,
+    /// The registered game name.
+    pub game: String,
+    /// The rules, as the game normalised them (from its record).
+    pub config: Value,
+    /// The game's seed.
+    pub seed: u64,
+    /// The record's lexicon stamps, checked on replay.
+    pub lexicons: Value,
+    /// Listed in the lobby, free seats claimable.
+    pub public: bool,
+    /// Creation time (ms since the epoch).
+    pub created_ms: i64,
+    /// The current status.
+    pub status: StatusRow,
+    /// The game this one is a rematch of.
+    pub rematch_of: Option<String>,
+    /// The rematch of this game, once made.
+    pub rematch: Option<String>,
+}
+
+/// One accepted action.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionRow {
+    /// Its position in the record, from 0.
+    pub idx: usize,
+    /// [`parlor_core::Actor`] as JSON.
+    pub actor: Value,
+    /// The action as JSON.
+    pub action: Value,
+    /// When it was accepted (ms since the epoch).
+    pub at_ms: i64,
+}
+
+/// A game with its seats and every action: enough to replay it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredGame {
+    /// The game's row.
+    pub row: GameRow,
+    /// Its seats, by seat number.
+    pub seats: Vec<SeatRow>,
+    /// Its actions, in order.
+    pub actions: Vec<ActionRow>,
+}
+
+/// A game as listed: the row and the seats, without the actions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listed {
+    /// The game's row.
+    pub row: GameRow,
+    /// Its seats.
+    pub seats: Vec<SeatRow>,
+}
+
+/// A change to the database. A batch of writes commits in one transaction.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Write {
+    /// A new game and its seats.
+    NewGame {
+        /// The game.
+        row: GameRow,
+        /// Its seats.
+        seats: Vec<SeatRow>,
+    },
+    /// An accepted action and the status after it. Refused if an action
+    /// with the same index is already stored.
+    Action {
+        /// The game.
+        game_id: String,
+        /// The action.
+        action: ActionRow,
+        /// The status after it.
+        status: StatusRow,
+    },
+    /// A status change without an action (a clock that started on load).
+    Status {
+        /// The game.
+        game_id: String,
+        /// The new status.
+        status: StatusRow,
+    },
+    /// A human took a seat.
+    Join {
+        /// The game.
+        game_id: String,
+        /// The seat.
+        seat: usize,
+        /// The display name.
+        name: Option<String>,
+        /// The player key.
+        player: Option<String>,
+    },
+    /// `to` is the rematch of `from`.
+    Rematch {
+        /// The finished game.
+        from: String,
+        /// The new game.
+        to: String,
+    },
+}
+
+impl Write {
+    /// The game this write is about.
+    pub fn game_id(&self) -> &str {
+        match self {
+            Write::NewGame { row, .. } => &row.id,
+            Write::Action { game_id, .. }
+            | Write::Status { game_id, .. }
+            | Write::Join { game_id, .. } => game_id,
+            Write::Rematch { from, .. } => from,
+        }
+    }
+}
+
+/// Which public games to list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListFilter {
+    /// Not over, with a free human seat.
+    Open,
+    /// Not over, every seat taken.
+    Live,
+    /// Not over.
+    Unfinished,
+    /// Over.
+    Over,
+}
+
+/// A database holding games. Each value is used by one thread at a time;
+/// [`Store`] opens two (a writer and a reader).
+pub trait Storage: Send {
+    /// `"sqlite"` or `"postgres"`.
+    fn kind(&self) -> &'static str;
+    /// Applies every write in one transaction: all or none.
+    fn commit(&mut self, writes: &[Write]) -> Result<(), StorageError>;
+    /// A game with its seats and actions.
+    fn load(&mut self, id: &str) -> Result<Option<StoredGame>, StorageError>;
+    /// Public games, newest first.
+    fn list(&mut self, filter: ListFilter, limit: usize) -> Result<Vec<Listed>, StorageError>;
+    /// Games where `player` joined a seat, newest first.
+    fn by_player(&mut self, player: &str, limit: usize) -> Result<Vec<Listed>, StorageError>;
+    /// The ids of every unfinished game, for resuming clocks and bots.
+    fn unfinished(&mut self) -> Result<Vec<String>, StorageError>;
+}
+
+/// Where the games are kept, from `--db`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DbUrl {
+    /// An SQLite file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection string (`postgres://user@host:port/db`).
+    Postgres(String),
+}
+
+impl DbUrl {
+    /// Parses `sqlite://FILE`, `sqlite:FILE`, `postgres://...` or
+    /// `postgresql://...`.
+    pub fn parse(url: &str) -> Result<DbUrl, StorageError> {
+        if let Some(path) = url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"))
+        {
+            if path.is_empty() {
+                return Err(StorageError(
+                    "sqlite:// needs a file name, as in sqlite://parlor.db".into(),
+                ));
+            }
+            return Ok(DbUrl::Sqlite(PathBuf::from(path)));
+        }
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Ok(DbUrl::Postgres(url.to_string()));
+        }
+        Err(StorageError(format!(
+            "unknown database {url:?}: use sqlite://FILE or postgres://USER@HOST:PORT/DB"
+        )))
+    }
+
+    /// Opens one connection.
+    pub fn open(&self) -> Result<Box<dyn Storage>, StorageError> {
+        Ok(match self {
+            DbUrl::Sqlite(path) => Box::new(SqliteStorage::open(path)?),
+            DbUrl::Postgres(url) => Box::new(PgStorage::connect(url)?),
+        })
+    }
+}
+
+impl std::fmt::Display for DbUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DbUrl::Sqlite(p) => write!(f, "sqlite://{}", p.display()),
+            // Never print a password.
+            DbUrl::Postgres(url) => match url.split_once('@') {
+                Some((_, host)) => write!(f, "postgres://…@{host}"),
+                None => f.write_str(url),
+            },
+        }
+    }
+}
+
+pub(crate) fn json_text(v: &Value) -> String {
+    v.to_string()
+}
+
+pub(crate) fn parse_json(s: &str) -> Result<Value, StorageError> {
+    serde_json::from_str(s).map_err(|e| StorageError(format!("bad JSON in database: {e}")))
+}

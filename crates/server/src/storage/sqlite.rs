@@ -1,0 +1,421 @@
+//! [`Storage`] on an SQLite file (the default: no set-up).
+//!
+//! The file is in WAL mode with `synchronous = FULL`: a commit returns after
+//! the write-ahead log is flushed to disk, so an acknowledged action survives
+//! a crash of the process or of the machine. Two connections (writer and
+//! reader) share the file; WAL lets the reader run during a write.
+
+use super::{
+    json_text, parse_json, ActionRow, DeadlineRow, GameRow, ListFilter, Listed, SeatKind, SeatRow,
+    StatusRow, Storage, StorageError, StoredGame, Write,
+};
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use std::path::Path;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    config TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    lexicons TEXT NOT NULL,
+    public INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    to_act TEXT NOT NULL,
+    outcome TEXT,
+    over INTEGER NOT NULL,
+    deadline_key TEXT,
+    deadline_started_ms INTEGER,
+    updated_ms INTEGER NOT NULL,
+    rematch_of TEXT,
+    rematch TEXT
+);
+CREATE INDEX IF NOT EXISTS games_listing ON games (over, public, created_ms);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL REFERENCES games (id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    level TEXT,
+    token TEXT,
+    name TEXT,
+    player TEXT,
+    joined INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS seats_player ON seats (player);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id TEXT NOT NULL REFERENCES games (id),
+    idx INTEGER NOT NULL,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL,
+    at_ms INTEGER NOT NULL,
+    PRIMARY KEY (game_id, idx)
+);
+";
+
+const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
+     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch";
+
+/// Games in an SQLite file.
+pub struct SqliteStorage {
+    conn: Connection,
+}
+
+fn err(e: rusqlite::Error) -> StorageError {
+    StorageError::from(e)
+}
+
+impl SqliteStorage {
+    /// Opens (creating if needed) the database file and its tables.
+    pub fn open(path: &Path) -> Result<Self, StorageError> {
+        if let Some(dir) = path.parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    StorageError(format!("cannot create folder {}: {e}", dir.display()))
+                })?;
+            }
+        }
+        let conn = Connection::open(path)
+            .map_err(|e| StorageError(format!("cannot open {}: {e}", path.display())))?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(err)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(err)?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(err)?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(err)?;
+        conn.execute_batch(SCHEMA).map_err(err)?;
+        Ok(SqliteStorage { conn })
+    }
+}
+
+fn seats(c: &Connection, id: &str) -> Result<Vec<SeatRow>, StorageError> {
+    let mut st = c
+        .prepare_cached(
+            "SELECT seat, kind, level, token, name, player, joined FROM seats \
+                 WHERE game_id = ?1 ORDER BY seat",
+        )
+        .map_err(err)?;
+    let rows = st
+        .query_map([id], |r| {
+            Ok(SeatRow {
+                seat: r.get::<_, i64>(0)? as usize,
+                kind: SeatKind::parse(&r.get::<_, String>(1)?),
+                level: r.get(2)?,
+                token: r.get(3)?,
+                name: r.get(4)?,
+                player: r.get(5)?,
+                joined: r.get(6)?,
+            })
+        })
+        .map_err(err)?;
+    rows.collect::<Result<_, _>>().map_err(err)
+}
+
+impl SqliteStorage {
+    fn listed(
+        &self,
+        sql: &str,
+        params: &[&dyn rusqlite::ToSql],
+    ) -> Result<Vec<Listed>, StorageError> {
+        let mut st = self.conn.prepare_cached(sql).map_err(err)?;
+        let rows: Vec<RawGame> = st
+            .query_map(params, raw_game)
+            .map_err(err)?
+            .collect::<Result<_, _>>()
+            .map_err(err)?;
+        drop(st);
+        rows.into_iter()
+            .map(|raw| {
+                let row = raw.parse()?;
+                let seats = seats(&self.conn, &row.id)?;
+                Ok(Listed { row, seats })
+            })
+            .collect()
+    }
+}
+
+fn apply(c: &Connection, w: &Write) -> Result<(), StorageError> {
+    match w {
+        Write::NewGame { row, seats } => {
+            let s = &row.status;
+            c.prepare_cached(&format!(
+                "INSERT INTO games ({GAME_COLUMNS}) VALUES \
+                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
+            ))
+            .map_err(err)?
+            .execute(params![
+                row.id,
+                row.game,
+                json_text(&row.config),
+                row.seed as i64,
+                json_text(&row.lexicons),
+                row.public,
+                row.created_ms,
+                s.seq as i64,
+                json_text(&s.to_act),
+                s.outcome.as_ref().map(json_text),
+                s.over,
+                s.deadline.as_ref().map(|d| d.key.clone()),
+                s.deadline.as_ref().map(|d| d.started_ms),
+                s.updated_ms,
+                row.rematch_of,
+                row.rematch,
+            ])
+            .map_err(err)?;
+            for seat in seats {
+                c.prepare_cached(
+                    "INSERT INTO seats (game_id, seat, kind, level, token, name, player, joined) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                )
+                .map_err(err)?
+                .execute(params![
+                    row.id,
+                    seat.seat as i64,
+                    seat.kind.as_str(),
+                    seat.level,
+                    seat.token,
+                    seat.name,
+                    seat.player,
+                    seat.joined
+                ])
+                .map_err(err)?;
+            }
+        }
+        Write::Action {
+            game_id,
+            action,
+            status,
+        } => {
+            c.prepare_cached(
+                    "INSERT INTO actions (game_id, idx, actor, action, at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+                )
+                .map_err(err)?
+                .execute(params![
+                    game_id,
+                    action.idx as i64,
+                    json_text(&action.actor),
+                    json_text(&action.action),
+                    action.at_ms
+                ])
+                .map_err(err)?;
+            status_update(c, game_id, status)?;
+        }
+        Write::Status { game_id, status } => status_update(c, game_id, status)?,
+        Write::Join {
+            game_id,
+            seat,
+            name,
+            player,
+        } => {
+            let n = c
+                .prepare_cached(
+                    "UPDATE seats SET joined = 1, name = ?3, player = COALESCE(?4, player) \
+                         WHERE game_id = ?1 AND seat = ?2",
+                )
+                .map_err(err)?
+                .execute(params![game_id, *seat as i64, name, player])
+                .map_err(err)?;
+            if n != 1 {
+                return Err(StorageError(format!("no seat {seat} in game {game_id}")));
+            }
+        }
+        Write::Rematch { from, to } => {
+            c.prepare_cached("UPDATE games SET rematch = ?2 WHERE id = ?1")
+                .map_err(err)?
+                .execute(params![from, to])
+                .map_err(err)?;
+        }
+    }
+    Ok(())
+}
+
+fn status_update(c: &Connection, game_id: &str, s: &StatusRow) -> Result<(), StorageError> {
+    let n = c
+        .prepare_cached(
+            "UPDATE games SET seq = ?2, to_act = ?3, outcome = ?4, over = ?5, deadline_key = ?6, \
+                 deadline_started_ms = ?7, updated_ms = ?8 WHERE id = ?1",
+        )
+        .map_err(err)?
+        .execute(params![
+            game_id,
+            s.seq as i64,
+            json_text(&s.to_act),
+            s.outcome.as_ref().map(json_text),
+            s.over,
+            s.deadline.as_ref().map(|d| d.key.clone()),
+            s.deadline.as_ref().map(|d| d.started_ms),
+            s.updated_ms
+        ])
+        .map_err(err)?;
+    if n != 1 {
+        return Err(StorageError(format!("no game {game_id}")));
+    }
+    Ok(())
+}
+
+/// A games row as read, before its JSON columns are parsed.
+struct RawGame {
+    id: String,
+    game: String,
+    config: String,
+    seed: i64,
+    lexicons: String,
+    public: bool,
+    created_ms: i64,
+    seq: i64,
+    to_act: String,
+    outcome: Option<String>,
+    over: bool,
+    deadline_key: Option<String>,
+    deadline_started_ms: Option<i64>,
+    updated_ms: i64,
+    rematch_of: Option<String>,
+    rematch: Option<String>,
+}
+
+fn raw_game(r: &Row<'_>) -> rusqlite::Result<RawGame> {
+    Ok(RawGame {
+        id: r.get(0)?,
+        game: r.get(1)?,
+        config: r.get(2)?,
+        seed: r.get(3)?,
+        lexicons: r.get(4)?,
+        public: r.get(5)?,
+        created_ms: r.get(6)?,
+        seq: r.get(7)?,
+        to_act: r.get(8)?,
+        outcome: r.get(9)?,
+        over: r.get(10)?,
+        deadline_key: r.get(11)?,
+        deadline_started_ms: r.get(12)?,
+        updated_ms: r.get(13)?,
+        rematch_of: r.get(14)?,
+        rematch: r.get(15)?,
+    })
+}
+
+impl RawGame {
+    fn parse(self) -> Result<GameRow, StorageError> {
+        Ok(GameRow {
+            id: self.id,
+            game: self.game,
+            config: parse_json(&self.config)?,
+            seed: self.seed as u64,
+            lexicons: parse_json(&self.lexicons)?,
+            public: self.public,
+            created_ms: self.created_ms,
+            status: StatusRow {
+                seq: self.seq as usize,
+                to_act: parse_json(&self.to_act)?,
+                outcome: self.outcome.as_deref().map(parse_json).transpose()?,
+                over: self.over,
+                deadline: match (self.deadline_key, self.deadline_started_ms) {
+                    (Some(key), Some(started_ms)) => Some(DeadlineRow { key, started_ms }),
+                    _ => None,
+                },
+                updated_ms: self.updated_ms,
+            },
+            rematch_of: self.rematch_of,
+            rematch: self.rematch,
+        })
+    }
+}
+
+impl Storage for SqliteStorage {
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn commit(&mut self, writes: &[Write]) -> Result<(), StorageError> {
+        let tx = self.conn.transaction().map_err(err)?;
+        let result = writes.iter().try_for_each(|w| apply(&tx, w));
+        match result {
+            Ok(()) => tx.commit().map_err(err),
+            Err(e) => {
+                let _ = tx.rollback();
+                Err(e)
+            }
+        }
+    }
+
+    fn load(&mut self, id: &str) -> Result<Option<StoredGame>, StorageError> {
+        let raw = self
+            .conn
+            .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))
+            .map_err(err)?
+            .query_row([id], raw_game)
+            .optional()
+            .map_err(err)?;
+        let Some(raw) = raw else { return Ok(None) };
+        let row = raw.parse()?;
+        let seats = seats(&self.conn, id)?;
+        let mut st = self
+            .conn
+            .prepare_cached(
+                "SELECT idx, actor, action, at_ms FROM actions WHERE game_id = ?1 ORDER BY idx",
+            )
+            .map_err(err)?;
+        let raw_actions: Vec<(i64, String, String, i64)> = st
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .map_err(err)?
+            .collect::<Result<_, _>>()
+            .map_err(err)?;
+        let actions = raw_actions
+            .into_iter()
+            .map(|(idx, actor, action, at_ms)| {
+                Ok(ActionRow {
+                    idx: idx as usize,
+                    actor: parse_json(&actor)?,
+                    action: parse_json(&action)?,
+                    at_ms,
+                })
+            })
+            .collect::<Result<_, StorageError>>()?;
+        Ok(Some(StoredGame {
+            row,
+            seats,
+            actions,
+        }))
+    }
+
+    fn list(&mut self, filter: ListFilter, limit: usize) -> Result<Vec<Listed>, StorageError> {
+        let free = "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id \
+                    AND s.kind = 'human' AND s.joined = 0)";
+        let cond = match filter {
+            ListFilter::Open => format!("over = 0 AND {free}"),
+            ListFilter::Live => format!("over = 0 AND NOT {free}"),
+            ListFilter::Unfinished => "over = 0".to_string(),
+            ListFilter::Over => "over = 1".to_string(),
+        };
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE public = 1 AND {cond} \
+             ORDER BY created_ms DESC, id LIMIT ?1"
+        );
+        self.listed(&sql, &[&(limit as i64)])
+    }
+
+    fn by_player(&mut self, player: &str, limit: usize) -> Result<Vec<Listed>, StorageError> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE id IN \
+             (SELECT game_id FROM seats WHERE player = ?1) \
+             ORDER BY created_ms DESC, id LIMIT ?2"
+        );
+        self.listed(&sql, &[&player, &(limit as i64)])
+    }
+
+    fn unfinished(&mut self) -> Result<Vec<String>, StorageError> {
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT id FROM games WHERE over = 0 ORDER BY created_ms")
+            .map_err(err)?;
+        let ids = st
+            .query_map([], |r| r.get(0))
+            .map_err(err)?
+            .collect::<Result<_, _>>()
+            .map_err(err)?;
+        Ok(ids)
+    }
+}

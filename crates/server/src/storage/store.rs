@@ -1,0 +1,144 @@
+//! The async face of a [`Storage`]: a writer thread with group commit and a
+//! reader thread.
+
+use super::{DbUrl, Storage, StorageError, Write};
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
+
+/// How many write requests may wait for the writer before senders wait.
+const WRITE_QUEUE: usize = 65_536;
+/// The most writes committed in one transaction.
+const MAX_GROUP: usize = 2_048;
+/// How many reads may wait for the reader.
+const READ_QUEUE: usize = 1_024;
+
+type Reply = oneshot::Sender<Result<(), StorageError>>;
+type ReadJob = Box<dyn FnOnce(&mut dyn Storage) + Send>;
+
+/// A handle to the database, cheap to clone. Writes are committed by one
+/// thread in groups: every write that arrives while a commit is running goes
+/// into the next transaction, so many games share one disk flush. A write's
+/// future resolves only once its transaction is durable.
+///
+/// When the last handle is dropped the threads finish the queued work and
+/// close their connections.
+#[derive(Clone)]
+pub struct Store {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    kind: &'static str,
+    writes: mpsc::Sender<(Vec<Write>, Reply)>,
+    reads: mpsc::Sender<ReadJob>,
+}
+
+impl Store {
+    /// Opens two connections to `url` (writer, then reader) and starts their
+    /// threads. This blocks: from async code call it through
+    /// `spawn_blocking` (the PostgreSQL client refuses to connect on an async
+    /// worker thread).
+    pub fn open(url: &DbUrl) -> Result<Store, StorageError> {
+        let writer = url.open()?;
+        let reader = url.open()?;
+        Ok(Store::from_storages(writer, reader))
+    }
+
+    /// Runs the given connections (they must reach the same database).
+    pub fn from_storages(mut writer: Box<dyn Storage>, mut reader: Box<dyn Storage>) -> Store {
+        let kind = writer.kind();
+        let (wtx, mut wrx) = mpsc::channel::<(Vec<Write>, Reply)>(WRITE_QUEUE);
+        let (rtx, mut rrx) = mpsc::channel::<ReadJob>(READ_QUEUE);
+        std::thread::Builder::new()
+            .name("parlor-db-writer".into())
+            .spawn(move || {
+                while let Some(first) = wrx.blocking_recv() {
+                    let mut group = vec![first];
+                    let mut n = group[0].0.len();
+                    while n < MAX_GROUP {
+                        match wrx.try_recv() {
+                            Ok(next) => {
+                                n += next.0.len();
+                                group.push(next);
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                    commit_group(writer.as_mut(), group);
+                }
+            })
+            .expect("spawn the database writer thread");
+        std::thread::Builder::new()
+            .name("parlor-db-reader".into())
+            .spawn(move || {
+                while let Some(job) = rrx.blocking_recv() {
+                    job(reader.as_mut());
+                }
+            })
+            .expect("spawn the database reader thread");
+        Store {
+            inner: Arc::new(Inner {
+                kind,
+                writes: wtx,
+                reads: rtx,
+            }),
+        }
+    }
+
+    /// `"sqlite"` or `"postgres"`.
+    pub fn kind(&self) -> &'static str {
+        self.inner.kind
+    }
+
+    /// Commits `writes` together (all or none), returning once durable.
+    pub async fn write_all(&self, writes: Vec<Write>) -> Result<(), StorageError> {
+        let (tx, rx) = oneshot::channel();
+        self.inner
+            .writes
+            .send((writes, tx))
+            .await
+            .map_err(|_| StorageError("the database writer has stopped".into()))?;
+        rx.await
+            .map_err(|_| StorageError("the database writer has stopped".into()))?
+    }
+
+    /// Commits one write, returning once durable.
+    pub async fn write(&self, write: Write) -> Result<(), StorageError> {
+        self.write_all(vec![write]).await
+    }
+
+    /// Runs a read on the reader thread.
+    pub async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut dyn Storage) -> Result<T, StorageError> + Send + 'static,
+    ) -> Result<T, StorageError> {
+        let (tx, rx) = oneshot::channel();
+        let job: ReadJob = Box::new(move |s| {
+            let _ = tx.send(f(s));
+        });
+        self.inner
+            .reads
+            .send(job)
+            .await
+            .map_err(|_| StorageError("the database reader has stopped".into()))?;
+        rx.await
+            .map_err(|_| StorageError("the database reader has stopped".into()))?
+    }
+}
+
+/// Commits a group in one transaction; if that fails, commits each request
+/// alone so one bad write cannot sink the others.
+fn commit_group(storage: &mut dyn Storage, group: Vec<(Vec<Write>, Reply)>) {
+    if group.len() > 1 {
+        let all: Vec<Write> = group.iter().flat_map(|(w, _)| w.iter().cloned()).collect();
+        if storage.commit(&all).is_ok() {
+            for (_, reply) in group {
+                let _ = reply.send(Ok(()));
+            }
+            return;
+        }
+    }
+    for (writes, reply) in group {
+        let _ = reply.send(storage.commit(&writes));
+    }
+}

@@ -1,0 +1,162 @@
+//! One WebSocket per player (or spectator) connection.
+//!
+//! The connection is bound to a seat when it opens (by the token in its
+//! URL) and never changes seat. Its reader passes actions to the game's
+//! actor without waiting for them, so a client may send several; its writer
+//! drains the connection's bounded queue, which the actor fills and, when
+//! full, drops (the client is too slow and is disconnected).
+
+use crate::actor::{ActReply, Connected, GameStub, Msg, Who};
+use crate::error::ApiError;
+use crate::hub::Hub;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+#[derive(Deserialize)]
+pub(crate) struct WsQuery {
+    #[serde(default)]
+    token: Option<String>,
+}
+
+pub(crate) async fn upgrade(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Query(q): Query<WsQuery>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let stub = hub.stub(&id).await?;
+    let connected = stub
+        .ask(|reply| Msg::Connect {
+            token: q.token,
+            reply,
+        })
+        .await??;
+    let max = hub.settings().max_message;
+    // Accept frames somewhat over the limit so that the client gets a clear
+    // `too_large` instead of a dropped connection; far larger ones close it.
+    Ok(ws
+        .max_message_size(max * 8)
+        .max_frame_size(max * 8)
+        .on_upgrade(move |socket| run(socket, hub, stub, connected, max)))
+}
+
+fn error_text(reference: Value, e: &ApiError) -> Utf8Bytes {
+    json!({"type": "error", "ref": reference, "code": e.code, "message": e.message})
+        .to_string()
+        .into()
+}
+
+async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, max: usize) {
+    let Connected { conn, mut out } = connected;
+    let (mut sink, mut stream) = socket.split();
+    let (local_tx, mut local_rx) = mpsc::channel::<Utf8Bytes>(16);
+    let shutdown = hub.shutdown_signal();
+
+    let writer = async {
+        loop {
+            tokio::select! {
+                m = out.recv() => match m {
+                    Some(text) => {
+                        if sink.send(Message::Text(text)).await.is_err() {
+                            break;
+                        }
+                    }
+                    None => {
+                        let (code, reason) = if *shutdown.borrow() {
+                            (1012, "server restarting")
+                        } else {
+                            (1008, "too slow")
+                        };
+                        let _ = sink
+                            .send(Message::Close(Some(CloseFrame { code, reason: reason.into() })))
+                            .await;
+                        break;
+                    }
+                },
+                m = local_rx.recv() => match m {
+                    Some(text) => {
+                        if sink.send(Message::Text(text)).await.is_err() {
+                            break;
+                        }
+                    }
+                    None => break,
+                },
+            }
+        }
+    };
+
+    let reader = async {
+        while let Some(Ok(msg)) = stream.next().await {
+            let text = match msg {
+                Message::Text(t) => t,
+                Message::Binary(_) => {
+                    let e = ApiError::bad_json("send JSON text messages, not binary ones");
+                    let _ = local_tx.try_send(error_text(Value::Null, &e));
+                    continue;
+                }
+                Message::Close(_) => break,
+                _ => continue,
+            };
+            if text.len() > max {
+                let e = ApiError::new(
+                    "too_large",
+                    format!(
+                        "messages are at most {max} bytes; this one has {}",
+                        text.len()
+                    ),
+                );
+                let _ = local_tx.try_send(error_text(Value::Null, &e));
+                continue;
+            }
+            let value: Value = match serde_json::from_str(text.as_str()) {
+                Ok(v) => v,
+                Err(e) => {
+                    let e = ApiError::bad_json(format!("not JSON: {e}"));
+                    let _ = local_tx.try_send(error_text(Value::Null, &e));
+                    continue;
+                }
+            };
+            let reference = value.get("ref").cloned().unwrap_or(Value::Null);
+            let result = match value.get("type").and_then(Value::as_str) {
+                Some("act") => match value.get("action") {
+                    Some(action) => stub.send(Msg::Act {
+                        who: Who::Conn(conn),
+                        action: action.clone(),
+                        reply: ActReply::Conn {
+                            conn,
+                            reference: reference.clone(),
+                        },
+                    }),
+                    None => Err(ApiError::bad_json("act: the message has no \"action\"")),
+                },
+                Some("sync") => stub.send(Msg::Sync { conn }),
+                Some("ping") => {
+                    let _ = local_tx
+                        .try_send(json!({"type": "pong", "ref": reference}).to_string().into());
+                    Ok(())
+                }
+                Some(other) => Err(ApiError::bad_json(format!(
+                    "unknown message type {other:?}: use act, sync or ping"
+                ))),
+                None => Err(ApiError::bad_json(
+                    "the message has no \"type\": use act, sync or ping",
+                )),
+            };
+            if let Err(e) = result {
+                let _ = local_tx.try_send(error_text(reference, &e));
+            }
+        }
+    };
+
+    tokio::select! {
+        _ = writer => {}
+        _ = reader => {}
+    }
+    // Tell the game the seat left; wait for room rather than lose it.
+    let _ = stub.send_wait(Msg::Disconnect { conn }).await;
+}

@@ -1,0 +1,288 @@
+//! Shared by the server's integration tests: a small game with hidden
+//! information and a clock, servers on temporary databases, PostgreSQL
+//! discovery.
+#![allow(dead_code)]
+
+use parlor_core::{
+    Actor, ConfigError, Deadline, Game, GameInfo, Outcome, Registry, Resources, Seat, Seed, ToAct,
+    Viewer,
+};
+use parlor_server::storage::{DbUrl, PgStorage, Storage};
+use parlor_server::{Server, Settings};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// "Secret": each round both seats pick 1 to 3 at the same time, in secret;
+/// picks are revealed when both are in. Most points after `rounds` wins.
+/// With `seconds`, a round clock: when it runs out the referee's `timeout`
+/// counts missing picks as 0.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SecretConfig {
+    pub rounds: u32,
+    pub seconds: Option<f64>,
+}
+
+impl Default for SecretConfig {
+    fn default() -> Self {
+        SecretConfig {
+            rounds: 3,
+            seconds: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SecretAction {
+    Pick(u32),
+    Timeout,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SecretView {
+    pub round: u32,
+    pub mine: Option<u32>,
+    pub picked: [bool; 2],
+    pub revealed: Vec<[u32; 2]>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SecretError {
+    #[error("pick 1, 2 or 3")]
+    Range,
+    #[error("{0} has already picked this round")]
+    Twice(Seat),
+    #[error("the game is over")]
+    Over,
+    #[error("only the referee times a round out")]
+    NotReferee,
+    #[error("the referee does not pick")]
+    RefereePick,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Secret {
+    config: SecretConfig,
+    picks: [Option<u32>; 2],
+    revealed: Vec<[u32; 2]>,
+}
+
+impl Secret {
+    fn over(&self) -> bool {
+        self.revealed.len() as u32 >= self.config.rounds
+    }
+    fn reveal_if_done(&mut self) {
+        if let [Some(a), Some(b)] = self.picks {
+            self.revealed.push([a, b]);
+            self.picks = [None, None];
+        }
+    }
+}
+
+impl Game for Secret {
+    type Config = SecretConfig;
+    type Action = SecretAction;
+    type View = SecretView;
+    type Event = String;
+    type Error = SecretError;
+    const INFO: GameInfo = GameInfo {
+        name: "secret",
+        title: "Secret",
+        min_seats: 2,
+        max_seats: 2,
+    };
+    fn new(config: &SecretConfig, _: Seed, _: &Resources) -> Result<Self, ConfigError> {
+        if config.rounds == 0 {
+            return Err(ConfigError::new("rounds must be at least 1"));
+        }
+        Ok(Secret {
+            config: config.clone(),
+            picks: [None, None],
+            revealed: Vec::new(),
+        })
+    }
+    fn config(&self) -> &SecretConfig {
+        &self.config
+    }
+    fn seats(&self) -> usize {
+        2
+    }
+    fn to_act(&self) -> ToAct {
+        if self.over() {
+            return ToAct::Over;
+        }
+        ToAct::Simultaneous(
+            (0..2)
+                .filter(|&s| self.picks[s].is_none())
+                .map(Seat)
+                .collect(),
+        )
+    }
+    fn legal_actions(&self, seat: Seat) -> Option<Vec<SecretAction>> {
+        if self.over() || seat.0 > 1 || self.picks[seat.0].is_some() {
+            return Some(Vec::new());
+        }
+        Some((1..=3).map(SecretAction::Pick).collect())
+    }
+    fn apply(&mut self, actor: Actor, action: SecretAction) -> Result<Vec<String>, SecretError> {
+        if self.over() {
+            return Err(SecretError::Over);
+        }
+        match (actor, action) {
+            (Actor::Seat(s), SecretAction::Pick(n)) => {
+                if !(1..=3).contains(&n) {
+                    return Err(SecretError::Range);
+                }
+                if self.picks[s.0].is_some() {
+                    return Err(SecretError::Twice(s));
+                }
+                self.picks[s.0] = Some(n);
+                self.reveal_if_done();
+                Ok(vec![format!("{s} picked")])
+            }
+            (Actor::Referee, SecretAction::Timeout) => {
+                for p in &mut self.picks {
+                    p.get_or_insert(0);
+                }
+                self.reveal_if_done();
+                Ok(vec!["time".into()])
+            }
+            (Actor::Seat(_), SecretAction::Timeout) => Err(SecretError::NotReferee),
+            (Actor::Referee, _) => Err(SecretError::RefereePick),
+        }
+    }
+    fn view(&self, viewer: Viewer) -> SecretView {
+        SecretView {
+            round: self.revealed.len() as u32,
+            mine: match viewer {
+                Viewer::Seat(s) if s.0 < 2 => self.picks[s.0],
+                _ => None,
+            },
+            picked: [self.picks[0].is_some(), self.picks[1].is_some()],
+            revealed: self.revealed.clone(),
+        }
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.over() {
+            return None;
+        }
+        let a: u32 = self.revealed.iter().map(|r| r[0]).sum();
+        let b: u32 = self.revealed.iter().map(|r| r[1]).sum();
+        Some(Outcome::from_scores(vec![a as i64, b as i64]))
+    }
+    fn deadline(&self) -> Option<Deadline<SecretAction>> {
+        let seconds = self.config.seconds?;
+        if self.over() {
+            return None;
+        }
+        Some(Deadline {
+            key: format!("round-{}", self.revealed.len()),
+            seconds,
+            action: SecretAction::Timeout,
+        })
+    }
+}
+
+pub fn registry() -> Registry {
+    let mut r = Registry::new();
+    r.register::<parlor_core::doc_nim::Nim>()
+        .register::<Secret>()
+        .register::<parlor_gobble::Gobble>();
+    r
+}
+
+/// A fresh temporary folder (removed by the OS's tmp cleaning; tests leave
+/// their databases for post-mortems).
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let n: u64 = rand_u64();
+    let dir = std::env::temp_dir().join(format!("parlor-server-test-{tag}-{n:016x}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn rand_u64() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos(),
+    );
+    h.finish()
+}
+
+pub fn test_settings() -> Settings {
+    Settings {
+        bot_delay: Duration::ZERO,
+        bot_delay_clocked: Duration::ZERO,
+        ..Settings::default()
+    }
+}
+
+pub async fn start(db: &DbUrl, settings: Settings) -> Server {
+    Server::start(
+        registry(),
+        Resources::embedded(),
+        db,
+        "127.0.0.1:0".parse().unwrap(),
+        settings,
+    )
+    .await
+    .expect("server starts")
+}
+
+pub fn sqlite_url(tag: &str) -> DbUrl {
+    DbUrl::Sqlite(temp_dir(tag).join("parlor.db"))
+}
+
+/// The PostgreSQL server to test against, from `PARLOR_PG_URL` (set by
+/// `scripts/with-postgres`, which `scripts/test` uses). Without it the
+/// PostgreSQL tests are skipped with a notice on a developer's machine and
+/// FAIL in CI (`CI` set), so a broken set-up can never pass silently.
+pub fn pg_admin_url() -> Option<String> {
+    match std::env::var("PARLOR_PG_URL") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0") {
+                panic!(
+                    "PARLOR_PG_URL is not set but CI is: the PostgreSQL tests must run in CI \
+                     (run them through scripts/with-postgres, as scripts/test does)"
+                );
+            }
+            eprintln!(
+                "NOTICE: PostgreSQL tests skipped: PARLOR_PG_URL is not set \
+                 (run `scripts/with-postgres cargo test -p parlor-server` to include them)"
+            );
+            None
+        }
+    }
+}
+
+/// A fresh, empty database on the test PostgreSQL server.
+pub fn pg_fresh_db(tag: &str) -> Option<DbUrl> {
+    let admin = pg_admin_url()?;
+    let name = format!("parlor_{tag}_{:016x}", rand_u64());
+    let mut client = postgres::Client::connect(&admin, postgres::NoTls)
+        .unwrap_or_else(|e| panic!("cannot reach the test PostgreSQL at PARLOR_PG_URL: {e}"));
+    client
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .expect("create a test database");
+    let (base, _) = admin
+        .rsplit_once('/')
+        .expect("PARLOR_PG_URL ends in /DATABASE");
+    let (base, query) = match admin.split_once('?') {
+        Some((_, q)) => (base.to_string(), format!("?{q}")),
+        None => (base.to_string(), String::new()),
+    };
+    Some(DbUrl::Postgres(format!("{base}/{name}{query}")))
+}
+
+pub fn open(db: &DbUrl) -> Box<dyn Storage> {
+    match db {
+        DbUrl::Postgres(url) => Box::new(PgStorage::connect(url).unwrap()),
+        other => other.open().unwrap(),
+    }
+}

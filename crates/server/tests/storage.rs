@@ -1,0 +1,298 @@
+//! The same storage tests against SQLite and PostgreSQL.
+
+mod common;
+
+use parlor_server::storage::{
+    ActionRow, DbUrl, DeadlineRow, GameRow, ListFilter, SeatKind, SeatRow, StatusRow, Storage,
+    Store, Write,
+};
+use serde_json::json;
+
+fn row(id: &str, created_ms: i64, public: bool) -> GameRow {
+    GameRow {
+        id: id.into(),
+        game: "nim".into(),
+        config: json!({"pile": 5, "max_take": 3}),
+        seed: u64::MAX - 7, // above i64::MAX: must round-trip
+        lexicons: json!([]),
+        public,
+        created_ms,
+        status: StatusRow {
+            seq: 0,
+            to_act: json!({"one": 0}),
+            outcome: None,
+            over: false,
+            deadline: None,
+            updated_ms: created_ms,
+        },
+        rematch_of: None,
+        rematch: None,
+    }
+}
+
+fn seats(free: bool) -> Vec<SeatRow> {
+    vec![
+        SeatRow {
+            seat: 0,
+            kind: SeatKind::Human,
+            level: None,
+            token: Some("t0".into()),
+            name: Some("Ann".into()),
+            player: Some("player-key-ann-0001".into()),
+            joined: true,
+        },
+        SeatRow {
+            seat: 1,
+            kind: if free { SeatKind::Human } else { SeatKind::Bot },
+            level: if free { None } else { Some("easy".into()) },
+            token: if free { Some("t1".into()) } else { None },
+            name: None,
+            player: None,
+            joined: !free,
+        },
+    ]
+}
+
+fn action(idx: usize, take: u32) -> ActionRow {
+    ActionRow {
+        idx,
+        actor: json!({"seat": idx % 2}),
+        action: json!(take),
+        at_ms: 1000 + idx as i64,
+    }
+}
+
+fn status(seq: usize, over: bool) -> StatusRow {
+    StatusRow {
+        seq,
+        to_act: if over {
+            json!("over")
+        } else {
+            json!({"one": seq % 2})
+        },
+        outcome: over.then(|| json!({"ranking": [[0], [1]]})),
+        over,
+        deadline: Some(DeadlineRow {
+            key: format!("k{seq}"),
+            started_ms: 5000 + seq as i64,
+        }),
+        updated_ms: 9000,
+    }
+}
+
+fn suite(db: &DbUrl) {
+    let mut s: Box<dyn Storage> = common::open(db);
+    assert!(s.load("nothing").unwrap().is_none());
+
+    // Create and read back.
+    s.commit(&[Write::NewGame {
+        row: row("g1", 100, true),
+        seats: seats(true),
+    }])
+    .unwrap();
+    s.commit(&[Write::NewGame {
+        row: row("g2", 200, true),
+        seats: seats(false),
+    }])
+    .unwrap();
+    s.commit(&[Write::NewGame {
+        row: row("g3", 300, false),
+        seats: seats(true),
+    }])
+    .unwrap();
+    let g1 = s.load("g1").unwrap().unwrap();
+    assert_eq!(g1.row, row("g1", 100, true));
+    assert_eq!(g1.seats, seats(true));
+    assert!(g1.actions.is_empty());
+
+    // Actions and status in one transaction.
+    s.commit(&[
+        Write::Action {
+            game_id: "g1".into(),
+            action: action(0, 2),
+            status: status(1, false),
+        },
+        Write::Action {
+            game_id: "g1".into(),
+            action: action(1, 3),
+            status: status(2, true),
+        },
+    ])
+    .unwrap();
+    let g1 = s.load("g1").unwrap().unwrap();
+    assert_eq!(g1.actions, vec![action(0, 2), action(1, 3)]);
+    assert_eq!(g1.row.status, status(2, true));
+
+    // A batch with a duplicate action index is refused whole.
+    let err = s.commit(&[
+        Write::Action {
+            game_id: "g2".into(),
+            action: action(0, 1),
+            status: status(1, false),
+        },
+        Write::Action {
+            game_id: "g1".into(),
+            action: action(1, 1),
+            status: status(2, false),
+        },
+    ]);
+    assert!(err.is_err(), "duplicate action index must be refused");
+    assert!(
+        s.load("g2").unwrap().unwrap().actions.is_empty(),
+        "rolled back"
+    );
+    assert_eq!(s.load("g1").unwrap().unwrap().row.status, status(2, true));
+
+    // A join and a rematch link.
+    s.commit(&[Write::Join {
+        game_id: "g3".into(),
+        seat: 1,
+        name: Some("Bea".into()),
+        player: Some("player-key-bea-0001".into()),
+    }])
+    .unwrap();
+    assert!(s
+        .commit(&[Write::Join {
+            game_id: "g3".into(),
+            seat: 7,
+            name: None,
+            player: None,
+        }])
+        .is_err());
+    s.commit(&[Write::Rematch {
+        from: "g1".into(),
+        to: "g3".into(),
+    }])
+    .unwrap();
+    let g3 = s.load("g3").unwrap().unwrap();
+    assert!(g3.seats[1].joined);
+    assert_eq!(g3.seats[1].name.as_deref(), Some("Bea"));
+    assert_eq!(
+        s.load("g1").unwrap().unwrap().row.rematch.as_deref(),
+        Some("g3")
+    );
+
+    // Listings: public only, newest first, by status.
+    let ids = |v: Vec<parlor_server::storage::Listed>| -> Vec<String> {
+        v.into_iter().map(|l| l.row.id).collect()
+    };
+    assert_eq!(ids(s.list(ListFilter::Over, 10).unwrap()), vec!["g1"]);
+    assert_eq!(ids(s.list(ListFilter::Live, 10).unwrap()), vec!["g2"]);
+    assert!(s.list(ListFilter::Open, 10).unwrap().is_empty());
+    assert_eq!(ids(s.list(ListFilter::Unfinished, 10).unwrap()), vec!["g2"]);
+    assert_eq!(
+        ids(s.list(ListFilter::Unfinished, 0).unwrap()),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        ids(s.by_player("player-key-ann-0001", 10).unwrap()),
+        vec!["g3", "g2", "g1"]
+    );
+    assert_eq!(
+        ids(s.by_player("player-key-bea-0001", 10).unwrap()),
+        vec!["g3"]
+    );
+    assert_eq!(s.unfinished().unwrap(), vec!["g2", "g3"]);
+
+    // A second connection sees the same data (the reader of a Store).
+    let mut other = common::open(db);
+    assert_eq!(other.load("g1").unwrap(), s.load("g1").unwrap());
+}
+
+async fn store_suite(db: &DbUrl) {
+    // Many concurrent writers share group commits; every write is there.
+    // Opening connects synchronously: not on an async worker's own stack.
+    let store = tokio::task::block_in_place(|| Store::open(db)).unwrap();
+    store
+        .write(Write::NewGame {
+            row: row("s1", 1, true),
+            seats: seats(true),
+        })
+        .await
+        .unwrap();
+    let mut tasks = Vec::new();
+    for i in 0..50 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let id = format!("c{i}");
+            store
+                .write(Write::NewGame {
+                    row: row(&id, 10 + i, true),
+                    seats: seats(false),
+                })
+                .await
+                .unwrap();
+            for k in 0..5 {
+                store
+                    .write(Write::Action {
+                        game_id: id.clone(),
+                        action: action(k, 1),
+                        status: status(k + 1, false),
+                    })
+                    .await
+                    .unwrap();
+            }
+        }));
+    }
+    // One bad write in the crowd fails alone.
+    let bad = store
+        .write(Write::Action {
+            game_id: "s1".into(),
+            action: action(3, 1),
+            status: status(4, false),
+        })
+        .await;
+    assert!(bad.is_ok(), "gaps are the actor's business, not storage's");
+    let dup = store
+        .write(Write::Action {
+            game_id: "s1".into(),
+            action: action(3, 1),
+            status: status(4, false),
+        })
+        .await;
+    assert!(dup.is_err());
+    for t in tasks {
+        t.await.unwrap();
+    }
+    for i in 0..50 {
+        let id = format!("c{i}");
+        let g = store.read(move |s| s.load(&id)).await.unwrap().unwrap();
+        assert_eq!(g.actions.len(), 5);
+    }
+}
+
+#[test]
+fn sqlite_storage() {
+    suite(&common::sqlite_url("storage"));
+}
+
+#[test]
+fn postgres_storage() {
+    if let Some(db) = common::pg_fresh_db("storage") {
+        suite(&db);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_store_group_commit() {
+    store_suite(&common::sqlite_url("store")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_store_group_commit() {
+    if let Some(db) = tokio::task::block_in_place(|| common::pg_fresh_db("store")) {
+        store_suite(&db).await;
+    }
+}
+
+#[test]
+fn db_urls() {
+    assert_eq!(
+        DbUrl::parse("sqlite://x/y.db").unwrap(),
+        DbUrl::Sqlite("x/y.db".into())
+    );
+    assert!(DbUrl::parse("sqlite://").is_err());
+    assert!(DbUrl::parse("mysql://x").is_err());
+    let pg = DbUrl::parse("postgres://u:secret@127.0.0.1:5432/db").unwrap();
+    assert!(!pg.to_string().contains("secret"), "{pg}");
+}
