@@ -242,7 +242,7 @@ fn hint_inner(a: HintArgs) -> Result<ExitCode> {
             "moves": items,
         });
         if let Some(sol) = &solution {
-            doc["wins"] = json!(sol.wins(&string));
+            doc["to_move_wins"] = json!(sol.wins(&string));
         }
         writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
         return Ok(ExitCode::SUCCESS);
