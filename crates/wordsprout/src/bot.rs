@@ -71,11 +71,55 @@ impl Bot {
         if let Some(pot) = view.pot {
             plays.retain(|to| tiles_allow(&pot, &view.string, to));
         }
+        if let Some(board) = &view.board {
+            plays.retain(|to| board.play(to).is_ok());
+        }
         plays
     }
 
-    fn choose_play(&mut self, judge: &Judge, view: &View, budget: &parlor_core::Budget) -> Action {
+    /// 2-D: the valid new strings among the legal actions, and whether each
+    /// closes a shape.
+    fn crosses(judge: &Judge, view: &View, legal: Option<&[Action]>) -> Vec<(Action, bool)> {
+        let (Some(board), Some(legal)) = (&view.board, legal) else { return Vec::new() };
+        legal
+            .iter()
+            .filter_map(|a| {
+                let Action::Cross { line, index, letter, before } = a else { return None };
+                let next = board.cross(*line, *index, *letter, *before).ok()?;
+                let from = &board.lines[*line].letters[*index..*index + 1];
+                judge
+                    .is_legal_move(from, &next.active().letters)
+                    .then(|| (a.clone(), next.has_hole()))
+            })
+            .collect()
+    }
+
+    fn choose_play(&mut self, judge: &Judge, view: &View, budget: &parlor_core::Budget, legal: Option<&[Action]>) -> Action {
         let plays = Self::plays(judge, view);
+        // 2-D: a play that closes a shape wins at once; a new string when
+        // the current one cannot grow.
+        if let Some(board) = &view.board {
+            let closing: Vec<String> = plays
+                .iter()
+                .filter(|p| board.play(p).is_ok_and(|b| b.has_hole()))
+                .cloned()
+                .collect();
+            if self.level >= Level::Medium {
+                if let Some(p) = self.pick(&closing) {
+                    return Action::Play { string: p };
+                }
+            }
+            let crosses = Self::crosses(judge, view, legal);
+            if let Some((a, _)) = crosses.iter().find(|(_, closes)| *closes).filter(|_| self.level >= Level::Medium) {
+                return a.clone();
+            }
+            if plays.is_empty() {
+                let all: Vec<Action> = crosses.into_iter().map(|(a, _)| a).collect();
+                if let Some(a) = self.pick(&all) {
+                    return a;
+                }
+            }
+        }
         let challenges = view.rules.has(Rule::Challenge) || view.rules.has(Rule::OpenChallenge);
         if plays.is_empty() || (challenges && self.p(0.0, 0.0, 0.0, 0.03)) {
             if challenges && self.p(1.0, 1.0, 0.5, 0.5) {
@@ -128,6 +172,10 @@ impl Bot {
     /// players use the max^n solution ([`crate::solve::PlayersSolution`]).
     /// Past that, an exhaustive two-player search within the budget.
     fn solved_play(&mut self, judge: &Judge, view: &View, plays: &[String], budget: &parlor_core::Budget) -> Option<String> {
+        if view.board.is_some() {
+            // The solutions know strings, not the grid.
+            return None;
+        }
         let active = view.active.iter().filter(|&&a| a).count();
         let whole_language = !view.rules.has(Rule::VowelCollection);
         let mut winning = Vec::new();
@@ -339,7 +387,7 @@ impl Agent<WordSprout> for Bot {
                 if view.to_move != me {
                     return None;
                 }
-                Some(self.choose_play(&judge, view, &ctx.budget))
+                Some(self.choose_play(&judge, view, &ctx.budget, ctx.legal))
             }
         }
     }

@@ -4,6 +4,7 @@
 //! See the crate documentation for the rules and `docs/rules/wordsprout.md`
 //! for every interpretation made.
 
+use crate::board::{Board, BoardError};
 use crate::judge::{inserted_letters, is_insertion, is_palindrome, Judge};
 use crate::rules::{Pot, Rule, RuleSet, Vowels};
 use parlor_core::{
@@ -110,11 +111,6 @@ impl Config {
                 return Err(ConfigError::new("team play needs at least two teams"));
             }
         }
-        if self.rules.has(Rule::TwoD) {
-            return Err(ConfigError::new(
-                "the 2-D variant (two-d) is not playable yet: turn it off with --rule no-two-d",
-            ));
-        }
         Ok(())
     }
 }
@@ -128,6 +124,20 @@ pub enum Action {
     Play {
         /// The central string after the play.
         string: String,
+    },
+    /// 2-D: start a new string across letter `index` (from 0) of string
+    /// `line` (from 0, in the order strings were started): that letter and
+    /// `letter`, just before it (`before`) or after it, in the other
+    /// direction. `{"type": "cross", "line": 0, "index": 2, "letter": "t", "before": false}`
+    Cross {
+        /// The string crossed.
+        line: usize,
+        /// The letter crossed, from 0.
+        index: usize,
+        /// The letter added.
+        letter: char,
+        /// Whether it goes before the crossed letter (above or left of it).
+        before: bool,
     },
     /// Challenge the previous play.
     Challenge,
@@ -177,6 +187,8 @@ pub enum WinReason {
     VowelCollection,
     /// An open challenge found an invalid play.
     OpenChallenge,
+    /// 2-D: closed a shape around a hole.
+    ClosedShape,
 }
 
 /// Something that happened; public.
@@ -198,6 +210,16 @@ pub enum Event {
     Reversed {
         /// True when play now goes to higher seat numbers.
         forward: bool,
+    },
+    /// 2-D: a new string was started across a letter of string `line`
+    /// (the `played` event that follows has the new string).
+    NewString {
+        /// Who.
+        seat: Seat,
+        /// The string crossed, from 0.
+        line: usize,
+        /// The letter crossed, from 0.
+        index: usize,
     },
     /// A vowel joined a collection.
     Collected {
@@ -332,6 +354,9 @@ pub enum Error {
         /// How many letters may be added.
         max: usize,
     },
+    /// 2-D: the play does not fit on the grid.
+    #[error("{0}")]
+    Board(#[from] BoardError),
     /// Longer than any word of the list: no goal word can contain it.
     #[error("{to:?} is longer than any word in the list ({longest} letters)")]
     TooLong {
@@ -444,6 +469,9 @@ pub struct View {
     pub full_pot: Pot,
     /// How many letters the player to move may add (2 under the palindrome lock).
     pub max_letters: usize,
+    /// 2-D: the grid (the central string is its newest string).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<Board>,
 }
 
 /// The last play, as seen by everyone.
@@ -469,11 +497,14 @@ struct Snapshot {
     collections: Vec<u32>,
     forward: bool,
     to_move: Seat,
+    board: Option<Board>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Frame {
     by: Seat,
+    /// The string the play grew (for a new 2-D string, the crossed letter).
+    from: String,
     before: Snapshot,
     out_of_turn: bool,
     proven: bool,
@@ -511,6 +542,7 @@ pub struct WordSprout {
     pot: [u16; 26],
     collections: Vec<u32>,
     stack: Vec<Frame>,
+    board: Option<Board>,
     first: Seat,
     /// Every seat's round wins stored; the match's final ranking.
     result: Option<Outcome>,
@@ -595,6 +627,7 @@ impl WordSprout {
             collections: self.collections.clone(),
             forward: self.forward,
             to_move: self.to_move,
+            board: self.board.clone(),
         }
     }
 
@@ -604,6 +637,7 @@ impl WordSprout {
         self.collections = s.collections;
         self.forward = s.forward;
         self.to_move = s.to_move;
+        self.board = s.board;
     }
 
     fn top(&self) -> Option<&Frame> {
@@ -638,6 +672,7 @@ impl WordSprout {
         self.forward = true;
         self.pot = self.fresh_pot();
         self.stack.clear();
+        self.board = self.rules.has(Rule::TwoD).then(|| Board::new(""));
         self.first = Seat((self.round as usize - 1) % n);
         self.to_move = self.first;
         self.phase = Phase::Playing;
@@ -824,20 +859,7 @@ impl WordSprout {
     }
 
     fn play(&mut self, seat: Seat, to: String) -> Result<Vec<Event>, Error> {
-        if self.phase != Phase::Playing {
-            return Err(Error::NotNow(match &self.phase {
-                Phase::Proving { challenged, .. } => format!("a challenge is pending: {challenged} must name a goal word or concede"),
-                Phase::ChoosingRule { seat } => format!("{seat} is choosing a rule"),
-                _ => "the game is over".into(),
-            }));
-        }
-        let out_of_turn = seat != self.to_move;
-        if out_of_turn && !self.rules.has(Rule::OutOfTurn) {
-            return Err(Error::NotYourTurn {
-                expected: self.to_move,
-                got: seat,
-            });
-        }
+        self.check_can_play(seat)?;
         let from = self.string.clone();
         let max = Self::max_letters_from(&self.shared.judge, &self.rules, &from);
         if !is_insertion(&from, &to, max) {
@@ -847,6 +869,76 @@ impl WordSprout {
         if to.len() > longest {
             return Err(Error::TooLong { to, longest });
         }
+        let board = match &self.board {
+            Some(b) => Some(b.play(&to)?),
+            None => None,
+        };
+        self.commit(seat, from, to, board, None)
+    }
+
+    fn check_can_play(&self, seat: Seat) -> Result<(), Error> {
+        if self.phase != Phase::Playing {
+            return Err(Error::NotNow(match &self.phase {
+                Phase::Proving { challenged, .. } => {
+                    format!("a challenge is pending: {challenged} must name a goal word or concede")
+                }
+                Phase::ChoosingRule { seat } => format!("{seat} is choosing a rule"),
+                _ => "the game is over".into(),
+            }));
+        }
+        if seat != self.to_move && !self.rules.has(Rule::OutOfTurn) {
+            return Err(Error::NotYourTurn {
+                expected: self.to_move,
+                got: seat,
+            });
+        }
+        Ok(())
+    }
+
+    /// Why a new 2-D string cannot be started now, if it cannot.
+    pub fn cross_forbidden(&self) -> Option<String> {
+        let board = self.board.as_ref()?;
+        for (i, l) in board.lines.iter().enumerate() {
+            if l.letters.len() < 5 || !self.shared.judge.is_goal_word(&l.letters) {
+                return Some(format!(
+                    "a new string may start only when every string is a complete word of at least five letters (string {} is {:?})",
+                    i + 1,
+                    l.letters
+                ));
+            }
+        }
+        None
+    }
+
+    fn cross(&mut self, seat: Seat, line: usize, index: usize, letter: char, before: bool) -> Result<Vec<Event>, Error> {
+        self.check_can_play(seat)?;
+        let Some(board) = &self.board else {
+            return Err(Error::NotNow("new strings cross others only in the 2-D variant (two-d)".into()));
+        };
+        if let Some(why) = self.cross_forbidden() {
+            return Err(Error::NotNow(why));
+        }
+        let letter = letter.to_ascii_lowercase();
+        if !letter.is_ascii_lowercase() {
+            return Err(Error::NotNow(format!("{letter:?} is not a letter a-z")));
+        }
+        let next = board.cross(line, index, letter, before)?;
+        let to = next.active().letters.clone();
+        let from = board.lines[line].letters[index..index + 1].to_string();
+        self.commit(seat, from, to, Some(next), Some((line, index)))
+    }
+
+    /// Accepts a well-formed play (`from` grows into `to`; `board` is the
+    /// grid after it in 2-D; `crossing` when it starts a new 2-D string).
+    fn commit(
+        &mut self,
+        seat: Seat,
+        from: String,
+        to: String,
+        board: Option<Board>,
+        crossing: Option<(usize, usize)>,
+    ) -> Result<Vec<Event>, Error> {
+        let out_of_turn = seat != self.to_move;
         let added = inserted_letters(&from, &to);
         if self.rules.has(Rule::Tiles) {
             let mut need = [0u16; 26];
@@ -873,12 +965,20 @@ impl WordSprout {
         let mut events = Vec::new();
         let frame = Frame {
             by: seat,
+            from: from.clone(),
             before: self.snapshot(),
             out_of_turn,
             proven: false,
         };
         self.stack.push(frame);
         self.string = to.clone();
+        if let Some((line, index)) = crossing {
+            events.push(Event::NewString { seat, line, index });
+        }
+        let closed = board.as_ref().is_some_and(Board::has_hole);
+        if board.is_some() {
+            self.board = board;
+        }
         events.push(Event::Played {
             seat,
             from,
@@ -923,6 +1023,14 @@ impl WordSprout {
                     }
                 }
             }
+        }
+        if closed {
+            if valid && !out_of_turn {
+                self.win_round(seat, WinReason::ClosedShape, &mut events);
+                return Ok(events);
+            }
+            self.put_out(seat, OutReason::InvalidWinningPlay, true, &mut events);
+            return Ok(events);
         }
         if completed {
             // A winning play is checked at once: it must be valid and in turn.
@@ -999,7 +1107,7 @@ impl WordSprout {
             return Err(Error::NotNow(format!("{challenged} must answer the challenge")));
         }
         let top = self.top().expect("a challenged play");
-        let from = top.before.string.clone();
+        let from = top.from.clone();
         let judge = &self.shared.judge;
         let bad = |why: String| Error::BadProof {
             word: word.clone(),
@@ -1112,7 +1220,6 @@ impl WordSprout {
     /// Why metamorphism cannot switch `rule`, if it cannot.
     pub fn unswitchable(&self, rule: Rule) -> Option<String> {
         match rule {
-            Rule::TwoD => Some("the 2-D variant is not playable yet".into()),
             Rule::Teams if self.config.teams.is_empty() => Some("no teams are configured for this table".into()),
             _ => None,
         }
@@ -1128,7 +1235,43 @@ impl WordSprout {
         if self.rules.has(Rule::Tiles) {
             plays.retain(|to| self.tiles_allow(&self.string, to));
         }
+        if let Some(b) = &self.board {
+            plays.retain(|to| b.play(to).is_ok());
+        }
         plays
+    }
+
+    /// 2-D: the new strings that may be started now (valid ones only
+    /// unless challenges are on), tiles permitting.
+    fn cross_actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        let Some(board) = &self.board else { return out };
+        if self.cross_forbidden().is_some() {
+            return out;
+        }
+        for (line, l) in board.lines.iter().enumerate() {
+            for index in 0..l.letters.len() {
+                let from = &l.letters[index..index + 1];
+                for letter in 'a'..='z' {
+                    if self.rules.has(Rule::Tiles) && self.pot[(letter as u8 - b'a') as usize] == 0 {
+                        continue;
+                    }
+                    for before in [true, false] {
+                        let Ok(next) = board.cross(line, index, letter, before) else { continue };
+                        if !self.challenges_on() && !self.shared.judge.is_legal_move(from, &next.active().letters) {
+                            continue;
+                        }
+                        out.push(Action::Cross {
+                            line,
+                            index,
+                            letter,
+                            before,
+                        });
+                    }
+                }
+            }
+        }
+        out
     }
 
     fn tiles_allow(&self, from: &str, to: &str) -> bool {
@@ -1168,7 +1311,10 @@ impl WordSprout {
                 out.insert(t);
             }
         }
-        out.into_iter().filter(|t: &String| t.len() <= longest).collect()
+        out.into_iter()
+            .filter(|t: &String| t.len() <= longest)
+            .filter(|t| self.board.as_ref().map_or(true, |b| b.play(t).is_ok()))
+            .collect()
     }
 }
 
@@ -1213,6 +1359,7 @@ impl Game for WordSprout {
             pot: config.pot.0,
             collections: vec![0; n],
             stack: Vec::new(),
+            board: None,
             first: Seat(0),
             result: None,
         };
@@ -1255,7 +1402,7 @@ impl Game for WordSprout {
             }
             Phase::Proving { challenged, .. } => {
                 if *challenged == seat {
-                    let from = &self.top().expect("a challenged play").before.string;
+                    let from = &self.top().expect("a challenged play").from;
                     if self.shared.judge.is_legal_move(from, &self.string) {
                         if let Some(w) = self.shared.judge.goal_words(&self.string).into_iter().next() {
                             out.push(Action::Prove { word: w });
@@ -1275,6 +1422,7 @@ impl Game for WordSprout {
                         self.valid_plays()
                     };
                     out.extend(plays.into_iter().map(|string| Action::Play { string }));
+                    out.extend(self.cross_actions());
                 }
                 if let Some(top) = self.top() {
                     let can_challenge = top.by != seat
@@ -1312,6 +1460,12 @@ impl Game for WordSprout {
         let seat = self.seat_of(actor)?;
         match action {
             Action::Play { string } => self.play(seat, norm(&string)),
+            Action::Cross {
+                line,
+                index,
+                letter,
+                before,
+            } => self.cross(seat, line, index, letter, before),
             Action::Challenge => self.challenge(seat),
             Action::Prove { word } => self.prove(seat, norm(&word)),
             Action::Concede => self.concede(seat),
@@ -1335,7 +1489,7 @@ impl Game for WordSprout {
             phase: self.phase.clone(),
             last_play: self.top().map(|f| LastPlay {
                 by: f.by,
-                from: f.before.string.clone(),
+                from: f.from.clone(),
                 to: self.string.clone(),
                 out_of_turn: f.out_of_turn,
                 proven: f.proven,
@@ -1359,6 +1513,7 @@ impl Game for WordSprout {
             vowels: self.config.vowels.clone(),
             full_pot: self.config.pot,
             max_letters: Self::max_letters_from(&self.shared.judge, &self.rules, &self.string),
+            board: self.board.clone(),
         }
     }
 

@@ -69,6 +69,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod board;
 pub mod bot;
 pub mod game;
 pub mod judge;

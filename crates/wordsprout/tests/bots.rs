@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 const WORDS: &[&str] = &[
     "oat", "tomato", "wombat", "bombastic", "aromatic", "cat", "act", "tact", "attic", "level", "radar", "civic",
-    "strength", "rhythm", "zebra", "quiz", "jazz", "taco", "coat", "boat",
+    "strength", "rhythm", "zebra", "quiz", "jazz", "taco", "coat", "boat", "abcde", "afghi", "ejklm", "inopm",
 ];
 
 fn resources() -> (Resources, Lexicon) {
@@ -72,6 +72,7 @@ fn bots_of_every_level_finish_games_under_many_rules() {
         vec![Rule::Metamorphism, Rule::Challenge],
         vec![Rule::PalindromeLock, Rule::Challenge],
         vec![Rule::VowelFill, Rule::ConsonantStart],
+        vec![Rule::TwoD, Rule::Challenge],
     ];
     for rules in sets {
         for players in [2, 3, 4] {
@@ -120,4 +121,34 @@ fn bots_call_out_of_turn_plays() {
     m.apply(Actor::Seat(Seat(2)), Action::Play { string: "oa".into() }).unwrap();
     let mut bot = WordSprout::agent(&cfg, Level::Hard, 1, &res).unwrap();
     assert_eq!(decide(&m, bot.as_mut(), Seat(1)), Some(Action::Call));
+}
+
+#[test]
+fn bots_close_shapes_in_2d() {
+    let (res, _) = resources();
+    let cfg = config(&[Rule::TwoD], 2);
+    let mut m = Match::<WordSprout>::new(cfg.clone(), 1, &res).unwrap();
+    let script: Vec<Action> = vec![
+        Action::Play { string: "a".into() },
+        Action::Play { string: "ab".into() },
+        Action::Play { string: "abc".into() },
+        Action::Play { string: "abcd".into() },
+        Action::Play { string: "abcde".into() },
+        Action::Cross { line: 0, index: 0, letter: 'f', before: false },
+        Action::Play { string: "afg".into() },
+        Action::Play { string: "afgh".into() },
+        Action::Play { string: "afghi".into() },
+        Action::Cross { line: 0, index: 4, letter: 'j', before: false },
+        Action::Play { string: "ejk".into() },
+        Action::Play { string: "ejkl".into() },
+        Action::Play { string: "ejklm".into() },
+        Action::Cross { line: 1, index: 4, letter: 'n', before: false },
+        Action::Play { string: "ino".into() },
+    ];
+    for (i, a) in script.into_iter().enumerate() {
+        m.apply(Actor::Seat(Seat(i % 2)), a).unwrap();
+    }
+    let mut bot = WordSprout::agent(&cfg, Level::Medium, 3, &res).unwrap();
+    let a = decide(&m, bot.as_mut(), Seat(1)).unwrap();
+    assert_eq!(a, Action::Play { string: "inop".into() });
 }

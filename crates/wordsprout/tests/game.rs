@@ -280,7 +280,7 @@ fn metamorphism_lets_the_winner_switch_a_rule_between_rounds() {
     m.apply(seat(0), play("o")).unwrap();
     m.apply(seat(1), Action::Concede).unwrap();
     assert_eq!(m.state().phase(), &Phase::ChoosingRule { seat: Seat(0) });
-    let e = m.apply(seat(0), Action::ChooseRule { rule: Some(Rule::TwoD) }).unwrap_err();
+    let e = m.apply(seat(0), Action::ChooseRule { rule: Some(Rule::Teams) }).unwrap_err();
     assert!(matches!(e, Error::RuleNotSwitchable { .. }), "{e}");
     m.apply(seat(0), Action::ChooseRule { rule: Some(Rule::WholeWords) }).unwrap();
     assert!(m.state().rules().has(Rule::WholeWords));
@@ -331,4 +331,43 @@ fn random_legal_play_conforms() {
     cfg.lexicon = "small".into();
     cfg.teams = vec![vec![0, 1], vec![2, 3]];
     conformance::check::<WordSprout>(&cfg, 0..6, &res, &mut conformance::no_extra);
+}
+
+#[test]
+fn two_d_closing_a_shape_around_a_hole_wins() {
+    let res = resources("grid", &["abcde", "afghi", "ejklm", "inopm"]);
+    let mut cfg = config(2, &[Rule::TwoD]);
+    cfg.lexicon = "grid".into();
+    let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
+    let cross = |line, index, letter| Action::Cross { line, index, letter, before: false };
+    let mut turn = 0;
+    let mut go = |m: &mut Match<WordSprout>, a: Action| {
+        m.apply(seat(turn % 2), a.clone()).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+        turn += 1;
+    };
+    for s in ["a", "ab", "abc", "abcd"] {
+        go(&mut m, play(s));
+    }
+    // Not yet: "abcd" is no complete word.
+    let e = m.apply(seat(0), cross(0, 0, 'f')).unwrap_err();
+    assert!(e.to_string().contains("complete word"), "{e}");
+    go(&mut m, play("abcde"));
+    go(&mut m, cross(0, 0, 'f'));
+    assert_eq!(m.state().string(), "af");
+    for s in ["afg", "afgh", "afghi"] {
+        go(&mut m, play(s));
+    }
+    go(&mut m, cross(0, 4, 'j'));
+    for s in ["ejk", "ejkl", "ejklm"] {
+        go(&mut m, play(s));
+    }
+    go(&mut m, cross(1, 4, 'n'));
+    go(&mut m, play("ino"));
+    // "inop" touches the m of "ejklm": the ring closes around a hole.
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(1)));
+    let events = m.apply(seat(1), play("inop")).unwrap();
+    assert!(events.iter().any(|e| matches!(e, Event::RoundWon { reason: parlor_wordsprout::WinReason::ClosedShape, .. })));
+    assert_eq!(m.state().outcome().unwrap().winners(), &[Seat(1)]);
+    let board = m.state().view(Viewer::Spectator).board.unwrap();
+    assert_eq!(board.render(), "A B C D E\nF . . . J\nG . . . K\nH . . . L\nI N O P M\n");
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 const WORDS: &[&str] = &[
     "oat", "tomato", "wombat", "bombastic", "aromatic", "cat", "cats", "act", "tact", "attic", "level", "radar",
-    "civic", "strength", "rhythm", "bikes", "boxes", "aa",
+    "civic", "strength", "rhythm", "bikes", "boxes", "aa", "abcde", "afghi", "ejklm", "inopm",
 ];
 
 fn resources() -> Resources {
@@ -34,6 +34,8 @@ fn rule_sets() -> Vec<Vec<Rule>> {
         vec![ConsonantStart, VowelCap, NoFrontConsonant, Challenge],
         vec![NoPlurals, UnreachableGoals, Challenge, OutOfTurn],
         vec![Teams, Challenge, OutOfTurn, VowelReverses, UndoLosingPlay],
+        vec![TwoD, Challenge, OutOfTurn, UndoLosingPlay],
+        vec![TwoD],
     ]
 }
 
@@ -70,7 +72,8 @@ fn random_step(m: &Match<WordSprout>, rng: &mut GameRng) -> (Actor, Action) {
         }
     }
     let actor = if rng.chance(0.05) { Actor::Referee } else { Actor::Seat(Seat(rng.below(seats + 1))) };
-    let action = match rng.below(8) {
+    let action = match rng.below(9) {
+        7 => Action::Cross { line: rng.below(3), index: rng.below(6), letter: (b'a' + rng.below(27) as u8) as char, before: rng.chance(0.5) },
         0 | 1 => {
             let mut t = s.into_bytes();
             let at = rng.below(t.len() + 1);
@@ -124,7 +127,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn chaos_from_every_seat_never_breaks_a_game(seed in any::<u64>(), which in 0usize..12, players in 2usize..6) {
+    fn chaos_from_every_seat_never_breaks_a_game(seed in any::<u64>(), which in 0usize..14, players in 2usize..6) {
         let res = resources();
         let sets = rule_sets();
         play_chaos(&config(&sets[which % sets.len()], players), seed, &res);

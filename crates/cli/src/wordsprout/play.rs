@@ -6,7 +6,9 @@
 //! rules refuse, gets one explanatory line and changes nothing.
 
 use anyhow::{bail, Context, Result};
-use parlor_core::{Actor, Agent, AgentContext, Budget, Game, Level, Match, Record, Seat, ToAct, Viewer};
+use parlor_core::{
+    Actor, Agent, AgentContext, Budget, Game, Level, Match, Record, Seat, ToAct, Viewer,
+};
 use parlor_wordsprout::game::{LastPlay, OutReason, WinReason};
 use parlor_wordsprout::judge::Judge;
 use parlor_wordsprout::rules::{Pot, Rule, RuleSet, Vowels};
@@ -90,7 +92,11 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         rounds: args.rounds,
     };
     if args.bots > args.players {
-        bail!("--bots {} is more than --players {}", args.bots, args.players);
+        bail!(
+            "--bots {} is more than --players {}",
+            args.bots,
+            args.players
+        );
     }
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let mut m = Match::<WordSprout>::new(config.clone(), seed, &resources)?;
@@ -98,13 +104,24 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
     let mut bots: Vec<Option<Box<dyn Agent<WordSprout>>>> = Vec::new();
     for s in 0..args.players {
         bots.push(if s >= humans {
-            Some(WordSprout::agent(&config, args.level, seed.wrapping_add(s as u64 + 1), &resources)?)
+            Some(WordSprout::agent(
+                &config,
+                args.level,
+                seed.wrapping_add(s as u64 + 1),
+                &resources,
+            )?)
         } else {
             None
         });
     }
     let names: Vec<String> = (0..args.players)
-        .map(|s| if s >= humans { format!("player {} (computer)", s + 1) } else { format!("player {}", s + 1) })
+        .map(|s| {
+            if s >= humans {
+                format!("player {} (computer)", s + 1)
+            } else {
+                format!("player {}", s + 1)
+            }
+        })
         .collect();
     let out = std::io::stdout();
     let mut out = out.lock();
@@ -123,7 +140,12 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         if m.state().to_act() == ToAct::Over {
             let o = m.state().outcome().expect("a finished game has an outcome");
             let winners: Vec<String> = o.winners().iter().map(|s| names[s.0].clone()).collect();
-            writeln!(out, "Game over: {} win{}.", winners.join(" and "), if winners.len() == 1 { "s" } else { "" })?;
+            writeln!(
+                out,
+                "Game over: {} win{}.",
+                winners.join(" and "),
+                if winners.len() == 1 { "s" } else { "" }
+            )?;
             if let Some(scores) = &o.scores {
                 writeln!(out, "Rounds won: {}", scores_line(scores))?;
             }
@@ -137,18 +159,31 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
                 continue;
             }
         }
-        let ToAct::One(seat) = m.state().to_act() else { unreachable!("Word Sprout has no chance or simultaneous phase") };
+        let ToAct::One(seat) = m.state().to_act() else {
+            unreachable!("Word Sprout has no chance or simultaneous phase")
+        };
         if let Some(agent) = bots[seat.0].as_mut() {
             let view = m.state().view(Viewer::Seat(seat));
             let legal = m.state().legal_actions(seat);
-            let ctx = AgentContext::<WordSprout> { seat, view: &view, legal: legal.as_deref(), budget };
+            let ctx = AgentContext::<WordSprout> {
+                seat,
+                view: &view,
+                legal: legal.as_deref(),
+                budget,
+            };
             let action = agent.choose(&ctx).unwrap_or(Action::Concede);
             match m.apply(Actor::Seat(seat), action.clone()) {
                 Ok(events) => print_events(&events, &names, &mut out)?,
                 Err(e) => {
                     // A bot should never be refused; concede rather than loop.
-                    writeln!(out, "{} tried {action:?} and was refused ({e}); it concedes", names[seat.0])?;
-                    let events = m.apply(Actor::Seat(seat), Action::Concede).map_err(anyhow::Error::msg)?;
+                    writeln!(
+                        out,
+                        "{} tried {action:?} and was refused ({e}); it concedes",
+                        names[seat.0]
+                    )?;
+                    let events = m
+                        .apply(Actor::Seat(seat), Action::Concede)
+                        .map_err(anyhow::Error::msg)?;
                     print_events(&events, &names, &mut out)?;
                 }
             }
@@ -184,13 +219,21 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
                     let judge = m.state().judge();
                     hint(judge, &view, &mut out)?;
                 } else {
-                    writeln!(out, "Hints are off: start the game with --hints to allow them.")?;
+                    writeln!(
+                        out,
+                        "Hints are off: start the game with --hints to allow them."
+                    )?;
                 }
             }
             Input::Rules => {
                 writeln!(out, "Rules on: {}", rules_line(&view.rules))?;
                 if matches!(view.phase, Phase::ChoosingRule { .. }) {
-                    let names: Vec<&str> = m.state().switchable_rules().iter().map(|r| r.name()).collect();
+                    let names: Vec<&str> = m
+                        .state()
+                        .switchable_rules()
+                        .iter()
+                        .map(|r| r.name())
+                        .collect();
                     writeln!(out, "Switchable: {}", names.join(", "))?;
                 }
             }
@@ -221,13 +264,20 @@ fn bystander_bots(
         if to_act.includes(seat) || !m.state().is_active(seat) {
             continue;
         }
-        let Some(agent) = bots[s].as_mut() else { continue };
+        let Some(agent) = bots[s].as_mut() else {
+            continue;
+        };
         let view = m.state().view(Viewer::Seat(seat));
         if view.last_play.is_none() {
             continue;
         }
         let legal = m.state().legal_actions(seat);
-        let ctx = AgentContext::<WordSprout> { seat, view: &view, legal: legal.as_deref(), budget };
+        let ctx = AgentContext::<WordSprout> {
+            seat,
+            view: &view,
+            legal: legal.as_deref(),
+            budget,
+        };
         if let Some(action) = agent.choose(&ctx) {
             if matches!(action, Action::Call | Action::Challenge) {
                 if let Ok(events) = m.apply(Actor::Seat(seat), action) {
@@ -244,7 +294,12 @@ fn save(args: &PlayArgs, m: &Match<WordSprout>, out: &mut impl Write) -> Result<
     if let Some(path) = &args.save {
         std::fs::write(path, m.record().to_json())
             .with_context(|| format!("cannot write the record to {}", path.display()))?;
-        writeln!(out, "Record saved to {} ({} actions).", path.display(), m.record().actions.len())?;
+        writeln!(
+            out,
+            "Record saved to {} ({} actions).",
+            path.display(),
+            m.record().actions.len()
+        )?;
     }
     Ok(())
 }
@@ -254,11 +309,9 @@ fn parse_teams(s: &str) -> Result<Vec<Vec<usize>>> {
     for part in s.split('/') {
         let mut team = Vec::new();
         for n in part.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let n: usize = n
-                .parse()
-                .ok()
-                .filter(|&n| n >= 1)
-                .with_context(|| format!("bad --teams {s:?}: player numbers from 1, like 1,3/2,4"))?;
+            let n: usize = n.parse().ok().filter(|&n| n >= 1).with_context(|| {
+                format!("bad --teams {s:?}: player numbers from 1, like 1,3/2,4")
+            })?;
             team.push(n - 1);
         }
         teams.push(team);
@@ -270,7 +323,12 @@ fn rules_line(rules: &RuleSet) -> String {
     if rules.0.is_empty() {
         "core rules only".into()
     } else {
-        rules.0.iter().map(|r| r.name()).collect::<Vec<_>>().join(", ")
+        rules
+            .0
+            .iter()
+            .map(|r| r.name())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -302,10 +360,20 @@ fn show(view: &View, seat: Seat, names: &[String], out: &mut impl Write) -> Resu
     if view.rounds > 1 {
         status.push(format!("round {} of {}", view.round, view.rounds));
     }
-    let inn: Vec<String> = (0..view.players).filter(|&i| view.active[i]).map(|i| (i + 1).to_string()).collect();
+    let inn: Vec<String> = (0..view.players)
+        .filter(|&i| view.active[i])
+        .map(|i| (i + 1).to_string())
+        .collect();
     status.push(format!("in: {}", inn.join(" ")));
     if view.rules.has(Rule::VowelReverses) {
-        status.push(format!("order: {}", if view.forward { "1 → 2 → …" } else { "… → 2 → 1" }));
+        status.push(format!(
+            "order: {}",
+            if view.forward {
+                "1 → 2 → …"
+            } else {
+                "… → 2 → 1"
+            }
+        ));
     }
     if let Some(pot) = view.pot {
         status.push(format!("pot: {pot}"));
@@ -321,7 +389,11 @@ fn show(view: &View, seat: Seat, names: &[String], out: &mut impl Write) -> Resu
     }
     writeln!(out, "[{}]", status.join(" · "))?;
     match &view.phase {
-        Phase::Proving { challenger, challenged, .. } => {
+        Phase::Proving {
+            challenger,
+            challenged,
+            ..
+        } => {
             writeln!(
                 out,
                 "{} challenged your play {}. Name a goal word containing it, or `concede`.",
@@ -337,6 +409,19 @@ fn show(view: &View, seat: Seat, names: &[String], out: &mut impl Write) -> Resu
             )?;
         }
         _ => {
+            if let Some(board) = view.board.as_ref().filter(|b| b.lines.len() > 1) {
+                writeln!(out, "The grid:")?;
+                for row in board.render().lines() {
+                    writeln!(out, "   {row}")?;
+                }
+                let list: Vec<String> = board
+                    .lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| format!("{} {} {}", i + 1, l.letters.to_ascii_uppercase(), if l.vertical { "(down)" } else { "(across)" }))
+                    .collect();
+                writeln!(out, "Strings: {} — plays go to the last one.", list.join(", "))?;
+            }
             if view.string.is_empty() {
                 writeln!(out, "The string is empty: play any letter (e.g. `t`).")?;
             } else {
@@ -348,7 +433,10 @@ fn show(view: &View, seat: Seat, names: &[String], out: &mut impl Write) -> Resu
                     }
                 }
                 if view.max_letters == 2 {
-                    writeln!(out, "Palindrome lock: add one or two letters; type the whole new string.")?;
+                    writeln!(
+                        out,
+                        "Palindrome lock: add one or two letters; type the whole new string."
+                    )?;
                 }
             }
         }
@@ -366,6 +454,7 @@ fn help(view: &View, out: &mut impl Write) -> Result<()> {
   call             call an out-of-turn play (its player is out)
   pass / give up   you cannot (or will not) play: you are out
   WORD             when challenged: a goal word containing the string
+  cross 1 3 t      2-D: start a new string across letter 3 of string 1, adding t after it (`... before` for before)
   keep / RULE      after winning a metamorphism round: keep the rules or switch RULE
   rules            list the rules in play
   hint             list valid plays (if the game was started with --hints)
@@ -379,15 +468,28 @@ fn help(view: &View, out: &mut impl Write) -> Result<()> {
 fn hint(judge: &Judge, view: &View, out: &mut impl Write) -> Result<()> {
     let moves = judge.moves(&view.string);
     if moves.is_empty() {
-        writeln!(out, "No valid play: you may bluff (if challenges are on) or `pass`.")?;
+        writeln!(
+            out,
+            "No valid play: you may bluff (if challenges are on) or `pass`."
+        )?;
         return Ok(());
     }
     let mut shown = Vec::new();
     for m in moves.iter().take(20) {
         let w = judge.goal_words(m);
-        shown.push(format!("{} ({})", m.to_ascii_uppercase(), w.first().map(String::as_str).unwrap_or("?")));
+        shown.push(format!(
+            "{} ({})",
+            m.to_ascii_uppercase(),
+            w.first().map(String::as_str).unwrap_or("?")
+        ));
     }
-    writeln!(out, "{} valid plays: {}{}", moves.len(), shown.join(", "), if moves.len() > 20 { ", …" } else { "" })?;
+    writeln!(
+        out,
+        "{} valid plays: {}{}",
+        moves.len(),
+        shown.join(", "),
+        if moves.len() > 20 { ", …" } else { "" }
+    )?;
     Ok(())
 }
 
@@ -428,7 +530,9 @@ fn parse(text: &str, view: &View, my_turn: bool) -> Input {
         "rules" => return Input::Rules,
         "challenge" | "c" => return Input::Act(Action::Challenge),
         "call" => return Input::Act(Action::Call),
-        "pass" | "give up" | "giveup" | "concede" | "resign" | "out" => return Input::Act(Action::Concede),
+        "pass" | "give up" | "giveup" | "concede" | "resign" | "out" => {
+            return Input::Act(Action::Concede)
+        }
         _ => {}
     }
     match &view.phase {
@@ -448,6 +552,9 @@ fn parse(text: &str, view: &View, my_turn: bool) -> Input {
             return Input::Bad("name one goal word (letters only), or `concede`".into());
         }
         _ => {}
+    }
+    if words.first() == Some(&"cross") {
+        return parse_cross(&words[1..]);
     }
     let s = &view.string;
     // Position and letter, in either order, with or without a space.
@@ -497,7 +604,33 @@ fn parse(text: &str, view: &View, my_turn: bool) -> Input {
         }
         return Input::Act(Action::Play { string: compact });
     }
-    Input::Bad(format!("I did not understand {text:?}: type `help` for the commands"))
+    Input::Bad(format!(
+        "I did not understand {text:?}: type `help` for the commands"
+    ))
+}
+
+/// `cross 2 5 t [before]`: a new 2-D string across letter 5 of string 2.
+fn parse_cross(args: &[&str]) -> Input {
+    let usage = "write `cross STRING LETTER-NUMBER NEW-LETTER [before]`, e.g. `cross 1 3 t` (numbers from 1)";
+    let (Some(line), Some(index), Some(letter)) = (args.first(), args.get(1), args.get(2)) else {
+        return Input::Bad(usage.into());
+    };
+    let (Ok(line), Ok(index)) = (line.parse::<usize>(), index.parse::<usize>()) else {
+        return Input::Bad(usage.into());
+    };
+    let mut chars = letter.chars();
+    let (Some(letter), None) = (chars.next(), chars.next()) else {
+        return Input::Bad(usage.into());
+    };
+    if line == 0 || index == 0 || !letter.is_ascii_lowercase() {
+        return Input::Bad(usage.into());
+    }
+    let before = match args.get(3) {
+        None | Some(&"after") => false,
+        Some(&"before") => true,
+        Some(_) => return Input::Bad(usage.into()),
+    };
+    Input::Act(Action::Cross { line: line - 1, index: index - 1, letter, before })
 }
 
 fn print_events(events: &[Event], names: &[String], out: &mut impl Write) -> Result<()> {
@@ -513,27 +646,71 @@ fn print_events(events: &[Event], names: &[String], out: &mut impl Write) -> Res
 pub fn describe(e: &Event, names: &[String]) -> Option<String> {
     let n = |s: &Seat| names.get(s.0).cloned().unwrap_or_else(|| s.to_string());
     Some(match e {
-        Event::Played { seat, from, to, out_of_turn } => format!(
+        Event::Played {
+            seat,
+            from,
+            to,
+            out_of_turn,
+        } => format!(
             "{} plays {}{}{}",
             n(seat),
             to.to_ascii_uppercase(),
-            if from.is_empty() { String::new() } else { format!(" (was {})", from.to_ascii_uppercase()) },
+            if from.is_empty() {
+                String::new()
+            } else {
+                format!(" (was {})", from.to_ascii_uppercase())
+            },
             if *out_of_turn { " OUT OF TURN" } else { "" }
         ),
-        Event::Reversed { forward } => format!("The order of play reverses ({}).", if *forward { "1 → 2 → …" } else { "… → 2 → 1" }),
-        Event::Collected { seat, vowel } => format!("{} collects {}.", n(seat), vowel.to_ascii_uppercase()),
-        Event::LostVowel { seat, vowel } => format!("{} loses {} from their collection.", n(seat), vowel.to_ascii_uppercase()),
+        Event::Reversed { forward } => format!(
+            "The order of play reverses ({}).",
+            if *forward {
+                "1 → 2 → …"
+            } else {
+                "… → 2 → 1"
+            }
+        ),
+        Event::Collected { seat, vowel } => {
+            format!("{} collects {}.", n(seat), vowel.to_ascii_uppercase())
+        }
+        Event::LostVowel { seat, vowel } => format!(
+            "{} loses {} from their collection.",
+            n(seat),
+            vowel.to_ascii_uppercase()
+        ),
         Event::LastTile { seat, vowel } => {
-            format!("{} played the last {} tile: not collected.", n(seat), vowel.to_ascii_uppercase())
+            format!(
+                "{} played the last {} tile: not collected.",
+                n(seat),
+                vowel.to_ascii_uppercase()
+            )
         }
         Event::TurnedIn { seats } => {
-            format!("Collections turned in: {}.", seats.iter().map(n).collect::<Vec<_>>().join(", "))
+            format!(
+                "Collections turned in: {}.",
+                seats.iter().map(n).collect::<Vec<_>>().join(", ")
+            )
         }
-        Event::Challenged { challenger, challenged, string } => {
-            format!("{} challenges {}'s {}!", n(challenger), n(challenged), string.to_ascii_uppercase())
+        Event::Challenged {
+            challenger,
+            challenged,
+            string,
+        } => {
+            format!(
+                "{} challenges {}'s {}!",
+                n(challenger),
+                n(challenged),
+                string.to_ascii_uppercase()
+            )
         }
-        Event::Proved { seat, word } => format!("{} names {}: the play was valid.", n(seat), word.to_ascii_uppercase()),
-        Event::Called { caller, offender } => format!("{} calls {}'s out-of-turn play.", n(caller), n(offender)),
+        Event::Proved { seat, word } => format!(
+            "{} names {}: the play was valid.",
+            n(seat),
+            word.to_ascii_uppercase()
+        ),
+        Event::Called { caller, offender } => {
+            format!("{} calls {}'s out-of-turn play.", n(caller), n(offender))
+        }
         Event::Out { seat, reason } => format!(
             "{} is out ({}).",
             n(seat),
@@ -549,20 +726,37 @@ pub fn describe(e: &Event, names: &[String]) -> Option<String> {
         Event::Undone { seat, string } => format!(
             "{}'s play is undone: the string is {}.",
             n(seat),
-            if string.is_empty() { "empty".to_string() } else { string.to_ascii_uppercase() }
+            if string.is_empty() {
+                "empty".to_string()
+            } else {
+                string.to_ascii_uppercase()
+            }
         ),
         Event::ToMove { .. } => return None,
-        Event::RoundWon { round, winners, reason } => format!(
+        Event::NewString { seat, line, index } => {
+            format!("{} starts a new string across letter {} of string {}.", n(seat), index + 1, line + 1)
+        }
+        Event::RoundWon {
+            round,
+            winners,
+            reason,
+        } => format!(
             "Round {round} goes to {} ({}).",
             winners.iter().map(n).collect::<Vec<_>>().join(" and "),
             match reason {
                 WinReason::LastStanding => "last one in",
                 WinReason::VowelCollection => "collected every vowel",
                 WinReason::OpenChallenge => "caught an invalid play",
+                WinReason::ClosedShape => "closed a shape around a hole",
             }
         ),
         Event::RuleChanged { seat, rule, on } => match rule {
-            Some(r) => format!("{} turns {} {}.", n(seat), r, if *on { "on" } else { "off" }),
+            Some(r) => format!(
+                "{} turns {} {}.",
+                n(seat),
+                r,
+                if *on { "on" } else { "off" }
+            ),
             None => format!("{} keeps the rules.", n(seat)),
         },
         Event::RoundStarted { round, first } => {
@@ -578,6 +772,13 @@ pub fn describe(e: &Event, names: &[String]) -> Option<String> {
 fn describe_action(a: &Action) -> String {
     match a {
         Action::Play { string } => format!("plays {}", string.to_ascii_uppercase()),
+        Action::Cross { line, index, letter, before } => format!(
+            "starts a new string across letter {} of string {} with {} {}",
+            index + 1,
+            line + 1,
+            letter.to_ascii_uppercase(),
+            if *before { "before it" } else { "after it" }
+        ),
         Action::Challenge => "challenges".into(),
         Action::Prove { word } => format!("names {}", word.to_ascii_uppercase()),
         Action::Concede => "concedes".into(),
@@ -589,14 +790,21 @@ fn describe_action(a: &Action) -> String {
 
 /// `--replay FILE`: prints the game step by step, checking every action.
 fn replay(args: &PlayArgs, path: &PathBuf) -> Result<ExitCode> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read record {}", path.display()))?;
-    let record = Record::<WordSprout>::from_json(&text).with_context(|| format!("{} is not a Word Sprout record", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read record {}", path.display()))?;
+    let record = Record::<WordSprout>::from_json(&text)
+        .with_context(|| format!("{} is not a Word Sprout record", path.display()))?;
     let resources = match (&args.rules.dict.dict, &args.rules.dict.lexicon) {
         (None, None) => parlor_core::Resources::embedded(),
         _ => args.rules.dict.resources()?.0,
     };
     let mut m = Match::<WordSprout>::new(record.config.clone(), record.seed, &resources)
-        .with_context(|| format!("cannot set up the game of {} (pass its word list with --dict)", path.display()))?;
+        .with_context(|| {
+            format!(
+                "cannot set up the game of {} (pass its word list with --dict)",
+                path.display()
+            )
+        })?;
     for (now, then) in m.record().lexicons.iter().zip(&record.lexicons) {
         if now.fingerprint != then.fingerprint {
             bail!(
@@ -608,7 +816,9 @@ fn replay(args: &PlayArgs, path: &PathBuf) -> Result<ExitCode> {
             );
         }
     }
-    let names: Vec<String> = (0..record.config.players).map(|s| format!("player {}", s + 1)).collect();
+    let names: Vec<String> = (0..record.config.players)
+        .map(|s| format!("player {}", s + 1))
+        .collect();
     let out = std::io::stdout();
     let mut out = out.lock();
     writeln!(
@@ -638,7 +848,11 @@ fn replay(args: &PlayArgs, path: &PathBuf) -> Result<ExitCode> {
             }
             Err(e) => {
                 writeln!(out, "     REFUSED: {e}")?;
-                bail!("action {} of {} does not follow the rules: {e}", i + 1, path.display());
+                bail!(
+                    "action {} of {} does not follow the rules: {e}",
+                    i + 1,
+                    path.display()
+                );
             }
         }
     }
@@ -649,7 +863,11 @@ fn replay(args: &PlayArgs, path: &PathBuf) -> Result<ExitCode> {
         }
         None => writeln!(out, "The game was not finished.")?,
     }
-    writeln!(out, "Record verified: {} actions follow the rules.", record.actions.len())?;
+    writeln!(
+        out,
+        "Record verified: {} actions follow the rules.",
+        record.actions.len()
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
