@@ -219,6 +219,13 @@ impl Levels {
 /// [`is_valid`](Language::is_valid) is one lookup and the solver walks the
 /// same sets.
 ///
+/// Cost (release build): under the core rules, about 60 ms and 25 MB for
+/// `en`, 130 ms and 55 MB for `en-large`. Restricting rules add one
+/// reachability pass per fixpoint round (under a second or two on
+/// `en-large`); `vowel-fill` multiplies the valid strings by twenty or so
+/// (16 million for `en`, over a gigabyte). For a handful of queries, use
+/// [`new_lazy`](Language::new_lazy).
+///
 /// Strings given to its methods are case-insensitive ASCII letters; a
 /// string with anything else is simply not valid.
 pub struct Language {
