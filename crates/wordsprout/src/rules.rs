@@ -195,13 +195,19 @@ impl RuleSet {
     }
 
     /// Applies command-line switches: `NAME` turns a rule on, `no-NAME`
-    /// turns it off, `core` clears every optional rule. A rule whose own
+    /// turns it off, `core` clears every optional rule, `strict` turns
+    /// `out-of-turn` off (out-of-turn plays are refused). A rule whose own
     /// name starts with `no-` (`no-plurals`, `no-front-consonant`) is turned
     /// on by its name and off by `no-no-plurals`.
     pub fn apply_switch(&mut self, switch: &str) -> Result<(), UnknownRule> {
         let s = switch.trim();
         if s.eq_ignore_ascii_case("core") {
             self.0.clear();
+            return Ok(());
+        }
+        if s.eq_ignore_ascii_case("strict") {
+            // Out-of-turn plays are refused instead of being played.
+            self.set(Rule::OutOfTurn, false);
             return Ok(());
         }
         if let Ok(rule) = s.parse::<Rule>() {

@@ -371,3 +371,15 @@ fn two_d_closing_a_shape_around_a_hole_wins() {
     let board = m.state().view(Viewer::Spectator).board.unwrap();
     assert_eq!(board.render(), "A B C D E\nF . . . J\nG . . . K\nH . . . L\nI N O P M\n");
 }
+
+#[test]
+fn strict_is_out_of_turn_off() {
+    let mut r = RuleSet::default();
+    r.apply_switch("strict").unwrap();
+    assert!(!r.has(Rule::OutOfTurn));
+    let res = example_words();
+    let mut m = Match::<WordSprout>::new(Config { rules: r, ..config(3, &[]) }, 1, &res).unwrap();
+    m.apply(seat(0), play("o")).unwrap();
+    let e = m.apply(seat(2), play("oa")).unwrap_err();
+    assert!(matches!(e, Error::NotYourTurn { expected: Seat(1), got: Seat(2) }), "{e}");
+}
