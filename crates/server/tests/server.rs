@@ -1,0 +1,586 @@
+//! The server over real HTTP and WebSocket on 127.0.0.1.
+
+mod common;
+
+use parlor_server::client::{http, http_raw, Ws};
+use parlor_server::storage::DbUrl;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+async fn create(addr: SocketAddr, body: Value) -> Value {
+    let (status, v) = http(addr, "POST", "/api/games", Some(&body), &[])
+        .await
+        .unwrap();
+    assert_eq!(status, 201, "{v}");
+    v
+}
+
+fn token(created: &Value, seat: usize) -> String {
+    created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seat"] == seat)
+        .unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Connects and reads the welcome and the first state.
+async fn connect(addr: SocketAddr, id: &str, token: Option<&str>) -> (Ws, Value) {
+    let mut ws = Ws::connect(addr, id, token).await.unwrap();
+    let welcome = ws.recv().await.unwrap();
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    let state = ws.recv_until("state", |_| true).await.unwrap();
+    (ws, state)
+}
+
+async fn act(ws: &mut Ws, reference: u64, action: Value) -> Value {
+    ws.send(&json!({"type": "act", "ref": reference, "action": action}))
+        .await
+        .unwrap();
+    ws.recv_until("ack", |v| v["ref"] == reference)
+        .await
+        .or_else(|e| Err(format!("{e}")))
+        .unwrap()
+}
+
+async fn error_for(ws: &mut Ws, reference: Value) -> Value {
+    ws.recv_until("error", |v| v["ref"] == reference)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nim_from_invite_to_rematch() {
+    let server = common::start(&common::sqlite_url("nim"), common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"game": "nim", "config": {"pile": 7}, "take_seat": 0, "name": "Ann",
+               "player": "ann-player-key-0001"}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    assert_eq!(created["game"]["status"], "open");
+    assert_eq!(created["you"]["seat"], 0);
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    assert_ne!(t0, t1);
+    assert!(created["seats"][1]["invite"]
+        .as_str()
+        .unwrap()
+        .ends_with(&format!("/play/{id}#{t1}")));
+
+    // Bea joins with her invite.
+    let (status, joined) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(&json!({"token": t1, "name": "Bea", "player": "bea-player-key-0001"})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["seat"], 1);
+    assert_eq!(joined["game"]["status"], "live");
+    // A wrong token joins nothing.
+    let (status, e) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(&json!({"token": "0123"})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        (status, e["error"]["code"].as_str()),
+        (403, Some("bad_token"))
+    );
+
+    let (mut ann, s) = connect(addr, &id, Some(&t0)).await;
+    assert_eq!(s["seq"], 0);
+    assert_eq!(s["to_act"], json!({"one": 0}));
+    let (mut bea, _) = connect(addr, &id, Some(&t1)).await;
+
+    // Out of turn: refused, nothing changes.
+    bea.send(&json!({"type": "act", "ref": "b1", "action": 1}))
+        .await
+        .unwrap();
+    let e = error_for(&mut bea, json!("b1")).await;
+    assert_eq!(e["code"], "illegal_action", "{e}");
+    assert!(e["message"].as_str().unwrap().contains("turn"), "{e}");
+    // Malformed action, bad JSON, unknown type, oversized: refused.
+    ann.send(&json!({"type": "act", "ref": 1, "action": "lots"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        error_for(&mut ann, json!(1)).await["code"],
+        "malformed_action"
+    );
+    ann.send(&json!({"type": "act", "ref": 2, "action": 9}))
+        .await
+        .unwrap();
+    assert_eq!(
+        error_for(&mut ann, json!(2)).await["code"],
+        "illegal_action"
+    );
+    ann.send_text("{not json").await.unwrap();
+    assert_eq!(error_for(&mut ann, Value::Null).await["code"], "bad_json");
+    ann.send(&json!({"type": "dance", "ref": 3})).await.unwrap();
+    assert_eq!(error_for(&mut ann, json!(3)).await["code"], "bad_json");
+    let big = format!(
+        "{{\"type\":\"act\",\"ref\":4,\"action\":\"{}\"}}",
+        "x".repeat(20_000)
+    );
+    ann.send_text(&big).await.unwrap();
+    assert_eq!(error_for(&mut ann, Value::Null).await["code"], "too_large");
+    ann.send(&json!({"type": "sync"})).await.unwrap();
+    let s = ann.recv_until("state", |_| true).await.unwrap();
+    assert_eq!(s["seq"], 0, "nothing changed: {s}");
+    assert_eq!(s["view"]["pile"], 7);
+
+    // Play to the end: 7 = 3 + 3 + 1, Ann takes the last stone.
+    let ack = act(&mut ann, 10, json!(3)).await;
+    assert_eq!(ack["seq"], 1);
+    let s = bea.recv_until("state", |v| v["seq"] == 1).await.unwrap();
+    assert_eq!(s["by"], json!({"seat": 0}));
+    assert_eq!(s["view"]["pile"], 4);
+    act(&mut bea, 11, json!(3)).await;
+    // The record is not public while the game runs.
+    let (status, e) = http(addr, "GET", &format!("/api/games/{id}/record"), None, &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        (status, e["error"]["code"].as_str()),
+        (409, Some("not_over"))
+    );
+    act(&mut ann, 12, json!(1)).await;
+    let s = bea.recv_until("state", |v| v["seq"] == 3).await.unwrap();
+    assert_eq!(s["to_act"], "over");
+    assert_eq!(s["outcome"]["ranking"], json!([[0], [1]]));
+    // After the end, nothing more is accepted.
+    bea.send(&json!({"type": "act", "ref": 13, "action": 1}))
+        .await
+        .unwrap();
+    assert_eq!(
+        error_for(&mut bea, json!(13)).await["code"],
+        "illegal_action"
+    );
+
+    let (status, record) = http(addr, "GET", &format!("/api/games/{id}/record"), None, &[])
+        .await
+        .unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(record["actions"].as_array().unwrap().len(), 3);
+
+    // My games, by player key.
+    let (status, mine) = http(
+        addr,
+        "GET",
+        "/api/my-games",
+        None,
+        &[("Authorization", "Bearer bea-player-key-0001")],
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(mine["games"][0]["seat"], 1);
+    assert_eq!(mine["games"][0]["token"], t1.as_str());
+    assert_eq!(mine["games"][0]["game"]["status"], "over");
+
+    // Rematch: same rules, first player alternates; every seat gets the
+    // same new game; connected players are told.
+    let (status, r1) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/rematch"),
+        Some(&json!({"token": t1})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200, "{r1}");
+    assert_eq!(r1["seat"], 0, "Bea moves first in the rematch");
+    assert_eq!(r1["game"]["config"]["pile"], 7);
+    let new_id = r1["game"]["id"].as_str().unwrap();
+    assert_eq!(r1["game"]["rematch_of"], id.as_str());
+    let note = ann.recv_until("rematch", |_| true).await.unwrap();
+    assert_eq!(note["game"], new_id);
+    let (_, r0) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/rematch"),
+        Some(&json!({"token": t0})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(r0["game"]["id"], new_id);
+    assert_eq!(r0["seat"], 1);
+    assert_ne!(r0["token"], r1["token"]);
+    assert_eq!(r0["game"]["seats"][0]["name"], "Bea");
+    assert_eq!(r0["game"]["status"], "live");
+    ann.close().await;
+    bea.close().await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_errors_change_nothing() {
+    let server = common::start(&common::sqlite_url("errors"), common::test_settings()).await;
+    let addr = server.addr();
+    let code = |v: &Value| v["error"]["code"].as_str().unwrap_or("").to_string();
+
+    let (s, v) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&json!({"game": "chess"})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!((s, code(&v)), (404, "unknown_game".into()));
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("nim"),
+        "{v}"
+    );
+    let (s, v) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&json!({"game": "nim", "config": {"pile": 0}})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!((s, code(&v)), (400, "bad_config".into()));
+    let (s, v) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&json!({"game": "nim", "config": {"piles": 3}})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!((s, code(&v)), (400, "bad_config".into()), "{v}");
+    let (s, v) = http_raw(addr, "POST", "/api/games", Some(b"{\"game\":"), &[])
+        .await
+        .unwrap();
+    assert_eq!((s, code(&v)), (400, "bad_json".into()));
+    let huge = vec![b' '; 100_000];
+    let (s, v) = http_raw(addr, "POST", "/api/games", Some(&huge), &[])
+        .await
+        .unwrap();
+    assert_eq!((s, code(&v)), (413, "too_large".into()));
+    let (s, v) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&json!({"game": "nim", "bots": [{"seat": 5}]})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!((s, code(&v)), (400, "bad_json".into()));
+    let (s, v) = http(addr, "GET", "/api/games/nosuchgame", None, &[])
+        .await
+        .unwrap();
+    assert_eq!((s, code(&v)), (404, "not_found".into()));
+    let (s, v) = http(addr, "GET", "/api/nothing-here", None, &[])
+        .await
+        .unwrap();
+    assert_eq!((s, code(&v)), (404, "not_found".into()));
+    // None of that made a game.
+    let (_, list) = http(addr, "GET", "/api/games", None, &[]).await.unwrap();
+    assert_eq!(list["games"].as_array().unwrap().len(), 0);
+
+    // HTTP actions: token checked, rules checked, nothing changes on error.
+    let created = create(addr, json!({"game": "nim"})).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let t0 = token(&created, 0);
+    let t1 = token(&created, 1);
+    let path = format!("/api/games/{id}/actions");
+    let (s, v) = http(
+        addr,
+        "POST",
+        &path,
+        Some(&json!({"token": "x", "action": 1})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!((s, code(&v)), (403, "bad_token".into()));
+    let (s, v) = http(
+        addr,
+        "POST",
+        &path,
+        Some(&json!({"token": t1, "action": 1})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!((s, code(&v)), (409, "illegal_action".into()));
+    let (s, v) = http(
+        addr,
+        "POST",
+        &path,
+        Some(&json!({"token": t0, "action": [1]})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!((s, code(&v)), (400, "malformed_action".into()));
+    let (s, v) = http(
+        addr,
+        "POST",
+        &path,
+        Some(&json!({"token": t0, "action": 2})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["seq"], 1);
+    let (_, st) = http(addr, "GET", &format!("/api/games/{id}/state"), None, &[])
+        .await
+        .unwrap();
+    assert_eq!(st["seq"], 1);
+    assert_eq!(st["view"]["pile"], 19);
+    // A WebSocket with a wrong token is refused before the upgrade.
+    assert!(Ws::connect(addr, id, Some("nope")).await.is_err());
+    // Spectators may watch but not act.
+    let (mut spec, _) = connect(addr, id, None).await;
+    spec.send(&json!({"type": "act", "ref": 1, "action": 1}))
+        .await
+        .unwrap();
+    assert_eq!(error_for(&mut spec, json!(1)).await["code"], "spectator");
+
+    // Lobby listing and claiming a free seat of a public game.
+    let (_, open) = http(addr, "GET", "/api/games?status=open", None, &[])
+        .await
+        .unwrap();
+    assert_eq!(open["games"][0]["id"], id);
+    let claim = format!("/api/games/{id}/claim");
+    let (s, c) = http(
+        addr,
+        "POST",
+        &claim,
+        Some(&json!({"seat": 1, "name": "Cy"})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(s, 200, "{c}");
+    assert_eq!(c["token"], t1.as_str());
+    let (s, v) = http(addr, "POST", &claim, Some(&json!({"seat": 1})), &[])
+        .await
+        .unwrap();
+    assert_eq!((s, code(&v)), (409, "seat_taken".into()));
+    server.stop().await;
+}
+
+/// The hidden pick of one seat never reaches the other seat or a spectator.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hidden_information_stays_with_its_seat() {
+    let server = common::start(&common::sqlite_url("hidden"), common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(addr, json!({"game": "secret", "config": {"rounds": 2}})).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let (mut a, _) = connect(addr, id, Some(&token(&created, 0))).await;
+    let (mut b, _) = connect(addr, id, Some(&token(&created, 1))).await;
+    let (mut spec, _) = connect(addr, id, None).await;
+    act(&mut a, 1, json!({"pick": 3})).await;
+    let mine = a.recv_until("state", |v| v["seq"] == 1).await.unwrap();
+    assert_eq!(mine["view"]["mine"], 3);
+    for ws in [&mut b, &mut spec] {
+        let s = ws.recv_until("state", |v| v["seq"] == 1).await.unwrap();
+        assert_eq!(s["view"]["mine"], Value::Null, "{s}");
+        assert_eq!(s["view"]["picked"], json!([true, false]));
+        assert!(!s.to_string().contains('3'), "no 3 anywhere: {s}");
+    }
+    // The HTTP state is filtered the same way.
+    let (_, s) = http(
+        addr,
+        "GET",
+        &format!("/api/games/{id}/state?token={}", token(&created, 1)),
+        None,
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(s["view"]["mine"], Value::Null);
+    // Once both picked, the round is public.
+    act(&mut b, 2, json!({"pick": 1})).await;
+    let s = spec.recv_until("state", |v| v["seq"] == 2).await.unwrap();
+    assert_eq!(s["view"]["revealed"], json!([[3, 1]]));
+    server.stop().await;
+}
+
+/// Gobble through the server: a found word stays private until the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gobble_words_stay_private() {
+    use parlor_core::Game;
+    let config = json!({"seats": 2, "keyphrase": "abacus abdomen abide zoom", "seconds": 60});
+    let res = parlor_core::Resources::embedded();
+    let g = parlor_gobble::Gobble::new(&serde_json::from_value(config.clone()).unwrap(), 1, &res)
+        .unwrap();
+    let word = g
+        .all_words()
+        .map(|w| w.word.clone())
+        .max_by_key(|w| w.len())
+        .unwrap();
+    let server = common::start(&common::sqlite_url("gobble"), common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(addr, json!({"game": "gobble", "config": config})).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let (mut a, s) = connect(addr, id, Some(&token(&created, 0))).await;
+    assert!(s["clock"]["remaining_ms"].as_i64().unwrap() > 50_000, "{s}");
+    let (mut b, _) = connect(addr, id, Some(&token(&created, 1))).await;
+    let (mut spec, _) = connect(addr, id, None).await;
+    act(&mut a, 1, json!({"type": "enter", "word": word})).await;
+    for ws in [&mut b, &mut spec] {
+        let s = ws.recv_until("state", |v| v["seq"] == 1).await.unwrap();
+        assert_eq!(s["view"]["my_words"], json!([]));
+        assert_eq!(s["view"]["counts"], json!([1, 0]));
+        assert!(
+            !s["view"]["my_words"].to_string().contains(&word),
+            "{word} leaked"
+        );
+    }
+    // A word not on the board: a clear refusal.
+    a.send(&json!({"type": "act", "ref": 2, "action": {"type": "enter", "word": "qqqqq"}}))
+        .await
+        .unwrap();
+    let e = error_for(&mut a, json!(2)).await;
+    assert_eq!(e["code"], "illegal_action");
+    server.stop().await;
+}
+
+async fn restart_resumes(db: DbUrl) {
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(addr, json!({"game": "nim", "take_seat": 0})).await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let (mut a, _) = connect(addr, &id, Some(&t0)).await;
+    let (mut b, _) = connect(addr, &id, Some(&t1)).await;
+    act(&mut a, 1, json!(3)).await;
+    act(&mut b, 2, json!(2)).await;
+    let before = a.recv_until("state", |v| v["seq"] == 2).await.unwrap();
+    // Stop at once: acknowledged actions are on disk, nothing else counts.
+    server.stop().await;
+
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let (mut a, after) = connect(addr, &id, Some(&t0)).await;
+    assert_eq!(after["seq"], 2);
+    assert_eq!(after["view"], before["view"]);
+    assert_eq!(after["to_act"], json!({"one": 0}));
+    act(&mut a, 3, json!(1)).await;
+    let s = a.recv_until("state", |v| v["seq"] == 3).await.unwrap();
+    assert_eq!(s["view"]["pile"], 15);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_resumes_on_sqlite() {
+    restart_resumes(common::sqlite_url("restart")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_resumes_on_postgres() {
+    if let Some(db) = tokio::task::block_in_place(|| common::pg_fresh_db("restart")) {
+        restart_resumes(db).await;
+    }
+}
+
+/// A round clock keeps running across a restart, from its stored start, and
+/// the server applies the referee's action when it runs out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clock_survives_restart() {
+    let db = common::sqlite_url("clock");
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"game": "secret", "config": {"rounds": 2, "seconds": 1.5}}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let t0 = token(&created, 0);
+    let (mut a, s) = connect(addr, &id, Some(&t0)).await;
+    let started = s["clock"]["started_ms"].as_i64().unwrap();
+    assert_eq!(s["clock"]["key"], "round-0");
+    act(&mut a, 1, json!({"pick": 2})).await;
+    let s = a.recv_until("state", |v| v["seq"] == 1).await.unwrap();
+    assert_eq!(
+        s["clock"]["started_ms"], started,
+        "a pick does not restart the round"
+    );
+    server.stop().await;
+
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let (mut a, s) = connect(addr, &id, Some(&t0)).await;
+    if s["seq"] == 1 {
+        assert_eq!(s["clock"]["started_ms"], started, "{s}");
+    }
+    // The referee's timeout arrives by itself.
+    let s = a
+        .recv_until("state", |v| v["view"]["round"] == 1)
+        .await
+        .unwrap();
+    assert_eq!(s["view"]["revealed"], json!([[2, 0]]));
+    assert_eq!(s["by"], "referee");
+    assert_eq!(s["clock"]["key"], "round-1");
+    server.stop().await;
+}
+
+/// Bots take seats and play when it is their turn, off the game's task.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_play_their_seats() {
+    let server = common::start(&common::sqlite_url("bots"), common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"game": "nim", "bots": [{"seat": 1, "level": "easy"}], "take_seat": 0}),
+    )
+    .await;
+    assert_eq!(created["game"]["seats"][1]["kind"], "bot");
+    assert_eq!(created["game"]["status"], "live");
+    let id = created["game"]["id"].as_str().unwrap();
+    let (mut a, mut s) = connect(addr, id, Some(&token(&created, 0))).await;
+    let mut r = 0;
+    while s["to_act"] != "over" {
+        if s["to_act"] == json!({"one": 0}) {
+            r += 1;
+            act(&mut a, r, json!(1)).await;
+        }
+        s = a.recv_until("state", |_| true).await.unwrap();
+    }
+    assert!(s["outcome"]["ranking"].is_array());
+    // Two bots play a whole game alone; a spectator watches it end.
+    let created = create(
+        addr,
+        json!({"game": "secret", "config": {"rounds": 5},
+               "bots": [{"seat": 0}, {"seat": 1, "level": "best"}]}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let (mut spec, s) = connect(addr, id, None).await;
+    if s["to_act"] != "over" {
+        let s = spec
+            .recv_until("state", |v| v["to_act"] == "over")
+            .await
+            .unwrap();
+        assert_eq!(s["seq"], 10);
+    }
+    tokio::time::sleep(Duration::from_millis(10)).await;
+    server.stop().await;
+}
