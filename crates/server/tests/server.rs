@@ -43,7 +43,6 @@ async fn act(ws: &mut Ws, reference: u64, action: Value) -> Value {
         .unwrap();
     ws.recv_until("ack", |v| v["ref"] == reference)
         .await
-        .or_else(|e| Err(format!("{e}")))
         .unwrap()
 }
 
