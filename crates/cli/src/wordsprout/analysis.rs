@@ -97,6 +97,9 @@ impl Setup {
             Some(v) => Vowels::try_from(v.clone()).map_err(anyhow::Error::msg)?,
             None => Vowels::default(),
         };
+        if a.pot.is_some() && !rules.has(Rule::Tiles) {
+            eprintln!("parlor: note: --pot has no effect without --rule tiles");
+        }
         let lexicon = a.rules.dict.load()?;
         Ok(Setup {
             lexicon,
