@@ -126,11 +126,25 @@ fn two_d_through_stdin() {
     std::fs::write(&dict, "abcde\nafghi\nejklm\ninopm\n").unwrap();
     let script = "a\nab\nabc\nabcd\ncross 1 1 f\nabcde\ncross 1 1 f\nafg\nafgh\nafghi\ncross 1 5 j\nejk\nejkl\nejklm\ncross 2 5 n\nino\ninop\n";
     let (ok, stdout, stderr) = parlor(
-        &["wordsprout", "play", "--bots", "0", "--rule", "two-d", "--dict", dict.to_str().unwrap(), "--seed", "1"],
+        &[
+            "wordsprout",
+            "play",
+            "--bots",
+            "0",
+            "--rule",
+            "two-d",
+            "--dict",
+            dict.to_str().unwrap(),
+            "--seed",
+            "1",
+        ],
         script,
     );
     assert!(ok, "{stdout}\n{stderr}");
-    assert!(stdout.contains("complete word of at least five letters"), "{stdout}");
+    assert!(
+        stdout.contains("complete word of at least five letters"),
+        "{stdout}"
+    );
     assert!(stdout.contains("I N O . M"), "{stdout}");
     assert!(stdout.contains("closed a shape around a hole"), "{stdout}");
     assert!(stdout.contains("Game over: player 2 wins."), "{stdout}");

@@ -132,7 +132,9 @@ impl Board {
             });
         }
         let others = self.others();
-        let anchors: Vec<usize> = (0..from.len()).filter(|&i| others.contains_key(&line.cell(i))).collect();
+        let anchors: Vec<usize> = (0..from.len())
+            .filter(|&i| others.contains_key(&line.cell(i)))
+            .collect();
         let mut found_embedding = false;
         // Every way of reading `from` inside `to`, leftmost first.
         let mut embeddings = Vec::new();
@@ -174,7 +176,13 @@ impl Board {
 
     /// The board with a new string across letter `index` of string `line`:
     /// that letter and `letter` just before it (`before`) or after it.
-    pub fn cross(&self, line: usize, index: usize, letter: char, before: bool) -> Result<Board, BoardError> {
+    pub fn cross(
+        &self,
+        line: usize,
+        index: usize,
+        letter: char,
+        before: bool,
+    ) -> Result<Board, BoardError> {
         let l = self
             .lines
             .get(line)
@@ -245,7 +253,13 @@ impl Board {
         while let Some((r, c)) = queue.pop_front() {
             for (dr, dc) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
                 let n = (r + dr, c + dc);
-                if n.0 < r0 || n.0 > r1 || n.1 < c0 || n.1 > c1 || cells.contains_key(&n) || !seen.insert(n) {
+                if n.0 < r0
+                    || n.0 > r1
+                    || n.1 < c0
+                    || n.1 > c1
+                    || cells.contains_key(&n)
+                    || !seen.insert(n)
+                {
                     continue;
                 }
                 queue.push_back(n);
@@ -268,7 +282,11 @@ impl Board {
         let mut out = String::new();
         for r in r0..=r1 {
             let row: Vec<String> = (c0..=c1)
-                .map(|c| cells.get(&(r, c)).map_or(".".to_string(), |&ch| (ch as char).to_ascii_uppercase().to_string()))
+                .map(|c| {
+                    cells.get(&(r, c)).map_or(".".to_string(), |&ch| {
+                        (ch as char).to_ascii_uppercase().to_string()
+                    })
+                })
                 .collect();
             out.push_str(&row.join(" "));
             out.push('\n');
@@ -278,7 +296,14 @@ impl Board {
 }
 
 /// Every increasing map of `from`'s letters into `to` (subsequence embeddings).
-fn embed(from: &[u8], to: &[u8], i: usize, j: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+fn embed(
+    from: &[u8],
+    to: &[u8],
+    i: usize,
+    j: usize,
+    cur: &mut Vec<usize>,
+    out: &mut Vec<Vec<usize>>,
+) {
     if i == from.len() {
         out.push(cur.clone());
         return;
@@ -328,7 +353,10 @@ mod tests {
         b = b.play("gjk").unwrap();
         assert!(!b.has_hole());
         // Onto a different letter of another string: blocked.
-        assert!(matches!(b.play("gjkm").and_then(|b| b.play("gjkmz")), Err(BoardError::Blocked { .. })));
+        assert!(matches!(
+            b.play("gjkm").and_then(|b| b.play("gjkmz")),
+            Err(BoardError::Blocked { .. })
+        ));
         // Touching the i of "ehi" side by side closes the ring.
         b = b.play("gjkl").unwrap();
         assert!(b.has_hole());

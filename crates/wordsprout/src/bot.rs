@@ -30,7 +30,12 @@ pub struct Bot {
 
 impl Bot {
     /// A bot for tables with `config`.
-    pub fn new(config: &Config, level: Level, seed: Seed, resources: &Resources) -> Result<Bot, ConfigError> {
+    pub fn new(
+        config: &Config,
+        level: Level,
+        seed: Seed,
+        resources: &Resources,
+    ) -> Result<Bot, ConfigError> {
         let lexicon = resources
             .lexicon(&config.lexicon)
             .map_err(|e| ConfigError::new(e.to_string()))?;
@@ -44,7 +49,13 @@ impl Bot {
     }
 
     fn judge(&self, view: &View) -> Judge {
-        Judge::new(&self.resources, &self.lexicon, &view.rules, &self.config.pot, &self.config.vowels)
+        Judge::new(
+            &self.resources,
+            &self.lexicon,
+            &view.rules,
+            &self.config.pot,
+            &self.config.vowels,
+        )
     }
 
     fn p(&mut self, best: f64, hard: f64, medium: f64, easy: f64) -> bool {
@@ -80,11 +91,21 @@ impl Bot {
     /// 2-D: the valid new strings among the legal actions, and whether each
     /// closes a shape.
     fn crosses(judge: &Judge, view: &View, legal: Option<&[Action]>) -> Vec<(Action, bool)> {
-        let (Some(board), Some(legal)) = (&view.board, legal) else { return Vec::new() };
+        let (Some(board), Some(legal)) = (&view.board, legal) else {
+            return Vec::new();
+        };
         legal
             .iter()
             .filter_map(|a| {
-                let Action::Cross { line, index, letter, before } = a else { return None };
+                let Action::Cross {
+                    line,
+                    index,
+                    letter,
+                    before,
+                } = a
+                else {
+                    return None;
+                };
                 let next = board.cross(*line, *index, *letter, *before).ok()?;
                 let from = &board.lines[*line].letters[*index..*index + 1];
                 judge
@@ -94,7 +115,13 @@ impl Bot {
             .collect()
     }
 
-    fn choose_play(&mut self, judge: &Judge, view: &View, budget: &parlor_core::Budget, legal: Option<&[Action]>) -> Action {
+    fn choose_play(
+        &mut self,
+        judge: &Judge,
+        view: &View,
+        budget: &parlor_core::Budget,
+        legal: Option<&[Action]>,
+    ) -> Action {
         let plays = Self::plays(judge, view);
         // 2-D: a play that closes a shape wins at once; a new string when
         // the current one cannot grow.
@@ -110,7 +137,11 @@ impl Bot {
                 }
             }
             let crosses = Self::crosses(judge, view, legal);
-            if let Some((a, _)) = crosses.iter().find(|(_, closes)| *closes).filter(|_| self.level >= Level::Medium) {
+            if let Some((a, _)) = crosses
+                .iter()
+                .find(|(_, closes)| *closes)
+                .filter(|_| self.level >= Level::Medium)
+            {
                 return a.clone();
             }
             if plays.is_empty() {
@@ -145,7 +176,16 @@ impl Bot {
         // that keeps the most goal words open (for the longest game).
         let kills: Vec<String> = plays
             .iter()
-            .filter(|p| Self::plays(judge, &View { string: (*p).clone(), ..view.clone() }).is_empty())
+            .filter(|p| {
+                Self::plays(
+                    judge,
+                    &View {
+                        string: (*p).clone(),
+                        ..view.clone()
+                    },
+                )
+                .is_empty()
+            })
             .cloned()
             .collect();
         if self.level >= Level::Medium {
@@ -157,8 +197,10 @@ impl Bot {
             let s = self.pick(&plays).expect("plays");
             return Action::Play { string: s };
         }
-        let mut scored: Vec<(usize, String)> =
-            plays.iter().map(|p| (judge.goal_words(p).len(), p.clone())).collect();
+        let mut scored: Vec<(usize, String)> = plays
+            .iter()
+            .map(|p| (judge.goal_words(p).len(), p.clone()))
+            .collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let top: Vec<String> = scored.iter().take(3).map(|x| x.1.clone()).collect();
         Action::Play {
@@ -171,7 +213,13 @@ impl Bot {
     /// collections) use the two-player [`crate::solve::Solution`]; more
     /// players use the max^n solution ([`crate::solve::PlayersSolution`]).
     /// Past that, an exhaustive two-player search within the budget.
-    fn solved_play(&mut self, judge: &Judge, view: &View, plays: &[String], budget: &parlor_core::Budget) -> Option<String> {
+    fn solved_play(
+        &mut self,
+        judge: &Judge,
+        view: &View,
+        plays: &[String],
+        budget: &parlor_core::Budget,
+    ) -> Option<String> {
         if view.board.is_some() {
             // The solutions know strings, not the grid.
             return None;
@@ -188,7 +236,10 @@ impl Bot {
                     None => return self.searched_play(judge, view, plays, budget),
                 }
             }
-        } else if whole_language && !view.rules.has(Rule::VowelReverses) && (3..=8).contains(&active) {
+        } else if whole_language
+            && !view.rules.has(Rule::VowelReverses)
+            && (3..=8).contains(&active)
+        {
             // The seat after the player to move at `p` is relative 1; the
             // player who made `p` is relative `active - 1`.
             let solution = judge.players_solution(active);
@@ -210,7 +261,13 @@ impl Bot {
 
     /// Perfect two-player play by exhaustive search from the current string
     /// (within the budget): a play after which the opponent loses.
-    fn searched_play(&mut self, judge: &Judge, view: &View, plays: &[String], budget: &parlor_core::Budget) -> Option<String> {
+    fn searched_play(
+        &mut self,
+        judge: &Judge,
+        view: &View,
+        plays: &[String],
+        budget: &parlor_core::Budget,
+    ) -> Option<String> {
         let started = Instant::now();
         let mut nodes = 0u64;
         let limit = parlor_core::Budget {
@@ -271,7 +328,12 @@ impl Bot {
                 rule: Some(Rule::Challenge),
             };
         }
-        let spice = [Rule::VowelReverses, Rule::Tiles, Rule::VowelCap, Rule::OutOfTurn];
+        let spice = [
+            Rule::VowelReverses,
+            Rule::Tiles,
+            Rule::VowelCap,
+            Rule::OutOfTurn,
+        ];
         if self.rng.chance(0.5) {
             return Action::ChooseRule { rule: None };
         }
@@ -286,7 +348,10 @@ impl Bot {
 /// Lost against perfect play: the play that keeps the most goal words open,
 /// to make the game long and hope for a slip.
 fn longest_game(judge: &Judge, plays: &[String]) -> String {
-    let mut scored: Vec<(usize, &String)> = plays.iter().map(|p| (judge.goal_words(p).len(), p)).collect();
+    let mut scored: Vec<(usize, &String)> = plays
+        .iter()
+        .map(|p| (judge.goal_words(p).len(), p))
+        .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
     scored[0].1.clone()
 }
@@ -344,11 +409,18 @@ impl Agent<WordSprout> for Bot {
                     return None;
                 }
                 let judge = self.judge(view);
-                let from = view.last_play.as_ref().map(|l| l.from.clone()).unwrap_or_default();
+                let from = view
+                    .last_play
+                    .as_ref()
+                    .map(|l| l.from.clone())
+                    .unwrap_or_default();
                 if judge.is_legal_move(&from, &view.string) {
                     let words = judge.goal_words(&view.string);
                     // A short word is the one a person would name.
-                    let best = words.iter().min_by_key(|w| (w.len(), (*w).clone())).cloned();
+                    let best = words
+                        .iter()
+                        .min_by_key(|w| (w.len(), (*w).clone()))
+                        .cloned();
                     if let Some(word) = best {
                         return Some(Action::Prove { word });
                     }
@@ -362,7 +434,8 @@ impl Agent<WordSprout> for Bot {
                 let judge = self.judge(view);
                 if let Some(last) = &view.last_play {
                     let by_active = view.active[last.by.0];
-                    if last.out_of_turn && last.by != me && by_active && self.p(1.0, 1.0, 0.9, 0.6) {
+                    if last.out_of_turn && last.by != me && by_active && self.p(1.0, 1.0, 0.9, 0.6)
+                    {
                         return Some(Action::Call);
                     }
                     let may_challenge = last.by != me

@@ -8,7 +8,8 @@ use crate::board::{Board, BoardError};
 use crate::judge::{inserted_letters, is_insertion, is_palindrome, Judge};
 use crate::rules::{Pot, Rule, RuleSet, Vowels};
 use parlor_core::{
-    Actor, ConfigError, Game, GameInfo, Level, LexiconStamp, Outcome, Resources, Seat, Seed, ToAct, Viewer,
+    Actor, ConfigError, Game, GameInfo, Level, LexiconStamp, Outcome, Resources, Seat, Seed, ToAct,
+    Viewer,
 };
 use parlor_lexicon::Lexicon;
 use serde::{Deserialize, Serialize};
@@ -553,7 +554,10 @@ fn bit(c: u8) -> u32 {
 }
 
 fn mask_letters(mask: u32) -> String {
-    (b'a'..=b'z').filter(|&c| mask & bit(c) != 0).map(char::from).collect()
+    (b'a'..=b'z')
+        .filter(|&c| mask & bit(c) != 0)
+        .map(char::from)
+        .collect()
 }
 
 /// Normalises what a player typed: trimmed, lowercase.
@@ -605,7 +609,11 @@ impl WordSprout {
         let n = self.active.len();
         let mut s = from.0;
         for _ in 0..n {
-            s = if forward { (s + 1) % n } else { (s + n - 1) % n };
+            s = if forward {
+                (s + 1) % n
+            } else {
+                (s + n - 1) % n
+            };
             if self.active[s] {
                 return Seat(s);
             }
@@ -705,7 +713,9 @@ impl WordSprout {
                 let before_forward = self.forward;
                 self.restore(frame.before);
                 if self.forward != before_forward {
-                    events.push(Event::Reversed { forward: self.forward });
+                    events.push(Event::Reversed {
+                        forward: self.forward,
+                    });
                 }
                 events.push(Event::Undone {
                     seat,
@@ -738,7 +748,10 @@ impl WordSprout {
 
     /// Ends the round when one player (or one team) is left.
     fn end_round_if_decided(&mut self, events: &mut Vec<Event>) -> bool {
-        let left: Vec<Seat> = (0..self.active.len()).filter(|&i| self.active[i]).map(Seat).collect();
+        let left: Vec<Seat> = (0..self.active.len())
+            .filter(|&i| self.active[i])
+            .map(Seat)
+            .collect();
         let decided = match left.as_slice() {
             [] => true,
             [_] => true,
@@ -788,7 +801,10 @@ impl WordSprout {
         let outcome = if self.rounds == 1 {
             // One round: the winners, then the others from the last out to the first.
             let mut ranking: Vec<Vec<Seat>> = Vec::new();
-            let winners: Vec<Seat> = (0..n).filter(|&i| self.round_wins[i] > 0).map(Seat).collect();
+            let winners: Vec<Seat> = (0..n)
+                .filter(|&i| self.round_wins[i] > 0)
+                .map(Seat)
+                .collect();
             ranking.push(winners.clone());
             for s in self.out_order.iter().rev() {
                 if !winners.contains(s) {
@@ -820,7 +836,9 @@ impl WordSprout {
         }
         match actor {
             Actor::Seat(s) if s.0 >= self.config.players => Err(Error::NoSeat(s)),
-            Actor::Seat(s) if !self.active[s.0] && !matches!(self.phase, Phase::ChoosingRule { .. }) => {
+            Actor::Seat(s)
+                if !self.active[s.0] && !matches!(self.phase, Phase::ChoosingRule { .. }) =>
+            {
                 Err(Error::SeatOut(s))
             }
             Actor::Seat(s) => Ok(s),
@@ -831,7 +849,10 @@ impl WordSprout {
     /// Why `to` is not a valid play from `from` (for error messages).
     fn why_invalid(&self, from: &str, to: &str) -> String {
         let v = &self.config.vowels;
-        if self.rules.has(Rule::ConsonantStart) && to.len() <= 3 && to.bytes().any(|c| v.is_vowel(c)) {
+        if self.rules.has(Rule::ConsonantStart)
+            && to.len() <= 3
+            && to.bytes().any(|c| v.is_vowel(c))
+        {
             return "the first three letters must be consonants (consonant-start)".into();
         }
         if self.rules.has(Rule::VowelCap) {
@@ -849,7 +870,11 @@ impl WordSprout {
             return "after the first three letters no consonant may be added at the beginning (no-front-consonant)"
                 .into();
         }
-        if self.rules.has(Rule::PalindromeLock) && from.len() >= 3 && is_palindrome(from) && !is_palindrome(to) {
+        if self.rules.has(Rule::PalindromeLock)
+            && from.len() >= 3
+            && is_palindrome(from)
+            && !is_palindrome(to)
+        {
             return "the string is locked to palindromes (palindrome-lock)".into();
         }
         if self.rules.has(Rule::WholeWords) {
@@ -910,10 +935,19 @@ impl WordSprout {
         None
     }
 
-    fn cross(&mut self, seat: Seat, line: usize, index: usize, letter: char, before: bool) -> Result<Vec<Event>, Error> {
+    fn cross(
+        &mut self,
+        seat: Seat,
+        line: usize,
+        index: usize,
+        letter: char,
+        before: bool,
+    ) -> Result<Vec<Event>, Error> {
         self.check_can_play(seat)?;
         let Some(board) = &self.board else {
-            return Err(Error::NotNow("new strings cross others only in the 2-D variant (two-d)".into()));
+            return Err(Error::NotNow(
+                "new strings cross others only in the 2-D variant (two-d)".into(),
+            ));
         };
         if let Some(why) = self.cross_forbidden() {
             return Err(Error::NotNow(why));
@@ -996,7 +1030,9 @@ impl WordSprout {
             }
             if self.rules.has(Rule::VowelReverses) {
                 self.forward = !self.forward;
-                events.push(Event::Reversed { forward: self.forward });
+                events.push(Event::Reversed {
+                    forward: self.forward,
+                });
             }
             if self.rules.has(Rule::VowelCollection) {
                 let held = self.collections[seat.0] & bit(c) != 0;
@@ -1007,16 +1043,25 @@ impl WordSprout {
                         if self.rules.has(Rule::Tiles) {
                             self.pot[i] += 1;
                         }
-                        events.push(Event::LostVowel { seat, vowel: c as char });
+                        events.push(Event::LostVowel {
+                            seat,
+                            vowel: c as char,
+                        });
                     }
                 } else if self.rules.has(Rule::Tiles) && self.pot[i] == 0 {
-                    events.push(Event::LastTile { seat, vowel: c as char });
+                    events.push(Event::LastTile {
+                        seat,
+                        vowel: c as char,
+                    });
                 } else {
                     if self.rules.has(Rule::Tiles) {
                         self.pot[i] -= 1;
                     }
                     self.collections[seat.0] |= bit(c);
-                    events.push(Event::Collected { seat, vowel: c as char });
+                    events.push(Event::Collected {
+                        seat,
+                        vowel: c as char,
+                    });
                     let all: u32 = vowels.letters().iter().map(|&v| bit(v)).sum();
                     if self.collections[seat.0] & all == all {
                         completed = true;
@@ -1104,7 +1149,9 @@ impl WordSprout {
             return Err(Error::NotNow("there is no challenge to answer".into()));
         };
         if seat != challenged {
-            return Err(Error::NotNow(format!("{challenged} must answer the challenge")));
+            return Err(Error::NotNow(format!(
+                "{challenged} must answer the challenge"
+            )));
         }
         let top = self.top().expect("a challenged play");
         let from = top.from.clone();
@@ -1186,7 +1233,10 @@ impl WordSprout {
             return Err(Error::NotNow(format!("{} is already out", top.by)));
         }
         let offender = top.by;
-        let mut events = vec![Event::Called { caller: seat, offender }];
+        let mut events = vec![Event::Called {
+            caller: seat,
+            offender,
+        }];
         self.put_out(offender, OutReason::OutOfTurn, true, &mut events);
         Ok(events)
     }
@@ -1220,14 +1270,19 @@ impl WordSprout {
     /// Why metamorphism cannot switch `rule`, if it cannot.
     pub fn unswitchable(&self, rule: Rule) -> Option<String> {
         match rule {
-            Rule::Teams if self.config.teams.is_empty() => Some("no teams are configured for this table".into()),
+            Rule::Teams if self.config.teams.is_empty() => {
+                Some("no teams are configured for this table".into())
+            }
             _ => None,
         }
     }
 
     /// The rules metamorphism may switch now.
     pub fn switchable_rules(&self) -> Vec<Rule> {
-        Rule::ALL.into_iter().filter(|&r| self.unswitchable(r).is_none()).collect()
+        Rule::ALL
+            .into_iter()
+            .filter(|&r| self.unswitchable(r).is_none())
+            .collect()
     }
 
     fn valid_plays(&self) -> Vec<String> {
@@ -1253,12 +1308,20 @@ impl WordSprout {
             for index in 0..l.letters.len() {
                 let from = &l.letters[index..index + 1];
                 for letter in 'a'..='z' {
-                    if self.rules.has(Rule::Tiles) && self.pot[(letter as u8 - b'a') as usize] == 0 {
+                    if self.rules.has(Rule::Tiles) && self.pot[(letter as u8 - b'a') as usize] == 0
+                    {
                         continue;
                     }
                     for before in [true, false] {
-                        let Ok(next) = board.cross(line, index, letter, before) else { continue };
-                        if !self.challenges_on() && !self.shared.judge.is_legal_move(from, &next.active().letters) {
+                        let Ok(next) = board.cross(line, index, letter, before) else {
+                            continue;
+                        };
+                        if !self.challenges_on()
+                            && !self
+                                .shared
+                                .judge
+                                .is_legal_move(from, &next.active().letters)
+                        {
                             continue;
                         }
                         out.push(Action::Cross {
@@ -1313,7 +1376,10 @@ impl WordSprout {
         }
         out.into_iter()
             .filter(|t: &String| t.len() <= longest)
-            .filter(|t| self.board.as_ref().map_or(true, |b| b.play(t).is_ok()))
+            .filter(|t| match &self.board {
+                Some(b) => b.play(t).is_ok(),
+                None => true,
+            })
             .collect()
     }
 }
@@ -1337,7 +1403,13 @@ impl Game for WordSprout {
         let lexicon = resources
             .lexicon(&config.lexicon)
             .map_err(|e| ConfigError::new(e.to_string()))?;
-        let judge = Judge::new(resources, &lexicon, &config.rules, &config.pot, &config.vowels);
+        let judge = Judge::new(
+            resources,
+            &lexicon,
+            &config.rules,
+            &config.pot,
+            &config.vowels,
+        );
         let n = config.players;
         let mut g = WordSprout {
             config: config.clone(),
@@ -1404,7 +1476,13 @@ impl Game for WordSprout {
                 if *challenged == seat {
                     let from = &self.top().expect("a challenged play").from;
                     if self.shared.judge.is_legal_move(from, &self.string) {
-                        if let Some(w) = self.shared.judge.goal_words(&self.string).into_iter().next() {
+                        if let Some(w) = self
+                            .shared
+                            .judge
+                            .goal_words(&self.string)
+                            .into_iter()
+                            .next()
+                        {
                             out.push(Action::Prove { word: w });
                         }
                     }
@@ -1531,6 +1609,8 @@ impl Game for WordSprout {
         seed: Seed,
         resources: &Resources,
     ) -> Result<Box<dyn parlor_core::Agent<Self>>, ConfigError> {
-        Ok(Box::new(crate::bot::Bot::new(config, level, seed, resources)?))
+        Ok(Box::new(crate::bot::Bot::new(
+            config, level, seed, resources,
+        )?))
     }
 }

@@ -75,7 +75,11 @@ impl std::fmt::Debug for Judge {
 pub fn language_key(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowels) -> String {
     let rules = rules.string_rules();
     let names: Vec<&str> = rules.0.iter().map(|r| r.name()).collect();
-    let pot = if rules.has(Rule::Tiles) { pot.to_string() } else { String::new() };
+    let pot = if rules.has(Rule::Tiles) {
+        pot.to_string()
+    } else {
+        String::new()
+    };
     format!(
         "wordsprout/language/{:016x}/{}/{}/{}",
         lexicon.fingerprint(),
@@ -87,12 +91,16 @@ pub fn language_key(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowe
 
 impl Judge {
     /// The judge for these rules, built once per host and key.
-    pub fn new(resources: &Resources, lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowels) -> Judge {
+    pub fn new(
+        resources: &Resources,
+        lexicon: &Lexicon,
+        rules: &RuleSet,
+        pot: &Pot,
+        vowels: &Vowels,
+    ) -> Judge {
         let key = language_key(lexicon, rules, pot, vowels);
         let string_rules = rules.string_rules();
-        let lang = resources.derived(&key, || {
-            Language::new(lexicon, &string_rules, pot, vowels)
-        });
+        let lang = resources.derived(&key, || Language::new(lexicon, &string_rules, pot, vowels));
         Judge {
             lang,
             key,
@@ -103,14 +111,19 @@ impl Judge {
     /// The two-player solution of this language, solved once per host.
     pub fn solution(&self) -> Arc<Solution> {
         let lang = self.lang.clone();
-        self.resources.derived(&format!("{}/solution", self.key), move || Solution::solve(&lang))
+        self.resources
+            .derived(&format!("{}/solution", self.key), move || {
+                Solution::solve(&lang)
+            })
     }
 
     /// The `players`-player solution (max^n, see [`PlayersSolution`]), solved once per host.
     pub fn players_solution(&self, players: usize) -> Arc<PlayersSolution> {
         let lang = self.lang.clone();
         self.resources
-            .derived(&format!("{}/solution{players}", self.key), move || solve_players(&lang, players))
+            .derived(&format!("{}/solution{players}", self.key), move || {
+                solve_players(&lang, players)
+            })
     }
 
     /// Whether plays from `s` may add two letters (palindrome lock).
@@ -135,7 +148,11 @@ impl Judge {
 
     /// Valid goal words that justify `s`.
     pub fn goal_words(&self, s: &str) -> Vec<String> {
-        self.lang.goal_words(s).into_iter().map(str::to_string).collect()
+        self.lang
+            .goal_words(s)
+            .into_iter()
+            .map(str::to_string)
+            .collect()
     }
 
     /// Whether `w` names a valid goal word.

@@ -1,7 +1,10 @@
 //! The computer players: perfect where solved, legal always, challenging
 //! invalid plays, answering challenges.
 
-use parlor_core::{Actor, Agent, AgentContext, Budget, Game, Level, Match, RandomAgent, Resources, Seat, ToAct, Viewer};
+use parlor_core::{
+    Actor, Agent, AgentContext, Budget, Game, Level, Match, RandomAgent, Resources, Seat, ToAct,
+    Viewer,
+};
 use parlor_lexicon::Lexicon;
 use parlor_wordsprout::language::Language;
 use parlor_wordsprout::solve::Solution;
@@ -9,13 +12,38 @@ use parlor_wordsprout::{Action, Config, Rule, RuleSet, WordSprout};
 use std::sync::Arc;
 
 const WORDS: &[&str] = &[
-    "oat", "tomato", "wombat", "bombastic", "aromatic", "cat", "act", "tact", "attic", "level", "radar", "civic",
-    "strength", "rhythm", "zebra", "quiz", "jazz", "taco", "coat", "boat", "abcde", "afghi", "ejklm", "inopm",
+    "oat",
+    "tomato",
+    "wombat",
+    "bombastic",
+    "aromatic",
+    "cat",
+    "act",
+    "tact",
+    "attic",
+    "level",
+    "radar",
+    "civic",
+    "strength",
+    "rhythm",
+    "zebra",
+    "quiz",
+    "jazz",
+    "taco",
+    "coat",
+    "boat",
+    "abcde",
+    "afghi",
+    "ejklm",
+    "inopm",
 ];
 
 fn resources() -> (Resources, Lexicon) {
     let (lex, _) = Lexicon::from_words("bots", WORDS.iter().copied()).unwrap();
-    (Resources::embedded().with_lexicon(Arc::new(lex.clone())), lex)
+    (
+        Resources::embedded().with_lexicon(Arc::new(lex.clone())),
+        lex,
+    )
 }
 
 fn config(rules: &[Rule], players: usize) -> Config {
@@ -30,15 +58,23 @@ fn config(rules: &[Rule], players: usize) -> Config {
 fn decide(m: &Match<WordSprout>, agent: &mut dyn Agent<WordSprout>, seat: Seat) -> Option<Action> {
     let view = m.state().view(Viewer::Seat(seat));
     let legal = m.state().legal_actions(seat);
-    agent.choose(&AgentContext { seat, view: &view, legal: legal.as_deref(), budget: Budget::nodes(100_000) })
+    agent.choose(&AgentContext {
+        seat,
+        view: &view,
+        legal: legal.as_deref(),
+        budget: Budget::nodes(100_000),
+    })
 }
 
 /// Plays to the end with one agent per seat; every bot action must be accepted.
 fn play_out(m: &mut Match<WordSprout>, agents: &mut [Box<dyn Agent<WordSprout>>]) {
     for _ in 0..500 {
-        let ToAct::One(seat) = m.state().to_act() else { return };
+        let ToAct::One(seat) = m.state().to_act() else {
+            return;
+        };
         let action = decide(m, agents[seat.0].as_mut(), seat).unwrap_or(Action::Concede);
-        m.apply(Actor::Seat(seat), action.clone()).unwrap_or_else(|e| panic!("{seat} {action:?}: {e}"));
+        m.apply(Actor::Seat(seat), action.clone())
+            .unwrap_or_else(|e| panic!("{seat} {action:?}: {e}"));
     }
     panic!("the game did not end");
 }
@@ -55,9 +91,17 @@ fn the_best_bot_wins_every_game_it_can_win() {
             let mut m = Match::<WordSprout>::new(cfg.clone(), seed, &res).unwrap();
             let best = WordSprout::agent(&cfg, Level::Best, seed, &res).unwrap();
             let random: Box<dyn Agent<WordSprout>> = Box::new(RandomAgent::new(seed));
-            let mut agents = if best_seat == 0 { vec![best, random] } else { vec![random, best] };
+            let mut agents = if best_seat == 0 {
+                vec![best, random]
+            } else {
+                vec![random, best]
+            };
             play_out(&mut m, &mut agents);
-            assert_eq!(m.state().outcome().unwrap().winners(), &[Seat(best_seat)], "seed {seed}, rules {rules:?}");
+            assert_eq!(
+                m.state().outcome().unwrap().winners(),
+                &[Seat(best_seat)],
+                "seed {seed}, rules {rules:?}"
+            );
         }
     }
 }
@@ -67,7 +111,12 @@ fn bots_of_every_level_finish_games_under_many_rules() {
     let (res, _) = resources();
     let sets: Vec<Vec<Rule>> = vec![
         Rule::DEFAULT.to_vec(),
-        vec![Rule::Tiles, Rule::Challenge, Rule::VowelReverses, Rule::UndoLosingPlay],
+        vec![
+            Rule::Tiles,
+            Rule::Challenge,
+            Rule::VowelReverses,
+            Rule::UndoLosingPlay,
+        ],
         vec![Rule::OpenChallenge, Rule::VowelCollection, Rule::VowelLoss],
         vec![Rule::Metamorphism, Rule::Challenge],
         vec![Rule::PalindromeLock, Rule::Challenge],
@@ -94,7 +143,8 @@ fn bots_challenge_bluffs_and_defend_valid_plays() {
     let (res, _) = resources();
     let cfg = config(&Rule::DEFAULT, 2);
     let mut m = Match::<WordSprout>::new(cfg.clone(), 1, &res).unwrap();
-    m.apply(Actor::Seat(Seat(0)), Action::Play { string: "q".into() }).unwrap();
+    m.apply(Actor::Seat(Seat(0)), Action::Play { string: "q".into() })
+        .unwrap();
     // "q" is in "quiz": valid. A strong bot does not challenge it; player 1
     // bluffs on; the bot challenges the bluff.
     let mut bot = WordSprout::agent(&cfg, Level::Best, 1, &res).unwrap();
@@ -108,7 +158,8 @@ fn bots_challenge_bluffs_and_defend_valid_plays() {
     assert_eq!(m.state().outcome().unwrap().winners(), &[Seat(1)]);
 
     let mut m = Match::<WordSprout>::new(cfg.clone(), 1, &res).unwrap();
-    m.apply(Actor::Seat(Seat(0)), Action::Play { string: "x".into() }).unwrap();
+    m.apply(Actor::Seat(Seat(0)), Action::Play { string: "x".into() })
+        .unwrap();
     assert_eq!(decide(&m, bot.as_mut(), Seat(1)), Some(Action::Challenge));
 }
 
@@ -117,8 +168,15 @@ fn bots_call_out_of_turn_plays() {
     let (res, _) = resources();
     let cfg = config(&Rule::DEFAULT, 3);
     let mut m = Match::<WordSprout>::new(cfg.clone(), 1, &res).unwrap();
-    m.apply(Actor::Seat(Seat(0)), Action::Play { string: "o".into() }).unwrap();
-    m.apply(Actor::Seat(Seat(2)), Action::Play { string: "oa".into() }).unwrap();
+    m.apply(Actor::Seat(Seat(0)), Action::Play { string: "o".into() })
+        .unwrap();
+    m.apply(
+        Actor::Seat(Seat(2)),
+        Action::Play {
+            string: "oa".into(),
+        },
+    )
+    .unwrap();
     let mut bot = WordSprout::agent(&cfg, Level::Hard, 1, &res).unwrap();
     assert_eq!(decide(&m, bot.as_mut(), Seat(1)), Some(Action::Call));
 }
@@ -130,25 +188,67 @@ fn bots_close_shapes_in_2d() {
     let mut m = Match::<WordSprout>::new(cfg.clone(), 1, &res).unwrap();
     let script: Vec<Action> = vec![
         Action::Play { string: "a".into() },
-        Action::Play { string: "ab".into() },
-        Action::Play { string: "abc".into() },
-        Action::Play { string: "abcd".into() },
-        Action::Play { string: "abcde".into() },
-        Action::Cross { line: 0, index: 0, letter: 'f', before: false },
-        Action::Play { string: "afg".into() },
-        Action::Play { string: "afgh".into() },
-        Action::Play { string: "afghi".into() },
-        Action::Cross { line: 0, index: 4, letter: 'j', before: false },
-        Action::Play { string: "ejk".into() },
-        Action::Play { string: "ejkl".into() },
-        Action::Play { string: "ejklm".into() },
-        Action::Cross { line: 1, index: 4, letter: 'n', before: false },
-        Action::Play { string: "ino".into() },
+        Action::Play {
+            string: "ab".into(),
+        },
+        Action::Play {
+            string: "abc".into(),
+        },
+        Action::Play {
+            string: "abcd".into(),
+        },
+        Action::Play {
+            string: "abcde".into(),
+        },
+        Action::Cross {
+            line: 0,
+            index: 0,
+            letter: 'f',
+            before: false,
+        },
+        Action::Play {
+            string: "afg".into(),
+        },
+        Action::Play {
+            string: "afgh".into(),
+        },
+        Action::Play {
+            string: "afghi".into(),
+        },
+        Action::Cross {
+            line: 0,
+            index: 4,
+            letter: 'j',
+            before: false,
+        },
+        Action::Play {
+            string: "ejk".into(),
+        },
+        Action::Play {
+            string: "ejkl".into(),
+        },
+        Action::Play {
+            string: "ejklm".into(),
+        },
+        Action::Cross {
+            line: 1,
+            index: 4,
+            letter: 'n',
+            before: false,
+        },
+        Action::Play {
+            string: "ino".into(),
+        },
     ];
     for (i, a) in script.into_iter().enumerate() {
         m.apply(Actor::Seat(Seat(i % 2)), a).unwrap();
     }
     let mut bot = WordSprout::agent(&cfg, Level::Medium, 3, &res).unwrap();
     let a = decide(&m, bot.as_mut(), Seat(1)).unwrap();
-    assert_eq!(a, Action::Play { string: "inop".into() });
+    assert_eq!(
+        a,
+        Action::Play {
+            string: "inop".into()
+        }
+    );
 }

@@ -2,7 +2,9 @@
 
 use parlor_core::{conformance, Actor, Game, Match, Record, Resources, Seat, ToAct, Viewer};
 use parlor_lexicon::Lexicon;
-use parlor_wordsprout::{Action, Config, Error, Event, OutReason, Phase, Pot, Rule, RuleSet, WordSprout};
+use parlor_wordsprout::{
+    Action, Config, Error, Event, OutReason, Phase, Pot, Rule, RuleSet, WordSprout,
+};
 use std::sync::Arc;
 
 fn resources(name: &str, words: &[&str]) -> Resources {
@@ -32,7 +34,17 @@ fn play(s: &str) -> Action {
     Action::Play { string: s.into() }
 }
 
-const EXAMPLE: [&str; 9] = ["o", "oa", "oat", "omat", "ombat", "ombast", "bombast", "bombasti", "bombastic"];
+const EXAMPLE: [&str; 9] = [
+    "o",
+    "oa",
+    "oat",
+    "omat",
+    "ombat",
+    "ombast",
+    "bombast",
+    "bombasti",
+    "bombastic",
+];
 
 #[test]
 fn the_worked_example_replays_and_player_1_wins() {
@@ -45,7 +57,8 @@ fn the_worked_example_replays_and_player_1_wins() {
         let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
         for (i, s) in EXAMPLE.iter().enumerate() {
             assert_eq!(m.state().to_act(), ToAct::One(Seat(i % 2)), "turn {i}");
-            m.apply(seat(i % 2), play(s)).unwrap_or_else(|e| panic!("{s}: {e}"));
+            m.apply(seat(i % 2), play(s))
+                .unwrap_or_else(|e| panic!("{s}: {e}"));
         }
         // Player 2 cannot add a letter to "bombastic".
         let legal = m.state().legal_actions(Seat(1)).unwrap();
@@ -55,8 +68,13 @@ fn the_worked_example_replays_and_player_1_wins() {
         m.apply(seat(1), Action::Concede).unwrap();
         assert_eq!(m.state().to_act(), ToAct::Over);
         assert_eq!(m.state().outcome().unwrap().winners(), &[Seat(0)]);
-        let again = Match::<WordSprout>::replay(&Record::from_json(&m.record().to_json()).unwrap(), &res).unwrap();
-        assert_eq!(conformance::views(again.state()), conformance::views(m.state()));
+        let again =
+            Match::<WordSprout>::replay(&Record::from_json(&m.record().to_json()).unwrap(), &res)
+                .unwrap();
+        assert_eq!(
+            conformance::views(again.state()),
+            conformance::views(m.state())
+        );
     }
 }
 
@@ -78,50 +96,95 @@ fn invalid_play_without_challenges_is_refused_with_the_reason() {
 #[test]
 fn a_bluff_stands_until_challenged_and_the_loser_play_is_undone() {
     let res = example_words();
-    let mut m = Match::<WordSprout>::new(config(3, &[Rule::Challenge, Rule::UndoLosingPlay]), 1, &res).unwrap();
+    let mut m =
+        Match::<WordSprout>::new(config(3, &[Rule::Challenge, Rule::UndoLosingPlay]), 1, &res)
+            .unwrap();
     m.apply(seat(0), play("o")).unwrap();
     m.apply(seat(1), play("oq")).unwrap(); // a bluff
     assert_eq!(m.state().string(), "oq");
     m.apply(seat(2), Action::Challenge).unwrap();
     assert_eq!(m.state().to_act(), ToAct::One(Seat(1)));
-    let e = m.apply(seat(1), Action::Prove { word: "tomato".into() }).unwrap_err();
+    let e = m
+        .apply(
+            seat(1),
+            Action::Prove {
+                word: "tomato".into(),
+            },
+        )
+        .unwrap_err();
     assert!(matches!(e, Error::BadProof { .. }), "{e}");
     let ev = m.apply(seat(1), Action::Concede).unwrap();
-    assert!(ev.contains(&Event::Out { seat: Seat(1), reason: OutReason::LostChallenge }));
+    assert!(ev.contains(&Event::Out {
+        seat: Seat(1),
+        reason: OutReason::LostChallenge
+    }));
     assert_eq!(m.state().string(), "o", "the bluff is undone");
     // Play resumes with the player who would have been next: player 3.
     assert_eq!(m.state().to_act(), ToAct::One(Seat(2)));
     // A valid play, challenged: the challenger goes out.
     m.apply(seat(2), play("oa")).unwrap();
     m.apply(seat(0), Action::Challenge).unwrap();
-    let e = m.apply(seat(2), Action::Prove { word: "wombat".into() }).unwrap_err();
+    let e = m
+        .apply(
+            seat(2),
+            Action::Prove {
+                word: "wombat".into(),
+            },
+        )
+        .unwrap_err();
     assert!(e.to_string().contains("does not contain"), "{e}");
-    let ev = m.apply(seat(2), Action::Prove { word: "oat".into() }).unwrap();
-    assert!(ev.contains(&Event::Out { seat: Seat(0), reason: OutReason::FailedChallenge }));
+    let ev = m
+        .apply(seat(2), Action::Prove { word: "oat".into() })
+        .unwrap();
+    assert!(ev.contains(&Event::Out {
+        seat: Seat(0),
+        reason: OutReason::FailedChallenge
+    }));
     assert_eq!(m.state().outcome().unwrap().winners(), &[Seat(2)]);
 }
 
 #[test]
 fn out_of_turn_play_called_puts_its_player_out_and_keeps_the_order() {
     let res = example_words();
-    let mut m = Match::<WordSprout>::new(config(3, &RuleSet::default().0.into_iter().collect::<Vec<_>>()), 1, &res)
-        .unwrap();
+    let mut m = Match::<WordSprout>::new(
+        config(3, &RuleSet::default().0.into_iter().collect::<Vec<_>>()),
+        1,
+        &res,
+    )
+    .unwrap();
     m.apply(seat(0), play("o")).unwrap(); // player 2 to move
     m.apply(seat(2), play("oa")).unwrap(); // player 3 out of turn
-    assert_eq!(m.state().to_act(), ToAct::One(Seat(0)), "play goes on after the out-of-turn player");
-    assert!(m.state().legal_actions(Seat(1)).unwrap().contains(&Action::Call));
+    assert_eq!(
+        m.state().to_act(),
+        ToAct::One(Seat(0)),
+        "play goes on after the out-of-turn player"
+    );
+    assert!(m
+        .state()
+        .legal_actions(Seat(1))
+        .unwrap()
+        .contains(&Action::Call));
     let e = m.apply(seat(2), Action::Call).unwrap_err();
     assert!(e.to_string().contains("your own"), "{e}");
     let ev = m.apply(seat(1), Action::Call).unwrap();
-    assert!(ev.contains(&Event::Out { seat: Seat(2), reason: OutReason::OutOfTurn }));
+    assert!(ev.contains(&Event::Out {
+        seat: Seat(2),
+        reason: OutReason::OutOfTurn
+    }));
     assert_eq!(m.state().string(), "o");
-    assert_eq!(m.state().to_act(), ToAct::One(Seat(1)), "player 2 was to move");
+    assert_eq!(
+        m.state().to_act(),
+        ToAct::One(Seat(1)),
+        "player 2 was to move"
+    );
 }
 
 #[test]
 fn out_of_turn_play_stands_once_the_next_player_plays() {
     let res = example_words();
-    let mut m = Match::<WordSprout>::new(config(3, &[Rule::OutOfTurn, Rule::UndoLosingPlay]), 1, &res).unwrap();
+    let mut m =
+        Match::<WordSprout>::new(config(3, &[Rule::OutOfTurn, Rule::UndoLosingPlay]), 1, &res)
+            .unwrap();
     m.apply(seat(0), play("o")).unwrap();
     m.apply(seat(2), play("oa")).unwrap();
     m.apply(seat(0), play("oat")).unwrap();
@@ -137,19 +200,32 @@ fn tiles_run_out_and_come_back_when_a_play_is_undone() {
     cfg.pot = "o1 a2 t3 q1 m2 b2".parse::<Pot>().unwrap();
     let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
     m.apply(seat(0), play("o")).unwrap();
-    assert!(matches!(m.apply(seat(1), play("oo")).unwrap_err(), Error::NoTile { letter: 'o' }));
+    assert!(matches!(
+        m.apply(seat(1), play("oo")).unwrap_err(),
+        Error::NoTile { letter: 'o' }
+    ));
     m.apply(seat(1), play("oq")).unwrap();
-    assert!(matches!(m.apply(seat(2), play("oqq")).unwrap_err(), Error::NoTile { letter: 'q' }));
+    assert!(matches!(
+        m.apply(seat(2), play("oqq")).unwrap_err(),
+        Error::NoTile { letter: 'q' }
+    ));
     m.apply(seat(2), Action::Challenge).unwrap();
     m.apply(seat(1), Action::Concede).unwrap();
     let view = m.state().view(Viewer::Spectator);
-    assert_eq!(view.pot.unwrap().count(b'q'), 1, "the q went back to the pot");
+    assert_eq!(
+        view.pot.unwrap().count(b'q'),
+        1,
+        "the q went back to the pot"
+    );
 }
 
 #[test]
 fn vowels_reverse_the_order_and_undo_restores_it() {
     let res = resources("v", &["abcde", "xbcdy"]);
-    let mut cfg = config(4, &[Rule::VowelReverses, Rule::Challenge, Rule::UndoLosingPlay]);
+    let mut cfg = config(
+        4,
+        &[Rule::VowelReverses, Rule::Challenge, Rule::UndoLosingPlay],
+    );
     cfg.lexicon = "v".into();
     let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
     m.apply(seat(0), play("c")).unwrap();
@@ -171,7 +247,10 @@ fn vowels_reverse_the_order_and_undo_restores_it() {
 #[test]
 fn a_reversing_play_undone_restores_the_direction() {
     let res = resources("v", &["abcde", "xbcdy"]);
-    let mut cfg = config(4, &[Rule::VowelReverses, Rule::Challenge, Rule::UndoLosingPlay]);
+    let mut cfg = config(
+        4,
+        &[Rule::VowelReverses, Rule::Challenge, Rule::UndoLosingPlay],
+    );
     cfg.lexicon = "v".into();
     let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
     m.apply(seat(0), play("c")).unwrap();
@@ -234,7 +313,10 @@ fn with_tiles_the_last_vowel_tile_is_played_without_collecting() {
     assert_eq!(v.collections[0], "i");
     assert_eq!(v.pot.unwrap().count(b'i'), 0, "one i played, one collected");
     let ev = m.apply(seat(1), play("ei")).unwrap();
-    assert!(ev.contains(&Event::LastTile { seat: Seat(1), vowel: 'e' }));
+    assert!(ev.contains(&Event::LastTile {
+        seat: Seat(1),
+        vowel: 'e'
+    }));
 }
 
 #[test]
@@ -244,9 +326,19 @@ fn the_five_vowel_win() {
     cfg.lexicon = "c".into();
     let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
     // Player 1 plays a, i, u, e, o (positions in "aeiouaeiou").
-    for (i, s) in ["a", "ae", "aei", "aeio", "aeiou", "aeioua", "aeiouae", "aeiouaei", "aeiouaeio"]
-        .iter()
-        .enumerate()
+    for (i, s) in [
+        "a",
+        "ae",
+        "aei",
+        "aeio",
+        "aeiou",
+        "aeioua",
+        "aeiouae",
+        "aeiouaei",
+        "aeiouaeio",
+    ]
+    .iter()
+    .enumerate()
     {
         m.apply(seat(i % 2), play(s)).unwrap();
         if m.state().to_act() == ToAct::Over {
@@ -280,11 +372,28 @@ fn metamorphism_lets_the_winner_switch_a_rule_between_rounds() {
     m.apply(seat(0), play("o")).unwrap();
     m.apply(seat(1), Action::Concede).unwrap();
     assert_eq!(m.state().phase(), &Phase::ChoosingRule { seat: Seat(0) });
-    let e = m.apply(seat(0), Action::ChooseRule { rule: Some(Rule::Teams) }).unwrap_err();
+    let e = m
+        .apply(
+            seat(0),
+            Action::ChooseRule {
+                rule: Some(Rule::Teams),
+            },
+        )
+        .unwrap_err();
     assert!(matches!(e, Error::RuleNotSwitchable { .. }), "{e}");
-    m.apply(seat(0), Action::ChooseRule { rule: Some(Rule::WholeWords) }).unwrap();
+    m.apply(
+        seat(0),
+        Action::ChooseRule {
+            rule: Some(Rule::WholeWords),
+        },
+    )
+    .unwrap();
     assert!(m.state().rules().has(Rule::WholeWords));
-    assert_eq!(m.state().to_act(), ToAct::One(Seat(1)), "round 2 starts with player 2");
+    assert_eq!(
+        m.state().to_act(),
+        ToAct::One(Seat(1)),
+        "round 2 starts with player 2"
+    );
     assert!(m.apply(seat(1), play("o")).is_err(), "whole words only now");
     m.apply(seat(1), Action::Concede).unwrap();
     let o = m.state().outcome().unwrap();
@@ -300,7 +409,9 @@ fn views_never_tell_whether_the_string_is_valid() {
     a.apply(seat(0), play("o")).unwrap();
     b.apply(seat(0), play("q")).unwrap();
     let strip = |m: &Match<WordSprout>| {
-        conformance::views(m.state()).join("\n").replace("\"q\"", "\"o\"")
+        conformance::views(m.state())
+            .join("\n")
+            .replace("\"q\"", "\"o\"")
     };
     assert_eq!(strip(&a), strip(&b));
 }
@@ -311,15 +422,40 @@ fn rule_sets() -> Vec<Vec<Rule>> {
         Rule::DEFAULT.to_vec(),
         vec![Rule::Tiles, Rule::Challenge, Rule::UndoLosingPlay],
         vec![Rule::OpenChallenge, Rule::VowelReverses, Rule::OutOfTurn],
-        vec![Rule::Challenge, Rule::VowelCollection, Rule::VowelLoss, Rule::Tiles, Rule::UndoLosingPlay],
-        vec![Rule::Metamorphism, Rule::Challenge, Rule::VowelCollection, Rule::PersistentCollections, Rule::CollectionsReset],
+        vec![
+            Rule::Challenge,
+            Rule::VowelCollection,
+            Rule::VowelLoss,
+            Rule::Tiles,
+            Rule::UndoLosingPlay,
+        ],
+        vec![
+            Rule::Metamorphism,
+            Rule::Challenge,
+            Rule::VowelCollection,
+            Rule::PersistentCollections,
+            Rule::CollectionsReset,
+        ],
         vec![Rule::Challenge, Rule::WholeWords],
     ]
 }
 
 #[test]
 fn random_legal_play_conforms() {
-    let res = resources("small", &["oat", "tomato", "wombat", "bombastic", "aromatic", "cat", "act", "tact", "attic"]);
+    let res = resources(
+        "small",
+        &[
+            "oat",
+            "tomato",
+            "wombat",
+            "bombastic",
+            "aromatic",
+            "cat",
+            "act",
+            "tact",
+            "attic",
+        ],
+    );
     for rules in rule_sets() {
         for players in [2, 3] {
             let mut cfg = config(players, &rules);
@@ -339,10 +475,16 @@ fn two_d_closing_a_shape_around_a_hole_wins() {
     let mut cfg = config(2, &[Rule::TwoD]);
     cfg.lexicon = "grid".into();
     let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
-    let cross = |line, index, letter| Action::Cross { line, index, letter, before: false };
+    let cross = |line, index, letter| Action::Cross {
+        line,
+        index,
+        letter,
+        before: false,
+    };
     let mut turn = 0;
     let mut go = |m: &mut Match<WordSprout>, a: Action| {
-        m.apply(seat(turn % 2), a.clone()).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+        m.apply(seat(turn % 2), a.clone())
+            .unwrap_or_else(|e| panic!("{a:?}: {e}"));
         turn += 1;
     };
     for s in ["a", "ab", "abc", "abcd"] {
@@ -366,10 +508,19 @@ fn two_d_closing_a_shape_around_a_hole_wins() {
     // "inop" touches the m of "ejklm": the ring closes around a hole.
     assert_eq!(m.state().to_act(), ToAct::One(Seat(1)));
     let events = m.apply(seat(1), play("inop")).unwrap();
-    assert!(events.iter().any(|e| matches!(e, Event::RoundWon { reason: parlor_wordsprout::WinReason::ClosedShape, .. })));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::RoundWon {
+            reason: parlor_wordsprout::WinReason::ClosedShape,
+            ..
+        }
+    )));
     assert_eq!(m.state().outcome().unwrap().winners(), &[Seat(1)]);
     let board = m.state().view(Viewer::Spectator).board.unwrap();
-    assert_eq!(board.render(), "A B C D E\nF . . . J\nG . . . K\nH . . . L\nI N O P M\n");
+    assert_eq!(
+        board.render(),
+        "A B C D E\nF . . . J\nG . . . K\nH . . . L\nI N O P M\n"
+    );
 }
 
 #[test]
@@ -378,8 +529,25 @@ fn strict_is_out_of_turn_off() {
     r.apply_switch("strict").unwrap();
     assert!(!r.has(Rule::OutOfTurn));
     let res = example_words();
-    let mut m = Match::<WordSprout>::new(Config { rules: r, ..config(3, &[]) }, 1, &res).unwrap();
+    let mut m = Match::<WordSprout>::new(
+        Config {
+            rules: r,
+            ..config(3, &[])
+        },
+        1,
+        &res,
+    )
+    .unwrap();
     m.apply(seat(0), play("o")).unwrap();
     let e = m.apply(seat(2), play("oa")).unwrap_err();
-    assert!(matches!(e, Error::NotYourTurn { expected: Seat(1), got: Seat(2) }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::NotYourTurn {
+                expected: Seat(1),
+                got: Seat(2)
+            }
+        ),
+        "{e}"
+    );
 }

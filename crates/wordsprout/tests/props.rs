@@ -10,8 +10,28 @@ use proptest::prelude::*;
 use std::sync::Arc;
 
 const WORDS: &[&str] = &[
-    "oat", "tomato", "wombat", "bombastic", "aromatic", "cat", "cats", "act", "tact", "attic", "level", "radar",
-    "civic", "strength", "rhythm", "bikes", "boxes", "aa", "abcde", "afghi", "ejklm", "inopm",
+    "oat",
+    "tomato",
+    "wombat",
+    "bombastic",
+    "aromatic",
+    "cat",
+    "cats",
+    "act",
+    "tact",
+    "attic",
+    "level",
+    "radar",
+    "civic",
+    "strength",
+    "rhythm",
+    "bikes",
+    "boxes",
+    "aa",
+    "abcde",
+    "afghi",
+    "ejklm",
+    "inopm",
 ];
 
 fn resources() -> Resources {
@@ -27,7 +47,15 @@ fn rule_sets() -> Vec<Vec<Rule>> {
         vec![Tiles, Challenge, UndoLosingPlay, OutOfTurn],
         vec![OpenChallenge, VowelReverses, OutOfTurn, UndoLosingPlay],
         vec![Challenge, OutOfTurn, VowelCollection, VowelLoss, Tiles],
-        vec![Metamorphism, Challenge, OutOfTurn, VowelCollection, PersistentCollections, CollectionsReset, UndoLosingPlay],
+        vec![
+            Metamorphism,
+            Challenge,
+            OutOfTurn,
+            VowelCollection,
+            PersistentCollections,
+            CollectionsReset,
+            UndoLosingPlay,
+        ],
         vec![Challenge, WholeWords],
         vec![Challenge, PalindromeLock, UndoLosingPlay],
         vec![VowelFill, OutOfTurn],
@@ -47,7 +75,9 @@ fn config(rules: &[Rule], players: usize) -> Config {
         ..Config::default()
     };
     if c.rules.has(Rule::Teams) {
-        c.teams = (0..2).map(|t| (0..players).filter(|s| s % 2 == t).collect()).collect();
+        c.teams = (0..2)
+            .map(|t| (0..players).filter(|s| s % 2 == t).collect())
+            .collect();
         if players < 2 {
             c.teams.clear();
         }
@@ -71,21 +101,38 @@ fn random_step(m: &Match<WordSprout>, rng: &mut GameRng) -> (Actor, Action) {
             }
         }
     }
-    let actor = if rng.chance(0.05) { Actor::Referee } else { Actor::Seat(Seat(rng.below(seats + 1))) };
+    let actor = if rng.chance(0.05) {
+        Actor::Referee
+    } else {
+        Actor::Seat(Seat(rng.below(seats + 1)))
+    };
     let action = match rng.below(9) {
-        7 => Action::Cross { line: rng.below(3), index: rng.below(6), letter: (b'a' + rng.below(27) as u8) as char, before: rng.chance(0.5) },
+        7 => Action::Cross {
+            line: rng.below(3),
+            index: rng.below(6),
+            letter: (b'a' + rng.below(27) as u8) as char,
+            before: rng.chance(0.5),
+        },
         0 | 1 => {
             let mut t = s.into_bytes();
             let at = rng.below(t.len() + 1);
             t.insert(at, b'a' + rng.below(26) as u8);
-            Action::Play { string: String::from_utf8(t).unwrap() }
+            Action::Play {
+                string: String::from_utf8(t).unwrap(),
+            }
         }
         2 => Action::Call,
         3 => Action::Challenge,
         4 => Action::Concede,
-        5 => Action::Prove { word: WORDS[rng.below(WORDS.len())].to_string() },
-        6 => Action::ChooseRule { rule: Some(Rule::ALL[rng.below(Rule::ALL.len())]) },
-        _ => Action::Play { string: ["", "É", "0", "omat ", "xx", "Tomato"][rng.below(6)].to_string() },
+        5 => Action::Prove {
+            word: WORDS[rng.below(WORDS.len())].to_string(),
+        },
+        6 => Action::ChooseRule {
+            rule: Some(Rule::ALL[rng.below(Rule::ALL.len())]),
+        },
+        _ => Action::Play {
+            string: ["", "É", "0", "omat ", "xx", "Tomato"][rng.below(6)].to_string(),
+        },
     };
     (actor, action)
 }
@@ -102,7 +149,11 @@ fn play_chaos(cfg: &Config, seed: u64, res: &Resources) {
         let before = conformance::views(m.state());
         let len = m.record().actions.len();
         if m.apply(actor, action.clone()).is_err() {
-            assert_eq!(conformance::views(m.state()), before, "refused {action:?} changed the state");
+            assert_eq!(
+                conformance::views(m.state()),
+                before,
+                "refused {action:?} changed the state"
+            );
             assert_eq!(m.record().actions.len(), len);
         }
     }
@@ -110,7 +161,10 @@ fn play_chaos(cfg: &Config, seed: u64, res: &Resources) {
     let back = Record::<WordSprout>::from_json(&json).unwrap();
     assert_eq!(&back, m.record());
     let again = Match::<WordSprout>::replay(&back, res).unwrap();
-    assert_eq!(conformance::views(again.state()), conformance::views(m.state()));
+    assert_eq!(
+        conformance::views(again.state()),
+        conformance::views(m.state())
+    );
 }
 
 #[test]
@@ -118,7 +172,12 @@ fn conformance_under_every_rule_family() {
     let res = resources();
     for rules in rule_sets() {
         for players in [2, 3, 4] {
-            conformance::check::<WordSprout>(&config(&rules, players), 0..4, &res, &mut conformance::no_extra);
+            conformance::check::<WordSprout>(
+                &config(&rules, players),
+                0..4,
+                &res,
+                &mut conformance::no_extra,
+            );
         }
     }
 }
@@ -153,19 +212,28 @@ proptest! {
 #[test]
 fn action_json_round_trips() {
     for a in [
-        Action::Play { string: "omat".into() },
+        Action::Play {
+            string: "omat".into(),
+        },
         Action::Challenge,
-        Action::Prove { word: "tomato".into() },
+        Action::Prove {
+            word: "tomato".into(),
+        },
         Action::Concede,
         Action::Call,
-        Action::ChooseRule { rule: Some(Rule::PalindromeLock) },
+        Action::ChooseRule {
+            rule: Some(Rule::PalindromeLock),
+        },
         Action::ChooseRule { rule: None },
     ] {
         let j = serde_json::to_string(&a).unwrap();
         assert_eq!(serde_json::from_str::<Action>(&j).unwrap(), a, "{j}");
     }
     assert_eq!(
-        serde_json::to_string(&Action::Play { string: "omat".into() }).unwrap(),
+        serde_json::to_string(&Action::Play {
+            string: "omat".into()
+        })
+        .unwrap(),
         r#"{"type":"play","string":"omat"}"#
     );
 }

@@ -259,12 +259,12 @@ fn bystander_bots(
         return Ok(None);
     }
     let to_act = m.state().to_act();
-    for s in 0..bots.len() {
+    for (s, slot) in bots.iter_mut().enumerate() {
         let seat = Seat(s);
         if to_act.includes(seat) || !m.state().is_active(seat) {
             continue;
         }
-        let Some(agent) = bots[s].as_mut() else {
+        let Some(agent) = slot.as_mut() else {
             continue;
         };
         let view = m.state().view(Viewer::Seat(seat));
@@ -418,9 +418,20 @@ fn show(view: &View, seat: Seat, names: &[String], out: &mut impl Write) -> Resu
                     .lines
                     .iter()
                     .enumerate()
-                    .map(|(i, l)| format!("{} {} {}", i + 1, l.letters.to_ascii_uppercase(), if l.vertical { "(down)" } else { "(across)" }))
+                    .map(|(i, l)| {
+                        format!(
+                            "{} {} {}",
+                            i + 1,
+                            l.letters.to_ascii_uppercase(),
+                            if l.vertical { "(down)" } else { "(across)" }
+                        )
+                    })
                     .collect();
-                writeln!(out, "Strings: {} — plays go to the last one.", list.join(", "))?;
+                writeln!(
+                    out,
+                    "Strings: {} — plays go to the last one.",
+                    list.join(", ")
+                )?;
             }
             if view.string.is_empty() {
                 writeln!(out, "The string is empty: play any letter (e.g. `t`).")?;
@@ -630,7 +641,12 @@ fn parse_cross(args: &[&str]) -> Input {
         Some(&"before") => true,
         Some(_) => return Input::Bad(usage.into()),
     };
-    Input::Act(Action::Cross { line: line - 1, index: index - 1, letter, before })
+    Input::Act(Action::Cross {
+        line: line - 1,
+        index: index - 1,
+        letter,
+        before,
+    })
 }
 
 fn print_events(events: &[Event], names: &[String], out: &mut impl Write) -> Result<()> {
@@ -734,7 +750,12 @@ pub fn describe(e: &Event, names: &[String]) -> Option<String> {
         ),
         Event::ToMove { .. } => return None,
         Event::NewString { seat, line, index } => {
-            format!("{} starts a new string across letter {} of string {}.", n(seat), index + 1, line + 1)
+            format!(
+                "{} starts a new string across letter {} of string {}.",
+                n(seat),
+                index + 1,
+                line + 1
+            )
         }
         Event::RoundWon {
             round,
@@ -772,7 +793,12 @@ pub fn describe(e: &Event, names: &[String]) -> Option<String> {
 fn describe_action(a: &Action) -> String {
     match a {
         Action::Play { string } => format!("plays {}", string.to_ascii_uppercase()),
-        Action::Cross { line, index, letter, before } => format!(
+        Action::Cross {
+            line,
+            index,
+            letter,
+            before,
+        } => format!(
             "starts a new string across letter {} of string {} with {} {}",
             index + 1,
             line + 1,
