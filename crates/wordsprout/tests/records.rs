@@ -1,0 +1,43 @@
+//! Recorded games that must replay: the rules page's worked example, saved
+//! by `parlor wordsprout play --save` (tests/data/worked-example.json,
+//! played with tests/data/example-words.txt).
+
+use parlor_core::{Game, Match, Record, Resources, Seat, ToAct};
+use parlor_lexicon::Lexicon;
+use parlor_wordsprout::{Action, WordSprout};
+use std::sync::Arc;
+
+#[test]
+fn the_worked_example_record_replays() {
+    let (words, _) = Lexicon::from_bytes("example-words.txt", include_bytes!("data/example-words.txt")).unwrap();
+    let resources = Resources::embedded().with_lexicon(Arc::new(words));
+    let record = Record::<WordSprout>::from_json(include_str!("data/worked-example.json")).unwrap();
+    let m = Match::<WordSprout>::replay(&record, &resources).unwrap();
+    let strings: Vec<String> = record
+        .actions
+        .iter()
+        .filter_map(|a| match &a.action {
+            Action::Play { string } => Some(string.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        strings,
+        ["o", "oa", "oat", "omat", "ombat", "ombast", "bombast", "bombasti", "bombastic"]
+    );
+    assert_eq!(m.state().to_act(), ToAct::Over);
+    assert_eq!(m.state().outcome().unwrap().winners(), &[Seat(0)]);
+    // Written back, the record is the same JSON.
+    let again: serde_json::Value = serde_json::from_str(&m.record().to_json()).unwrap();
+    let file: serde_json::Value = serde_json::from_str(include_str!("data/worked-example.json")).unwrap();
+    assert_eq!(again, file);
+}
+
+#[test]
+fn a_record_with_another_word_list_is_refused() {
+    let (words, _) = Lexicon::from_words("example-words.txt", ["oat", "tomato"]).unwrap();
+    let resources = Resources::embedded().with_lexicon(Arc::new(words));
+    let record = Record::<WordSprout>::from_json(include_str!("data/worked-example.json")).unwrap();
+    let e = Match::<WordSprout>::replay(&record, &resources).unwrap_err();
+    assert!(e.to_string().contains("pass the same list"), "{e}");
+}
