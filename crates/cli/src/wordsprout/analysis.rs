@@ -266,6 +266,13 @@ fn hint_inner(a: HintArgs) -> Result<ExitCode> {
         writeln!(out, "no legal play from {shown}: the player to move is out")?;
         return Ok(ExitCode::SUCCESS);
     }
+    if let Some(w) = solution.as_ref().and_then(|sol| sol.wins(&string)) {
+        let who = if w { "wins" } else { "loses" };
+        writeln!(
+            out,
+            "with perfect play (two players) the player to move at {shown} {who}"
+        )?;
+    }
     writeln!(
         out,
         "{} legal play(s) from {shown} (position = gap of the leftmost insertion, 0 = before the first letter):",
