@@ -245,3 +245,27 @@ proptest::proptest! {
         let _ = sol.wins(&s);
     }
 }
+
+#[test]
+fn shared_across_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Language>();
+    send_sync::<Solution>();
+    send_sync::<parlor_wordsprout::solve::PlayersSolution>();
+    // A lazy language answers from several threads at once.
+    let l = std::sync::Arc::new(Language::new_lazy(
+        &lex(&["tomato", "aromatic"]),
+        &RuleSet::core(),
+        &Pot::STANDARD,
+        &Vowels::default(),
+    ));
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let l = l.clone();
+            std::thread::spawn(move || l.moves("omat").len())
+        })
+        .collect();
+    for h in handles {
+        assert_eq!(h.join().unwrap(), 4);
+    }
+}
