@@ -1182,7 +1182,7 @@ impl WordSprout {
         Ok(events)
     }
 
-    fn concede(&mut self, seat: Seat) -> Result<Vec<Event>, Error> {
+    fn concede(&mut self, seat: Seat, by_referee: bool) -> Result<Vec<Event>, Error> {
         let mut events = Vec::new();
         match self.phase.clone() {
             Phase::Proving {
@@ -1209,7 +1209,14 @@ impl WordSprout {
                     )));
                 }
             }
-            Phase::Playing => self.put_out(seat, OutReason::Conceded, false, &mut events),
+            Phase::Playing => {
+                let reason = if by_referee {
+                    OutReason::Referee
+                } else {
+                    OutReason::Conceded
+                };
+                self.put_out(seat, reason, false, &mut events)
+            }
             Phase::ChoosingRule { .. } => return Err(Error::NotNow("the round is over".into())),
             Phase::Over => return Err(Error::Over),
         }
@@ -1285,7 +1292,9 @@ impl WordSprout {
             .collect()
     }
 
-    fn valid_plays(&self) -> Vec<String> {
+    /// The valid plays from the central string (results), tiles and grid
+    /// permitting: what the helper may show.
+    pub fn valid_plays(&self) -> Vec<String> {
         let mut plays = self.shared.judge.moves(&self.string);
         if self.rules.has(Rule::Tiles) {
             plays.retain(|to| self.tiles_allow(&self.string, to));
@@ -1533,7 +1542,7 @@ impl Game for WordSprout {
             if let Phase::ChoosingRule { .. } = self.phase {
                 return self.choose_rule(seat, None);
             }
-            return self.concede(seat);
+            return self.concede(seat, true);
         }
         let seat = self.seat_of(actor)?;
         match action {
@@ -1546,7 +1555,7 @@ impl Game for WordSprout {
             } => self.cross(seat, line, index, letter, before),
             Action::Challenge => self.challenge(seat),
             Action::Prove { word } => self.prove(seat, norm(&word)),
-            Action::Concede => self.concede(seat),
+            Action::Concede => self.concede(seat, false),
             Action::Call => self.call(seat),
             Action::ChooseRule { rule } => self.choose_rule(seat, rule),
         }

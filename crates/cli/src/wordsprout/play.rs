@@ -10,7 +10,6 @@ use parlor_core::{
     Actor, Agent, AgentContext, Budget, Game, Level, Match, Record, Seat, ToAct, Viewer,
 };
 use parlor_wordsprout::game::{LastPlay, OutReason, WinReason};
-use parlor_wordsprout::judge::Judge;
 use parlor_wordsprout::rules::{Pot, Rule, RuleSet, Vowels};
 use parlor_wordsprout::{Action, Config, Event, Phase, View, WordSprout};
 use std::io::{BufRead, Write};
@@ -216,8 +215,7 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
             }
             Input::Hint => {
                 if args.hints {
-                    let judge = m.state().judge();
-                    hint(judge, &view, &mut out)?;
+                    hint(m.state(), &mut out)?;
                 } else {
                     writeln!(
                         out,
@@ -476,8 +474,8 @@ fn help(view: &View, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-fn hint(judge: &Judge, view: &View, out: &mut impl Write) -> Result<()> {
-    let moves = judge.moves(&view.string);
+fn hint(state: &WordSprout, out: &mut impl Write) -> Result<()> {
+    let moves = state.valid_plays();
     if moves.is_empty() {
         writeln!(
             out,
@@ -485,6 +483,7 @@ fn hint(judge: &Judge, view: &View, out: &mut impl Write) -> Result<()> {
         )?;
         return Ok(());
     }
+    let judge = state.judge();
     let mut shown = Vec::new();
     for m in moves.iter().take(20) {
         let w = judge.goal_words(m);
