@@ -324,6 +324,17 @@ fn threads(n: usize) -> usize {
     }
 }
 
+/// User + system CPU seconds of this process (all its threads, finished ones
+/// included), from `/proc/self/stat` (Linux, in units of 1/100 s); `None`
+/// elsewhere.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
 fn bench(a: BenchArgs) -> Result<ExitCode> {
     let mut o = String::new();
     let (boards, what) = match (&a.boards, a.random) {
@@ -367,7 +378,14 @@ fn bench(a: BenchArgs) -> Result<ExitCode> {
     };
     let (trie, load) = load_trie(&a.dict)?;
     let t = threads(a.threads);
+    let cpu0 = process_cpu_seconds();
     let r = score_boards(&trie, a.scoring, &boards, t);
+    // CPU time of the process over the scoring: on a shared machine, boards
+    // per CPU-second is the figure other processes disturb least.
+    let cpu = match (cpu0, process_cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => Some(b - a),
+        _ => None,
+    };
     if a.json {
         let v = serde_json::json!({
             "boards": r.boards,
@@ -379,6 +397,8 @@ fn bench(a: BenchArgs) -> Result<ExitCode> {
             "boards_per_second": r.rate(),
             "score_sum": r.score_sum,
             "word_sum": r.word_sum,
+            "cpu_seconds": cpu,
+            "boards_per_cpu_second": cpu.map(|c| r.boards as f64 / c),
             "dict_load_seconds": load.as_secs_f64(),
             "dict_words": trie.len(),
         });
@@ -404,6 +424,14 @@ fn bench(a: BenchArgs) -> Result<ExitCode> {
             r.elapsed.as_secs_f64(),
             r.rate()
         );
+        if let Some(c) = cpu {
+            outln!(
+                o,
+                "process CPU time {:.3} s: {:.0} boards per CPU-second",
+                c,
+                r.boards as f64 / c
+            );
+        }
         outln!(
             o,
             "checksum: score sum {}, word sum {}",
