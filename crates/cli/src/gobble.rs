@@ -316,12 +316,16 @@ struct BenchArgs {
     json: bool,
 }
 
-fn threads(n: usize) -> usize {
-    if n == 0 {
+/// The thread count for `--threads N` (0: every core), at most 1,024.
+fn threads(n: usize) -> Result<usize> {
+    if n > 1024 {
+        bail!("--threads {n}: at most 1024 (0 uses every core)");
+    }
+    Ok(if n == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         n
-    }
+    })
 }
 
 /// User + system CPU seconds of this process (all its threads, finished ones
@@ -377,7 +381,7 @@ fn bench(a: BenchArgs) -> Result<ExitCode> {
         (None, None) => bail!("give --boards FILE or --random N"),
     };
     let (trie, load) = load_trie(&a.dict)?;
-    let t = threads(a.threads);
+    let t = threads(a.threads)?;
     let cpu0 = process_cpu_seconds();
     let r = score_boards(&trie, a.scoring, &boards, t);
     // CPU time of the process over the scoring: on a shared machine, boards
@@ -482,7 +486,7 @@ fn best(a: BestArgs) -> Result<ExitCode> {
         a.scoring,
         Duration::from_secs_f64(a.seconds),
         seed,
-        threads(a.threads),
+        threads(a.threads)?,
     );
     cfg.target = a.target;
     let tty = std::io::stderr().is_terminal();
