@@ -12,6 +12,8 @@ mod games;
 mod gobble;
 mod lexicon;
 mod records;
+mod serve;
+mod serve_bench;
 mod wordsprout;
 
 /// Word and pencil games: play them, check them, solve them.
@@ -35,6 +37,11 @@ enum Command {
     Games(records::GamesArgs),
     /// Replay a game record of any game, checking every action.
     Replay(records::ReplayArgs),
+    /// The play server: lobby and games in the browser, JSON API (docs/api.md).
+    Serve(serve::Args),
+    /// Load benchmark of the play server over loopback WebSockets.
+    #[command(name = "serve-bench")]
+    ServeBench(serve_bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +80,8 @@ fn main() -> ExitCode {
         Command::Gobble(args) => gobble::run(args),
         Command::Games(args) => records::games(args),
         Command::Replay(args) => records::replay(args),
+        Command::Serve(args) => serve::run(args),
+        Command::ServeBench(args) => serve_bench::run(args),
     };
     match result {
         Ok(code) => code,

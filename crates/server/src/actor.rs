@@ -50,6 +50,7 @@ pub(crate) struct Connected {
 pub(crate) enum Msg {
     Connect {
         token: Option<String>,
+        legal: bool,
         reply: oneshot::Sender<Result<Connected, ApiError>>,
     },
     Disconnect {
@@ -156,6 +157,8 @@ impl Clock {
 
 struct Conn {
     viewer: Viewer,
+    /// Whether state messages carry the seat's legal actions.
+    legal: bool,
     out: mpsc::Sender<Outbound>,
 }
 
@@ -290,8 +293,12 @@ impl GameActor {
 
     async fn handle(&mut self, msg: Msg) {
         match msg {
-            Msg::Connect { token, reply } => {
-                let r = self.connect(token);
+            Msg::Connect {
+                token,
+                legal,
+                reply,
+            } => {
+                let r = self.connect(token, legal);
                 let _ = reply.send(r);
             }
             Msg::Disconnect { conn } => {
@@ -337,16 +344,16 @@ impl GameActor {
                 }
             }
             Msg::Sync { conn } => {
-                if let Some(v) = self.conns.get(&conn).map(|c| c.viewer) {
-                    let text = self.state_text(v);
+                if let Some((v, legal)) = self.conns.get(&conn).map(|c| (c.viewer, c.legal)) {
+                    let text = self.state_text(v, legal);
                     self.send_to(conn, text);
                 }
             }
             Msg::State { token, reply } => {
                 let r = match token.filter(|t| !t.is_empty()) {
-                    None => Ok(self.state_json(Viewer::Spectator)),
+                    None => Ok(self.state_json(Viewer::Spectator, false)),
                     Some(t) => match self.seat_of_token(&t) {
-                        Some(s) => Ok(self.state_json(Viewer::Seat(s))),
+                        Some(s) => Ok(self.state_json(Viewer::Seat(s), true)),
                         None => Err(ApiError::bad_token()),
                     },
                 };
@@ -410,7 +417,7 @@ impl GameActor {
             .map(|s| Seat(s.seat))
     }
 
-    fn connect(&mut self, token: Option<String>) -> Result<Connected, ApiError> {
+    fn connect(&mut self, token: Option<String>, legal: bool) -> Result<Connected, ApiError> {
         let viewer = match token.filter(|t| !t.is_empty()) {
             None => Viewer::Spectator,
             Some(t) => Viewer::Seat(self.seat_of_token(&t).ok_or_else(ApiError::bad_token)?),
@@ -422,10 +429,17 @@ impl GameActor {
             Viewer::Seat(s) => json!({"seat": s.0}),
             Viewer::Spectator => json!({"spectator": true}),
         };
-        self.conns.insert(conn, Conn { viewer, out: tx });
+        self.conns.insert(
+            conn,
+            Conn {
+                viewer,
+                legal,
+                out: tx,
+            },
+        );
         let welcome = json!({"type": "welcome", "you": you, "game": self.summary()});
         self.send_to(conn, welcome.to_string().into());
-        let state = self.state_text(viewer);
+        let state = self.state_text(viewer, legal);
         self.send_to(conn, state);
         if matches!(viewer, Viewer::Seat(_)) {
             self.broadcast_seats();
@@ -858,8 +872,8 @@ impl GameActor {
         )
     }
 
-    fn state_json(&self, viewer: Viewer) -> Value {
-        json!({
+    fn state_json(&self, viewer: Viewer, legal: bool) -> Value {
+        let mut v = json!({
             "type": "state",
             "seq": self.m.actions_len(),
             "view": self.m.view_json(viewer),
@@ -868,11 +882,15 @@ impl GameActor {
             "clock": self.clock.as_ref().map(|c| c.json(now_ms())),
             "by": self.last_by,
             "events": self.last_events,
-        })
+        });
+        if let (true, Viewer::Seat(seat)) = (legal, viewer) {
+            v["legal"] = json!(self.m.legal_actions_json(seat));
+        }
+        v
     }
 
-    fn state_text(&self, viewer: Viewer) -> Outbound {
-        self.state_json(viewer).to_string().into()
+    fn state_text(&self, viewer: Viewer, legal: bool) -> Outbound {
+        self.state_json(viewer, legal).to_string().into()
     }
 
     /// Queues a message for one connection; a full queue drops the
@@ -891,34 +909,19 @@ impl GameActor {
     }
 
     fn broadcast_state(&mut self) {
-        let mut texts: HashMap<Viewer, Outbound> = HashMap::new();
-        let mut dropped = false;
-        let now = now_ms();
-        let clock = self.clock.as_ref().map(|c| c.json(now));
-        let (seq, to_act, outcome) = (self.m.actions_len(), self.m.to_act(), self.m.outcome());
+        // One serialisation per distinct (viewer, legal): spectators share one.
+        let mut texts: HashMap<(Viewer, bool), Outbound> = HashMap::new();
         let mut slow = Vec::new();
         for (&id, c) in &self.conns {
             let text = texts
-                .entry(c.viewer)
-                .or_insert_with(|| {
-                    json!({
-                        "type": "state",
-                        "seq": seq,
-                        "view": self.m.view_json(c.viewer),
-                        "to_act": to_act,
-                        "outcome": outcome,
-                        "clock": clock,
-                        "by": self.last_by,
-                        "events": self.last_events,
-                    })
-                    .to_string()
-                    .into()
-                })
+                .entry((c.viewer, c.legal))
+                .or_insert_with(|| self.state_text(c.viewer, c.legal))
                 .clone();
             if c.out.try_send(text).is_err() {
                 slow.push(id);
             }
         }
+        let mut dropped = false;
         for id in slow {
             if let Some(c) = self.conns.remove(&id) {
                 dropped |= matches!(c.viewer, Viewer::Seat(_));

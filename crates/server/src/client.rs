@@ -115,10 +115,21 @@ impl Ws {
         id: &str,
         token: Option<&str>,
     ) -> Result<Ws, ClientError> {
-        let url = match token {
-            Some(t) => format!("ws://{addr}/api/games/{id}/ws?token={t}"),
-            None => format!("ws://{addr}/api/games/{id}/ws"),
-        };
+        Ws::connect_opts(addr, id, token, false).await
+    }
+
+    /// As [`Ws::connect`]; with `legal`, state messages carry the seat's
+    /// legal actions.
+    pub async fn connect_opts(
+        addr: SocketAddr,
+        id: &str,
+        token: Option<&str>,
+        legal: bool,
+    ) -> Result<Ws, ClientError> {
+        let url = format!(
+            "ws://{addr}/api/games/{id}/ws?token={}&legal={legal}",
+            token.unwrap_or("")
+        );
         let (inner, _) = tokio_tungstenite::connect_async(url).await.map_err(cerr)?;
         Ok(Ws { inner })
     }

@@ -44,6 +44,7 @@
 #![deny(missing_docs)]
 
 mod actor;
+pub mod bench;
 pub mod client;
 mod error;
 mod http;
@@ -282,4 +283,38 @@ pub(crate) fn summary_json(
         "rematch": row.rematch,
         "rematch_of": row.rematch_of,
     })
+}
+
+/// Runs a server on a new multi-threaded runtime until Ctrl-C, for callers
+/// that have no runtime of their own (the `parlor` binary). `on_ready` is
+/// called once the server listens.
+pub fn serve_blocking(
+    registry: parlor_core::Registry,
+    resources: parlor_core::Resources,
+    db: &DbUrl,
+    addr: SocketAddr,
+    settings: Settings,
+    on_ready: impl FnOnce(&Server),
+) -> Result<(), StartError> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|source| StartError::Bind { addr, source })?;
+    rt.block_on(async {
+        let server = Server::start(registry, resources, db, addr, settings).await?;
+        on_ready(&server);
+        // Every acknowledged action is already stored: stopping at the first
+        // Ctrl-C loses nothing.
+        let _ = tokio::signal::ctrl_c().await;
+        server.stop().await;
+        Ok(())
+    })
+}
+
+/// Runs [`bench::run`] on a new runtime.
+pub fn load_blocking(opts: bench::LoadOptions) -> std::io::Result<bench::LoadReport> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    Ok(rt.block_on(bench::run(opts)))
 }

@@ -21,6 +21,9 @@ use tokio::sync::mpsc;
 pub(crate) struct WsQuery {
     #[serde(default)]
     token: Option<String>,
+    /// `legal=true`: state messages carry the seat's legal actions.
+    #[serde(default)]
+    legal: Option<String>,
 }
 
 pub(crate) async fn upgrade(
@@ -33,6 +36,7 @@ pub(crate) async fn upgrade(
     let connected = stub
         .ask(|reply| Msg::Connect {
             token: q.token,
+            legal: matches!(q.legal.as_deref(), Some("true" | "1" | "yes")),
             reply,
         })
         .await??;

@@ -1,0 +1,80 @@
+//! `parlor serve`: the play server (HTTP + WebSocket, lobby in the browser).
+
+use anyhow::{Context, Result};
+use parlor_server::storage::DbUrl;
+use parlor_server::{Server, Settings};
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Options of `parlor serve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Address to listen on. The default serves this machine only; give
+    /// 0.0.0.0:8080 to let others on your network in.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Where games are stored: sqlite://FILE, or postgres://USER@HOST:PORT/DB.
+    /// Default: parlor.db in your data folder ($XDG_DATA_HOME/parlor or
+    /// ~/.local/share/parlor).
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
+    /// Pause before a bot moves, in milliseconds (so people see the move).
+    #[arg(long, default_value_t = 400, value_name = "MS")]
+    pub bot_delay_ms: u64,
+    /// Pause between a bot's entries while a round clock runs (Gobble), in
+    /// milliseconds.
+    #[arg(long, default_value_t = 3000, value_name = "MS")]
+    pub bot_clocked_delay_ms: u64,
+}
+
+/// The default database file.
+pub fn default_db() -> Result<PathBuf> {
+    let base = match std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => {
+            let home = std::env::var_os("HOME")
+                .or_else(|| std::env::var_os("USERPROFILE"))
+                .context("no HOME folder: pass --db sqlite://FILE")?;
+            if cfg!(target_os = "macos") {
+                PathBuf::from(home).join("Library/Application Support")
+            } else {
+                PathBuf::from(home).join(".local/share")
+            }
+        }
+    };
+    Ok(base.join("parlor").join("parlor.db"))
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let db = match &args.db {
+        Some(url) => DbUrl::parse(url)?,
+        None => DbUrl::Sqlite(default_db()?),
+    };
+    let settings = Settings {
+        bot_delay: Duration::from_millis(args.bot_delay_ms),
+        bot_delay_clocked: Duration::from_millis(args.bot_clocked_delay_ms),
+        ..Settings::default()
+    };
+    let shown = db.to_string();
+    parlor_server::serve_blocking(
+        crate::games::registry(),
+        parlor_core::Resources::embedded(),
+        &db,
+        args.addr,
+        settings,
+        |server: &Server| {
+            // The first line is read by `parlor serve-bench`: keep its shape.
+            println!("parlor serve: lobby at http://{}/", server.addr());
+            println!(
+                "parlor serve: games stored in {shown} ({}); Ctrl-C stops",
+                server.storage_kind()
+            );
+            let _ = std::io::stdout().flush();
+        },
+    )
+    .with_context(|| format!("cannot serve on {}", args.addr))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,192 @@
+//! `parlor serve-bench`: load on a real `parlor serve` over loopback
+//! WebSockets: many simultaneous games, one seat played by this process,
+//! the others by the server's bots.
+//!
+//! The server runs as a child process (`parlor serve` on 127.0.0.1 and a
+//! free port), so its CPU time is measured apart from the load generator's,
+//! and each process stays within its own open-file limit.
+
+use anyhow::{bail, Context, Result};
+use parlor_server::bench::{LoadOptions, LoadReport};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Command, ExitCode, Stdio};
+use std::time::Duration;
+
+/// Options of `parlor serve-bench`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Games held at once.
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// Seconds measured once every game is connected.
+    #[arg(long, default_value_t = 20)]
+    pub seconds: u64,
+    /// Mean pause before each client action, in milliseconds (uniform in
+    /// 0..2x): sets the offered load, games / think.
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    pub think_ms: u64,
+    /// The game played.
+    #[arg(long, default_value = "wordsprout")]
+    pub game: String,
+    /// Its rules as JSON (fields left out take the defaults).
+    #[arg(long, default_value = "{}")]
+    pub config: String,
+    /// Level of the bot at seat 1 (`none`: seat 1 is left empty and the
+    /// game must be playable alone).
+    #[arg(long, default_value = "easy")]
+    pub bot: String,
+    /// Database for the server: sqlite://FILE (default: a new file in a
+    /// temporary folder) or postgres://USER@HOST:PORT/DB (for example the
+    /// one `scripts/with-postgres` starts, as $PARLOR_PG_URL).
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
+    /// Games created at once during set-up.
+    #[arg(long, default_value_t = 64)]
+    pub setup_concurrency: usize,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// CPU seconds (user + system) a process has used, from /proc.
+fn cpu_seconds(pid: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    // USER_HZ is 100 on every Linux we run on.
+    Some((utime + stime) / 100.0)
+}
+
+fn rss_mib(pid: &str) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if args.seconds == 0 || args.seconds > 3600 {
+        bail!("--seconds must be 1 to 3600");
+    }
+    let config: serde_json::Value =
+        serde_json::from_str(&args.config).context("--config is not JSON")?;
+    let temp;
+    let db = match &args.db {
+        Some(url) => url.clone(),
+        None => {
+            temp = std::env::temp_dir().join(format!("parlor-serve-bench-{}", std::process::id()));
+            std::fs::create_dir_all(&temp)?;
+            format!("sqlite://{}", temp.join("bench.db").display())
+        }
+    };
+    let exe = std::env::current_exe().context("cannot find the parlor binary")?;
+    let mut child = Command::new(exe)
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", &db])
+        .args(["--bot-delay-ms", "0", "--bot-clocked-delay-ms", "0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("cannot start parlor serve")?;
+    let pid = child.id().to_string();
+    let stdout = child.stdout.take().context("no stdout from parlor serve")?;
+    let mut lines = BufReader::new(stdout).lines();
+    let first = lines.next().transpose()?.unwrap_or_default();
+    let addr: SocketAddr = match first
+        .split("http://")
+        .nth(1)
+        .and_then(|s| s.trim_end_matches('/').parse().ok())
+    {
+        Some(a) => a,
+        None => {
+            let _ = child.kill();
+            bail!("parlor serve did not start: {first:?}");
+        }
+    };
+    // Keep draining the server's output so it never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines.by_ref() {});
+    eprintln!(
+        "serve-bench: server pid {pid} on {addr} with {db}; {} {} games, think {} ms, {} s",
+        args.games, args.game, args.think_ms, args.seconds
+    );
+    let bots = if args.bot == "none" {
+        Vec::new()
+    } else {
+        vec![(1, args.bot.clone())]
+    };
+    let cpu0 = cpu_seconds(&pid);
+    let report: LoadReport = parlor_server::load_blocking(LoadOptions {
+        addr,
+        game: args.game.clone(),
+        config,
+        bots,
+        games: args.games,
+        duration: Duration::from_secs(args.seconds),
+        think: Duration::from_millis(args.think_ms),
+        setup_concurrency: args.setup_concurrency,
+    })?;
+    let cpu1 = cpu_seconds(&pid);
+    let rss = rss_mib(&pid);
+    let _ = child.kill();
+    let _ = child.wait();
+    let server_cpu = match (cpu0, cpu1) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
+    let storage = if db.starts_with("postgres") {
+        "postgres"
+    } else {
+        "sqlite"
+    };
+    if args.json {
+        let mut v = serde_json::to_value(&report)?;
+        v["storage"] = serde_json::json!(storage);
+        v["game"] = serde_json::json!(args.game);
+        v["think_ms"] = serde_json::json!(args.think_ms);
+        v["server_cpu_seconds"] = serde_json::json!(server_cpu);
+        v["server_rss_mib"] = serde_json::json!(rss);
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!("storage            {storage}");
+        println!("game               {} (bot: {})", args.game, args.bot);
+        println!(
+            "games held         {} (set-up {:.1} s)",
+            report.games_held, report.setup_seconds
+        );
+        println!("measured           {:.1} s", report.seconds);
+        println!(
+            "actions            {} ({} by this client, {} games finished)",
+            report.total_actions, report.client_actions, report.games_finished
+        );
+        println!("actions/s          {:.0}", report.actions_per_second);
+        println!(
+            "ack latency ms     p50 {:.2}  p90 {:.2}  p99 {:.2}  p99.9 {:.2}  max {:.2}",
+            report.p50_ms, report.p90_ms, report.p99_ms, report.p999_ms, report.max_ms
+        );
+        if let Some(cpu) = server_cpu {
+            println!(
+                "server CPU         {:.1} s in {:.1} s (set-up and measurement; {:.0}% of one core)",
+                cpu,
+                report.setup_seconds + report.seconds,
+                100.0 * cpu / (report.setup_seconds + report.seconds).max(1e-9)
+            );
+        }
+        if let Some(rss) = rss {
+            println!("server memory      {rss:.0} MiB resident");
+        }
+        println!("errors             {}", report.errors);
+        for e in &report.error_samples {
+            println!("  {e}");
+        }
+    }
+    Ok(if report.errors == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

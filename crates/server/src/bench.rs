@@ -1,0 +1,355 @@
+//! The load generator behind `parlor serve-bench`: many simultaneous games,
+//! each with one seat played over a real WebSocket by this process and the
+//! other seats by the server's bots.
+//!
+//! Every game's client waits for its seat's turn, "thinks" for a random
+//! time around `think`, sends a random legal action and measures the time
+//! from sending to the `ack` (which the server sends only once the action is
+//! stored). A finished game is followed by its rematch, so the number of
+//! games held stays constant. The run is bounded: it stops after `duration`
+//! (plus set-up), and it only ever talks to the address it is given, which
+//! the caller keeps on loopback.
+
+use crate::client::{http, Ws};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::{watch, Semaphore};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// The server (loopback).
+    pub addr: SocketAddr,
+    /// The game to play.
+    pub game: String,
+    /// Its rules.
+    pub config: Value,
+    /// The bot seats and levels (the client plays seat 0).
+    pub bots: Vec<(usize, String)>,
+    /// Games held at once.
+    pub games: usize,
+    /// How long to measure, once every game is connected.
+    pub duration: Duration,
+    /// Mean pause before each of the client's actions (uniform in 0..2×).
+    pub think: Duration,
+    /// Games created and connected at once during set-up.
+    pub setup_concurrency: usize,
+}
+
+/// What was measured.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct LoadReport {
+    /// Games created and connected.
+    pub games_held: usize,
+    /// Seconds spent creating and connecting them.
+    pub setup_seconds: f64,
+    /// Seconds measured.
+    pub seconds: f64,
+    /// Acknowledged client actions in the measured time.
+    pub client_actions: u64,
+    /// All actions the games accepted in the measured time (client and bots),
+    /// from the `seq` of the states received.
+    pub total_actions: u64,
+    /// `total_actions` per second.
+    pub actions_per_second: f64,
+    /// Send → ack latency percentiles, milliseconds.
+    pub p50_ms: f64,
+    /// 90th percentile.
+    pub p90_ms: f64,
+    /// 99th percentile.
+    pub p99_ms: f64,
+    /// 99.9th percentile.
+    pub p999_ms: f64,
+    /// Worst.
+    pub max_ms: f64,
+    /// Games that ended (and were followed by a rematch).
+    pub games_finished: u64,
+    /// Refused actions, failed connections and other errors.
+    pub errors: u64,
+    /// The first few error messages.
+    pub error_samples: Vec<String>,
+}
+
+struct Shared {
+    latencies_us: Mutex<Vec<u32>>,
+    client_actions: AtomicU64,
+    total_actions: AtomicU64,
+    finished: AtomicU64,
+    errors: AtomicU64,
+    samples: Mutex<Vec<String>>,
+    connected: AtomicUsize,
+}
+
+impl Shared {
+    fn error(&self, e: impl std::fmt::Display) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+        let mut s = self.samples.lock().unwrap_or_else(|e| e.into_inner());
+        if s.len() < 5 {
+            s.push(e.to_string());
+        }
+    }
+}
+
+/// Runs the load and reports. Blocks until done (set-up + `duration` +
+/// a few seconds at most for stragglers).
+pub async fn run(opts: LoadOptions) -> LoadReport {
+    let shared = Arc::new(Shared {
+        latencies_us: Mutex::new(Vec::new()),
+        client_actions: AtomicU64::new(0),
+        total_actions: AtomicU64::new(0),
+        finished: AtomicU64::new(0),
+        errors: AtomicU64::new(0),
+        samples: Mutex::new(Vec::new()),
+        connected: AtomicUsize::new(0),
+    });
+    let (go_tx, go_rx) = watch::channel(false);
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let setup = Arc::new(Semaphore::new(opts.setup_concurrency.max(1)));
+    let started = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    let (ready_tx, mut ready_rx) = tokio::sync::mpsc::unbounded_channel::<()>();
+    for _ in 0..opts.games {
+        let opts = opts.clone();
+        let shared = shared.clone();
+        let (go, stop) = (go_rx.clone(), stop_rx.clone());
+        let setup = setup.clone();
+        let ready = ready_tx.clone();
+        tasks.spawn(async move {
+            let permit = setup.acquire_owned().await;
+            let first = open_game(&opts).await;
+            drop(permit);
+            let _ = ready.send(());
+            match first {
+                Ok((id, token, ws)) => {
+                    shared.connected.fetch_add(1, Ordering::Relaxed);
+                    play(opts, shared, id, token, ws, go, stop).await;
+                }
+                Err(e) => shared.error(e),
+            }
+        });
+    }
+    drop(ready_tx);
+    for _ in 0..opts.games {
+        if ready_rx.recv().await.is_none() {
+            break;
+        }
+    }
+    let setup_seconds = started.elapsed().as_secs_f64();
+    let base_actions = shared.total_actions.load(Ordering::Relaxed);
+    let _ = go_tx.send(true);
+    let t0 = Instant::now();
+    tokio::time::sleep(opts.duration).await;
+    let _ = stop_tx.send(true);
+    let seconds = t0.elapsed().as_secs_f64();
+    let total = shared.total_actions.load(Ordering::Relaxed) - base_actions;
+    let client_actions = shared.client_actions.load(Ordering::Relaxed);
+    // Let the clients close; do not wait long for stragglers.
+    let _ = tokio::time::timeout(Duration::from_secs(10), async {
+        while tasks.join_next().await.is_some() {}
+    })
+    .await;
+    tasks.abort_all();
+    let mut lat = std::mem::take(
+        &mut *shared
+            .latencies_us
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()),
+    );
+    lat.sort_unstable();
+    let pct = |p: f64| -> f64 {
+        if lat.is_empty() {
+            return 0.0;
+        }
+        let i = ((lat.len() as f64 - 1.0) * p).round() as usize;
+        f64::from(lat[i]) / 1000.0
+    };
+    let samples = shared
+        .samples
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    LoadReport {
+        games_held: shared.connected.load(Ordering::Relaxed),
+        setup_seconds,
+        seconds,
+        client_actions,
+        total_actions: total,
+        actions_per_second: total as f64 / seconds.max(1e-9),
+        p50_ms: pct(0.5),
+        p90_ms: pct(0.9),
+        p99_ms: pct(0.99),
+        p999_ms: pct(0.999),
+        max_ms: lat.last().map(|&v| f64::from(v) / 1000.0).unwrap_or(0.0),
+        games_finished: shared.finished.load(Ordering::Relaxed),
+        errors: shared.errors.load(Ordering::Relaxed),
+        error_samples: samples,
+    }
+}
+
+async fn open_game(opts: &LoadOptions) -> Result<(String, String, Ws), String> {
+    let bots: Vec<Value> = opts
+        .bots
+        .iter()
+        .map(|(seat, level)| json!({"seat": seat, "level": level}))
+        .collect();
+    let body = json!({"game": opts.game, "config": opts.config, "bots": bots,
+                      "take_seat": 0, "public": false});
+    let (status, v) = http(opts.addr, "POST", "/api/games", Some(&body), &[])
+        .await
+        .map_err(|e| e.to_string())?;
+    if status != 201 {
+        return Err(format!("create: {status} {v}"));
+    }
+    let id = v["game"]["id"].as_str().unwrap_or_default().to_string();
+    let token = v["you"]["token"].as_str().unwrap_or_default().to_string();
+    let ws = Ws::connect_opts(opts.addr, &id, Some(&token), true)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok((id, token, ws))
+}
+
+async fn play(
+    opts: LoadOptions,
+    shared: Arc<Shared>,
+    mut id: String,
+    mut token: String,
+    mut ws: Ws,
+    mut go: watch::Receiver<bool>,
+    stop: watch::Receiver<bool>,
+) {
+    let mut rng = rand::rngs::StdRng::from_entropy();
+    let mut latencies = Vec::new();
+    let mut pending: Option<(u64, Instant)> = None;
+    let mut next_ref = 0u64;
+    let mut last_seq = 0u64;
+    let mut act_at: Option<tokio::time::Instant> = None;
+    let mut chosen: Option<Value> = None;
+    let mut my_seat = json!(0);
+    let _ = go.wait_for(|g| *g).await;
+    loop {
+        if *stop.borrow() {
+            break;
+        }
+        let wait = match act_at {
+            Some(at) => at.saturating_duration_since(tokio::time::Instant::now()),
+            None => Duration::from_millis(500),
+        };
+        let msg = tokio::time::timeout(wait, ws.recv_timeout(Duration::from_secs(3600))).await;
+        match msg {
+            Err(_) => {
+                // Time to act (or a quiet half second).
+                if let (Some(action), None) = (chosen.take(), pending) {
+                    next_ref += 1;
+                    let sent = ws
+                        .send(&json!({"type": "act", "ref": next_ref, "action": action}))
+                        .await;
+                    if let Err(e) = sent {
+                        shared.error(e);
+                        break;
+                    }
+                    pending = Some((next_ref, Instant::now()));
+                }
+                act_at = None;
+            }
+            Ok(Err(e)) => {
+                shared.error(format!("game {id}: {e}"));
+                break;
+            }
+            Ok(Ok(v)) => match v["type"].as_str() {
+                Some("welcome") => my_seat = v["you"]["seat"].clone(),
+                Some("ack") => {
+                    if let Some((r, t)) = pending {
+                        if v["ref"] == r {
+                            let us = t.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+                            latencies.push(us);
+                            shared.client_actions.fetch_add(1, Ordering::Relaxed);
+                            pending = None;
+                        }
+                    }
+                }
+                Some("error") => {
+                    shared.error(format!("game {id}: {}", v["message"]));
+                    pending = None;
+                    let _ = ws.send(&json!({"type": "sync"})).await;
+                }
+                Some("state") => {
+                    let seq = v["seq"].as_u64().unwrap_or(0);
+                    if seq > last_seq {
+                        shared
+                            .total_actions
+                            .fetch_add(seq - last_seq, Ordering::Relaxed);
+                        last_seq = seq;
+                    }
+                    if v["to_act"] == "over" {
+                        shared.finished.fetch_add(1, Ordering::Relaxed);
+                        match rematch(&opts, &id, &token).await {
+                            Ok((nid, ntoken, nws)) => {
+                                ws.close().await;
+                                (id, token, ws) = (nid, ntoken, nws);
+                                last_seq = 0;
+                                pending = None;
+                                chosen = None;
+                                act_at = None;
+                            }
+                            Err(e) => {
+                                shared.error(e);
+                                break;
+                            }
+                        }
+                        continue;
+                    }
+                    let mine = v["to_act"]["one"] == my_seat
+                        || v["to_act"]["simultaneous"]
+                            .as_array()
+                            .is_some_and(|s| s.contains(&my_seat));
+                    let legal = v["legal"].as_array().filter(|l| !l.is_empty());
+                    if let (true, Some(legal), None) = (mine, legal, pending) {
+                        chosen = legal.choose(&mut rng).cloned();
+                        let think = opts.think.as_secs_f64() * 2.0 * rng.gen::<f64>();
+                        act_at = Some(tokio::time::Instant::now() + Duration::from_secs_f64(think));
+                    } else {
+                        chosen = None;
+                        act_at = None;
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+    ws.close().await;
+    shared
+        .latencies_us
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .extend(latencies);
+}
+
+async fn rematch(
+    opts: &LoadOptions,
+    id: &str,
+    token: &str,
+) -> Result<(String, String, Ws), String> {
+    let (status, v) = http(
+        opts.addr,
+        "POST",
+        &format!("/api/games/{id}/rematch"),
+        Some(&json!({"token": token})),
+        &[],
+    )
+    .await
+    .map_err(|e| e.to_string())?;
+    if status != 200 {
+        return Err(format!("rematch: {status} {v}"));
+    }
+    let nid = v["game"]["id"].as_str().unwrap_or_default().to_string();
+    let ntoken = v["token"].as_str().unwrap_or_default().to_string();
+    let ws = Ws::connect_opts(opts.addr, &nid, Some(&ntoken), true)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok((nid, ntoken, ws))
+}
