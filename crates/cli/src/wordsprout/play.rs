@@ -906,6 +906,67 @@ mod tests {
     }
 
     #[test]
+    fn odd_input_is_answered_never_panics() {
+        let (lex, _) = parlor_lexicon::Lexicon::from_words("t", ["oat"]).unwrap();
+        let res = parlor_core::Resources::embedded().with_lexicon(std::sync::Arc::new(lex));
+        let config = Config {
+            lexicon: "t".into(),
+            ..Config::default()
+        };
+        let mut m = Match::<WordSprout>::new(config, 0, &res).unwrap();
+        m.apply(Actor::Seat(Seat(0)), Action::Play { string: "o".into() })
+            .unwrap();
+        let view = m.state().view(Viewer::Seat(Seat(1)));
+        for line in [
+            "",
+            " ",
+            "1",
+            "a",
+            "1 a",
+            "a1",
+            "1a1",
+            "99999999999999999999 a",
+            "é",
+            "1 é",
+            "ÉÉ",
+            "2: ",
+            "p2>",
+            "cross",
+            "cross 0 0 a",
+            "cross 1 1 ab",
+            "cross 1 1 a sideways",
+            "oa t",
+            "OA",
+            "0 Q",
+            "\u{0}",
+            "give up",
+        ] {
+            let (_, text) = split_actor(line, 2);
+            let _ = parse(text, &view, true);
+        }
+        assert!(
+            matches!(parse("1 a", &view, true), Input::Act(Action::Play { ref string }) if string == "oa")
+        );
+        assert!(
+            matches!(parse("a0", &view, true), Input::Act(Action::Play { ref string }) if string == "ao")
+        );
+        // A whole string is passed on; the rules answer if it adds too much.
+        assert!(
+            matches!(parse("OAT", &view, true), Input::Act(Action::Play { ref string }) if string == "oat")
+        );
+        assert!(matches!(parse("2 a", &view, true), Input::Bad(_)));
+        assert!(matches!(
+            parse("cross 1 2 t before", &view, true),
+            Input::Act(Action::Cross {
+                line: 0,
+                index: 1,
+                letter: 't',
+                before: true
+            })
+        ));
+    }
+
+    #[test]
     fn actors_are_split_off() {
         assert_eq!(split_actor("2: call", 3), (Some(Seat(1)), "call"));
         assert_eq!(split_actor("p3> 1 t", 3), (Some(Seat(2)), "1 t"));
