@@ -6,6 +6,7 @@ use crate::rng::SeedRandom;
 use crate::scoring::Scoring;
 use crate::solver::Solver;
 use crate::trie::Trie;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// How random benchmark boards are drawn.
@@ -57,24 +58,41 @@ impl BenchReport {
     }
 }
 
-/// Scores every board with `threads` threads (at least 1; boards are split
-/// into contiguous chunks), timing the scoring only.
+/// Scores every board with `threads` threads (at least 1), timing the
+/// scoring only. Threads take batches of 1,024 boards from a shared counter,
+/// so a thread slowed by other work on the machine does not hold the others.
 pub fn score_boards(
     trie: &Trie,
     scoring: Scoring,
     boards: &[Board],
     threads: usize,
 ) -> BenchReport {
-    let threads = threads.max(1).min(boards.len().max(1));
+    const BATCH: usize = 1024;
+    let threads = threads.max(1).min(boards.len().div_ceil(BATCH).max(1));
     let start = Instant::now();
     let (score_sum, word_sum) = if threads == 1 {
         sum_chunk(trie, scoring, boards)
     } else {
-        let chunk = boards.len().div_ceil(threads);
+        let next = AtomicUsize::new(0);
         std::thread::scope(|s| {
-            let handles: Vec<_> = boards
-                .chunks(chunk)
-                .map(|c| s.spawn(move || sum_chunk(trie, scoring, c)))
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut solver = Solver::new(trie, scoring);
+                        let mut sums = (0u64, 0u64);
+                        loop {
+                            let k = next.fetch_add(1, Ordering::Relaxed) * BATCH;
+                            if k >= boards.len() {
+                                break sums;
+                            }
+                            for b in &boards[k..(k + BATCH).min(boards.len())] {
+                                let t = solver.score(b);
+                                sums.0 += u64::from(t.score);
+                                sums.1 += u64::from(t.count);
+                            }
+                        }
+                    })
+                })
                 .collect();
             handles
                 .into_iter()
@@ -101,4 +119,26 @@ fn sum_chunk(trie: &Trie, scoring: Scoring, boards: &[Board]) -> (u64, u64) {
         w += u64::from(t.count);
     }
     (s, w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_agree_with_one_thread() {
+        let trie = Trie::new([
+            "tea", "eat", "ate", "sat", "seat", "east", "teas", "rate", "tear", "star", "rats",
+        ]);
+        let boards = random_boards(5000, "x", &Dist::Uniform, Size::square(3));
+        let one = score_boards(&trie, Scoring::Boggle, &boards, 1);
+        let four = score_boards(&trie, Scoring::Boggle, &boards, 4);
+        assert_eq!(
+            (one.score_sum, one.word_sum),
+            (four.score_sum, four.word_sum)
+        );
+        assert!(one.score_sum > 0);
+        assert_eq!(four.threads, 4);
+        assert_eq!(one.boards, 5000);
+    }
 }
