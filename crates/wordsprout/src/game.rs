@@ -1354,8 +1354,10 @@ impl WordSprout {
         need.iter().zip(self.pot.iter()).all(|(n, p)| n <= p)
     }
 
-    /// Every structurally possible play from the current string (one or two
-    /// letters under the palindrome lock), tiles permitting.
+    /// The structurally possible plays from the current string listed as
+    /// legal actions when challenges are on: every one-letter insertion and,
+    /// under the palindrome lock, the two-letter insertions that keep a
+    /// palindrome; tiles, length and grid permitting.
     fn all_insertions(&self) -> Vec<String> {
         let max = Self::max_letters_from(&self.shared.judge, &self.rules, &self.string);
         let longest = self.shared.lexicon.longest().len();
@@ -1373,8 +1375,14 @@ impl WordSprout {
         };
         for t in one(&self.string) {
             if max == 2 {
+                // Two-letter insertions: only those that keep a palindrome
+                // are listed (any other is surely invalid, and listing all
+                // of them would be hundreds of thousands); the others are
+                // still accepted as bluffs when submitted.
                 for u in one(&t) {
-                    if self.tiles_allow(&self.string, &u) || !self.rules.has(Rule::Tiles) {
+                    if is_palindrome(&u)
+                        && (self.tiles_allow(&self.string, &u) || !self.rules.has(Rule::Tiles))
+                    {
                         out.insert(u);
                     }
                 }

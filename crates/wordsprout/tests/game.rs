@@ -551,3 +551,29 @@ fn strict_is_out_of_turn_off() {
         "{e}"
     );
 }
+
+#[test]
+fn palindrome_lock_allows_two_letters_and_demands_palindromes() {
+    let res = resources("pal", &["level", "eleven"]);
+    let mut cfg = config(2, &[Rule::PalindromeLock]);
+    cfg.lexicon = "pal".into();
+    let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
+    m.apply(seat(0), play("v")).unwrap();
+    m.apply(seat(1), play("ev")).unwrap();
+    let e = m.apply(seat(0), play("leve")).unwrap_err();
+    assert!(
+        matches!(e, Error::NotAnInsertion { max: 1, .. }),
+        "not locked yet: {e}"
+    );
+    m.apply(seat(0), play("eve")).unwrap(); // a palindrome at the end of turn 3: locked
+    assert_eq!(m.state().view(Viewer::Spectator).max_letters, 2);
+    assert!(m
+        .state()
+        .legal_actions(Seat(1))
+        .unwrap()
+        .contains(&play("level")));
+    let e = m.apply(seat(1), play("evel")).unwrap_err();
+    assert!(e.to_string().contains("palindrome"), "{e}");
+    m.apply(seat(1), play("level")).unwrap();
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(0)));
+}
