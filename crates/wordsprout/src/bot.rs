@@ -319,10 +319,46 @@ impl Bot {
         self.pick(&good).or_else(|| self.pick(&any))
     }
 
-    fn choose_rule(&mut self, view: &View) -> Action {
-        // Sensible changes: challenges on if off (bots know the words),
-        // else now and then a rule that spices the game without making it
-        // degenerate; never one that cannot be played.
+    fn choose_rule(&mut self, view: &View, me: parlor_core::Seat) -> Action {
+        // Two players, strong bots: pick the string rules under which the
+        // player this bot will be in the next round wins with perfect play
+        // (the first player of round r + 1 is seat r mod n).
+        if view.players == 2
+            && self.level >= Level::Hard
+            && !view.rules.has(Rule::TwoD)
+            && !view.rules.has(Rule::VowelCollection)
+        {
+            let first_next = view.round as usize % view.players;
+            let want_first_win = first_next == me.0;
+            let candidates = [
+                None,
+                Some(Rule::Tiles),
+                Some(Rule::VowelFill),
+                Some(Rule::ConsonantStart),
+                Some(Rule::VowelCap),
+                Some(Rule::NoFrontConsonant),
+                Some(Rule::NoPlurals),
+            ];
+            for c in candidates {
+                let mut rules = view.rules.clone();
+                if let Some(r) = c {
+                    rules.set(r, !rules.has(r));
+                }
+                let judge = Judge::new(
+                    &self.resources,
+                    &self.lexicon,
+                    &rules,
+                    &self.config.pot,
+                    &self.config.vowels,
+                );
+                if judge.solution().first_player_wins() == want_first_win {
+                    return Action::ChooseRule { rule: c };
+                }
+            }
+        }
+        // Otherwise sensible changes: challenges on if off (bots know the
+        // words), else now and then a rule that spices the game without
+        // making it degenerate; never one that cannot be played.
         if !view.rules.has(Rule::Challenge) && !view.rules.has(Rule::OpenChallenge) {
             return Action::ChooseRule {
                 rule: Some(Rule::Challenge),
@@ -403,7 +439,7 @@ impl Agent<WordSprout> for Bot {
         let me = ctx.seat;
         match &view.phase {
             Phase::Over => None,
-            Phase::ChoosingRule { seat } => (*seat == me).then(|| self.choose_rule(view)),
+            Phase::ChoosingRule { seat } => (*seat == me).then(|| self.choose_rule(view, me)),
             Phase::Proving { challenged, .. } => {
                 if *challenged != me {
                     return None;

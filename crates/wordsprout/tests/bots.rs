@@ -252,3 +252,36 @@ fn bots_close_shapes_in_2d() {
         }
     );
 }
+
+#[test]
+fn a_strong_bot_switches_to_rules_it_wins_next_round() {
+    let (res, lex) = resources();
+    let mut cfg = config(&[Rule::Metamorphism], 2);
+    cfg.rounds = Some(2);
+    let mut m = Match::<WordSprout>::new(cfg.clone(), 1, &res).unwrap();
+    m.apply(Actor::Seat(Seat(0)), Action::Play { string: "o".into() })
+        .unwrap();
+    m.apply(Actor::Seat(Seat(1)), Action::Concede).unwrap();
+    let mut bot = WordSprout::agent(&cfg, Level::Best, 1, &res).unwrap();
+    let Some(Action::ChooseRule { rule }) = decide(&m, bot.as_mut(), Seat(0)) else {
+        panic!("a rule choice")
+    };
+    // Player 2 starts round 2: the rules chosen make the first player lose,
+    // if any candidate does.
+    let mut rules = cfg.rules.clone();
+    if let Some(r) = rule {
+        rules.set(r, !rules.has(r));
+    }
+    let lang = Language::new(&lex, &rules.string_rules(), &cfg.pot, &cfg.vowels);
+    let base = Language::new(&lex, &cfg.rules.string_rules(), &cfg.pot, &cfg.vowels);
+    if Solution::solve(&base).first_player_wins() {
+        assert!(
+            !Solution::solve(&lang).first_player_wins()
+                || rule.is_none()
+                || rule == Some(Rule::Challenge),
+            "{rule:?}"
+        );
+    } else {
+        assert_eq!(rule, None, "keeping the rules already wins");
+    }
+}
