@@ -7,7 +7,7 @@
 //! exact, never hashes: two strings share a key only if they are equal, and
 //! the empty key 0 is never a string of length >= 1.
 //!
-//! Each table is open addressing with linear probing, at most half full, so
+//! Each table is open addressing with linear probing, at most 3/4 full, so
 //! a lookup is a multiply, a shift and one or two cache lines.
 
 use std::collections::HashMap;
@@ -105,7 +105,7 @@ impl<K: Key> Table<K> {
 
     /// Room for about `n` keys before growing.
     pub(crate) fn reserve(&mut self, n: usize) {
-        let want = (2 * n).next_power_of_two().max(16);
+        let want = (4 * n / 3 + 1).next_power_of_two().max(16);
         if want > self.keys.len() && self.count == 0 {
             *self = Table::with_bits(want.trailing_zeros());
         }
@@ -127,7 +127,7 @@ impl<K: Key> Table<K> {
     /// Inserts `k` (non-zero); returns whether it was new.
     #[inline]
     pub(crate) fn insert(&mut self, k: K) -> bool {
-        if (self.count + 1) * 2 > self.keys.len() {
+        if (self.count + 1) * 4 > self.keys.len() * 3 {
             self.grow();
         }
         let mask = self.keys.len() - 1;
