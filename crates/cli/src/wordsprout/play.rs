@@ -534,11 +534,11 @@ fn parse(text: &str, view: &View, my_turn: bool) -> Input {
     let words: Vec<&str> = t.split_whitespace().collect();
     match t.as_str() {
         "" => return Input::Empty,
-        "help" | "?" | "h" => return Input::Help,
-        "quit" | "exit" | "q" => return Input::Quit,
+        "help" | "?" => return Input::Help,
+        "quit" | "exit" => return Input::Quit,
         "hint" => return Input::Hint,
         "rules" => return Input::Rules,
-        "challenge" | "c" => return Input::Act(Action::Challenge),
+        "challenge" => return Input::Act(Action::Challenge),
         "call" => return Input::Act(Action::Call),
         "pass" | "give up" | "giveup" | "concede" | "resign" | "out" => {
             return Input::Act(Action::Concede)
