@@ -23,6 +23,7 @@
 //! | [`game`] | [`WordSprout`], the table, implementing [`parlor_core::Game`]: [`Config`], [`Action`], [`Event`], [`View`], [`Error`] |
 //! | [`language`] | which strings and goal words are valid under the string rules, exactly |
 //! | [`judge`] | the game's adapter to the language, shared by every game on a host |
+//! | [`board`] | the 2-D variant's grid: crossings, new strings, holes |
 //! | [`solve`], [`hint`] | perfect play and the helper |
 //! | [`bot`] | the computer players, easy to best |
 //!
