@@ -28,6 +28,10 @@ pub struct Args {
     /// milliseconds.
     #[arg(long, default_value_t = 3000, value_name = "MS")]
     pub bot_clocked_delay_ms: u64,
+    /// Also host the tiny test game `nim` (for `parlor serve-bench --game
+    /// nim`, which measures the server rather than a game's rules and bots).
+    #[arg(long, hide = true)]
+    pub with_nim: bool,
 }
 
 /// The default database file.
@@ -59,8 +63,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ..Settings::default()
     };
     let shown = db.to_string();
+    let mut registry = crate::games::registry();
+    if args.with_nim {
+        registry.register::<parlor_core::doc_nim::Nim>();
+    }
     parlor_server::serve_blocking(
-        crate::games::registry(),
+        registry,
         parlor_core::Resources::embedded(),
         &db,
         args.addr,

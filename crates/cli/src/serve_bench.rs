@@ -26,7 +26,8 @@ pub struct Args {
     /// 0..2x): sets the offered load, games / think.
     #[arg(long, default_value_t = 1000, value_name = "MS")]
     pub think_ms: u64,
-    /// The game played.
+    /// The game played: a registered game, or `nim` (a trivial game with a
+    /// random bot, to measure the server itself rather than a game).
     #[arg(long, default_value = "wordsprout")]
     pub game: String,
     /// Its rules as JSON (fields left out take the defaults).
@@ -88,7 +89,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let exe = std::env::current_exe().context("cannot find the parlor binary")?;
     let mut child = Command::new(exe)
         .args(["serve", "--addr", "127.0.0.1:0", "--db", &db])
-        .args(["--bot-delay-ms", "0", "--bot-clocked-delay-ms", "0"])
+        .args([
+            "--bot-delay-ms",
+            "0",
+            "--bot-clocked-delay-ms",
+            "0",
+            "--with-nim",
+        ])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .spawn()

@@ -629,54 +629,59 @@ impl GameActor {
             settings.bot_delay
         };
         let tx = self.bot_tx.clone();
-        tokio::spawn(async move {
-            if !delay.is_zero() {
-                tokio::time::sleep(delay).await;
-            }
-            let job = tokio::task::spawn_blocking(move || {
-                let shadow = match shadow {
-                    Some(s) => Ok(s),
-                    None => entry
-                        .replay(&record.unwrap_or(Value::Null), &resources)
-                        .map_err(|e| e.to_string()),
-                };
-                match shadow {
-                    Ok(shadow) => {
-                        let action = shadow
-                            .bot_action(
-                                seat,
-                                level,
-                                seed,
-                                Budget::time(settings.bot_think),
-                                &resources,
-                            )
-                            .map_err(|e| e.to_string());
-                        BotResult {
-                            shadow: Some(shadow),
+        let think = move || {
+            let shadow = match shadow {
+                Some(s) => Ok(s),
+                None => entry
+                    .replay(&record.unwrap_or(Value::Null), &resources)
+                    .map_err(|e| e.to_string()),
+            };
+            match shadow {
+                Ok(shadow) => {
+                    let action = shadow
+                        .bot_action(
                             seat,
-                            at_seq: seq,
-                            action,
-                        }
-                    }
-                    Err(e) => BotResult {
-                        shadow: None,
+                            level,
+                            seed,
+                            Budget::time(settings.bot_think),
+                            &resources,
+                        )
+                        .map_err(|e| e.to_string());
+                    BotResult {
+                        shadow: Some(shadow),
                         seat,
                         at_seq: seq,
-                        action: Err(e),
-                    },
+                        action,
+                    }
                 }
-            });
-            let result = match job.await {
-                Ok(r) => r,
                 Err(e) => BotResult {
                     shadow: None,
                     seat,
                     at_seq: seq,
-                    action: Err(format!("the bot crashed: {e}")),
+                    action: Err(e),
                 },
-            };
+            }
+        };
+        // The decision runs on a blocking thread; a panicking bot reports
+        // an error instead of leaving the game waiting forever.
+        let job = move || {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(think))
+                .unwrap_or_else(|_| BotResult {
+                    shadow: None,
+                    seat,
+                    at_seq: seq,
+                    action: Err("the bot panicked".into()),
+                });
             let _ = tx.send(result);
-        });
+        };
+        if delay.is_zero() {
+            tokio::task::spawn_blocking(job);
+        } else {
+            tokio::spawn(async move {
+                tokio::time::sleep(delay).await;
+                tokio::task::spawn_blocking(job);
+            });
+        }
     }
 
     async fn bot_done(&mut self, r: BotResult) {

@@ -43,7 +43,12 @@ pub(crate) async fn upgrade(
     let max = hub.settings().max_message;
     // Accept frames somewhat over the limit so that the client gets a clear
     // `too_large` instead of a dropped connection; far larger ones close it.
+    // Small buffers: most messages are a few hundred bytes, and ten
+    // thousand connections with the default 128 KiB each would cost memory
+    // and time (zeroing) for nothing.
     Ok(ws
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(0)
         .max_message_size(max * 8)
         .max_frame_size(max * 8)
         .on_upgrade(move |socket| run(socket, hub, stub, connected, max)))
@@ -66,7 +71,16 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
             tokio::select! {
                 m = out.recv() => match m {
                     Some(text) => {
-                        if sink.send(Message::Text(text)).await.is_err() {
+                        // Write everything already queued, then flush once:
+                        // one system call for an ack and the state after it.
+                        let mut ok = sink.feed(Message::Text(text)).await.is_ok();
+                        while ok {
+                            match out.try_recv() {
+                                Ok(more) => ok = sink.feed(Message::Text(more)).await.is_ok(),
+                                Err(_) => break,
+                            }
+                        }
+                        if !ok || sink.flush().await.is_err() {
                             break;
                         }
                     }

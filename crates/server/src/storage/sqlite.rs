@@ -69,6 +69,12 @@ fn err(e: rusqlite::Error) -> StorageError {
 impl SqliteStorage {
     /// Opens (creating if needed) the database file and its tables.
     pub fn open(path: &Path) -> Result<Self, StorageError> {
+        Self::open_with(path, true)
+    }
+
+    /// As [`SqliteStorage::open`]; `full_sync: false` sets `synchronous =
+    /// NORMAL` (durable against a process crash, not a power loss).
+    pub fn open_with(path: &Path, full_sync: bool) -> Result<Self, StorageError> {
         if let Some(dir) = path.parent() {
             if !dir.as_os_str().is_empty() {
                 std::fs::create_dir_all(dir).map_err(|e| {
@@ -82,8 +88,12 @@ impl SqliteStorage {
             .map_err(err)?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(err)?;
-        conn.pragma_update(None, "synchronous", "FULL")
-            .map_err(err)?;
+        conn.pragma_update(
+            None,
+            "synchronous",
+            if full_sync { "FULL" } else { "NORMAL" },
+        )
+        .map_err(err)?;
         conn.pragma_update(None, "foreign_keys", "ON")
             .map_err(err)?;
         conn.execute_batch(SCHEMA).map_err(err)?;
