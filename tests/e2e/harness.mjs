@@ -1,0 +1,156 @@
+// Helpers for the end-to-end tests: a `parlor serve` child process on a free
+// loopback port with a temporary SQLite file (restartable on the same port
+// and file), and Debian's Chromium through playwright-core.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repo = resolve(here, '../..');
+
+/** The parlor binary: $PARLOR_BIN, else target/debug/parlor. */
+export function parlorBin() {
+  const bin = process.env.PARLOR_BIN || join(repo, 'target/debug/parlor');
+  if (!existsSync(bin)) throw new Error(`no parlor binary at ${bin}: run cargo build -p parlor-cli first`);
+  return bin;
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {any} */ (s.address());
+      s.close(() => res(port));
+    });
+  });
+}
+
+/** Every child process started here, so a failing test still stops them. */
+const children = new Set();
+process.on('exit', () => {
+  for (const c of children) {
+    try { c.kill('SIGKILL'); } catch { /* gone */ }
+  }
+});
+
+export class ParlorServer {
+  constructor() {
+    this.dir = mkdtempSync(join(tmpdir(), 'parlor-e2e-'));
+    this.db = join(this.dir, 'parlor.db');
+    this.port = 0;
+    /** @type {import('node:child_process').ChildProcess | null} */
+    this.child = null;
+    this.log = '';
+  }
+
+  get url() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts (or restarts on the same port and database); resolves once it listens. */
+  async start() {
+    if (!this.port) this.port = await freePort();
+    const child = spawn(parlorBin(), ['serve', '--addr', `127.0.0.1:${this.port}`, '--db', `sqlite://${this.db}`, '--bot-delay-ms', '50', '--bot-clocked-delay-ms', '300'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, XDG_DATA_HOME: this.dir },
+    });
+    this.child = child;
+    children.add(child);
+    child.on('exit', () => children.delete(child));
+    await new Promise((res, rej) => {
+      const timer = setTimeout(() => rej(new Error(`parlor serve did not start in 20 s:\n${this.log}`)), 20000);
+      const onData = (/** @type {Buffer} */ d) => {
+        this.log += d.toString();
+        if (this.log.includes('lobby at http://')) {
+          clearTimeout(timer);
+          res(undefined);
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', (d) => (this.log += d.toString()));
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        rej(new Error(`parlor serve exited (${code}) before listening:\n${this.log}`));
+      });
+    }).catch(async (e) => {
+      // The port may still be held by a killed predecessor for a moment.
+      if (/Address already in use|cannot listen/.test(this.log)) {
+        await new Promise((r) => setTimeout(r, 300));
+        this.log = '';
+        return this.start();
+      }
+      throw e;
+    });
+  }
+
+  /** Kills the server at once (SIGKILL: a crash, nothing flushed on the way out). */
+  async kill() {
+    const c = this.child;
+    if (!c || c.exitCode !== null) return;
+    const gone = new Promise((r) => c.once('exit', r));
+    c.kill('SIGKILL');
+    await gone;
+    this.child = null;
+  }
+
+  async stop() {
+    await this.kill();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** @param {string} path @param {any} [body] */
+  async api(path, body) {
+    const res = await fetch(this.url + path, body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const data = await res.json();
+    if (!res.ok) throw new Error(`${path}: ${JSON.stringify(data)}`);
+    return data;
+  }
+}
+
+export function chromiumPath() {
+  for (const p of [process.env.CHROMIUM, '/usr/lib/chromium/chromium', '/usr/bin/chromium']) {
+    if (p && existsSync(p)) return p;
+  }
+  throw new Error('no Chromium: run scripts/setup (apt-get install chromium)');
+}
+
+export function launch() {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/**
+ * A new player: its own browser context (own localStorage), with every
+ * WebSocket frame it receives recorded and page errors collected.
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} name
+ */
+export async function player(browser, name) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  await context.addInitScript((n) => {
+    if (!localStorage.getItem('parlor.name')) localStorage.setItem('parlor.name', n);
+  }, name);
+  const page = await context.newPage();
+  /** @type {{t: number, text: string}[]} */
+  const frames = [];
+  /** @type {string[]} */
+  const errors = [];
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', (f) => frames.push({ t: Date.now(), text: typeof f.payload === 'string' ? f.payload : f.payload.toString() }));
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/WebSocket|Failed to load resource|ERR_CONNECTION_REFUSED/.test(m.text())) errors.push(m.text());
+  });
+  return { context, page, frames, errors, name };
+}

@@ -1,0 +1,141 @@
+// @ts-check
+/**
+ * The HTTP side of docs/api.md, and what the browser remembers: the player
+ * key, the display name and each game's seat token (localStorage), so a
+ * refresh or a new tab finds the same seat again.
+ */
+
+/**
+ * @typedef {{seat: number, kind: 'human'|'bot', level: string|null, name: string|null, joined: boolean, connected: boolean}} Seat
+ * @typedef {{one: number} | {simultaneous: number[]} | 'chance' | 'over'} ToAct
+ * @typedef {{key: string, seconds: number, started_ms: number, ends_ms: number, remaining_ms: number}} Clock
+ * @typedef {{ranking: number[][], scores?: number[]}} Outcome
+ * @typedef {{id: string, game: string, title: string, config: any, public: boolean, created_ms: number,
+ *   status: 'open'|'live'|'over', seq: number, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
+ *   seats: Seat[], rematch: string|null, rematch_of: string|null}} GameSummary
+ * @typedef {{type: 'state', seq: number, view: any, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
+ *   by: {seat: number} | 'referee' | null, events: any[], legal?: any[]|null}} StateMsg
+ */
+
+export class ApiError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {number} status
+   */
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/**
+ * Calls the API; throws ApiError with the server's code and message.
+ * @param {string} method
+ * @param {string} path
+ * @param {any} [body]
+ * @param {Record<string, string>} [headers]
+ * @returns {Promise<any>}
+ */
+export async function call(method, path, body, headers = {}) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body === undefined ? headers : { 'Content-Type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError('network', 'the server cannot be reached; check your connection', 0);
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    /* not JSON */
+  }
+  if (!res.ok) {
+    const err = data && data.error;
+    throw new ApiError(err?.code || 'http', err?.message || `HTTP ${res.status}`, res.status);
+  }
+  return data;
+}
+
+const KEY = 'parlor.player';
+const NAME = 'parlor.name';
+const TOKENS = 'parlor.tokens';
+
+/** The player key, made once per browser (docs/api.md "Player key"). */
+export function playerKey() {
+  let k = localStorage.getItem(KEY);
+  if (!k || !/^[A-Za-z0-9_-]{16,128}$/.test(k)) {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    k = 'p' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    localStorage.setItem(KEY, k);
+  }
+  return k;
+}
+
+/** @returns {string} */
+export function myName() {
+  return localStorage.getItem(NAME) || '';
+}
+
+/** @param {string} name */
+export function setMyName(name) {
+  localStorage.setItem(NAME, name.trim().slice(0, 40));
+}
+
+/** @returns {Record<string, string>} game id -> seat token */
+function tokens() {
+  try {
+    return JSON.parse(localStorage.getItem(TOKENS) || '{}') || {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * @param {string} id
+ * @returns {string | null}
+ */
+export function tokenFor(id) {
+  return tokens()[id] || null;
+}
+
+/**
+ * @param {string} id
+ * @param {string} token
+ */
+export function rememberToken(id, token) {
+  const t = tokens();
+  t[id] = token;
+  localStorage.setItem(TOKENS, JSON.stringify(t));
+}
+
+/** @param {string} id */
+export function forgetToken(id) {
+  const t = tokens();
+  delete t[id];
+  localStorage.setItem(TOKENS, JSON.stringify(t));
+}
+
+/**
+ * "Player 2" for seat 1, or the seat's name.
+ * @param {Seat[] | undefined} seats
+ * @param {number} seat
+ */
+export function seatName(seats, seat) {
+  const s = seats && seats[seat];
+  const label = `Player ${seat + 1}`;
+  if (!s) return label;
+  if (s.kind === 'bot') return `${label} (${s.name || 'bot'})`;
+  return s.name ? `${s.name} (P${seat + 1})` : label;
+}
+
+/** The URL path of a seat's page. @param {string} id @param {string} [token] */
+export function playUrl(id, token) {
+  return token ? `/play/${id}#${token}` : `/play/${id}`;
+}

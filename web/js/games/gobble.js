@@ -1,0 +1,370 @@
+// @ts-check
+/**
+ * Gobble's page: the grid (type a word and Enter, or drag through touching
+ * cells with a mouse, pen or finger; tapping cells one by one works too),
+ * the countdown from the server's clock, instant feedback per word, and the
+ * end-of-round table with cancelled words struck through and every word on
+ * the board.
+ *
+ * Actions and view: crates/gobble/src/game.rs (`GobbleAction`, `GobbleView`).
+ */
+import { h, replace } from '../dom.js';
+
+/** @param {any} defaults */
+export function lobbyOptions(defaults) {
+  const size = /** @type {HTMLSelectElement} */ (
+    h('select', { id: 'gb-size' }, [4, 5, 6].map((n) => h('option', { value: String(n), selected: n === defaults.size }, `${n} × ${n}`)))
+  );
+  const seconds = /** @type {HTMLInputElement} */ (h('input', { id: 'gb-seconds', type: 'number', min: 1, max: 3600, value: defaults.seconds ?? 180 }));
+  const keyphrase = /** @type {HTMLInputElement} */ (h('input', { id: 'gb-keyphrase', size: 36, placeholder: 'four words, e.g. purr applause quack persuader', autocomplete: 'off' }));
+  const scoring = /** @type {HTMLSelectElement} */ (
+    h('select', { id: 'gb-scoring' }, h('option', { value: 'gobble' }, 'Gobble'), h('option', { value: 'boggle' }, 'Classic Boggle'))
+  );
+  scoring.value = defaults.scoring || 'gobble';
+  return {
+    el: h(
+      'fieldset',
+      { class: 'rules', id: 'gobble-rules' },
+      h('legend', null, 'Gobble rules'),
+      h('label', null, 'Board ', size),
+      h('label', null, 'Round length (seconds) ', seconds),
+      h('label', null, 'Keyphrase (optional: the same phrase gives the same board) ', keyphrase),
+      h('label', null, 'Scoring ', scoring),
+      h('p', { class: 'note' }, 'The round clock starts when the game is created: send the invite links first.'),
+    ),
+    config() {
+      /** @type {any} */
+      const c = { size: Number(size.value), seconds: Number(seconds.value) || 180, scoring: scoring.value };
+      if (keyphrase.value.trim()) c.keyphrase = keyphrase.value.trim();
+      return c;
+    },
+  };
+}
+
+/**
+ * Cells as faces, row-major, lower-case ("qu" for the Qu cell).
+ * @param {string[][]} rows
+ */
+const facesOf = (rows) => rows.flat().map((f) => f.toLowerCase());
+
+/**
+ * A path spelling `word` (cell indices), for showing where a typed word is;
+ * the server decides whether it counts.
+ * @param {string[]} faces @param {number} n side @param {string} word
+ * @returns {number[] | null}
+ */
+export function findPath(faces, n, word) {
+  /** @param {number[]} path @param {number} at */
+  const go = (path, at) => {
+    if (at === word.length) return path;
+    const last = path[path.length - 1];
+    const r = Math.floor(last / n), c = last % n;
+    for (let dr = -1; dr <= 1; dr++)
+      for (let dc = -1; dc <= 1; dc++) {
+        const rr = r + dr, cc = c + dc;
+        if ((dr || dc) && rr >= 0 && rr < n && cc >= 0 && cc < n) {
+          const i = rr * n + cc;
+          if (!path.includes(i) && word.startsWith(faces[i], at)) {
+            const p = go([...path, i], at + faces[i].length);
+            if (p) return p;
+          }
+        }
+      }
+    return null;
+  };
+  for (let i = 0; i < faces.length; i++) {
+    if (word && word.startsWith(faces[i])) {
+      const p = go([i], faces[i].length);
+      if (p) return p;
+    }
+  }
+  return null;
+}
+
+/** @param {import('../play.js').PageContext} ctx */
+export function mount(ctx) {
+  /** @type {import('../api.js').StateMsg | null} */
+  let st = null;
+  /** @type {number[]} */
+  let path = [];
+  let dragging = false;
+  let dragMoved = false;
+  /** @type {{word: string, state: 'sent'|'ok'|'bad', message?: string}[]} */
+  const feedback = [];
+  /** @type {number[] | null} */
+  let shownPath = null;
+
+  const status = h('h2', { id: 'gb-status', class: 'status' });
+  const timer = h('p', { id: 'gb-timer', class: 'timer', role: 'timer', 'aria-label': 'time left' });
+  const announce = h('p', { class: 'sr-only', 'aria-live': 'polite', id: 'gb-announce' });
+  const grid = h('div', { id: 'gb-grid', class: 'grid', 'aria-label': 'The board' });
+  const word = /** @type {HTMLInputElement} */ (
+    h('input', { id: 'gb-word', autocomplete: 'off', autocapitalize: 'none', spellcheck: false, size: 16, 'aria-describedby': 'gb-help', enterkeyhint: 'send' })
+  );
+  const form = h(
+    'form',
+    {
+      id: 'gb-form',
+      class: 'word-form',
+      onsubmit: (/** @type {Event} */ e) => {
+        e.preventDefault();
+        submit(word.value);
+      },
+    },
+    h('label', { for: 'gb-word' }, 'Word: '),
+    word,
+    h('button', { type: 'submit', class: 'primary' }, '⏎ Enter'),
+    h('button', { type: 'button', id: 'gb-clear', onclick: () => { path = []; word.value = ''; drawPath(); word.focus(); } }, 'Clear'),
+    h('p', { id: 'gb-help', class: 'note' }, 'Type a word and press Enter, or drag through touching cells (or tap them one by one, then Enter).'),
+  );
+  const feedbackEl = h('ol', { id: 'gb-feedback', class: 'feedback', 'aria-live': 'polite', 'aria-label': 'Your entries' });
+  const countsEl = h('p', { id: 'gb-counts' });
+  const doneBtn = h('button', {
+    type: 'button',
+    id: 'gb-done',
+    onclick: async () => {
+      if (await ctx.confirm('Finished searching? You cannot enter more words this round.', "I'm finished")) ctx.act({ type: 'done' }).catch(() => {});
+    },
+  }, "✓ I'm finished");
+  const resultsEl = h('div', { id: 'gb-results' });
+  const playArea = h('div', { class: 'gb-play' }, form, h('div', { class: 'row' }, doneBtn), h('h3', null, 'Your words'), feedbackEl);
+
+  replace(ctx.root, status, timer, announce, h('div', { class: 'gb-main' }, grid, playArea), countsEl, resultsEl);
+
+  const n = () => (st ? st.view.rows.length : 4);
+  const faces = () => (st ? facesOf(st.view.rows) : []);
+  const running = () => !!st && !st.view.over && ctx.mySeat !== null && !st.view.done.includes(ctx.mySeat);
+
+  /** @param {string} raw */
+  function submit(raw) {
+    const w = raw.trim().toLowerCase();
+    path = [];
+    drawPath();
+    if (!w || !running()) return;
+    word.value = '';
+    const item = { word: w, state: /** @type {'sent'|'ok'|'bad'} */ ('sent'), message: '' };
+    feedback.unshift(item);
+    drawFeedback();
+    ctx.act({ type: 'enter', word: w }).then(
+      () => {
+        item.state = 'ok';
+        drawFeedback();
+      },
+      (e) => {
+        item.state = 'bad';
+        item.message = e.message;
+        drawFeedback();
+      },
+    );
+    word.focus();
+  }
+
+  function drawFeedback() {
+    const mine = new Set(st ? st.view.my_words : []);
+    replace(
+      feedbackEl,
+      feedback.slice(0, 40).map((f) =>
+        h('li', { class: `fb ${f.state === 'bad' ? 'bad' : f.state === 'ok' || mine.has(f.word) ? 'ok' : 'sent'}`, dataset: { word: f.word } },
+          f.state === 'bad' ? `✗ ${f.word.toUpperCase()} — ${f.message}` : f.state === 'ok' || mine.has(f.word) ? `✓ ${f.word.toUpperCase()}` : `… ${f.word.toUpperCase()} (checking)`),
+      ),
+      // Accepted words from before a refresh (the view is the truth).
+      (st ? st.view.my_words : []).filter((/** @type {string} */ w) => !feedback.some((f) => f.word === w)).reverse().map((/** @type {string} */ w) => h('li', { class: 'fb ok', dataset: { word: w } }, `✓ ${w.toUpperCase()}`)),
+    );
+  }
+
+  function drawGrid() {
+    if (!st) return;
+    const v = st.view;
+    const side = v.rows.length;
+    grid.style.setProperty('--n', String(side));
+    grid.setAttribute('aria-label', `The board, row by row: ${v.rows.map((/** @type {string[]} */ r) => r.join(' ')).join(', ')}`);
+    replace(
+      grid,
+      v.rows.flat().map((/** @type {string} */ f, /** @type {number} */ i) => h('div', { class: 'cell', dataset: { i: String(i) }, 'aria-hidden': 'true' }, f)),
+    );
+    drawPath();
+  }
+
+  function drawPath() {
+    const p = path.length ? path : shownPath || (word.value ? findPath(faces(), n(), word.value.trim().toLowerCase()) : null) || [];
+    grid.querySelectorAll('.cell').forEach((c, i) => {
+      const k = p.indexOf(i);
+      c.classList.toggle('on', k >= 0);
+      c.setAttribute('data-order', k >= 0 ? String(k + 1) : '');
+    });
+  }
+
+  /** @param {number} a @param {number} b */
+  const adjacent = (a, b) => {
+    const s = n();
+    return a !== b && Math.abs(Math.floor(a / s) - Math.floor(b / s)) <= 1 && Math.abs((a % s) - (b % s)) <= 1;
+  };
+
+  /**
+   * The cell under a point, only near its centre (so a diagonal drag does
+   * not catch the neighbours it grazes).
+   * @param {number} x @param {number} y
+   */
+  function cellAt(x, y) {
+    const el = /** @type {HTMLElement | null} */ (document.elementFromPoint(x, y));
+    const cell = el && el.closest('.cell');
+    if (!cell || !grid.contains(cell)) return null;
+    const r = cell.getBoundingClientRect();
+    const dx = (x - (r.left + r.width / 2)) / r.width, dy = (y - (r.top + r.height / 2)) / r.height;
+    if (dx * dx + dy * dy > 0.16) return null;
+    return Number(/** @type {HTMLElement} */ (cell).dataset.i);
+  }
+
+  const pathWord = () => path.map((i) => faces()[i]).join('');
+
+  grid.addEventListener('pointerdown', (e) => {
+    if (!running()) return;
+    const i = cellAt(e.clientX, e.clientY);
+    if (i === null) return;
+    e.preventDefault();
+    shownPath = null;
+    dragging = true;
+    dragMoved = false;
+    grid.setPointerCapture(e.pointerId);
+    if (path.length && adjacent(path[path.length - 1], i) && !path.includes(i)) path.push(i);
+    else if (path.length && path[path.length - 1] === i) { /* same cell: keep */ }
+    else path = [i];
+    word.value = pathWord();
+    drawPath();
+  });
+  grid.addEventListener('pointermove', (e) => {
+    if (!dragging) return;
+    const i = cellAt(e.clientX, e.clientY);
+    if (i === null) return;
+    const last = path[path.length - 1];
+    if (i === last) return;
+    if (path.length > 1 && path[path.length - 2] === i) path.pop(); // back up
+    else if (adjacent(last, i) && !path.includes(i)) path.push(i);
+    else return;
+    dragMoved = true;
+    word.value = pathWord();
+    drawPath();
+  });
+  const end = (/** @type {PointerEvent} */ e) => {
+    if (!dragging) return;
+    dragging = false;
+    try { grid.releasePointerCapture(e.pointerId); } catch { /* already released */ }
+    if (dragMoved && path.length > 1) submit(pathWord());
+  };
+  grid.addEventListener('pointerup', end);
+  grid.addEventListener('pointercancel', (e) => { dragging = false; path = []; word.value = ''; drawPath(); try { grid.releasePointerCapture(e.pointerId); } catch { /* */ } });
+  word.addEventListener('input', () => { path = []; shownPath = null; drawPath(); });
+
+  function drawCounts() {
+    if (!st) return;
+    const v = st.view;
+    replace(countsEl, 'Words entered: ', v.counts.map((/** @type {number} */ c, /** @type {number} */ i) => h('span', { class: 'chip', dataset: { seat: String(i) } }, `${ctx.seatName(i)}${i === ctx.mySeat ? ' (you)' : ''}: ${c}${v.done.includes(i) ? ' ✓ finished' : ''}`)));
+  }
+
+  function drawResults() {
+    if (!st || !st.view.results) {
+      replace(resultsEl);
+      return;
+    }
+    const res = st.view.results;
+    const faceList = faces();
+    /** @param {number[]} p */
+    const showOn = (p) => { shownPath = p; drawPath(); };
+    const table = h(
+      'div',
+      { class: 'results', id: 'gb-table' },
+      res.reading_order.map((/** @type {number} */ s) => {
+        const r = res.seats[s];
+        return h(
+          'section',
+          { class: 'seat-result', dataset: { seat: String(s) } },
+          h('h3', null, `${ctx.seatName(s)}${s === ctx.mySeat ? ' (you)' : ''}: ${r.score} point${r.score === 1 ? '' : 's'}`),
+          r.words.length
+            ? h('ul', { class: 'words' }, r.words.map((/** @type {any} */ w) =>
+                w.cancelled_by.length
+                  ? h('li', { class: 'cancelled', dataset: { word: w.word } }, h('del', null, w.word.toUpperCase()), ` — cancelled, also found by ${w.cancelled_by.map((/** @type {number} */ o) => ctx.seatName(o)).join(', ')}`)
+                  : h('li', { class: 'scored', dataset: { word: w.word } }, `${w.word.toUpperCase()} +${w.points}`)))
+            : h('p', null, 'No words.'),
+        );
+      }),
+    );
+    const all = res.all_words;
+    const total = all.reduce((/** @type {number} */ t, /** @type {any} */ w) => t + w.points, 0);
+    const found = new Set(res.seats.flatMap((/** @type {any} */ r) => r.words.map((/** @type {any} */ w) => w.word)));
+    const every = h(
+      'details',
+      { id: 'gb-all' },
+      h('summary', null, `Show every word on this board (${all.length} words, ${total} points)`),
+      h('p', { class: 'note' }, 'Select a word to see its path on the board. ★ = somebody found it.'),
+      h('ul', { class: 'all-words' }, all.map((/** @type {any} */ w) =>
+        h('li', null, h('button', { type: 'button', class: 'link', onclick: () => showOn(w.path), onfocus: () => showOn(w.path) }, `${found.has(w.word) ? '★ ' : ''}${w.word.toUpperCase()} ${w.points}`)))),
+    );
+    void faceList;
+    replace(resultsEl, h('h2', null, 'End of the round'), h('p', { class: 'note' }, 'Lists are read fewest words first. A word found by two or more players is cancelled for all of them (struck through).'), table, every);
+  }
+
+  function drawStatus() {
+    if (!st) return;
+    const v = st.view;
+    if (v.over) status.textContent = 'Round over';
+    else if (ctx.mySeat === null) status.textContent = 'Watching the round';
+    else if (v.done.includes(ctx.mySeat)) status.textContent = 'You have finished: waiting for the others';
+    else status.textContent = `Find words of ${v.min_len} letters or more`;
+    playArea.hidden = v.over || ctx.mySeat === null;
+    word.disabled = !running();
+    /** @type {HTMLButtonElement} */ (doneBtn).disabled = !running();
+    grid.classList.toggle('inactive', !running());
+  }
+
+  let lastAnnounced = -1;
+  function tick() {
+    if (!st) return;
+    if (st.view.over) {
+      timer.textContent = '◷ time is up';
+      return;
+    }
+    const ms = ctx.clockRemaining();
+    if (ms === null) {
+      timer.textContent = '';
+      return;
+    }
+    const s = Math.ceil(ms / 1000);
+    timer.textContent = `◷ ${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')} left`;
+    timer.classList.toggle('low', s <= 10);
+    if ((s === 30 || s === 10) && s !== lastAnnounced) {
+      lastAnnounced = s;
+      announce.textContent = `${s} seconds left`;
+    }
+  }
+  setInterval(tick, 200);
+
+  let boardKey = '';
+  return {
+    /** @param {import('../api.js').StateMsg} s */
+    update(s) {
+      st = s;
+      if (s.view.over && word.value) {
+        word.value = '';
+        path = [];
+      }
+      const key = s.view.letters;
+      if (key !== boardKey) {
+        boardKey = key;
+        drawGrid();
+      }
+      drawStatus();
+      drawCounts();
+      drawFeedback();
+      drawResults();
+      tick();
+      if (running() && document.activeElement === document.body) word.focus();
+    },
+    /** @param {any} _e @param {any} action */
+    error(_e, action) {
+      return !!action && action.type === 'enter'; // shown next to the word in the feedback list
+    },
+    wouldLose() {
+      return !!word.value.trim() && running();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+// @ts-check
+/**
+ * One page module per game, by the registry name the server uses. A game
+ * without a module here still works through the generic page (its view as
+ * JSON and a JSON action box), so adding a game to the server never breaks
+ * the browser; adding its page is one file plus one line here.
+ *
+ * A page module exports:
+ * - `lobbyOptions(defaultConfig)` -> `{el, config()}`: the rules form of the lobby;
+ * - `mount(ctx)` -> `{update(state), error?(err, action)}`: draws the view, sends actions.
+ */
+
+/** @type {Record<string, () => Promise<any>>} */
+export const pages = {
+  wordsprout: () => import('./wordsprout.js'),
+  gobble: () => import('./gobble.js'),
+};
+
+/**
+ * @param {string} game
+ * @returns {Promise<any>}
+ */
+export async function pageFor(game) {
+  const load = pages[game] || (() => import('./generic.js'));
+  return load();
+}

@@ -1,0 +1,544 @@
+// @ts-check
+/**
+ * Word Sprout's page: the central string with its insertion points, whose
+ * turn it is, challenges, out-of-turn play and calls, who is out, the active
+ * rules, and the helper where the rules let the server list valid plays.
+ *
+ * Playing by keyboard: type a letter, choose the point with ← → (or click
+ * a “+”), Enter plays, Esc cancels; or type the whole new string in the box.
+ * By touch or mouse: tap a “+”, tap a letter, then “Play”.
+ *
+ * Actions and view: crates/wordsprout/src/game.rs (`Action`, `View`).
+ */
+import { h, replace } from '../dom.js';
+
+/** Human names of the rules (crates/wordsprout/src/rules.rs, docs/rules/wordsprout.md). */
+export const RULES = /** @type {const} */ ([
+  ['out-of-turn', 'Out-of-turn play (a call puts the player out)'],
+  ['challenge', 'Challenges and bluffs'],
+  ['undo-losing-play', 'Undo a losing play'],
+  ['tiles', 'Tiles (a pot of letters)'],
+  ['metamorphism', 'Metamorphism (round winner switches a rule)'],
+  ['whole-words', 'Whole words only'],
+  ['vowel-fill', 'Vowel fill'],
+  ['no-plurals', 'No plurals'],
+  ['consonant-start', 'Consonant start (first three letters)'],
+  ['vowel-cap', 'No more vowels than consonants'],
+  ['no-front-consonant', 'No consonant added in front (after three letters)'],
+  ['palindrome-lock', 'Palindrome lock'],
+  ['unreachable-goals', 'Unreachable goal words allowed'],
+  ['open-challenge', 'Open challenges (anyone may challenge)'],
+  ['vowel-reverses', 'A vowel reverses the order of play'],
+  ['teams', 'Team play'],
+  ['vowel-collection', 'Vowel collections'],
+  ['persistent-collections', 'Collections persist across rounds'],
+  ['collections-reset', 'A five-vowel win resets every collection'],
+  ['vowel-loss', 'Playing a vowel you hold loses it'],
+  ['two-d', '2-D (crossing strings)'],
+]);
+
+/** @param {string} r */
+const ruleName = (r) => (RULES.find(([k]) => k === r) || [r, r])[1];
+
+const OUT_REASONS = /** @type {Record<string, string>} */ ({
+  conceded: 'conceded',
+  'failed-challenge': 'challenged a valid play',
+  'lost-challenge': 'could not justify a challenged play',
+  'out-of-turn': 'was called for playing out of turn',
+  'invalid-winning-play': 'made an invalid winning play',
+  referee: 'was put out by the referee (time)',
+});
+
+/** @param {any} defaults */
+export function lobbyOptions(defaults) {
+  const on = new Set(defaults.rules || []);
+  const boxes = RULES.map(([k, label]) =>
+    h('label', { class: 'check rule' }, h('input', { type: 'checkbox', name: 'rule', value: k, checked: on.has(k) }), ' ', label),
+  );
+  const rounds = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-rounds', type: 'number', min: 1, max: 20, placeholder: 'auto' }));
+  const pot = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-pot', size: 40, placeholder: defaults.pot || '' }));
+  const vowels = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-vowels', size: 8, placeholder: defaults.vowels || 'aeiou' }));
+  const el = h(
+    'fieldset',
+    { class: 'rules', id: 'wordsprout-rules' },
+    h('legend', null, 'Word Sprout rules'),
+    h('div', { class: 'rule-grid' }, boxes),
+    h('label', null, 'Rounds ', rounds),
+    h('label', null, 'Vowels ', vowels),
+    h('label', null, 'Tile pot ', pot),
+  );
+  return {
+    el,
+    config() {
+      /** @type {any} */
+      const c = {
+        rules: Array.from(el.querySelectorAll('input[name=rule]'))
+          .filter((i) => /** @type {HTMLInputElement} */ (i).checked)
+          .map((i) => /** @type {HTMLInputElement} */ (i).value),
+      };
+      if (rounds.value) c.rounds = Number(rounds.value);
+      if (pot.value.trim()) c.pot = pot.value.trim();
+      if (vowels.value.trim()) c.vowels = vowels.value.trim();
+      return c;
+    },
+  };
+}
+
+/**
+ * The string after inserting `letter` at `point` (0 = front).
+ * @param {string} s @param {number} point @param {string} letter
+ */
+const insert = (s, point, letter) => s.slice(0, point) + letter + s.slice(point);
+
+/** @param {import('../play.js').PageContext} ctx */
+export function mount(ctx) {
+  /** @type {import('../api.js').StateMsg | null} */
+  let st = null;
+  /** @type {{point: number | null, letter: string | null}} */
+  const pick = { point: null, letter: null };
+  /** @type {{seq: number, text: string}[]} */
+  const log = [];
+  let loggedSeq = -1;
+  let helperOpen = false;
+
+  const status = h('h2', { id: 'ws-status', class: 'status', 'aria-live': 'polite' });
+  const rulesEl = h('p', { id: 'ws-rules', class: 'rules-shown' });
+  const roundEl = h('p', { id: 'ws-round' });
+  const playersEl = h('ul', { id: 'ws-players', class: 'ws-players' });
+  const stringEl = h('div', { id: 'ws-string', class: 'ws-string', role: 'group', 'aria-label': 'The central string and its insertion points' });
+  const hintEl = h('p', { id: 'ws-hint', class: 'hint' });
+  const padEl = h('div', { id: 'ws-pad', class: 'pad' });
+  const previewEl = h('div', { id: 'ws-preview', class: 'preview', 'aria-live': 'polite' });
+  const whole = /** @type {HTMLInputElement} */ (
+    h('input', { id: 'ws-whole', autocomplete: 'off', autocapitalize: 'none', spellcheck: false, size: 20, 'aria-describedby': 'ws-whole-help' })
+  );
+  const wholeForm = h(
+    'form',
+    {
+      id: 'ws-whole-form',
+      class: 'whole',
+      onsubmit: (/** @type {Event} */ e) => {
+        e.preventDefault();
+        const v = whole.value.trim().toLowerCase();
+        if (!v) return;
+        send({ type: 'play', string: v }).then(() => (whole.value = ''), () => {});
+      },
+    },
+    h('label', { for: 'ws-whole' }, 'Or type the whole new string: '),
+    whole,
+    h('button', { type: 'submit' }, 'Play'),
+    h('small', { id: 'ws-whole-help' }, ' (Enter plays it)'),
+  );
+  const buttons = h('div', { id: 'ws-buttons', class: 'row' });
+  const proveEl = h('div', { id: 'ws-prove' });
+  const chooseEl = h('div', { id: 'ws-choose' });
+  const helperEl = h('div', { id: 'ws-helper' });
+  const boardEl = h('div', { id: 'ws-board' });
+  const logEl = h('ol', { id: 'ws-log', class: 'log', 'aria-label': 'What happened' });
+
+  replace(
+    ctx.root,
+    status,
+    rulesEl,
+    roundEl,
+    playersEl,
+    stringEl,
+    hintEl,
+    padEl,
+    previewEl,
+    wholeForm,
+    proveEl,
+    chooseEl,
+    buttons,
+    boardEl,
+    helperEl,
+    h('h3', null, 'What happened'),
+    logEl,
+  );
+
+  /** @param {number} s */
+  const name = (s) => (s === ctx.mySeat ? `you (${ctx.seatName(s)})` : ctx.seatName(s));
+  /** @param {string} s */
+  const shown = (s) => (s ? s.toUpperCase() : '(empty)');
+
+  /** @param {any} action */
+  function send(action) {
+    return ctx.act(action).then(
+      (r) => {
+        clearPick();
+        return r;
+      },
+      (e) => {
+        throw e;
+      },
+    );
+  }
+
+  function legal() {
+    return (st && st.legal) || [];
+  }
+  /** @param {string} type */
+  const can = (type) => legal().some((/** @type {any} */ a) => a.type === type);
+
+  function clearPick() {
+    pick.point = null;
+    pick.letter = null;
+    draw();
+  }
+
+  function iAmIn() {
+    const v = st && st.view;
+    return !!v && ctx.mySeat !== null && v.active[ctx.mySeat] && v.phase.phase === 'playing';
+  }
+
+  function myTurn() {
+    const v = st && st.view;
+    return !!v && v.phase.phase === 'playing' && v.to_move === ctx.mySeat;
+  }
+
+  /** @param {any} e */
+  function describe(e) {
+    switch (e.type) {
+      case 'played':
+        return `${name(e.seat)} played ${shown(e.to)}${e.out_of_turn ? ' — out of turn!' : ''}`;
+      case 'challenged':
+        return `${name(e.challenger)} challenged ${shown(e.string)} (played by ${name(e.challenged)})`;
+      case 'proved':
+        return `${name(e.seat)} named the goal word ${shown(e.word)}`;
+      case 'called':
+        return `${name(e.caller)} called ${name(e.offender)}'s out-of-turn play`;
+      case 'out':
+        return `✗ ${name(e.seat)} ${e.seat === ctx.mySeat ? 'are' : 'is'} out: ${OUT_REASONS[e.reason] || e.reason}`;
+      case 'undone':
+        return `The losing play is undone: the string is ${shown(e.string)} again`;
+      case 'reversed':
+        return `The order of play reverses (${e.forward ? 'forward' : 'backward'})`;
+      case 'round-won':
+        return `★ Round ${e.round} won by ${e.winners.map(name).join(' and ')}`;
+      case 'round-started':
+        return `Round ${e.round} starts; ${name(e.first)} plays first`;
+      case 'match-over':
+        return `Game over: ${e.winners.map(name).join(' and ')} won`;
+      case 'collected':
+        return `${name(e.seat)} collected ${e.vowel.toUpperCase()}`;
+      case 'lost-vowel':
+        return `${name(e.seat)} lost ${e.vowel.toUpperCase()} from their collection`;
+      case 'rule-changed':
+        return e.rule ? `${name(e.seat)} turned ${ruleName(e.rule)} ${e.on ? 'on' : 'off'}` : `${name(e.seat)} kept the rules`;
+      case 'to-move':
+        return null;
+      default:
+        return `${e.type}`;
+    }
+  }
+
+  function drawString() {
+    const v = st && st.view;
+    if (!v) return;
+    const s = v.string;
+    const parts = [];
+    const canPlay = iAmIn();
+    for (let i = 0; i <= s.length; i++) {
+      const where = i === 0 ? (s.length ? `before ${s[0].toUpperCase()} (front)` : 'start the string') : i === s.length ? `after ${s[i - 1].toUpperCase()} (end)` : `between ${s[i - 1].toUpperCase()} and ${s[i].toUpperCase()}`;
+      const selected = pick.point === i;
+      parts.push(
+        h(
+          'button',
+          {
+            type: 'button',
+            class: `ins${selected ? ' selected' : ''}`,
+            'aria-pressed': selected ? 'true' : 'false',
+            'aria-label': `Insert ${where}`,
+            title: `Insert ${where}`,
+            dataset: { point: String(i) },
+            disabled: !canPlay,
+            onclick: () => {
+              pick.point = selected ? null : i;
+              draw();
+              if (pick.point !== null && !pick.letter) {
+                /** @type {HTMLElement | null} */ (padEl.querySelector('button'))?.focus();
+              }
+            },
+          },
+          selected ? (pick.letter ? pick.letter.toUpperCase() : '▾') : '+',
+        ),
+      );
+      if (i < s.length) parts.push(h('span', { class: 'letter' }, s[i].toUpperCase()));
+    }
+    replace(stringEl, parts);
+  }
+
+  function drawPick() {
+    const v = st && st.view;
+    if (!v) return;
+    if (!iAmIn()) {
+      replace(hintEl, ctx.mySeat === null ? '' : v.phase.phase === 'playing' ? 'You are out of this round.' : '');
+      replace(padEl);
+      replace(previewEl);
+      return;
+    }
+    replace(
+      hintEl,
+      pick.letter && pick.point === null
+        ? `Letter ${pick.letter.toUpperCase()}: now choose where (← → then Enter, or click a +).`
+        : pick.point !== null && !pick.letter
+          ? 'Now type or tap the letter to add.'
+          : myTurn()
+            ? 'Your turn: type a letter, or click a + between letters.'
+            : v.rules.includes('out-of-turn')
+              ? 'Not your turn — you may still play out of turn, at your risk.'
+              : 'Wait for your turn.',
+    );
+    if (pick.point !== null && !pick.letter) {
+      replace(
+        padEl,
+        Array.from('abcdefghijklmnopqrstuvwxyz', (c) =>
+          h('button', { type: 'button', class: 'key', 'aria-label': `letter ${c.toUpperCase()}`, onclick: () => { pick.letter = c; draw(); focusPlay(); } }, c.toUpperCase()),
+        ),
+      );
+    } else replace(padEl);
+    if (pick.point !== null && pick.letter) {
+      const next = insert(v.string, pick.point, pick.letter);
+      const outOfTurn = !myTurn();
+      replace(
+        previewEl,
+        h('p', null, 'New string: ', h('span', { class: 'new-string' }, Array.from(next, (c, i) => (i === pick.point ? h('mark', { title: 'the letter you add' }, c.toUpperCase()) : c.toUpperCase())))),
+        outOfTurn ? h('p', { class: 'warn' }, '⚠ Not your turn: this is an out-of-turn play. If another player calls it, you are out.') : null,
+        h(
+          'div',
+          { class: 'row' },
+          h('button', { type: 'button', id: 'ws-play', class: 'primary', onclick: () => send({ type: 'play', string: next }).catch(() => {}) }, `✓ Play ${next.toUpperCase()}`),
+          h('button', { type: 'button', onclick: clearPick }, '✗ Cancel (Esc)'),
+        ),
+      );
+    } else replace(previewEl);
+  }
+
+  function focusPlay() {
+    /** @type {HTMLElement | null} */ (document.getElementById('ws-play'))?.focus();
+  }
+
+  function drawButtons() {
+    const v = st && st.view;
+    if (!v) return;
+    const b = [];
+    const lp = v.last_play;
+    if (can('challenge') && lp) {
+      b.push(
+        h('button', {
+          type: 'button',
+          id: 'ws-challenge',
+          onclick: async () => {
+            if (await ctx.confirm(`Challenge ${name(lp.by)}'s play ${shown(lp.to)}? If they name a goal word that fits, you are out.`, 'Challenge')) send({ type: 'challenge' }).catch(() => {});
+          },
+        }, `⚑ Challenge ${shown(lp.to)}`),
+      );
+    }
+    if (can('call') && lp) {
+      b.push(h('button', { type: 'button', id: 'ws-call', onclick: () => send({ type: 'call' }).catch(() => {}) }, `☝ Call ${name(lp.by)}'s out-of-turn play`));
+    }
+    if (ctx.mySeat !== null && v.phase.phase === 'playing' && v.active[ctx.mySeat]) {
+      b.push(
+        h('button', {
+          type: 'button',
+          id: 'ws-concede',
+          class: 'danger',
+          onclick: async () => {
+            if (await ctx.confirm('Go out of this round? (“I cannot play.”) This cannot be undone.', 'Go out')) send({ type: 'concede' }).catch(() => {});
+          },
+        }, '⚐ I cannot play (go out)'),
+      );
+    }
+    replace(buttons, b);
+
+    // A challenge to answer.
+    if (v.phase.phase === 'proving' && v.phase.challenged === ctx.mySeat) {
+      const word = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-goal', autocomplete: 'off', autocapitalize: 'none', spellcheck: false, size: 16 }));
+      replace(
+        proveEl,
+        h('form', {
+          class: 'prove',
+          onsubmit: (/** @type {Event} */ e) => {
+            e.preventDefault();
+            if (word.value.trim()) send({ type: 'prove', word: word.value.trim().toLowerCase() }).catch(() => {});
+          },
+        },
+        h('p', { class: 'warn' }, `⚑ ${name(v.phase.challenger)} challenged your play ${shown(v.string)}: name a word that contains it.`),
+        h('label', { for: 'ws-goal' }, 'Goal word: '), word, h('button', { type: 'submit', class: 'primary' }, 'Prove'),
+        h('button', {
+          type: 'button',
+          class: 'danger',
+          onclick: async () => {
+            if (await ctx.confirm('Give up the challenge? You go out and your play is undone.', 'Give up')) send({ type: 'concede' }).catch(() => {});
+          },
+        }, 'Give up'),
+        ),
+      );
+      if (!proveEl.contains(document.activeElement)) word.focus();
+    } else replace(proveEl);
+
+    // Metamorphism: the round's winner switches a rule.
+    if (v.phase.phase === 'choosing-rule' && v.phase.seat === ctx.mySeat) {
+      const opts = legal().filter((/** @type {any} */ a) => a.type === 'choose-rule');
+      const sel = /** @type {HTMLSelectElement} */ (
+        h('select', { id: 'ws-rule' }, opts.map((/** @type {any} */ a) => h('option', { value: a.rule || '' }, a.rule ? `${v.rules.includes(a.rule) ? 'Turn off' : 'Turn on'}: ${ruleName(a.rule)}` : 'Keep the rules as they are')))
+      );
+      replace(
+        chooseEl,
+        h('form', { onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); send({ type: 'choose-rule', rule: sel.value || null }).catch(() => {}); } },
+          h('label', null, 'You won the round: switch one rule for the next. ', sel), h('button', { type: 'submit', class: 'primary' }, 'Choose')),
+      );
+    } else replace(chooseEl);
+
+    // 2-D: the grid and the new strings that may be started.
+    if (v.board) {
+      const cells = new Map();
+      let minR = 0, minC = 0, maxR = 0, maxC = 0;
+      for (const line of v.board.lines) {
+        Array.from(line.letters).forEach((ch, i) => {
+          const r = line.row + (line.vertical ? i : 0);
+          const c = line.col + (line.vertical ? 0 : i);
+          cells.set(`${r},${c}`, ch);
+          minR = Math.min(minR, r); minC = Math.min(minC, c); maxR = Math.max(maxR, r); maxC = Math.max(maxC, c);
+        });
+      }
+      const rows = [];
+      for (let r = minR; r <= maxR; r++) {
+        let text = '';
+        for (let c = minC; c <= maxC; c++) text += (cells.get(`${r},${c}`) || '·').toUpperCase() + ' ';
+        rows.push(text);
+      }
+      const crosses = legal().filter((/** @type {any} */ a) => a.type === 'cross');
+      const sel = /** @type {HTMLSelectElement} */ (
+        h('select', { id: 'ws-cross' }, crosses.map((/** @type {any} */ a, i) => h('option', { value: String(i) }, `string ${a.line + 1}, letter ${a.index + 1}: ${a.letter.toUpperCase()} ${a.before ? 'before' : 'after'}`)))
+      );
+      replace(
+        boardEl,
+        h('h3', null, '2-D grid'),
+        h('pre', { class: 'grid2d', 'aria-label': 'the grid, row by row' }, rows.join('\n')),
+        crosses.length
+          ? h('form', { onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); send(crosses[Number(sel.value)]).catch(() => {}); } }, h('label', null, 'Start a new string across: ', sel), h('button', null, 'Cross'))
+          : null,
+      );
+    } else replace(boardEl);
+  }
+
+  function drawHelper() {
+    const v = st && st.view;
+    if (!v) return;
+    const challengesOn = v.rules.includes('challenge') || v.rules.includes('open-challenge');
+    const plays = legal().filter((/** @type {any} */ a) => a.type === 'play').map((/** @type {any} */ a) => a.string);
+    if (v.phase.phase === 'over' || !iAmIn()) {
+      replace(helperEl, h('p', { class: 'note' }, 'ℹ Helper: the server does not offer “what could I have played?” yet; in a terminal, ', h('code', null, `parlor wordsprout hint ${v.string || '""'}`), ' answers it.'));
+      return;
+    }
+    if (challengesOn || !myTurn()) {
+      replace(helperEl, challengesOn ? h('p', { class: 'note' }, 'ℹ The helper is off during play: challenges are on at this table.') : null);
+      return;
+    }
+    replace(
+      helperEl,
+      h('button', { type: 'button', id: 'ws-helper-btn', 'aria-expanded': helperOpen ? 'true' : 'false', onclick: () => { helperOpen = !helperOpen; drawHelper(); } }, helperOpen ? 'ℹ Hide the valid plays' : 'ℹ Show the valid plays'),
+      helperOpen ? h('p', { class: 'plays' }, plays.length ? plays.map((p) => p.toUpperCase()).join(', ') : 'No valid play: you can only go out.') : null,
+    );
+  }
+
+  function drawStatus() {
+    const v = st && st.view;
+    if (!v || !st) return;
+    const ph = v.phase;
+    let text;
+    if (ph.phase === 'over') text = 'Game over';
+    else if (ph.phase === 'proving') text = ph.challenged === ctx.mySeat ? '⚑ You are challenged: name your goal word' : `⚑ ${name(ph.challenger)} challenged ${name(ph.challenged)}: waiting for a goal word`;
+    else if (ph.phase === 'choosing-rule') text = ph.seat === ctx.mySeat ? 'You won the round: choose a rule to switch' : `${name(ph.seat)} is choosing a rule`;
+    else text = v.to_move === ctx.mySeat ? '▶ Your turn' : `${ctx.seatName(v.to_move)} to move`;
+    status.textContent = text;
+    replace(rulesEl, 'Rules: ', v.rules.length ? v.rules.map((/** @type {string} */ r) => h('span', { class: 'chip', dataset: { rule: r } }, ruleName(r))) : h('span', { class: 'chip' }, 'core rules only'), v.pot ? h('span', { class: 'chip' }, `Tiles left: ${v.pot}`) : null);
+    replace(roundEl, `Round ${v.round} of ${v.rounds}`, v.rounds > 1 ? ` · rounds won: ${v.round_wins.map((/** @type {number} */ w, /** @type {number} */ i) => `${ctx.seatName(i)} ${w}`).join(', ')}` : '', ` · play goes ${v.forward ? 'forward ↻' : 'backward ↺'}`);
+    replace(
+      playersEl,
+      Array.from({ length: v.players }, (_, i) =>
+        h('li', { class: v.active[i] ? 'in' : 'out', dataset: { seat: String(i) } },
+          ctx.seatName(i),
+          i === ctx.mySeat ? ' (you)' : '',
+          ' — ',
+          v.active[i] ? (ph.phase === 'playing' && v.to_move === i ? '▶ to move' : '✓ in') : '✗ out',
+          v.collections.length ? ` · vowels: ${v.collections[i] ? v.collections[i].toUpperCase() : 'none'}` : '',
+        ),
+      ),
+    );
+  }
+
+  function drawLog() {
+    replace(logEl, log.slice(-30).reverse().map((l) => h('li', null, l.text)));
+  }
+
+  function draw() {
+    drawStatus();
+    drawString();
+    drawPick();
+    drawButtons();
+    drawHelper();
+    const playing = iAmIn();
+    whole.disabled = !playing;
+  }
+
+  document.addEventListener('keydown', (e) => {
+    const t = /** @type {HTMLElement} */ (e.target);
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT') ) return;
+    if (document.querySelector('dialog[open]')) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || !st || !iAmIn()) return;
+    const len = st.view.string.length;
+    if (/^[a-zA-Z]$/.test(e.key)) {
+      pick.letter = e.key.toLowerCase();
+      e.preventDefault();
+      draw();
+      if (pick.point !== null) focusPlay();
+    } else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      if (pick.point === null) pick.point = e.key === 'ArrowLeft' ? len : 0;
+      else pick.point = Math.max(0, Math.min(len, pick.point + (e.key === 'ArrowLeft' ? -1 : 1)));
+      e.preventDefault();
+      draw();
+      /** @type {HTMLElement | null} */ (stringEl.querySelector(`[data-point="${pick.point}"]`))?.focus();
+    } else if (e.key === 'Enter' && pick.letter && pick.point === null && t.tagName !== 'BUTTON') {
+      e.preventDefault();
+      pick.point = len;
+      draw();
+      focusPlay();
+    } else if (e.key === 'Escape') {
+      clearPick();
+    }
+  });
+
+  return {
+    /** @param {import('../api.js').StateMsg} s */
+    update(s) {
+      const changed = !st || st.view.string !== s.view.string || st.seq !== s.seq;
+      st = s;
+      if (s.seq > loggedSeq) {
+        if (loggedSeq >= 0 || s.seq > 0) {
+          for (const e of s.events || []) {
+            const text = describe(e);
+            if (text) log.push({ seq: s.seq, text });
+          }
+        }
+        loggedSeq = s.seq;
+        drawLog();
+      }
+      if (changed) {
+        pick.point = null;
+        pick.letter = null;
+        helperOpen = false;
+      }
+      draw();
+    },
+    /** @param {import('../api.js').ApiError} e */
+    error(e) {
+      replace(previewEl, h('p', { class: 'error', role: 'alert', id: 'ws-error' }, `⚠ Not played: ${e.message}`));
+      return false;
+    },
+    wouldLose() {
+      return !!whole.value.trim() || (pick.letter !== null && pick.point !== null);
+    },
+  };
+}

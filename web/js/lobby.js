@@ -1,0 +1,261 @@
+// @ts-check
+/** The lobby: create a game with its rules, invite links, open/running/my games. */
+import { call, playerKey, myName, setMyName, rememberToken, tokenFor, playUrl, seatName } from './api.js';
+import { h, replace, toast } from './dom.js';
+import { pageFor } from './games/index.js';
+
+/** @typedef {import('./api.js').GameSummary} GameSummary */
+
+const LEVELS = ['easy', 'medium', 'hard', 'best'];
+
+/** @type {HTMLInputElement} */
+const nameInput = /** @type {any} */ (document.getElementById('my-name'));
+nameInput.value = myName();
+nameInput.addEventListener('change', () => setMyName(nameInput.value));
+
+/**
+ * The seat-count field of a game's rules (Gobble: seats, Word Sprout: players).
+ * @param {any} config
+ */
+function seatField(config) {
+  return 'players' in config ? 'players' : 'seats';
+}
+
+async function buildCreateForm() {
+  const form = /** @type {HTMLFormElement} */ (document.getElementById('create-form'));
+  /** @type {{games: {name: string, title: string, min_seats: number, max_seats: number, default_config: any}[]}} */
+  let catalog;
+  try {
+    catalog = await call('GET', '/api/catalog');
+  } catch (e) {
+    replace(form, h('p', { class: 'error', role: 'alert' }, `⚠ ${/** @type {Error} */ (e).message}`));
+    return;
+  }
+  const gameSel = /** @type {HTMLSelectElement} */ (
+    h('select', { id: 'game', name: 'game' }, catalog.games.map((g) => h('option', { value: g.name }, g.title)))
+  );
+  const seatsInput = /** @type {HTMLInputElement} */ (h('input', { id: 'seats', type: 'number', min: 1, max: 16, value: 2 }));
+  const seatsBox = h('fieldset', { class: 'seats' });
+  const publicBox = /** @type {HTMLInputElement} */ (h('input', { id: 'public', type: 'checkbox', checked: true }));
+  const rulesBox = h('div', { id: 'rules' });
+  /** @type {{config: () => any} | null} */
+  let options = null;
+
+  const current = () => catalog.games.find((g) => g.name === gameSel.value) || catalog.games[0];
+
+  function drawSeats() {
+    const g = current();
+    const n = Math.max(g.min_seats, Math.min(g.max_seats, Number(seatsInput.value) || g.min_seats));
+    const old = Array.from(seatsBox.querySelectorAll('select')).map((s) => /** @type {HTMLSelectElement} */ (s).value);
+    const rows = [];
+    for (let i = 0; i < n; i++) {
+      const sel = h(
+        'select',
+        { id: `seat-${i}`, 'aria-label': `Player ${i + 1}` },
+        h('option', { value: 'me' }, 'me'),
+        h('option', { value: 'human' }, 'a friend (invite link)'),
+        LEVELS.map((l) => h('option', { value: `bot:${l}` }, `computer (${l})`)),
+      );
+      /** @type {HTMLSelectElement} */ (sel).value = old[i] || (i === 0 ? 'me' : 'human');
+      rows.push(h('label', { class: 'seat-row' }, `Player ${i + 1}: `, sel));
+    }
+    replace(seatsBox, h('legend', null, 'Seats (player 1 moves first)'), rows);
+  }
+
+  async function drawRules() {
+    const g = current();
+    seatsInput.min = String(g.min_seats);
+    seatsInput.max = String(g.max_seats);
+    seatsInput.value = String(g.default_config[seatField(g.default_config)] ?? g.min_seats);
+    drawSeats();
+    const mod = await pageFor(g.name);
+    options = mod.lobbyOptions ? mod.lobbyOptions(g.default_config) : null;
+    replace(rulesBox, options ? options.el : null);
+  }
+
+  gameSel.addEventListener('change', drawRules);
+  seatsInput.addEventListener('change', drawSeats);
+  seatsInput.addEventListener('input', drawSeats);
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const g = current();
+    const config = { ...(options ? options.config() : {}) };
+    const n = seatsBox.querySelectorAll('select').length;
+    config[seatField(g.default_config)] = n;
+    /** @type {{seat: number, level: string}[]} */
+    const bots = [];
+    /** @type {number | null} */
+    let me = null;
+    seatsBox.querySelectorAll('select').forEach((s, i) => {
+      const v = /** @type {HTMLSelectElement} */ (s).value;
+      if (v.startsWith('bot:')) bots.push({ seat: i, level: v.slice(4) });
+      else if (v === 'me' && me === null) me = i;
+    });
+    setMyName(nameInput.value);
+    /** @type {any} */
+    const body = { game: g.name, config, bots, public: publicBox.checked, player: playerKey() };
+    if (me !== null) {
+      body.take_seat = me;
+      body.name = myName() || undefined;
+    }
+    const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
+    submit.disabled = true;
+    try {
+      const res = await call('POST', '/api/games', body);
+      showCreated(res);
+      refreshLists();
+    } catch (err) {
+      replace(
+        /** @type {HTMLElement} */ (document.getElementById('created')),
+        h('p', { class: 'error', role: 'alert' }, `⚠ Could not create the game: ${/** @type {Error} */ (err).message}`),
+      );
+    } finally {
+      submit.disabled = false;
+    }
+  });
+
+  replace(
+    form,
+    h('label', null, 'Game ', gameSel),
+    h('label', null, 'Players ', seatsInput),
+    seatsBox,
+    rulesBox,
+    h('label', { class: 'check' }, publicBox, ' Public: listed here, anyone may sit in a free seat'),
+    h('button', { type: 'submit', class: 'primary' }, 'Create game'),
+  );
+  await drawRules();
+}
+
+/**
+ * @param {{game: GameSummary, seats: {seat: number, token: string, invite: string}[], you: {seat: number, token: string} | null}} res
+ */
+function showCreated(res) {
+  const box = /** @type {HTMLElement} */ (document.getElementById('created'));
+  const id = res.game.id;
+  if (res.you) rememberToken(id, res.you.token);
+  const rows = res.seats
+    .filter((s) => !res.you || s.seat !== res.you.seat)
+    .map((s) => {
+      const url = new URL(s.invite, location.href).href;
+      const input = /** @type {HTMLInputElement} */ (
+        h('input', { readonly: true, value: url, size: 40, class: 'invite', 'aria-label': `Invite link for player ${s.seat + 1}`, dataset: { seat: String(s.seat) } })
+      );
+      return h(
+        'li',
+        null,
+        `Player ${s.seat + 1}: `,
+        input,
+        h('button', {
+          type: 'button',
+          onclick: async () => {
+            try {
+              await navigator.clipboard.writeText(url);
+              toast(`Invite link for player ${s.seat + 1} copied`);
+            } catch {
+              input.select();
+              toast('Select the link and copy it (Ctrl+C)');
+            }
+          },
+        }, 'Copy link'),
+      );
+    });
+  replace(
+    box,
+    h('h3', null, `${res.game.title} created`),
+    rows.length ? h('p', null, 'Send each friend their own link: whoever has a link plays that seat.') : null,
+    rows.length ? h('ul', { class: 'invites' }, rows) : null,
+    res.you
+      ? h('p', null, h('a', { class: 'button primary', id: 'go-play', href: playUrl(id, res.you.token) }, `▶ Play (you are player ${res.you.seat + 1})`))
+      : h('p', null, h('a', { class: 'button', href: playUrl(id) }, '◎ Watch')),
+  );
+}
+
+/**
+ * @param {GameSummary} g
+ */
+function describe(g) {
+  const seats = g.seats.map((s) => {
+    if (s.kind === 'bot') return seatName(g.seats, s.seat);
+    return s.joined ? seatName(g.seats, s.seat) : `Player ${s.seat + 1}: free`;
+  });
+  const age = Math.round((Date.now() - g.created_ms) / 60000);
+  return `${g.title} · ${seats.join(', ')} · ${age < 1 ? 'just now' : `${age} min ago`}`;
+}
+
+/**
+ * @param {string} id
+ * @param {number} seat
+ */
+async function claim(id, seat) {
+  setMyName(nameInput.value);
+  try {
+    const res = await call('POST', `/api/games/${id}/claim`, { seat, name: myName() || undefined, player: playerKey() });
+    rememberToken(id, res.token);
+    location.href = playUrl(id, res.token);
+  } catch (e) {
+    toast(`Could not sit down: ${/** @type {Error} */ (e).message}`, 'error');
+    refreshLists();
+  }
+}
+
+async function refreshLists() {
+  const open = /** @type {HTMLElement} */ (document.getElementById('open-games'));
+  const live = /** @type {HTMLElement} */ (document.getElementById('live-games'));
+  const mine = /** @type {HTMLElement} */ (document.getElementById('my-games'));
+  try {
+    const [o, l, m] = await Promise.all([
+      call('GET', '/api/games?status=open&limit=30'),
+      call('GET', '/api/games?status=live&limit=30'),
+      call('GET', '/api/my-games', undefined, { Authorization: `Bearer ${playerKey()}` }),
+    ]);
+    replace(
+      open,
+      o.games.length
+        ? h('ul', { class: 'games' }, o.games.map((/** @type {GameSummary} */ g) => {
+            const mineToken = tokenFor(g.id);
+            return h(
+              'li',
+              null,
+              describe(g),
+              ' ',
+              mineToken
+                ? h('a', { class: 'button', href: playUrl(g.id, mineToken) }, '▶ My seat')
+                : g.seats
+                    .filter((s) => s.kind === 'human' && !s.joined)
+                    .map((s) => h('button', { type: 'button', onclick: () => claim(g.id, s.seat) }, `Sit as player ${s.seat + 1}`)),
+              ' ',
+              h('a', { href: playUrl(g.id) }, 'watch'),
+            );
+          }))
+        : h('p', null, 'No open games. Create one!'),
+    );
+    replace(
+      live,
+      l.games.length
+        ? h('ul', { class: 'games' }, l.games.map((/** @type {GameSummary} */ g) => h('li', null, describe(g), ' ', h('a', { href: playUrl(g.id) }, '◎ watch'))))
+        : h('p', null, 'No running games.'),
+    );
+    /** @type {{seat: number, token: string, game: GameSummary}[]} */
+    const my = m.games;
+    for (const x of my) if (!tokenFor(x.game.id)) rememberToken(x.game.id, x.token);
+    replace(
+      mine,
+      my.length
+        ? h('ul', { class: 'games' }, my.slice(0, 30).map((x) => {
+            const g = x.game;
+            const state = g.status === 'over' ? '✔ over' : g.status === 'open' ? '⌛ waiting for players' : '▶ running';
+            return h('li', null, h('a', { href: playUrl(g.id, x.token) }, `${g.title} as player ${x.seat + 1}`), ` · ${state} · ${describe(g)}`);
+          }))
+        : h('p', null, 'Games you create or join show up here (kept for this browser).'),
+    );
+  } catch (e) {
+    toast(`Could not load the game lists: ${/** @type {Error} */ (e).message}`, 'error');
+  }
+}
+
+buildCreateForm();
+refreshLists();
+setInterval(() => {
+  if (document.visibilityState === 'visible') refreshLists();
+}, 5000);
