@@ -250,6 +250,15 @@ pub trait Storage: Send {
     fn by_player(&mut self, player: &str, limit: usize) -> Result<Vec<Listed>, StorageError>;
     /// The ids of every unfinished game, for resuming clocks and bots.
     fn unfinished(&mut self) -> Result<Vec<String>, StorageError>;
+    /// Housekeeping, called about twice a second on a connection of its
+    /// own (SQLite: copy the write-ahead log into the database file, so
+    /// the writer never stalls doing it).
+    fn maintenance(&mut self) {}
+    /// Prepares a connection for [`Storage::maintenance`] and tells whether
+    /// this database needs any.
+    fn wants_maintenance(&mut self) -> bool {
+        false
+    }
 }
 
 /// Where the games are kept, from `--db`.

@@ -59,13 +59,14 @@ const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms
 struct Prepared {
     insert_game: Statement,
     insert_seat: Statement,
-    insert_action: Statement,
     update_status: Statement,
     join: Statement,
     rematch: Statement,
     load_game: Statement,
     load_seats: Statement,
     load_actions: Statement,
+    insert_actions: Statement,
+    update_statuses: Statement,
 }
 
 /// Games in a PostgreSQL database.
@@ -101,9 +102,6 @@ impl PgStorage {
             ))?,
             insert_seat: p("INSERT INTO seats (game_id, seat, kind, level, token, name, player, joined) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")?,
-            insert_action: p(
-                "INSERT INTO actions (game_id, idx, actor, action, at_ms) VALUES ($1, $2, $3, $4, $5)",
-            )?,
             update_status: p(
                 "UPDATE games SET seq = $2, to_act = $3, outcome = $4, over = $5, deadline_key = $6, \
                  deadline_started_ms = $7, updated_ms = $8 WHERE id = $1",
@@ -118,6 +116,17 @@ impl PgStorage {
             )?,
             load_actions: p(
                 "SELECT idx, actor, action, at_ms FROM actions WHERE game_id = $1 ORDER BY idx",
+            )?,
+            insert_actions: p(
+                "INSERT INTO actions (game_id, idx, actor, action, at_ms) \
+                 SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[], $5::bigint[])",
+            )?,
+            update_statuses: p(
+                "UPDATE games AS g SET seq = v.seq, to_act = v.to_act, outcome = v.outcome, \
+                 over = v.over, deadline_key = v.dk, deadline_started_ms = v.ds, updated_ms = v.um \
+                 FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[], $5::bool[], \
+                 $6::text[], $7::bigint[], $8::bigint[]) AS v(id, seq, to_act, outcome, over, dk, ds, um) \
+                 WHERE g.id = v.id",
             )?,
         };
         Ok(PgStorage { client, st })
@@ -198,7 +207,11 @@ impl Storage for PgStorage {
     fn commit(&mut self, writes: &[Write]) -> Result<(), StorageError> {
         let st = &self.st;
         let mut tx = self.client.transaction().map_err(err)?;
+        let mut batch: Vec<&Write> = Vec::new();
         for w in writes {
+            if !matches!(w, Write::Action { .. }) {
+                flush_actions(&mut tx, st, &mut batch)?;
+            }
             match w {
                 Write::NewGame { row, seats } => {
                     let s = &row.status;
@@ -241,23 +254,14 @@ impl Storage for PgStorage {
                         .map_err(err)?;
                     }
                 }
-                Write::Action {
-                    game_id,
-                    action,
-                    status,
-                } => {
-                    tx.execute(
-                        &st.insert_action,
-                        &[
-                            game_id,
-                            &(action.idx as i64),
-                            &json_text(&action.actor),
-                            &json_text(&action.action),
-                            &action.at_ms,
-                        ],
-                    )
-                    .map_err(err)?;
-                    status_update(&mut tx, &st.update_status, game_id, status)?;
+                Write::Action { game_id, .. } => {
+                    // Actions of many games go in as two statements (the
+                    // group commit's batch), not two round trips each.
+                    if batch.iter().any(|b| b.game_id() == game_id.as_str()) {
+                        flush_actions(&mut tx, st, &mut batch)?;
+                    }
+                    batch.push(w);
+                    continue;
                 }
                 Write::Status { game_id, status } => {
                     status_update(&mut tx, &st.update_status, game_id, status)?
@@ -280,6 +284,7 @@ impl Storage for PgStorage {
                 }
             }
         }
+        flush_actions(&mut tx, st, &mut batch)?;
         tx.commit().map_err(err)
     }
 
@@ -374,6 +379,67 @@ fn status_update(
         .map_err(err)?;
     if n != 1 {
         return Err(StorageError(format!("no game {game_id}")));
+    }
+    Ok(())
+}
+
+/// Inserts a batch of actions (at most one per game) and their statuses.
+fn flush_actions(
+    tx: &mut postgres::Transaction<'_>,
+    st: &Prepared,
+    batch: &mut Vec<&Write>,
+) -> Result<(), StorageError> {
+    if batch.is_empty() {
+        return Ok(());
+    }
+    let n = batch.len();
+    let mut ids = Vec::with_capacity(n);
+    let mut idx = Vec::with_capacity(n);
+    let mut actors = Vec::with_capacity(n);
+    let mut actions = Vec::with_capacity(n);
+    let mut at = Vec::with_capacity(n);
+    let mut seq = Vec::with_capacity(n);
+    let mut to_act = Vec::with_capacity(n);
+    let mut outcome: Vec<Option<String>> = Vec::with_capacity(n);
+    let mut over = Vec::with_capacity(n);
+    let mut dk: Vec<Option<String>> = Vec::with_capacity(n);
+    let mut ds: Vec<Option<i64>> = Vec::with_capacity(n);
+    let mut um = Vec::with_capacity(n);
+    for w in batch.drain(..) {
+        if let Write::Action {
+            game_id,
+            action,
+            status,
+        } = w
+        {
+            ids.push(game_id.clone());
+            idx.push(action.idx as i64);
+            actors.push(json_text(&action.actor));
+            actions.push(json_text(&action.action));
+            at.push(action.at_ms);
+            seq.push(status.seq as i64);
+            to_act.push(json_text(&status.to_act));
+            outcome.push(status.outcome.as_ref().map(json_text));
+            over.push(status.over);
+            dk.push(status.deadline.as_ref().map(|d| d.key.clone()));
+            ds.push(status.deadline.as_ref().map(|d| d.started_ms));
+            um.push(status.updated_ms);
+        }
+    }
+    tx.execute(&st.insert_actions, &[&ids, &idx, &actors, &actions, &at])
+        .map_err(err)?;
+    let updated = tx
+        .execute(
+            &st.update_statuses,
+            &[&ids, &seq, &to_act, &outcome, &over, &dk, &ds, &um],
+        )
+        .map_err(err)?;
+    if updated as usize != ids.len() {
+        return Err(StorageError(format!(
+            "{} of {} games to update are missing",
+            ids.len() - updated as usize,
+            ids.len()
+        )));
     }
     Ok(())
 }

@@ -96,6 +96,10 @@ impl SqliteStorage {
         .map_err(err)?;
         conn.pragma_update(None, "foreign_keys", "ON")
             .map_err(err)?;
+        // Checkpoints happen on the maintenance connection, not in the
+        // writer's commits (see `maintenance`).
+        conn.pragma_update(None, "wal_autocheckpoint", 0)
+            .map_err(err)?;
         conn.execute_batch(SCHEMA).map_err(err)?;
         Ok(SqliteStorage { conn })
     }
@@ -414,6 +418,17 @@ impl Storage for SqliteStorage {
              ORDER BY created_ms DESC, id LIMIT ?2"
         );
         self.listed(&sql, &[&player, &(limit as i64)])
+    }
+
+    fn wants_maintenance(&mut self) -> bool {
+        true
+    }
+
+    fn maintenance(&mut self) {
+        // PASSIVE: copies what it can without waiting for the writer.
+        let _ = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
     }
 
     fn unfinished(&mut self) -> Result<Vec<String>, StorageError> {

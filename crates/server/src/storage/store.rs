@@ -41,7 +41,22 @@ impl Store {
     pub fn open(url: &DbUrl) -> Result<Store, StorageError> {
         let writer = url.open()?;
         let reader = url.open()?;
-        Ok(Store::from_storages(writer, reader))
+        let mut keeper = url.open()?;
+        let store = Store::from_storages(writer, reader);
+        if keeper.wants_maintenance() {
+            let alive = Arc::downgrade(&store.inner);
+            std::thread::Builder::new()
+                .name("parlor-db-maintenance".into())
+                .spawn(move || {
+                    // Runs while the store lives.
+                    while alive.strong_count() > 0 {
+                        std::thread::sleep(std::time::Duration::from_millis(500));
+                        keeper.maintenance();
+                    }
+                })
+                .map_err(|e| StorageError(format!("cannot start a thread: {e}")))?;
+        }
+        Ok(store)
     }
 
     /// Runs the given connections (they must reach the same database).
