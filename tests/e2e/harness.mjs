@@ -154,3 +154,25 @@ export async function player(browser, name) {
   });
   return { context, page, frames, errors, name };
 }
+
+/**
+ * Runs `body`; on failure, saves a screenshot and the text of each page in
+ * $E2E_ARTIFACTS (default: the temp folder) and says where, then rethrows.
+ * @param {{page: import('playwright-core').Page, name: string}[]} players
+ * @param {() => Promise<void>} body
+ */
+export async function withArtifacts(players, body) {
+  try {
+    await body();
+  } catch (e) {
+    const dir = process.env.E2E_ARTIFACTS || tmpdir();
+    for (const p of players) {
+      const base = join(dir, `parlor-e2e-${p.name}-${Date.now()}`);
+      try {
+        await p.page.screenshot({ path: `${base}.png`, fullPage: true });
+        console.error(`# ${p.name}: ${base}.png\n# ${p.name} page text: ${(await p.page.locator('body').innerText()).replace(/\n+/g, ' | ').slice(0, 1500)}`);
+      } catch { /* page gone */ }
+    }
+    throw e;
+  }
+}

@@ -308,7 +308,7 @@ export function mount(ctx) {
           'div',
           { class: 'row' },
           h('button', { type: 'button', id: 'ws-play', class: 'primary', onclick: () => send({ type: 'play', string: next }).catch(() => {}) }, `✓ Play ${next.toUpperCase()}`),
-          h('button', { type: 'button', onclick: clearPick }, '✗ Cancel (Esc)'),
+          h('button', { type: 'button', class: 'cancel', onclick: clearPick }, '✗ Cancel (Esc)'),
         ),
       );
     } else replace(previewEl);
@@ -500,6 +500,10 @@ export function mount(ctx) {
       e.preventDefault();
       draw();
       /** @type {HTMLElement | null} */ (stringEl.querySelector(`[data-point="${pick.point}"]`))?.focus();
+    } else if (e.key === 'Enter' && pick.letter && pick.point !== null && !t.classList.contains('cancel')) {
+      // Enter plays the chosen letter at the chosen point (wherever the focus is).
+      e.preventDefault();
+      send({ type: 'play', string: insert(st.view.string, pick.point, pick.letter) }).catch(() => {});
     } else if (e.key === 'Enter' && pick.letter && pick.point === null && t.tagName !== 'BUTTON') {
       e.preventDefault();
       pick.point = len;

@@ -1,0 +1,141 @@
+// A complete Word Sprout game between two browsers (two contexts) on one
+// server: created in the lobby, joined by invite link, played with the
+// keyboard, with clicks and with the whole-string box, a refresh, a server
+// crash and restart in the middle (same port, same database), refused
+// actions shown as errors, a challenge answered with a goal word, the end of
+// the game on both pages, and a rematch.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { ParlorServer, launch, player, withArtifacts } from './harness.mjs';
+
+/** @type {ParlorServer} */ let srv;
+/** @type {import('playwright-core').Browser} */ let browser;
+
+before(async () => {
+  srv = new ParlorServer();
+  await srv.start();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await srv?.stop();
+});
+
+/** @param {import('playwright-core').Page} page */
+const stringOf = (page) => page.locator('#ws-string .letter').allTextContents().then((l) => l.join(''));
+
+/** @param {import('playwright-core').Page} page @param {string} s */
+async function waitString(page, s) {
+  await page.waitForFunction((want) => Array.from(document.querySelectorAll('#ws-string .letter')).map((e) => e.textContent).join('') === want, s.toUpperCase(), { timeout: 10000 });
+}
+
+test('a complete Word Sprout game in two browsers, with a server restart', { timeout: 120000 }, async () => {
+  const ann = await player(browser, 'Ann');
+  const bea = await player(browser, 'Bea');
+  const A = ann.page, B = bea.page;
+  await withArtifacts([ann, bea], async () => {
+
+  // Ann creates the game in the lobby: player 1 herself, player 2 a friend.
+  await A.goto(srv.url + '/');
+  await A.selectOption('#game', 'wordsprout');
+  await A.waitForSelector('#wordsprout-rules');
+  await A.selectOption('#seat-0', 'me');
+  await A.selectOption('#seat-1', 'human');
+  await A.click('#create-form button[type=submit]');
+  const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
+  assert.match(invite, /\/play\/[a-z0-9]+#[0-9a-f]{32}$/);
+  await A.click('#go-play');
+  await B.goto(invite);
+
+  await A.waitForSelector('#ws-status:has-text("Your turn")');
+  await B.waitForSelector('#ws-status:has-text("to move")');
+  await B.waitForSelector('#seats li[data-seat="1"]:has-text("you")');
+  // Bea's name reached Ann's page.
+  await A.waitForSelector('#seats li[data-seat="1"]:has-text("Bea")');
+
+  // Ann, keyboard only: type O, Enter (at the end), Enter (confirm).
+  await A.locator('body').press('o');
+  await A.keyboard.press('Enter');
+  await A.waitForSelector('#ws-play');
+  await A.keyboard.press('Enter');
+  await waitString(A, 'o');
+  await waitString(B, 'o');
+
+  // Bea, by clicks: the point after O, the letter A, Play.
+  await B.waitForSelector('#ws-status:has-text("Your turn")');
+  await B.click('#ws-string [data-point="1"]');
+  await B.click('#ws-pad button[aria-label="letter A"]');
+  await B.click('#ws-play');
+  await waitString(A, 'oa');
+  await waitString(B, 'oa');
+
+  // A bad action: not an insertion. Clear error, nothing changes.
+  await A.fill('#ws-whole', 'xyz');
+  await A.press('#ws-whole', 'Enter');
+  await A.waitForSelector('#alert:has-text("not")');
+  assert.match(await A.locator('#alert').textContent(), /"xyz" is not "oa" with 1 letter added/);
+  assert.equal(await stringOf(A), 'OA');
+
+  // Bea refreshes: the same seat comes back with the whole state.
+  await B.reload();
+  await waitString(B, 'oa');
+  await B.waitForSelector('#you:has-text("You are player 2")');
+
+  // The server crashes (SIGKILL) and comes back on the same port and file.
+  await srv.kill();
+  await A.waitForSelector('#conn:has-text("reconnecting")', { timeout: 10000 });
+  await B.waitForSelector('#conn:has-text("reconnecting")', { timeout: 10000 });
+  await srv.start();
+  await A.waitForSelector('#conn:has-text("connected"):not(:has-text("reconnecting"))', { timeout: 15000 });
+  await B.waitForSelector('#conn:has-text("connected"):not(:has-text("reconnecting"))', { timeout: 15000 });
+  await waitString(A, 'oa');
+  await waitString(B, 'oa');
+
+  // Play continues: Ann types the whole new string.
+  await A.fill('#ws-whole', 'oat');
+  await A.press('#ws-whole', 'Enter');
+  await waitString(B, 'oat');
+
+  // Bea, keyboard: M, → → (the point between O and A), Enter.
+  await B.waitForSelector('#ws-status:has-text("Your turn")');
+  await B.locator('body').press('m');
+  await B.keyboard.press('ArrowRight');
+  await B.keyboard.press('ArrowRight');
+  await B.waitForSelector('#ws-play:has-text("OMAT")');
+  await B.keyboard.press('Enter');
+  await waitString(A, 'omat');
+
+  // Ann challenges OMAT (confirmed in a dialog).
+  await A.click('#ws-challenge');
+  await A.click('dialog[open] button:has-text("Challenge")');
+  await B.waitForSelector('#ws-goal');
+  await A.waitForSelector('#ws-status:has-text("challenged")');
+
+  // Bea first names a word that does not fit: refused, she may try again.
+  await B.fill('#ws-goal', 'zebra');
+  await B.press('#ws-goal', 'Enter');
+  await B.waitForSelector('#alert:has-text("does not justify")');
+  await B.fill('#ws-goal', 'diplomat');
+  await B.press('#ws-goal', 'Enter');
+
+  // Ann challenged a valid play: she is out, Bea wins, on both pages.
+  for (const p of [A, B]) {
+    await p.waitForSelector('#shell-over:has-text("Game over")');
+    await p.waitForSelector('#ranking li:first-child:has-text("Bea")');
+    await p.waitForSelector('#ws-log:has-text("out: challenged a valid play")');
+  }
+  await A.waitForSelector('#ws-players li[data-seat="0"]:has-text("out")');
+
+  // Rematch: same rules, seats rotated (Ann is player 2 now).
+  await A.click('#rematch');
+  await A.waitForURL(/\/play\/[a-z0-9]+#[0-9a-f]{32}$/);
+  await A.waitForSelector('#you:has-text("You are player 2")');
+  await B.waitForSelector('#shell-over:has-text("A rematch exists")');
+
+  assert.deepEqual(ann.errors, []);
+  assert.deepEqual(bea.errors, []);
+  });
+  await ann.context.close();
+  await bea.context.close();
+});
