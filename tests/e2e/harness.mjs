@@ -176,3 +176,13 @@ export async function withArtifacts(players, body) {
     throw e;
   }
 }
+
+// Stopped from outside (Ctrl-C, `timeout`): take the servers down too.
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.once(sig, () => {
+    for (const c of children) {
+      try { c.kill('SIGKILL'); } catch { /* gone */ }
+    }
+    process.exit(130);
+  });
+}
