@@ -1,258 +1,261 @@
 // @ts-check
-/**
- * The lobby: create a game with its rules, copy invite links, see my games,
- * open games (take a free seat) and running games (watch).
- * @module lobby
- */
-import { api, el, playerName, setPlayerName, rememberToken, seatLabel } from './api.js';
+/** The lobby: create a game with its rules, invite links, open/running/my games. */
+import { call, playerKey, myName, setMyName, rememberToken, tokenFor, playUrl, seatName } from './api.js';
+import { h, replace, toast } from './dom.js';
+import { pageFor } from './games/index.js';
 
 /** @typedef {import('./api.js').GameSummary} GameSummary */
 
-const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
-const nameInput = /** @type {HTMLInputElement} */ ($('name'));
-const gameSelect = /** @type {HTMLSelectElement} */ ($('game'));
-const playersInput = /** @type {HTMLInputElement} */ ($('players'));
-const configArea = /** @type {HTMLTextAreaElement} */ ($('config'));
+const LEVELS = ['easy', 'medium', 'hard', 'best'];
 
-/** @type {{name: string, title: string, min_seats: number, max_seats: number, default_config: any}[]} */
-let catalog = [];
+/** @type {HTMLInputElement} */
+const nameInput = /** @type {any} */ (document.getElementById('my-name'));
+nameInput.value = myName();
+nameInput.addEventListener('change', () => setMyName(nameInput.value));
 
-/** Which config field holds the number of seats, per game. @param {any} config */
-function seatsField(config) {
-  if ('players' in config) return 'players';
-  if ('seats' in config) return 'seats';
-  return null;
+/**
+ * The seat-count field of a game's rules (Gobble: seats, Word Sprout: players).
+ * @param {any} config
+ */
+function seatField(config) {
+  return 'players' in config ? 'players' : 'seats';
 }
 
-function currentConfig() {
+async function buildCreateForm() {
+  const form = /** @type {HTMLFormElement} */ (document.getElementById('create-form'));
+  /** @type {{games: {name: string, title: string, min_seats: number, max_seats: number, default_config: any}[]}} */
+  let catalog;
   try {
-    return JSON.parse(configArea.value || '{}');
-  } catch {
-    return null;
+    catalog = await call('GET', '/api/catalog');
+  } catch (e) {
+    replace(form, h('p', { class: 'error', role: 'alert' }, `⚠ ${/** @type {Error} */ (e).message}`));
+    return;
   }
-}
-
-/** @param {any} config */
-function writeConfig(config) {
-  configArea.value = JSON.stringify(config, null, 2);
-}
-
-function renderSeatKinds() {
-  const n = Number(playersInput.value) || 2;
-  const box = $('seat-kinds');
-  const old = Array.from(box.querySelectorAll('select')).map((s) => /** @type {HTMLSelectElement} */ (s).value);
-  box.replaceChildren(
-    ...Array.from({ length: n }, (_, i) =>
-      i === 0
-        ? el('span', { class: 'muted', text: `${seatLabel(0)}: you` })
-        : el('label', {}, [
-            `${seatLabel(i)}:`,
-            el('select', { 'data-seat': i, 'aria-label': `who plays ${seatLabel(i)}` }, [
-              el('option', { value: 'human', text: 'a friend (invite link)' }),
-              el('option', { value: 'easy', text: 'computer, easy' }),
-              el('option', { value: 'medium', text: 'computer, medium' }),
-              el('option', { value: 'hard', text: 'computer, hard' }),
-              el('option', { value: 'best', text: 'computer, best' }),
-            ]),
-          ]),
-    ),
+  const gameSel = /** @type {HTMLSelectElement} */ (
+    h('select', { id: 'game', name: 'game' }, catalog.games.map((g) => h('option', { value: g.name }, g.title)))
   );
-  box.querySelectorAll('select').forEach((s, i) => {
-    if (old[i]) /** @type {HTMLSelectElement} */ (s).value = old[i];
-  });
-}
+  const seatsInput = /** @type {HTMLInputElement} */ (h('input', { id: 'seats', type: 'number', min: 1, max: 16, value: 2 }));
+  const seatsBox = h('fieldset', { class: 'seats' });
+  const publicBox = /** @type {HTMLInputElement} */ (h('input', { id: 'public', type: 'checkbox', checked: true }));
+  const rulesBox = h('div', { id: 'rules' });
+  /** @type {{config: () => any} | null} */
+  let options = null;
 
-/** A few friendly fields per game; everything else is in the JSON. */
-function renderOptions() {
-  const box = $('game-options');
-  const cfg = currentConfig() || {};
-  /** @type {HTMLElement[]} */
-  const fields = [];
-  if (gameSelect.value === 'gobble') {
-    fields.push(
-      el('label', {}, ['Board', numberSelect('size', [4, 5, 6], cfg.size, (v) => `${v}×${v}`)]),
-      el('label', {}, [
-        'Round',
-        numberSelect('seconds', [60, 120, 180, 240], cfg.seconds, (v) => `${v / 60} min`),
-      ]),
-      el('label', {}, [
-        'Keyphrase (optional)',
-        el('input', {
-          type: 'text', id: 'opt-keyphrase', value: cfg.keyphrase || '',
-          placeholder: 'four words, same board for everyone',
-          oninput: (/** @type {Event} */ e) => patch({ keyphrase: /** @type {HTMLInputElement} */ (e.target).value.trim() || null }),
-        }),
-      ]),
-    );
-  }
-  if (gameSelect.value === 'wordsprout') {
-    const rules = new Set(cfg.rules || []);
-    for (const [rule, label] of [['out-of-turn', 'out-of-turn play'], ['challenge', 'challenges'], ['undo-losing-play', 'undo a losing play']]) {
-      fields.push(
-        el('label', {}, [
-          el('input', {
-            type: 'checkbox', checked: rules.has(rule),
-            onchange: (/** @type {Event} */ e) => {
-              const c = currentConfig() || {};
-              const r = new Set(c.rules || []);
-              if (/** @type {HTMLInputElement} */ (e.target).checked) r.add(rule);
-              else r.delete(rule);
-              patch({ rules: Array.from(r) });
-            },
-          }),
-          label,
-        ]),
+  const current = () => catalog.games.find((g) => g.name === gameSel.value) || catalog.games[0];
+
+  function drawSeats() {
+    const g = current();
+    const n = Math.max(g.min_seats, Math.min(g.max_seats, Number(seatsInput.value) || g.min_seats));
+    const old = Array.from(seatsBox.querySelectorAll('select')).map((s) => /** @type {HTMLSelectElement} */ (s).value);
+    const rows = [];
+    for (let i = 0; i < n; i++) {
+      const sel = h(
+        'select',
+        { id: `seat-${i}`, 'aria-label': `Player ${i + 1}` },
+        h('option', { value: 'me' }, 'me'),
+        h('option', { value: 'human' }, 'a friend (invite link)'),
+        LEVELS.map((l) => h('option', { value: `bot:${l}` }, `computer (${l})`)),
       );
+      /** @type {HTMLSelectElement} */ (sel).value = old[i] || (i === 0 ? 'me' : 'human');
+      rows.push(h('label', { class: 'seat-row' }, `Player ${i + 1}: `, sel));
     }
+    replace(seatsBox, h('legend', null, 'Seats (player 1 moves first)'), rows);
   }
-  box.replaceChildren(...fields);
+
+  async function drawRules() {
+    const g = current();
+    seatsInput.min = String(g.min_seats);
+    seatsInput.max = String(g.max_seats);
+    seatsInput.value = String(g.default_config[seatField(g.default_config)] ?? g.min_seats);
+    drawSeats();
+    const mod = await pageFor(g.name);
+    options = mod.lobbyOptions ? mod.lobbyOptions(g.default_config) : null;
+    replace(rulesBox, options ? options.el : null);
+  }
+
+  gameSel.addEventListener('change', drawRules);
+  seatsInput.addEventListener('change', drawSeats);
+  seatsInput.addEventListener('input', drawSeats);
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const g = current();
+    const config = { ...(options ? options.config() : {}) };
+    const n = seatsBox.querySelectorAll('select').length;
+    config[seatField(g.default_config)] = n;
+    /** @type {{seat: number, level: string}[]} */
+    const bots = [];
+    /** @type {number | null} */
+    let me = null;
+    seatsBox.querySelectorAll('select').forEach((s, i) => {
+      const v = /** @type {HTMLSelectElement} */ (s).value;
+      if (v.startsWith('bot:')) bots.push({ seat: i, level: v.slice(4) });
+      else if (v === 'me' && me === null) me = i;
+    });
+    setMyName(nameInput.value);
+    /** @type {any} */
+    const body = { game: g.name, config, bots, public: publicBox.checked, player: playerKey() };
+    if (me !== null) {
+      body.take_seat = me;
+      body.name = myName() || undefined;
+    }
+    const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
+    submit.disabled = true;
+    try {
+      const res = await call('POST', '/api/games', body);
+      showCreated(res);
+      refreshLists();
+    } catch (err) {
+      replace(
+        /** @type {HTMLElement} */ (document.getElementById('created')),
+        h('p', { class: 'error', role: 'alert' }, `⚠ Could not create the game: ${/** @type {Error} */ (err).message}`),
+      );
+    } finally {
+      submit.disabled = false;
+    }
+  });
+
+  replace(
+    form,
+    h('label', null, 'Game ', gameSel),
+    h('label', null, 'Players ', seatsInput),
+    seatsBox,
+    rulesBox,
+    h('label', { class: 'check' }, publicBox, ' Public: listed here, anyone may sit in a free seat'),
+    h('button', { type: 'submit', class: 'primary' }, 'Create game'),
+  );
+  await drawRules();
 }
 
 /**
- * @param {string} key @param {number[]} values @param {number} current
- * @param {(v: number) => string} label
+ * @param {{game: GameSummary, seats: {seat: number, token: string, invite: string}[], you: {seat: number, token: string} | null}} res
  */
-function numberSelect(key, values, current, label) {
-  const s = /** @type {HTMLSelectElement} */ (
-    el('select', { onchange: () => patch({ [key]: Number(s.value) }) },
-      values.map((v) => el('option', { value: v, text: label(v), selected: v === current }))));
-  return s;
-}
-
-/** @param {Record<string, any>} fields */
-function patch(fields) {
-  const cfg = currentConfig();
-  if (cfg) writeConfig({ ...cfg, ...fields });
-}
-
-function onGameChange() {
-  const g = catalog.find((c) => c.name === gameSelect.value);
-  if (!g) return;
-  writeConfig(g.default_config);
-  const f = seatsField(g.default_config);
-  playersInput.min = String(g.min_seats);
-  playersInput.max = String(g.max_seats);
-  playersInput.value = String(f ? g.default_config[f] : g.min_seats);
-  renderSeatKinds();
-  renderOptions();
-}
-
-/** @param {SubmitEvent} ev */
-async function onCreate(ev) {
-  ev.preventDefault();
-  const config = currentConfig();
-  if (!config) {
-    $('created').replaceChildren(el('p', { class: 'status bad', text: 'The rules are not valid JSON.' }));
-    return;
-  }
-  const f = seatsField(config);
-  if (f) config[f] = Number(playersInput.value);
-  const bots = Array.from($('seat-kinds').querySelectorAll('select'))
-    .map((s) => /** @type {HTMLSelectElement} */ (s))
-    .filter((s) => s.value !== 'human')
-    .map((s) => ({ seat: Number(s.dataset.seat), level: s.value }));
-  setPlayerName(nameInput.value);
-  try {
-    const r = await api.create({
-      game: gameSelect.value, config, bots,
-      public: /** @type {HTMLInputElement} */ ($('public')).checked,
-      take_seat: 0, name: nameInput.value || undefined,
+function showCreated(res) {
+  const box = /** @type {HTMLElement} */ (document.getElementById('created'));
+  const id = res.game.id;
+  if (res.you) rememberToken(id, res.you.token);
+  const rows = res.seats
+    .filter((s) => !res.you || s.seat !== res.you.seat)
+    .map((s) => {
+      const url = new URL(s.invite, location.href).href;
+      const input = /** @type {HTMLInputElement} */ (
+        h('input', { readonly: true, value: url, size: 40, class: 'invite', 'aria-label': `Invite link for player ${s.seat + 1}`, dataset: { seat: String(s.seat) } })
+      );
+      return h(
+        'li',
+        null,
+        `Player ${s.seat + 1}: `,
+        input,
+        h('button', {
+          type: 'button',
+          onclick: async () => {
+            try {
+              await navigator.clipboard.writeText(url);
+              toast(`Invite link for player ${s.seat + 1} copied`);
+            } catch {
+              input.select();
+              toast('Select the link and copy it (Ctrl+C)');
+            }
+          },
+        }, 'Copy link'),
+      );
     });
-    const id = r.game.id;
-    for (const s of r.seats) if (s.seat === 0) rememberToken(id, s.token);
-    const invites = r.seats.filter((/** @type {any} */ s) => s.seat !== 0);
-    $('created').replaceChildren(
-      el('p', {}, [el('a', { href: `/play/${id}`, text: 'Go to the table →' })]),
-      ...(invites.length
-        ? [el('p', { text: 'Send each friend their own link (it is their seat: keep it private):' })]
-        : []),
-      ...invites.map((/** @type {any} */ s) => {
-        const url = location.origin + s.invite;
-        return el('div', { class: 'row' }, [
-          el('span', { text: seatLabel(s.seat) + ':' }),
-          el('code', { class: 'invite', text: url }),
-          el('button', { type: 'button', onclick: () => navigator.clipboard?.writeText(url), text: 'Copy' }),
-        ]);
-      }),
-    );
-    refresh();
-  } catch (e) {
-    $('created').replaceChildren(el('p', { class: 'status bad', text: String(/** @type {Error} */ (e).message) }));
-  }
+  replace(
+    box,
+    h('h3', null, `${res.game.title} created`),
+    rows.length ? h('p', null, 'Send each friend their own link: whoever has a link plays that seat.') : null,
+    rows.length ? h('ul', { class: 'invites' }, rows) : null,
+    res.you
+      ? h('p', null, h('a', { class: 'button primary', id: 'go-play', href: playUrl(id, res.you.token) }, `▶ Play (you are player ${res.you.seat + 1})`))
+      : h('p', null, h('a', { class: 'button', href: playUrl(id) }, '◎ Watch')),
+  );
 }
 
-/** @param {GameSummary} g */
+/**
+ * @param {GameSummary} g
+ */
 function describe(g) {
-  const seats = g.seats
-    .map((s) => (s.kind === 'bot' ? `bot (${s.level})` : s.joined ? s.name || seatLabel(s.seat) : 'free seat'))
-    .join(', ');
-  return `${g.title} · ${seats}`;
+  const seats = g.seats.map((s) => {
+    if (s.kind === 'bot') return seatName(g.seats, s.seat);
+    return s.joined ? seatName(g.seats, s.seat) : `Player ${s.seat + 1}: free`;
+  });
+  const age = Math.round((Date.now() - g.created_ms) / 60000);
+  return `${g.title} · ${seats.join(', ')} · ${age < 1 ? 'just now' : `${age} min ago`}`;
 }
 
-async function refresh() {
+/**
+ * @param {string} id
+ * @param {number} seat
+ */
+async function claim(id, seat) {
+  setMyName(nameInput.value);
   try {
-    const mine = await api.myGames();
-    $('mine').replaceChildren(
-      mine.games.length
-        ? el('ul', {}, mine.games.map((/** @type {any} */ m) => {
-            rememberToken(m.game.id, m.token);
-            return el('li', {}, [
-              el('a', { href: `/play/${m.game.id}`, text: describe(m.game) }),
-              ` — ${m.game.status}, you are ${seatLabel(m.seat)}`,
-            ]);
-          }))
-        : el('span', { text: 'No games yet.' }),
-    );
-    const open = await api.list('open');
-    $('open').replaceChildren(
-      open.games.length
-        ? el('ul', {}, open.games.map((/** @type {GameSummary} */ g) =>
-            el('li', {}, [
-              describe(g), ' ',
-              ...g.seats.filter((s) => s.kind === 'human' && !s.joined).map((s) =>
-                el('button', {
-                  type: 'button',
-                  onclick: async () => {
-                    setPlayerName(nameInput.value);
-                    try {
-                      const r = await api.claim(g.id, s.seat, nameInput.value);
-                      rememberToken(g.id, r.token);
-                      location.href = `/play/${g.id}`;
-                    } catch (e) {
-                      alert(/** @type {Error} */ (e).message);
-                    }
-                  },
-                  text: `Sit at ${seatLabel(s.seat)}`,
-                })),
-            ])))
-        : el('span', { text: 'None right now.' }),
-    );
-    const live = await api.list('live');
-    $('live').replaceChildren(
-      live.games.length
-        ? el('ul', {}, live.games.map((/** @type {GameSummary} */ g) =>
-            el('li', {}, [el('a', { href: `/play/${g.id}`, text: describe(g) })])))
-        : el('span', { text: 'None right now.' }),
-    );
+    const res = await call('POST', `/api/games/${id}/claim`, { seat, name: myName() || undefined, player: playerKey() });
+    rememberToken(id, res.token);
+    location.href = playUrl(id, res.token);
   } catch (e) {
-    $('open').textContent = 'The server cannot be reached.';
+    toast(`Could not sit down: ${/** @type {Error} */ (e).message}`, 'error');
+    refreshLists();
   }
 }
 
-async function start() {
-  nameInput.value = playerName();
-  nameInput.addEventListener('change', () => setPlayerName(nameInput.value));
-  const c = await api.catalog();
-  catalog = c.games;
-  gameSelect.replaceChildren(...catalog.map((g) => el('option', { value: g.name, text: g.title })));
-  if (catalog.some((g) => g.name === 'wordsprout')) gameSelect.value = 'wordsprout';
-  gameSelect.addEventListener('change', onGameChange);
-  playersInput.addEventListener('change', renderSeatKinds);
-  configArea.addEventListener('change', renderOptions);
-  $('create').addEventListener('submit', onCreate);
-  onGameChange();
-  refresh();
-  setInterval(refresh, 10000);
+async function refreshLists() {
+  const open = /** @type {HTMLElement} */ (document.getElementById('open-games'));
+  const live = /** @type {HTMLElement} */ (document.getElementById('live-games'));
+  const mine = /** @type {HTMLElement} */ (document.getElementById('my-games'));
+  try {
+    const [o, l, m] = await Promise.all([
+      call('GET', '/api/games?status=open&limit=30'),
+      call('GET', '/api/games?status=live&limit=30'),
+      call('GET', '/api/my-games', undefined, { Authorization: `Bearer ${playerKey()}` }),
+    ]);
+    replace(
+      open,
+      o.games.length
+        ? h('ul', { class: 'games' }, o.games.map((/** @type {GameSummary} */ g) => {
+            const mineToken = tokenFor(g.id);
+            return h(
+              'li',
+              null,
+              describe(g),
+              ' ',
+              mineToken
+                ? h('a', { class: 'button', href: playUrl(g.id, mineToken) }, '▶ My seat')
+                : g.seats
+                    .filter((s) => s.kind === 'human' && !s.joined)
+                    .map((s) => h('button', { type: 'button', onclick: () => claim(g.id, s.seat) }, `Sit as player ${s.seat + 1}`)),
+              ' ',
+              h('a', { href: playUrl(g.id) }, 'watch'),
+            );
+          }))
+        : h('p', null, 'No open games. Create one!'),
+    );
+    replace(
+      live,
+      l.games.length
+        ? h('ul', { class: 'games' }, l.games.map((/** @type {GameSummary} */ g) => h('li', null, describe(g), ' ', h('a', { href: playUrl(g.id) }, '◎ watch'))))
+        : h('p', null, 'No running games.'),
+    );
+    /** @type {{seat: number, token: string, game: GameSummary}[]} */
+    const my = m.games;
+    for (const x of my) if (!tokenFor(x.game.id)) rememberToken(x.game.id, x.token);
+    replace(
+      mine,
+      my.length
+        ? h('ul', { class: 'games' }, my.slice(0, 30).map((x) => {
+            const g = x.game;
+            const state = g.status === 'over' ? '✔ over' : g.status === 'open' ? '⌛ waiting for players' : '▶ running';
+            return h('li', null, h('a', { href: playUrl(g.id, x.token) }, `${g.title} as player ${x.seat + 1}`), ` · ${state} · ${describe(g)}`);
+          }))
+        : h('p', null, 'Games you create or join show up here (kept for this browser).'),
+    );
+  } catch (e) {
+    toast(`Could not load the game lists: ${/** @type {Error} */ (e).message}`, 'error');
+  }
 }
 
-start();
+buildCreateForm();
+refreshLists();
+setInterval(() => {
+  if (document.visibilityState === 'visible') refreshLists();
+}, 5000);

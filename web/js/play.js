@@ -1,202 +1,397 @@
 // @ts-check
 /**
- * The game page's shell: seats, clock, connection, result and rematch. The
- * game itself is drawn by one module per game (`/web/games/<name>.js`),
- * which gets the server's view and sends the game's actions.
- * @module play
+ * The game page's shell: finds this browser's seat (invite link, then
+ * localStorage), joins it, holds the WebSocket (and reconnects with the same
+ * seat: the server sends the whole view again), shows seats, clock,
+ * connection, errors and rematch, and hands every `state` to the game's page
+ * module. It never guesses the state: what is drawn is the last `state`.
  */
-import { api, ApiError, GameSocket, el, playerName, rememberToken, seatLabel, tokenFor } from './api.js';
-
-/** @typedef {import('./api.js').StateMsg} StateMsg */
-/** @typedef {import('./api.js').SeatInfo} SeatInfo */
-/** @typedef {import('./api.js').GameSummary} GameSummary */
+import { call, playerKey, myName, setMyName, rememberToken, tokenFor, forgetToken, playUrl, seatName, ApiError } from './api.js';
+import { h, replace, confirmDialog, toast } from './dom.js';
+import { pageFor } from './games/index.js';
 
 /**
- * What a game module receives.
- * @typedef {object} GameContext
- * @property {number|null} seat my seat, or null for a spectator
- * @property {GameSummary} summary the game's public facts
- * @property {(action: any) => Promise<{seq: number}>} act send an action; resolves once stored
- * @property {(message: string, kind?: 'good'|'bad') => void} toast a short message
- * @property {() => SeatInfo[]} seats the seats as known now
+ * What a page module gets.
+ * @typedef {{
+ *   root: HTMLElement,
+ *   actions: HTMLElement,
+ *   mySeat: number | null,
+ *   act: (action: any) => Promise<{seq: number}>,
+ *   summary: () => import('./api.js').GameSummary,
+ *   seatName: (seat: number) => string,
+ *   clockRemaining: () => number | null,
+ *   toast: typeof toast,
+ *   confirm: typeof confirmDialog,
+ *   showError: (message: string) => void,
+ * }} PageContext
  */
-/**
- * What a game module exports.
- * @typedef {object} GameModule
- * @property {(root: HTMLElement, ctx: GameContext) => {update: (s: StateMsg) => void}} mount
- */
 
-const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
-const id = location.pathname.split('/')[2] || '';
-
-/** @type {number|undefined} */
-let toastTimer;
-/** @param {string} message @param {'good'|'bad'} [kind] */
-function toast(message, kind = 'bad') {
-  const t = $('toast');
-  t.textContent = message;
-  t.className = 'toast ' + kind;
-  t.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = window.setTimeout(() => (t.hidden = true), 4000);
-}
-
-/** @type {SeatInfo[]} */
-let seats = [];
-/** @type {StateMsg|null} */
-let last = null;
-/** @type {number|null} */
+const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
+const hashToken = location.hash.replace(/^#/, '');
+if (hashToken) rememberToken(id, hashToken);
+/** @type {string | null} */
+let token = hashToken || tokenFor(id);
+/** @type {number | null} */
 let mySeat = null;
-let clockEnds = 0;
+/** @type {import('./api.js').GameSummary} */
+let summary;
+/** @type {import('./api.js').StateMsg | null} */
+let last = null;
+/** @type {{update: (s: any) => void, error?: (e: ApiError, action: any) => boolean | void, wouldLose?: () => boolean, summary?: () => void} | null} */
+let page = null;
+/** @type {WebSocket | null} */
+let ws = null;
+let attempts = 0;
+let nextRef = 1;
+/** @type {Map<number, {resolve: (v: any) => void, reject: (e: any) => void, action: any}>} */
+const pending = new Map();
+/** Local time (performance.now()) at which the server's clock ends. */
+let clockEnd = /** @type {number | null} */ (null);
 
-function toActSeats() {
-  const t = last?.to_act;
-  if (!t || t === 'over') return [];
-  if (typeof t.one === 'number') return [t.one];
-  if (Array.isArray(t.simultaneous)) return t.simultaneous;
-  return [];
+const connEl = /** @type {HTMLElement} */ (document.getElementById('conn'));
+const seatsEl = /** @type {HTMLElement} */ (document.getElementById('seats'));
+const youEl = /** @type {HTMLElement} */ (document.getElementById('you'));
+const titleEl = /** @type {HTMLElement} */ (document.getElementById('game-title'));
+const boardEl = /** @type {HTMLElement} */ (document.getElementById('board'));
+const actionsEl = /** @type {HTMLElement} */ (document.getElementById('game-actions'));
+const alertEl = /** @type {HTMLElement} */ (document.getElementById('alert'));
+
+/** @param {string} message */
+function showError(message) {
+  replace(alertEl, h('p', null, '⚠ ', message, ' ', h('button', { type: 'button', class: 'link', onclick: () => replace(alertEl) }, 'dismiss')));
+  alertEl.classList.add('shown');
+  clearTimeout(/** @type {any} */ (showError).t);
+  /** @type {any} */ (showError).t = setTimeout(() => { replace(alertEl); alertEl.classList.remove('shown'); }, 10000);
 }
 
-function renderSeats() {
-  const acting = toActSeats();
-  const out = last?.view?.active; // Word Sprout marks players who are out
-  $('seats').replaceChildren(
-    ...seats.map((s) => {
-      const isOut = Array.isArray(out) && out[s.seat] === false;
-      const name = s.kind === 'bot' ? `bot (${s.level})` : s.name || (s.joined ? seatLabel(s.seat) : 'free seat');
-      return el('span', {
-        class: 'seat' + (acting.includes(s.seat) ? ' to-act' : '') + (isOut ? ' out' : ''),
-        'data-seat': s.seat,
-      }, [
-        `${seatLabel(s.seat)}: ${name}`,
-        s.seat === mySeat ? ' (you)' : '',
-        acting.includes(s.seat) ? ' — to move' : '',
-        isOut ? ' — out' : '',
-        s.kind === 'human' && s.joined && !s.connected ? ' — away' : '',
-      ]);
+/** @param {'ok'|'wait'|'down'} kind @param {string} text */
+function setConn(kind, text) {
+  connEl.className = `conn ${kind}`;
+  connEl.textContent = `${kind === 'ok' ? '●' : kind === 'wait' ? '◐' : '○'} ${text}`;
+  document.body.dataset.conn = kind;
+}
+
+function clockRemaining() {
+  return clockEnd === null ? null : Math.max(0, clockEnd - performance.now());
+}
+
+function drawSeats() {
+  if (!summary) return;
+  const toAct = last ? last.to_act : summary.to_act;
+  const acting = new Set(
+    typeof toAct === 'object' && toAct !== null
+      ? 'one' in toAct ? [toAct.one] : toAct.simultaneous
+      : [],
+  );
+  replace(
+    seatsEl,
+    summary.seats.map((s) => {
+      const marks = [];
+      if (acting.has(s.seat)) marks.push(h('span', { class: 'mark acting' }, '▶ to act'));
+      if (s.kind === 'human') {
+        if (!s.joined) marks.push(h('span', { class: 'mark free' }, '◌ seat free'));
+        else marks.push(h('span', { class: `mark ${s.connected ? 'online' : 'offline'}` }, s.connected ? '● online' : '○ away'));
+      } else marks.push(h('span', { class: 'mark bot' }, '⚙ computer'));
+      if (s.seat === mySeat) marks.push(h('strong', { class: 'mark you' }, '★ you'));
+      return h('li', { class: `seat${acting.has(s.seat) ? ' acting' : ''}${s.seat === mySeat ? ' me' : ''}`, dataset: { seat: String(s.seat) } }, seatName(summary.seats, s.seat), ' ', marks);
     }),
   );
 }
 
-function renderClock() {
-  const c = $('clock');
-  if (!clockEnds) {
-    c.textContent = '';
+function drawYou() {
+  if (mySeat === null) {
+    const free = summary && summary.public ? summary.seats.filter((s) => s.kind === 'human' && !s.joined) : [];
+    replace(
+      youEl,
+      '◎ You are watching.',
+      free.map((s) =>
+        h('button', {
+          type: 'button',
+          onclick: async () => {
+            try {
+              const res = await call('POST', `/api/games/${id}/claim`, { seat: s.seat, name: myName() || undefined, player: playerKey() });
+              rememberToken(id, res.token);
+              location.replace(playUrl(id, res.token));
+              location.reload();
+            } catch (e) {
+              showError(/** @type {Error} */ (e).message);
+            }
+          },
+        }, `Sit as player ${s.seat + 1}`),
+      ),
+    );
     return;
   }
-  const left = Math.max(0, clockEnds - performance.now());
-  const secs = Math.ceil(left / 1000);
-  c.textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')} left`;
-  c.classList.toggle('low', secs <= 10);
+  const input = /** @type {HTMLInputElement} */ (h('input', { id: 'rename', value: myName(), maxlength: 40, size: 12, 'aria-label': 'Your name' }));
+  replace(
+    youEl,
+    h('form', {
+      class: 'rename',
+      onsubmit: async (/** @type {Event} */ e) => {
+        e.preventDefault();
+        setMyName(input.value);
+        await join();
+      },
+    }, `You are player ${mySeat + 1}. Name `, input, h('button', null, 'Save')),
+  );
 }
 
-/** @param {StateMsg} s */
-function renderResult(s) {
-  const box = $('result');
-  if (s.to_act !== 'over') {
-    box.replaceChildren();
+function drawOver() {
+  if (!summary) return;
+  const over = last ? last.to_act === 'over' : summary.status === 'over';
+  const box = document.getElementById('shell-over') || h('div', { id: 'shell-over' });
+  if (!box.parentNode) actionsEl.appendChild(box);
+  if (!over) {
+    replace(box);
     return;
   }
-  const ranking = s.outcome?.ranking || [];
-  const scores = s.outcome?.scores;
-  const names = (/** @type {number[]} */ place) =>
-    place.map((p) => (p === mySeat ? 'you' : seats[p]?.name || seatLabel(p))).join(' and ');
-  box.replaceChildren(
-    el('div', { class: 'card' }, [
-      el('h2', { text: 'Game over' }),
-      el('ol', {}, ranking.map((/** @type {number[]} */ place) =>
-        el('li', { text: names(place) + (scores ? ` — ${place.map((p) => scores[p]).join(', ')} points` : '') }))),
-      mySeat !== null
-        ? el('button', { class: 'primary', id: 'rematch', onclick: rematch, text: 'Rematch (same rules, the other player starts)' })
-        : null,
-    ]),
+  const outcome = (last && last.outcome) || summary.outcome;
+  const lines = [];
+  if (outcome) {
+    outcome.ranking.forEach((group, place) => {
+      const who = group.map((s) => seatName(summary.seats, s)).join(' and ');
+      const pts = outcome.scores ? ` — ${group.map((s) => outcome.scores?.[s]).join(', ')} points` : '';
+      lines.push(h('li', null, `${place === 0 ? '★ ' : ''}${who}${pts}`));
+    });
+  }
+  replace(
+    box,
+    h('h2', null, 'Game over'),
+    lines.length ? h('ol', { class: 'ranking', id: 'ranking' }, lines) : null,
+    mySeat !== null ? h('button', { type: 'button', id: 'rematch', class: 'primary', onclick: rematch }, '↻ Rematch (same rules)') : null,
+    summary.rematch ? h('p', null, 'A rematch exists. ', mySeat === null ? h('a', { href: playUrl(summary.rematch) }, 'Watch it') : null) : null,
+    h('p', null, h('a', { href: `/api/games/${id}/record`, target: '_blank' }, 'Game record (JSON)')),
   );
 }
 
 async function rematch() {
-  const token = tokenFor(id);
   if (!token) return;
   try {
-    const r = await api.rematch(id, token);
-    rememberToken(r.game.id, r.token);
-    location.href = `/play/${r.game.id}`;
+    const res = await call('POST', `/api/games/${id}/rematch`, { token });
+    rememberToken(res.game.id, res.token);
+    await call('POST', `/api/games/${res.game.id}/join`, { token: res.token, name: myName() || undefined, player: playerKey() }).catch(() => {});
+    location.href = playUrl(res.game.id, res.token);
   } catch (e) {
-    toast(/** @type {Error} */ (e).message);
+    showError(`Rematch: ${/** @type {Error} */ (e).message}`);
   }
 }
 
-async function start() {
-  // An invite link carries the seat token after '#': keep it, then hide it.
-  const hash = location.hash.slice(1);
-  if (/^[0-9a-f]{32}$/.test(hash)) {
-    rememberToken(id, hash);
-    history.replaceState(null, '', location.pathname);
-  }
-  const token = tokenFor(id);
-  let summary;
+/** Takes (or re-takes) the seat of our token; sets mySeat. */
+async function join() {
+  if (!token) return;
   try {
-    summary = await api.game(id);
+    const res = await call('POST', `/api/games/${id}/join`, { token, name: myName() || undefined, player: playerKey() });
+    mySeat = res.seat;
+    summary = res.game;
   } catch (e) {
-    $('game').replaceChildren(el('p', { class: 'status bad', text: /** @type {Error} */ (e).message }));
-    return;
+    const err = /** @type {ApiError} */ (e);
+    if (err.code === 'bad_token') {
+      forgetToken(id);
+      token = null;
+      mySeat = null;
+      showError('That invite link is not a seat of this game: you are watching.');
+    } else throw e;
   }
-  if (token) {
+}
+
+/** @param {any} action @returns {Promise<{seq: number}>} */
+function act(action) {
+  return new Promise((resolve, reject) => {
+    if (!ws || ws.readyState !== WebSocket.OPEN) {
+      const e = new ApiError('offline', 'not connected to the server (reconnecting): nothing was sent, try again in a moment', 0);
+      reject(e);
+      onActError(e, action);
+      return;
+    }
+    const ref = nextRef++;
+    pending.set(ref, { resolve, reject, action });
+    ws.send(JSON.stringify({ type: 'act', ref, action }));
+  });
+}
+
+/** @param {ApiError} e @param {any} action */
+function onActError(e, action) {
+  const handled = page && page.error ? page.error(e, action) : false;
+  if (!handled) showError(e.message);
+}
+
+function connect() {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const q = new URLSearchParams({ legal: 'true' });
+  if (token) q.set('token', token);
+  const sock = new WebSocket(`${proto}//${location.host}/api/games/${id}/ws?${q}`);
+  ws = sock;
+  setConn('wait', attempts ? `reconnecting… (attempt ${attempts + 1})` : 'connecting…');
+  let opened = false;
+  sock.onopen = () => {
+    opened = true;
+    attempts = 0;
+    setConn('ok', 'connected');
+  };
+  sock.onmessage = (ev) => {
+    /** @type {any} */
+    let msg;
     try {
-      const j = await api.join(id, token, playerName());
-      mySeat = j.seat;
-      summary = j.game;
-    } catch (e) {
-      if (e instanceof ApiError && e.code === 'bad_token') toast('That seat link is not valid: watching instead.');
+      msg = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    switch (msg.type) {
+      case 'welcome':
+        summary = msg.game;
+        mySeat = 'seat' in msg.you ? msg.you.seat : null;
+        document.body.dataset.seat = mySeat === null ? 'spectator' : String(mySeat);
+        drawSeats();
+        drawYou();
+        break;
+      case 'state':
+        onState(msg);
+        break;
+      case 'ack': {
+        const p = pending.get(msg.ref);
+        pending.delete(msg.ref);
+        p?.resolve({ seq: msg.seq });
+        break;
+      }
+      case 'error': {
+        const e = new ApiError(msg.code, msg.message, 0);
+        const p = pending.get(msg.ref);
+        pending.delete(msg.ref);
+        if (p) {
+          p.reject(e);
+          onActError(e, p.action);
+        } else showError(msg.message);
+        break;
+      }
+      case 'seats':
+        if (summary) summary.seats = msg.seats;
+        drawSeats();
+        break;
+      case 'rematch':
+        if (summary) summary.rematch = msg.game;
+        drawOver();
+        toast('Your opponent wants a rematch: press “Rematch” to join it.');
+        break;
+    }
+  };
+  sock.onclose = (ev) => {
+    if (ws !== sock) return;
+    ws = null;
+    for (const [, p] of pending) {
+      const e = new ApiError('offline', 'the connection dropped before the server answered; check the board and try again', 0);
+      p.reject(e);
+    }
+    pending.clear();
+    attempts++;
+    const delay = Math.min(2000, 250 * 2 ** Math.min(attempts, 4));
+    setConn('down', ev.code === 1012 ? 'server restarting — reconnecting…' : 'connection lost — reconnecting…');
+    setTimeout(async () => {
+      if (!opened && attempts > 3) {
+        // Maybe the game is gone, not the network: ask once.
+        try {
+          await call('GET', `/api/games/${id}`);
+        } catch (e) {
+          if (/** @type {ApiError} */ (e).code === 'not_found') {
+            setConn('down', 'no such game');
+            showError(`There is no game ${id} on this server.`);
+            return;
+          }
+        }
+      }
+      connect();
+    }, delay);
+  };
+}
+
+/** @param {import('./api.js').StateMsg} s */
+function onState(s) {
+  if (last && s.seq < last.seq) return; // an older message: never go back
+  last = s;
+  clockEnd = s.clock ? performance.now() + s.clock.remaining_ms : null;
+  document.body.dataset.seq = String(s.seq);
+  if (summary) {
+    summary.to_act = s.to_act;
+    summary.outcome = s.outcome;
+    summary.seq = s.seq;
+    if (s.to_act === 'over') summary.status = 'over';
+  }
+  drawSeats();
+  page?.update(s);
+  drawOver();
+}
+
+function tick() {
+  const ms = clockRemaining();
+  const el = document.getElementById('shell-clock');
+  if (el) {
+    if (ms === null || (last && last.to_act === 'over')) el.textContent = '';
+    else {
+      const sec = Math.ceil(ms / 1000);
+      el.textContent = `◷ ${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')} left`;
     }
   }
-  seats = summary.seats;
-  document.title = `parlor — ${summary.title}`;
-  $('title').textContent = summary.title + (mySeat === null ? ' (watching)' : '');
-  /** @type {GameModule} */
-  let mod;
-  try {
-    mod = await import(`/web/games/${summary.game}.js`);
-  } catch {
-    mod = await import('/web/games/generic.js');
-  }
-  const socket = new GameSocket(id, mySeat === null ? null : token, {
-    onWelcome: (w) => {
-      seats = w.game.seats;
-      renderSeats();
-    },
-    onState: (s) => {
-      last = s;
-      clockEnds = s.clock ? performance.now() + s.clock.remaining_ms : 0;
-      renderSeats();
-      renderClock();
-      renderResult(s);
-      view.update(s);
-    },
-    onSeats: (s) => {
-      seats = s;
-      renderSeats();
-    },
-    onRematch: () => toast('A rematch is ready: press Rematch to join it.', 'good'),
-    onStatus: (st, why) => {
-      const c = $('conn');
-      c.textContent = st === 'open' ? 'connected' : st === 'connecting' ? 'connecting…' : `reconnecting (${why})…`;
-      c.classList.toggle('bad', st !== 'open');
-    },
-    onError: (e) => toast(e.message),
-  });
-  const view = mod.mount($('game'), {
-    seat: mySeat,
-    summary,
-    act: (action) => socket.act(action),
-    toast,
-    seats: () => seats,
-  });
-  setInterval(renderClock, 250);
-  // A refresh reconnects to the same seat, but ask before leaving a game
-  // in progress by accident.
-  window.addEventListener('beforeunload', (e) => {
-    if (mySeat !== null && last && last.to_act !== 'over') e.preventDefault();
-  });
 }
 
-start();
+async function main() {
+  if (!id) {
+    showError('No game id in this address.');
+    return;
+  }
+  try {
+    if (token) await join();
+    if (!summary) summary = await call('GET', `/api/games/${id}`);
+  } catch (e) {
+    const err = /** @type {ApiError} */ (e);
+    titleEl.textContent = 'No such game';
+    setConn('down', err.code === 'not_found' ? 'no such game' : 'cannot reach the server');
+    showError(err.code === 'not_found' ? `There is no game ${id} on this server.` : err.message);
+    if (err.code !== 'not_found') setTimeout(main, 2000);
+    return;
+  }
+  document.title = `${summary.title} — parlor`;
+  replace(titleEl, summary.title, ' ', h('span', { id: 'shell-clock', class: 'clock', 'aria-hidden': 'true' }));
+  document.body.dataset.game = summary.game;
+  drawSeats();
+  drawYou();
+  const mod = await pageFor(summary.game);
+  /** @type {PageContext} */
+  const ctx = {
+    root: boardEl,
+    actions: actionsEl,
+    get mySeat() {
+      return mySeat;
+    },
+    act,
+    summary: () => summary,
+    seatName: (s) => seatName(summary.seats, s),
+    clockRemaining,
+    toast,
+    confirm: confirmDialog,
+    showError,
+  };
+  page = mod.mount(ctx);
+  connect();
+  setInterval(tick, 250);
+  setInterval(() => {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'ping', ref: 'keepalive' }));
+  }, 20000);
+}
+
+// Leaving the page never loses the seat (it comes back from the link or
+// localStorage), but it can lose what was typed and not yet sent.
+window.addEventListener('beforeunload', (e) => {
+  if (page && page.wouldLose && page.wouldLose()) {
+    e.preventDefault();
+    e.returnValue = '';
+  }
+});
+
+document.getElementById('to-lobby')?.addEventListener('click', async (e) => {
+  if (mySeat === null || !last || last.to_act === 'over') return;
+  e.preventDefault();
+  if (await confirmDialog('Leave this game for the lobby? Your seat stays yours: come back through “My games”.', 'Leave', 'Stay')) {
+    location.href = '/';
+  }
+});
+
+main();
