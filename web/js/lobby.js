@@ -38,7 +38,7 @@ async function buildCreateForm() {
   const seatsBox = h('fieldset', { class: 'seats' });
   const publicBox = /** @type {HTMLInputElement} */ (h('input', { id: 'public', type: 'checkbox', checked: true }));
   const rulesBox = h('div', { id: 'rules' });
-  /** @type {{config: () => any} | null} */
+  /** @type {{el: HTMLElement, config: () => any} | null} */
   let options = null;
 
   const current = () => catalog.games.find((g) => g.name === gameSel.value) || catalog.games[0];

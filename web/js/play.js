@@ -146,6 +146,7 @@ function drawOver() {
     return;
   }
   const outcome = (last && last.outcome) || summary.outcome;
+  /** @type {HTMLElement[]} */
   const lines = [];
   if (outcome) {
     outcome.ranking.forEach((group, place) => {

@@ -54,7 +54,7 @@ const facesOf = (rows) => rows.flat().map((f) => f.toLowerCase());
  * @returns {number[] | null}
  */
 export function findPath(faces, n, word) {
-  /** @param {number[]} path @param {number} at */
+  /** @type {(path: number[], at: number) => number[] | null} */
   const go = (path, at) => {
     if (at === word.length) return path;
     const last = path[path.length - 1];
