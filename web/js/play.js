@@ -181,7 +181,15 @@ async function rematch() {
 async function join() {
   if (!token) return;
   try {
-    const res = await call('POST', `/api/games/${id}/join`, { token, name: myName() || undefined, player: playerKey() });
+    // Joining without a name would clear the seat's name (one the creator
+    // gave, say): without a name of our own, keep the seat's.
+    const before = myName() ? null : await call('GET', `/api/games/${id}`).catch(() => null);
+    let res = await call('POST', `/api/games/${id}/join`, { token, name: myName() || undefined, player: playerKey() });
+    const kept = before && before.seats[res.seat] && before.seats[res.seat].name;
+    if (kept) {
+      setMyName(kept);
+      res = await call('POST', `/api/games/${id}/join`, { token, name: kept, player: playerKey() });
+    }
     mySeat = res.seat;
     summary = res.game;
   } catch (e) {

@@ -139,9 +139,9 @@ export function mount(ctx) {
   function submit(raw) {
     const w = raw.trim().toLowerCase();
     path = [];
+    if (w && running()) word.value = '';
     drawPath();
     if (!w || !running()) return;
-    word.value = '';
     const item = { word: w, state: /** @type {'sent'|'ok'|'bad'} */ ('sent'), message: '' };
     feedback.unshift(item);
     drawFeedback();
