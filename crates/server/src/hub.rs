@@ -281,19 +281,37 @@ impl Hub {
             .collect()
     }
 
-    /// Starts every unfinished game so that clocks and bots go on by
-    /// themselves after a restart. Returns how many were started.
+    /// Starts the unfinished games that go on by themselves — a clock is
+    /// running or a bot is to act — so that they do after a restart. Other
+    /// games wait in the database until someone visits them. Returns how
+    /// many were started.
     pub(crate) async fn resume_all(&self) -> Result<usize, ApiError> {
-        let ids = self.store().read(|s| s.unfinished()).await?;
+        let games = self.store().read(|s| s.unfinished()).await?;
         let mut n = 0;
-        for id in ids {
-            match self.stub(&id).await {
+        for g in games.iter().filter(|g| needs_host(g)) {
+            match self.stub(&g.row.id).await {
                 Ok(_) => n += 1,
-                Err(e) => eprintln!("parlor serve: cannot resume game {id}: {e}"),
+                Err(e) => eprintln!("parlor serve: cannot resume game {}: {e}", g.row.id),
             }
         }
         Ok(n)
     }
+}
+
+/// Whether a stored game would change without anyone visiting it.
+fn needs_host(g: &crate::storage::Listed) -> bool {
+    if g.row.status.deadline.is_some() {
+        return true;
+    }
+    let t = &g.row.status.to_act;
+    let acting: Vec<u64> = match (t.get("one"), t.get("simultaneous")) {
+        (Some(one), _) => one.as_u64().into_iter().collect(),
+        (None, Some(Value::Array(v))) => v.iter().filter_map(Value::as_u64).collect(),
+        _ => Vec::new(),
+    };
+    g.seats
+        .iter()
+        .any(|s| s.kind == SeatKind::Bot && acting.contains(&(s.seat as u64)))
 }
 
 /// A seat token: 128 random bits in hex.

@@ -70,6 +70,9 @@ pub struct Settings {
     pub conn_queue: usize,
     /// Incoming messages queued per game before senders get `busy`.
     pub game_queue: usize,
+    /// A connection whose client has not taken a message for this long is
+    /// closed (it reconnects and gets the whole state).
+    pub write_timeout: Duration,
     /// Largest WebSocket message accepted (bytes).
     pub max_message: usize,
     /// Largest HTTP request body accepted (bytes).
@@ -83,7 +86,8 @@ pub struct Settings {
     /// A game with no connection, no clock and no bot at work leaves memory
     /// after this long.
     pub idle_unload: Duration,
-    /// Start every unfinished game at start-up (clocks and bots go on).
+    /// At start-up, start the unfinished games whose clock runs or whose bot
+    /// is to act, so they go on by themselves.
     pub resume: bool,
 }
 
@@ -92,6 +96,7 @@ impl Default for Settings {
         Settings {
             conn_queue: 64,
             game_queue: 256,
+            write_timeout: Duration::from_secs(10),
             max_message: 16 * 1024,
             max_body: 64 * 1024,
             bot_delay: Duration::from_millis(400),
@@ -125,9 +130,6 @@ pub enum StartError {
         /// The reason.
         source: std::io::Error,
     },
-    /// Unfinished games could not be listed.
-    #[error("cannot resume games: {0}")]
-    Resume(ApiError),
 }
 
 impl Server {
@@ -159,7 +161,14 @@ impl Server {
         let resume = settings.resume;
         let hub = Hub::new(registry, resources, store, settings, stop_rx.clone());
         if resume {
-            hub.resume_all().await.map_err(StartError::Resume)?;
+            // In the background: the server answers at once, and a game
+            // asked for meanwhile is loaded on demand anyway.
+            let hub = hub.clone();
+            tokio::spawn(async move {
+                if let Err(e) = hub.resume_all().await {
+                    eprintln!("parlor serve: cannot resume games: {e}");
+                }
+            });
         }
         let listener = tokio::net::TcpListener::bind(addr)
             .await

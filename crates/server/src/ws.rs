@@ -66,6 +66,7 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
     let (local_tx, mut local_rx) = mpsc::channel::<Utf8Bytes>(16);
     let shutdown = hub.shutdown_signal();
 
+    let limit = hub.settings().write_timeout;
     let writer = async {
         loop {
             tokio::select! {
@@ -73,15 +74,18 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                     Some(text) => {
                         // Write everything already queued, then flush once:
                         // one system call for an ack and the state after it.
-                        let mut ok = sink.feed(Message::Text(text)).await.is_ok();
-                        while ok {
-                            match out.try_recv() {
-                                Ok(more) => ok = sink.feed(Message::Text(more)).await.is_ok(),
-                                Err(_) => break,
+                        // A client that does not read for `limit` is dropped:
+                        // the socket closes and the game never waits for it.
+                        let burst = async {
+                            sink.feed(Message::Text(text)).await?;
+                            while let Ok(more) = out.try_recv() {
+                                sink.feed(Message::Text(more)).await?;
                             }
-                        }
-                        if !ok || sink.flush().await.is_err() {
-                            break;
+                            sink.flush().await
+                        };
+                        match tokio::time::timeout(limit, burst).await {
+                            Ok(Ok(())) => {}
+                            _ => break,
                         }
                     }
                     None => {
@@ -98,8 +102,9 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                 },
                 m = local_rx.recv() => match m {
                     Some(text) => {
-                        if sink.send(Message::Text(text)).await.is_err() {
-                            break;
+                        match tokio::time::timeout(limit, sink.send(Message::Text(text))).await {
+                            Ok(Ok(())) => {}
+                            _ => break,
                         }
                     }
                     None => break,

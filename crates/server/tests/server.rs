@@ -583,3 +583,138 @@ async fn bots_play_their_seats() {
     tokio::time::sleep(Duration::from_millis(10)).await;
     server.stop().await;
 }
+
+/// A client that stops reading is dropped; the game and the other
+/// connections go on at full speed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_client_cannot_stall_the_game() {
+    let settings = parlor_server::Settings {
+        conn_queue: 8,
+        write_timeout: Duration::from_secs(1),
+        ..common::test_settings()
+    };
+    let server = common::start(&common::sqlite_url("slow"), settings).await;
+    let addr = server.addr();
+    let created = create(addr, json!({"game": "blob", "config": {"bytes": 65536}})).await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let t0 = token(&created, 0);
+    // The slow spectator connects and never reads.
+    let mut slow = Ws::connect(addr, &id, None).await.unwrap();
+    // A fast one reads everything.
+    let (mut fast, _) = connect(addr, &id, None).await;
+    let reader = tokio::spawn(async move {
+        fast.recv_until("state", |v| v["seq"] == 150).await.unwrap();
+    });
+    let path = format!("/api/games/{id}/actions");
+    for i in 0..150 {
+        let (s, v) = http(
+            addr,
+            "POST",
+            &path,
+            Some(&json!({"token": t0, "action": 1})),
+            &[],
+        )
+        .await
+        .unwrap();
+        assert_eq!(s, 200, "action {i}: {v}");
+    }
+    tokio::time::timeout(Duration::from_secs(30), reader)
+        .await
+        .expect("the fast spectator saw every state")
+        .unwrap();
+    // The slow one finds its connection closed after what was buffered.
+    let mut last = 0;
+    let closed = loop {
+        match slow.recv_timeout(Duration::from_secs(20)).await {
+            Ok(v) => last = v["seq"].as_u64().unwrap_or(last),
+            Err(e) => break e,
+        }
+    };
+    assert!(
+        last < 150,
+        "the stalled client was dropped before the end ({closed})"
+    );
+    server.stop().await;
+}
+
+/// After a restart, a game whose clock runs goes on without any visitor.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clocks_resume_without_visitors() {
+    let db = common::sqlite_url("resume");
+    let server = common::start(&db, common::test_settings()).await;
+    let created = create(
+        server.addr(),
+        json!({"game": "secret", "config": {"rounds": 1, "seconds": 1.0}}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    // Let the clock's start reach the database, then stop.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    server.stop().await;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let server = common::start(&db, common::test_settings()).await;
+    let mut over = false;
+    for _ in 0..100 {
+        let (_, list) = http(server.addr(), "GET", "/api/games?status=over", None, &[])
+            .await
+            .unwrap();
+        if list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == id)
+        {
+            over = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(over, "the referee ended the round by itself");
+    server.stop().await;
+}
+
+/// Idle games leave memory and come back whole on the next visit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_games_unload_and_reload() {
+    let settings = parlor_server::Settings {
+        idle_unload: Duration::from_millis(200),
+        ..common::test_settings()
+    };
+    let server = common::start(&common::sqlite_url("idle"), settings).await;
+    let addr = server.addr();
+    let created = create(addr, json!({"game": "nim"})).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let t0 = token(&created, 0);
+    let path = format!("/api/games/{id}/actions");
+    http(
+        addr,
+        "POST",
+        &path,
+        Some(&json!({"token": t0, "action": 2})),
+        &[],
+    )
+    .await
+    .unwrap();
+    for _ in 0..50 {
+        if server.live_games() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(server.live_games(), 0, "the idle game left memory");
+    let (s, v) = http(
+        addr,
+        "POST",
+        &path,
+        Some(&json!({"token": token(&created, 1), "action": 3})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!((s, &v["seq"]), (200, &json!(2)), "{v}");
+    let (_, st) = http(addr, "GET", &format!("/api/games/{id}/state"), None, &[])
+        .await
+        .unwrap();
+    assert_eq!(st["view"]["pile"], 16);
+    server.stop().await;
+}

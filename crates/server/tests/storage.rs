@@ -192,7 +192,11 @@ fn suite(db: &DbUrl) {
         ids(s.by_player("player-key-bea-0001", 10).unwrap()),
         vec!["g3"]
     );
-    assert_eq!(s.unfinished().unwrap(), vec!["g2", "g3"]);
+    assert_eq!(
+        ids(s.unfinished().unwrap()),
+        vec!["g2", "g3"],
+        "private ones too"
+    );
 
     // A second connection sees the same data (the reader of a Store).
     let mut other = common::open(db);

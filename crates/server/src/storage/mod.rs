@@ -248,8 +248,9 @@ pub trait Storage: Send {
     fn list(&mut self, filter: ListFilter, limit: usize) -> Result<Vec<Listed>, StorageError>;
     /// Games where `player` joined a seat, newest first.
     fn by_player(&mut self, player: &str, limit: usize) -> Result<Vec<Listed>, StorageError>;
-    /// The ids of every unfinished game, for resuming clocks and bots.
-    fn unfinished(&mut self) -> Result<Vec<String>, StorageError>;
+    /// Every unfinished game (public or not), oldest first, for resuming
+    /// clocks and bots.
+    fn unfinished(&mut self) -> Result<Vec<Listed>, StorageError>;
     /// Housekeeping, called about twice a second on a connection of its
     /// own (SQLite: copy the write-ahead log into the database file, so
     /// the writer never stalls doing it).

@@ -344,15 +344,10 @@ impl Storage for PgStorage {
         self.listed(&sql, &[&player, &(limit as i64)])
     }
 
-    fn unfinished(&mut self) -> Result<Vec<String>, StorageError> {
-        let rows = self
-            .client
-            .query(
-                "SELECT id FROM games WHERE NOT over ORDER BY created_ms",
-                &[],
-            )
-            .map_err(err)?;
-        rows.iter().map(|r| r.try_get(0).map_err(err)).collect()
+    fn unfinished(&mut self) -> Result<Vec<Listed>, StorageError> {
+        let sql =
+            format!("SELECT {GAME_COLUMNS} FROM games WHERE NOT over ORDER BY created_ms, id");
+        self.listed(&sql, &[])
     }
 }
 

@@ -431,16 +431,9 @@ impl Storage for SqliteStorage {
             .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
     }
 
-    fn unfinished(&mut self) -> Result<Vec<String>, StorageError> {
-        let mut st = self
-            .conn
-            .prepare_cached("SELECT id FROM games WHERE over = 0 ORDER BY created_ms")
-            .map_err(err)?;
-        let ids = st
-            .query_map([], |r| r.get(0))
-            .map_err(err)?
-            .collect::<Result<_, _>>()
-            .map_err(err)?;
-        Ok(ids)
+    fn unfinished(&mut self) -> Result<Vec<Listed>, StorageError> {
+        let sql =
+            format!("SELECT {GAME_COLUMNS} FROM games WHERE over = 0 ORDER BY created_ms, id");
+        self.listed(&sql, &[])
     }
 }

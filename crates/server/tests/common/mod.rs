@@ -185,10 +185,77 @@ impl Game for Secret {
     }
 }
 
+/// "Blob": one seat adds numbers forever; the view carries `bytes` of
+/// padding, to make large messages (flow-control tests).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BlobConfig {
+    pub bytes: usize,
+}
+
+impl Default for BlobConfig {
+    fn default() -> Self {
+        BlobConfig { bytes: 1000 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Blob {
+    config: BlobConfig,
+    sum: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("blob refuses {0}")]
+pub struct BlobError(u32);
+
+impl Game for Blob {
+    type Config = BlobConfig;
+    type Action = u32;
+    type View = serde_json::Value;
+    type Event = u32;
+    type Error = BlobError;
+    const INFO: GameInfo = GameInfo {
+        name: "blob",
+        title: "Blob",
+        min_seats: 1,
+        max_seats: 1,
+    };
+    fn new(config: &BlobConfig, _: Seed, _: &Resources) -> Result<Self, ConfigError> {
+        Ok(Blob {
+            config: config.clone(),
+            sum: 0,
+        })
+    }
+    fn config(&self) -> &BlobConfig {
+        &self.config
+    }
+    fn seats(&self) -> usize {
+        1
+    }
+    fn to_act(&self) -> ToAct {
+        ToAct::One(Seat(0))
+    }
+    fn apply(&mut self, _: Actor, n: u32) -> Result<Vec<u32>, BlobError> {
+        if n == 0 {
+            return Err(BlobError(n));
+        }
+        self.sum += u64::from(n);
+        Ok(vec![n])
+    }
+    fn view(&self, _: Viewer) -> serde_json::Value {
+        serde_json::json!({"sum": self.sum, "pad": "x".repeat(self.config.bytes)})
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        None
+    }
+}
+
 pub fn registry() -> Registry {
     let mut r = Registry::new();
     r.register::<parlor_core::doc_nim::Nim>()
         .register::<Secret>()
+        .register::<Blob>()
         .register::<parlor_gobble::Gobble>();
     r
 }
