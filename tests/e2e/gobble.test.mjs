@@ -70,8 +70,9 @@ function framesBeforeOver(frames) {
 test('a complete Gobble round in two browsers, with a server restart and no leaked words', { timeout: 120000 }, async () => {
   const ann = await player(browser, 'Ann');
   const bea = await player(browser, 'Bea');
-  const A = ann.page, B = bea.page;
-  await withArtifacts([ann, bea], async () => {
+  const cat = await player(browser, 'Cat');
+  const A = ann.page, B = bea.page, C = cat.page;
+  await withArtifacts([ann, bea, cat], async () => {
     await A.goto(srv.url + '/');
     await A.selectOption('#game', 'gobble');
     await A.waitForSelector('#gobble-rules');
@@ -82,6 +83,10 @@ test('a complete Gobble round in two browsers, with a server restart and no leak
     const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
     await A.click('#go-play');
     await B.goto(invite);
+    // Cat watches from the lobby's list of running games: a spectator.
+    await C.goto(srv.url + '/');
+    await C.click('#live-games a:has-text("watch")');
+    await C.waitForSelector('#you:has-text("You are watching")');
 
     for (const p of [A, B]) {
       await p.waitForSelector('#gb-grid .cell');
@@ -155,13 +160,20 @@ test('a complete Gobble round in two browsers, with a server restart and no leak
     assert.ok(bea.frames.length > 5 && ann.frames.length > 5, 'frames were recorded');
     for (const w of ['felt', 'left']) assert.ok(!beaEarly.includes(`"${w}"`), `Bea received Ann's word ${w} early`);
     for (const w of ['web', 'net']) assert.ok(!annEarly.includes(`"${w}"`), `Ann received Bea's word ${w} early`);
+    // The spectator saw nobody's words before the end, and can act for no one.
+    const catEarly = framesBeforeOver(cat.frames).join('\n');
+    for (const w of ['felt', 'left', 'web', 'net', 'bet']) assert.ok(!catEarly.includes(`"${w}"`), `the spectator received ${w} early`);
+    assert.equal(await C.locator('#gb-form').isVisible(), false);
+    await C.waitForSelector('#gb-table li.cancelled[data-word="bet"]');
     // ...and they are there once it ended (so the check above can fail).
     assert.ok(bea.frames.some((f) => f.text.includes('"felt"')));
     assert.ok(ann.frames.some((f) => f.text.includes('"web"')));
 
     assert.deepEqual(ann.errors, []);
     assert.deepEqual(bea.errors, []);
+    assert.deepEqual(cat.errors, []);
   });
   await ann.context.close();
   await bea.context.close();
+  await cat.context.close();
 });

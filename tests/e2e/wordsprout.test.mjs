@@ -46,6 +46,9 @@ test('a complete Word Sprout game in two browsers, with a server restart', { tim
   const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
   assert.match(invite, /\/play\/[a-z0-9]+#[0-9a-f]{32}$/);
   await A.click('#go-play');
+  // Bea sees the game in the lobby's open games, then follows her invite.
+  await B.goto(srv.url + '/');
+  await B.waitForSelector('#open-games li:has-text("Word Sprout"):has-text("Player 2: free")');
   await B.goto(invite);
 
   await A.waitForSelector('#ws-status:has-text("Your turn")');
@@ -132,6 +135,11 @@ test('a complete Word Sprout game in two browsers, with a server restart', { tim
   await A.waitForURL(/\/play\/[a-z0-9]+#[0-9a-f]{32}$/);
   await A.waitForSelector('#you:has-text("You are player 2")');
   await B.waitForSelector('#shell-over:has-text("A rematch exists")');
+
+  // Bea's lobby lists her games: the finished one and the rematch.
+  await B.goto(srv.url + '/');
+  await B.waitForSelector('#my-games li:has-text("over")');
+  assert.ok((await B.locator('#my-games li').count()) >= 2);
 
   assert.deepEqual(ann.errors, []);
   assert.deepEqual(bea.errors, []);
