@@ -147,3 +147,36 @@ test('a complete Word Sprout game in two browsers, with a server restart', { tim
   await ann.context.close();
   await bea.context.close();
 });
+
+test('Word Sprout: an out-of-turn play, warned about, then called', { timeout: 60000 }, async () => {
+  const ann = await player(browser, 'Ann');
+  const bea = await player(browser, 'Bea');
+  const A = ann.page, B = bea.page;
+  await withArtifacts([ann, bea], async () => {
+    const g = await srv.api('/api/games', { game: 'wordsprout', take_seat: 0, name: 'Ann' });
+    await A.goto(srv.url + g.seats[0].invite);
+    await B.goto(srv.url + g.seats[1].invite);
+    await A.fill('#ws-whole', 'o');
+    await A.press('#ws-whole', 'Enter');
+    await waitString(B, 'o');
+    // Ann again, out of turn: the page warns before she confirms.
+    await A.click('#ws-status'); // leave the text box: letters now pick
+    await A.keyboard.press('r');
+    await A.keyboard.press('Enter');
+    await A.waitForSelector('#ws-preview:has-text("out-of-turn play")');
+    await A.click('#ws-play');
+    await waitString(B, 'or');
+    await B.waitForSelector('#ws-log:has-text("out of turn")');
+    // Bea notices and calls it: Ann is out, her play undone, Bea wins.
+    await B.click('#ws-call');
+    for (const p of [A, B]) {
+      await p.waitForSelector('#ws-log:has-text("called for playing out of turn")');
+      await p.waitForSelector('#ranking li:first-child:has-text("Bea")');
+    }
+    await waitString(A, 'o');
+    assert.deepEqual(ann.errors, []);
+    assert.deepEqual(bea.errors, []);
+  });
+  await ann.context.close();
+  await bea.context.close();
+});
