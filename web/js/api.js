@@ -131,7 +131,10 @@ export function seatName(seats, seat) {
   const s = seats && seats[seat];
   const label = `Player ${seat + 1}`;
   if (!s) return label;
-  if (s.kind === 'bot') return `${label} (${s.name || 'bot'})`;
+  if (s.kind === 'bot') {
+    const level = s.level ? s.level[0].toUpperCase() + s.level.slice(1) + ' bot' : 'Bot';
+    return `${level} (P${seat + 1})`;
+  }
   return s.name ? `${s.name} (P${seat + 1})` : label;
 }
 

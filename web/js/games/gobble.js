@@ -343,9 +343,10 @@ export function mount(ctx) {
     /** @param {import('../api.js').StateMsg} s */
     update(s) {
       st = s;
-      if (s.view.over && word.value) {
+      if (s.view.over && (word.value || path.length)) {
         word.value = '';
         path = [];
+        drawPath();
       }
       const key = s.view.letters;
       if (key !== boardKey) {

@@ -134,7 +134,7 @@ export function mount(ctx) {
   const chooseEl = h('div', { id: 'ws-choose' });
   const helperEl = h('div', { id: 'ws-helper' });
   const boardEl = h('div', { id: 'ws-board' });
-  const logEl = h('ol', { id: 'ws-log', class: 'log', 'aria-label': 'What happened' });
+  const logEl = h('ol', { id: 'ws-log', class: 'log', reversed: true, 'aria-label': 'What happened, newest first' });
 
   replace(
     ctx.root,
