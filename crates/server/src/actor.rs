@@ -674,14 +674,23 @@ impl GameActor {
                 });
             let _ = tx.send(result);
         };
-        if delay.is_zero() {
-            tokio::task::spawn_blocking(job);
-        } else {
-            tokio::spawn(async move {
+        // At most `bot_threads` decisions run at once, so thinking bots can
+        // never take the cores from the tasks that accept and acknowledge
+        // people's actions; the others wait their turn.
+        let slots = self.hub.bot_slots();
+        tokio::spawn(async move {
+            if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
-                tokio::task::spawn_blocking(job);
-            });
-        }
+            }
+            let Ok(permit) = slots.acquire_owned().await else {
+                return;
+            };
+            let _ = tokio::task::spawn_blocking(move || {
+                job();
+                drop(permit);
+            })
+            .await;
+        });
     }
 
     async fn bot_done(&mut self, r: BotResult) {
@@ -737,7 +746,9 @@ impl GameActor {
         name: Option<String>,
         player: Option<String>,
     ) -> Result<(), ApiError> {
-        let name = name.map(|n| n.trim().chars().take(40).collect::<String>());
+        let name = name
+            .map(|n| n.trim().chars().take(40).collect::<String>())
+            .filter(|n| !n.is_empty());
         let write = Write::Join {
             game_id: self.row.id.clone(),
             seat,
@@ -747,7 +758,9 @@ impl GameActor {
         self.hub.store().write(write).await?;
         let s = &mut self.seats[seat];
         s.joined = true;
-        s.name = name;
+        if name.is_some() {
+            s.name = name;
+        }
         if player.is_some() {
             s.player = player;
         }

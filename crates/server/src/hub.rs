@@ -30,6 +30,7 @@ struct Inner {
     settings: Settings,
     games: Mutex<HashMap<String, GameStub>>,
     shutdown: watch::Receiver<bool>,
+    bot_slots: Arc<tokio::sync::Semaphore>,
 }
 
 /// What to create.
@@ -63,6 +64,7 @@ impl Hub {
         settings: Settings,
         shutdown: watch::Receiver<bool>,
     ) -> Hub {
+        let settings_bot_threads = settings.bot_threads.max(1);
         Hub {
             inner: Arc::new(Inner {
                 registry,
@@ -71,6 +73,7 @@ impl Hub {
                 settings,
                 games: Mutex::new(HashMap::new()),
                 shutdown,
+                bot_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
             }),
         }
     }
@@ -86,6 +89,10 @@ impl Hub {
     }
     pub(crate) fn settings(&self) -> Settings {
         self.inner.settings.clone()
+    }
+    /// Permits for bot decisions running at once.
+    pub(crate) fn bot_slots(&self) -> Arc<tokio::sync::Semaphore> {
+        self.inner.bot_slots.clone()
     }
     pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.inner.shutdown.clone()

@@ -81,6 +81,10 @@ pub struct Settings {
     pub bot_delay: Duration,
     /// Pause between a bot's moves while a clock runs (Gobble's search).
     pub bot_delay_clocked: Duration,
+    /// Bot decisions running at once (on blocking threads). The default,
+    /// one less than the cores (at least one), keeps a core for people's
+    /// actions however many bots are thinking.
+    pub bot_threads: usize,
     /// Time budget of one bot decision.
     pub bot_think: Duration,
     /// A game with no connection, no clock and no bot at work leaves memory
@@ -102,6 +106,10 @@ impl Default for Settings {
             bot_delay: Duration::from_millis(400),
             bot_delay_clocked: Duration::from_secs(3),
             bot_think: Duration::from_secs(1),
+            bot_threads: std::thread::available_parallelism()
+                .map(|n| n.get().saturating_sub(1))
+                .unwrap_or(1)
+                .max(1),
             idle_unload: Duration::from_secs(600),
             resume: true,
         }

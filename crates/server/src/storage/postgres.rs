@@ -106,7 +106,7 @@ impl PgStorage {
                 "UPDATE games SET seq = $2, to_act = $3, outcome = $4, over = $5, deadline_key = $6, \
                  deadline_started_ms = $7, updated_ms = $8 WHERE id = $1",
             )?,
-            join: p("UPDATE seats SET joined = TRUE, name = $3, player = COALESCE($4, player) \
+            join: p("UPDATE seats SET joined = TRUE, name = COALESCE($3, name), player = COALESCE($4, player) \
                  WHERE game_id = $1 AND seat = $2")?,
             rematch: p("UPDATE games SET rematch = $2 WHERE id = $1")?,
             load_game: p(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))?,

@@ -226,7 +226,7 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StorageError> {
         } => {
             let n = c
                 .prepare_cached(
-                    "UPDATE seats SET joined = 1, name = ?3, player = COALESCE(?4, player) \
+                    "UPDATE seats SET joined = 1, name = COALESCE(?3, name), player = COALESCE(?4, player) \
                          WHERE game_id = ?1 AND seat = ?2",
                 )
                 .map_err(err)?
