@@ -25,7 +25,10 @@ impl DictArgs {
             let bytes = std::fs::read(path)
                 .with_context(|| format!("cannot read word list {}", path.display()))?;
             if bytes.is_empty() {
-                bail!("word list {} is empty: expected one word per line", path.display());
+                bail!(
+                    "word list {} is empty: expected one word per line",
+                    path.display()
+                );
             }
             let name = path.display().to_string();
             let (lexicon, report) = Lexicon::from_bytes(name, &bytes)
@@ -53,6 +56,9 @@ impl DictArgs {
     pub fn resources(&self) -> Result<(parlor_core::Resources, String)> {
         let lexicon = self.load()?;
         let name = lexicon.name().to_string();
-        Ok((parlor_core::Resources::embedded().with_lexicon(lexicon), name))
+        Ok((
+            parlor_core::Resources::embedded().with_lexicon(lexicon),
+            name,
+        ))
     }
 }

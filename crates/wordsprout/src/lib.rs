@@ -73,14 +73,14 @@
 pub mod board;
 pub mod bot;
 pub mod game;
-pub mod judge;
 pub mod hint;
+pub mod judge;
 pub mod language;
 pub mod plurals;
-pub mod solve;
 pub mod rules;
+pub mod solve;
 
 pub use game::{Action, Config, Error, Event, OutReason, Phase, View, WinReason, WordSprout};
-pub use rules::{Pot, Rule, RuleSet, Vowels};
 pub use language::{Language, Move};
+pub use rules::{Pot, Rule, RuleSet, Vowels};
 pub use solve::Solution;

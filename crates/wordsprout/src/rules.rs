@@ -159,7 +159,9 @@ impl FromStr for Rule {
         Rule::ALL
             .into_iter()
             .find(|r| r.name() == key)
-            .ok_or_else(|| UnknownRule { given: s.to_string() })
+            .ok_or_else(|| UnknownRule {
+                given: s.to_string(),
+            })
     }
 }
 
@@ -223,7 +225,13 @@ impl RuleSet {
 
     /// Only the rules that shape valid strings (see [`Rule::shapes_strings`]).
     pub fn string_rules(&self) -> RuleSet {
-        RuleSet(self.0.iter().copied().filter(|r| r.shapes_strings()).collect())
+        RuleSet(
+            self.0
+                .iter()
+                .copied()
+                .filter(|r| r.shapes_strings())
+                .collect(),
+        )
     }
 }
 
@@ -291,7 +299,10 @@ impl FromStr for Pot {
     type Err = BadPot;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut pot = [0u16; 26];
-        for part in s.split(|c: char| c.is_whitespace() || c == ',').filter(|p| !p.is_empty()) {
+        for part in s
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|p| !p.is_empty())
+        {
             let bad = || BadPot {
                 given: s.to_string(),
                 at: part.to_string(),

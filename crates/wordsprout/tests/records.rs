@@ -9,7 +9,11 @@ use std::sync::Arc;
 
 #[test]
 fn the_worked_example_record_replays() {
-    let (words, _) = Lexicon::from_bytes("example-words.txt", include_bytes!("data/example-words.txt")).unwrap();
+    let (words, _) = Lexicon::from_bytes(
+        "example-words.txt",
+        include_bytes!("data/example-words.txt"),
+    )
+    .unwrap();
     let resources = Resources::embedded().with_lexicon(Arc::new(words));
     let record = Record::<WordSprout>::from_json(include_str!("data/worked-example.json")).unwrap();
     let m = Match::<WordSprout>::replay(&record, &resources).unwrap();
@@ -23,13 +27,24 @@ fn the_worked_example_record_replays() {
         .collect();
     assert_eq!(
         strings,
-        ["o", "oa", "oat", "omat", "ombat", "ombast", "bombast", "bombasti", "bombastic"]
+        [
+            "o",
+            "oa",
+            "oat",
+            "omat",
+            "ombat",
+            "ombast",
+            "bombast",
+            "bombasti",
+            "bombastic"
+        ]
     );
     assert_eq!(m.state().to_act(), ToAct::Over);
     assert_eq!(m.state().outcome().unwrap().winners(), &[Seat(0)]);
     // Written back, the record is the same JSON.
     let again: serde_json::Value = serde_json::from_str(&m.record().to_json()).unwrap();
-    let file: serde_json::Value = serde_json::from_str(include_str!("data/worked-example.json")).unwrap();
+    let file: serde_json::Value =
+        serde_json::from_str(include_str!("data/worked-example.json")).unwrap();
     assert_eq!(again, file);
 }
 
