@@ -157,6 +157,20 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         None
     }
 
+    /// The game's own analysis for `viewer`, over JSON: Word Sprout's
+    /// "what could I have played?", for example. `request` is
+    /// game-specific; the game decides when the helper is allowed (after a
+    /// round, or during play where the table's rules allow it) and must
+    /// never reveal hidden information. `None`: this game has no helper.
+    fn assist(
+        &self,
+        viewer: Viewer,
+        request: &serde_json::Value,
+    ) -> Option<Result<serde_json::Value, String>> {
+        let _ = (viewer, request);
+        None
+    }
+
     /// The word lists this game plays with, stamped into its record.
     fn lexicons(&self) -> Vec<crate::LexiconStamp> {
         Vec::new()

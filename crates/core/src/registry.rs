@@ -69,6 +69,8 @@ pub trait DynMatch: Send + Sync {
     fn record_json(&self) -> Value;
     /// Number of accepted actions so far.
     fn actions_len(&self) -> usize;
+    /// The game's helper for `viewer` (see [`Game::assist`]).
+    fn assist_json(&self, viewer: Viewer, request: &Value) -> Option<Result<Value, String>>;
     /// The clock the host must keep now, with its action as JSON.
     fn deadline_json(&self) -> Option<crate::Deadline<Value>>;
     /// The game's own computer player's choice for `seat` (seeded by
@@ -120,6 +122,9 @@ impl<G: Game> DynMatch for Match<G> {
     }
     fn actions_len(&self) -> usize {
         self.record().actions.len()
+    }
+    fn assist_json(&self, viewer: Viewer, request: &Value) -> Option<Result<Value, String>> {
+        self.state().assist(viewer, request)
     }
     fn deadline_json(&self) -> Option<crate::Deadline<Value>> {
         self.state().deadline().map(|d| crate::Deadline {

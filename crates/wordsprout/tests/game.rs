@@ -577,3 +577,68 @@ fn palindrome_lock_allows_two_letters_and_demands_palindromes() {
     m.apply(seat(1), play("level")).unwrap();
     assert_eq!(m.state().to_act(), ToAct::One(Seat(0)));
 }
+
+#[test]
+fn the_helper_opens_after_the_round_or_with_hints() {
+    let res = example_words();
+    let mut m = Match::<WordSprout>::new(config(2, &[]), 1, &res).unwrap();
+    m.apply(seat(0), play("o")).unwrap();
+    let ask = serde_json::json!({"string": "omat", "solve": true});
+    let closed = m.state().assist(Viewer::Seat(Seat(1)), &ask).unwrap();
+    assert!(closed.unwrap_err().contains("after the round"));
+
+    for (i, s) in EXAMPLE.iter().enumerate().skip(1) {
+        m.apply(seat(i % 2), play(s)).unwrap();
+    }
+    m.apply(seat(1), Action::Concede).unwrap();
+    assert_eq!(m.state().to_act(), ToAct::Over);
+    let answer = m.state().assist(Viewer::Spectator, &ask).unwrap().unwrap();
+    let results: Vec<&str> = answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["result"].as_str().unwrap())
+        .collect();
+    assert_eq!(results, ["tomat", "ombat", "omato"]);
+    assert_eq!(answer["solved"], true);
+    // Solved: every move carries a verdict.
+    assert!(answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["wins"].is_boolean()));
+    // The current string is the default; malformed requests say what is accepted.
+    let current = m
+        .state()
+        .assist(Viewer::Spectator, &serde_json::json!({}))
+        .unwrap()
+        .unwrap();
+    assert_eq!(current["string"], "bombastic");
+    assert_eq!(current["moves"].as_array().unwrap().len(), 0);
+    let bad = m
+        .state()
+        .assist(Viewer::Spectator, &serde_json::json!({"strng": 1}))
+        .unwrap();
+    assert!(bad.unwrap_err().starts_with("a helper request is"));
+
+    let open = Config {
+        hints: true,
+        ..config(2, &[])
+    };
+    let m = Match::<WordSprout>::new(open, 1, &res).unwrap();
+    let answer = m
+        .state()
+        .assist(Viewer::Seat(Seat(0)), &serde_json::json!({}))
+        .unwrap()
+        .unwrap();
+    let letters: String = answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["letter"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        letters, "abcimostw",
+        "the letters of oat, tomato, wombat, bombastic"
+    );
+}

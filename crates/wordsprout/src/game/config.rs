@@ -35,6 +35,10 @@ pub struct Config {
     /// vowel collections, else 1.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rounds: Option<u32>,
+    /// Whether the helper ("what could I play?") is open during play, not
+    /// only after the round.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
 }
 
 impl Default for Config {
@@ -47,6 +51,7 @@ impl Default for Config {
             vowels: Vowels::default(),
             teams: Vec::new(),
             rounds: None,
+            hints: false,
         }
     }
 }

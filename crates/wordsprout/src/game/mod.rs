@@ -25,6 +25,7 @@
 mod challenges;
 mod config;
 mod going_out;
+mod helper;
 mod metamorphism;
 mod plays;
 mod rounds;
@@ -632,6 +633,14 @@ impl Game for WordSprout {
 
     fn lexicons(&self) -> Vec<LexiconStamp> {
         vec![LexiconStamp::of(&self.shared.lexicon)]
+    }
+
+    fn assist(
+        &self,
+        viewer: Viewer,
+        request: &serde_json::Value,
+    ) -> Option<Result<serde_json::Value, String>> {
+        Some(self.helper(viewer, request))
     }
 
     fn agent(
