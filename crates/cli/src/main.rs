@@ -66,12 +66,22 @@ fn main() -> ExitCode {
         Err(e) => {
             // clap prints help and version to stdout with success, and
             // usage errors to stderr with status 2.
-            let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
+            if !e.use_stderr() {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                // `parlor` or `parlor gobble` alone: the list of commands.
+                let _ = e.print();
+                return ExitCode::from(2);
+            }
+            // A usage error in one line: clap's first line says what was
+            // wrong and what is accepted; --help has the rest.
+            let rendered = e.render().to_string();
+            let first = rendered.lines().next().unwrap_or("invalid arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("parlor: error: {first} (see --help)");
+            return ExitCode::from(2);
         }
     };
     let result = match cli.command {
@@ -89,8 +99,12 @@ fn main() -> ExitCode {
             // One line: the error and its causes, never a backtrace.
             let mut line = e.to_string();
             for cause in e.chain().skip(1) {
-                line.push_str(": ");
-                line.push_str(&cause.to_string());
+                // Errors that already quote their cause would say it twice.
+                let cause = cause.to_string();
+                if !line.contains(&cause) {
+                    line.push_str(": ");
+                    line.push_str(&cause);
+                }
             }
             eprintln!("parlor: error: {line}");
             ExitCode::FAILURE

@@ -85,7 +85,7 @@ pub enum RecordError {
     },
     /// The record's config is not playable.
     #[error("the record's rules are invalid: {0}")]
-    Config(#[from] ConfigError),
+    Config(ConfigError),
     /// The record was made with another word list.
     #[error("the record was played with word list {recorded:?} ({recorded_words} words, fingerprint {recorded_fp}) but {name:?} here has {words} words, fingerprint {fp}; pass the same list")]
     LexiconChanged {
@@ -112,6 +112,12 @@ pub enum RecordError {
         /// The game's reason.
         reason: String,
     },
+}
+
+impl From<ConfigError> for RecordError {
+    fn from(e: ConfigError) -> Self {
+        RecordError::Config(e)
+    }
 }
 
 impl<G: Game> PartialEq for Record<G> {
@@ -221,7 +227,24 @@ impl<G: Game> Match<G> {
     }
 
     /// Rebuilds a game from its record.
+    ///
+    /// A word list the record names but `resources` lack under that name
+    /// (a file loaded from another path) is found by its fingerprint among
+    /// the lists added to `resources`.
     pub fn replay(record: &Record<G>, resources: &Resources) -> Result<Self, RecordError> {
+        let mut resources = resources.clone();
+        for stamp in &record.lexicons {
+            if resources.lexicon(&stamp.name).is_ok() {
+                continue;
+            }
+            let same = u64::from_str_radix(&stamp.fingerprint, 16)
+                .ok()
+                .and_then(|fp| resources.lexicon_by_fingerprint(fp));
+            if let Some(lexicon) = same {
+                resources = resources.with_lexicon_as(&stamp.name, lexicon);
+            }
+        }
+        let resources = &resources;
         let mut m = Match::new(record.config.clone(), record.seed, resources)?;
         for (now, then) in m.record.lexicons.iter().zip(&record.lexicons) {
             if now.fingerprint != then.fingerprint {

@@ -45,14 +45,31 @@ impl Resources {
     /// These resources plus `lexicon`, under its own name (it shadows an
     /// embedded list of the same name).
     pub fn with_lexicon(self, lexicon: Arc<Lexicon>) -> Self {
+        let name = lexicon.name().to_string();
+        self.with_lexicon_as(&name, lexicon)
+    }
+
+    /// These resources plus `lexicon` under `name`: a record that names a
+    /// list by the path it was loaded from finds the same list loaded from
+    /// another path.
+    pub fn with_lexicon_as(self, name: &str, lexicon: Arc<Lexicon>) -> Self {
         let mut added = self.inner.added.clone();
-        added.insert(lexicon.name().to_string(), lexicon);
+        added.insert(name.to_string(), lexicon);
         Resources {
             inner: Arc::new(Inner {
                 added,
                 ..Inner::default()
             }),
         }
+    }
+
+    /// An added list with this [`Lexicon::fingerprint`], if any.
+    pub fn lexicon_by_fingerprint(&self, fingerprint: u64) -> Option<Arc<Lexicon>> {
+        self.inner
+            .added
+            .values()
+            .find(|l| l.fingerprint() == fingerprint)
+            .cloned()
     }
 
     /// The names of the lists on offer.

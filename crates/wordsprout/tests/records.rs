@@ -56,3 +56,28 @@ fn a_record_with_another_word_list_is_refused() {
     let e = Match::<WordSprout>::replay(&record, &resources).unwrap_err();
     assert!(e.to_string().contains("pass the same list"), "{e}");
 }
+
+#[test]
+fn a_record_finds_its_word_list_by_fingerprint_under_another_path() {
+    let bytes = include_bytes!("data/example-words.txt");
+    let record = Record::<WordSprout>::from_json(include_str!("data/worked-example.json")).unwrap();
+    // The same list, loaded from another path: found by its fingerprint.
+    let (moved, _) = Lexicon::from_bytes("/elsewhere/./words.txt", bytes).unwrap();
+    let resources = Resources::embedded().with_lexicon(Arc::new(moved));
+    assert!(Match::<WordSprout>::replay(&record, &resources).is_ok());
+    // Another list under the recorded name: refused, naming both.
+    let (other, _) = Lexicon::from_words("example-words.txt", ["oat", "tomato"]).unwrap();
+    let resources = Resources::embedded().with_lexicon(Arc::new(other));
+    let err = Match::<WordSprout>::replay(&record, &resources)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("pass the same list"), "{err}");
+    // No such list at all: the one-line error names the lists on offer.
+    let err = Match::<WordSprout>::replay(&record, &Resources::embedded())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("unknown word list \"example-words.txt\""),
+        "{err}"
+    );
+}

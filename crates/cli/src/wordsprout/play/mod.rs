@@ -93,6 +93,7 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         },
         teams,
         rounds: args.rounds,
+        hints: args.hints,
     };
     if args.bots > args.players {
         bail!(
