@@ -9,7 +9,8 @@ use std::sync::Arc;
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct DictArgs {
     /// A word list file: one word per line, `#` lines and blank lines
-    /// skipped, words with characters outside a-z skipped and counted.
+    /// skipped, upper case folded, words with characters outside a-z (or
+    /// longer than 64 letters) skipped and counted.
     #[arg(long, value_name = "PATH", global = true, conflicts_with = "lexicon")]
     pub dict: Option<PathBuf>,
     /// An embedded word list: `en` (default, 111,593 words) or `en-large`

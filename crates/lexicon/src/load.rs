@@ -70,11 +70,12 @@ impl Builder {
         }
     }
 
-    /// Feeds a whole file: lines end with `\n` (a `\r` before it is trimmed),
+    /// Feeds a whole file: lines end with `\n`, `\r\n` or a lone `\r` (old
+    /// Mac files; the empty piece between `\r` and `\n` is a blank line);
     /// a UTF-8 byte order mark at the very start is ignored.
     pub(crate) fn push_text(&mut self, bytes: &[u8]) {
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        for line in bytes.split(|&b| b == b'\n') {
+        for line in bytes.split(|&b| b == b'\n' || b == b'\r') {
             self.push_line(line);
         }
     }

@@ -393,7 +393,7 @@ proptest! {
 }
 
 fn check_arbitrary(bytes: &[u8]) -> Result<(), TestCaseError> {
-    let lines = bytes.split(|&b| b == b'\n').count();
+    let lines = bytes.split(|&b| b == b'\n' || b == b'\r').count();
     match Lexicon::from_bytes("fuzz", bytes) {
         Ok((l, report)) => {
             let words: Vec<&str> = l.words().collect();
@@ -413,4 +413,18 @@ fn check_arbitrary(bytes: &[u8]) -> Result<(), TestCaseError> {
         Err(e) => prop_assert!(false, "unexpected error {e}"),
     }
     Ok(())
+}
+
+#[test]
+fn every_line_ending_reads_the_same_words() {
+    for text in [
+        &b"cat\ndog\nbird\n"[..],
+        b"cat\r\ndog\r\nbird\r\n",
+        b"cat\rdog\rbird\r",
+        b"\xEF\xBB\xBFcat\r\n\r\ndog\rbird",
+    ] {
+        let (lex, report) = Lexicon::from_bytes("t", text).unwrap();
+        assert_eq!(lex.words().collect::<Vec<_>>(), ["bird", "cat", "dog"], "{text:?}");
+        assert_eq!(report.skipped, 0, "{text:?}");
+    }
 }
