@@ -643,7 +643,14 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
     let (tx, rx) = mpsc::channel::<Input>();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
+        // Bytes, not UTF-8 lines: a stray byte never ends the round.
+        for line in stdin.lock().split(b'\n').map(|r| {
+            r.map(|b| {
+                String::from_utf8_lossy(&b)
+                    .trim_end_matches('\r')
+                    .to_string()
+            })
+        }) {
             match line {
                 Ok(l) => {
                     if tx.send(Input::Line(l)).is_err() {

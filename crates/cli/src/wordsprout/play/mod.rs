@@ -137,7 +137,15 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
     writeln!(out, "Rules: {}", rules_line(&config.rules))?;
     writeln!(out, "Type `help` for the commands.")?;
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    // Bytes, not UTF-8 lines: a stray byte is a line not understood,
+    // answered like any other, never the end of the game.
+    let mut lines = stdin.lock().split(b'\n').map(|r| {
+        r.map(|b| {
+            String::from_utf8_lossy(&b)
+                .trim_end_matches('\r')
+                .to_string()
+        })
+    });
     let mut shown_for: Option<(usize, ToAct)> = None;
     let budget = Budget::nodes(200_000);
     loop {
