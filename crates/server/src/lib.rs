@@ -178,9 +178,7 @@ impl Server {
                 }
             });
         }
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(|source| StartError::Bind { addr, source })?;
+        let listener = listen(addr).map_err(|source| StartError::Bind { addr, source })?;
         let addr = listener
             .local_addr()
             .map_err(|source| StartError::Bind { addr, source })?;
@@ -233,6 +231,20 @@ impl Server {
         self.task.abort();
         let _ = self.task.await;
     }
+}
+
+/// A listening socket with a long accept queue: thousands of clients
+/// connecting at once (a lobby after a restart, the load benchmark) should
+/// wait, not be refused.
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(4096)
 }
 
 /// Milliseconds since the Unix epoch.
