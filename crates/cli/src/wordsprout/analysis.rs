@@ -245,7 +245,12 @@ fn hint_inner(a: HintArgs) -> Result<ExitCode> {
             "moves": items,
         });
         if let Some(sol) = &solution {
-            doc["to_move_wins"] = json!(sol.wins(&string));
+            // After a bluff the string is no position of the solved game,
+            // but the player to move still wins exactly when a play wins.
+            let wins = sol
+                .wins(&string)
+                .unwrap_or_else(|| moves.iter().any(|m| m.wins == Some(true)));
+            doc["to_move_wins"] = json!(wins);
         }
         writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
         return Ok(ExitCode::SUCCESS);
