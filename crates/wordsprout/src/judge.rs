@@ -15,25 +15,6 @@ use std::sync::Arc;
 use crate::language::Language;
 use crate::solve::{solve_players, PlayersSolution, Solution};
 
-/// Whether `to` is `from` with between 1 and `max_letters` letters
-/// inserted (anywhere), i.e. `from` is a subsequence of `to`.
-pub fn is_insertion(from: &str, to: &str, max_letters: usize) -> bool {
-    let (f, t) = (from.as_bytes(), to.as_bytes());
-    if t.len() <= f.len() || t.len() - f.len() > max_letters {
-        return false;
-    }
-    if !t.iter().all(u8::is_ascii_lowercase) {
-        return false;
-    }
-    let mut i = 0;
-    for &c in t {
-        if i < f.len() && f[i] == c {
-            i += 1;
-        }
-    }
-    i == f.len()
-}
-
 /// The letters `to` has that `from` lacks (as a multiset), alphabetical.
 pub fn inserted_letters(from: &str, to: &str) -> Vec<u8> {
     let mut counts = [0i32; 26];

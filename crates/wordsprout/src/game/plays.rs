@@ -4,7 +4,8 @@
 
 use super::{Error, Event, Frame, OutReason, WinReason, WordSprout};
 use crate::board::Board;
-use crate::judge::{inserted_letters, is_insertion, is_palindrome, Judge};
+use crate::judge::{inserted_letters, is_palindrome, Judge};
+use crate::language::Language;
 use crate::rules::{Rule, RuleSet};
 use parlor_core::Seat;
 
@@ -60,7 +61,10 @@ impl WordSprout {
         self.check_can_play(seat)?;
         let from = self.string.clone();
         let max = Self::max_letters_from(&self.shared.judge, &self.rules, &from);
-        if !is_insertion(&from, &to, max) {
+        // Strings at the table are lowercase; the language's check alone
+        // would also accept "OA" after "o".
+        let lowercase = to.bytes().all(|b| b.is_ascii_lowercase());
+        if !lowercase || !Language::is_insertion(&from, &to, max) {
             return Err(Error::NotAnInsertion { from, to, max });
         }
         let longest = self.shared.lexicon.longest().len();
