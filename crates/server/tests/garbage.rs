@@ -1,0 +1,127 @@
+//! Arbitrary input over HTTP and WebSocket: every request gets an answer,
+//! nothing panics, and no game changes.
+
+mod common;
+
+use parlor_server::client::{http, http_raw, Ws};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// A small deterministic generator (the test must replay the same inputs).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn bytes(&mut self, max: u64) -> Vec<u8> {
+        let n = self.below(max);
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+    /// Random JSON of bounded depth.
+    fn json(&mut self, depth: u32) -> Value {
+        match self.below(if depth == 0 { 5 } else { 7 }) {
+            0 => Value::Null,
+            1 => json!(self.next() % 2 == 0),
+            2 => json!(self.next() as i64 - (1 << 30)),
+            3 => json!(["play", "take", "enter", "act", "", "ü", "\u{0}"][self.below(7) as usize]),
+            4 => json!(f64::from(self.next() as u32) / 7.0),
+            5 => Value::Array((0..self.below(4)).map(|_| self.json(depth - 1)).collect()),
+            _ => {
+                let keys = ["type", "action", "ref", "token", "word", "seat", "x"];
+                let mut m = serde_json::Map::new();
+                for _ in 0..self.below(4) {
+                    m.insert(keys[self.below(7) as usize].into(), self.json(depth - 1));
+                }
+                Value::Object(m)
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn arbitrary_input_changes_nothing() {
+    let server = common::start(&common::sqlite_url("garbage"), common::test_settings()).await;
+    let addr = server.addr();
+    let (_, created) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&json!({"game": "secret", "config": {"rounds": 2}})),
+        &[],
+    )
+    .await
+    .unwrap();
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let mut rng = Lcg(7);
+
+    // HTTP: random bodies on every POST route, random paths.
+    let routes = [
+        "/api/games".to_string(),
+        format!("/api/games/{id}/join"),
+        format!("/api/games/{id}/claim"),
+        format!("/api/games/{id}/actions"),
+        format!("/api/games/{id}/rematch"),
+    ];
+    for i in 0..300 {
+        let route = &routes[i % routes.len()];
+        let body = if rng.below(2) == 0 {
+            rng.bytes(300)
+        } else {
+            rng.json(3).to_string().into_bytes()
+        };
+        let (status, v) = http_raw(addr, "POST", route, Some(&body), &[])
+            .await
+            .unwrap();
+        assert!(
+            status == 201 || (400..500).contains(&status),
+            "{route}: {status} {v}"
+        );
+        if status >= 400 {
+            assert!(v["error"]["code"].is_string(), "{route}: {v}");
+        }
+    }
+    for _ in 0..50 {
+        let junk: String = (0..rng.below(20))
+            .map(|_| (b'a' + rng.below(26) as u8) as char)
+            .collect();
+        let (status, _) = http(addr, "GET", &format!("/api/games/{junk}"), None, &[])
+            .await
+            .unwrap();
+        assert!((400..500).contains(&status));
+    }
+
+    // WebSocket: a player's connection gets random messages.
+    let token = created["seats"][0]["token"].as_str().unwrap();
+    let mut ws = Ws::connect(addr, &id, Some(token)).await.unwrap();
+    for _ in 0..300 {
+        let msg = match rng.below(3) {
+            0 => String::from_utf8_lossy(&rng.bytes(200)).to_string(),
+            1 => rng.json(3).to_string(),
+            _ => json!({"type": "act", "ref": 1, "action": rng.json(3)}).to_string(),
+        };
+        // Random actions might be legal picks: only {"pick": 1..=3} is, and
+        // the generator never makes that shape (no "pick" key).
+        ws.send_text(&msg).await.unwrap();
+    }
+    ws.send(&json!({"type": "sync"})).await.unwrap();
+    let state = ws.recv_until("state", |_| true).await.unwrap();
+    // The first state is the welcome's; read until the reply to sync.
+    let mut last = state;
+    while let Ok(v) = ws.recv_timeout(Duration::from_millis(500)).await {
+        if v["type"] == "state" {
+            last = v;
+        }
+    }
+    assert_eq!(last["seq"], 0, "nothing changed: {last}");
+    let (status, health) = http(addr, "GET", "/api/health", None, &[]).await.unwrap();
+    assert_eq!((status, health["ok"].clone()), (200, json!(true)));
+    server.stop().await;
+}
