@@ -29,7 +29,7 @@ impl Lcg {
     fn json(&mut self, depth: u32) -> Value {
         match self.below(if depth == 0 { 5 } else { 7 }) {
             0 => Value::Null,
-            1 => json!(self.next() % 2 == 0),
+            1 => json!(self.next().is_multiple_of(2)),
             2 => json!(self.next() as i64 - (1 << 30)),
             3 => json!(["play", "take", "enter", "act", "", "ü", "\u{0}"][self.below(7) as usize]),
             4 => json!(f64::from(self.next() as u32) / 7.0),
