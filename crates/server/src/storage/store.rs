@@ -39,11 +39,12 @@ impl Store {
     /// `spawn_blocking` (the PostgreSQL client refuses to connect on an async
     /// worker thread).
     pub fn open(url: &DbUrl) -> Result<Store, StorageError> {
-        let writer = url.open()?;
+        let mut writer = url.open()?;
         let reader = url.open()?;
-        let mut keeper = url.open()?;
+        let wants = writer.wants_maintenance();
         let store = Store::from_storages(writer, reader);
-        if keeper.wants_maintenance() {
+        if wants {
+            let mut keeper = url.open()?;
             let alive = Arc::downgrade(&store.inner);
             std::thread::Builder::new()
                 .name("parlor-db-maintenance".into())
