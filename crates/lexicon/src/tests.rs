@@ -424,7 +424,11 @@ fn every_line_ending_reads_the_same_words() {
         b"\xEF\xBB\xBFcat\r\n\r\ndog\rbird",
     ] {
         let (lex, report) = Lexicon::from_bytes("t", text).unwrap();
-        assert_eq!(lex.words().collect::<Vec<_>>(), ["bird", "cat", "dog"], "{text:?}");
+        assert_eq!(
+            lex.words().collect::<Vec<_>>(),
+            ["bird", "cat", "dog"],
+            "{text:?}"
+        );
         assert_eq!(report.skipped, 0, "{text:?}");
     }
 }
