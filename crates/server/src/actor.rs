@@ -177,6 +177,8 @@ struct Bots {
     passed: Vec<(Seat, usize)>,
     /// Seat the next simultaneous-phase decision starts looking from.
     next: usize,
+    /// A human seat whose turn clock ran out at this seq: its bot moves.
+    forced: Option<(Seat, usize)>,
 }
 
 struct BotResult {
@@ -201,6 +203,9 @@ pub(crate) struct GameActor {
     bot_tx: mpsc::UnboundedSender<BotResult>,
     last_by: Option<Actor>,
     last_events: Vec<Value>,
+    /// When the current turn began (the last accepted action), for the
+    /// host's turn clock.
+    turn_started_ms: i64,
 }
 
 impl GameActor {
@@ -212,6 +217,7 @@ impl GameActor {
         m: Box<dyn DynMatch>,
         row: GameRow,
         seats: Vec<SeatRow>,
+        turn_started_ms: i64,
     ) -> GameStub {
         let (tx, rx) = mpsc::channel(hub.settings().game_queue);
         let (bot_tx, bot_rx) = mpsc::unbounded_channel();
@@ -229,6 +235,7 @@ impl GameActor {
             bot_tx,
             last_by: None,
             last_events: Vec::new(),
+            turn_started_ms,
         };
         tokio::spawn(actor.run(rx, bot_rx));
         GameStub { tx }
@@ -260,6 +267,7 @@ impl GameActor {
         let mut last_busy = Instant::now();
         loop {
             let clock_at = self.clock_instant();
+            let turn_at = self.turn_clock().map(|(_, ends)| instant_at(ends));
             tokio::select! {
                 msg = rx.recv() => {
                     let Some(msg) = msg else { break };
@@ -273,8 +281,16 @@ impl GameActor {
                 _ = sleep_until_opt(clock_at) => {
                     self.clock_ran_out().await;
                 }
+                _ = sleep_until_opt(turn_at) => {
+                    // The seat's time is up: the game's bot moves for it.
+                    if let Some((seat, _)) = self.turn_clock() {
+                        self.bots.forced = Some((seat, self.m.actions_len()));
+                        self.maybe_bot();
+                    }
+                }
                 _ = tokio::time::sleep_until(last_busy + idle),
-                    if self.conns.is_empty() && self.clock.is_none() && !self.bots.thinking => {
+                    if self.conns.is_empty() && self.clock.is_none() && !self.bots.thinking
+                        && self.turn_clock().is_none() => {
                     // Nobody is here and nothing will happen by itself:
                     // leave memory; the next visitor reloads from the database.
                     if self.hub.unload(&self.row.id, &rx) {
@@ -475,6 +491,7 @@ impl GameActor {
             return Err(ApiError::storage(e));
         }
         self.row.status = status;
+        self.turn_started_ms = now;
         self.last_by = Some(actor);
         self.last_events = events.clone();
         if self.bots.thinking {
@@ -552,6 +569,40 @@ impl GameActor {
         });
     }
 
+    /// The host's turn clock now: the human seat whose turn it is and when
+    /// its time ends (ms since the epoch). None without `turn_seconds`, in
+    /// simultaneous phases, on a bot's turn, or once the bot was asked.
+    fn turn_clock(&self) -> Option<(Seat, i64)> {
+        let seconds = self.row.turn_seconds?;
+        let ToAct::One(seat) = self.m.to_act() else {
+            return None;
+        };
+        let seq = self.m.actions_len();
+        if self.seats.get(seat.0)?.kind != SeatKind::Human
+            || self.bots.forced == Some((seat, seq))
+            || self.bots.passed.contains(&(seat, seq))
+        {
+            return None;
+        }
+        Some((
+            seat,
+            self.turn_started_ms + (seconds * 1000.0).round() as i64,
+        ))
+    }
+
+    fn turn_clock_json(&self) -> Value {
+        match (self.turn_clock(), self.row.turn_seconds) {
+            (Some((seat, ends)), Some(seconds)) => json!({
+                "seat": seat,
+                "seconds": seconds,
+                "started_ms": self.turn_started_ms,
+                "ends_ms": ends,
+                "remaining_ms": (ends - now_ms()).max(0),
+            }),
+            _ => Value::Null,
+        }
+    }
+
     fn clock_instant(&self) -> Option<Instant> {
         let c = self.clock.as_ref()?;
         let left = (c.ends_ms() - now_ms()).max(0) as u64;
@@ -581,6 +632,9 @@ impl GameActor {
 
     fn bot_level(&self, seat: Seat) -> Option<Level> {
         let s = self.seats.get(seat.0)?;
+        if self.bots.forced == Some((seat, self.m.actions_len())) {
+            return Some(Level::Easy);
+        }
         if s.kind != SeatKind::Bot {
             return None;
         }
@@ -837,6 +891,7 @@ impl GameActor {
                     bots: Vec::new(),
                     take_seat: None,
                     rematch_of: Some(self.row.id.clone()),
+                    turn_seconds: self.row.turn_seconds,
                 };
                 let created = self.hub.create(spec).await?;
                 let id = created.id.clone();
@@ -898,6 +953,7 @@ impl GameActor {
             "to_act": self.m.to_act(),
             "outcome": self.m.outcome(),
             "clock": self.clock.as_ref().map(|c| c.json(now_ms())),
+            "turn_clock": self.turn_clock_json(),
             "by": self.last_by,
             "events": self.last_events,
         });
@@ -967,6 +1023,11 @@ impl GameActor {
             self.conns.remove(&id);
         }
     }
+}
+
+/// The tokio instant at a wall-clock time (ms since the epoch).
+fn instant_at(ms: i64) -> Instant {
+    Instant::now() + Duration::from_millis((ms - now_ms()).max(0) as u64)
 }
 
 async fn sleep_until_opt(at: Option<Instant>) {

@@ -106,6 +106,8 @@ struct CreateReq {
     player: Option<String>,
     #[serde(default)]
     seed: Option<u64>,
+    #[serde(default)]
+    turn_seconds: Option<f64>,
 }
 
 fn check_player(p: Option<String>) -> Result<Option<String>, ApiError> {
@@ -145,6 +147,13 @@ async fn create_game(
             "config: the rules are a JSON object (see default_config in /api/catalog)",
         ));
     }
+    if let Some(t) = req.turn_seconds {
+        if !(0.1..=604_800.0).contains(&t) {
+            return Err(ApiError::bad_json(
+                "turn_seconds: from 0.1 to 604800 (a week), or leave it out for no turn clock",
+            ));
+        }
+    }
     let take_seat = req.take_seat.map(|s| (s, req.name, player));
     let created = hub
         .create(NewGameSpec {
@@ -156,6 +165,7 @@ async fn create_game(
             bots,
             take_seat: take_seat.clone(),
             rematch_of: None,
+            turn_seconds: req.turn_seconds,
         })
         .await?;
     let seats: Vec<Value> = created

@@ -46,6 +46,8 @@ pub(crate) struct NewGameSpec {
     /// The creator's seat, name and player key.
     pub take_seat: Option<(usize, Option<String>, Option<String>)>,
     pub rematch_of: Option<String>,
+    /// The host's turn clock, seconds.
+    pub turn_seconds: Option<f64>,
 }
 
 /// A created game.
@@ -141,7 +143,19 @@ impl Hub {
                 return Ok(s.clone());
             }
         }
-        let stub = GameActor::spawn(self.clone(), entry, m, stored.row, stored.seats);
+        let turn_started = stored
+            .actions
+            .last()
+            .map(|a| a.at_ms)
+            .unwrap_or(stored.row.created_ms);
+        let stub = GameActor::spawn(
+            self.clone(),
+            entry,
+            m,
+            stored.row,
+            stored.seats,
+            turn_started,
+        );
         games.insert(id.to_string(), stub.clone());
         Ok(stub)
     }
@@ -257,6 +271,7 @@ impl Hub {
             },
             rematch_of: spec.rematch_of,
             rematch: None,
+            turn_seconds: spec.turn_seconds,
         };
         self.store()
             .write(Write::NewGame {
@@ -268,7 +283,7 @@ impl Hub {
             .iter()
             .filter_map(|s| s.token.clone().map(|t| (s.seat, t)))
             .collect();
-        let stub = GameActor::spawn(self.clone(), entry, m, row, seats);
+        let stub = GameActor::spawn(self.clone(), entry, m, row, seats, now);
         self.games().insert(id.clone(), stub.clone());
         let summary = stub.ask(|reply| Msg::Summary { reply }).await?;
         Ok(Created {
@@ -307,7 +322,7 @@ impl Hub {
 
 /// Whether a stored game would change without anyone visiting it.
 fn needs_host(g: &crate::storage::Listed) -> bool {
-    if g.row.status.deadline.is_some() {
+    if g.row.status.deadline.is_some() || g.row.turn_seconds.is_some() {
         return true;
     }
     let t = &g.row.status.to_act;

@@ -311,6 +311,7 @@ pub(crate) fn summary_json(
         "seats": seats,
         "rematch": row.rematch,
         "rematch_of": row.rematch_of,
+        "turn_seconds": row.turn_seconds,
     })
 }
 

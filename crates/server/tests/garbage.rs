@@ -59,7 +59,10 @@ async fn arbitrary_input_changes_nothing() {
     )
     .await
     .unwrap();
-    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let id = created["game"]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{created}"))
+        .to_string();
     let mut rng = Lcg(7);
 
     // HTTP: random bodies on every POST route, random paths.

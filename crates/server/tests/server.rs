@@ -718,3 +718,39 @@ async fn idle_games_unload_and_reload() {
     assert_eq!(st["view"]["pile"], 16);
     server.stop().await;
 }
+
+/// With a turn clock, a seat that does not move in time has its move made
+/// by the game's bot; the clock is in every state message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn turn_clock_moves_for_the_absent() {
+    let server = common::start(&common::sqlite_url("turn"), common::test_settings()).await;
+    let addr = server.addr();
+    let (s, v) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&json!({"game": "nim", "turn_seconds": 0.0})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!((s, v["error"]["code"].as_str()), (400, Some("bad_json")));
+    let created = create(
+        addr,
+        json!({"game": "nim", "config": {"pile": 4}, "turn_seconds": 0.3}),
+    )
+    .await;
+    assert_eq!(created["game"]["turn_seconds"], 0.3);
+    let id = created["game"]["id"].as_str().unwrap();
+    let (mut spec, first) = connect(addr, id, None).await;
+    assert_eq!(first["turn_clock"]["seat"], 0, "{first}");
+    assert!(first["turn_clock"]["remaining_ms"].as_i64().unwrap() <= 300);
+    // Nobody moves: the clock plays both seats to the end.
+    let last = spec
+        .recv_until("state", |v| v["to_act"] == "over")
+        .await
+        .unwrap();
+    assert_eq!(last["turn_clock"], Value::Null);
+    assert!(last["seq"].as_u64().unwrap() >= 2);
+    server.stop().await;
+}

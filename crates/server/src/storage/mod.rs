@@ -127,6 +127,9 @@ pub struct GameRow {
     pub rematch_of: Option<String>,
     /// The rematch of this game, once made.
     pub rematch: Option<String>,
+    /// The host's turn clock: a human seat that has not moved this many
+    /// seconds after its turn began has its move made by the game's bot.
+    pub turn_seconds: Option<f64>,
 }
 
 /// One accepted action.

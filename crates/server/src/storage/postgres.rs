@@ -28,8 +28,10 @@ CREATE TABLE IF NOT EXISTS games (
     deadline_started_ms BIGINT,
     updated_ms BIGINT NOT NULL,
     rematch_of TEXT,
-    rematch TEXT
+    rematch TEXT,
+    turn_seconds DOUBLE PRECISION
 );
+ALTER TABLE games ADD COLUMN IF NOT EXISTS turn_seconds DOUBLE PRECISION;
 CREATE INDEX IF NOT EXISTS games_listing ON games (over, public, created_ms);
 CREATE TABLE IF NOT EXISTS seats (
     game_id TEXT NOT NULL REFERENCES games (id),
@@ -54,7 +56,7 @@ CREATE TABLE IF NOT EXISTS actions (
 ";
 
 const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
-     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch";
+     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds";
 
 struct Prepared {
     insert_game: Statement,
@@ -98,7 +100,7 @@ impl PgStorage {
         let st = Prepared {
             insert_game: p(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"
             ))?,
             insert_seat: p("INSERT INTO seats (game_id, seat, kind, level, token, name, player, joined) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")?,
@@ -196,6 +198,7 @@ fn game_row(r: &Row) -> Result<GameRow, StorageError> {
         },
         rematch_of: r.try_get(14).map_err(err)?,
         rematch: r.try_get(15).map_err(err)?,
+        turn_seconds: r.try_get(16).map_err(err)?,
     })
 }
 
@@ -234,6 +237,7 @@ impl Storage for PgStorage {
                             &s.updated_ms,
                             &row.rematch_of,
                             &row.rematch,
+                            &row.turn_seconds,
                         ],
                     )
                     .map_err(err)?;

@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS games (
     deadline_started_ms INTEGER,
     updated_ms INTEGER NOT NULL,
     rematch_of TEXT,
-    rematch TEXT
+    rematch TEXT,
+    turn_seconds REAL
 );
 CREATE INDEX IF NOT EXISTS games_listing ON games (over, public, created_ms);
 CREATE TABLE IF NOT EXISTS seats (
@@ -55,7 +56,7 @@ CREATE TABLE IF NOT EXISTS actions (
 ";
 
 const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
-     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch";
+     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds";
 
 /// Games in an SQLite file.
 pub struct SqliteStorage {
@@ -101,6 +102,18 @@ impl SqliteStorage {
         conn.pragma_update(None, "wal_autocheckpoint", 0)
             .map_err(err)?;
         conn.execute_batch(SCHEMA).map_err(err)?;
+        // Files made before the turn clock existed lack its column.
+        let has_turn: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'turn_seconds'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(err)?;
+        if has_turn == 0 {
+            conn.execute_batch("ALTER TABLE games ADD COLUMN turn_seconds REAL")
+                .map_err(err)?;
+        }
         Ok(SqliteStorage { conn })
     }
 }
@@ -157,7 +170,7 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StorageError> {
             let s = &row.status;
             c.prepare_cached(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
+                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
             ))
             .map_err(err)?
             .execute(params![
@@ -177,6 +190,7 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StorageError> {
                 s.updated_ms,
                 row.rematch_of,
                 row.rematch,
+                row.turn_seconds,
             ])
             .map_err(err)?;
             for seat in seats {
@@ -288,6 +302,7 @@ struct RawGame {
     updated_ms: i64,
     rematch_of: Option<String>,
     rematch: Option<String>,
+    turn_seconds: Option<f64>,
 }
 
 fn raw_game(r: &Row<'_>) -> rusqlite::Result<RawGame> {
@@ -308,6 +323,7 @@ fn raw_game(r: &Row<'_>) -> rusqlite::Result<RawGame> {
         updated_ms: r.get(13)?,
         rematch_of: r.get(14)?,
         rematch: r.get(15)?,
+        turn_seconds: r.get(16)?,
     })
 }
 
@@ -334,6 +350,7 @@ impl RawGame {
             },
             rematch_of: self.rematch_of,
             rematch: self.rematch,
+            turn_seconds: self.turn_seconds,
         })
     }
 }
