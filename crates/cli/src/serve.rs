@@ -28,6 +28,12 @@ pub struct Args {
     /// milliseconds.
     #[arg(long, default_value_t = 3000, value_name = "MS")]
     pub bot_clocked_delay_ms: u64,
+    /// A word list games on this server may use (repeatable): one word per
+    /// line; its name is the file name without extension (`--word-list
+    /// ~/lists/scrabble.txt` offers `scrabble`). Start the server with the
+    /// same lists later, or games played with them cannot be replayed.
+    #[arg(long = "word-list", value_name = "PATH")]
+    pub word_lists: Vec<PathBuf>,
     /// Also host the tiny test game `nim` (for `parlor serve-bench --game
     /// nim`, which measures the server rather than a game's rules and bots).
     #[arg(long, hide = true)]
@@ -62,6 +68,32 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bot_delay_clocked: Duration::from_millis(args.bot_clocked_delay_ms),
         ..Settings::default()
     };
+    let mut resources = parlor_core::Resources::embedded();
+    for path in &args.word_lists {
+        let bytes = std::fs::read(path)
+            .with_context(|| format!("cannot read word list {}", path.display()))?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .filter(|s| !s.is_empty())
+            .with_context(|| format!("{} has no file name to name the list by", path.display()))?;
+        let (lexicon, report) = parlor_lexicon::Lexicon::from_bytes(name.clone(), &bytes)
+            .with_context(|| format!("cannot use word list {}", path.display()))?;
+        eprintln!(
+            "parlor serve: word list {name:?}: {} words from {}{}",
+            lexicon.len(),
+            path.display(),
+            if report.skipped > 0 {
+                format!(
+                    " ({} lines skipped: characters outside a-z)",
+                    report.skipped
+                )
+            } else {
+                String::new()
+            }
+        );
+        resources = resources.with_lexicon(std::sync::Arc::new(lexicon));
+    }
     let shown = db.to_string();
     let mut registry = crate::games::registry();
     if args.with_nim {
@@ -69,7 +101,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     parlor_server::serve_blocking(
         registry,
-        parlor_core::Resources::embedded(),
+        resources,
         &db,
         args.addr,
         settings,

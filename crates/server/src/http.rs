@@ -79,7 +79,7 @@ async fn catalog(State(hub): State<Hub>) -> Json<Value> {
             })
         })
         .collect();
-    Json(json!({ "games": games }))
+    Json(json!({ "games": games, "lexicons": hub.resources().lexicon_names() }))
 }
 
 #[derive(Deserialize)]
