@@ -94,6 +94,10 @@ pub(crate) enum Msg {
     Record {
         reply: oneshot::Sender<Result<Value, ApiError>>,
     },
+    Abort {
+        token: String,
+        reply: oneshot::Sender<Result<Value, ApiError>>,
+    },
 }
 
 /// The handle to a live game, cloned into every connection.
@@ -409,8 +413,19 @@ impl GameActor {
                 let r = self.rematch(token).await;
                 let _ = reply.send(r);
             }
+            Msg::Abort { token, reply } => {
+                let r = self.abort(token).await;
+                let changed = r.is_ok();
+                let _ = reply.send(r);
+                if changed {
+                    self.broadcast_state();
+                }
+            }
             Msg::Record { reply } => {
-                let r = if self.m.outcome().is_some() || self.m.to_act() == ToAct::Over {
+                let r = if self.m.outcome().is_some()
+                    || self.m.to_act() == ToAct::Over
+                    || self.row.aborted
+                {
                     Ok(self.m.record_json())
                 } else {
                     Err(ApiError::new(
@@ -465,7 +480,43 @@ impl GameActor {
 
     /// Applies, stores, and only then reports an action. On a storage error
     /// the state is rebuilt without the action.
+    /// Stops a game before its first move: over, without an outcome.
+    async fn abort(&mut self, token: String) -> Result<Value, ApiError> {
+        self.seat_of_token(&token).ok_or_else(ApiError::bad_token)?;
+        if self.row.aborted {
+            return Ok(self.summary());
+        }
+        if self.m.to_act() == ToAct::Over {
+            return Err(ApiError::new("illegal_action", "the game is over"));
+        }
+        if self.m.actions_len() > 0 {
+            return Err(ApiError::new(
+                "illegal_action",
+                "moves have been made: only a game nobody has moved in can be aborted",
+            ));
+        }
+        self.row.aborted = true;
+        let old_clock = self.clock.take();
+        let status = self.status_row();
+        let write = Write::Abort {
+            game_id: self.row.id.clone(),
+            status: status.clone(),
+        };
+        if let Err(e) = self.hub.store().write(write).await {
+            self.row.aborted = false;
+            self.clock = old_clock;
+            return Err(ApiError::storage(e));
+        }
+        self.row.status = status;
+        self.last_by = Some(Actor::Referee);
+        self.last_events = Vec::new();
+        Ok(self.summary())
+    }
+
     async fn act(&mut self, actor: Actor, action: Value) -> Result<(usize, Vec<Value>), ApiError> {
+        if self.row.aborted {
+            return Err(ApiError::new("illegal_action", "the game was aborted"));
+        }
         let events = self.m.apply_json(actor, &action).map_err(|e| match e {
             ActionError::Malformed { .. } => ApiError::new("malformed_action", e.to_string()),
             ActionError::Rule(m) => ApiError::new("illegal_action", m),
@@ -535,7 +586,7 @@ impl GameActor {
                 .m
                 .outcome()
                 .map(|o| serde_json::to_value(o).unwrap_or(Value::Null)),
-            over: self.m.to_act() == ToAct::Over,
+            over: self.m.to_act() == ToAct::Over || self.row.aborted,
             deadline: self.clock.as_ref().map(|c| DeadlineRow {
                 key: c.key.clone(),
                 started_ms: c.started_ms,
@@ -548,7 +599,7 @@ impl GameActor {
     /// keeps its start; a new key starts now (or at `stored`'s start when it
     /// names the same key, after a restart).
     fn refresh_clock(&mut self, stored: Option<&DeadlineRow>) {
-        let Some(d) = self.m.deadline_json() else {
+        let Some(d) = self.m.deadline_json().filter(|_| !self.row.aborted) else {
             self.clock = None;
             return;
         };
@@ -573,7 +624,7 @@ impl GameActor {
     /// its time ends (ms since the epoch). None without `turn_seconds`, in
     /// simultaneous phases, on a bot's turn, or once the bot was asked.
     fn turn_clock(&self) -> Option<(Seat, i64)> {
-        let seconds = self.row.turn_seconds?;
+        let seconds = self.row.turn_seconds.filter(|_| !self.row.aborted)?;
         let ToAct::One(seat) = self.m.to_act() else {
             return None;
         };
@@ -648,7 +699,7 @@ impl GameActor {
 
     /// Starts a bot decision if a bot seat may act and none is under way.
     fn maybe_bot(&mut self) {
-        if self.bots.thinking {
+        if self.bots.thinking || self.row.aborted {
             return;
         }
         let seq = self.m.actions_len();
@@ -950,8 +1001,9 @@ impl GameActor {
             "type": "state",
             "seq": self.m.actions_len(),
             "view": self.m.view_json(viewer),
-            "to_act": self.m.to_act(),
+            "to_act": if self.row.aborted { json!("over") } else { json!(self.m.to_act()) },
             "outcome": self.m.outcome(),
+            "aborted": self.row.aborted,
             "clock": self.clock.as_ref().map(|c| c.json(now_ms())),
             "turn_clock": self.turn_clock_json(),
             "by": self.last_by,

@@ -28,6 +28,7 @@ pub(crate) fn router(hub: Hub) -> Router {
         .route("/api/games/{id}/actions", post(act))
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/abort", post(abort))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route("/api/my-games", get(my_games))
         .fallback(fallback)
@@ -371,6 +372,21 @@ async fn rematch(
         })
         .await??;
     Ok(Json(json!({"game": game, "seat": seat, "token": token})))
+}
+
+async fn abort(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Body(req): Body<RematchReq>,
+) -> Result<Json<Value>, ApiError> {
+    let stub = hub.stub(&id).await?;
+    let game = stub
+        .ask(|reply| Msg::Abort {
+            token: req.token,
+            reply,
+        })
+        .await??;
+    Ok(Json(json!({ "game": game })))
 }
 
 async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {

@@ -272,6 +272,7 @@ impl Hub {
             rematch_of: spec.rematch_of,
             rematch: None,
             turn_seconds: spec.turn_seconds,
+            aborted: false,
         };
         self.store()
             .write(Write::NewGame {

@@ -312,6 +312,7 @@ pub(crate) fn summary_json(
         "rematch": row.rematch,
         "rematch_of": row.rematch_of,
         "turn_seconds": row.turn_seconds,
+        "aborted": row.aborted,
     })
 }
 

@@ -754,3 +754,76 @@ async fn turn_clock_moves_for_the_absent() {
     assert!(last["seq"].as_u64().unwrap() >= 2);
     server.stop().await;
 }
+
+/// A game nobody has moved in can be aborted by a seat; it stays aborted
+/// after a restart and accepts nothing more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abort_before_the_first_move() {
+    let db = common::sqlite_url("abort");
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(addr, json!({"game": "nim"})).await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let (mut b, _) = connect(addr, &id, Some(&t1)).await;
+    let abort = format!("/api/games/{id}/abort");
+    let (s, v) = http(addr, "POST", &abort, Some(&json!({"token": "nope"})), &[])
+        .await
+        .unwrap();
+    assert_eq!((s, v["error"]["code"].as_str()), (403, Some("bad_token")));
+    let (s, v) = http(addr, "POST", &abort, Some(&json!({"token": t0})), &[])
+        .await
+        .unwrap();
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(
+        (v["game"]["aborted"].clone(), v["game"]["status"].clone()),
+        (json!(true), json!("over"))
+    );
+    let st = b
+        .recv_until("state", |v| v["aborted"] == true)
+        .await
+        .unwrap();
+    assert_eq!(st["to_act"], "over");
+    b.send(&json!({"type": "act", "ref": 1, "action": 1}))
+        .await
+        .unwrap();
+    assert_eq!(error_for(&mut b, json!(1)).await["code"], "illegal_action");
+    server.stop().await;
+
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let (_, st) = http(addr, "GET", &format!("/api/games/{id}/state"), None, &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        (st["aborted"].clone(), st["to_act"].clone()),
+        (json!(true), json!("over"))
+    );
+    // Once someone has moved, a game cannot be aborted.
+    let created = create(addr, json!({"game": "nim"})).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let t0 = token(&created, 0);
+    http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/actions"),
+        Some(&json!({"token": t0, "action": 1})),
+        &[],
+    )
+    .await
+    .unwrap();
+    let (s, v) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/abort"),
+        Some(&json!({"token": t0})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (409, Some("illegal_action"))
+    );
+    server.stop().await;
+}

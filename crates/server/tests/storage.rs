@@ -28,6 +28,7 @@ fn row(id: &str, created_ms: i64, public: bool) -> GameRow {
         rematch_of: None,
         rematch: None,
         turn_seconds: public.then_some(30.5),
+        aborted: false,
     }
 }
 

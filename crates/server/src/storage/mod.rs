@@ -130,6 +130,8 @@ pub struct GameRow {
     /// The host's turn clock: a human seat that has not moved this many
     /// seconds after its turn began has its move made by the game's bot.
     pub turn_seconds: Option<f64>,
+    /// Stopped before anyone moved (`POST .../abort`): over, no outcome.
+    pub aborted: bool,
 }
 
 /// One accepted action.
@@ -203,6 +205,13 @@ pub enum Write {
         /// The player key.
         player: Option<String>,
     },
+    /// The game was aborted; `status` marks it over.
+    Abort {
+        /// The game.
+        game_id: String,
+        /// The status after it.
+        status: StatusRow,
+    },
     /// `to` is the rematch of `from`.
     Rematch {
         /// The finished game.
@@ -219,6 +228,7 @@ impl Write {
             Write::NewGame { row, .. } => &row.id,
             Write::Action { game_id, .. }
             | Write::Status { game_id, .. }
+            | Write::Abort { game_id, .. }
             | Write::Join { game_id, .. } => game_id,
             Write::Rematch { from, .. } => from,
         }

@@ -29,9 +29,11 @@ CREATE TABLE IF NOT EXISTS games (
     updated_ms BIGINT NOT NULL,
     rematch_of TEXT,
     rematch TEXT,
-    turn_seconds DOUBLE PRECISION
+    turn_seconds DOUBLE PRECISION,
+    aborted BOOLEAN NOT NULL DEFAULT FALSE
 );
 ALTER TABLE games ADD COLUMN IF NOT EXISTS turn_seconds DOUBLE PRECISION;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS aborted BOOLEAN NOT NULL DEFAULT FALSE;
 CREATE INDEX IF NOT EXISTS games_listing ON games (over, public, created_ms);
 CREATE TABLE IF NOT EXISTS seats (
     game_id TEXT NOT NULL REFERENCES games (id),
@@ -56,7 +58,7 @@ CREATE TABLE IF NOT EXISTS actions (
 ";
 
 const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
-     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds";
+     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted";
 
 struct Prepared {
     insert_game: Statement,
@@ -100,7 +102,7 @@ impl PgStorage {
         let st = Prepared {
             insert_game: p(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"
+                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
             ))?,
             insert_seat: p("INSERT INTO seats (game_id, seat, kind, level, token, name, player, joined) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")?,
@@ -199,6 +201,7 @@ fn game_row(r: &Row) -> Result<GameRow, StorageError> {
         rematch_of: r.try_get(14).map_err(err)?,
         rematch: r.try_get(15).map_err(err)?,
         turn_seconds: r.try_get(16).map_err(err)?,
+        aborted: r.try_get(17).map_err(err)?,
     })
 }
 
@@ -238,6 +241,7 @@ impl Storage for PgStorage {
                             &row.rematch_of,
                             &row.rematch,
                             &row.turn_seconds,
+                            &row.aborted,
                         ],
                     )
                     .map_err(err)?;
@@ -269,6 +273,11 @@ impl Storage for PgStorage {
                 }
                 Write::Status { game_id, status } => {
                     status_update(&mut tx, &st.update_status, game_id, status)?
+                }
+                Write::Abort { game_id, status } => {
+                    status_update(&mut tx, &st.update_status, game_id, status)?;
+                    tx.execute("UPDATE games SET aborted = TRUE WHERE id = $1", &[game_id])
+                        .map_err(err)?;
                 }
                 Write::Join {
                     game_id,

@@ -30,7 +30,8 @@ CREATE TABLE IF NOT EXISTS games (
     updated_ms INTEGER NOT NULL,
     rematch_of TEXT,
     rematch TEXT,
-    turn_seconds REAL
+    turn_seconds REAL,
+    aborted INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS games_listing ON games (over, public, created_ms);
 CREATE TABLE IF NOT EXISTS seats (
@@ -56,7 +57,7 @@ CREATE TABLE IF NOT EXISTS actions (
 ";
 
 const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
-     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds";
+     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted";
 
 /// Games in an SQLite file.
 pub struct SqliteStorage {
@@ -102,17 +103,22 @@ impl SqliteStorage {
         conn.pragma_update(None, "wal_autocheckpoint", 0)
             .map_err(err)?;
         conn.execute_batch(SCHEMA).map_err(err)?;
-        // Files made before the turn clock existed lack its column.
-        let has_turn: i64 = conn
-            .query_row(
-                "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'turn_seconds'",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(err)?;
-        if has_turn == 0 {
-            conn.execute_batch("ALTER TABLE games ADD COLUMN turn_seconds REAL")
+        // Files made by earlier versions lack the newer columns.
+        for (column, decl) in [
+            ("turn_seconds", "REAL"),
+            ("aborted", "INTEGER NOT NULL DEFAULT 0"),
+        ] {
+            let has: i64 = conn
+                .query_row(
+                    "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = ?1",
+                    [column],
+                    |r| r.get(0),
+                )
                 .map_err(err)?;
+            if has == 0 {
+                conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} {decl}"))
+                    .map_err(err)?;
+            }
         }
         Ok(SqliteStorage { conn })
     }
@@ -170,7 +176,7 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StorageError> {
             let s = &row.status;
             c.prepare_cached(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
+                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
             ))
             .map_err(err)?
             .execute(params![
@@ -191,6 +197,7 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StorageError> {
                 row.rematch_of,
                 row.rematch,
                 row.turn_seconds,
+                row.aborted,
             ])
             .map_err(err)?;
             for seat in seats {
@@ -232,6 +239,13 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StorageError> {
             status_update(c, game_id, status)?;
         }
         Write::Status { game_id, status } => status_update(c, game_id, status)?,
+        Write::Abort { game_id, status } => {
+            status_update(c, game_id, status)?;
+            c.prepare_cached("UPDATE games SET aborted = 1 WHERE id = ?1")
+                .map_err(err)?
+                .execute([game_id])
+                .map_err(err)?;
+        }
         Write::Join {
             game_id,
             seat,
@@ -303,6 +317,7 @@ struct RawGame {
     rematch_of: Option<String>,
     rematch: Option<String>,
     turn_seconds: Option<f64>,
+    aborted: bool,
 }
 
 fn raw_game(r: &Row<'_>) -> rusqlite::Result<RawGame> {
@@ -324,6 +339,7 @@ fn raw_game(r: &Row<'_>) -> rusqlite::Result<RawGame> {
         rematch_of: r.get(14)?,
         rematch: r.get(15)?,
         turn_seconds: r.get(16)?,
+        aborted: r.get(17)?,
     })
 }
 
@@ -351,6 +367,7 @@ impl RawGame {
             rematch_of: self.rematch_of,
             rematch: self.rematch,
             turn_seconds: self.turn_seconds,
+            aborted: self.aborted,
         })
     }
 }
