@@ -97,7 +97,20 @@ impl Shared {
 
 /// Runs the load and reports. Blocks until done (set-up + `duration` +
 /// a few seconds at most for stragglers).
+///
+/// Only loopback addresses are load-tested: any other address is refused
+/// (the report says so in `error_samples`).
 pub async fn run(opts: LoadOptions) -> LoadReport {
+    if !opts.addr.ip().is_loopback() {
+        return LoadReport {
+            errors: 1,
+            error_samples: vec![format!(
+                "{} is not a loopback address: the load generator only targets this machine",
+                opts.addr
+            )],
+            ..LoadReport::default()
+        };
+    }
     let shared = Arc::new(Shared {
         latencies_us: Mutex::new(Vec::new()),
         client_actions: AtomicU64::new(0),
