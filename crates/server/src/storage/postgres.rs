@@ -71,6 +71,7 @@ struct Prepared {
     load_actions: Statement,
     insert_actions: Statement,
     update_statuses: Statement,
+    actions_only: Statement,
 }
 
 /// Games in a PostgreSQL database.
@@ -124,6 +125,18 @@ impl PgStorage {
             insert_actions: p(
                 "INSERT INTO actions (game_id, idx, actor, action, at_ms) \
                  SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[], $5::bigint[])",
+            )?,
+            // The usual group (only actions, one per game) in one
+            // statement: atomic on its own, one round trip.
+            actions_only: p(
+                "WITH ins AS (INSERT INTO actions (game_id, idx, actor, action, at_ms) \
+                 SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[], $5::bigint[]) \
+                 RETURNING 1) \
+                 UPDATE games AS g SET seq = v.seq, to_act = v.to_act, outcome = v.outcome, \
+                 over = v.over, deadline_key = v.dk, deadline_started_ms = v.ds, updated_ms = v.um \
+                 FROM UNNEST($1::text[], $6::bigint[], $7::text[], $8::text[], $9::bool[], \
+                 $10::text[], $11::bigint[], $12::bigint[]) AS v(id, seq, to_act, outcome, over, dk, ds, um) \
+                 WHERE g.id = v.id",
             )?,
             update_statuses: p(
                 "UPDATE games AS g SET seq = v.seq, to_act = v.to_act, outcome = v.outcome, \
@@ -211,6 +224,24 @@ impl Storage for PgStorage {
     }
 
     fn commit(&mut self, writes: &[Write]) -> Result<(), StorageError> {
+        if !writes.is_empty() && writes.iter().all(|w| matches!(w, Write::Action { .. })) {
+            let mut seen = std::collections::HashSet::new();
+            if writes.iter().all(|w| seen.insert(w.game_id())) {
+                let c = ActionColumns::of(writes);
+                let updated = self
+                    .client
+                    .execute(
+                        &self.st.actions_only,
+                        &[
+                            &c.ids, &c.idx, &c.actors, &c.actions, &c.at, &c.seq, &c.to_act,
+                            &c.outcome, &c.over, &c.dk, &c.ds, &c.um,
+                        ],
+                    )
+                    .map_err(err)?;
+                // A missing game fails the insert (foreign key) before this.
+                return c.check(updated);
+            }
+        }
         let st = &self.st;
         let mut tx = self.client.transaction().map_err(err)?;
         let mut batch: Vec<&Write> = Vec::new();
@@ -391,6 +422,62 @@ fn status_update(
     Ok(())
 }
 
+/// A batch of actions (at most one per game) as column arrays for `UNNEST`.
+#[derive(Default)]
+struct ActionColumns {
+    ids: Vec<String>,
+    idx: Vec<i64>,
+    actors: Vec<String>,
+    actions: Vec<String>,
+    at: Vec<i64>,
+    seq: Vec<i64>,
+    to_act: Vec<String>,
+    outcome: Vec<Option<String>>,
+    over: Vec<bool>,
+    dk: Vec<Option<String>>,
+    ds: Vec<Option<i64>>,
+    um: Vec<i64>,
+}
+
+impl ActionColumns {
+    fn of<'a>(batch: impl IntoIterator<Item = &'a Write>) -> Self {
+        let mut c = ActionColumns::default();
+        for w in batch {
+            if let Write::Action {
+                game_id,
+                action,
+                status,
+            } = w
+            {
+                c.ids.push(game_id.clone());
+                c.idx.push(action.idx as i64);
+                c.actors.push(json_text(&action.actor));
+                c.actions.push(json_text(&action.action));
+                c.at.push(action.at_ms);
+                c.seq.push(status.seq as i64);
+                c.to_act.push(json_text(&status.to_act));
+                c.outcome.push(status.outcome.as_ref().map(json_text));
+                c.over.push(status.over);
+                c.dk.push(status.deadline.as_ref().map(|d| d.key.clone()));
+                c.ds.push(status.deadline.as_ref().map(|d| d.started_ms));
+                c.um.push(status.updated_ms);
+            }
+        }
+        c
+    }
+
+    fn check(&self, updated: u64) -> Result<(), StorageError> {
+        if updated as usize != self.ids.len() {
+            return Err(StorageError(format!(
+                "{} of {} games to update are missing",
+                self.ids.len().saturating_sub(updated as usize),
+                self.ids.len()
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// Inserts a batch of actions (at most one per game) and their statuses.
 fn flush_actions(
     tx: &mut postgres::Transaction<'_>,
@@ -400,54 +487,19 @@ fn flush_actions(
     if batch.is_empty() {
         return Ok(());
     }
-    let n = batch.len();
-    let mut ids = Vec::with_capacity(n);
-    let mut idx = Vec::with_capacity(n);
-    let mut actors = Vec::with_capacity(n);
-    let mut actions = Vec::with_capacity(n);
-    let mut at = Vec::with_capacity(n);
-    let mut seq = Vec::with_capacity(n);
-    let mut to_act = Vec::with_capacity(n);
-    let mut outcome: Vec<Option<String>> = Vec::with_capacity(n);
-    let mut over = Vec::with_capacity(n);
-    let mut dk: Vec<Option<String>> = Vec::with_capacity(n);
-    let mut ds: Vec<Option<i64>> = Vec::with_capacity(n);
-    let mut um = Vec::with_capacity(n);
-    for w in batch.drain(..) {
-        if let Write::Action {
-            game_id,
-            action,
-            status,
-        } = w
-        {
-            ids.push(game_id.clone());
-            idx.push(action.idx as i64);
-            actors.push(json_text(&action.actor));
-            actions.push(json_text(&action.action));
-            at.push(action.at_ms);
-            seq.push(status.seq as i64);
-            to_act.push(json_text(&status.to_act));
-            outcome.push(status.outcome.as_ref().map(json_text));
-            over.push(status.over);
-            dk.push(status.deadline.as_ref().map(|d| d.key.clone()));
-            ds.push(status.deadline.as_ref().map(|d| d.started_ms));
-            um.push(status.updated_ms);
-        }
-    }
-    tx.execute(&st.insert_actions, &[&ids, &idx, &actors, &actions, &at])
-        .map_err(err)?;
+    let c = ActionColumns::of(batch.drain(..));
+    tx.execute(
+        &st.insert_actions,
+        &[&c.ids, &c.idx, &c.actors, &c.actions, &c.at],
+    )
+    .map_err(err)?;
     let updated = tx
         .execute(
             &st.update_statuses,
-            &[&ids, &seq, &to_act, &outcome, &over, &dk, &ds, &um],
+            &[
+                &c.ids, &c.seq, &c.to_act, &c.outcome, &c.over, &c.dk, &c.ds, &c.um,
+            ],
         )
         .map_err(err)?;
-    if updated as usize != ids.len() {
-        return Err(StorageError(format!(
-            "{} of {} games to update are missing",
-            ids.len() - updated as usize,
-            ids.len()
-        )));
-    }
-    Ok(())
+    c.check(updated)
 }
