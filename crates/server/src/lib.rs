@@ -335,11 +335,27 @@ pub fn serve_blocking(
         let server = Server::start(registry, resources, db, addr, settings).await?;
         on_ready(&server);
         // Every acknowledged action is already stored: stopping at the first
-        // Ctrl-C loses nothing.
-        let _ = tokio::signal::ctrl_c().await;
+        // Ctrl-C (or SIGTERM, from a service manager) loses nothing.
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate() => {}
+        }
         server.stop().await;
         Ok(())
     })
+}
+
+/// Resolves on SIGTERM (never elsewhere).
+async fn terminate() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut s) = signal(SignalKind::terminate()) {
+            s.recv().await;
+            return;
+        }
+    }
+    std::future::pending::<()>().await
 }
 
 /// Runs [`bench::run`] on a new runtime.
