@@ -210,6 +210,8 @@ pub(crate) struct GameActor {
     /// When the current turn began (the last accepted action), for the
     /// host's turn clock.
     turn_started_ms: i64,
+    /// Per seat: since when no connection holds it (None while one does).
+    away_since: Vec<Option<i64>>,
 }
 
 impl GameActor {
@@ -225,7 +227,7 @@ impl GameActor {
     ) -> GameStub {
         let (tx, rx) = mpsc::channel(hub.settings().game_queue);
         let (bot_tx, bot_rx) = mpsc::unbounded_channel();
-        let actor = GameActor {
+        let mut actor = GameActor {
             hub,
             entry,
             m,
@@ -240,7 +242,10 @@ impl GameActor {
             last_by: None,
             last_events: Vec::new(),
             turn_started_ms,
+            away_since: Vec::new(),
         };
+        let now = now_ms();
+        actor.away_since = vec![Some(now); actor.seats.len()];
         tokio::spawn(actor.run(rx, bot_rx));
         GameStub { tx }
     }
@@ -271,7 +276,7 @@ impl GameActor {
         let mut last_busy = Instant::now();
         loop {
             let clock_at = self.clock_instant();
-            let turn_at = self.turn_clock().map(|(_, ends)| instant_at(ends));
+            let turn_at = self.turn_clock().map(|(_, ends, _)| instant_at(ends));
             tokio::select! {
                 msg = rx.recv() => {
                     let Some(msg) = msg else { break };
@@ -287,7 +292,7 @@ impl GameActor {
                 }
                 _ = sleep_until_opt(turn_at) => {
                     // The seat's time is up: the game's bot moves for it.
-                    if let Some((seat, _)) = self.turn_clock() {
+                    if let Some((seat, _, _)) = self.turn_clock() {
                         self.bots.forced = Some((seat, self.m.actions_len()));
                         self.maybe_bot();
                     }
@@ -620,11 +625,16 @@ impl GameActor {
         });
     }
 
-    /// The host's turn clock now: the human seat whose turn it is and when
-    /// its time ends (ms since the epoch). None without `turn_seconds`, in
-    /// simultaneous phases, on a bot's turn, or once the bot was asked.
-    fn turn_clock(&self) -> Option<(Seat, i64)> {
-        let seconds = self.row.turn_seconds.filter(|_| !self.row.aborted)?;
+    /// The host's turn clock now: the human seat whose turn it is, when its
+    /// time ends (ms since the epoch) and why: `turn` (the turn clock,
+    /// `turn_seconds` from the turn's start) or `absent` (nobody holds the
+    /// seat: `absent_seconds` from the later of the turn's start and the
+    /// seat's leaving), whichever ends first. None in simultaneous phases,
+    /// on a bot's turn, or once the bot was asked.
+    fn turn_clock(&self) -> Option<(Seat, i64, &'static str)> {
+        if self.row.aborted {
+            return None;
+        }
         let ToAct::One(seat) = self.m.to_act() else {
             return None;
         };
@@ -635,22 +645,59 @@ impl GameActor {
         {
             return None;
         }
-        Some((
-            seat,
-            self.turn_started_ms + (seconds * 1000.0).round() as i64,
-        ))
+        let ms = |seconds: f64| (seconds * 1000.0).round() as i64;
+        let turn = self
+            .row
+            .turn_seconds
+            .map(|t| (self.turn_started_ms + ms(t), "turn"));
+        let absent = match (self.row.absent_seconds, self.away_since.get(seat.0)) {
+            (Some(t), Some(Some(since))) => {
+                Some(((*since).max(self.turn_started_ms) + ms(t), "absent"))
+            }
+            _ => None,
+        };
+        let (ends, why) = match (turn, absent) {
+            (Some(a), Some(b)) => {
+                if b.0 < a.0 {
+                    b
+                } else {
+                    a
+                }
+            }
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => return None,
+        };
+        Some((seat, ends, why))
     }
 
     fn turn_clock_json(&self) -> Value {
-        match (self.turn_clock(), self.row.turn_seconds) {
-            (Some((seat, ends)), Some(seconds)) => json!({
-                "seat": seat,
-                "seconds": seconds,
-                "started_ms": self.turn_started_ms,
-                "ends_ms": ends,
-                "remaining_ms": (ends - now_ms()).max(0),
-            }),
-            _ => Value::Null,
+        match self.turn_clock() {
+            Some((seat, ends, why)) => {
+                let now = now_ms();
+                json!({
+                    "seat": seat,
+                    "reason": why,
+                    "ends_ms": ends,
+                    "remaining_ms": (ends - now).max(0),
+                })
+            }
+            None => Value::Null,
+        }
+    }
+
+    /// Keeps `away_since` in step with the connections.
+    fn presence_changed(&mut self) {
+        let now = now_ms();
+        for s in 0..self.seats.len() {
+            let here = self
+                .conns
+                .values()
+                .any(|c| c.viewer == Viewer::Seat(Seat(s)));
+            match (here, self.away_since[s]) {
+                (true, _) => self.away_since[s] = None,
+                (false, None) => self.away_since[s] = Some(now),
+                (false, Some(_)) => {}
+            }
         }
     }
 
@@ -943,6 +990,7 @@ impl GameActor {
                     take_seat: None,
                     rematch_of: Some(self.row.id.clone()),
                     turn_seconds: self.row.turn_seconds,
+                    absent_seconds: self.row.absent_seconds,
                 };
                 let created = self.hub.create(spec).await?;
                 let id = created.id.clone();
@@ -1059,6 +1107,7 @@ impl GameActor {
     }
 
     fn broadcast_seats(&mut self) {
+        self.presence_changed();
         let summary = self.summary();
         let text: Outbound = json!({"type": "seats", "seats": summary["seats"]})
             .to_string()
@@ -1074,6 +1123,7 @@ impl GameActor {
         for id in slow {
             self.conns.remove(&id);
         }
+        self.presence_changed();
     }
 }
 

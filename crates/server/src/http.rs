@@ -109,6 +109,8 @@ struct CreateReq {
     seed: Option<u64>,
     #[serde(default)]
     turn_seconds: Option<f64>,
+    #[serde(default)]
+    absent_seconds: Option<f64>,
 }
 
 fn check_player(p: Option<String>) -> Result<Option<String>, ApiError> {
@@ -148,11 +150,14 @@ async fn create_game(
             "config: the rules are a JSON object (see default_config in /api/catalog)",
         ));
     }
-    if let Some(t) = req.turn_seconds {
-        if !(0.1..=604_800.0).contains(&t) {
-            return Err(ApiError::bad_json(
-                "turn_seconds: from 0.1 to 604800 (a week), or leave it out for no turn clock",
-            ));
+    for (field, value) in [
+        ("turn_seconds", req.turn_seconds),
+        ("absent_seconds", req.absent_seconds),
+    ] {
+        if value.is_some_and(|t| !(0.1..=604_800.0).contains(&t)) {
+            return Err(ApiError::bad_json(format!(
+                "{field}: from 0.1 to 604800 (a week), or leave it out for none"
+            )));
         }
     }
     let take_seat = req.take_seat.map(|s| (s, req.name, player));
@@ -167,6 +172,7 @@ async fn create_game(
             take_seat: take_seat.clone(),
             rematch_of: None,
             turn_seconds: req.turn_seconds,
+            absent_seconds: req.absent_seconds,
         })
         .await?;
     let seats: Vec<Value> = created

@@ -48,6 +48,8 @@ pub(crate) struct NewGameSpec {
     pub rematch_of: Option<String>,
     /// The host's turn clock, seconds.
     pub turn_seconds: Option<f64>,
+    /// The absent player's countdown, seconds.
+    pub absent_seconds: Option<f64>,
 }
 
 /// A created game.
@@ -273,6 +275,7 @@ impl Hub {
             rematch: None,
             turn_seconds: spec.turn_seconds,
             aborted: false,
+            absent_seconds: spec.absent_seconds,
         };
         self.store()
             .write(Write::NewGame {
@@ -323,7 +326,10 @@ impl Hub {
 
 /// Whether a stored game would change without anyone visiting it.
 fn needs_host(g: &crate::storage::Listed) -> bool {
-    if g.row.status.deadline.is_some() || g.row.turn_seconds.is_some() {
+    if g.row.status.deadline.is_some()
+        || g.row.turn_seconds.is_some()
+        || g.row.absent_seconds.is_some()
+    {
         return true;
     }
     let t = &g.row.status.to_act;

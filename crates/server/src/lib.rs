@@ -313,6 +313,7 @@ pub(crate) fn summary_json(
         "rematch_of": row.rematch_of,
         "turn_seconds": row.turn_seconds,
         "aborted": row.aborted,
+        "absent_seconds": row.absent_seconds,
     })
 }
 

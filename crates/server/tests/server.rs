@@ -827,3 +827,36 @@ async fn abort_before_the_first_move() {
     );
     server.stop().await;
 }
+
+/// With an absent countdown, only a seat nobody holds loses its turn to the
+/// bot; a connected player may think as long as they like.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn absent_countdown_only_for_the_absent() {
+    let server = common::start(&common::sqlite_url("absent"), common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"game": "nim", "config": {"pile": 9, "max_take": 1}, "absent_seconds": 0.3}),
+    )
+    .await;
+    assert_eq!(created["game"]["absent_seconds"], 0.3);
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    // Bea (seat 1) is here; Ann (seat 0) never comes.
+    let (mut bea, s) = connect(addr, &id, Some(&token(&created, 1))).await;
+    assert_eq!(s["turn_clock"]["reason"], "absent", "{s}");
+    assert_eq!(s["turn_clock"]["seat"], 0);
+    // Ann's move is made for her; then it is Bea's turn, with no countdown.
+    let s = bea.recv_until("state", |v| v["seq"] == 1).await.unwrap();
+    assert_eq!(s["by"], json!({"seat": 0}));
+    assert_eq!(s["turn_clock"], Value::Null, "Bea is here: {s}");
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    bea.send(&json!({"type": "sync"})).await.unwrap();
+    let s = bea.recv_until("state", |_| true).await.unwrap();
+    assert_eq!(s["seq"], 1, "nothing was played for Bea while she was here");
+    // Bea leaves on her turn: her countdown starts and her move is made.
+    bea.close().await;
+    let (mut spec, _) = connect(addr, &id, None).await;
+    let s = spec.recv_until("state", |v| v["seq"] == 2).await.unwrap();
+    assert_eq!(s["by"], json!({"seat": 1}));
+    server.stop().await;
+}

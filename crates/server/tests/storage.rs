@@ -29,6 +29,7 @@ fn row(id: &str, created_ms: i64, public: bool) -> GameRow {
         rematch: None,
         turn_seconds: public.then_some(30.5),
         aborted: false,
+        absent_seconds: (!public).then_some(12.0),
     }
 }
 

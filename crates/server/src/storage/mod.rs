@@ -130,6 +130,9 @@ pub struct GameRow {
     /// The host's turn clock: a human seat that has not moved this many
     /// seconds after its turn began has its move made by the game's bot.
     pub turn_seconds: Option<f64>,
+    /// The absent player's countdown: a human seat with no connection has
+    /// this many seconds of its turn before the game's bot moves for it.
+    pub absent_seconds: Option<f64>,
     /// Stopped before anyone moved (`POST .../abort`): over, no outcome.
     pub aborted: bool,
 }

@@ -30,10 +30,12 @@ CREATE TABLE IF NOT EXISTS games (
     rematch_of TEXT,
     rematch TEXT,
     turn_seconds DOUBLE PRECISION,
-    aborted BOOLEAN NOT NULL DEFAULT FALSE
+    aborted BOOLEAN NOT NULL DEFAULT FALSE,
+    absent_seconds DOUBLE PRECISION
 );
 ALTER TABLE games ADD COLUMN IF NOT EXISTS turn_seconds DOUBLE PRECISION;
 ALTER TABLE games ADD COLUMN IF NOT EXISTS aborted BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS absent_seconds DOUBLE PRECISION;
 CREATE INDEX IF NOT EXISTS games_listing ON games (over, public, created_ms);
 CREATE TABLE IF NOT EXISTS seats (
     game_id TEXT NOT NULL REFERENCES games (id),
@@ -58,7 +60,7 @@ CREATE TABLE IF NOT EXISTS actions (
 ";
 
 const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
-     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted";
+     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted, absent_seconds";
 
 struct Prepared {
     insert_game: Statement,
@@ -103,7 +105,7 @@ impl PgStorage {
         let st = Prepared {
             insert_game: p(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
+                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
             ))?,
             insert_seat: p("INSERT INTO seats (game_id, seat, kind, level, token, name, player, joined) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")?,
@@ -215,6 +217,7 @@ fn game_row(r: &Row) -> Result<GameRow, StorageError> {
         rematch: r.try_get(15).map_err(err)?,
         turn_seconds: r.try_get(16).map_err(err)?,
         aborted: r.try_get(17).map_err(err)?,
+        absent_seconds: r.try_get(18).map_err(err)?,
     })
 }
 
@@ -273,6 +276,7 @@ impl Storage for PgStorage {
                             &row.rematch,
                             &row.turn_seconds,
                             &row.aborted,
+                            &row.absent_seconds,
                         ],
                     )
                     .map_err(err)?;

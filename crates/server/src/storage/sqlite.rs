@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS games (
     rematch_of TEXT,
     rematch TEXT,
     turn_seconds REAL,
-    aborted INTEGER NOT NULL DEFAULT 0
+    aborted INTEGER NOT NULL DEFAULT 0,
+    absent_seconds REAL
 );
 CREATE INDEX IF NOT EXISTS games_listing ON games (over, public, created_ms);
 CREATE TABLE IF NOT EXISTS seats (
@@ -57,7 +58,7 @@ CREATE TABLE IF NOT EXISTS actions (
 ";
 
 const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
-     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted";
+     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted, absent_seconds";
 
 /// Games in an SQLite file.
 pub struct SqliteStorage {
@@ -107,6 +108,7 @@ impl SqliteStorage {
         for (column, decl) in [
             ("turn_seconds", "REAL"),
             ("aborted", "INTEGER NOT NULL DEFAULT 0"),
+            ("absent_seconds", "REAL"),
         ] {
             let has: i64 = conn
                 .query_row(
@@ -176,7 +178,7 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StorageError> {
             let s = &row.status;
             c.prepare_cached(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
             ))
             .map_err(err)?
             .execute(params![
@@ -198,6 +200,7 @@ fn apply(c: &Connection, w: &Write) -> Result<(), StorageError> {
                 row.rematch,
                 row.turn_seconds,
                 row.aborted,
+                row.absent_seconds,
             ])
             .map_err(err)?;
             for seat in seats {
@@ -318,6 +321,7 @@ struct RawGame {
     rematch: Option<String>,
     turn_seconds: Option<f64>,
     aborted: bool,
+    absent_seconds: Option<f64>,
 }
 
 fn raw_game(r: &Row<'_>) -> rusqlite::Result<RawGame> {
@@ -340,6 +344,7 @@ fn raw_game(r: &Row<'_>) -> rusqlite::Result<RawGame> {
         rematch: r.get(15)?,
         turn_seconds: r.get(16)?,
         aborted: r.get(17)?,
+        absent_seconds: r.get(18)?,
     })
 }
 
@@ -368,6 +373,7 @@ impl RawGame {
             rematch: self.rematch,
             turn_seconds: self.turn_seconds,
             aborted: self.aborted,
+            absent_seconds: self.absent_seconds,
         })
     }
 }
