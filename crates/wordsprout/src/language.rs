@@ -233,6 +233,9 @@ pub struct Language {
     pot: Pot,
     vowels: Vowels,
     pub(crate) flags: Flags,
+    /// The word list, whose suffix array answers "which words contain s"
+    /// in time proportional to the answer (a clone shares the list).
+    lexicon: Lexicon,
     /// Goal words, ascending, each followed by `\n`.
     goal_text: String,
     /// Start of each goal word in `goal_text`, plus its length at the end.
@@ -375,6 +378,7 @@ impl Language {
             pot: *pot,
             vowels: vowels.clone(),
             flags,
+            lexicon: lexicon.clone(),
             goal_text,
             goal_starts,
             static_goals,
@@ -552,17 +556,17 @@ impl Language {
                 self.goals().filter(|w| *w == s).collect()
             }
             (false, false) => {
+                // The list's suffix array finds the words containing s
+                // without reading the whole list (bots and the referee ask
+                // this for every play); goal words are those of them that
+                // survived tiles, plurals and reachability.
                 let needle = std::str::from_utf8(&s).expect("ascii");
-                let mut out: Vec<&str> = Vec::new();
-                let mut last = usize::MAX;
-                for (pos, _) in self.goal_text.match_indices(needle) {
-                    let i = self.goal_starts.partition_point(|&st| st as usize <= pos) - 1;
-                    if i != last {
-                        out.push(self.goal(i));
-                        last = i;
-                    }
+                let words = self.lexicon.words_containing(needle);
+                if self.goal_count() == self.lexicon.len() {
+                    words
+                } else {
+                    words.into_iter().filter(|w| self.is_goal_word(w)).collect()
                 }
-                out
             }
             (whole, true) => self
                 .goals()
