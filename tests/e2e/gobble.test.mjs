@@ -1,5 +1,6 @@
 // A complete Gobble round between two browsers on one server: created in the
-// lobby with a fixed keyphrase and a short clock, words typed and dragged
+// lobby with a fixed keyphrase and a short clock (which waits for the second
+// player), words typed and dragged
 // through the grid with the mouse, refused entries shown at once, a server
 // crash and restart during the round (the clock keeps its start), the round
 // ended by the server's clock, the end-of-round table with a cancelled word,
@@ -82,6 +83,11 @@ test('a complete Gobble round in two browsers, with a server restart and no leak
     await A.click('#create-form button[type=submit]');
     const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
     await A.click('#go-play');
+    // Until Bea takes her seat the round waits: no clock, no board.
+    await A.waitForSelector('#gb-status:has-text("Waiting for players")');
+    await A.waitForSelector('#gb-timer:has-text("waiting for players")');
+    assert.equal(await A.locator('#gb-grid').isVisible(), false);
+    assert.equal(await A.locator('#gb-word').isVisible(), false);
     await B.goto(invite);
     // Cat watches from the lobby's list of running games: a spectator.
     await C.goto(srv.url + '/');

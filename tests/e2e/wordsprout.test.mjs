@@ -54,6 +54,8 @@ test('a complete Word Sprout game in two browsers, with a server restart', { tim
   await A.waitForSelector('#ws-status:has-text("Your turn")');
   await B.waitForSelector('#ws-status:has-text("to move")');
   await B.waitForSelector('#seats li[data-seat="1"]:has-text("you")');
+  // A table without the helper during play: no helper button yet.
+  assert.equal(await A.locator('#ws-helper-btn').isVisible(), false);
   // Bea's name reached Ann's page.
   await A.waitForSelector('#seats li[data-seat="1"]:has-text("Bea")');
 
@@ -130,6 +132,18 @@ test('a complete Word Sprout game in two browsers, with a server restart', { tim
   }
   await A.waitForSelector('#ws-players li[data-seat="0"]:has-text("out")');
 
+  // After the game the helper is one click away: the plays from the
+  // final string, then from a string Ann types, with their goal words.
+  await A.click('#ws-helper-btn:has-text("What could have been played?")');
+  await A.waitForSelector('#ws-helper-summary');
+  await A.fill('#ws-helper-string', 'omat');
+  await A.click('#ws-helper-form button[type=submit]');
+  await A.waitForSelector('#ws-helper-summary:has-text("from OMAT")');
+  const tomat = A.locator('#ws-helper-result li[data-result="tomat"]');
+  await tomat.waitFor();
+  assert.match(await tomat.textContent(), /TOMAT \(T in front\).*\btomato\b/);
+  await A.waitForSelector('#ws-helper-result li[data-result="ormat"]:has-text("format")');
+
   // Rematch: same rules, seats rotated (Ann is player 2 now).
   await A.click('#rematch');
   await A.waitForURL(/\/play\/[a-z0-9]+#[0-9a-f]{32}$/);
@@ -153,12 +167,27 @@ test('Word Sprout: an out-of-turn play, warned about, then called', { timeout: 6
   const bea = await player(browser, 'Bea');
   const A = ann.page, B = bea.page;
   await withArtifacts([ann, bea], async () => {
-    const g = await srv.api('/api/games', { game: 'wordsprout', take_seat: 0, name: 'Ann' });
-    await A.goto(srv.url + g.seats[0].invite);
-    await B.goto(srv.url + g.seats[1].invite);
+    // Created in the lobby with the helper open during play.
+    await A.goto(srv.url + '/');
+    await A.selectOption('#game', 'wordsprout');
+    await A.waitForSelector('#wordsprout-rules');
+    await A.check('#ws-hints');
+    await A.selectOption('#seat-0', 'me');
+    await A.selectOption('#seat-1', 'human');
+    await A.click('#create-form button[type=submit]');
+    const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
+    await A.click('#go-play');
+    await B.goto(invite);
+    await A.waitForSelector('#ws-status:has-text("Your turn")');
     await A.fill('#ws-whole', 'o');
     await A.press('#ws-whole', 'Enter');
     await waitString(B, 'o');
+    // Bea asks the helper during play: the plays from O.
+    await B.click('#ws-helper-btn:has-text("What could be played?")');
+    await B.waitForSelector('#ws-helper-summary:has-text("possible plays from O")');
+    assert.ok((await B.locator('#ws-helper-result li[data-result]').count()) > 3);
+    await B.click('#ws-helper-btn');
+    await B.waitForSelector('#ws-helper-panel', { state: 'hidden' });
     // Ann again, out of turn: the page warns before she confirms.
     await A.click('#ws-status'); // leave the text box: letters now pick
     await A.keyboard.press('r');

@@ -12,9 +12,9 @@
  * @typedef {{ranking: number[][], scores?: number[]}} Outcome
  * @typedef {{id: string, game: string, title: string, config: any, public: boolean, created_ms: number,
  *   status: 'open'|'live'|'over', seq: number, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
- *   seats: Seat[], rematch: string|null, rematch_of: string|null}} GameSummary
+ *   seats: Seat[], rematch: string|null, rematch_of: string|null, waiting_for?: number[]}} GameSummary
  * @typedef {{type: 'state', seq: number, view: any, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
- *   by: {seat: number} | 'referee' | null, events: any[], legal?: any[]|null}} StateMsg
+ *   by: {seat: number} | 'referee' | null, events: any[], legal?: any[]|null, waiting_for?: number[]}} StateMsg
  */
 
 export class ApiError extends Error {

@@ -20,6 +20,8 @@ import { pageFor } from './games/index.js';
  *   summary: () => import('./api.js').GameSummary,
  *   seatName: (seat: number) => string,
  *   clockRemaining: () => number | null,
+ *   waitingFor: () => number[],
+ *   assist: (request: any) => Promise<any>,
  *   toast: typeof toast,
  *   confirm: typeof confirmDialog,
  *   showError: (message: string) => void,
@@ -78,8 +80,9 @@ function clockRemaining() {
 function drawSeats() {
   if (!summary) return;
   const toAct = last ? last.to_act : summary.to_act;
+  // While the game's clock waits for players nobody acts.
   const acting = new Set(
-    typeof toAct === 'object' && toAct !== null
+    waitingFor().length === 0 && typeof toAct === 'object' && toAct !== null
       ? 'one' in toAct ? [toAct.one] : toAct.simultaneous
       : [],
   );
@@ -327,13 +330,30 @@ function onState(s) {
   drawSeats();
   page?.update(s);
   drawOver();
+  tick();
+}
+
+/** The human seats the game's clock waits for (docs/api.md `waiting_for`). */
+function waitingFor() {
+  return (last && last.to_act !== 'over' && last.waiting_for) || [];
+}
+
+/**
+ * Asks the game's helper (POST /api/games/{id}/assist) as this seat, or as
+ * a spectator; resolves to the game's answer.
+ * @param {any} request
+ */
+async function assist(request) {
+  const res = await call('POST', `/api/games/${id}/assist`, { token: token || undefined, request });
+  return res.answer;
 }
 
 function tick() {
   const ms = clockRemaining();
   const el = document.getElementById('shell-clock');
   if (el) {
-    if (ms === null || (last && last.to_act === 'over')) el.textContent = '';
+    if (waitingFor().length) el.textContent = '◌ waiting for players';
+    else if (ms === null || (last && last.to_act === 'over')) el.textContent = '';
     else {
       const sec = Math.ceil(ms / 1000);
       el.textContent = `◷ ${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')} left`;
@@ -374,6 +394,8 @@ async function main() {
     summary: () => summary,
     seatName: (s) => seatName(summary.seats, s),
     clockRemaining,
+    waitingFor,
+    assist,
     toast,
     confirm: confirmDialog,
     showError,

@@ -32,6 +32,9 @@ pub(crate) enum Who {
     Conn(u64),
     /// An HTTP request with a seat token.
     Token(String),
+    /// An HTTP request without a token (a spectator's; only the helper
+    /// accepts it).
+    Nobody,
 }
 
 /// Where the answer to an action goes.
@@ -97,6 +100,12 @@ pub(crate) enum Msg {
     Abort {
         token: String,
         reply: oneshot::Sender<Result<Value, ApiError>>,
+    },
+    /// A snapshot for the game's helper: who asks, and the record to
+    /// rebuild the game from off the actor (see `crate::assist`).
+    Assist {
+        who: Who,
+        reply: oneshot::Sender<Result<(Viewer, Value), ApiError>>,
     },
 }
 
@@ -212,6 +221,9 @@ pub(crate) struct GameActor {
     turn_started_ms: i64,
     /// Per seat: since when no connection holds it (None while one does).
     away_since: Vec<Option<i64>>,
+    /// The game has a clock to start but a human seat is not there yet
+    /// (neither joined nor connected): the clock waits, and so does play.
+    held: bool,
 }
 
 impl GameActor {
@@ -243,6 +255,7 @@ impl GameActor {
             last_events: Vec::new(),
             turn_started_ms,
             away_since: Vec::new(),
+            held: false,
         };
         let now = now_ms();
         actor.away_since = vec![Some(now); actor.seats.len()];
@@ -325,6 +338,7 @@ impl GameActor {
             } => {
                 let r = self.connect(token, legal);
                 let _ = reply.send(r);
+                self.start_held_clock().await;
             }
             Msg::Disconnect { conn } => {
                 if let Some(c) = self.conns.remove(&conn) {
@@ -344,6 +358,7 @@ impl GameActor {
                         None => Err(ApiError::gone()),
                     },
                     Who::Token(t) => self.seat_of_token(t).ok_or_else(ApiError::bad_token),
+                    Who::Nobody => Err(ApiError::bad_token()),
                 };
                 let result = match seat {
                     Ok(seat) => self.act(Actor::Seat(seat), action).await,
@@ -425,6 +440,22 @@ impl GameActor {
                 if changed {
                     self.broadcast_state();
                 }
+            }
+            Msg::Assist { who, reply } => {
+                let viewer = match who {
+                    Who::Conn(conn) => self
+                        .conns
+                        .get(&conn)
+                        .map(|c| c.viewer)
+                        .ok_or_else(ApiError::gone),
+                    Who::Token(t) if t.is_empty() => Ok(Viewer::Spectator),
+                    Who::Token(t) => self
+                        .seat_of_token(&t)
+                        .map(Viewer::Seat)
+                        .ok_or_else(ApiError::bad_token),
+                    Who::Nobody => Ok(Viewer::Spectator),
+                };
+                let _ = reply.send(viewer.map(|v| (v, self.m.record_json())));
             }
             Msg::Record { reply } => {
                 let r = if self.m.outcome().is_some()
@@ -522,6 +553,12 @@ impl GameActor {
         if self.row.aborted {
             return Err(ApiError::new("illegal_action", "the game was aborted"));
         }
+        if self.held {
+            return Err(ApiError::new(
+                "waiting",
+                "waiting for players: the game's clock starts, and play with it, once every seat is taken",
+            ));
+        }
         let events = self.m.apply_json(actor, &action).map_err(|e| match e {
             ActionError::Malformed { .. } => ApiError::new("malformed_action", e.to_string()),
             ActionError::Rule(m) => ApiError::new("illegal_action", m),
@@ -604,6 +641,7 @@ impl GameActor {
     /// keeps its start; a new key starts now (or at `stored`'s start when it
     /// names the same key, after a restart).
     fn refresh_clock(&mut self, stored: Option<&DeadlineRow>) {
+        self.held = false;
         let Some(d) = self.m.deadline_json().filter(|_| !self.row.aborted) else {
             self.clock = None;
             return;
@@ -615,6 +653,13 @@ impl GameActor {
         let started_ms = match (&self.clock, stored) {
             (Some(c), _) if c.key == d.key => c.started_ms,
             (_, Some(s)) if s.key == d.key => s.started_ms,
+            // A new clock starts only once every human seat is there: a
+            // friend who opens the invite late loses no time.
+            _ if !self.waiting_for().is_empty() => {
+                self.clock = None;
+                self.held = true;
+                return;
+            }
             _ => now_ms(),
         };
         self.clock = Some(Clock {
@@ -625,6 +670,60 @@ impl GameActor {
         });
     }
 
+    /// The human seats not there yet: neither joined (join, claim, the
+    /// creator's seat) nor held by a connection now. Bots are always there.
+    fn waiting_for(&self) -> Vec<usize> {
+        self.seats
+            .iter()
+            .filter(|s| {
+                s.kind == SeatKind::Human
+                    && !s.joined
+                    && !self
+                        .conns
+                        .values()
+                        .any(|c| c.viewer == Viewer::Seat(Seat(s.seat)))
+            })
+            .map(|s| s.seat)
+            .collect()
+    }
+
+    /// The seats a held clock waits for (empty when nothing waits).
+    fn waiting_json(&self) -> Value {
+        if self.held {
+            json!(self.waiting_for())
+        } else {
+            json!([])
+        }
+    }
+
+    /// After someone arrived: starts a held clock if everyone is there now,
+    /// stores its start (so a restart keeps it) and tells everyone.
+    async fn start_held_clock(&mut self) {
+        if !self.held {
+            return;
+        }
+        self.refresh_clock(None);
+        if self.clock.is_none() {
+            return;
+        }
+        let status = self.status_row();
+        let write = Write::Status {
+            game_id: self.row.id.clone(),
+            status: status.clone(),
+        };
+        match self.hub.store().write(write).await {
+            Ok(()) => self.row.status = status,
+            // The clock runs anyway; only a restart would start it again.
+            Err(e) => eprintln!(
+                "parlor serve: game {}: cannot store the clock's start: {e}",
+                self.row.id
+            ),
+        }
+        self.turn_started_ms = now_ms();
+        self.broadcast_state();
+        self.maybe_bot();
+    }
+
     /// The host's turn clock now: the human seat whose turn it is, when its
     /// time ends (ms since the epoch) and why: `turn` (the turn clock,
     /// `turn_seconds` from the turn's start) or `absent` (nobody holds the
@@ -632,7 +731,7 @@ impl GameActor {
     /// seat's leaving), whichever ends first. None in simultaneous phases,
     /// on a bot's turn, or once the bot was asked.
     fn turn_clock(&self) -> Option<(Seat, i64, &'static str)> {
-        if self.row.aborted {
+        if self.row.aborted || self.held {
             return None;
         }
         let ToAct::One(seat) = self.m.to_act() else {
@@ -746,7 +845,7 @@ impl GameActor {
 
     /// Starts a bot decision if a bot seat may act and none is under way.
     fn maybe_bot(&mut self) {
-        if self.bots.thinking || self.row.aborted {
+        if self.bots.thinking || self.row.aborted || self.held {
             return;
         }
         let seq = self.m.actions_len();
@@ -917,6 +1016,7 @@ impl GameActor {
             s.player = player;
         }
         self.broadcast_seats();
+        self.start_held_clock().await;
         Ok(())
     }
 
@@ -1035,13 +1135,15 @@ impl GameActor {
             })
             .collect();
         let clock = self.clock.as_ref().map(|c| c.json(now_ms()));
-        summary_json(
+        let mut v = summary_json(
             &self.row,
             &self.seats,
             self.entry.info().title,
             Some(&connected),
             clock,
-        )
+        );
+        v["waiting_for"] = self.waiting_json();
+        v
     }
 
     fn state_json(&self, viewer: Viewer, legal: bool) -> Value {
@@ -1054,6 +1156,7 @@ impl GameActor {
             "aborted": self.row.aborted,
             "clock": self.clock.as_ref().map(|c| c.json(now_ms())),
             "turn_clock": self.turn_clock_json(),
+            "waiting_for": self.waiting_json(),
             "by": self.last_by,
             "events": self.last_events,
         });

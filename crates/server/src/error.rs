@@ -51,9 +51,11 @@ impl ApiError {
         match self.code {
             "bad_json" | "bad_config" | "malformed_action" => StatusCode::BAD_REQUEST,
             "too_large" => StatusCode::PAYLOAD_TOO_LARGE,
-            "unknown_game" | "not_found" => StatusCode::NOT_FOUND,
+            "unknown_game" | "not_found" | "no_helper" => StatusCode::NOT_FOUND,
             "bad_token" | "spectator" => StatusCode::FORBIDDEN,
-            "illegal_action" | "seat_taken" | "not_over" => StatusCode::CONFLICT,
+            "illegal_action" | "seat_taken" | "not_over" | "helper_refused" | "waiting" => {
+                StatusCode::CONFLICT
+            }
             "busy" => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         }

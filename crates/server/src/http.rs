@@ -29,6 +29,7 @@ pub(crate) fn router(hub: Hub) -> Router {
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/abort", post(abort))
+        .route("/api/games/{id}/assist", post(assist))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route("/api/my-games", get(my_games))
         .fallback(fallback)
@@ -398,4 +399,28 @@ async fn abort(
 async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
     Ok(Json(stub.ask(|reply| Msg::Record { reply }).await??))
+}
+
+#[derive(Deserialize)]
+struct AssistReq {
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    request: Value,
+}
+
+/// The game's helper: `{"token": ..., "request": {...}}`, both optional
+/// (without a token, a spectator asks).
+async fn assist(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Body(req): Body<AssistReq>,
+) -> Result<Json<Value>, ApiError> {
+    let stub = hub.stub(&id).await?;
+    let who = match req.token.filter(|t| !t.is_empty()) {
+        Some(t) => Who::Token(t),
+        None => Who::Nobody,
+    };
+    let answer = crate::assist::assist(&hub, &stub, who, req.request).await?;
+    Ok(Json(json!({ "answer": answer })))
 }

@@ -31,7 +31,14 @@ struct Inner {
     games: Mutex<HashMap<String, GameStub>>,
     shutdown: watch::Receiver<bool>,
     bot_slots: Arc<tokio::sync::Semaphore>,
+    /// Helper requests running at once (on blocking threads).
+    assist_slots: Arc<tokio::sync::Semaphore>,
+    /// Helper requests admitted (running or waiting): beyond, `busy`.
+    assist_queue: Arc<tokio::sync::Semaphore>,
 }
+
+/// Helper requests running or waiting at once, server-wide.
+pub(crate) const ASSIST_QUEUE: usize = 64;
 
 /// What to create.
 pub(crate) struct NewGameSpec {
@@ -78,6 +85,8 @@ impl Hub {
                 games: Mutex::new(HashMap::new()),
                 shutdown,
                 bot_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
+                assist_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
+                assist_queue: Arc::new(tokio::sync::Semaphore::new(ASSIST_QUEUE)),
             }),
         }
     }
@@ -97,6 +106,14 @@ impl Hub {
     /// Permits for bot decisions running at once.
     pub(crate) fn bot_slots(&self) -> Arc<tokio::sync::Semaphore> {
         self.inner.bot_slots.clone()
+    }
+    /// Permits for helper requests running at once.
+    pub(crate) fn assist_slots(&self) -> Arc<tokio::sync::Semaphore> {
+        self.inner.assist_slots.clone()
+    }
+    /// Permits for helper requests admitted (running or waiting).
+    pub(crate) fn assist_queue(&self) -> Arc<tokio::sync::Semaphore> {
+        self.inner.assist_queue.clone()
     }
     pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.inner.shutdown.clone()

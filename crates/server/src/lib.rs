@@ -44,6 +44,7 @@
 #![deny(missing_docs)]
 
 mod actor;
+mod assist;
 pub mod bench;
 pub mod client;
 mod error;

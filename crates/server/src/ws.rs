@@ -65,6 +65,7 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
     let (mut sink, mut stream) = socket.split();
     let (local_tx, mut local_rx) = mpsc::channel::<Utf8Bytes>(16);
     let shutdown = hub.shutdown_signal();
+    let assists = std::sync::Arc::new(tokio::sync::Semaphore::new(2));
 
     let limit = hub.settings().write_timeout;
     let writer = async {
@@ -157,6 +158,35 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                     }),
                     None => Err(ApiError::bad_json("act: the message has no \"action\"")),
                 },
+                Some("assist") => {
+                    // Answered off the game's task; at most two at once per
+                    // connection, so one client cannot fill the helper's queue.
+                    match assists.clone().try_acquire_owned() {
+                        Ok(permit) => {
+                            let (hub, stub, out) = (hub.clone(), stub.clone(), local_tx.clone());
+                            let request = value.get("request").cloned().unwrap_or(Value::Null);
+                            let reference = reference.clone();
+                            tokio::spawn(async move {
+                                let r =
+                                    crate::assist::assist(&hub, &stub, Who::Conn(conn), request)
+                                        .await;
+                                drop(permit);
+                                let text = match r {
+                                    Ok(answer) => json!({"type": "assist", "ref": reference, "answer": answer})
+                                        .to_string()
+                                        .into(),
+                                    Err(e) => error_text(reference, &e),
+                                };
+                                let _ = out.send(text).await;
+                            });
+                            Ok(())
+                        }
+                        Err(_) => Err(ApiError::new(
+                            "busy",
+                            "two helper requests are already under way on this connection",
+                        )),
+                    }
+                }
                 Some("sync") => stub.send(Msg::Sync { conn }),
                 Some("ping") => {
                     let _ = local_tx
@@ -164,10 +194,10 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                     Ok(())
                 }
                 Some(other) => Err(ApiError::bad_json(format!(
-                    "unknown message type {other:?}: use act, sync or ping"
+                    "unknown message type {other:?}: use act, assist, sync or ping"
                 ))),
                 None => Err(ApiError::bad_json(
-                    "the message has no \"type\": use act, sync or ping",
+                    "the message has no \"type\": use act, assist, sync or ping",
                 )),
             };
             if let Err(e) = result {

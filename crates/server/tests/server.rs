@@ -28,6 +28,21 @@ fn token(created: &Value, seat: usize) -> String {
         .to_string()
 }
 
+/// Joins the seat of `token` (what an invite link's page does).
+async fn join(addr: SocketAddr, id: &str, token: &str) -> Value {
+    let (status, v) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(&json!({ "token": token })),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200, "{v}");
+    v
+}
+
 /// Connects and reads the welcome and the first state.
 async fn connect(addr: SocketAddr, id: &str, token: Option<&str>) -> (Ws, Value) {
     let mut ws = Ws::connect(addr, id, token).await.unwrap();
@@ -436,11 +451,23 @@ async fn gobble_words_stay_private() {
         .unwrap();
     let server = common::start(&common::sqlite_url("gobble"), common::test_settings()).await;
     let addr = server.addr();
-    let created = create(addr, json!({"game": "gobble", "config": config})).await;
+    let created = create(
+        addr,
+        json!({"game": "gobble", "config": config, "take_seat": 0}),
+    )
+    .await;
     let id = created["game"]["id"].as_str().unwrap();
     let (mut a, s) = connect(addr, id, Some(&token(&created, 0))).await;
-    assert!(s["clock"]["remaining_ms"].as_i64().unwrap() > 50_000, "{s}");
+    // The round waits for player 2.
+    assert_eq!(s["clock"], Value::Null, "{s}");
+    assert_eq!(s["waiting_for"], json!([1]), "{s}");
     let (mut b, _) = connect(addr, id, Some(&token(&created, 1))).await;
+    let s = a
+        .recv_until("state", |v| !v["clock"].is_null())
+        .await
+        .unwrap();
+    assert!(s["clock"]["remaining_ms"].as_i64().unwrap() > 50_000, "{s}");
+    assert_eq!(s["waiting_for"], json!([]), "{s}");
     let (mut spec, _) = connect(addr, id, None).await;
     act(&mut a, 1, json!({"type": "enter", "word": word})).await;
     for ws in [&mut b, &mut spec] {
@@ -508,11 +535,12 @@ async fn clock_survives_restart() {
     let addr = server.addr();
     let created = create(
         addr,
-        json!({"game": "secret", "config": {"rounds": 2, "seconds": 1.5}}),
+        json!({"game": "secret", "config": {"rounds": 2, "seconds": 1.5}, "take_seat": 0}),
     )
     .await;
     let id = created["game"]["id"].as_str().unwrap().to_string();
     let t0 = token(&created, 0);
+    join(addr, &id, &token(&created, 1)).await;
     let (mut a, s) = connect(addr, &id, Some(&t0)).await;
     let started = s["clock"]["started_ms"].as_i64().unwrap();
     assert_eq!(s["clock"]["key"], "round-0");
@@ -644,10 +672,11 @@ async fn clocks_resume_without_visitors() {
     let server = common::start(&db, common::test_settings()).await;
     let created = create(
         server.addr(),
-        json!({"game": "secret", "config": {"rounds": 1, "seconds": 1.0}}),
+        json!({"game": "secret", "config": {"rounds": 1, "seconds": 1.0}, "take_seat": 0}),
     )
     .await;
     let id = created["game"]["id"].as_str().unwrap().to_string();
+    join(server.addr(), &id, &token(&created, 1)).await;
     // Let the clock's start reach the database, then stop.
     tokio::time::sleep(Duration::from_millis(300)).await;
     server.stop().await;
@@ -859,4 +888,251 @@ async fn absent_countdown_only_for_the_absent() {
     let s = spec.recv_until("state", |v| v["seq"] == 2).await.unwrap();
     assert_eq!(s["by"], json!({"seat": 1}));
     server.stop().await;
+}
+
+/// POSTs JSON and returns the status and the body.
+async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
+    http(addr, "POST", path, Some(&body), &[]).await.unwrap()
+}
+
+fn code(v: &Value) -> String {
+    v["error"]["code"].as_str().unwrap_or("").to_string()
+}
+
+/// Whether the helper's answer lists the play making `result`, justified
+/// by `word`.
+fn has_play(answer: &Value, result: &str, word: &str) -> bool {
+    answer["moves"].as_array().is_some_and(|moves| {
+        moves.iter().any(|m| {
+            m["result"] == result
+                && m["goal_words"]
+                    .as_array()
+                    .is_some_and(|w| w.iter().any(|w| w == word))
+        })
+    })
+}
+
+/// The game's helper (Word Sprout's "what could have been played?") over
+/// HTTP and WebSocket: refused during play on a table without hints, open
+/// to seats and spectators after the game and during play with hints,
+/// malformed requests and games without a helper refused clearly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_games_helper() {
+    let server = common::start(&common::sqlite_url("assist"), common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"game": "wordsprout", "take_seat": 0, "seed": 7}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let path = format!("/api/games/{id}/assist");
+    let omat = json!({"string": "omat"});
+
+    // During play, without hints: refused, for seats and spectators.
+    for body in [
+        json!({"token": t0, "request": omat}),
+        json!({"request": omat}),
+    ] {
+        let (s, v) = post(addr, &path, body).await;
+        assert_eq!((s, code(&v)), (409, "helper_refused".into()), "{v}");
+        assert!(v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("after the round"));
+    }
+    // Malformed: a bad token, a request that is not an object, a body that
+    // is not JSON, a request the game does not understand; unknown game.
+    let (s, v) = post(addr, &path, json!({"token": "nope", "request": omat})).await;
+    assert_eq!((s, code(&v)), (403, "bad_token".into()), "{v}");
+    let (s, v) = post(addr, &path, json!({"token": t0, "request": "omat"})).await;
+    assert_eq!((s, code(&v)), (400, "bad_json".into()), "{v}");
+    let (s, v) = http_raw(addr, "POST", &path, Some(b"{not json"), &[])
+        .await
+        .unwrap();
+    assert_eq!((s, code(&v)), (400, "bad_json".into()), "{v}");
+    let (s, v) = post(addr, "/api/games/nosuchgame/assist", json!({})).await;
+    assert_eq!((s, code(&v)), (404, "not_found".into()), "{v}");
+
+    // The game ends (player 1 goes out): the helper opens for everyone.
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/actions"),
+        json!({"token": t0, "action": {"type": "concede"}}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    for body in [
+        json!({"token": t1, "request": omat}),
+        json!({"request": omat}),
+        json!({"token": "", "request": omat}),
+    ] {
+        let (s, v) = post(addr, &path, body).await;
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(v["answer"]["string"], "omat", "{v}");
+        assert_eq!(v["answer"]["solved"], false);
+        assert!(has_play(&v["answer"], "tomat", "tomato"), "{v}");
+    }
+    // Without a request: the table's string (empty here).
+    let (s, v) = post(addr, &path, json!({"token": t0})).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["answer"]["string"], "");
+    // A field the game does not know: the game's own message.
+    let (s, v) = post(addr, &path, json!({"request": {"strng": "omat"}})).await;
+    assert_eq!((s, code(&v)), (409, "helper_refused".into()), "{v}");
+    let (s, v) = post(addr, &path, json!({"request": {"string": "om4t"}})).await;
+    assert_eq!((s, code(&v)), (409, "helper_refused".into()), "{v}");
+
+    // The same over the WebSocket, for a seat and a spectator.
+    for tok in [Some(t1.as_str()), None] {
+        let (mut ws, _) = connect(addr, &id, tok).await;
+        ws.send(&json!({"type": "assist", "ref": 7, "request": omat}))
+            .await
+            .unwrap();
+        let a = ws.recv_until("assist", |v| v["ref"] == 7).await.unwrap();
+        assert!(has_play(&a["answer"], "tomat", "tomato"), "{a}");
+        ws.send(&json!({"type": "assist", "ref": 8, "request": [1]}))
+            .await
+            .unwrap();
+        let e = error_for(&mut ws, json!(8)).await;
+        assert_eq!(e["code"], "bad_json", "{e}");
+    }
+
+    // A table created with hints: open during play.
+    let hinted = create(
+        addr,
+        json!({"game": "wordsprout", "config": {"hints": true}, "take_seat": 0}),
+    )
+    .await;
+    let hid = hinted["game"]["id"].as_str().unwrap();
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{hid}/assist"),
+        json!({"token": token(&hinted, 0), "request": omat}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    assert!(has_play(&v["answer"], "tomat", "tomato"), "{v}");
+
+    // A game without a helper says so.
+    let nim = create(addr, json!({"game": "nim", "take_seat": 0})).await;
+    let nid = nim["game"]["id"].as_str().unwrap();
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{nid}/assist"),
+        json!({"token": token(&nim, 0), "request": {}}),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (404, "no_helper".into()), "{v}");
+    let (mut ws, _) = connect(addr, nid, None).await;
+    ws.send(&json!({"type": "assist", "ref": "h"}))
+        .await
+        .unwrap();
+    let e = error_for(&mut ws, json!("h")).await;
+    assert_eq!(e["code"], "no_helper", "{e}");
+    server.stop().await;
+}
+
+/// A game's clock starts only once every human seat is there (bots count
+/// as there); until then it holds, and so does play. Its start is stored:
+/// a restart keeps it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clock_waits_for_the_players() {
+    let db = common::sqlite_url("waits");
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"game": "secret", "config": {"rounds": 1, "seconds": 2.0}, "take_seat": 0}),
+    )
+    .await;
+    assert_eq!(created["game"]["clock"], Value::Null, "{created}");
+    assert_eq!(created["game"]["waiting_for"], json!([1]));
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let state = |addr: SocketAddr, id: String, t: String| async move {
+        http(
+            addr,
+            "GET",
+            &format!("/api/games/{id}/state?token={t}"),
+            None,
+            &[],
+        )
+        .await
+        .unwrap()
+        .1
+    };
+    // Play waits too.
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/actions"),
+        json!({"token": t0, "action": {"pick": 2}}),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (409, "waiting".into()), "{v}");
+    // Longer than the round: nothing runs out.
+    tokio::time::sleep(Duration::from_millis(2300)).await;
+    let s = state(addr, id.clone(), t0.clone()).await;
+    assert_eq!(
+        (s["seq"].clone(), s["clock"].clone()),
+        (json!(0), Value::Null),
+        "{s}"
+    );
+    assert_eq!(s["waiting_for"], json!([1]));
+    // A restart keeps waiting.
+    server.stop().await;
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let s = state(addr, id.clone(), t0.clone()).await;
+    assert_eq!(s["clock"], Value::Null, "{s}");
+    assert_eq!(s["waiting_for"], json!([1]));
+
+    // Player 2 arrives: the clock starts now.
+    let before = now_ms();
+    let joined = join(addr, &id, &t1).await;
+    let clock = joined["game"]["clock"].clone();
+    let started = clock["started_ms"].as_i64().expect("a running clock");
+    assert!(started >= before, "{clock}");
+    assert_eq!(joined["game"]["waiting_for"], json!([]));
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/actions"),
+        json!({"token": t0, "action": {"pick": 2}}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    // A restart keeps its start; the referee ends the round on time.
+    server.stop().await;
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let (mut a, s) = connect(addr, &id, Some(&t0)).await;
+    if s["to_act"] != "over" {
+        assert_eq!(s["clock"]["started_ms"], started, "{s}");
+        let s = a
+            .recv_until("state", |v| v["to_act"] == "over")
+            .await
+            .unwrap();
+        assert_eq!(s["by"], "referee");
+    }
+    let s = state(addr, id.clone(), t1.clone()).await;
+    assert_eq!(s["view"]["revealed"], json!([[2, 0]]), "{s}");
+
+    // With a bot in the other seat nothing waits.
+    let created = create(
+        addr,
+        json!({"game": "secret", "config": {"rounds": 1, "seconds": 60.0},
+               "take_seat": 0, "bots": [{"seat": 1}]}),
+    )
+    .await;
+    assert!(created["game"]["clock"]["started_ms"].is_i64(), "{created}");
+    assert_eq!(created["game"]["waiting_for"], json!([]));
+    server.stop().await;
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
 }

@@ -30,7 +30,7 @@ export function lobbyOptions(defaults) {
       h('label', null, 'Round length (seconds) ', seconds),
       h('label', null, 'Keyphrase (optional: the same phrase gives the same board) ', keyphrase),
       h('label', null, 'Scoring ', scoring),
-      h('p', { class: 'note' }, 'The round clock starts when the game is created: send the invite links first.'),
+      h('p', { class: 'note' }, 'The round starts once every player has taken their seat.'),
     ),
     config() {
       /** @type {any} */
@@ -133,7 +133,8 @@ export function mount(ctx) {
 
   const n = () => (st ? st.view.rows.length : 4);
   const faces = () => (st ? facesOf(st.view.rows) : []);
-  const running = () => !!st && !st.view.over && ctx.mySeat !== null && !st.view.done.includes(ctx.mySeat);
+  const waiting = () => !!st && !st.view.over && ctx.waitingFor().length > 0;
+  const running = () => !!st && !st.view.over && !waiting() && ctx.mySeat !== null && !st.view.done.includes(ctx.mySeat);
 
   /** @param {string} raw */
   function submit(raw) {
@@ -307,10 +308,13 @@ export function mount(ctx) {
     if (!st) return;
     const v = st.view;
     if (v.over) status.textContent = 'Round over';
+    else if (waiting()) status.textContent = `Waiting for players: ${ctx.waitingFor().map((s) => ctx.seatName(s)).join(', ')} ${ctx.waitingFor().length > 1 ? 'have' : 'has'} not taken their seat yet. The round starts when they do.`;
     else if (ctx.mySeat === null) status.textContent = 'Watching the round';
     else if (v.done.includes(ctx.mySeat)) status.textContent = 'You have finished: waiting for the others';
     else status.textContent = `Find words of ${v.min_len} letters or more`;
-    playArea.hidden = v.over || ctx.mySeat === null;
+    playArea.hidden = v.over || ctx.mySeat === null || waiting();
+    // The board stays hidden until the round starts: nobody gets a head start.
+    grid.hidden = waiting();
     word.disabled = !running();
     /** @type {HTMLButtonElement} */ (doneBtn).disabled = !running();
     grid.classList.toggle('inactive', !running());
@@ -324,6 +328,10 @@ export function mount(ctx) {
       return;
     }
     const ms = ctx.clockRemaining();
+    if (waiting()) {
+      timer.textContent = '◌ waiting for players';
+      return;
+    }
     if (ms === null) {
       timer.textContent = '';
       return;

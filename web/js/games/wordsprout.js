@@ -2,7 +2,9 @@
 /**
  * Word Sprout's page: the central string with its insertion points, whose
  * turn it is, challenges, out-of-turn play and calls, who is out, the active
- * rules, and the helper where the rules let the server list valid plays.
+ * rules, and the game's helper ("what could have been played?", from the
+ * server: POST /api/games/{id}/assist) after the round, or during play at a
+ * table created with the helper on.
  *
  * Playing by keyboard: type a letter, choose the point with ← → (or click
  * a “+”), Enter plays, Esc cancels; or type the whole new string in the box.
@@ -58,6 +60,7 @@ export function lobbyOptions(defaults) {
   const rounds = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-rounds', type: 'number', min: 1, max: 20, placeholder: 'auto' }));
   const pot = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-pot', size: 40, placeholder: defaults.pot || '' }));
   const vowels = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-vowels', size: 8, placeholder: defaults.vowels || 'aeiou' }));
+  const hints = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-hints', type: 'checkbox', checked: !!defaults.hints }));
   const el = h(
     'fieldset',
     { class: 'rules', id: 'wordsprout-rules' },
@@ -66,6 +69,7 @@ export function lobbyOptions(defaults) {
     h('label', null, 'Rounds ', rounds),
     h('label', null, 'Vowels ', vowels),
     h('label', null, 'Tile pot ', pot),
+    h('label', { class: 'check' }, hints, ' Helper during play (everyone may see the possible plays and their goal words at any time; it is always open after the round)'),
   );
   return {
     el,
@@ -79,6 +83,7 @@ export function lobbyOptions(defaults) {
       if (rounds.value) c.rounds = Number(rounds.value);
       if (pot.value.trim()) c.pot = pot.value.trim();
       if (vowels.value.trim()) c.vowels = vowels.value.trim();
+      if (hints.checked) c.hints = true;
       return c;
     },
   };
@@ -132,7 +137,35 @@ export function mount(ctx) {
   const buttons = h('div', { id: 'ws-buttons', class: 'row' });
   const proveEl = h('div', { id: 'ws-prove' });
   const chooseEl = h('div', { id: 'ws-choose' });
-  const helperEl = h('div', { id: 'ws-helper' });
+  const helperEl = h('div', { id: 'ws-helper', class: 'helper' });
+  const helperInput = /** @type {HTMLInputElement} */ (
+    h('input', { id: 'ws-helper-string', autocomplete: 'off', autocapitalize: 'none', spellcheck: false, size: 16 })
+  );
+  const helperSolve = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-helper-solve', type: 'checkbox' }));
+  const helperSolveLabel = h('label', { class: 'check' }, helperSolve, ' mark winning and losing plays (perfect play; the first time may take a while)');
+  const helperResult = h('div', { id: 'ws-helper-result', 'aria-live': 'polite' });
+  const helperPanel = h(
+    'div',
+    { id: 'ws-helper-panel', hidden: true },
+    h('form', { id: 'ws-helper-form', onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); askHelper(); } },
+      h('label', { for: 'ws-helper-string' }, 'String: '), helperInput, ' ', helperSolveLabel, ' ',
+      h('button', { type: 'submit' }, 'Show the plays')),
+    helperResult,
+  );
+  const helperBtn = h('button', {
+    type: 'button',
+    id: 'ws-helper-btn',
+    onclick: () => {
+      helperOpen = !helperOpen;
+      if (helperOpen && st) {
+        helperInput.value = st.view.string;
+        askHelper();
+      }
+      drawHelper();
+    },
+  });
+  replace(helperEl, helperBtn, helperPanel);
+  let helperAsked = 0;
   const boardEl = h('div', { id: 'ws-board' });
   const logEl = h('ol', { id: 'ws-log', class: 'log', reversed: true, 'aria-label': 'What happened, newest first' });
 
@@ -423,24 +456,59 @@ export function mount(ctx) {
     } else replace(boardEl);
   }
 
+  /** The helper is open after the round, and during play where the table allows it. */
+  function helperAllowed() {
+    const v = st && st.view;
+    if (!v) return false;
+    const between = v.phase.phase === 'over' || v.phase.phase === 'choosing-rule';
+    const config = ctx.summary() && ctx.summary().config;
+    return between || !!(config && config.hints);
+  }
+
   function drawHelper() {
     const v = st && st.view;
     if (!v) return;
-    const challengesOn = v.rules.includes('challenge') || v.rules.includes('open-challenge');
-    const plays = legal().filter((/** @type {any} */ a) => a.type === 'play').map((/** @type {any} */ a) => a.string);
-    if (v.phase.phase === 'over' || !iAmIn()) {
-      replace(helperEl, h('p', { class: 'note' }, 'ℹ Helper: the server does not offer “what could I have played?” yet; in a terminal, ', h('code', null, `parlor wordsprout hint ${v.string || '""'}`), ' answers it.'));
-      return;
+    const allowed = helperAllowed();
+    helperEl.hidden = !allowed;
+    if (!allowed) helperOpen = false;
+    const after = v.phase.phase === 'over' || v.phase.phase === 'choosing-rule';
+    helperBtn.textContent = helperOpen ? 'ℹ Hide the helper' : after ? 'ℹ What could have been played?' : 'ℹ What could be played?';
+    helperBtn.setAttribute('aria-expanded', helperOpen ? 'true' : 'false');
+    helperPanel.hidden = !helperOpen;
+    helperSolveLabel.hidden = v.players !== 2;
+  }
+
+  /** Asks the server's helper about the string in the box and shows the plays. */
+  async function askHelper() {
+    const string = helperInput.value.trim().toLowerCase();
+    const n = ++helperAsked;
+    replace(helperResult, h('p', { class: 'note' }, `… looking at ${shown(string)}`));
+    try {
+      const a = await ctx.assist({ string, solve: helperSolve.checked && !helperSolveLabel.hidden });
+      if (n !== helperAsked) return;
+      replace(
+        helperResult,
+        h('p', { id: 'ws-helper-summary' }, a.moves.length
+          ? `${a.moves.length} possible play${a.moves.length === 1 ? '' : 's'} from ${shown(a.string)}${a.solved ? ' (★ wins, ✗ loses, with perfect play after it)' : ''}:`
+          : `No play from ${shown(a.string)}: whoever is to play can only go out.`),
+        a.moves.length
+          ? h('ol', { class: 'helper-moves' }, a.moves.map((/** @type {any} */ m) => {
+              const mark = m.wins === true ? '★ ' : m.wins === false ? '✗ ' : '';
+              const where = m.position === 0 ? 'in front' : m.position >= a.string.length ? 'at the end' : `after ${a.string[m.position - 1].toUpperCase()}`;
+              const words = /** @type {string[]} */ (m.goal_words);
+              const few = words.slice(0, 8).join(', ');
+              return h('li', { class: m.wins === true ? 'wins' : m.wins === false ? 'loses' : '', dataset: { result: m.result } },
+                mark, h('strong', null, m.result.toUpperCase()), ` (${m.letter.toUpperCase()} ${where}${m.second ? ` and ${String(m.second[1]).toUpperCase()}` : ''}) — `,
+                words.length > 8
+                  ? h('details', { class: 'goal-words' }, h('summary', null, `${few} … (${words.length} goal words)`), words.join(', '))
+                  : h('span', { class: 'goal-words' }, few));
+            }))
+          : null,
+      );
+    } catch (e) {
+      if (n !== helperAsked) return;
+      replace(helperResult, h('p', { class: 'error', role: 'alert' }, `⚠ ${/** @type {Error} */ (e).message}`));
     }
-    if (challengesOn || !myTurn()) {
-      replace(helperEl, challengesOn ? h('p', { class: 'note' }, 'ℹ The helper is off during play: challenges are on at this table.') : null);
-      return;
-    }
-    replace(
-      helperEl,
-      h('button', { type: 'button', id: 'ws-helper-btn', 'aria-expanded': helperOpen ? 'true' : 'false', onclick: () => { helperOpen = !helperOpen; drawHelper(); } }, helperOpen ? 'ℹ Hide the valid plays' : 'ℹ Show the valid plays'),
-      helperOpen ? h('p', { class: 'plays' }, plays.length ? plays.map((p) => p.toUpperCase()).join(', ') : 'No valid play: you can only go out.') : null,
-    );
   }
 
   function drawStatus() {
@@ -532,7 +600,12 @@ export function mount(ctx) {
       if (changed) {
         pick.point = null;
         pick.letter = null;
-        helperOpen = false;
+        // The helper's answer was about the old string: offer the new one.
+        if (document.activeElement !== helperInput) helperInput.value = s.view.string;
+        if (helperOpen) {
+          helperAsked++;
+          replace(helperResult);
+        }
       }
       draw();
     },

@@ -256,7 +256,8 @@ pub fn registry() -> Registry {
     r.register::<parlor_core::doc_nim::Nim>()
         .register::<Secret>()
         .register::<Blob>()
-        .register::<parlor_gobble::Gobble>();
+        .register::<parlor_gobble::Gobble>()
+        .register::<parlor_wordsprout::WordSprout>();
     r
 }
 
