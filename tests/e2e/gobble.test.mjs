@@ -88,6 +88,10 @@ test('a complete Gobble round in two browsers, with a server restart and no leak
     await A.waitForSelector('#gb-timer:has-text("waiting for players")');
     assert.equal(await A.locator('#gb-grid').isVisible(), false);
     assert.equal(await A.locator('#gb-word').isVisible(), false);
+    // Nor does the server send it: no frame so far carries the letters.
+    const waitingFrames = ann.frames.map((f) => f.text);
+    assert.ok(waitingFrames.some((t) => t.includes('"type":"state"') && t.includes('"view":null')), 'a state without a view');
+    assert.ok(!waitingFrames.some((t) => t.toLowerCase().includes('dyioefbttlwenunt')), 'the board before the round');
     await B.goto(invite);
     // Cat watches from the lobby's list of running games: a spectator.
     await C.goto(srv.url + '/');

@@ -39,7 +39,7 @@ let mySeat = null;
 let summary;
 /** @type {import('./api.js').StateMsg | null} */
 let last = null;
-/** @type {{update: (s: any) => void, error?: (e: ApiError, action: any) => boolean | void, wouldLose?: () => boolean, summary?: () => void} | null} */
+/** @type {{update: (s: any) => void, waitsWithoutView?: boolean, error?: (e: ApiError, action: any) => boolean | void, wouldLose?: () => boolean, summary?: () => void} | null} */
 let page = null;
 /** @type {WebSocket | null} */
 let ws = null;
@@ -328,7 +328,11 @@ function onState(s) {
     if (s.to_act === 'over') summary.status = 'over';
   }
   drawSeats();
-  page?.update(s);
+  // While the clock waits for its players the server sends no view
+  // (`view: null`, docs/api.md "A clock waits for the players"): only a
+  // page that says it can show that state is given it; the shell's clock
+  // says "waiting for players" meanwhile.
+  if (s.view !== null || page?.waitsWithoutView) page?.update(s);
   drawOver();
   tick();
 }

@@ -337,8 +337,19 @@ impl GameActor {
                 reply,
             } => {
                 let r = self.connect(token, legal);
+                let conn = r.as_ref().ok().map(|c| c.conn);
                 let _ = reply.send(r);
-                self.start_held_clock().await;
+                // The first state goes after the clock's start, if this
+                // seat was the last one missing: it carries the view.
+                if !self.start_held_clock().await {
+                    if let Some(conn) = conn {
+                        if let Some((v, legal)) = self.conns.get(&conn).map(|c| (c.viewer, c.legal))
+                        {
+                            let text = self.state_text(v, legal);
+                            self.send_to(conn, text);
+                        }
+                    }
+                }
             }
             Msg::Disconnect { conn } => {
                 if let Some(c) = self.conns.remove(&conn) {
@@ -506,8 +517,7 @@ impl GameActor {
         );
         let welcome = json!({"type": "welcome", "you": you, "game": self.summary()});
         self.send_to(conn, welcome.to_string().into());
-        let state = self.state_text(viewer, legal);
-        self.send_to(conn, state);
+        // The whole state follows (see `Msg::Connect`).
         if matches!(viewer, Viewer::Seat(_)) {
             self.broadcast_seats();
         }
@@ -698,13 +708,14 @@ impl GameActor {
 
     /// After someone arrived: starts a held clock if everyone is there now,
     /// stores its start (so a restart keeps it) and tells everyone.
-    async fn start_held_clock(&mut self) {
+    /// Returns whether it did (and so sent everyone the state).
+    async fn start_held_clock(&mut self) -> bool {
         if !self.held {
-            return;
+            return false;
         }
         self.refresh_clock(None);
         if self.clock.is_none() {
-            return;
+            return false;
         }
         let status = self.status_row();
         let write = Write::Status {
@@ -722,6 +733,7 @@ impl GameActor {
         self.turn_started_ms = now_ms();
         self.broadcast_state();
         self.maybe_bot();
+        true
     }
 
     /// The host's turn clock now: the human seat whose turn it is, when its
@@ -1147,10 +1159,18 @@ impl GameActor {
     }
 
     fn state_json(&self, viewer: Viewer, legal: bool) -> Value {
+        // While the clock waits for its players nobody sees the game: a
+        // seat that could read the board (Gobble's letters) before the
+        // clock starts would have time the others do not.
+        let view = if self.held {
+            Value::Null
+        } else {
+            self.m.view_json(viewer)
+        };
         let mut v = json!({
             "type": "state",
             "seq": self.m.actions_len(),
-            "view": self.m.view_json(viewer),
+            "view": view,
             "to_act": if self.row.aborted { json!("over") } else { json!(self.m.to_act()) },
             "outcome": self.m.outcome(),
             "aborted": self.row.aborted,
@@ -1161,7 +1181,11 @@ impl GameActor {
             "events": self.last_events,
         });
         if let (true, Viewer::Seat(seat)) = (legal, viewer) {
-            v["legal"] = json!(self.m.legal_actions_json(seat));
+            v["legal"] = if self.held {
+                Value::Null
+            } else {
+                json!(self.m.legal_actions_json(seat))
+            };
         }
         v
     }

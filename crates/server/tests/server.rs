@@ -457,17 +457,46 @@ async fn gobble_words_stay_private() {
     )
     .await;
     let id = created["game"]["id"].as_str().unwrap();
+    let letters = g
+        .view(parlor_core::Viewer::Spectator)
+        .letters
+        .to_uppercase();
     let (mut a, s) = connect(addr, id, Some(&token(&created, 0))).await;
-    // The round waits for player 2.
+    // The round waits for player 2, and nobody sees the board meanwhile:
+    // not the seat's connection, not /state, not a spectator.
     assert_eq!(s["clock"], Value::Null, "{s}");
     assert_eq!(s["waiting_for"], json!([1]), "{s}");
-    let (mut b, _) = connect(addr, id, Some(&token(&created, 1))).await;
+    assert_eq!(s["view"], Value::Null, "{s}");
+    let (mut early_spec, s) = connect(addr, id, None).await;
+    assert_eq!(s["view"], Value::Null, "{s}");
+    let t0 = token(&created, 0);
+    for path in [
+        format!("/api/games/{id}/state?token={t0}"),
+        format!("/api/games/{id}/state"),
+    ] {
+        let (status, s) = http(addr, "GET", &path, None, &[]).await.unwrap();
+        assert_eq!(status, 200, "{s}");
+        assert_eq!(s["view"], Value::Null, "{s}");
+        assert!(!s.to_string().to_uppercase().contains(&letters), "{s}");
+    }
+    a.send(&json!({"type": "sync"})).await.unwrap();
+    let s = a.recv_until("state", |_| true).await.unwrap();
+    assert_eq!(s["view"], Value::Null, "{s}");
+    let (mut b, s) = connect(addr, id, Some(&token(&created, 1))).await;
+    // The last seat arrived: the view comes with the running clock.
+    assert_eq!(s["view"]["letters"], json!(letters.to_lowercase()), "{s}");
     let s = a
         .recv_until("state", |v| !v["clock"].is_null())
         .await
         .unwrap();
     assert!(s["clock"]["remaining_ms"].as_i64().unwrap() > 50_000, "{s}");
     assert_eq!(s["waiting_for"], json!([]), "{s}");
+    assert_eq!(s["view"]["letters"], json!(letters.to_lowercase()), "{s}");
+    let s = early_spec
+        .recv_until("state", |v| !v["clock"].is_null())
+        .await
+        .unwrap();
+    assert!(s["view"]["rows"].is_array(), "{s}");
     let (mut spec, _) = connect(addr, id, None).await;
     act(&mut a, 1, json!({"type": "enter", "word": word})).await;
     for ws in [&mut b, &mut spec] {

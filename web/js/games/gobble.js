@@ -131,10 +131,12 @@ export function mount(ctx) {
 
   replace(ctx.root, status, timer, announce, h('div', { class: 'gb-main' }, grid, playArea), countsEl, resultsEl);
 
-  const n = () => (st ? st.view.rows.length : 4);
-  const faces = () => (st ? facesOf(st.view.rows) : []);
-  const waiting = () => !!st && !st.view.over && ctx.waitingFor().length > 0;
-  const running = () => !!st && !st.view.over && !waiting() && ctx.mySeat !== null && !st.view.done.includes(ctx.mySeat);
+  const n = () => (st && st.view ? st.view.rows.length : 4);
+  const faces = () => (st && st.view ? facesOf(st.view.rows) : []);
+  // While the clock waits for the players the server sends no view at all
+  // (`view: null`): the board is not known here until the round starts.
+  const waiting = () => !!st && (!st.view || (!st.view.over && ctx.waitingFor().length > 0));
+  const running = () => !!st && !!st.view && !st.view.over && !waiting() && ctx.mySeat !== null && !st.view.done.includes(ctx.mySeat);
 
   /** @param {string} raw */
   function submit(raw) {
@@ -161,7 +163,7 @@ export function mount(ctx) {
   }
 
   function drawFeedback() {
-    const mine = new Set(st ? st.view.my_words : []);
+    const mine = new Set(st && st.view ? st.view.my_words : []);
     replace(
       feedbackEl,
       feedback.slice(0, 40).map((f) =>
@@ -169,12 +171,15 @@ export function mount(ctx) {
           f.state === 'bad' ? `✗ ${f.word.toUpperCase()} — ${f.message}` : f.state === 'ok' || mine.has(f.word) ? `✓ ${f.word.toUpperCase()}` : `… ${f.word.toUpperCase()} (checking)`),
       ),
       // Accepted words from before a refresh (the view is the truth).
-      (st ? st.view.my_words : []).filter((/** @type {string} */ w) => !feedback.some((f) => f.word === w)).reverse().map((/** @type {string} */ w) => h('li', { class: 'fb ok', dataset: { word: w } }, `✓ ${w.toUpperCase()}`)),
+      (st && st.view ? st.view.my_words : []).filter((/** @type {string} */ w) => !feedback.some((f) => f.word === w)).reverse().map((/** @type {string} */ w) => h('li', { class: 'fb ok', dataset: { word: w } }, `✓ ${w.toUpperCase()}`)),
     );
   }
 
   function drawGrid() {
-    if (!st) return;
+    if (!st || !st.view) {
+      replace(grid);
+      return;
+    }
     const v = st.view;
     const side = v.rows.length;
     grid.style.setProperty('--n', String(side));
@@ -257,13 +262,16 @@ export function mount(ctx) {
   word.addEventListener('input', () => { path = []; shownPath = null; drawPath(); });
 
   function drawCounts() {
-    if (!st) return;
+    if (!st || !st.view) {
+      replace(countsEl);
+      return;
+    }
     const v = st.view;
     replace(countsEl, 'Words entered: ', v.counts.map((/** @type {number} */ c, /** @type {number} */ i) => h('span', { class: 'chip', dataset: { seat: String(i) } }, `${ctx.seatName(i)}${i === ctx.mySeat ? ' (you)' : ''}: ${c}${v.done.includes(i) ? ' ✓ finished' : ''}`)));
   }
 
   function drawResults() {
-    if (!st || !st.view.results) {
+    if (!st || !st.view || !st.view.results) {
       replace(resultsEl);
       return;
     }
@@ -307,6 +315,15 @@ export function mount(ctx) {
   function drawStatus() {
     if (!st) return;
     const v = st.view;
+    if (!v) {
+      const names = ctx.waitingFor().map((s) => ctx.seatName(s)).join(', ');
+      status.textContent = `Waiting for players: ${names || 'somebody'} ${ctx.waitingFor().length > 1 ? 'have' : 'has'} not taken their seat yet. The round starts when they do.`;
+      playArea.hidden = true;
+      grid.hidden = true;
+      word.disabled = true;
+      /** @type {HTMLButtonElement} */ (doneBtn).disabled = true;
+      return;
+    }
     if (v.over) status.textContent = 'Round over';
     else if (waiting()) status.textContent = `Waiting for players: ${ctx.waitingFor().map((s) => ctx.seatName(s)).join(', ')} ${ctx.waitingFor().length > 1 ? 'have' : 'has'} not taken their seat yet. The round starts when they do.`;
     else if (ctx.mySeat === null) status.textContent = 'Watching the round';
@@ -323,7 +340,7 @@ export function mount(ctx) {
   let lastAnnounced = -1;
   function tick() {
     if (!st) return;
-    if (st.view.over) {
+    if (st.view && st.view.over) {
       timer.textContent = '◷ time is up';
       return;
     }
@@ -348,15 +365,16 @@ export function mount(ctx) {
 
   let boardKey = '';
   return {
+    waitsWithoutView: true,
     /** @param {import('../api.js').StateMsg} s */
     update(s) {
       st = s;
-      if (s.view.over && (word.value || path.length)) {
+      if (s.view && s.view.over && (word.value || path.length)) {
         word.value = '';
         path = [];
         drawPath();
       }
-      const key = s.view.letters;
+      const key = s.view ? s.view.letters : '';
       if (key !== boardKey) {
         boardKey = key;
         drawGrid();
