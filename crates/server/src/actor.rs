@@ -222,8 +222,13 @@ pub(crate) struct GameActor {
     /// Per seat: since when no connection holds it (None while one does).
     away_since: Vec<Option<i64>>,
     /// The game has a clock to start but a human seat is not there yet
-    /// (neither joined nor connected): the clock waits, and so does play.
+    /// (neither arrived nor connected): the clock waits, and so does play.
     held: bool,
+    /// Per seat: whether its player has arrived for the clock's sake
+    /// (joined; bots always have). A rematch keeps its seats joined (they
+    /// stay reserved for the same players) but its players have not
+    /// arrived until they join or connect, so its clock waits for them.
+    arrived: Vec<bool>,
 }
 
 impl GameActor {
@@ -256,9 +261,20 @@ impl GameActor {
             turn_started_ms,
             away_since: Vec::new(),
             held: false,
+            arrived: Vec::new(),
         };
         let now = now_ms();
         actor.away_since = vec![Some(now); actor.seats.len()];
+        // A rematch nobody has moved in whose clock has not started: its
+        // players come again (join or connect) before its clock runs.
+        let fresh_rematch = actor.row.rematch_of.is_some()
+            && actor.m.actions_len() == 0
+            && actor.row.status.deadline.is_none();
+        actor.arrived = actor
+            .seats
+            .iter()
+            .map(|s| s.kind == SeatKind::Bot || (s.joined && !fresh_rematch))
+            .collect();
         tokio::spawn(actor.run(rx, bot_rx));
         GameStub { tx }
     }
@@ -680,14 +696,15 @@ impl GameActor {
         });
     }
 
-    /// The human seats not there yet: neither joined (join, claim, the
-    /// creator's seat) nor held by a connection now. Bots are always there.
+    /// The human seats not there yet: neither arrived (join, claim, the
+    /// creator's seat; in a fresh rematch only a join counts) nor held by a
+    /// connection now. Bots are always there.
     fn waiting_for(&self) -> Vec<usize> {
         self.seats
             .iter()
             .filter(|s| {
                 s.kind == SeatKind::Human
-                    && !s.joined
+                    && !self.arrived.get(s.seat).copied().unwrap_or(s.joined)
                     && !self
                         .conns
                         .values()
@@ -1021,6 +1038,7 @@ impl GameActor {
         self.hub.store().write(write).await?;
         let s = &mut self.seats[seat];
         s.joined = true;
+        self.arrived[seat] = true;
         if name.is_some() {
             s.name = name;
         }

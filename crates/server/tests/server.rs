@@ -1159,6 +1159,135 @@ async fn clock_waits_for_the_players() {
     server.stop().await;
 }
 
+/// A rematch's clock waits for both players to come to the new game (its
+/// seats stay reserved for them: joined, not free to claim), also across a
+/// restart; a bot seat is there at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_clock_waits_for_its_players() {
+    let db = common::sqlite_url("rematch_waits");
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"game": "secret", "config": {"rounds": 1, "seconds": 60.0},
+               "take_seat": 0, "public": true}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    join(addr, &id, &t1).await;
+    for t in [&t0, &t1] {
+        let (s, v) = post(
+            addr,
+            &format!("/api/games/{id}/actions"),
+            json!({"token": t, "action": {"pick": 2}}),
+        )
+        .await;
+        assert_eq!(s, 200, "{v}");
+    }
+    // Both were here for the first game; the rematch still waits for them.
+    let (s, r0) = post(
+        addr,
+        &format!("/api/games/{id}/rematch"),
+        json!({"token": t0}),
+    )
+    .await;
+    assert_eq!(s, 200, "{r0}");
+    let new_id = r0["game"]["id"].as_str().unwrap().to_string();
+    assert_eq!(r0["game"]["clock"], Value::Null, "{r0}");
+    assert_eq!(r0["game"]["waiting_for"], json!([0, 1]), "{r0}");
+    // The seats stay the same players': joined, the game is not open.
+    assert_eq!(r0["game"]["status"], "live", "{r0}");
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{new_id}/claim"),
+        json!({"seat": 0}),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (409, "seat_taken".into()), "{v}");
+    let n0 = r0["token"].as_str().unwrap().to_string();
+    let joined = join(addr, &new_id, &n0).await;
+    assert_eq!(joined["game"]["clock"], Value::Null, "{joined}");
+    assert_eq!(joined["game"]["waiting_for"], json!([0]), "{joined}");
+    // A restart keeps waiting for the one who has not come yet.
+    server.stop().await;
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let (_, st) = http(
+        addr,
+        "GET",
+        &format!("/api/games/{new_id}/state?token={n0}"),
+        None,
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(st["clock"], Value::Null, "{st}");
+    assert!(!st["waiting_for"].as_array().unwrap().is_empty(), "{st}");
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{new_id}/actions"),
+        json!({"token": n0, "action": {"pick": 1}}),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (409, "waiting".into()), "{v}");
+    // The other player comes (rematch with the old token, then join): the
+    // clock starts now.
+    let (s, r1) = post(
+        addr,
+        &format!("/api/games/{id}/rematch"),
+        json!({"token": t1}),
+    )
+    .await;
+    assert_eq!((s, r1["game"]["id"].as_str()), (200, Some(new_id.as_str())));
+    assert_eq!(r1["game"]["clock"], Value::Null, "{r1}");
+    let n1 = r1["token"].as_str().unwrap().to_string();
+    let (mut a, st) = connect(addr, &new_id, Some(&n0)).await;
+    assert_eq!(st["clock"], Value::Null, "{st}");
+    let before = now_ms();
+    let joined = join(addr, &new_id, &n1).await;
+    let started = joined["game"]["clock"]["started_ms"]
+        .as_i64()
+        .expect("a running clock");
+    assert!(started >= before, "{joined}");
+    assert_eq!(joined["game"]["waiting_for"], json!([]));
+    let st = a
+        .recv_until("state", |v| !v["clock"].is_null())
+        .await
+        .unwrap();
+    assert_eq!(st["clock"]["started_ms"], started, "{st}");
+    assert!(st["view"]["revealed"].is_array(), "{st}");
+
+    // A rematch against a bot waits only for the human.
+    let created = create(
+        addr,
+        json!({"game": "secret", "config": {"rounds": 1, "seconds": 60.0},
+               "take_seat": 0, "bots": [{"seat": 1}]}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let t0 = token(&created, 0);
+    let (mut a, _) = connect(addr, &id, Some(&t0)).await;
+    act(&mut a, 1, json!({"pick": 3})).await;
+    a.recv_until("state", |v| v["to_act"] == "over")
+        .await
+        .unwrap();
+    let (s, r) = post(
+        addr,
+        &format!("/api/games/{id}/rematch"),
+        json!({"token": t0}),
+    )
+    .await;
+    assert_eq!(s, 200, "{r}");
+    let human = r["seat"].as_u64().unwrap();
+    assert_eq!(r["game"]["clock"], Value::Null, "{r}");
+    assert_eq!(r["game"]["waiting_for"], json!([human]), "{r}");
+    let new_id = r["game"]["id"].as_str().unwrap().to_string();
+    let joined = join(addr, &new_id, r["token"].as_str().unwrap()).await;
+    assert!(joined["game"]["clock"]["started_ms"].is_i64(), "{joined}");
+    server.stop().await;
+}
+
 fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
