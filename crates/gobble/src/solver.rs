@@ -53,6 +53,8 @@ pub struct Solver<'t> {
     cells_with: Vec<u64>,
     /// Letters shown by the neighbours of each cell.
     near_letters: Vec<u32>,
+    /// Whether the walk may use `popcnt`, `tzcnt` and friends.
+    bit_instructions: bool,
 }
 
 struct Walk<'a> {
@@ -65,51 +67,99 @@ struct Walk<'a> {
     tally: Tally,
 }
 
-impl Walk<'_> {
-    /// Visits trie node `n` standing on `cell` with `used` cells and a word
-    /// of `len` letters so far.
-    ///
-    /// The indexing is unchecked: `n` is a node of the trie (children indices
-    /// are built in range), `cell` is a cell of the prepared board, letters are
-    /// `< 26` and `len <= 2 * cells <= MAX_WORD_LEN`; `Solver::score` sets
-    /// up every table with those sizes before the walk.
+/// The walk, written once and compiled twice: plainly, and (on x86-64)
+/// with the bit instructions that its inner loop lives on (`popcnt` for
+/// the child index, `tzcnt`/`blsr` for the letter and cell sets), which
+/// a default build may not assume. [`Solver`] picks the second at run
+/// time when the processor has them; the binary still runs anywhere.
+macro_rules! walk {
+    ($(#[$attr:meta])* $visit:ident, $(#[$rattr:meta])* $from_every_cell:ident) => {
+        impl Walk<'_> {
+            /// Visits trie node `n` standing on `cell` with `used` cells and a word
+            /// of `len` letters so far.
+            ///
+            /// The indexing is unchecked: `n` is a node of the trie (children indices
+            /// are built in range), `cell` is a cell of the prepared board, letters are
+            /// `< 26` and `len <= 2 * cells <= MAX_WORD_LEN`; `Solver::score` sets
+            /// up every table with those sizes before the walk.
+            $(#[$attr])*
+            fn $visit(&mut self, n: u32, cell: usize, used: u64, len: usize) {
+                debug_assert!(
+                    (n as usize) < self.nodes.len()
+                        && cell < self.near_letters.len()
+                        && len <= MAX_WORD_LEN
+                );
+                // SAFETY: see the invariants above.
+                let node = unsafe { *self.nodes.get_unchecked(n as usize) };
+                if node.mask & WORD != 0 {
+                    // SAFETY: len <= MAX_WORD_LEN; n < nodes.len() <= 64 * found.len().
+                    let p = unsafe { *self.points.get_unchecked(len) };
+                    let bits = unsafe { self.found.get_unchecked_mut(n as usize >> 6) };
+                    let bit = 1u64 << (n & 63);
+                    if p != 0 && *bits & bit == 0 {
+                        *bits |= bit;
+                        self.found_list.push(n);
+                        self.tally.score += p;
+                        self.tally.count += 1;
+                    }
+                }
+                // SAFETY: cell < cells.
+                let mut letters = node.mask & unsafe { *self.near_letters.get_unchecked(cell) };
+                while letters != 0 {
+                    let l = letters.trailing_zeros();
+                    letters &= letters - 1;
+                    let child = node.base + (node.mask & ((1u32 << l) - 1)).count_ones();
+                    // SAFETY: cell < cells and l < 26.
+                    let mut cells =
+                        unsafe { *self.cells_with.get_unchecked(cell * 26 + l as usize) } & !used;
+                    let add = if l == QU as u32 { 2 } else { 1 };
+                    while cells != 0 {
+                        let d = cells.trailing_zeros() as usize;
+                        cells &= cells - 1;
+                        self.$visit(child, d, used | (1u64 << d), len + add);
+                    }
+                }
+            }
+
+            /// Starts the walk from every cell of the board.
+            $(#[$rattr])*
+            fn $from_every_cell(&mut self, root: Node, cells: &[u8]) {
+                for (c, &l) in cells.iter().enumerate() {
+                    if root.mask & (1 << l) != 0 {
+                        let child = root.base + (root.mask & ((1u32 << l) - 1)).count_ones();
+                        self.$visit(child, c, 1u64 << c, if l == QU { 2 } else { 1 });
+                    }
+                }
+            }
+        }
+    };
+}
+
+walk!(
     #[inline(always)]
-    fn visit(&mut self, n: u32, cell: usize, used: u64, len: usize) {
-        debug_assert!(
-            (n as usize) < self.nodes.len()
-                && cell < self.near_letters.len()
-                && len <= MAX_WORD_LEN
-        );
-        // SAFETY: see the invariants above.
-        let node = unsafe { *self.nodes.get_unchecked(n as usize) };
-        if node.mask & WORD != 0 {
-            // SAFETY: len <= MAX_WORD_LEN; n < nodes.len() <= 64 * found.len().
-            let p = unsafe { *self.points.get_unchecked(len) };
-            let bits = unsafe { self.found.get_unchecked_mut(n as usize >> 6) };
-            let bit = 1u64 << (n & 63);
-            if p != 0 && *bits & bit == 0 {
-                *bits |= bit;
-                self.found_list.push(n);
-                self.tally.score += p;
-                self.tally.count += 1;
-            }
-        }
-        // SAFETY: cell < cells.
-        let mut letters = node.mask & unsafe { *self.near_letters.get_unchecked(cell) };
-        while letters != 0 {
-            let l = letters.trailing_zeros();
-            letters &= letters - 1;
-            let child = node.base + (node.mask & ((1u32 << l) - 1)).count_ones();
-            // SAFETY: cell < cells and l < 26.
-            let mut cells =
-                unsafe { *self.cells_with.get_unchecked(cell * 26 + l as usize) } & !used;
-            let add = if l == QU as u32 { 2 } else { 1 };
-            while cells != 0 {
-                let d = cells.trailing_zeros() as usize;
-                cells &= cells - 1;
-                self.visit(child, d, used | (1u64 << d), len + add);
-            }
-        }
+    visit,
+    from_every_cell
+);
+#[cfg(target_arch = "x86_64")]
+walk!(
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    visit_bmi,
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    from_every_cell_bmi
+);
+
+/// Whether this processor has the instructions of the fast walk.
+fn has_bit_instructions() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
@@ -126,6 +176,7 @@ impl<'t> Solver<'t> {
             points: [0; MAX_WORD_LEN + 1],
             cells_with: Vec::new(),
             near_letters: Vec::new(),
+            bit_instructions: has_bit_instructions(),
         }
     }
 
@@ -180,12 +231,16 @@ impl<'t> Solver<'t> {
             tally: Tally::default(),
         };
         let root = self.trie.nodes[0];
-        for (c, &l) in board.cells().iter().enumerate() {
-            if root.mask & (1 << l) != 0 {
-                let child = root.base + (root.mask & ((1u32 << l) - 1)).count_ones();
-                walk.visit(child, c, 1u64 << c, if l == QU { 2 } else { 1 });
-            }
+        #[cfg(target_arch = "x86_64")]
+        if self.bit_instructions {
+            // SAFETY: the processor has these instructions (checked once
+            // in `Solver::new`).
+            unsafe { walk.from_every_cell_bmi(root, board.cells()) };
+        } else {
+            walk.from_every_cell(root, board.cells());
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        walk.from_every_cell(root, board.cells());
         let tally = walk.tally;
         for &n in &self.found_list {
             self.found[n as usize >> 6] = 0;
@@ -279,6 +334,41 @@ impl<'t> Solver<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Both compilations of the walk give the same totals (on a processor
+    /// without the bit instructions only the plain one runs).
+    #[test]
+    fn plain_and_bit_instruction_walks_agree() {
+        use crate::bench::{random_boards, Dist};
+        let words: Vec<String> = (0..3000u32)
+            .map(|i| {
+                let mut w = String::new();
+                let mut x = i.wrapping_mul(2_654_435_761);
+                for _ in 0..3 + (i % 6) {
+                    w.push((b'a' + (x % 26) as u8) as char);
+                    x /= 7;
+                }
+                w
+            })
+            .chain(["quit", "equal", "tea", "eat", "seat", "tease"].map(String::from))
+            .collect();
+        let trie = Trie::new(words.iter().map(String::as_str));
+        for size in [Size::square(4), Size::square(5), Size::square(6)] {
+            let boards = random_boards(300, "walks", &Dist::Uniform, size);
+            let mut plain = Solver::new(&trie, Scoring::Boggle);
+            plain.bit_instructions = false;
+            let mut fast = Solver::new(&trie, Scoring::Boggle);
+            let (mut sum, mut words) = (0, 0);
+            for b in &boards {
+                let t = plain.score(b);
+                assert_eq!(t, fast.score(b), "{b:?}");
+                assert_eq!(t.count as usize, plain.words(b).len());
+                sum += t.score;
+                words += t.count;
+            }
+            assert!(sum > 0 && words > 0, "the boards have words to find");
+        }
+    }
 
     #[test]
     fn spot_example_from_the_rules() {
