@@ -73,7 +73,7 @@ struct Walk<'a> {
 /// a default build may not assume. [`Solver`] picks the second at run
 /// time when the processor has them; the binary still runs anywhere.
 macro_rules! walk {
-    ($(#[$attr:meta])* $visit:ident, $(#[$rattr:meta])* $from_every_cell:ident) => {
+    ($(#[$attr:meta])* $visit:ident, $(#[$rattr:meta])* $walk_board:ident) => {
         impl Walk<'_> {
             /// Visits trie node `n` standing on `cell` with `used` cells and a word
             /// of `len` letters so far.
@@ -123,7 +123,7 @@ macro_rules! walk {
 
             /// Starts the walk from every cell of the board.
             $(#[$rattr])*
-            fn $from_every_cell(&mut self, root: Node, cells: &[u8]) {
+            fn $walk_board(&mut self, root: Node, cells: &[u8]) {
                 for (c, &l) in cells.iter().enumerate() {
                     if root.mask & (1 << l) != 0 {
                         let child = root.base + (root.mask & ((1u32 << l) - 1)).count_ones();
@@ -138,14 +138,14 @@ macro_rules! walk {
 walk!(
     #[inline(always)]
     visit,
-    from_every_cell
+    walk_board
 );
 #[cfg(target_arch = "x86_64")]
 walk!(
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
     visit_bmi,
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-    from_every_cell_bmi
+    walk_board_bmi
 );
 
 /// Whether this processor has the instructions of the fast walk.
@@ -235,12 +235,12 @@ impl<'t> Solver<'t> {
         if self.bit_instructions {
             // SAFETY: the processor has these instructions (checked once
             // in `Solver::new`).
-            unsafe { walk.from_every_cell_bmi(root, board.cells()) };
+            unsafe { walk.walk_board_bmi(root, board.cells()) };
         } else {
-            walk.from_every_cell(root, board.cells());
+            walk.walk_board(root, board.cells());
         }
         #[cfg(not(target_arch = "x86_64"))]
-        walk.from_every_cell(root, board.cells());
+        walk.walk_board(root, board.cells());
         let tally = walk.tally;
         for &n in &self.found_list {
             self.found[n as usize >> 6] = 0;
