@@ -3,7 +3,8 @@
 // keyboard, with clicks and with the whole-string box, a refresh, a server
 // crash and restart in the middle (same port, same database), refused
 // actions shown as errors, a challenge answered with a goal word, the end of
-// the game on both pages, and a rematch.
+// the game on both pages, and a rematch. Also: an out-of-turn play called,
+// and a win claimed from a player who left.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ParlorServer, launch, player, withArtifacts } from './harness.mjs';
@@ -207,5 +208,29 @@ test('Word Sprout: an out-of-turn play, warned about, then called', { timeout: 6
     assert.deepEqual(bea.errors, []);
   });
   await ann.context.close();
+  await bea.context.close();
+});
+
+test('Word Sprout: claiming the win from a player who left', { timeout: 60000 }, async () => {
+  const bea = await player(browser, 'Bea');
+  const B = bea.page;
+  await withArtifacts([bea], async () => {
+    // Ann (player 1, first to play) never comes; her absent countdown is short.
+    const res = await fetch(srv.url + '/api/games', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ game: 'wordsprout', absent_seconds: 0.5 }),
+    });
+    assert.equal(res.status, 201);
+    const created = await res.json();
+    const t1 = created.seats.find((/** @type {any} */ s) => s.seat === 1).token;
+    await B.goto(`${srv.url}/play/${created.game.id}#${t1}`);
+    // The countdown runs out: Bea may claim the win (else the bot would play for Ann).
+    await B.waitForSelector('#claim-win:has-text("Claim the win")', { timeout: 10000 });
+    await B.click('#claim-win');
+    await B.waitForSelector('#ranking li:first-child:has-text("Bea")');
+    await B.waitForSelector('#claim-win', { state: 'detached' });
+    assert.deepEqual(bea.errors, []);
+  });
   await bea.context.close();
 });

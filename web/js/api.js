@@ -14,7 +14,8 @@
  *   status: 'open'|'live'|'over', seq: number, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
  *   seats: Seat[], rematch: string|null, rematch_of: string|null, waiting_for?: number[]}} GameSummary
  * @typedef {{type: 'state', seq: number, view: any, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
- *   by: {seat: number} | 'referee' | null, events: any[], legal?: any[]|null, waiting_for?: number[]}} StateMsg
+ *   by: {seat: number} | 'referee' | null, events: any[], legal?: any[]|null, waiting_for?: number[],
+ *   turn_clock?: {seat: number, reason: 'turn'|'absent'|'claim', ends_ms: number, remaining_ms: number, claimable_by?: number[]} | null}} StateMsg
  */
 
 export class ApiError extends Error {

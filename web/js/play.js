@@ -168,6 +168,37 @@ function drawOver() {
   );
 }
 
+/**
+ * "Claim a win from one who left" (docs/api.md): while the server's claim
+ * window is open for an absent seat and this seat may claim, a button.
+ */
+function drawClaim() {
+  const box = document.getElementById('shell-claim') || h('div', { id: 'shell-claim' });
+  if (!box.parentNode) actionsEl.prepend(box);
+  const tc = last && last.turn_clock;
+  if (!tc || tc.reason !== 'claim' || mySeat === null || !(tc.claimable_by || []).includes(mySeat) || !summary) {
+    replace(box);
+    return;
+  }
+  const who = seatName(summary.seats, tc.seat);
+  replace(
+    box,
+    h('p', null, `${who} has left and their time is up. Claim the win, or the computer plays for them when the time runs out.`),
+    h('button', {
+      type: 'button',
+      id: 'claim-win',
+      class: 'primary',
+      onclick: async () => {
+        try {
+          await call('POST', `/api/games/${id}/claim-win`, { token });
+        } catch (e) {
+          showError(`Claim: ${/** @type {Error} */ (e).message}`);
+        }
+      },
+    }, `⚑ Claim the win from ${who}`),
+  );
+}
+
 async function rematch() {
   if (!token) return;
   try {
@@ -333,6 +364,7 @@ function onState(s) {
   // page that says it can show that state is given it; the shell's clock
   // says "waiting for players" meanwhile.
   if (s.view !== null || page?.waitsWithoutView) page?.update(s);
+  drawClaim();
   drawOver();
   tick();
 }

@@ -1,6 +1,6 @@
 //! The shared test suite every game runs: random legal play to the end,
 //! refused actions change nothing, records replay identically through
-//! JSON, views serialise.
+//! JSON, views serialise, a forfeit the game offers is accepted.
 //!
 //! ```
 //! use parlor_core::{conformance, Resources};
@@ -55,6 +55,15 @@ pub fn play_randomly<G: Game>(
             break;
         }
         assert_ne!(to_act, ToAct::Chance, "a Match resolves chance itself");
+        // A forfeit the game offers is one the referee may apply now.
+        for seat in (0..m.state().seats()).map(Seat) {
+            if let Some(f) = m.state().forfeit(seat) {
+                let mut copy = m.state().clone();
+                if let Err(e) = copy.apply(Actor::Referee, f.clone()) {
+                    panic!("the forfeit {f:?} of {seat} was refused: {e}");
+                }
+            }
+        }
         let mut options: Vec<(Actor, G::Action)> = Vec::new();
         for seat in to_act.seats() {
             for a in m.state().legal_actions(seat).unwrap_or_default() {

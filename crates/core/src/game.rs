@@ -157,6 +157,18 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         None
     }
 
+    /// The referee action that takes `seat` out of the game for good, as
+    /// a host applies it (as [`crate::Actor::Referee`]) when that seat's
+    /// player has left and another player claims the win. `None` (the
+    /// default): the game offers no such action for `seat` now (its turn is
+    /// not the time, or there is no way to leave one seat out, as in a
+    /// round that simply ends for everyone); the host then plays on for the
+    /// seat as it otherwise would.
+    fn forfeit(&self, seat: Seat) -> Option<Self::Action> {
+        let _ = seat;
+        None
+    }
+
     /// The game's own analysis for `viewer`, over JSON: Word Sprout's
     /// "what could I have played?", for example. `request` is
     /// game-specific; the game decides when the helper is allowed (after a

@@ -73,6 +73,9 @@ pub trait DynMatch: Send + Sync {
     fn assist_json(&self, viewer: Viewer, request: &Value) -> Option<Result<Value, String>>;
     /// The clock the host must keep now, with its action as JSON.
     fn deadline_json(&self) -> Option<crate::Deadline<Value>>;
+    /// The referee action that takes `seat` out of the game for good, as
+    /// JSON (see [`Game::forfeit`]); `None` when the game offers none now.
+    fn forfeit_json(&self, seat: Seat) -> Option<Value>;
     /// The game's own computer player's choice for `seat` (seeded by
     /// `seed`), given only that seat's view.
     fn bot_action(
@@ -132,6 +135,12 @@ impl<G: Game> DynMatch for Match<G> {
             seconds: d.seconds,
             action: to_value(&d.action),
         })
+    }
+    fn forfeit_json(&self, seat: Seat) -> Option<Value> {
+        if seat.0 >= self.state().seats() || self.state().to_act() == ToAct::Over {
+            return None;
+        }
+        self.state().forfeit(seat).map(|a| to_value(&a))
     }
     fn bot_action(
         &self,

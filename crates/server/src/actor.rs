@@ -64,6 +64,11 @@ pub(crate) enum Msg {
         action: Value,
         reply: ActReply,
     },
+    /// Claim the win from a player who left (see `GameActor::claim_win`).
+    ClaimWin {
+        who: Who,
+        reply: ActReply,
+    },
     Sync {
         conn: u64,
     },
@@ -229,6 +234,8 @@ pub(crate) struct GameActor {
     /// stay reserved for the same players) but its players have not
     /// arrived until they join or connect, so its clock waits for them.
     arrived: Vec<bool>,
+    /// The claim window (seat, seq) everyone was told about.
+    claim_told: Option<(Seat, usize)>,
 }
 
 impl GameActor {
@@ -262,6 +269,7 @@ impl GameActor {
             away_since: Vec::new(),
             held: false,
             arrived: Vec::new(),
+            claim_told: None,
         };
         let now = now_ms();
         actor.away_since = vec![Some(now); actor.seats.len()];
@@ -320,10 +328,22 @@ impl GameActor {
                     self.clock_ran_out().await;
                 }
                 _ = sleep_until_opt(turn_at) => {
-                    // The seat's time is up: the game's bot moves for it.
-                    if let Some((seat, _, _)) = self.turn_clock() {
-                        self.bots.forced = Some((seat, self.m.actions_len()));
-                        self.maybe_bot();
+                    match self.turn_clock() {
+                        // The seat's time is up: the game's bot moves for it.
+                        Some((seat, ends, _)) if ends <= now_ms() => {
+                            self.bots.forced = Some((seat, self.m.actions_len()));
+                            self.maybe_bot();
+                        }
+                        // The absent countdown ran out and a claim window
+                        // opened: tell everyone (once), the bot moves at its end.
+                        Some((seat, _, "claim")) => {
+                            let at = (seat, self.m.actions_len());
+                            if self.claim_told != Some(at) {
+                                self.claim_told = Some(at);
+                                self.broadcast_state();
+                            }
+                        }
+                        _ => {}
                     }
                 }
                 _ = tokio::time::sleep_until(last_busy + idle),
@@ -375,40 +395,18 @@ impl GameActor {
                 }
             }
             Msg::Act { who, action, reply } => {
-                let seat = match &who {
-                    Who::Conn(conn) => match self.conns.get(conn).map(|c| c.viewer) {
-                        Some(Viewer::Seat(s)) => Ok(s),
-                        Some(Viewer::Spectator) => Err(ApiError::new(
-                            "spectator",
-                            "spectators cannot act: join with a seat token",
-                        )),
-                        None => Err(ApiError::gone()),
-                    },
-                    Who::Token(t) => self.seat_of_token(t).ok_or_else(ApiError::bad_token),
-                    Who::Nobody => Err(ApiError::bad_token()),
-                };
-                let result = match seat {
+                let result = match self.seat_of_who(&who) {
                     Ok(seat) => self.act(Actor::Seat(seat), action).await,
                     Err(e) => Err(e),
                 };
-                let ok = result.is_ok();
-                match reply {
-                    ActReply::Http(tx) => {
-                        let _ = tx.send(result);
-                    }
-                    ActReply::Conn { conn, reference } => {
-                        let msg = match &result {
-                            Ok((seq, _)) => json!({"type": "ack", "ref": reference, "seq": seq}),
-                            Err(e) => {
-                                json!({"type": "error", "ref": reference, "code": e.code, "message": e.message})
-                            }
-                        };
-                        self.send_to(conn, msg.to_string().into());
-                    }
-                }
-                if ok {
-                    self.after_change();
-                }
+                self.reply_act(reply, result);
+            }
+            Msg::ClaimWin { who, reply } => {
+                let result = match self.seat_of_who(&who) {
+                    Ok(seat) => self.claim_win(seat).await,
+                    Err(e) => Err(e),
+                };
+                self.reply_act(reply, result);
             }
             Msg::Sync { conn } => {
                 if let Some((v, legal)) = self.conns.get(&conn).map(|c| (c.viewer, c.legal)) {
@@ -499,6 +497,85 @@ impl GameActor {
                 let _ = reply.send(r);
             }
         }
+    }
+
+    /// The seat acting through `who` (spectators and strangers: refused).
+    fn seat_of_who(&self, who: &Who) -> Result<Seat, ApiError> {
+        match who {
+            Who::Conn(conn) => match self.conns.get(conn).map(|c| c.viewer) {
+                Some(Viewer::Seat(s)) => Ok(s),
+                Some(Viewer::Spectator) => Err(ApiError::new(
+                    "spectator",
+                    "spectators cannot act: join with a seat token",
+                )),
+                None => Err(ApiError::gone()),
+            },
+            Who::Token(t) => self.seat_of_token(t).ok_or_else(ApiError::bad_token),
+            Who::Nobody => Err(ApiError::bad_token()),
+        }
+    }
+
+    /// Answers an action (or a claim): `ack`/`error` on the connection, or
+    /// the HTTP handler's result; then shows an accepted one.
+    fn reply_act(&mut self, reply: ActReply, result: Result<(usize, Vec<Value>), ApiError>) {
+        let ok = result.is_ok();
+        match reply {
+            ActReply::Http(tx) => {
+                let _ = tx.send(result);
+            }
+            ActReply::Conn { conn, reference } => {
+                let msg = match &result {
+                    Ok((seq, _)) => json!({"type": "ack", "ref": reference, "seq": seq}),
+                    Err(e) => {
+                        json!({"type": "error", "ref": reference, "code": e.code, "message": e.message})
+                    }
+                };
+                self.send_to(conn, msg.to_string().into());
+            }
+        }
+        if ok {
+            self.after_change();
+        }
+    }
+
+    /// The human seats other than `seat` held by a connection now: who may
+    /// claim the win from `seat` once its absent countdown has run out.
+    fn claimants(&self, seat: Seat) -> Vec<usize> {
+        self.seats
+            .iter()
+            .filter(|s| {
+                s.kind == SeatKind::Human
+                    && s.seat != seat.0
+                    && self
+                        .conns
+                        .values()
+                        .any(|c| c.viewer == Viewer::Seat(Seat(s.seat)))
+            })
+            .map(|s| s.seat)
+            .collect()
+    }
+
+    /// "Claim a win from one who left": while the claim window is open
+    /// (the absent countdown of the seat to act ran out, the game offers a
+    /// forfeit for it, the claimant is another player who is here), the
+    /// game's forfeit is applied as the referee.
+    async fn claim_win(&mut self, claimant: Seat) -> Result<(usize, Vec<Value>), ApiError> {
+        let not = |m: &str| ApiError::new("not_claimable", m.to_string());
+        let Some((seat, _, "claim")) = self.turn_clock() else {
+            return Err(not(
+                "there is no win to claim now: a claim opens when the absent player's countdown runs out on their turn, where the game can put that seat out",
+            ));
+        };
+        if !self.claimants(seat).contains(&claimant.0) {
+            return Err(not(
+                "only another player who is here (connected with their seat) can claim the win",
+            ));
+        }
+        let action = self
+            .m
+            .forfeit_json(seat)
+            .ok_or_else(|| not("the game offers no forfeit for that seat now"))?;
+        self.act(Actor::Referee, action).await
     }
 
     fn seat_of_token(&self, token: &str) -> Option<Seat> {
@@ -795,6 +872,18 @@ impl GameActor {
             (Some(a), None) | (None, Some(a)) => a,
             (None, None) => return None,
         };
+        // The absent countdown ran out: where the game can put the seat
+        // out and another player is here, they may claim the win for a
+        // while (not past the turn clock) before the bot moves.
+        if why == "absent"
+            && ends <= now_ms()
+            && !self.claimants(seat).is_empty()
+            && self.m.forfeit_json(seat).is_some()
+        {
+            let window = self.hub.settings().claim_window.as_millis() as i64;
+            let until = (ends + window).min(turn.map_or(i64::MAX, |t| t.0));
+            return Some((seat, until, "claim"));
+        }
         Some((seat, ends, why))
     }
 
@@ -802,12 +891,16 @@ impl GameActor {
         match self.turn_clock() {
             Some((seat, ends, why)) => {
                 let now = now_ms();
-                json!({
+                let mut v = json!({
                     "seat": seat,
                     "reason": why,
                     "ends_ms": ends,
                     "remaining_ms": (ends - now).max(0),
-                })
+                });
+                if why == "claim" {
+                    v["claimable_by"] = json!(self.claimants(seat));
+                }
+                v
             }
             None => Value::Null,
         }

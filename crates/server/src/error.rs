@@ -53,9 +53,8 @@ impl ApiError {
             "too_large" => StatusCode::PAYLOAD_TOO_LARGE,
             "unknown_game" | "not_found" | "no_helper" => StatusCode::NOT_FOUND,
             "bad_token" | "spectator" => StatusCode::FORBIDDEN,
-            "illegal_action" | "seat_taken" | "not_over" | "helper_refused" | "waiting" => {
-                StatusCode::CONFLICT
-            }
+            "illegal_action" | "seat_taken" | "not_over" | "helper_refused" | "waiting"
+            | "not_claimable" => StatusCode::CONFLICT,
             "busy" => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         }

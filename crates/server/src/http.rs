@@ -30,6 +30,7 @@ pub(crate) fn router(hub: Hub) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/abort", post(abort))
         .route("/api/games/{id}/assist", post(assist))
+        .route("/api/games/{id}/claim-win", post(claim_win))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route("/api/my-games", get(my_games))
         .fallback(fallback)
@@ -379,6 +380,23 @@ async fn rematch(
         })
         .await??;
     Ok(Json(json!({"game": game, "seat": seat, "token": token})))
+}
+
+/// Claims the win from a player who left: `{"token": ...}` (see
+/// docs/api.md); answered like an action.
+async fn claim_win(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Body(req): Body<RematchReq>,
+) -> Result<Json<Value>, ApiError> {
+    let stub = hub.stub(&id).await?;
+    let (tx, rx) = oneshot::channel();
+    stub.send(Msg::ClaimWin {
+        who: Who::Token(req.token),
+        reply: ActReply::Http(tx),
+    })?;
+    let (seq, events) = rx.await.map_err(|_| ApiError::gone())??;
+    Ok(Json(json!({"seq": seq, "events": events})))
 }
 
 async fn abort(

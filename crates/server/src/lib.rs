@@ -94,6 +94,10 @@ pub struct Settings {
     /// At start-up, start the unfinished games whose clock runs or whose bot
     /// is to act, so they go on by themselves.
     pub resume: bool,
+    /// Once an absent player's countdown has run out, how long the players
+    /// who are there may claim the win (where the game offers a forfeit)
+    /// before the game's bot moves for the absent seat.
+    pub claim_window: Duration,
 }
 
 impl Default for Settings {
@@ -113,6 +117,7 @@ impl Default for Settings {
                 .max(1),
             idle_unload: Duration::from_secs(600),
             resume: true,
+            claim_window: Duration::from_secs(30),
         }
     }
 }

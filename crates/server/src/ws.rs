@@ -187,6 +187,13 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                         )),
                     }
                 }
+                Some("claim-win") => stub.send(Msg::ClaimWin {
+                    who: Who::Conn(conn),
+                    reply: ActReply::Conn {
+                        conn,
+                        reference: reference.clone(),
+                    },
+                }),
                 Some("sync") => stub.send(Msg::Sync { conn }),
                 Some("ping") => {
                     let _ = local_tx
@@ -194,10 +201,10 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                     Ok(())
                 }
                 Some(other) => Err(ApiError::bad_json(format!(
-                    "unknown message type {other:?}: use act, assist, sync or ping"
+                    "unknown message type {other:?}: use act, claim-win, assist, sync or ping"
                 ))),
                 None => Err(ApiError::bad_json(
-                    "the message has no \"type\": use act, assist, sync or ping",
+                    "the message has no \"type\": use act, claim-win, assist, sync or ping",
                 )),
             };
             if let Err(e) = result {

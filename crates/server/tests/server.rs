@@ -1288,6 +1288,116 @@ async fn a_rematch_clock_waits_for_its_players() {
     server.stop().await;
 }
 
+/// "Claim a win from one who left": once the absent player's countdown has
+/// run out on their turn, another player who is here may claim the win
+/// (the game's forfeit, applied by the referee); nobody claims: the bot
+/// moves as before; a game without a forfeit: the bot moves at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claim_a_win_from_one_who_left() {
+    let settings = parlor_server::Settings {
+        claim_window: Duration::from_millis(1500),
+        ..common::test_settings()
+    };
+    let server = common::start(&common::sqlite_url("claim_win"), settings).await;
+    let addr = server.addr();
+    let new_game = |addr: SocketAddr| async move {
+        let created = create(
+            addr,
+            json!({"game": "wordsprout", "take_seat": 1, "absent_seconds": 0.3}),
+        )
+        .await;
+        let id = created["game"]["id"].as_str().unwrap().to_string();
+        (id, token(&created, 0), token(&created, 1))
+    };
+
+    // Ann (seat 0, to move) never comes; Bea is here.
+    let (id, t0, t1) = new_game(addr).await;
+    let claim = format!("/api/games/{id}/claim-win");
+    let (mut bea, s) = connect(addr, &id, Some(&t1)).await;
+    assert_eq!(s["turn_clock"]["reason"], "absent", "{s}");
+    // Too early: the countdown still runs.
+    let (st, v) = post(addr, &claim, json!({"token": t1})).await;
+    assert_eq!((st, code(&v)), (409, "not_claimable".into()), "{v}");
+    let s = bea
+        .recv_until("state", |v| v["turn_clock"]["reason"] == "claim")
+        .await
+        .unwrap();
+    assert_eq!(s["turn_clock"]["seat"], 0, "{s}");
+    assert_eq!(s["turn_clock"]["claimable_by"], json!([1]), "{s}");
+    assert_eq!(s["seq"], 0);
+    // Not the absent seat itself, not a spectator, not a stranger.
+    let (st, v) = post(addr, &claim, json!({"token": t0})).await;
+    assert_eq!((st, code(&v)), (409, "not_claimable".into()), "{v}");
+    let (st, v) = post(addr, &claim, json!({"token": "nope"})).await;
+    assert_eq!((st, code(&v)), (403, "bad_token".into()), "{v}");
+    let (mut spec, _) = connect(addr, &id, None).await;
+    spec.send(&json!({"type": "claim-win", "ref": 1}))
+        .await
+        .unwrap();
+    assert_eq!(error_for(&mut spec, json!(1)).await["code"], "spectator");
+    // Bea claims: Ann is put out by the referee and Bea wins.
+    let (st, v) = post(addr, &claim, json!({"token": t1})).await;
+    assert_eq!((st, &v["seq"]), (200, &json!(1)), "{v}");
+    let s = bea.recv_until("state", |v| v["seq"] == 1).await.unwrap();
+    assert_eq!(s["by"], "referee", "{s}");
+    assert_eq!(s["to_act"], "over", "{s}");
+    assert_eq!(s["outcome"]["ranking"][0], json!([1]), "{s}");
+    assert_eq!(s["turn_clock"], Value::Null);
+    assert!(s["events"].to_string().contains("referee"), "{s}");
+    let (st, v) = post(addr, &claim, json!({"token": t1})).await;
+    assert_eq!((st, code(&v)), (409, "not_claimable".into()), "{v}");
+
+    // Over the WebSocket.
+    let (id, _, t1) = new_game(addr).await;
+    let (mut bea, _) = connect(addr, &id, Some(&t1)).await;
+    bea.recv_until("state", |v| v["turn_clock"]["reason"] == "claim")
+        .await
+        .unwrap();
+    bea.send(&json!({"type": "claim-win", "ref": "c"}))
+        .await
+        .unwrap();
+    let ack = bea.recv_until("ack", |v| v["ref"] == "c").await.unwrap();
+    assert_eq!(ack["seq"], 1);
+    let s = bea.recv_until("state", |v| v["seq"] == 1).await.unwrap();
+    assert_eq!(s["outcome"]["ranking"][0], json!([1]), "{s}");
+
+    // Nobody claims: once the window closes the bot moves for Ann.
+    let (id, _, t1) = new_game(addr).await;
+    let (mut bea, _) = connect(addr, &id, Some(&t1)).await;
+    let s = bea
+        .recv_until("state", |v| v["turn_clock"]["reason"] == "claim")
+        .await
+        .unwrap();
+    let window_end = s["turn_clock"]["ends_ms"].as_i64().unwrap();
+    let s = bea.recv_until("state", |v| v["seq"] == 1).await.unwrap();
+    assert_eq!(s["by"], json!({"seat": 0}), "the bot moved for Ann: {s}");
+    assert!(now_ms() >= window_end - 50, "not before the window closed");
+    assert_ne!(s["to_act"], "over", "{s}");
+    bea.send(&json!({"type": "claim-win", "ref": 2}))
+        .await
+        .unwrap();
+    assert_eq!(error_for(&mut bea, json!(2)).await["code"], "not_claimable");
+
+    // A game without a forfeit (Nim): no claim window, the bot moves at once.
+    let created = create(
+        addr,
+        json!({"game": "nim", "take_seat": 1, "absent_seconds": 0.3}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (mut bea, _) = connect(addr, &id, Some(&token(&created, 1))).await;
+    let s = bea.recv_until("state", |v| v["seq"] == 1).await.unwrap();
+    assert_eq!(s["by"], json!({"seat": 0}), "{s}");
+    let (st, v) = post(
+        addr,
+        &format!("/api/games/{id}/claim-win"),
+        json!({"token": token(&created, 1)}),
+    )
+    .await;
+    assert_eq!((st, code(&v)), (409, "not_claimable".into()), "{v}");
+    server.stop().await;
+}
+
 fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -642,3 +642,64 @@ fn the_helper_opens_after_the_round_or_with_hints() {
         "the letters of oat, tomato, wombat, bombastic"
     );
 }
+
+#[test]
+fn a_forfeit_puts_the_absent_seat_out_and_play_goes_on() {
+    let res = example_words();
+    let mut m = Match::<WordSprout>::new(config(3, &[]), 1, &res).unwrap();
+    m.apply(seat(0), play("o")).unwrap();
+    // Seat 1 must act: only it can be forfeited.
+    assert_eq!(m.state().forfeit(Seat(0)), None);
+    assert_eq!(m.state().forfeit(Seat(2)), None);
+    let f = m.state().forfeit(Seat(1)).expect("seat 1 is to act");
+    assert_eq!(f, Action::Concede);
+    let events = m.apply(Actor::Referee, f).unwrap();
+    assert!(events.contains(&Event::Out {
+        seat: Seat(1),
+        reason: OutReason::Referee
+    }));
+    // The game goes on without seat 1.
+    assert!(!m.state().is_active(Seat(1)));
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(2)));
+    m.apply(seat(2), play("oa")).unwrap();
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(0)), "seat 1 is skipped");
+    m.apply(seat(0), play("oat")).unwrap();
+    // Seat 2 leaves too: seat 0 is the last one standing and wins.
+    let f = m.state().forfeit(Seat(2)).unwrap();
+    m.apply(Actor::Referee, f).unwrap();
+    assert_eq!(m.state().to_act(), ToAct::Over);
+    let o = m.state().outcome().unwrap();
+    assert_eq!(o.winners(), &[Seat(0)]);
+    assert_eq!(o.ranking, vec![vec![Seat(0)], vec![Seat(2)], vec![Seat(1)]]);
+    assert_eq!(m.state().forfeit(Seat(0)), None, "over");
+    // The record replays to the same result.
+    let again = Match::<WordSprout>::replay(m.record(), &res).unwrap();
+    assert_eq!(again.state().outcome(), Some(o));
+}
+
+#[test]
+fn a_forfeit_answers_a_challenge_and_waits_for_the_last_round() {
+    let res = example_words();
+    // Two players, challenges on: seat 0 must answer and has left.
+    let mut m = Match::<WordSprout>::new(config(2, &[Rule::Challenge]), 1, &res).unwrap();
+    m.apply(seat(0), play("q")).unwrap();
+    m.apply(seat(1), Action::Challenge).unwrap();
+    assert_eq!(m.state().forfeit(Seat(1)), None);
+    let f = m.state().forfeit(Seat(0)).unwrap();
+    m.apply(Actor::Referee, f).unwrap();
+    assert_eq!(m.state().outcome().unwrap().winners(), &[Seat(1)]);
+
+    // Several rounds: a concede would only take the seat out of one round.
+    let mut cfg = config(2, &[]);
+    cfg.rounds = Some(2);
+    let mut m = Match::<WordSprout>::new(cfg, 1, &res).unwrap();
+    assert_eq!(m.state().forfeit(Seat(0)), None, "round 1 of 2");
+    m.apply(seat(0), play("o")).unwrap();
+    m.apply(seat(1), Action::Concede).unwrap();
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(1)), "round 2");
+    let f = m.state().forfeit(Seat(1)).expect("the last round");
+    m.apply(Actor::Referee, f).unwrap();
+    let o = m.state().outcome().unwrap();
+    assert_eq!(o.winners(), &[Seat(0)]);
+    assert_eq!(o.scores, Some(vec![2, 0]));
+}

@@ -627,6 +627,23 @@ impl Game for WordSprout {
         self.build_view(viewer)
     }
 
+    /// The referee's concede, when `seat` must act now (to play, or to
+    /// answer a challenge) in the match's last round: it goes out for the
+    /// rest of the match, and the round goes on or ends as after any going
+    /// out. `None` for a seat not to act, while choosing a rule, and before
+    /// the last round (a concede only takes a seat out of one round).
+    fn forfeit(&self, seat: Seat) -> Option<Action> {
+        if self.round < self.rounds {
+            return None;
+        }
+        let acts = match &self.phase {
+            Phase::Playing => self.to_move == seat && self.is_active(seat),
+            Phase::Proving { challenged, .. } => *challenged == seat,
+            Phase::ChoosingRule { .. } | Phase::Over => false,
+        };
+        acts.then_some(Action::Concede)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.result.clone()
     }
