@@ -12,6 +12,11 @@
 //! disk flush), and one reader thread for the rare reads. Async code only
 //! ever sees the [`Store`].
 
+/// The columns of the `games` table in the order both back ends read and
+/// write them (row decoding depends on this order).
+const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
+     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted, absent_seconds";
+
 mod postgres;
 mod sqlite;
 mod store;

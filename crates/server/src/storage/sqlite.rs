@@ -7,7 +7,7 @@
 
 use super::{
     json_text, parse_json, ActionRow, DeadlineRow, GameRow, ListFilter, Listed, SeatKind, SeatRow,
-    StatusRow, Storage, StorageError, StoredGame, Write,
+    StatusRow, Storage, StorageError, StoredGame, Write, GAME_COLUMNS,
 };
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use std::path::Path;
@@ -56,9 +56,6 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (game_id, idx)
 );
 ";
-
-const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
-     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted, absent_seconds";
 
 /// Games in an SQLite file.
 pub struct SqliteStorage {
