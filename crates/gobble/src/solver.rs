@@ -47,7 +47,8 @@ pub struct Solver<'t> {
     /// The nodes whose bit is set, to clear after the board.
     found_list: Vec<u32>,
     size: Option<Size>,
-    neighbours: Vec<Vec<u8>>,
+    /// The neighbours of each cell, one bit per cell.
+    neighbours: Vec<u64>,
     points: [u32; MAX_WORD_LEN + 1],
     /// cells_with[cell * 26 + letter]: neighbours of `cell` showing `letter`.
     cells_with: Vec<u64>,
@@ -190,18 +191,21 @@ impl<'t> Solver<'t> {
         if self.size != Some(size) {
             self.size = Some(size);
             self.neighbours = (0..size.cells())
-                .map(|i| Board::neighbours(size, i).map(|n| n as u8).collect())
+                .map(|i| Board::neighbours(size, i).fold(0u64, |m, n| m | 1 << n))
                 .collect();
             self.points = self.scoring.table(size);
             self.cells_with = vec![0; size.cells() * 26];
             self.near_letters = vec![0; size.cells()];
         }
         let cells = board.cells();
-        for (c, nbrs) in self.neighbours.iter().enumerate() {
+        for (c, &nbrs) in self.neighbours.iter().enumerate() {
             let row = &mut self.cells_with[c * 26..c * 26 + 26];
             let mut near = 0u32;
-            for &n in nbrs {
-                let l = cells[n as usize];
+            let mut m = nbrs;
+            while m != 0 {
+                let n = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let l = cells[n];
                 row[l as usize] |= 1u64 << n;
                 near |= 1 << l;
             }
@@ -209,11 +213,15 @@ impl<'t> Solver<'t> {
         }
     }
 
-    fn finish(&mut self, board: &Board) {
-        let cells = board.cells();
-        for (c, nbrs) in self.neighbours.iter().enumerate() {
-            for &n in nbrs {
-                self.cells_with[c * 26 + cells[n as usize] as usize] = 0;
+    /// Clears the tables `prepare` filled: only the rows of letters next to
+    /// each cell were set.
+    fn finish(&mut self) {
+        for (c, &near) in self.near_letters.iter().enumerate() {
+            let mut m = near;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.cells_with[c * 26 + l] = 0;
             }
         }
     }
@@ -246,7 +254,7 @@ impl<'t> Solver<'t> {
             self.found[n as usize >> 6] = 0;
         }
         self.found_list.clear();
-        self.finish(board);
+        self.finish();
         tally
     }
 
