@@ -19,24 +19,27 @@ fn lang(words: &[&str], rules: &[Rule]) -> Language {
     )
 }
 
+/// The rules document's game, from the empty string.
+const WORKED_EXAMPLE: [&str; 10] = [
+    "",
+    "o",
+    "oa",
+    "oat",
+    "omat",
+    "ombat",
+    "ombast",
+    "bombast",
+    "bombasti",
+    "bombastic",
+];
+
 /// The rules document's example: O, OA, OAT, OMAT, OMBAT, OMBAST, BOMBAST,
 /// BOMBASTI, BOMBASTIC; "bombastic" has no extension, so player 2 cannot
 /// play and player 1 wins.
 #[test]
 fn worked_example_replays() {
     let l = lang(&["bombastic", "tomato", "aromatic", "oat", "wombat"], &[]);
-    let steps = [
-        "",
-        "o",
-        "oa",
-        "oat",
-        "omat",
-        "ombat",
-        "ombast",
-        "bombast",
-        "bombasti",
-        "bombastic",
-    ];
+    let steps = WORKED_EXAMPLE;
     for pair in steps.windows(2) {
         assert!(
             l.is_legal_move(pair[0], pair[1]),
@@ -63,18 +66,7 @@ fn worked_example_replays() {
 fn worked_example_on_the_embedded_list() {
     let en = Lexicon::embedded("en").unwrap();
     let l = Language::new(&en, &RuleSet::core(), &Pot::STANDARD, &Vowels::default());
-    let steps = [
-        "",
-        "o",
-        "oa",
-        "oat",
-        "omat",
-        "ombat",
-        "ombast",
-        "bombast",
-        "bombasti",
-        "bombastic",
-    ];
+    let steps = WORKED_EXAMPLE;
     for pair in steps.windows(2) {
         assert!(
             l.is_legal_move(pair[0], pair[1]),
