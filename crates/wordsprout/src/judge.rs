@@ -33,10 +33,6 @@ pub fn inserted_letters(from: &str, to: &str) -> Vec<u8> {
     out
 }
 
-/// Whether `s` reads the same both ways.
-pub fn is_palindrome(s: &str) -> bool {
-    s.bytes().eq(s.bytes().rev())
-}
 
 /// The validity oracle of one table: word list + string rules + pot + vowels.
 #[derive(Clone)]

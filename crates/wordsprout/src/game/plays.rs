@@ -4,8 +4,8 @@
 
 use super::{Error, Event, Frame, OutReason, WinReason, WordSprout};
 use crate::board::Board;
-use crate::judge::{inserted_letters, is_palindrome, Judge};
-use crate::language::Language;
+use crate::judge::{inserted_letters, Judge};
+use crate::language::{is_palindrome, Language};
 use crate::rules::{Rule, RuleSet};
 use parlor_core::Seat;
 
@@ -46,8 +46,8 @@ impl WordSprout {
         }
         if self.rules.has(Rule::PalindromeLock)
             && from.len() >= 3
-            && is_palindrome(from)
-            && !is_palindrome(to)
+            && is_palindrome(from.as_bytes())
+            && !is_palindrome(to.as_bytes())
         {
             return "the string is locked to palindromes (palindrome-lock)".into();
         }
@@ -196,7 +196,7 @@ impl WordSprout {
                 // of them would be hundreds of thousands); the others are
                 // still accepted as bluffs when submitted.
                 for u in one(&t) {
-                    if is_palindrome(&u)
+                    if is_palindrome(u.as_bytes())
                         && (self.tiles_allow(&self.string, &u) || !self.rules.has(Rule::Tiles))
                     {
                         out.insert(u);
