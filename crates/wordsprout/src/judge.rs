@@ -33,7 +33,6 @@ pub fn inserted_letters(from: &str, to: &str) -> Vec<u8> {
     out
 }
 
-
 /// The validity oracle of one table: word list + string rules + pot + vowels.
 #[derive(Clone)]
 pub struct Judge {
