@@ -74,50 +74,49 @@ struct Walk<'a> {
 /// a default build may not assume. [`Solver`] picks the second at run
 /// time when the processor has them; the binary still runs anywhere.
 macro_rules! walk {
-    ($(#[$attr:meta])* $visit:ident, $(#[$rattr:meta])* $walk_board:ident) => {
+    ($(#[$attr:meta])* $expand:ident, $(#[$rattr:meta])* $walk_board:ident) => {
         impl Walk<'_> {
-            /// Visits trie node `n` standing on `cell` with `used` cells and a word
-            /// of `len` letters so far.
+            /// Extends the words of trie `node`, standing on `cell` with `used`
+            /// cells and `len` letters so far, by the `letters` worth trying
+            /// (`node.mask & near_letters[cell]`, not empty).
             ///
-            /// The indexing is unchecked: `n` is a node of the trie (children indices
-            /// are built in range), `cell` is a cell of the prepared board, letters are
-            /// `< 26` and `len <= 2 * cells <= MAX_WORD_LEN`; `Solver::score` sets
-            /// up every table with those sizes before the walk.
+            /// Each child is looked at once, in the parent: its word is counted
+            /// as soon as any free cell shows its letter, and the walk goes on
+            /// into a cell only when the child has a letter next to that cell.
+            /// Most steps of a search end there, so they cost no call.
+            ///
+            /// The indexing is unchecked: child indices are built in range,
+            /// `cell` and every cell of `cells_with` are cells of the prepared
+            /// board, letters are `< 26` and `len <= 2 * cells <= MAX_WORD_LEN`;
+            /// `Solver::score` sets up every table with those sizes first.
             $(#[$attr])*
-            fn $visit(&mut self, n: u32, cell: usize, used: u64, len: usize) {
-                debug_assert!(
-                    (n as usize) < self.nodes.len()
-                        && cell < self.near_letters.len()
-                        && len <= MAX_WORD_LEN
-                );
-                // SAFETY: see the invariants above.
-                let node = unsafe { *self.nodes.get_unchecked(n as usize) };
-                if node.mask & WORD != 0 {
-                    // SAFETY: len <= MAX_WORD_LEN; n < nodes.len() <= 64 * found.len().
-                    let p = unsafe { *self.points.get_unchecked(len) };
-                    let bits = unsafe { self.found.get_unchecked_mut(n as usize >> 6) };
-                    let bit = 1u64 << (n & 63);
-                    if p != 0 && *bits & bit == 0 {
-                        *bits |= bit;
-                        self.found_list.push(n);
-                        self.tally.score += p;
-                        self.tally.count += 1;
-                    }
-                }
-                // SAFETY: cell < cells.
-                let mut letters = node.mask & unsafe { *self.near_letters.get_unchecked(cell) };
+            fn $expand(&mut self, node: Node, cell: usize, used: u64, len: usize, mut letters: u32) {
+                debug_assert!(cell < self.near_letters.len() && len <= MAX_WORD_LEN);
                 while letters != 0 {
                     let l = letters.trailing_zeros();
                     letters &= letters - 1;
-                    let child = node.base + (node.mask & ((1u32 << l) - 1)).count_ones();
                     // SAFETY: cell < cells and l < 26.
                     let mut cells =
                         unsafe { *self.cells_with.get_unchecked(cell * 26 + l as usize) } & !used;
-                    let add = if l == QU as u32 { 2 } else { 1 };
+                    if cells == 0 {
+                        continue;
+                    }
+                    let n = node.base + (node.mask & ((1u32 << l) - 1)).count_ones();
+                    debug_assert!((n as usize) < self.nodes.len());
+                    // SAFETY: n is a child index of the trie.
+                    let child = unsafe { *self.nodes.get_unchecked(n as usize) };
+                    let len = len + if l == QU as u32 { 2 } else { 1 };
+                    if child.mask & WORD != 0 {
+                        self.found_word(n, len);
+                    }
                     while cells != 0 {
                         let d = cells.trailing_zeros() as usize;
                         cells &= cells - 1;
-                        self.$visit(child, d, used | (1u64 << d), len + add);
+                        // SAFETY: d is a cell of the board.
+                        let next = child.mask & unsafe { *self.near_letters.get_unchecked(d) };
+                        if next != 0 {
+                            self.$expand(child, d, used | (1u64 << d), len, next);
+                        }
                     }
                 }
             }
@@ -127,8 +126,12 @@ macro_rules! walk {
             fn $walk_board(&mut self, root: Node, cells: &[u8]) {
                 for (c, &l) in cells.iter().enumerate() {
                     if root.mask & (1 << l) != 0 {
-                        let child = root.base + (root.mask & ((1u32 << l) - 1)).count_ones();
-                        self.$visit(child, c, 1u64 << c, if l == QU { 2 } else { 1 });
+                        let n = root.base + (root.mask & ((1u32 << l) - 1)).count_ones();
+                        let child = self.nodes[n as usize];
+                        let next = child.mask & self.near_letters[c];
+                        if next != 0 {
+                            self.$expand(child, c, 1u64 << c, if l == QU { 2 } else { 1 }, next);
+                        }
                     }
                 }
             }
@@ -136,15 +139,33 @@ macro_rules! walk {
     };
 }
 
+impl Walk<'_> {
+    /// Counts the word at trie node `n` (of `len` letters) unless it is too
+    /// short or already found on this board.
+    #[inline(always)]
+    fn found_word(&mut self, n: u32, len: usize) {
+        // SAFETY: len <= MAX_WORD_LEN; n < nodes.len() <= 64 * found.len().
+        let p = unsafe { *self.points.get_unchecked(len) };
+        let bits = unsafe { self.found.get_unchecked_mut(n as usize >> 6) };
+        let bit = 1u64 << (n & 63);
+        if p != 0 && *bits & bit == 0 {
+            *bits |= bit;
+            self.found_list.push(n);
+            self.tally.score += p;
+            self.tally.count += 1;
+        }
+    }
+}
+
 walk!(
     #[inline(always)]
-    visit,
+    expand,
     walk_board
 );
 #[cfg(target_arch = "x86_64")]
 walk!(
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-    visit_bmi,
+    expand_bmi,
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
     walk_board_bmi
 );
