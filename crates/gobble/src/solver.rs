@@ -224,11 +224,9 @@ impl Walk<'_> {
                 self.shifts.get_unchecked(cell),
             )
         };
-        let mut m = 0u64;
-        for k in 0..8 {
-            m |= ((u64::from(mask) << shifts[k] >> 31) & 1) << nbrs.cells[k];
-        }
-        m
+        shifts.iter().zip(nbrs.cells).fold(0u64, |m, (&shift, d)| {
+            m | ((u64::from(mask) << shift >> 31) & 1) << d
+        })
     }
 
     /// [`Walk::children`] with AVX2 (all eight neighbours at once) and
