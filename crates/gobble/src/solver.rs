@@ -54,9 +54,8 @@ pub struct Solver<'t> {
     scoring: Scoring,
     /// One bit per trie node: found on this board.
     found: Vec<u64>,
-    /// The nodes whose bit is set, to clear after the board. Its capacity
-    /// is one more than the trie's words (see [`Walk::count_word`]).
-    found_list: Vec<u32>,
+    /// The words the walk met, with repeats: trie node and points.
+    hits: Vec<u64>,
     /// The level being extended and the next one.
     levels: [Vec<Step>; 2],
     size: Option<Size>,
@@ -92,14 +91,12 @@ struct Neighbours {
 /// One board's walk: the solver's tables, borrowed.
 struct Walk<'a> {
     nodes: &'a [Node],
-    found: &'a mut [u64],
-    found_list: &'a mut Vec<u32>,
+    hits: &'a mut Vec<u64>,
     letters: &'a [u8],
     near_letters: &'a [u32],
     neighbours: &'a [Neighbours],
     shifts: &'a [[u32; 8]],
     points: &'a [u32; MAX_WORD_LEN + 1],
-    tally: Tally,
 }
 
 /// The walk, written once and compiled twice: plainly, and (on x86-64)
@@ -132,31 +129,45 @@ macro_rules! walk {
                         }
                     }
                 }
+                let (nodes, letters, near_letters, points) =
+                    (self.nodes, self.letters, self.near_letters, self.points);
                 while !level.is_empty() {
                     next.clear();
-                    // A step has at most eight extensions.
+                    // A step has at most eight extensions, each at most one word.
                     next.reserve(level.len() * 8);
+                    self.hits.reserve(level.len() * 8);
                     let out = next.as_mut_ptr();
                     let mut kept = 0;
+                    // SAFETY: in the allocation, just past its last hit.
+                    let hits = unsafe { self.hits.as_mut_ptr().add(self.hits.len()) };
+                    let mut noted = 0;
                     for step in level.iter() {
                         let node = step.node;
                         let mut cells = self.$children(node.mask, step.cell as usize) & !step.used;
                         while cells != 0 {
                             let d = cells.trailing_zeros() as usize;
                             cells &= cells - 1;
-                            debug_assert!(d < self.letters.len());
+                            debug_assert!(d < letters.len());
                             // SAFETY: d is a cell of the board.
-                            let l = u32::from(unsafe { *self.letters.get_unchecked(d) });
+                            let l = u32::from(unsafe { *letters.get_unchecked(d) });
                             let n = node.base + (node.mask & ((1u32 << l) - 1)).count_ones();
-                            debug_assert!((n as usize) < self.nodes.len());
+                            debug_assert!((n as usize) < nodes.len());
                             // SAFETY: n is a child index of the trie.
-                            let child = unsafe { *self.nodes.get_unchecked(n as usize) };
+                            let child = unsafe { *nodes.get_unchecked(n as usize) };
                             let len = step.len + if l == QU as u32 { 2 } else { 1 };
-                            self.count_word(child.mask, n, len as usize);
+                            // A word is noted without a branch: always
+                            // written, kept only when it scores. Whether it
+                            // is new is settled after the walk.
+                            debug_assert!(usize::from(len) <= MAX_WORD_LEN);
+                            // SAFETY: len <= MAX_WORD_LEN.
+                            let p = unsafe { *points.get_unchecked(usize::from(len)) } * (child.mask >> 31);
+                            // SAFETY: fewer than `level.len() * 8` hits are
+                            // written, and `hits` has room for them.
+                            unsafe { hits.add(noted).write(u64::from(n) | u64::from(p) << 32) };
+                            noted += usize::from(p != 0);
                             // SAFETY: d is a cell of the board.
-                            let goes_on = child.mask & unsafe { *self.near_letters.get_unchecked(d) } != 0;
-                            // SAFETY: fewer than `level.len() * 8` steps are
-                            // written, and `next` has room for them.
+                            let goes_on = child.mask & unsafe { *near_letters.get_unchecked(d) } != 0;
+                            // SAFETY: as for the hits.
                             unsafe {
                                 out.add(kept).write(Step {
                                     used: step.used | (1 << d),
@@ -168,8 +179,12 @@ macro_rules! walk {
                             kept += usize::from(goes_on);
                         }
                     }
-                    // SAFETY: the first `kept` steps were written.
-                    unsafe { next.set_len(kept) };
+                    // SAFETY: the first `kept` steps and `noted` more hits
+                    // were written.
+                    unsafe {
+                        next.set_len(kept);
+                        self.hits.set_len(self.hits.len() + noted);
+                    }
                     std::mem::swap(level, next);
                 }
             }
@@ -186,31 +201,6 @@ walk!(
 );
 
 impl Walk<'_> {
-    /// Counts the word ending at trie node `n` (whose mask is `mask`), of
-    /// `len` letters, unless there is none, it is too short or it was found
-    /// before on this board; without a branch (see the module docs).
-    #[inline(always)]
-    fn count_word(&mut self, mask: u32, n: u32, len: usize) {
-        debug_assert!(len <= MAX_WORD_LEN && (n as usize) < 64 * self.found.len());
-        // SAFETY: len <= MAX_WORD_LEN.
-        let points = unsafe { *self.points.get_unchecked(len) } * (mask >> 31);
-        // SAFETY: n < nodes.len() <= 64 * found.len().
-        let bits = unsafe { self.found.get_unchecked_mut(n as usize >> 6) };
-        let bit = 1u64 << (n & 63);
-        let new = u32::from(*bits & bit == 0 && points != 0);
-        *bits |= bit & u64::from(new).wrapping_neg();
-        let at = self.found_list.len();
-        // SAFETY: the list holds at most one entry per word of the trie
-        // and has room for one more, so this write is in its capacity; it
-        // is kept only for a new word.
-        unsafe {
-            self.found_list.as_mut_ptr().add(at).write(n);
-            self.found_list.set_len(at + new as usize);
-        }
-        self.tally.score += points * new;
-        self.tally.count += new;
-    }
-
     /// The neighbours of `cell` whose letter is in `mask`: each letter's bit
     /// moved to bit 31 by the neighbour's shift (`31 - letter`, or 32 for
     /// padding, which selects nothing).
@@ -275,7 +265,7 @@ impl<'t> Solver<'t> {
             trie,
             scoring,
             found: vec![0; trie.nodes.len().div_ceil(64)],
-            found_list: Vec::with_capacity(trie.len() + 1),
+            hits: Vec::new(),
             levels: Default::default(),
             size: None,
             neighbours: Vec::new(),
@@ -327,14 +317,12 @@ impl<'t> Solver<'t> {
         self.prepare(board);
         let mut walk = Walk {
             nodes: &self.trie.nodes,
-            found: &mut self.found,
-            found_list: &mut self.found_list,
+            hits: &mut self.hits,
             letters: board.cells(),
             near_letters: &self.near_letters,
             neighbours: &self.neighbours,
             shifts: &self.shifts,
             points: &self.points,
-            tally: Tally::default(),
         };
         let root = self.trie.nodes[0];
         #[cfg(target_arch = "x86_64")]
@@ -347,11 +335,20 @@ impl<'t> Solver<'t> {
         }
         #[cfg(not(target_arch = "x86_64"))]
         walk.walk_plain(root, &mut self.levels);
-        let tally = walk.tally;
-        for &n in &self.found_list {
-            self.found[n as usize >> 6] = 0;
+        let mut tally = Tally::default();
+        for &hit in &self.hits {
+            let n = hit as u32;
+            let bits = &mut self.found[n as usize >> 6];
+            let bit = 1u64 << (n & 63);
+            let new = u32::from(*bits & bit == 0);
+            *bits |= bit;
+            tally.score += (hit >> 32) as u32 * new;
+            tally.count += new;
         }
-        self.found_list.clear();
+        for &hit in &self.hits {
+            self.found[hit as u32 as usize >> 6] = 0;
+        }
+        self.hits.clear();
         tally
     }
 
