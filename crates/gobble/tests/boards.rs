@@ -28,7 +28,7 @@ fn boards_match_seedrandom_js() {
     );
     assert_eq!(
         board("gobble6", "abacus-abdomen-abide-zoom"),
-        "kahgrcemnedunnuinotialsedeooaotceeae"
+        "mahotceeredsmoxihrtsankdcenoaotceiae"
     );
 }
 
