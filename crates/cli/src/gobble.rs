@@ -328,15 +328,24 @@ fn threads(n: usize) -> Result<usize> {
     })
 }
 
-/// User + system CPU seconds of this process (all its threads, finished ones
-/// included), from `/proc/self/stat` (Linux, in units of 1/100 s); `None`
-/// elsewhere.
+/// CPU seconds used so far by this process (all its threads, finished ones
+/// included), to the nanosecond clock of `clock_gettime`; `None` where
+/// there is no such clock.
 fn process_cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let fields: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
-    let utime: f64 = fields.get(11)?.parse().ok()?;
-    let stime: f64 = fields.get(12)?.parse().ok()?;
-    Some((utime + stime) / 100.0)
+    #[cfg(unix)]
+    {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `t` is a valid timespec for the call to fill.
+        let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0;
+        ok.then(|| t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 fn bench(a: BenchArgs) -> Result<ExitCode> {

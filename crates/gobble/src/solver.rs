@@ -10,19 +10,20 @@
 //! goes mostly on mispredicted branches (whether to go deeper, whether a
 //! word ends here, how many letters follow), and none of them is
 //! predictable. Level by level, each step's extensions are written out
-//! without those branches: a word is counted with arithmetic, and a step
-//! is always written to the next level but only kept (the write position
-//! advanced) when it can go on. The trie loads of one level are
-//! independent, so the processor overlaps their cache misses too. On this
-//! project's benchmarks that is about 1.7 times the depth-first walk.
+//! without those branches: a step is always written to the next level but
+//! only kept (the write position advanced) when it can go on, and a word
+//! is always written to a list of hits but only kept when it scores. The
+//! trie loads of one level are independent, so the processor overlaps
+//! their cache misses too. On this project's benchmarks that is about 1.7
+//! times the depth-first walk.
 //!
 //! Before each board the solver notes, for every cell, the letters of its
 //! neighbours: as a mask (letters absent from a cell's neighbourhood cut
 //! off most of the trie) and as shifts that find, in one vector operation,
-//! which neighbours' letters are children of a trie node. Words are counted
-//! once per board with one bit per trie node (48 KB for ENABLE2K, so it
-//! stays in cache), set on the first find and cleared after the board from
-//! the list of words found.
+//! which neighbours' letters are children of a trie node. After the walk,
+//! the hits are counted once each with one bit per trie node (48 KB for
+//! ENABLE2K), set on the first hit and cleared from the same list; the
+//! bits are touched for words only.
 
 use crate::board::{Board, Size, QU};
 use crate::scoring::{Scoring, MAX_WORD_LEN};
