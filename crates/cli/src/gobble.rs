@@ -340,7 +340,7 @@ fn process_cpu_seconds() -> Option<f64> {
         };
         // SAFETY: `t` is a valid timespec for the call to fill.
         let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0;
-        ok.then(|| t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+        ok.then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
     }
     #[cfg(not(unix))]
     {
