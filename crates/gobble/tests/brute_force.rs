@@ -76,3 +76,44 @@ proptest! {
         prop_assert_eq!(tally.score, expected.values().sum::<u32>());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    /// Large and odd boards (up to 64 cells, where the used-cells set is
+    /// full) and long words: the fast totals agree with the listing walk,
+    /// which the test above holds to the naive search.
+    #[test]
+    fn fast_totals_match_the_word_list_on_large_boards(
+        w in 1usize..=8,
+        h in 1usize..=8,
+        cells in prop::collection::vec(letter(), 64),
+        words in prop::collection::vec(word(), 1..200),
+        snake in any::<bool>(),
+        boggle in any::<bool>(),
+    ) {
+        let size = Size::new(w, h).unwrap();
+        let board = Board::from_cells(size, cells[..size.cells()].to_vec());
+        let mut words = words;
+        if snake {
+            // The whole board read row by row, snaking, is a path: a word
+            // as long as the board (up to 128 letters with Qu).
+            let mut path = String::new();
+            for r in 0..h {
+                let row: Vec<usize> = (0..w).map(|c| r * w + c).collect();
+                let row: Vec<usize> = if r % 2 == 0 { row } else { row.into_iter().rev().collect() };
+                for c in row {
+                    path.push_str(&Board::face(board.cells()[c]).to_lowercase());
+                }
+            }
+            words.push(path);
+        }
+        let scoring = if boggle { Scoring::Boggle } else { Scoring::Gobble };
+        let trie = Trie::new(&words);
+        let mut solver = Solver::new(&trie, scoring);
+        let listed = solver.words(&board);
+        let tally = solver.score(&board);
+        prop_assert_eq!(tally.count as usize, listed.len());
+        prop_assert_eq!(tally.score, listed.iter().map(|f| f.points).sum::<u32>());
+        prop_assert_eq!(solver.score(&board), tally, "a second solve of the same board agrees");
+    }
+}
