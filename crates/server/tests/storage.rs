@@ -126,25 +126,74 @@ fn suite(db: &DbUrl) {
     assert_eq!(g1.actions, vec![action(0, 2), action(1, 3)]);
     assert_eq!(g1.row.status, status(2, true));
 
-    // A batch with a duplicate action index is refused whole.
-    let err = s.commit(&[
-        Write::Action {
-            game_id: "g2".into(),
-            action: action(0, 1),
-            status: status(1, false),
-        },
-        Write::Action {
-            game_id: "g1".into(),
-            action: action(1, 1),
-            status: status(2, false),
-        },
-    ]);
-    assert!(err.is_err(), "duplicate action index must be refused");
-    assert!(
-        s.load("g2").unwrap().unwrap().actions.is_empty(),
-        "rolled back"
+    // An action whose index is already stored (another process got there
+    // first) is not taken, and does not sink the others of its batch.
+    let taken = s
+        .commit(&[
+            Write::Action {
+                game_id: "g2".into(),
+                action: action(0, 1),
+                status: status(1, false),
+            },
+            Write::Action {
+                game_id: "g1".into(),
+                action: action(1, 1),
+                status: status(2, false),
+            },
+        ])
+        .unwrap();
+    assert_eq!(taken, vec![true, false]);
+    assert_eq!(s.load("g2").unwrap().unwrap().actions, vec![action(0, 1)]);
+    assert_eq!(s.load("g1").unwrap().unwrap().row.status, status(2, true));
+    assert_eq!(
+        s.load("g1").unwrap().unwrap().actions,
+        vec![action(0, 2), action(1, 3)],
+        "the stored action stays"
+    );
+    assert_eq!(
+        s.load_since("g1", 1).unwrap().unwrap().actions,
+        vec![action(1, 3)]
+    );
+    // Same in the general path (mixed with other writes).
+    let taken = s
+        .commit(&[
+            Write::Action {
+                game_id: "g1".into(),
+                action: action(0, 1),
+                status: status(1, false),
+            },
+            Write::Status {
+                game_id: "g2".into(),
+                status: status(1, false),
+            },
+            Write::Status {
+                game_id: "g2".into(),
+                status: status(7, false),
+            },
+        ])
+        .unwrap();
+    assert_eq!(
+        taken,
+        vec![false, true, false],
+        "a stale status is not taken"
     );
     assert_eq!(s.load("g1").unwrap().unwrap().row.status, status(2, true));
+    assert_eq!(s.load("g2").unwrap().unwrap().row.status, status(1, false));
+
+    // A claim takes a free seat once.
+    let claim = |seat| Write::Claim {
+        game_id: "g1".into(),
+        seat,
+        name: Some("Cy".into()),
+        player: None,
+    };
+    assert_eq!(s.commit(&[claim(1)]).unwrap(), vec![true]);
+    assert_eq!(s.commit(&[claim(1)]).unwrap(), vec![false]);
+    assert_eq!(s.commit(&[claim(0)]).unwrap(), vec![false], "Ann's already");
+    assert_eq!(
+        s.load("g1").unwrap().unwrap().seats[1].name.as_deref(),
+        Some("Cy")
+    );
 
     // A join and a rematch link.
     s.commit(&[Write::Join {
@@ -167,6 +216,15 @@ fn suite(db: &DbUrl) {
         to: "g3".into(),
     }])
     .unwrap();
+    assert_eq!(
+        s.commit(&[Write::Rematch {
+            from: "g1".into(),
+            to: "g2".into(),
+        }])
+        .unwrap(),
+        vec![false],
+        "one rematch per game"
+    );
     let g3 = s.load("g3").unwrap().unwrap();
     assert!(g3.seats[1].joined);
     assert_eq!(g3.seats[1].name.as_deref(), Some("Bea"));

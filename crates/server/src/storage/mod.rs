@@ -23,7 +23,7 @@ mod store;
 
 pub use self::postgres::PgStorage;
 pub use self::sqlite::SqliteStorage;
-pub use store::Store;
+pub use store::{Notice, Store};
 
 use serde_json::Value;
 use std::path::PathBuf;
@@ -185,8 +185,9 @@ pub enum Write {
         /// Its seats.
         seats: Vec<SeatRow>,
     },
-    /// An accepted action and the status after it. Refused if an action
-    /// with the same index is already stored.
+    /// An accepted action and the status after it. Not taken (and the
+    /// status left alone) if an action with the same index is already
+    /// stored: another process got there first.
     Action {
         /// The game.
         game_id: String,
@@ -196,13 +197,28 @@ pub enum Write {
         status: StatusRow,
     },
     /// A status change without an action (a clock that started on load).
+    /// Taken only if the stored status is at the same `seq` (a process that
+    /// has not caught up cannot overwrite a newer status).
     Status {
         /// The game.
         game_id: String,
         /// The new status.
         status: StatusRow,
     },
-    /// A human took a seat.
+    /// A human took a free seat without its token (`claim`): taken only
+    /// if nobody has joined it yet, so two claims through two processes
+    /// cannot both win.
+    Claim {
+        /// The game.
+        game_id: String,
+        /// The seat.
+        seat: usize,
+        /// The display name.
+        name: Option<String>,
+        /// The player key.
+        player: Option<String>,
+    },
+    /// A human took a seat (with its token).
     Join {
         /// The game.
         game_id: String,
@@ -213,14 +229,16 @@ pub enum Write {
         /// The player key.
         player: Option<String>,
     },
-    /// The game was aborted; `status` marks it over.
+    /// The game was aborted; `status` marks it over. Taken only if the
+    /// stored status is at the same `seq` (nobody moved meanwhile).
     Abort {
         /// The game.
         game_id: String,
         /// The status after it.
         status: StatusRow,
     },
-    /// `to` is the rematch of `from`.
+    /// `to` is the rematch of `from`. Taken only if `from` has no rematch
+    /// yet.
     Rematch {
         /// The finished game.
         from: String,
@@ -237,7 +255,8 @@ impl Write {
             Write::Action { game_id, .. }
             | Write::Status { game_id, .. }
             | Write::Abort { game_id, .. }
-            | Write::Join { game_id, .. } => game_id,
+            | Write::Join { game_id, .. }
+            | Write::Claim { game_id, .. } => game_id,
             Write::Rematch { from, .. } => from,
         }
     }
@@ -261,10 +280,27 @@ pub enum ListFilter {
 pub trait Storage: Send {
     /// `"sqlite"` or `"postgres"`.
     fn kind(&self) -> &'static str;
-    /// Applies every write in one transaction: all or none.
-    fn commit(&mut self, writes: &[Write]) -> Result<(), StorageError>;
+    /// Applies every write in one transaction: all or none. Returns, per
+    /// write, whether it was *taken*: a conditional write (an action whose
+    /// index is already stored, a claim of a joined seat, a stale status,
+    /// a second rematch) that finds its condition false changes nothing and
+    /// does not fail the others.
+    fn commit(&mut self, writes: &[Write]) -> Result<Vec<bool>, StorageError>;
     /// A game with its seats and actions.
     fn load(&mut self, id: &str) -> Result<Option<StoredGame>, StorageError>;
+    /// A game with its seats and the actions from index `from` on (a live
+    /// game catching up with another process's writes).
+    fn load_since(&mut self, id: &str, from: usize) -> Result<Option<StoredGame>, StorageError> {
+        Ok(self.load(id)?.map(|mut g| {
+            g.actions.retain(|a| a.idx >= from);
+            g
+        }))
+    }
+    /// The stored `seq` of each of these games (the safety-net poll of
+    /// live games; only databases shared between processes answer).
+    fn seqs(&mut self, _ids: &[String]) -> Result<Vec<(String, usize)>, StorageError> {
+        Ok(Vec::new())
+    }
     /// Public games, newest first.
     fn list(&mut self, filter: ListFilter, limit: usize) -> Result<Vec<Listed>, StorageError>;
     /// Games where `player` joined a seat, newest first.

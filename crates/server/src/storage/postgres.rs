@@ -5,6 +5,7 @@
 //! `synchronous_commit = on`). The statements are prepared once per
 //! connection.
 
+use super::store::Notice;
 use super::{
     json_text, parse_json, ActionRow, DeadlineRow, GameRow, ListFilter, Listed, SeatKind, SeatRow,
     StatusRow, Storage, StorageError, StoredGame, Write, GAME_COLUMNS,
@@ -63,14 +64,16 @@ struct Prepared {
     insert_game: Statement,
     insert_seat: Statement,
     update_status: Statement,
+    abort: Statement,
     join: Statement,
+    claim: Statement,
     rematch: Statement,
+    notify: Statement,
     load_game: Statement,
     load_seats: Statement,
     load_actions: Statement,
+    seqs: Statement,
     insert_actions: Statement,
-    update_statuses: Statement,
-    actions_only: Statement,
 }
 
 /// Games in a PostgreSQL database.
@@ -108,41 +111,44 @@ impl PgStorage {
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")?,
             update_status: p(
                 "UPDATE games SET seq = $2, to_act = $3, outcome = $4, over = $5, deadline_key = $6, \
-                 deadline_started_ms = $7, updated_ms = $8 WHERE id = $1",
+                 deadline_started_ms = $7, updated_ms = $8 WHERE id = $1 AND seq = $2",
+            )?,
+            abort: p(
+                "UPDATE games SET seq = $2, to_act = $3, outcome = $4, over = $5, deadline_key = $6, \
+                 deadline_started_ms = $7, updated_ms = $8, aborted = TRUE WHERE id = $1 AND seq = $2",
             )?,
             join: p("UPDATE seats SET joined = TRUE, name = COALESCE($3, name), player = COALESCE($4, player) \
                  WHERE game_id = $1 AND seat = $2")?,
-            rematch: p("UPDATE games SET rematch = $2 WHERE id = $1")?,
+            claim: p("UPDATE seats SET joined = TRUE, name = COALESCE($3, name), player = COALESCE($4, player) \
+                 WHERE game_id = $1 AND seat = $2 AND NOT joined")?,
+            rematch: p("UPDATE games SET rematch = $2 WHERE id = $1 AND rematch IS NULL")?,
+            notify: p("SELECT pg_notify('parlor_games', $1)")?,
             load_game: p(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))?,
             load_seats: p(
                 "SELECT seat, kind, level, token, name, player, joined FROM seats \
                  WHERE game_id = $1 ORDER BY seat",
             )?,
             load_actions: p(
-                "SELECT idx, actor, action, at_ms FROM actions WHERE game_id = $1 ORDER BY idx",
+                "SELECT idx, actor, action, at_ms FROM actions WHERE game_id = $1 AND idx >= $2 \
+                 ORDER BY idx",
             )?,
+            seqs: p("SELECT id, seq FROM games WHERE id = ANY($1)")?,
+            // A group of actions (at most one per game) in one statement:
+            // an action whose index is already stored (another process got
+            // there first) is skipped with its status, the others go in;
+            // each game that took one is announced to the other processes
+            // (delivered at commit). Returns the ids that took theirs.
             insert_actions: p(
-                "INSERT INTO actions (game_id, idx, actor, action, at_ms) \
-                 SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[], $5::bigint[])",
-            )?,
-            // The usual group (only actions, one per game) in one
-            // statement: atomic on its own, one round trip.
-            actions_only: p(
-                "WITH ins AS (INSERT INTO actions (game_id, idx, actor, action, at_ms) \
-                 SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[], $5::bigint[]) \
-                 RETURNING 1) \
-                 UPDATE games AS g SET seq = v.seq, to_act = v.to_act, outcome = v.outcome, \
+                "WITH v AS (SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[], \
+                 $5::bigint[], $6::bigint[], $7::text[], $8::text[], $9::bool[], $10::text[], \
+                 $11::bigint[], $12::bigint[]) AS v(id, idx, actor, action, at_ms, seq, to_act, \
+                 outcome, over, dk, ds, um)), \
+                 ins AS (INSERT INTO actions (game_id, idx, actor, action, at_ms) \
+                 SELECT id, idx, actor, action, at_ms FROM v ON CONFLICT DO NOTHING RETURNING game_id), \
+                 upd AS (UPDATE games AS g SET seq = v.seq, to_act = v.to_act, outcome = v.outcome, \
                  over = v.over, deadline_key = v.dk, deadline_started_ms = v.ds, updated_ms = v.um \
-                 FROM UNNEST($1::text[], $6::bigint[], $7::text[], $8::text[], $9::bool[], \
-                 $10::text[], $11::bigint[], $12::bigint[]) AS v(id, seq, to_act, outcome, over, dk, ds, um) \
-                 WHERE g.id = v.id",
-            )?,
-            update_statuses: p(
-                "UPDATE games AS g SET seq = v.seq, to_act = v.to_act, outcome = v.outcome, \
-                 over = v.over, deadline_key = v.dk, deadline_started_ms = v.ds, updated_ms = v.um \
-                 FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[], $5::bool[], \
-                 $6::text[], $7::bigint[], $8::bigint[]) AS v(id, seq, to_act, outcome, over, dk, ds, um) \
-                 WHERE g.id = v.id",
+                 FROM v WHERE g.id = v.id AND v.id IN (SELECT game_id FROM ins) RETURNING g.id, g.seq) \
+                 SELECT id, pg_notify('parlor_games', id || ':' || seq)::text FROM upd",
             )?,
         };
         Ok(PgStorage { client, st })
@@ -223,33 +229,33 @@ impl Storage for PgStorage {
         "postgres"
     }
 
-    fn commit(&mut self, writes: &[Write]) -> Result<(), StorageError> {
+    fn commit(&mut self, writes: &[Write]) -> Result<Vec<bool>, StorageError> {
         if !writes.is_empty() && writes.iter().all(|w| matches!(w, Write::Action { .. })) {
             let mut seen = std::collections::HashSet::new();
             if writes.iter().all(|w| seen.insert(w.game_id())) {
-                let c = ActionColumns::of(writes);
-                let updated = self
-                    .client
-                    .execute(
-                        &self.st.actions_only,
-                        &[
-                            &c.ids, &c.idx, &c.actors, &c.actions, &c.at, &c.seq, &c.to_act,
-                            &c.outcome, &c.over, &c.dk, &c.ds, &c.um,
-                        ],
-                    )
-                    .map_err(err)?;
-                // A missing game fails the insert (foreign key) before this.
-                return c.check(updated);
+                // The usual group (only actions, one per game): one
+                // statement, atomic on its own, one round trip.
+                let refs: Vec<&Write> = writes.iter().collect();
+                return insert_actions(&mut self.client, &self.st, &refs);
             }
         }
         let st = &self.st;
         let mut tx = self.client.transaction().map_err(err)?;
-        let mut batch: Vec<&Write> = Vec::new();
-        for w in writes {
-            if !matches!(w, Write::Action { .. }) {
-                flush_actions(&mut tx, st, &mut batch)?;
+        let mut taken = vec![false; writes.len()];
+        // Actions of many games go in as one statement (the group
+        // commit's batch), not a round trip each: (position, write).
+        let mut batch: Vec<(usize, &Write)> = Vec::new();
+        let mut notify: Vec<&str> = Vec::new();
+        for (i, w) in writes.iter().enumerate() {
+            if let Write::Action { game_id, .. } = w {
+                if batch.iter().any(|(_, b)| b.game_id() == game_id.as_str()) {
+                    flush_actions(&mut tx, st, &mut batch, &mut taken)?;
+                }
+                batch.push((i, w));
+                continue;
             }
-            match w {
+            flush_actions(&mut tx, st, &mut batch, &mut taken)?;
+            taken[i] = match w {
                 Write::NewGame { row, seats } => {
                     let s = &row.status;
                     tx.execute(
@@ -293,23 +299,14 @@ impl Storage for PgStorage {
                         )
                         .map_err(err)?;
                     }
+                    true
                 }
-                Write::Action { game_id, .. } => {
-                    // Actions of many games go in as two statements (the
-                    // group commit's batch), not two round trips each.
-                    if batch.iter().any(|b| b.game_id() == game_id.as_str()) {
-                        flush_actions(&mut tx, st, &mut batch)?;
-                    }
-                    batch.push(w);
-                    continue;
-                }
+                Write::Action { .. } => unreachable!("batched above"),
                 Write::Status { game_id, status } => {
-                    status_update(&mut tx, &st.update_status, game_id, status)?
+                    status_update(&mut tx, &st.update_status, game_id, status)? == 1
                 }
                 Write::Abort { game_id, status } => {
-                    status_update(&mut tx, &st.update_status, game_id, status)?;
-                    tx.execute("UPDATE games SET aborted = TRUE WHERE id = $1", &[game_id])
-                        .map_err(err)?;
+                    status_update(&mut tx, &st.abort, game_id, status)? == 1
                 }
                 Write::Join {
                     game_id,
@@ -323,17 +320,52 @@ impl Storage for PgStorage {
                     if n != 1 {
                         return Err(StorageError(format!("no seat {seat} in game {game_id}")));
                     }
+                    true
+                }
+                Write::Claim {
+                    game_id,
+                    seat,
+                    name,
+                    player,
+                } => {
+                    tx.execute(&st.claim, &[game_id, &(*seat as i64), name, player])
+                        .map_err(err)?
+                        == 1
                 }
                 Write::Rematch { from, to } => {
-                    tx.execute(&st.rematch, &[from, to]).map_err(err)?;
+                    tx.execute(&st.rematch, &[from, to]).map_err(err)? == 1
                 }
+            };
+            // Other processes holding the game live catch up on commit.
+            if taken[i] && !matches!(w, Write::NewGame { .. }) && !notify.contains(&w.game_id()) {
+                notify.push(w.game_id());
             }
         }
-        flush_actions(&mut tx, st, &mut batch)?;
-        tx.commit().map_err(err)
+        flush_actions(&mut tx, st, &mut batch, &mut taken)?;
+        for id in notify {
+            tx.execute(&st.notify, &[&format!("{id}:*")]).map_err(err)?;
+        }
+        tx.commit().map_err(err)?;
+        Ok(taken)
     }
 
     fn load(&mut self, id: &str) -> Result<Option<StoredGame>, StorageError> {
+        self.load_since(id, 0)
+    }
+
+    fn seqs(&mut self, ids: &[String]) -> Result<Vec<(String, usize)>, StorageError> {
+        let rows = self.client.query(&self.st.seqs, &[&ids]).map_err(err)?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get(0).map_err(err)?,
+                    r.try_get::<_, i64>(1).map_err(err)? as usize,
+                ))
+            })
+            .collect()
+    }
+
+    fn load_since(&mut self, id: &str, from: usize) -> Result<Option<StoredGame>, StorageError> {
         let Some(r) = self
             .client
             .query_opt(&self.st.load_game, &[&id])
@@ -345,7 +377,7 @@ impl Storage for PgStorage {
         let seats = self.seats(id)?;
         let actions = self
             .client
-            .query(&self.st.load_actions, &[&id])
+            .query(&self.st.load_actions, &[&id, &(from as i64)])
             .map_err(err)?
             .iter()
             .map(|r| {
@@ -396,31 +428,28 @@ impl Storage for PgStorage {
     }
 }
 
+/// Writes a status over a stored status at the same seq; returns the
+/// number of rows changed.
 fn status_update(
     tx: &mut postgres::Transaction<'_>,
     st: &Statement,
     game_id: &String,
     s: &StatusRow,
-) -> Result<(), StorageError> {
-    let n = tx
-        .execute(
-            st,
-            &[
-                game_id,
-                &(s.seq as i64),
-                &json_text(&s.to_act),
-                &s.outcome.as_ref().map(json_text),
-                &s.over,
-                &s.deadline.as_ref().map(|d| d.key.clone()),
-                &s.deadline.as_ref().map(|d| d.started_ms),
-                &s.updated_ms,
-            ],
-        )
-        .map_err(err)?;
-    if n != 1 {
-        return Err(StorageError(format!("no game {game_id}")));
-    }
-    Ok(())
+) -> Result<u64, StorageError> {
+    tx.execute(
+        st,
+        &[
+            game_id,
+            &(s.seq as i64),
+            &json_text(&s.to_act),
+            &s.outcome.as_ref().map(json_text),
+            &s.over,
+            &s.deadline.as_ref().map(|d| d.key.clone()),
+            &s.deadline.as_ref().map(|d| d.started_ms),
+            &s.updated_ms,
+        ],
+    )
+    .map_err(err)
 }
 
 /// A batch of actions (at most one per game) as column arrays for `UNNEST`.
@@ -466,41 +495,107 @@ impl ActionColumns {
         }
         c
     }
-
-    fn check(&self, updated: u64) -> Result<(), StorageError> {
-        if updated as usize != self.ids.len() {
-            return Err(StorageError(format!(
-                "{} of {} games to update are missing",
-                self.ids.len().saturating_sub(updated as usize),
-                self.ids.len()
-            )));
-        }
-        Ok(())
-    }
 }
 
-/// Inserts a batch of actions (at most one per game) and their statuses.
+/// Inserts a batch of actions (at most one per game) and their statuses;
+/// returns whether each was taken.
+fn insert_actions(
+    client: &mut impl postgres::GenericClient,
+    st: &Prepared,
+    batch: &[&Write],
+) -> Result<Vec<bool>, StorageError> {
+    let c = ActionColumns::of(batch.iter().copied());
+    let rows = client
+        .query(
+            &st.insert_actions,
+            &[
+                &c.ids, &c.idx, &c.actors, &c.actions, &c.at, &c.seq, &c.to_act, &c.outcome,
+                &c.over, &c.dk, &c.ds, &c.um,
+            ],
+        )
+        .map_err(err)?;
+    let mut won = std::collections::HashSet::new();
+    for r in &rows {
+        won.insert(r.try_get::<_, String>(0).map_err(err)?);
+    }
+    Ok(c.ids.iter().map(|id| won.contains(id)).collect())
+}
+
+/// Inserts the pending batch of actions inside a transaction, noting
+/// which were taken.
 fn flush_actions(
     tx: &mut postgres::Transaction<'_>,
     st: &Prepared,
-    batch: &mut Vec<&Write>,
+    batch: &mut Vec<(usize, &Write)>,
+    taken: &mut [bool],
 ) -> Result<(), StorageError> {
     if batch.is_empty() {
         return Ok(());
     }
-    let c = ActionColumns::of(batch.drain(..));
-    tx.execute(
-        &st.insert_actions,
-        &[&c.ids, &c.idx, &c.actors, &c.actions, &c.at],
-    )
-    .map_err(err)?;
-    let updated = tx
-        .execute(
-            &st.update_statuses,
-            &[
-                &c.ids, &c.seq, &c.to_act, &c.outcome, &c.over, &c.dk, &c.ds, &c.um,
-            ],
-        )
-        .map_err(err)?;
-    c.check(updated)
+    let writes: Vec<&Write> = batch.iter().map(|(_, w)| *w).collect();
+    let won = insert_actions(tx, st, &writes)?;
+    for ((i, _), t) in batch.drain(..).zip(won) {
+        taken[i] = t;
+    }
+    Ok(())
+}
+
+/// The change listener's loop (its own thread, its own connection): every
+/// `NOTIFY parlor_games` becomes a [`Notice`]. Reconnects when the
+/// connection drops; ends within a second of `tx`'s receiver going away.
+pub(crate) fn listen(url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Notice>) {
+    use postgres::fallible_iterator::FallibleIterator;
+    let where_ = super::DbUrl::Postgres(url.to_string());
+    let mut failing = false;
+    while !tx.is_closed() {
+        let mut client = match Client::connect(url, NoTls)
+            .and_then(|mut c| c.batch_execute("LISTEN parlor_games").map(|()| c))
+        {
+            Ok(c) => c,
+            Err(e) => {
+                if !failing {
+                    eprintln!("parlor serve: change listener cannot reach PostgreSQL at {where_}: {e} (retrying)");
+                    failing = true;
+                }
+                std::thread::sleep(std::time::Duration::from_secs(1));
+                continue;
+            }
+        };
+        if failing {
+            eprintln!("parlor serve: change listener reconnected to {where_}");
+            failing = false;
+        }
+        // Anything may have changed while not listening.
+        if tx.send(Notice::Resync).is_err() {
+            return;
+        }
+        loop {
+            let next = client
+                .notifications()
+                .timeout_iter(std::time::Duration::from_secs(1))
+                .next();
+            match next {
+                Ok(Some(n)) => {
+                    if let Some(notice) = Notice::parse(n.payload()) {
+                        if tx.send(notice).is_err() {
+                            return;
+                        }
+                    }
+                }
+                Ok(None) => {
+                    if tx.is_closed() {
+                        return;
+                    }
+                    if client.is_closed() {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    eprintln!("parlor serve: change listener lost its PostgreSQL connection: {e} (reconnecting)");
+                    failing = true;
+                    break;
+                }
+            }
+        }
+    }
 }

@@ -12,7 +12,7 @@ const MAX_GROUP: usize = 2_048;
 /// How many reads may wait for the reader.
 const READ_QUEUE: usize = 1_024;
 
-type Reply = oneshot::Sender<Result<(), StorageError>>;
+type Reply = oneshot::Sender<Result<Vec<bool>, StorageError>>;
 type ReadJob = Box<dyn FnOnce(&mut dyn Storage) + Send>;
 
 /// A handle to the database, cheap to clone. Writes are committed by one
@@ -29,6 +29,8 @@ pub struct Store {
 
 struct Inner {
     kind: &'static str,
+    /// The database, when opened by URL (the change listener connects to it).
+    url: Option<DbUrl>,
     writes: mpsc::Sender<(Vec<Write>, Reply)>,
     reads: mpsc::Sender<ReadJob>,
 }
@@ -42,7 +44,10 @@ impl Store {
         let mut writer = url.open()?;
         let reader = url.open()?;
         let wants = writer.wants_maintenance();
-        let store = Store::from_storages(writer, reader);
+        let mut store = Store::from_storages(writer, reader);
+        if let Some(inner) = Arc::get_mut(&mut store.inner) {
+            inner.url = Some(url.clone());
+        }
         if wants {
             let mut keeper = url.open()?;
             let alive = Arc::downgrade(&store.inner);
@@ -95,6 +100,7 @@ impl Store {
         Store {
             inner: Arc::new(Inner {
                 kind,
+                url: None,
                 writes: wtx,
                 reads: rtx,
             }),
@@ -106,8 +112,33 @@ impl Store {
         self.inner.kind
     }
 
-    /// Commits `writes` together (all or none), returning once durable.
-    pub async fn write_all(&self, writes: Vec<Write>) -> Result<(), StorageError> {
+    /// Whether other processes may write the same games (PostgreSQL):
+    /// live games then catch up with the database (see `actor.rs`).
+    pub fn shared(&self) -> bool {
+        self.inner.kind == "postgres"
+    }
+
+    /// Starts the change listener (PostgreSQL opened by URL; otherwise
+    /// None): a thread of its own on a connection of its own, `LISTEN`ing
+    /// for the games other processes change. It reconnects when its
+    /// connection drops (and then sends [`Notice::Resync`]), and ends soon
+    /// after the receiver is dropped.
+    pub fn notices(&self) -> Option<mpsc::UnboundedReceiver<Notice>> {
+        let Some(DbUrl::Postgres(url)) = &self.inner.url else {
+            return None;
+        };
+        let (tx, rx) = mpsc::unbounded_channel();
+        let url = url.clone();
+        std::thread::Builder::new()
+            .name("parlor-db-listener".into())
+            .spawn(move || super::postgres::listen(&url, &tx))
+            .ok()?;
+        Some(rx)
+    }
+
+    /// Commits `writes` together (all or none), returning once durable,
+    /// with whether each was taken (see [`super::Storage::commit`]).
+    pub async fn commit(&self, writes: Vec<Write>) -> Result<Vec<bool>, StorageError> {
         let (tx, rx) = oneshot::channel();
         self.inner
             .writes
@@ -118,9 +149,34 @@ impl Store {
             .map_err(|_| StorageError("the database writer has stopped".into()))?
     }
 
-    /// Commits one write, returning once durable.
+    /// Commits `writes` together (all or none), returning once durable. A
+    /// write that is not taken is an error.
+    pub async fn write_all(&self, writes: Vec<Write>) -> Result<(), StorageError> {
+        let ids: Vec<String> = writes.iter().map(|w| w.game_id().to_string()).collect();
+        let taken = self.commit(writes).await?;
+        match taken.iter().position(|t| !t) {
+            Some(i) => Err(StorageError(format!(
+                "game {}: another writer got there first (the change was not made)",
+                ids[i]
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Commits one write, returning once durable. A write that is not
+    /// taken is an error.
     pub async fn write(&self, write: Write) -> Result<(), StorageError> {
         self.write_all(vec![write]).await
+    }
+
+    /// Commits one write, returning once durable, with whether it was taken.
+    pub async fn try_write(&self, write: Write) -> Result<bool, StorageError> {
+        Ok(self
+            .commit(vec![write])
+            .await?
+            .first()
+            .copied()
+            .unwrap_or(false))
     }
 
     /// Runs a read on the reader thread.
@@ -147,14 +203,48 @@ impl Store {
 fn commit_group(storage: &mut dyn Storage, group: Vec<(Vec<Write>, Reply)>) {
     if group.len() > 1 {
         let all: Vec<Write> = group.iter().flat_map(|(w, _)| w.iter().cloned()).collect();
-        if storage.commit(&all).is_ok() {
-            for (_, reply) in group {
-                let _ = reply.send(Ok(()));
+        if let Ok(taken) = storage.commit(&all) {
+            let mut taken = taken.into_iter();
+            for (writes, reply) in group {
+                let mine: Vec<bool> = taken.by_ref().take(writes.len()).collect();
+                let _ = reply.send(Ok(mine));
             }
             return;
         }
     }
     for (writes, reply) in group {
         let _ = reply.send(storage.commit(&writes));
+    }
+}
+
+/// A change another process (or this one) made to a game, from
+/// PostgreSQL's `NOTIFY`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// Game `id` changed: with `seq`, an action made its record that long;
+    /// without, something else changed (a seat, a rematch, the clock).
+    Game {
+        /// The game.
+        id: String,
+        /// Its number of actions after the change, for actions.
+        seq: Option<usize>,
+    },
+    /// The listener (re)connected: notices may have been missed, every
+    /// live game should look at the database.
+    Resync,
+}
+
+impl Notice {
+    /// Parses a payload: `ID:SEQ` or `ID:*`.
+    pub(crate) fn parse(payload: &str) -> Option<Notice> {
+        let (id, seq) = payload.split_once(':')?;
+        let seq = match seq {
+            "*" => None,
+            n => Some(n.parse().ok()?),
+        };
+        Some(Notice::Game {
+            id: id.to_string(),
+            seq,
+        })
     }
 }
