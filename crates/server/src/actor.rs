@@ -23,6 +23,10 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+/// The internal error code of an action decided for a state that another
+/// process has moved past (a clock's, a bot's): dropped, never shown.
+const MOVED_ON: &str = "moved_on";
+
 /// What a connection's writer receives: a text frame, already serialised.
 pub(crate) type Outbound = Utf8Bytes;
 
@@ -105,6 +109,12 @@ pub(crate) enum Msg {
     Abort {
         token: String,
         reply: oneshot::Sender<Result<Value, ApiError>>,
+    },
+    /// Another process changed the game (PostgreSQL's `NOTIFY`, or the
+    /// hub's safety-net poll): with `seq`, its record is that long now.
+    /// Catch up if it is ahead of ours (see `GameActor::catch_up`).
+    Notified {
+        seq: Option<usize>,
     },
     /// A snapshot for the game's helper: who asks, and the record to
     /// rebuild the game from off the actor (see `crate::assist`).
@@ -304,8 +314,13 @@ impl GameActor {
                 game_id: self.row.id.clone(),
                 status: status.clone(),
             };
-            if self.hub.store().write(write).await.is_ok() {
-                self.row.status = status;
+            match self.hub.store().try_write(write).await {
+                Ok(true) => self.row.status = status,
+                // Another process changed the game since it was read.
+                Ok(false) => {
+                    self.catch_up().await;
+                }
+                Err(_) => {}
             }
         }
         self.maybe_bot();
@@ -372,6 +387,8 @@ impl GameActor {
                 legal,
                 reply,
             } => {
+                // A newcomer gets the state as stored, whoever stored it.
+                self.catch_up().await;
                 let r = self.connect(token, legal);
                 let conn = r.as_ref().ok().map(|c| c.conn);
                 let _ = reply.send(r);
@@ -415,6 +432,7 @@ impl GameActor {
                 }
             }
             Msg::State { token, reply } => {
+                self.catch_up().await;
                 let r = match token.filter(|t| !t.is_empty()) {
                     None => Ok(self.state_json(Viewer::Spectator, false)),
                     Some(t) => match self.seat_of_token(&t) {
@@ -455,10 +473,12 @@ impl GameActor {
                 let _ = reply.send(self.seats.get(seat).and_then(|s| s.token.clone()));
             }
             Msg::Rematch { token, reply } => {
+                self.catch_up().await;
                 let r = self.rematch(token).await;
                 let _ = reply.send(r);
             }
             Msg::Abort { token, reply } => {
+                self.catch_up().await;
                 let r = self.abort(token).await;
                 let changed = r.is_ok();
                 let _ = reply.send(r);
@@ -482,7 +502,19 @@ impl GameActor {
                 };
                 let _ = reply.send(viewer.map(|v| (v, self.m.record_json())));
             }
+            Msg::Notified { seq } => {
+                let behind = match seq {
+                    Some(seq) => seq > self.m.actions_len(),
+                    None => true,
+                };
+                if behind {
+                    self.catch_up().await;
+                }
+            }
             Msg::Record { reply } => {
+                if self.m.to_act() != ToAct::Over && !self.row.aborted {
+                    self.catch_up().await;
+                }
                 let r = if self.m.outcome().is_some()
                     || self.m.to_act() == ToAct::Over
                     || self.row.aborted
@@ -575,7 +607,12 @@ impl GameActor {
             .m
             .forfeit_json(seat)
             .ok_or_else(|| not("the game offers no forfeit for that seat now"))?;
-        self.act(Actor::Referee, action).await
+        self.act_as(Actor::Referee, action, false)
+            .await
+            .map_err(|e| match e.code {
+                MOVED_ON => not("the game moved on meanwhile (a move was made): look again"),
+                _ => e,
+            })
     }
 
     fn seat_of_token(&self, token: &str) -> Option<Seat> {
@@ -617,8 +654,6 @@ impl GameActor {
         Ok(Connected { conn, out: rx })
     }
 
-    /// Applies, stores, and only then reports an action. On a storage error
-    /// the state is rebuilt without the action.
     /// Stops a game before its first move: over, without an outcome.
     async fn abort(&mut self, token: String) -> Result<Value, ApiError> {
         self.seat_of_token(&token).ok_or_else(ApiError::bad_token)?;
@@ -641,10 +676,26 @@ impl GameActor {
             game_id: self.row.id.clone(),
             status: status.clone(),
         };
-        if let Err(e) = self.hub.store().write(write).await {
-            self.row.aborted = false;
-            self.clock = old_clock;
-            return Err(ApiError::storage(e));
+        match self.hub.store().try_write(write).await {
+            Ok(true) => {}
+            Ok(false) => {
+                // Another process stored a move (or the abort) first.
+                self.row.aborted = false;
+                self.clock = old_clock;
+                self.catch_up().await;
+                if self.row.aborted {
+                    return Ok(self.summary());
+                }
+                return Err(ApiError::new(
+                    "illegal_action",
+                    "moves have been made: only a game nobody has moved in can be aborted",
+                ));
+            }
+            Err(e) => {
+                self.row.aborted = false;
+                self.clock = old_clock;
+                return Err(ApiError::storage(e));
+            }
         }
         self.row.status = status;
         self.last_by = Some(Actor::Referee);
@@ -652,53 +703,256 @@ impl GameActor {
         Ok(self.summary())
     }
 
+    /// A person's action: see [`GameActor::act_as`].
     async fn act(&mut self, actor: Actor, action: Value) -> Result<(usize, Vec<Value>), ApiError> {
-        if self.row.aborted {
-            return Err(ApiError::new("illegal_action", "the game was aborted"));
+        self.act_as(actor, action, true).await
+    }
+
+    /// Applies, stores, and only then reports an action. On a storage error
+    /// the state is rebuilt without the action.
+    ///
+    /// Optimistic concurrency with other processes on the same database:
+    /// the action is stored at the next index only if that index is free.
+    /// If another process stored one there first, this game catches up
+    /// with the database and then, with `recheck` (a person's action),
+    /// checks the action again against the new state: still legal, it is
+    /// stored at the new index; no longer legal, the sender gets the rules'
+    /// refusal as for any illegal action. Without `recheck` (the clock's,
+    /// a bot's or a referee's action, decided for the old state) it is
+    /// dropped: `MOVED_ON`. A person's action the rules refuse is also
+    /// checked again after a catch-up, in case this process had not yet
+    /// seen another's moves.
+    async fn act_as(
+        &mut self,
+        actor: Actor,
+        action: Value,
+        recheck: bool,
+    ) -> Result<(usize, Vec<Value>), ApiError> {
+        let mut caught_up = false;
+        for _ in 0..8 {
+            if self.row.aborted {
+                return Err(ApiError::new("illegal_action", "the game was aborted"));
+            }
+            if self.held {
+                return Err(ApiError::new(
+                    "waiting",
+                    "waiting for players: the game's clock starts, and play with it, once every seat is taken",
+                ));
+            }
+            let events = match self.m.apply_json(actor, &action) {
+                Ok(events) => events,
+                Err(e) => {
+                    if recheck && !caught_up {
+                        caught_up = true;
+                        if self.catch_up().await {
+                            continue;
+                        }
+                    }
+                    return Err(match e {
+                        ActionError::Malformed { .. } => {
+                            ApiError::new("malformed_action", e.to_string())
+                        }
+                        ActionError::Rule(m) => ApiError::new("illegal_action", m),
+                    });
+                }
+            };
+            let seq = self.m.actions_len();
+            let now = now_ms();
+            let old_clock = self.clock.clone();
+            self.refresh_clock(None);
+            let status = self.status_row();
+            let write = Write::Action {
+                game_id: self.row.id.clone(),
+                action: ActionRow {
+                    idx: seq - 1,
+                    actor: serde_json::to_value(actor).unwrap_or(Value::Null),
+                    action: action.clone(),
+                    at_ms: now,
+                },
+                status: status.clone(),
+            };
+            match self.hub.store().try_write(write).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    // Another process stored action `seq - 1` first.
+                    self.clock = old_clock;
+                    self.rollback_last();
+                    self.catch_up().await;
+                    caught_up = true;
+                    if !recheck {
+                        return Err(ApiError::new(
+                            MOVED_ON,
+                            "the game moved on: another server stored a move first",
+                        ));
+                    }
+                    continue;
+                }
+                Err(e) => {
+                    self.clock = old_clock;
+                    self.rollback_last();
+                    return Err(ApiError::storage(e));
+                }
+            }
+            self.row.status = status;
+            self.turn_started_ms = now;
+            self.last_by = Some(actor);
+            self.last_events = events.clone();
+            self.bots_follow(actor, &action);
+            return Ok((seq, events));
         }
-        if self.held {
-            return Err(ApiError::new(
-                "waiting",
-                "waiting for players: the game's clock starts, and play with it, once every seat is taken",
-            ));
-        }
-        let events = self.m.apply_json(actor, &action).map_err(|e| match e {
-            ActionError::Malformed { .. } => ApiError::new("malformed_action", e.to_string()),
-            ActionError::Rule(m) => ApiError::new("illegal_action", m),
-        })?;
-        let seq = self.m.actions_len();
-        let now = now_ms();
-        let old_clock = self.clock.clone();
-        self.refresh_clock(None);
-        let status = self.status_row();
-        let write = Write::Action {
-            game_id: self.row.id.clone(),
-            action: ActionRow {
-                idx: seq - 1,
-                actor: serde_json::to_value(actor).unwrap_or(Value::Null),
-                action: action.clone(),
-                at_ms: now,
-            },
-            status: status.clone(),
-        };
-        if let Err(e) = self.hub.store().write(write).await {
-            self.clock = old_clock;
-            self.rollback_last();
-            return Err(ApiError::storage(e));
-        }
-        self.row.status = status;
-        self.turn_started_ms = now;
-        self.last_by = Some(actor);
-        self.last_events = events.clone();
+        Err(ApiError::busy())
+    }
+
+    /// Keeps the bots' copy of the game in step with an accepted action.
+    fn bots_follow(&mut self, actor: Actor, action: &Value) {
         if self.bots.thinking {
-            self.bots.pending.push((actor, action));
+            self.bots.pending.push((actor, action.clone()));
         } else if let Some(shadow) = self.bots.shadow.as_mut() {
-            if shadow.apply_json(actor, &action).is_err() {
+            if shadow.apply_json(actor, action).is_err() {
                 // A copy that disagrees is useless; a new one is made when needed.
                 self.bots.shadow = None;
             }
         }
-        Ok((seq, events))
+    }
+
+    /// Brings the game up to date with the database, where another process
+    /// (PostgreSQL only) may have stored actions, taken seats, made the
+    /// rematch, aborted the game or started its clock. The stored actions
+    /// were checked by the process that stored them: they are applied as
+    /// a replay applies a record. Everyone connected here is sent the new
+    /// state. Returns whether anything changed. Nothing new is harmless.
+    async fn catch_up(&mut self) -> bool {
+        if !self.hub.store().shared() {
+            return false;
+        }
+        let id = self.row.id.clone();
+        let from = self.m.actions_len();
+        let g = match self
+            .hub
+            .store()
+            .read(move |s| s.load_since(&id, from))
+            .await
+        {
+            Ok(Some(g)) => g,
+            Ok(None) => return false,
+            Err(e) => {
+                eprintln!(
+                    "parlor serve: game {}: cannot catch up with the database: {e}",
+                    self.row.id
+                );
+                return false;
+            }
+        };
+        let mut changed = false;
+        let mut seats_changed = false;
+        for s in g.seats {
+            let n = s.seat;
+            if let Some(mine) = self.seats.get_mut(n) {
+                if *mine != s {
+                    if s.joined && !mine.joined {
+                        if let Some(a) = self.arrived.get_mut(n) {
+                            *a = true;
+                        }
+                    }
+                    *mine = s;
+                    seats_changed = true;
+                }
+            }
+        }
+        if g.row.rematch.is_some() && g.row.rematch != self.row.rematch {
+            self.row.rematch = g.row.rematch.clone();
+            let text: Outbound = json!({"type": "rematch", "game": g.row.rematch})
+                .to_string()
+                .into();
+            let conns: Vec<u64> = self.conns.keys().copied().collect();
+            for c in conns {
+                self.send_to(c, text.clone());
+            }
+        }
+        if g.row.aborted && !self.row.aborted {
+            self.row.aborted = true;
+            self.last_by = Some(Actor::Referee);
+            self.last_events = Vec::new();
+            changed = true;
+        }
+        for a in &g.actions {
+            if a.idx != self.m.actions_len() {
+                continue;
+            }
+            let applied = serde_json::from_value::<Actor>(a.actor.clone())
+                .map_err(|e| e.to_string())
+                .and_then(|actor| {
+                    self.m
+                        .apply_json(actor, &a.action)
+                        .map(|events| (actor, events))
+                        .map_err(|e| e.to_string())
+                });
+            match applied {
+                Ok((actor, events)) => {
+                    self.last_by = Some(actor);
+                    self.last_events = events;
+                    self.turn_started_ms = a.at_ms;
+                    self.bots_follow(actor, &a.action);
+                    changed = true;
+                }
+                Err(e) => {
+                    // Cannot happen with a record the game itself wrote;
+                    // the database is the truth: rebuild from it whole.
+                    eprintln!(
+                        "parlor serve: game {}: stored action {} does not apply here ({e}); rebuilding from the record",
+                        self.row.id, a.idx
+                    );
+                    self.rebuild().await;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        // The clock as stored (another process may have started it).
+        let stored = g.row.status.deadline.clone();
+        let key_now = self.m.deadline_json().map(|d| d.key);
+        if let (Some(st), Some(key)) = (&stored, &key_now) {
+            if &st.key == key
+                && self.clock.as_ref().map(|c| (&c.key, c.started_ms))
+                    != Some((&st.key, st.started_ms))
+            {
+                self.clock = None;
+                changed = true;
+            }
+        }
+        if changed || seats_changed {
+            self.refresh_clock(stored.as_ref());
+            self.row.status = self.status_row();
+            if let Some(st) = stored.filter(|s| Some(&s.key) == key_now.as_ref()) {
+                self.row.status.deadline = Some(st);
+            }
+            if seats_changed {
+                self.broadcast_seats();
+            }
+            self.broadcast_state();
+            self.maybe_bot();
+        }
+        changed || seats_changed
+    }
+
+    /// Replaces the state by a replay of the whole stored record.
+    async fn rebuild(&mut self) {
+        let id = self.row.id.clone();
+        let Ok(Some(g)) = self.hub.store().read(move |s| s.load(&id)).await else {
+            return;
+        };
+        let record = crate::record_json(&g.row, &g.actions);
+        match self.entry.replay(&record, &self.hub.resources()) {
+            Ok(m) => {
+                self.m = m;
+                self.bots.shadow = None;
+                self.bots.pending.clear();
+            }
+            Err(e) => eprintln!(
+                "parlor serve: game {}: cannot replay its stored record: {e}",
+                self.row.id
+            ),
+        }
     }
 
     /// Rebuilds the state from its record minus the last action.
@@ -816,8 +1070,12 @@ impl GameActor {
             game_id: self.row.id.clone(),
             status: status.clone(),
         };
-        match self.hub.store().write(write).await {
-            Ok(()) => self.row.status = status,
+        match self.hub.store().try_write(write).await {
+            Ok(true) => self.row.status = status,
+            // Another process started it (or the game moved on): theirs.
+            Ok(false) => {
+                self.catch_up().await;
+            }
             // The clock runs anyway; only a restart would start it again.
             Err(e) => eprintln!(
                 "parlor serve: game {}: cannot store the clock's start: {e}",
@@ -930,8 +1188,15 @@ impl GameActor {
 
     async fn clock_ran_out(&mut self) {
         let Some(c) = self.clock.clone() else { return };
-        match self.act(Actor::Referee, c.action.clone()).await {
+        match self.act_as(Actor::Referee, c.action.clone(), false).await {
             Ok(_) => self.after_change(),
+            // Another process applied it (or something else) first; the
+            // catch-up set the clock from the stored game.
+            Err(e) if e.code == MOVED_ON => {
+                if self.clock.as_ref().map(|k| &k.key) == Some(&c.key) {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
             Err(e) if e.code == "storage" => {
                 // Try again shortly rather than spin.
                 tokio::time::sleep(Duration::from_millis(200)).await;
@@ -1083,8 +1348,10 @@ impl GameActor {
             return;
         }
         match r.action {
-            Ok(Some(action)) => match self.act(Actor::Seat(r.seat), action).await {
+            Ok(Some(action)) => match self.act_as(Actor::Seat(r.seat), action, false).await {
                 Ok(_) => self.after_change(),
+                // Another process's bot (or a person) moved first.
+                Err(e) if e.code == MOVED_ON => self.maybe_bot(),
                 Err(e) => {
                     if e.code != "storage" {
                         eprintln!(
@@ -1129,6 +1396,12 @@ impl GameActor {
             player: player.clone(),
         };
         self.hub.store().write(write).await?;
+        self.seat_taken(seat, name, player).await;
+        Ok(())
+    }
+
+    /// After a stored join or claim: the seat is its player's.
+    async fn seat_taken(&mut self, seat: usize, name: Option<String>, player: Option<String>) {
         let s = &mut self.seats[seat];
         s.joined = true;
         self.arrived[seat] = true;
@@ -1140,7 +1413,6 @@ impl GameActor {
         }
         self.broadcast_seats();
         self.start_held_clock().await;
-        Ok(())
     }
 
     async fn claim(
@@ -1171,7 +1443,24 @@ impl GameActor {
             ));
         }
         let token = s.token.clone().unwrap_or_default();
-        self.take_seat(seat, name, player).await?;
+        let name = name
+            .map(|n| n.trim().chars().take(40).collect::<String>())
+            .filter(|n| !n.is_empty());
+        let write = Write::Claim {
+            game_id: self.row.id.clone(),
+            seat,
+            name: name.clone(),
+            player: player.clone(),
+        };
+        if !self.hub.store().try_write(write).await? {
+            // Somebody claimed it through another process first.
+            self.catch_up().await;
+            return Err(ApiError::new(
+                "seat_taken",
+                format!("seat {seat} is taken: choose a free seat"),
+            ));
+        }
+        self.seat_taken(seat, name, player).await;
         Ok((seat, token, self.summary()))
     }
 
@@ -1217,13 +1506,33 @@ impl GameActor {
                 };
                 let created = self.hub.create(spec).await?;
                 let id = created.id.clone();
-                self.hub
+                let taken = self
+                    .hub
                     .store()
-                    .write(Write::Rematch {
+                    .try_write(Write::Rematch {
                         from: self.row.id.clone(),
                         to: id.clone(),
                     })
                     .await?;
+                if !taken {
+                    // Another process made the rematch first: that one it
+                    // is; the game made here is aborted (nobody knows it).
+                    if let Some((_, token)) = created.tokens.first() {
+                        let token = token.clone();
+                        if let Ok(stub) = self.hub.stub(&id).await {
+                            let _ = stub.ask(|reply| Msg::Abort { token, reply }).await;
+                        }
+                    }
+                    self.catch_up().await;
+                    match self.row.rematch.clone() {
+                        Some(theirs) => return self.rematch_seat(&theirs, new_seat).await,
+                        None => {
+                            return Err(ApiError::storage(
+                                "the rematch was made elsewhere but cannot be read",
+                            ))
+                        }
+                    }
+                }
                 self.row.rematch = Some(id.clone());
                 let text: Outbound = json!({"type": "rematch", "game": id}).to_string().into();
                 let conns: Vec<u64> = self.conns.keys().copied().collect();
@@ -1233,7 +1542,16 @@ impl GameActor {
                 id
             }
         };
-        let stub = self.hub.stub(&new_id).await?;
+        self.rematch_seat(&new_id, new_seat).await
+    }
+
+    /// The seat, token and summary of `new_seat` in the rematch `new_id`.
+    async fn rematch_seat(
+        &self,
+        new_id: &str,
+        new_seat: usize,
+    ) -> Result<(usize, String, Value), ApiError> {
+        let stub = self.hub.stub(new_id).await?;
         let token = stub
             .ask(|reply| Msg::SeatToken {
                 seat: new_seat,

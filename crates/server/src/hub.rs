@@ -8,7 +8,7 @@
 
 use crate::actor::{GameActor, GameStub, Msg};
 use crate::error::ApiError;
-use crate::storage::{GameRow, SeatKind, SeatRow, StatusRow, Store, Write};
+use crate::storage::{GameRow, Notice, SeatKind, SeatRow, StatusRow, Store, Write};
 use crate::{now_ms, record_json, Settings};
 use parlor_core::{Level, Registry, RegistryError, Resources, ToAct};
 use rand::Rng;
@@ -36,6 +36,10 @@ struct Inner {
     /// Helper requests admitted (running or waiting): beyond, `busy`.
     assist_queue: Arc<tokio::sync::Semaphore>,
 }
+
+/// How often live games compare their record with the database's, when
+/// other processes share it: the safety net under a lost notice.
+const POLL_LIVE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Helper requests running or waiting at once, server-wide.
 pub(crate) const ASSIST_QUEUE: usize = 64;
@@ -177,6 +181,61 @@ impl Hub {
         );
         games.insert(id.to_string(), stub.clone());
         Ok(stub)
+    }
+
+    /// Follows the changes other processes make to the games of a shared
+    /// database (PostgreSQL): each notice goes to the game it names if it
+    /// is live here (the others are read afresh when visited), and every
+    /// few seconds the stored length of every live game's record is
+    /// compared with the actor's, so a lost notice delays a move but never
+    /// leaves a game stale.
+    pub(crate) fn follow(&self, mut notices: mpsc::UnboundedReceiver<Notice>) {
+        let hub = self.clone();
+        tokio::spawn(async move {
+            let mut shutdown = hub.shutdown_signal();
+            let mut poll = tokio::time::interval(POLL_LIVE);
+            poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    Some(n) = notices.recv() => match n {
+                        Notice::Game { id, seq } => hub.notify(&id, seq),
+                        Notice::Resync => {
+                            let ids: Vec<String> = hub.games().keys().cloned().collect();
+                            for id in ids {
+                                hub.notify(&id, None);
+                            }
+                        }
+                    },
+                    _ = poll.tick() => hub.poll().await,
+                    _ = shutdown.changed() => break,
+                }
+            }
+        });
+    }
+
+    /// Tells the live game `id` (if any) that the database changed.
+    fn notify(&self, id: &str, seq: Option<usize>) {
+        let stub = self.games().get(id).cloned();
+        if let Some(stub) = stub {
+            // A full queue: the poll catches up later.
+            let _ = stub.send(Msg::Notified { seq });
+        }
+    }
+
+    /// The safety-net poll: one query for every live game's stored seq.
+    async fn poll(&self) {
+        let ids: Vec<String> = self.games().keys().cloned().collect();
+        if ids.is_empty() {
+            return;
+        }
+        match self.store().read(move |s| s.seqs(&ids)).await {
+            Ok(seqs) => {
+                for (id, seq) in seqs {
+                    self.notify(&id, Some(seq));
+                }
+            }
+            Err(e) => eprintln!("parlor serve: cannot poll live games: {e}"),
+        }
     }
 
     /// Called by an idle actor: forgets it if nothing is waiting in its

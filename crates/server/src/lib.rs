@@ -173,7 +173,12 @@ impl Server {
     ) -> Result<Server, StartError> {
         let (stop, stop_rx) = watch::channel(false);
         let resume = settings.resume;
+        let notices = store.notices();
         let hub = Hub::new(registry, resources, store, settings, stop_rx.clone());
+        if let Some(notices) = notices {
+            // Several processes on one PostgreSQL share live games.
+            hub.follow(notices);
+        }
         if resume {
             // In the background: the server answers at once, and a game
             // asked for meanwhile is loaded on demand anyway.

@@ -154,7 +154,12 @@ fn suite(db: &DbUrl) {
         s.load_since("g1", 1).unwrap().unwrap().actions,
         vec![action(1, 3)]
     );
-    // Same in the general path (mixed with other writes).
+    // Same in the general path (mixed with other writes). A status is
+    // taken at the stored seq only, and a clock's start is stored once.
+    let stopped = StatusRow {
+        deadline: None,
+        ..status(1, false)
+    };
     let taken = s
         .commit(&[
             Write::Action {
@@ -168,17 +173,17 @@ fn suite(db: &DbUrl) {
             },
             Write::Status {
                 game_id: "g2".into(),
+                status: stopped.clone(),
+            },
+            Write::Status {
+                game_id: "g2".into(),
                 status: status(7, false),
             },
         ])
         .unwrap();
-    assert_eq!(
-        taken,
-        vec![false, true, false],
-        "a stale status is not taken"
-    );
+    assert_eq!(taken, vec![false, false, true, false]);
     assert_eq!(s.load("g1").unwrap().unwrap().row.status, status(2, true));
-    assert_eq!(s.load("g2").unwrap().unwrap().row.status, status(1, false));
+    assert_eq!(s.load("g2").unwrap().unwrap().row.status, stopped);
 
     // A claim takes a free seat once.
     let claim = |seat| Write::Claim {

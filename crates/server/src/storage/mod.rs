@@ -198,7 +198,8 @@ pub enum Write {
     },
     /// A status change without an action (a clock that started on load).
     /// Taken only if the stored status is at the same `seq` (a process that
-    /// has not caught up cannot overwrite a newer status).
+    /// has not caught up cannot overwrite a newer status) and names another
+    /// clock (a clock's start is stored once, by whichever process is first).
     Status {
         /// The game.
         game_id: String,

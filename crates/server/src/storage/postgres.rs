@@ -111,7 +111,8 @@ impl PgStorage {
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")?,
             update_status: p(
                 "UPDATE games SET seq = $2, to_act = $3, outcome = $4, over = $5, deadline_key = $6, \
-                 deadline_started_ms = $7, updated_ms = $8 WHERE id = $1 AND seq = $2",
+                 deadline_started_ms = $7, updated_ms = $8 \
+                 WHERE id = $1 AND seq = $2 AND deadline_key IS DISTINCT FROM $6",
             )?,
             abort: p(
                 "UPDATE games SET seq = $2, to_act = $3, outcome = $4, over = $5, deadline_key = $6, \

@@ -244,15 +244,15 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
             if n == 0 {
                 return Ok(false);
             }
-            if status_update(c, game_id, status, None)? != 1 {
+            if status_update(c, game_id, status, None, false)? != 1 {
                 return Err(StorageError(format!("no game {game_id}")));
             }
         }
         Write::Status { game_id, status } => {
-            return Ok(status_update(c, game_id, status, Some(status.seq))? == 1)
+            return Ok(status_update(c, game_id, status, Some(status.seq), true)? == 1)
         }
         Write::Abort { game_id, status } => {
-            if status_update(c, game_id, status, Some(status.seq))? != 1 {
+            if status_update(c, game_id, status, Some(status.seq), false)? != 1 {
                 return Ok(false);
             }
             c.prepare_cached("UPDATE games SET aborted = 1 WHERE id = ?1")
@@ -306,17 +306,20 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
     Ok(true)
 }
 
-/// Writes a status; with `at_seq`, only over a stored status at that seq.
-/// Returns the number of rows changed.
+/// Writes a status; with `at_seq`, only over a stored status at that seq;
+/// with `new_clock`, only if it names another clock than the stored one
+/// (a clock's start is stored once). Returns the number of rows changed.
 fn status_update(
     c: &Connection,
     game_id: &str,
     s: &StatusRow,
     at_seq: Option<usize>,
+    new_clock: bool,
 ) -> Result<usize, StorageError> {
     c.prepare_cached(
         "UPDATE games SET seq = ?2, to_act = ?3, outcome = ?4, over = ?5, deadline_key = ?6, \
-             deadline_started_ms = ?7, updated_ms = ?8 WHERE id = ?1 AND (?9 IS NULL OR seq = ?9)",
+             deadline_started_ms = ?7, updated_ms = ?8 WHERE id = ?1 AND (?9 IS NULL OR seq = ?9) \
+             AND (?10 = 0 OR deadline_key IS NOT ?6)",
     )
     .map_err(err)?
     .execute(params![
@@ -328,7 +331,8 @@ fn status_update(
         s.deadline.as_ref().map(|d| d.key.clone()),
         s.deadline.as_ref().map(|d| d.started_ms),
         s.updated_ms,
-        at_seq.map(|q| q as i64)
+        at_seq.map(|q| q as i64),
+        new_clock
     ])
     .map_err(err)
 }

@@ -1,0 +1,372 @@
+//! Several server processes on one PostgreSQL share live games: two servers
+//! in this test process, on one fresh database, each with its own
+//! connections, change listener and actors (as two `parlor serve`
+//! processes would have). PostgreSQL only: skipped with a notice without
+//! `PARLOR_PG_URL`, failing when `CI` is set (see `common::pg_admin_url`).
+
+mod common;
+
+use parlor_server::client::{http, Ws};
+use parlor_server::storage::DbUrl;
+use parlor_server::Server;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// How soon a move made through one process must show on the other's
+/// connections: the notice, not the safety-net poll (every 3 s).
+const LIVE: Duration = Duration::from_millis(2500);
+
+async fn two_servers(tag: &str) -> Option<(DbUrl, Server, Server)> {
+    let db = tokio::task::block_in_place(|| common::pg_fresh_db(tag))?;
+    let a = common::start(&db, common::test_settings()).await;
+    let b = common::start(&db, common::test_settings()).await;
+    Some((db, a, b))
+}
+
+async fn create(addr: SocketAddr, body: Value) -> Value {
+    let (status, v) = http(addr, "POST", "/api/games", Some(&body), &[])
+        .await
+        .unwrap();
+    assert_eq!(status, 201, "{v}");
+    v
+}
+
+fn token(created: &Value, seat: usize) -> String {
+    created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seat"] == seat)
+        .unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
+    http(addr, "POST", path, Some(&body), &[]).await.unwrap()
+}
+
+/// Connects and reads the welcome and the first state.
+async fn connect(addr: SocketAddr, id: &str, token: &str) -> (Ws, Value) {
+    let mut ws = Ws::connect(addr, id, Some(token)).await.unwrap();
+    let welcome = ws.recv().await.unwrap();
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    let state = ws.recv_until("state", |_| true).await.unwrap();
+    (ws, state)
+}
+
+/// Reads until a message of type `ty` satisfies `f`, within `within`;
+/// an `error` message on the way fails the test (no user sees one).
+async fn expect(ws: &mut Ws, ty: &str, within: Duration, f: impl Fn(&Value) -> bool) -> Value {
+    let end = tokio::time::Instant::now() + within;
+    loop {
+        let left = end.saturating_duration_since(tokio::time::Instant::now());
+        let v = ws
+            .recv_timeout(left)
+            .await
+            .unwrap_or_else(|e| panic!("no {ty} message as expected within {within:?}: {e}"));
+        assert_ne!(v["type"], "error", "no error is shown: {v}");
+        if v["type"] == ty && f(&v) {
+            return v;
+        }
+    }
+}
+
+/// The stored record of a game: (actor, action) per index, checked for
+/// gaps.
+fn stored_actions(db: &DbUrl, id: &str) -> Vec<(Value, Value)> {
+    let id = id.to_string();
+    let db = db.clone();
+    tokio::task::block_in_place(move || {
+        let g = common::open(&db).load(&id).unwrap().unwrap();
+        for (i, a) in g.actions.iter().enumerate() {
+            assert_eq!(a.idx, i, "no gap in the record");
+        }
+        g.actions.into_iter().map(|a| (a.actor, a.action)).collect()
+    })
+}
+
+/// The `ack` or `error` answering the action with reference `r`.
+async fn answer(ws: &mut Ws, r: &Value) -> Value {
+    loop {
+        let v = ws.recv_timeout(LIVE * 4).await.unwrap();
+        if (v["type"] == "ack" || v["type"] == "error") && &v["ref"] == r {
+            return v;
+        }
+    }
+}
+
+/// A whole game of Nim through two processes: created on A, seat 0 joined
+/// through A, seat 1 through B, moves alternating processes; every move
+/// shows live on the other process's connection; the rematch too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_play_one_game_live() {
+    let Some((db, a, b)) = two_servers("multi_play").await else {
+        return;
+    };
+    let created = create(a.addr(), json!({"game": "nim", "config": {"pile": 7}})).await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let join = format!("/api/games/{id}/join");
+    let (status, v) = post(a.addr(), &join, json!({"token": t0, "name": "Ann"})).await;
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = post(b.addr(), &join, json!({"token": t1, "name": "Bea"})).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["game"]["status"], "live", "B sees both seats joined: {v}");
+
+    let (mut ann, s) = connect(a.addr(), &id, &t0).await;
+    assert_eq!(s["seq"], 0);
+    let (mut bea, _) = connect(b.addr(), &id, &t1).await;
+    // A learned of Bea's join (made through B).
+    let (_, st) = http(a.addr(), "GET", &format!("/api/games/{id}"), None, &[])
+        .await
+        .unwrap();
+    assert_eq!(st["seats"][1]["name"], "Bea", "{st}");
+
+    // 7 stones, one at a time: Ann (A), Bea (B), ... Ann takes the last.
+    let mut last = Value::Null;
+    for k in 0..7u64 {
+        let (mover, watcher) = if k % 2 == 0 {
+            (&mut ann, &mut bea)
+        } else {
+            (&mut bea, &mut ann)
+        };
+        mover
+            .send(&json!({"type": "act", "ref": k, "action": 1}))
+            .await
+            .unwrap();
+        let ack = expect(mover, "ack", LIVE, |v| v["ref"] == k).await;
+        assert_eq!(ack["seq"], k + 1);
+        let s = expect(watcher, "state", LIVE, |v| v["seq"] == k + 1).await;
+        assert_eq!(s["view"]["pile"], 6 - k, "{s}");
+        assert_eq!(s["by"], json!({"seat": k % 2}));
+        last = s;
+    }
+    // Bea, on B, saw the end.
+    assert_eq!(last["to_act"], "over");
+    assert_eq!(last["outcome"]["ranking"], json!([[0], [1]]));
+    assert_eq!(stored_actions(&db, &id).len(), 7);
+    for server in [&a, &b] {
+        let (status, record) = http(
+            server.addr(),
+            "GET",
+            &format!("/api/games/{id}/record"),
+            None,
+            &[],
+        )
+        .await
+        .unwrap();
+        assert_eq!(status, 200, "{record}");
+        assert_eq!(record["actions"].as_array().unwrap().len(), 7);
+    }
+
+    // Bea asks for the rematch through B; Ann hears of it on A, and gets
+    // the same new game through A.
+    let rematch = format!("/api/games/{id}/rematch");
+    let (status, r1) = post(b.addr(), &rematch, json!({"token": t1})).await;
+    assert_eq!(status, 200, "{r1}");
+    let new_id = r1["game"]["id"].as_str().unwrap().to_string();
+    let note = expect(&mut ann, "rematch", LIVE, |_| true).await;
+    assert_eq!(note["game"], new_id.as_str());
+    let (status, r0) = post(a.addr(), &rematch, json!({"token": t0})).await;
+    assert_eq!(status, 200, "{r0}");
+    assert_eq!(r0["game"]["id"], new_id.as_str());
+    ann.close().await;
+    bea.close().await;
+    a.stop().await;
+    b.stop().await;
+}
+
+/// The same seat acts through both processes at once for the same turn:
+/// exactly one is accepted, the other gets the rules' clear refusal, and
+/// the record has no gap and no duplicate.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_race_for_one_turn_has_one_winner() {
+    let Some((db, a, b)) = two_servers("multi_race").await else {
+        return;
+    };
+    let created = create(
+        a.addr(),
+        json!({"game": "nim", "config": {"pile": 40, "max_take": 3}, "take_seat": 0}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let (status, v) = post(
+        b.addr(),
+        &format!("/api/games/{id}/join"),
+        json!({"token": t1}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    // Seat 0 in two tabs, one on each process; seat 1 on B.
+    let (mut on_a, _) = connect(a.addr(), &id, &t0).await;
+    let (mut on_b, _) = connect(b.addr(), &id, &t0).await;
+    let (mut bea, _) = connect(b.addr(), &id, &t1).await;
+    let mut accepted = 0;
+    for round in 0..5u64 {
+        let seq = round * 2;
+        let (ra, rb) = (json!(format!("a{round}")), json!(format!("b{round}")));
+        let (ma, mb) = (
+            json!({"type": "act", "ref": ra, "action": 1}),
+            json!({"type": "act", "ref": rb, "action": 2}),
+        );
+        let (sa, sb) = tokio::join!(on_a.send(&ma), on_b.send(&mb));
+        sa.unwrap();
+        sb.unwrap();
+        let va = answer(&mut on_a, &ra).await;
+        let vb = answer(&mut on_b, &rb).await;
+        let acks = [&va, &vb].iter().filter(|v| v["type"] == "ack").count();
+        assert_eq!(acks, 1, "exactly one accepted: {va} / {vb}");
+        accepted += 1;
+        let refused = if va["type"] == "error" { &va } else { &vb };
+        assert_eq!(refused["code"], "illegal_action", "{refused}");
+        assert!(
+            refused["message"].as_str().unwrap().contains("turn"),
+            "a clear message: {refused}"
+        );
+        let won = if va["type"] == "ack" { &va } else { &vb };
+        assert_eq!(won["seq"], seq + 1);
+        // Bea (on B) sees it and answers.
+        expect(&mut bea, "state", LIVE, |v| v["seq"] == seq + 1).await;
+        bea.send(&json!({"type": "act", "ref": 100 + round, "action": 1}))
+            .await
+            .unwrap();
+        expect(&mut bea, "ack", LIVE, |v| v["ref"] == 100 + round).await;
+        // Both tabs see every move.
+        expect(&mut on_a, "state", LIVE, |v| v["seq"] == seq + 2).await;
+        expect(&mut on_b, "state", LIVE, |v| v["seq"] == seq + 2).await;
+    }
+    let record = stored_actions(&db, &id);
+    assert_eq!(record.len(), accepted * 2, "one action per acknowledgement");
+    for (i, (actor, _)) in record.iter().enumerate() {
+        assert_eq!(
+            actor,
+            &json!({"seat": i % 2}),
+            "turns alternate: {record:?}"
+        );
+    }
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A round clock runs out while both processes hold the game live: its
+/// referee action is applied once, nobody sees an error, and the clock
+/// goes on from the stored start.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_held_by_two_processes_fires_once() {
+    let Some((db, a, b)) = two_servers("multi_clock").await else {
+        return;
+    };
+    let created = create(
+        a.addr(),
+        json!({"game": "secret", "config": {"rounds": 3, "seconds": 1.5}, "take_seat": 0}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let (status, v) = post(
+        b.addr(),
+        &format!("/api/games/{id}/join"),
+        json!({"token": t1}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let round0 = |v: &Value| v["clock"]["key"] == "round-0";
+    let (mut ann, sa) = connect(a.addr(), &id, &t0).await;
+    let (mut bea, sb) = connect(b.addr(), &id, &t1).await;
+    // Both processes run the same clock, from the start stored once.
+    let sa = if round0(&sa) {
+        sa
+    } else {
+        expect(&mut ann, "state", LIVE, round0).await
+    };
+    let sb = if round0(&sb) {
+        sb
+    } else {
+        expect(&mut bea, "state", LIVE, round0).await
+    };
+    assert_eq!(sa["clock"]["started_ms"], sb["clock"]["started_ms"]);
+
+    // Round 0 times out (both processes try): applied once.
+    let ends = Duration::from_secs(3) + LIVE;
+    let sa = expect(&mut ann, "state", ends, |v| v["view"]["round"] == 1).await;
+    let sb = expect(&mut bea, "state", LIVE, |v| v["view"]["round"] == 1).await;
+    assert_eq!(sa["by"], "referee");
+    assert_eq!(sa["seq"], 1, "{sa}");
+    assert_eq!(sb["seq"], 1, "{sb}");
+    assert_eq!(sa["clock"]["started_ms"], sb["clock"]["started_ms"]);
+    // Round 1 is not timed out twice: still round 1, one action stored.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(stored_actions(&db, &id).len(), 1);
+    // Round 1 ends by picks, through both processes.
+    ann.send(&json!({"type": "act", "ref": 1, "action": {"pick": 3}}))
+        .await
+        .unwrap();
+    expect(&mut ann, "ack", LIVE, |v| v["ref"] == 1).await;
+    bea.send(&json!({"type": "act", "ref": 2, "action": {"pick": 1}}))
+        .await
+        .unwrap();
+    expect(&mut bea, "ack", LIVE, |v| v["ref"] == 2).await;
+    let s = expect(&mut ann, "state", LIVE, |v| v["view"]["round"] == 2).await;
+    assert_eq!(s["view"]["revealed"], json!([[0, 0], [3, 1]]));
+    // Round 2 times out once, and the game is over.
+    let s = expect(&mut bea, "state", ends, |v| v["to_act"] == "over").await;
+    assert_eq!(s["view"]["revealed"], json!([[0, 0], [3, 1], [0, 0]]));
+    expect(&mut ann, "state", LIVE, |v| v["to_act"] == "over").await;
+    let record = stored_actions(&db, &id);
+    let timeouts = record.iter().filter(|(_, a)| a == &json!("timeout"));
+    assert_eq!(timeouts.count(), 2, "{record:?}");
+    assert_eq!(record.len(), 4, "{record:?}");
+    a.stop().await;
+    b.stop().await;
+}
+
+/// Two people claim the same free seat through two processes at once: one
+/// gets it, the other is told it is taken.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_race_for_one_seat_has_one_winner() {
+    let Some((db, a, b)) = two_servers("multi_seat").await else {
+        return;
+    };
+    for round in 0..5 {
+        let created = create(
+            a.addr(),
+            json!({"game": "nim", "take_seat": 0, "public": true}),
+        )
+        .await;
+        let id = created["game"]["id"].as_str().unwrap().to_string();
+        // B holds the game live before the race, as A does.
+        http(b.addr(), "GET", &format!("/api/games/{id}"), None, &[])
+            .await
+            .unwrap();
+        let path = format!("/api/games/{id}/claim");
+        let ((sa, va), (sb, vb)) = tokio::join!(
+            post(a.addr(), &path, json!({"seat": 1, "name": "Cy"})),
+            post(b.addr(), &path, json!({"seat": 1, "name": "Di"})),
+        );
+        let mut statuses = [sa, sb];
+        statuses.sort();
+        assert_eq!(statuses, [200, 409], "round {round}: {va} / {vb}");
+        let (won, lost) = if sa == 200 { (&va, &vb) } else { (&vb, &va) };
+        assert_eq!(lost["error"]["code"], "seat_taken", "{lost}");
+        let winner = if sa == 200 { "Cy" } else { "Di" };
+        assert_eq!(won["game"]["seats"][1]["name"], winner);
+        let stored = tokio::task::block_in_place(|| common::open(&db).load(&id))
+            .unwrap()
+            .unwrap();
+        assert!(stored.seats[1].joined);
+        assert_eq!(stored.seats[1].name.as_deref(), Some(winner));
+        // Both processes now show the winner.
+        for server in [&a, &b] {
+            let (_, g) = http(server.addr(), "GET", &format!("/api/games/{id}"), None, &[])
+                .await
+                .unwrap();
+            assert_eq!(g["seats"][1]["name"], winner, "{g}");
+        }
+    }
+    a.stop().await;
+    b.stop().await;
+}
