@@ -370,3 +370,64 @@ async fn a_race_for_one_seat_has_one_winner() {
     a.stop().await;
     b.stop().await;
 }
+
+/// The change listener's connection drops (the database ends it): the
+/// listener connects again by itself, and moves still show live.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_listener_reconnects() {
+    let Some((db, a, b)) = two_servers("multi_listen").await else {
+        return;
+    };
+    let DbUrl::Postgres(url) = db.clone() else {
+        unreachable!()
+    };
+    let listeners = move |terminate: bool| {
+        let url = url.clone();
+        tokio::task::block_in_place(move || {
+            let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            let sql = if terminate {
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE datname = current_database() AND query = 'LISTEN parlor_games'"
+            } else {
+                "SELECT pid FROM pg_stat_activity \
+                 WHERE datname = current_database() AND query = 'LISTEN parlor_games'"
+            };
+            c.query(sql, &[]).unwrap().len()
+        })
+    };
+    let created = create(
+        a.addr(),
+        json!({"game": "nim", "config": {"pile": 9}, "take_seat": 0}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let (mut ann, _) = connect(a.addr(), &id, &t0).await;
+    let (mut bea, _) = connect(b.addr(), &id, &t1).await;
+    assert_eq!(listeners(false), 2, "one listener per process");
+    assert_eq!(listeners(true), 2);
+    let mut back = 0;
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        back = listeners(false);
+        if back == 2 {
+            break;
+        }
+    }
+    assert_eq!(back, 2, "both listeners are back");
+    for k in 0..4u64 {
+        let (mover, watcher) = if k % 2 == 0 {
+            (&mut ann, &mut bea)
+        } else {
+            (&mut bea, &mut ann)
+        };
+        mover
+            .send(&json!({"type": "act", "ref": k, "action": 1}))
+            .await
+            .unwrap();
+        expect(mover, "ack", LIVE, |v| v["ref"] == k).await;
+        expect(watcher, "state", LIVE, |v| v["seq"] == k + 1).await;
+    }
+    a.stop().await;
+    b.stop().await;
+}

@@ -555,7 +555,10 @@ pub(crate) fn listen(url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Notice>)
             Ok(c) => c,
             Err(e) => {
                 if !failing {
-                    eprintln!("parlor serve: change listener cannot reach PostgreSQL at {where_}: {e} (retrying)");
+                    eprintln!(
+                        "parlor serve: change listener cannot reach PostgreSQL at {where_}: {} (retrying)",
+                        err(e).0
+                    );
                     failing = true;
                 }
                 std::thread::sleep(std::time::Duration::from_secs(1));
@@ -592,7 +595,10 @@ pub(crate) fn listen(url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Notice>)
                     }
                 }
                 Err(e) => {
-                    eprintln!("parlor serve: change listener lost its PostgreSQL connection: {e} (reconnecting)");
+                    eprintln!(
+                        "parlor serve: change listener lost its PostgreSQL connection: {} (reconnecting)",
+                        err(e).0
+                    );
                     failing = true;
                     break;
                 }
