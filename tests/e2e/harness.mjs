@@ -2,7 +2,7 @@
 // loopback port with a temporary SQLite file (restartable on the same port
 // and file), and Debian's Chromium through playwright-core.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
@@ -125,18 +125,43 @@ export function launch() {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run',
+      // Pages fulfilled from disk count as public: let them reach the loopback server.
+      ...(process.env.E2E_WEB_FROM_DISK ? ['--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests'] : [])],
   });
 }
+
+const MIME = /** @type {Record<string, string>} */ ({ html: 'text/html', js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', png: 'image/png' });
+
+/**
+ * For working on web/ without rebuilding the binary (E2E_WEB_FROM_DISK=1):
+ * the pages and their files come from web/ on disk, the API from the server.
+ * @param {import('playwright-core').BrowserContext} context
+ */
+async function serveWebFromDisk(context) {
+  const web = join(repo, 'web');
+  await context.route((url) => url.pathname === '/' || url.pathname.startsWith('/play/') || url.pathname.startsWith('/web/'), async (route) => {
+    const path = new URL(route.request().url()).pathname;
+    const file = path === '/' ? 'index.html' : path.startsWith('/play/') ? 'play.html' : decodeURIComponent(path.slice(5));
+    const abs = resolve(web, file);
+    if (!abs.startsWith(web + '/') || !existsSync(abs)) return route.fulfill({ status: 404, body: `no ${file}` });
+    await route.fulfill({ status: 200, contentType: MIME[file.split('.').pop() || ''] || 'application/octet-stream', body: readFileSync(abs) });
+  });
+}
+
+/** A phone: small viewport, touch, mobile meta viewport. */
+export const PHONE = { viewport: { width: 390, height: 760 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
 /**
  * A new player: its own browser context (own localStorage), with every
  * WebSocket frame it receives recorded and page errors collected.
  * @param {import('playwright-core').Browser} browser
  * @param {string} name
+ * @param {import('playwright-core').BrowserContextOptions} [options] context options (default: a 1100 x 900 desktop)
  */
-export async function player(browser, name) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+export async function player(browser, name, options = { viewport: { width: 1100, height: 900 } }) {
+  const context = await browser.newContext(options);
+  if (process.env.E2E_WEB_FROM_DISK) await serveWebFromDisk(context);
   await context.addInitScript((n) => {
     if (!localStorage.getItem('parlor.name')) localStorage.setItem('parlor.name', n);
   }, name);

@@ -93,6 +93,13 @@ export function mount(ctx) {
   const feedback = [];
   /** @type {number[] | null} */
   let shownPath = null;
+  // Whether the player last used a finger or pen (not a mouse or keys):
+  // then the page never focuses the text box by itself, since that raises
+  // the on-screen keyboard over the grid.
+  let touching = matchMedia('(pointer: coarse)').matches;
+  document.addEventListener('pointerdown', (e) => { touching = e.pointerType !== 'mouse'; }, true);
+  document.addEventListener('keydown', () => { touching = false; }, true);
+  const focusWord = () => { if (!touching) word.focus(); };
 
   const status = h('h2', { id: 'gb-status', class: 'status' });
   const timer = h('p', { id: 'gb-timer', class: 'timer', role: 'timer', 'aria-label': 'time left' });
@@ -114,7 +121,7 @@ export function mount(ctx) {
     h('label', { for: 'gb-word' }, 'Word: '),
     word,
     h('button', { type: 'submit', class: 'primary' }, '⏎ Enter'),
-    h('button', { type: 'button', id: 'gb-clear', onclick: () => { path = []; word.value = ''; drawPath(); word.focus(); } }, 'Clear'),
+    h('button', { type: 'button', id: 'gb-clear', onclick: () => { path = []; word.value = ''; drawPath(); focusWord(); } }, 'Clear'),
     h('p', { id: 'gb-help', class: 'note' }, 'Type a word and press Enter, or drag through touching cells (or tap them one by one, then Enter).'),
   );
   const feedbackEl = h('ol', { id: 'gb-feedback', class: 'feedback', 'aria-live': 'polite', 'aria-label': 'Your entries' });
@@ -159,7 +166,7 @@ export function mount(ctx) {
         drawFeedback();
       },
     );
-    word.focus();
+    focusWord();
   }
 
   function drawFeedback() {
@@ -228,6 +235,8 @@ export function mount(ctx) {
     const i = cellAt(e.clientX, e.clientY);
     if (i === null) return;
     e.preventDefault();
+    // A finger on the grid: put the on-screen keyboard away.
+    if (e.pointerType !== 'mouse' && document.activeElement === word) word.blur();
     shownPath = null;
     dragging = true;
     dragMoved = false;
@@ -384,7 +393,7 @@ export function mount(ctx) {
       drawFeedback();
       drawResults();
       tick();
-      if (running() && document.activeElement === document.body) word.focus();
+      if (running() && document.activeElement === document.body) focusWord();
     },
     /** @param {any} _e @param {any} action */
     error(_e, action) {
