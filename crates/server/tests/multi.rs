@@ -431,3 +431,50 @@ async fn the_listener_reconnects() {
     a.stop().await;
     b.stop().await;
 }
+
+/// Bots whose game both processes hold: each process's bots decide, one
+/// move per turn is stored, the other dropped; both sides watch the game
+/// end the same way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_held_by_two_processes_move_once() {
+    let Some((db, a, b)) = two_servers("multi_bots").await else {
+        return;
+    };
+    let created = create(
+        a.addr(),
+        json!({"game": "nim", "config": {"pile": 15}, "take_seat": 0,
+               "bots": [{"seat": 1, "level": "easy"}]}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let t0 = token(&created, 0);
+    // Seat 0 plays through B; a spectator watches on A; both hold the game.
+    let (mut ann, mut s) = connect(b.addr(), &id, &t0).await;
+    let mut watcher = Ws::connect(a.addr(), &id, None).await.unwrap();
+    let mut r = 0;
+    while s["to_act"] != "over" {
+        if s["to_act"] == json!({"one": 0}) {
+            r += 1;
+            ann.send(&json!({"type": "act", "ref": r, "action": 1}))
+                .await
+                .unwrap();
+            expect(&mut ann, "ack", LIVE, |v| v["ref"] == r).await;
+        }
+        s = expect(&mut ann, "state", LIVE * 4, |_| true).await;
+    }
+    let seq = s["seq"].clone();
+    let w = expect(&mut watcher, "state", LIVE, |v| v["seq"] == seq).await;
+    assert_eq!(w["to_act"], "over");
+    assert_eq!(w["outcome"], s["outcome"]);
+    let record = stored_actions(&db, &id);
+    assert_eq!(json!(record.len()), seq);
+    for (i, (actor, _)) in record.iter().enumerate() {
+        assert_eq!(
+            actor,
+            &json!({"seat": i % 2}),
+            "turns alternate: {record:?}"
+        );
+    }
+    a.stop().await;
+    b.stop().await;
+}
