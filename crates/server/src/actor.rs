@@ -207,6 +207,8 @@ struct Bots {
     next: usize,
     /// A human seat whose turn clock ran out at this seq: its bot moves.
     forced: Option<(Seat, usize)>,
+    /// The game was rebuilt while the copy was away: drop it on return.
+    discard: bool,
 }
 
 struct BotResult {
@@ -947,6 +949,7 @@ impl GameActor {
                 self.m = m;
                 self.bots.shadow = None;
                 self.bots.pending.clear();
+                self.bots.discard = self.bots.thinking;
             }
             Err(e) => eprintln!(
                 "parlor serve: game {}: cannot replay its stored record: {e}",
@@ -1334,6 +1337,10 @@ impl GameActor {
     async fn bot_done(&mut self, r: BotResult) {
         self.bots.thinking = false;
         let mut shadow = r.shadow;
+        if std::mem::take(&mut self.bots.discard) {
+            shadow = None;
+            self.bots.pending.clear();
+        }
         for (actor, action) in std::mem::take(&mut self.bots.pending) {
             if let Some(s) = shadow.as_mut() {
                 if s.apply_json(actor, &action).is_err() {

@@ -18,7 +18,10 @@
 //!   acknowledging it, keeps the game's clock, and asks bots for their moves
 //!   on blocking threads so that a thinking bot never holds up the game.
 //! - the hub (`hub.rs`): live games by id, loaded from the database on
-//!   first use, forgotten when idle.
+//!   first use, forgotten when idle. On PostgreSQL, several processes
+//!   share the database and its games: the hub forwards the database's
+//!   change notices (`LISTEN`/`NOTIFY`) to its live games, which catch up
+//!   with what other processes stored (the action index is the lock).
 //! - `http.rs` and `ws.rs`: the routes of `docs/api.md`, one error type
 //!   ([`ApiError`]) mapped to statuses in one place.
 //!

@@ -4,6 +4,12 @@
 //! made the transaction durable (with the server's default
 //! `synchronous_commit = on`). The statements are prepared once per
 //! connection.
+//!
+//! Several server processes may share the database: writes are
+//! conditional where two processes could race (an action's index, a seat
+//! claim, a rematch, a status), each reports whether it was taken, and
+//! every change is announced with `pg_notify('parlor_games', 'ID:SEQ' or
+//! 'ID:*')` in its own transaction, for the other processes' [`listen`]ers.
 
 use super::store::Notice;
 use super::{
