@@ -38,7 +38,7 @@ async function buildCreateForm() {
   const seatsBox = h('fieldset', { class: 'seats' });
   const publicBox = /** @type {HTMLInputElement} */ (h('input', { id: 'public', type: 'checkbox', checked: true }));
   const rulesBox = h('div', { id: 'rules' });
-  /** @type {{el: HTMLElement, config: () => any} | null} */
+  /** @type {{el: HTMLElement, config: (seats?: number) => any} | null} */
   let options = null;
 
   const current = () => catalog.games.find((g) => g.name === gameSel.value) || catalog.games[0];
@@ -80,8 +80,18 @@ async function buildCreateForm() {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const g = current();
-    const config = { ...(options ? options.config() : {}) };
     const n = seatsBox.querySelectorAll('select').length;
+    /** @type {any} */
+    let config;
+    try {
+      config = { ...(options ? options.config(n) : {}) };
+    } catch (err) {
+      replace(
+        /** @type {HTMLElement} */ (document.getElementById('created')),
+        h('p', { class: 'error', role: 'alert' }, `⚠ ${/** @type {Error} */ (err).message}`),
+      );
+      return;
+    }
     config[seatField(g.default_config)] = n;
     /** @type {{seat: number, level: string}[]} */
     const bots = [];

@@ -13,6 +13,7 @@
  * Actions and view: crates/wordsprout/src/game.rs (`Action`, `View`).
  */
 import { h, replace } from '../dom.js';
+import { potView, tileLeft, gridView, teamOf, collectionView, parseTeams } from './wordsprout-variants.js';
 
 /** Human names of the rules (crates/wordsprout/src/rules.rs, docs/rules/wordsprout.md). */
 export const RULES = /** @type {const} */ ([
@@ -61,6 +62,7 @@ export function lobbyOptions(defaults) {
   const pot = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-pot', size: 40, placeholder: defaults.pot || '' }));
   const vowels = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-vowels', size: 8, placeholder: defaults.vowels || 'aeiou' }));
   const hints = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-hints', type: 'checkbox', checked: !!defaults.hints }));
+  const teams = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-teams', size: 12, placeholder: '1,3/2,4', 'aria-describedby': 'ws-teams-help' }));
   const el = h(
     'fieldset',
     { class: 'rules', id: 'wordsprout-rules' },
@@ -69,11 +71,13 @@ export function lobbyOptions(defaults) {
     h('label', null, 'Rounds ', rounds),
     h('label', null, 'Vowels ', vowels),
     h('label', null, 'Tile pot ', pot),
+    h('label', null, 'Teams (with team play) ', teams, h('small', { id: 'ws-teams-help' }, ' player numbers, teams split by “/”; blank: alternate players')),
     h('label', { class: 'check' }, hints, ' Helper during play (everyone may see the possible plays and their goal words at any time; it is always open after the round)'),
   );
   return {
     el,
-    config() {
+    /** @param {number} [players] the number of seats */
+    config(players = 2) {
       /** @type {any} */
       const c = {
         rules: Array.from(el.querySelectorAll('input[name=rule]'))
@@ -84,6 +88,7 @@ export function lobbyOptions(defaults) {
       if (pot.value.trim()) c.pot = pot.value.trim();
       if (vowels.value.trim()) c.vowels = vowels.value.trim();
       if (hints.checked) c.hints = true;
+      if (c.rules.includes('teams')) c.teams = parseTeams(teams.value, players);
       return c;
     },
   };
@@ -108,6 +113,7 @@ export function mount(ctx) {
 
   const status = h('h2', { id: 'ws-status', class: 'status', 'aria-live': 'polite' });
   const rulesEl = h('p', { id: 'ws-rules', class: 'rules-shown' });
+  const potEl = h('div', { id: 'ws-pot-box' });
   const roundEl = h('p', { id: 'ws-round' });
   const playersEl = h('ul', { id: 'ws-players', class: 'ws-players' });
   const stringEl = h('div', { id: 'ws-string', class: 'ws-string', role: 'group', 'aria-label': 'The central string and its insertion points' });
@@ -173,6 +179,7 @@ export function mount(ctx) {
     ctx.root,
     status,
     rulesEl,
+    potEl,
     roundEl,
     playersEl,
     stringEl,
@@ -317,7 +324,9 @@ export function mount(ctx) {
         : pick.point !== null && !pick.letter
           ? 'Now type or tap the letter to add.'
           : myTurn()
-            ? 'Your turn: type a letter, or click a + between letters.'
+            ? v.max_letters > 1
+              ? 'Your turn: the string is a palindrome, so you may add one letter (click a +) or two (type the whole new string below); it must stay a palindrome.'
+              : 'Your turn: type a letter, or click a + between letters.'
             : v.rules.includes('out-of-turn')
               ? 'Not your turn — you may still play out of turn, at your risk.'
               : 'Wait for your turn.',
@@ -325,9 +334,17 @@ export function mount(ctx) {
     if (pick.point !== null && !pick.letter) {
       replace(
         padEl,
-        Array.from('abcdefghijklmnopqrstuvwxyz', (c) =>
-          h('button', { type: 'button', class: 'key', 'aria-label': `letter ${c.toUpperCase()}`, onclick: () => { pick.letter = c; draw(); focusPlay(); } }, c.toUpperCase()),
-        ),
+        Array.from('abcdefghijklmnopqrstuvwxyz', (c) => {
+          const left = tileLeft(v, c);
+          return h('button', {
+            type: 'button',
+            class: 'key',
+            disabled: !left,
+            'aria-label': left ? `letter ${c.toUpperCase()}` : `letter ${c.toUpperCase()}, no tile left`,
+            title: left ? '' : 'no tile left in the pot',
+            onclick: () => { pick.letter = c; draw(); focusPlay(); },
+          }, c.toUpperCase());
+        }),
       );
     } else replace(padEl);
     if (pick.point !== null && pick.letter) {
@@ -425,22 +442,6 @@ export function mount(ctx) {
 
     // 2-D: the grid and the new strings that may be started.
     if (v.board) {
-      const cells = new Map();
-      let minR = 0, minC = 0, maxR = 0, maxC = 0;
-      for (const line of v.board.lines) {
-        Array.from(line.letters).forEach((ch, i) => {
-          const r = line.row + (line.vertical ? i : 0);
-          const c = line.col + (line.vertical ? 0 : i);
-          cells.set(`${r},${c}`, ch);
-          minR = Math.min(minR, r); minC = Math.min(minC, c); maxR = Math.max(maxR, r); maxC = Math.max(maxC, c);
-        });
-      }
-      const rows = [];
-      for (let r = minR; r <= maxR; r++) {
-        let text = '';
-        for (let c = minC; c <= maxC; c++) text += (cells.get(`${r},${c}`) || '·').toUpperCase() + ' ';
-        rows.push(text);
-      }
       const crosses = legal().filter((/** @type {any} */ a) => a.type === 'cross');
       const sel = /** @type {HTMLSelectElement} */ (
         h('select', { id: 'ws-cross' }, crosses.map((/** @type {any} */ a, i) => h('option', { value: String(i) }, `string ${a.line + 1}, letter ${a.index + 1}: ${a.letter.toUpperCase()} ${a.before ? 'before' : 'after'}`)))
@@ -448,9 +449,9 @@ export function mount(ctx) {
       replace(
         boardEl,
         h('h3', null, '2-D grid'),
-        h('pre', { class: 'grid2d', 'aria-label': 'the grid, row by row' }, rows.join('\n')),
+        gridView(v.board),
         crosses.length
-          ? h('form', { onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); send(crosses[Number(sel.value)]).catch(() => {}); } }, h('label', null, 'Start a new string across: ', sel), h('button', null, 'Cross'))
+          ? h('form', { onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); send(crosses[Number(sel.value)]).catch(() => {}); } }, h('label', null, 'Or start a new string through a letter (in the other direction): ', sel), ' ', h('button', { id: 'ws-cross-btn' }, 'Start it'))
           : null,
       );
     } else replace(boardEl);
@@ -521,7 +522,8 @@ export function mount(ctx) {
     else if (ph.phase === 'choosing-rule') text = ph.seat === ctx.mySeat ? 'You won the round: choose a rule to switch' : `${name(ph.seat)} is choosing a rule`;
     else text = v.to_move === ctx.mySeat ? '▶ Your turn' : `${ctx.seatName(v.to_move)} to move`;
     status.textContent = text;
-    replace(rulesEl, 'Rules: ', v.rules.length ? v.rules.map((/** @type {string} */ r) => h('span', { class: 'chip', dataset: { rule: r } }, ruleName(r))) : h('span', { class: 'chip' }, 'core rules only'), v.pot ? h('span', { class: 'chip' }, `Tiles left: ${v.pot}`) : null);
+    replace(rulesEl, 'Rules: ', v.rules.length ? v.rules.map((/** @type {string} */ r) => h('span', { class: 'chip', dataset: { rule: r } }, ruleName(r))) : h('span', { class: 'chip' }, 'core rules only'));
+    replace(potEl, v.rules.includes('tiles') ? potView(v) : null);
     replace(roundEl, `Round ${v.round} of ${v.rounds}`, v.rounds > 1 ? ` · rounds won: ${v.round_wins.map((/** @type {number} */ w, /** @type {number} */ i) => `${ctx.seatName(i)} ${w}`).join(', ')}` : '', ` · play goes ${v.forward ? 'forward ↻' : 'backward ↺'}`);
     replace(
       playersEl,
@@ -529,9 +531,10 @@ export function mount(ctx) {
         h('li', { class: v.active[i] ? 'in' : 'out', dataset: { seat: String(i) } },
           ctx.seatName(i),
           i === ctx.mySeat ? ' (you)' : '',
+          teamOf(v, i) !== null ? h('span', { class: 'team', dataset: { team: String(teamOf(v, i)) } }, ` · team ${teamOf(v, i)}`) : null,
           ' — ',
           v.active[i] ? (ph.phase === 'playing' && v.to_move === i ? '▶ to move' : '✓ in') : '✗ out',
-          v.collections.length ? ` · vowels: ${v.collections[i] ? v.collections[i].toUpperCase() : 'none'}` : '',
+          v.collections.length ? collectionView(v, i) : null,
         ),
       ),
     );
