@@ -511,7 +511,11 @@ fn insert_actions(
     st: &Prepared,
     batch: &[&Write],
 ) -> Result<Vec<bool>, StorageError> {
-    let c = ActionColumns::of(batch.iter().copied());
+    // In game order: two processes' groups then lock their rows in the
+    // same order and do not deadlock each other.
+    let mut sorted = batch.to_vec();
+    sorted.sort_by(|a, b| a.game_id().cmp(b.game_id()));
+    let c = ActionColumns::of(sorted);
     let rows = client
         .query(
             &st.insert_actions,
@@ -525,7 +529,7 @@ fn insert_actions(
     for r in &rows {
         won.insert(r.try_get::<_, String>(0).map_err(err)?);
     }
-    Ok(c.ids.iter().map(|id| won.contains(id)).collect())
+    Ok(batch.iter().map(|w| won.contains(w.game_id())).collect())
 }
 
 /// Inserts the pending batch of actions inside a transaction, noting
