@@ -146,6 +146,11 @@ test('Gobble on a phone: words entered by dragging a finger and by tapping cells
       assert.match(await A.locator(`#gb-table li.scored[data-word="${w.word}"]`).textContent(), new RegExp(`${w.word.toUpperCase()} \\+${w.points}`));
     }
     assert.match(await A.locator('#gb-table h3').textContent(), new RegExp(`: ${dragged.points + tapped.points} points?`));
+    // The lobby, with the longest rules form, fits the phone too (it spilled sideways).
+    await A.goto(srv.url + '/');
+    await A.selectOption('#game', 'wordsprout');
+    await A.waitForSelector('#wordsprout-rules');
+    assert.equal(await A.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'the lobby has no sideways scrolling');
     assert.deepEqual(ann.errors, []);
   });
   await ann.context.close();

@@ -1,6 +1,6 @@
 // Screenshots of the lobby and both game pages (a manual check, not a test):
 // node shots.mjs [outdir]
-import { ParlorServer, launch, player } from './harness.mjs';
+import { ParlorServer, launch, player, PHONE } from './harness.mjs';
 const out = process.argv[2] || '/tmp/parlor-shots';
 const srv = new ParlorServer();
 await srv.start();
@@ -43,6 +43,33 @@ try {
   await a.page.click('#gb-all summary');
   await a.page.screenshot({ path: `${out}/gobble-over.png`, fullPage: true });
   console.log('errors:', a.errors);
+
+  // A Word Sprout table with tiles, collections and a 2-D grid (a second
+  // string crossing START), and a 6 x 6 Gobble board: desktop and phone.
+  const g2 = await srv.api('/api/games', { game: 'wordsprout', config: { rules: ['two-d', 'tiles', 'vowel-collection', 'challenge', 'metamorphism'] }, take_seat: 0, name: 'Ann' });
+  const t0 = g2.you.token, t1 = g2.seats.find((/** @type {any} */ s) => s.seat === 1).token;
+  await srv.api(`/api/games/${g2.game.id}/join`, { token: t1, name: 'Bea' });
+  const moves = ['s', 'st', 'sta', 'star', 'start'];
+  for (let i = 0; i < moves.length; i++) await srv.api(`/api/games/${g2.game.id}/actions`, { token: i % 2 ? t1 : t0, action: { type: 'play', string: moves[i] } });
+  const st = await srv.api(`/api/games/${g2.game.id}/state?token=${t1}`);
+  await srv.api(`/api/games/${g2.game.id}/actions`, { token: t1, action: st.legal.find((/** @type {any} */ x) => x.type === 'cross' && x.letter === 'o') });
+  for (const [label, opts] of /** @type {const} */ ([['desktop', undefined], ['phone', PHONE]])) {
+    const p = await player(browser, 'Ann', opts);
+    await p.page.goto(srv.url + `/play/${g2.game.id}#${t0}`);
+    await p.page.waitForSelector('#ws-board h3');
+    await p.page.click('#ws-string [data-point="1"]');
+    await p.page.screenshot({ path: `${out}/wordsprout-2d-${label}.png`, fullPage: true });
+    await p.page.goto(srv.url + '/');
+    await p.page.selectOption('#game', 'wordsprout');
+    await p.page.waitForSelector('#wordsprout-rules');
+    await p.page.screenshot({ path: `${out}/lobby-${label}.png`, fullPage: true });
+    const g6 = await srv.api('/api/games', { game: 'gobble', config: { seconds: 60, size: 6, seats: 1 }, take_seat: 0, name: 'Ann' });
+    await p.page.goto(srv.url + g6.seats[0].invite);
+    await p.page.waitForSelector('#gb-grid .cell');
+    await p.page.screenshot({ path: `${out}/gobble6-${label}.png`, fullPage: true });
+    console.log(label, 'errors:', p.errors);
+    await p.context.close();
+  }
 } finally {
   await browser.close();
   await srv.stop();

@@ -102,6 +102,7 @@ test('Word Sprout variants: metamorphism, tiles, vowel collections, vowel-revers
     await A.click('dialog[open] button:has-text("Go out")');
     await B.waitForSelector('#ws-status:has-text("choose a rule")');
     await A.waitForSelector('#ws-status:has-text("is choosing a rule")');
+    await A.waitForSelector('#ws-log:has-text("Round 1 won by Bea (P2) (the last player in)")');
     const options = await B.locator('#ws-rule option').allTextContents();
     assert.ok(options.includes('Keep the rules as they are'), options.join(' | '));
     assert.ok(options.some((o) => /Turn on: 2-D/.test(o)) && options.some((o) => /Turn off: Tiles/.test(o)), options.join(' | '));

@@ -52,6 +52,13 @@ const OUT_REASONS = /** @type {Record<string, string>} */ ({
   referee: 'was put out by the referee (time)',
 });
 
+const WIN_REASONS = /** @type {Record<string, string>} */ ({
+  'last-standing': 'the last player in',
+  'vowel-collection': 'collected every vowel',
+  'open-challenge': 'an open challenge caught a bluff',
+  'closed-shape': 'closed a shape on the grid',
+});
+
 /** @param {any} defaults */
 export function lobbyOptions(defaults) {
   const on = new Set(defaults.rules || []);
@@ -254,7 +261,13 @@ export function mount(ctx) {
       case 'reversed':
         return `The order of play reverses (${e.forward ? 'forward' : 'backward'})`;
       case 'round-won':
-        return `★ Round ${e.round} won by ${e.winners.map(name).join(' and ')}`;
+        return `★ Round ${e.round} won by ${e.winners.map(name).join(' and ')}${WIN_REASONS[e.reason] ? ` (${WIN_REASONS[e.reason]})` : ''}`;
+      case 'new-string':
+        return `${name(e.seat)} started a new string through letter ${e.index + 1} of string ${e.line + 1}`;
+      case 'last-tile':
+        return `${name(e.seat)} played the last ${e.vowel.toUpperCase()} tile: not collected`;
+      case 'turned-in':
+        return `Vowel collections turned in: ${e.seats.map(name).join(', ')}`;
       case 'round-started':
         return `Round ${e.round} starts; ${name(e.first)} plays first`;
       case 'match-over':
