@@ -34,6 +34,14 @@ pub struct Args {
     /// same lists later, or games played with them cannot be replayed.
     #[arg(long = "word-list", value_name = "PATH")]
     pub word_lists: Vec<PathBuf>,
+    /// Largest word list a player may upload (POST /api/word-lists), in
+    /// bytes.
+    #[arg(long, default_value_t = 8 * 1024 * 1024, value_name = "BYTES")]
+    pub word_list_max_bytes: usize,
+    /// Most bytes all uploaded word lists may take in the database
+    /// together; past it, uploads of new lists are refused.
+    #[arg(long, default_value_t = 512 * 1024 * 1024, value_name = "BYTES")]
+    pub word_lists_max_total_bytes: u64,
     /// Also host the tiny test game `nim` (for `parlor serve-bench --game
     /// nim`, which measures the server rather than a game's rules and bots).
     #[arg(long, hide = true)]
@@ -66,6 +74,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let settings = Settings {
         bot_delay: Duration::from_millis(args.bot_delay_ms),
         bot_delay_clocked: Duration::from_millis(args.bot_clocked_delay_ms),
+        word_list_max_bytes: args.word_list_max_bytes,
+        word_lists_max_total_bytes: args.word_lists_max_total_bytes,
         ..Settings::default()
     };
     let mut resources = parlor_core::Resources::embedded();

@@ -15,7 +15,9 @@ use crate::hub::{Hub, NewGameSpec};
 use crate::storage::{ActionRow, DeadlineRow, GameRow, SeatKind, SeatRow, StatusRow, Write};
 use crate::{now_ms, summary_json};
 use axum::extract::ws::Utf8Bytes;
-use parlor_core::{ActionError, Actor, Budget, DynMatch, GameEntry, Level, Seat, ToAct, Viewer};
+use parlor_core::{
+    ActionError, Actor, Budget, DynMatch, GameEntry, Level, Resources, Seat, ToAct, Viewer,
+};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -120,7 +122,7 @@ pub(crate) enum Msg {
     /// rebuild the game from off the actor (see `crate::assist`).
     Assist {
         who: Who,
-        reply: oneshot::Sender<Result<(Viewer, Value), ApiError>>,
+        reply: oneshot::Sender<Result<(Viewer, Value, Resources), ApiError>>,
     },
 }
 
@@ -222,6 +224,8 @@ pub(crate) struct GameActor {
     hub: Hub,
     entry: Arc<dyn GameEntry>,
     m: Box<dyn DynMatch>,
+    /// The word lists this game uses (the server's, plus an uploaded one).
+    resources: Resources,
     row: GameRow,
     seats: Vec<SeatRow>,
     conns: HashMap<u64, Conn>,
@@ -257,6 +261,7 @@ impl GameActor {
         hub: Hub,
         entry: Arc<dyn GameEntry>,
         m: Box<dyn DynMatch>,
+        resources: Resources,
         row: GameRow,
         seats: Vec<SeatRow>,
         turn_started_ms: i64,
@@ -267,6 +272,7 @@ impl GameActor {
             hub,
             entry,
             m,
+            resources,
             row,
             seats,
             conns: HashMap::new(),
@@ -502,7 +508,8 @@ impl GameActor {
                         .ok_or_else(ApiError::bad_token),
                     Who::Nobody => Ok(Viewer::Spectator),
                 };
-                let _ = reply.send(viewer.map(|v| (v, self.m.record_json())));
+                let _ =
+                    reply.send(viewer.map(|v| (v, self.m.record_json(), self.resources.clone())));
             }
             Msg::Notified { seq } => {
                 let behind = match seq {
@@ -944,7 +951,7 @@ impl GameActor {
             return;
         };
         let record = crate::record_json(&g.row, &g.actions);
-        match self.entry.replay(&record, &self.hub.resources()) {
+        match self.entry.replay(&record, &self.resources) {
             Ok(m) => {
                 self.m = m;
                 self.bots.shadow = None;
@@ -964,7 +971,7 @@ impl GameActor {
         if let Some(actions) = record.get_mut("actions").and_then(Value::as_array_mut) {
             actions.pop();
         }
-        match self.entry.replay(&record, &self.hub.resources()) {
+        match self.entry.replay(&record, &self.resources) {
             Ok(m) => self.m = m,
             Err(e) => eprintln!(
                 "parlor serve: game {}: cannot rebuild after a failed write: {e}",
@@ -1259,7 +1266,7 @@ impl GameActor {
             None
         };
         let entry = self.entry.clone();
-        let resources = self.hub.resources();
+        let resources = self.resources.clone();
         let settings = self.hub.settings();
         let seed = self.row.seed
             ^ (seq as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)

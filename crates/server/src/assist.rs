@@ -35,7 +35,7 @@ pub(crate) async fn assist(
             format!("the helper is answering {ASSIST_QUEUE} requests; try again in a moment"),
         ));
     };
-    let (viewer, record) = stub.ask(|reply| Msg::Assist { who, reply }).await??;
+    let (viewer, record, resources) = stub.ask(|reply| Msg::Assist { who, reply }).await??;
     let permit = hub
         .assist_slots()
         .acquire_owned()
@@ -45,7 +45,7 @@ pub(crate) async fn assist(
     let job = move || {
         let m = hub2
             .registry()
-            .replay(&record, &hub2.resources())
+            .replay(&record, &resources)
             .map_err(|e| ApiError::new("internal", format!("the game cannot be rebuilt: {e}")))?;
         match m.assist_json(viewer, &request) {
             None => Err(ApiError::new(

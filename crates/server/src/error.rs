@@ -49,12 +49,17 @@ impl ApiError {
     /// The HTTP status for this code.
     pub fn status(&self) -> StatusCode {
         match self.code {
-            "bad_json" | "bad_config" | "malformed_action" => StatusCode::BAD_REQUEST,
+            "bad_json" | "bad_config" | "malformed_action" | "bad_word_list" => {
+                StatusCode::BAD_REQUEST
+            }
             "too_large" => StatusCode::PAYLOAD_TOO_LARGE,
-            "unknown_game" | "not_found" | "no_helper" => StatusCode::NOT_FOUND,
+            "unknown_game" | "not_found" | "no_helper" | "unknown_word_list" => {
+                StatusCode::NOT_FOUND
+            }
             "bad_token" | "spectator" => StatusCode::FORBIDDEN,
             "illegal_action" | "seat_taken" | "not_over" | "helper_refused" | "waiting"
-            | "not_claimable" => StatusCode::CONFLICT,
+            | "not_claimable" | "word_list_conflict" => StatusCode::CONFLICT,
+            "word_lists_full" => StatusCode::INSUFFICIENT_STORAGE,
             "busy" => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         }

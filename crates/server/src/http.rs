@@ -33,6 +33,8 @@ pub(crate) fn router(hub: Hub) -> Router {
         .route("/api/games/{id}/claim-win", post(claim_win))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route("/api/my-games", get(my_games))
+        .route("/api/word-lists", post(upload_word_list))
+        .route("/api/word-lists/{id}", get(get_word_list))
         .fallback(fallback)
         .merge(crate::web::routes())
         .with_state(hub)
@@ -441,4 +443,54 @@ async fn assist(
     };
     let answer = crate::assist::assist(&hub, &stub, who, req.request).await?;
     Ok(Json(json!({ "answer": answer })))
+}
+
+#[derive(Deserialize)]
+struct UploadQuery {
+    #[serde(default)]
+    name: Option<String>,
+}
+
+/// `POST /api/word-lists?name=...`: the list is the body, one word a line.
+async fn upload_word_list(
+    State(hub): State<Hub>,
+    q: Result<Query<UploadQuery>, axum::extract::rejection::QueryRejection>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError::bad_json(format!("query: {}", e.body_text())))?;
+    let lists = hub.word_lists();
+    // Before reading the body: at most a few uploads are held in memory.
+    let _permit = lists.upload_permit()?;
+    let max = lists.limits().max_bytes;
+    let body = axum::body::to_bytes(req.into_body(), max)
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                "too_large",
+                format!("the word list is over {max} bytes, this server's limit"),
+            )
+        })?;
+    let up = lists.upload(hub.store(), q.name, body).await?;
+    // What this upload held (the stored list's `skipped` is its first
+    // upload's), and whether it was stored now.
+    let mut v = crate::wordlists::meta_json(&up.row);
+    v["skipped"] = json!(up.report.skipped);
+    v["first_skipped"] = json!(up.report.first_skipped);
+    v["duplicates"] = json!(up.report.duplicates);
+    v["new"] = json!(up.new);
+    let status = if up.new {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(v)).into_response())
+}
+
+/// `GET /api/word-lists/{id}`: an uploaded list's facts (not its words).
+async fn get_word_list(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let row = hub.word_lists().meta(hub.store(), &id).await?;
+    Ok(Json(crate::wordlists::meta_json(&row)))
 }

@@ -26,6 +26,7 @@ pub(crate) struct Hub {
 struct Inner {
     registry: Registry,
     resources: Resources,
+    word_lists: crate::wordlists::WordLists,
     store: Store,
     settings: Settings,
     games: Mutex<HashMap<String, GameStub>>,
@@ -80,9 +81,17 @@ impl Hub {
         shutdown: watch::Receiver<bool>,
     ) -> Hub {
         let settings_bot_threads = settings.bot_threads.max(1);
+        let limits = crate::wordlists::Limits {
+            max_bytes: settings.word_list_max_bytes,
+            max_words: settings.word_list_max_words,
+            max_total_bytes: settings.word_lists_max_total_bytes,
+            cache_lists: settings.word_list_cache,
+            cache_bytes: settings.word_list_cache_bytes,
+        };
         Hub {
             inner: Arc::new(Inner {
                 registry,
+                word_lists: crate::wordlists::WordLists::new(resources.clone(), limits),
                 resources,
                 store,
                 settings,
@@ -98,8 +107,13 @@ impl Hub {
     pub(crate) fn registry(&self) -> &Registry {
         &self.inner.registry
     }
+    /// The server's own word lists (not the uploaded ones).
     pub(crate) fn resources(&self) -> Resources {
         self.inner.resources.clone()
+    }
+    /// The uploaded word lists.
+    pub(crate) fn word_lists(&self) -> &crate::wordlists::WordLists {
+        &self.inner.word_lists
     }
     pub(crate) fn store(&self) -> &Store {
         &self.inner.store
@@ -153,7 +167,17 @@ impl Hub {
             .get(&stored.row.game)
             .map_err(|e| ApiError::new("internal", format!("game {id}: {e}")))?;
         let record = record_json(&stored.row, &stored.actions);
-        let resources = self.resources();
+        let resources = self
+            .word_lists()
+            .for_stamps(self.store(), &stored.row.lexicons)
+            .await
+            .map_err(|e| {
+                ApiError::new(
+                    "internal",
+                    format!("game {id} cannot be replayed: {}", e.message),
+                )
+            })?;
+        let game_resources = resources.clone();
         let entry2 = entry.clone();
         let m = tokio::task::spawn_blocking(move || entry2.replay(&record, &resources))
             .await
@@ -175,6 +199,7 @@ impl Hub {
             self.clone(),
             entry,
             m,
+            game_resources,
             stored.row,
             stored.seats,
             turn_started,
@@ -257,7 +282,9 @@ impl Hub {
         })?;
         let config = merge_config(entry.default_config(), spec.config);
         let seed = spec.seed.unwrap_or_else(|| rand::thread_rng().gen());
-        let resources = self.resources();
+        // An uploaded word list named in the rules, from the database.
+        let resources = self.word_lists().for_config(self.store(), &config).await?;
+        let game_resources = resources.clone();
         let entry2 = entry.clone();
         let m = tokio::task::spawn_blocking(move || entry2.new_match(&config, seed, &resources))
             .await
@@ -363,7 +390,7 @@ impl Hub {
             .iter()
             .filter_map(|s| s.token.clone().map(|t| (s.seat, t)))
             .collect();
-        let stub = GameActor::spawn(self.clone(), entry, m, row, seats, now);
+        let stub = GameActor::spawn(self.clone(), entry, m, game_resources, row, seats, now);
         self.games().insert(id.clone(), stub.clone());
         let summary = stub.ask(|reply| Msg::Summary { reply }).await?;
         Ok(Created {

@@ -55,6 +55,7 @@ mod http;
 mod hub;
 pub mod storage;
 mod web;
+mod wordlists;
 mod ws;
 
 pub use error::ApiError;
@@ -101,6 +102,19 @@ pub struct Settings {
     /// who are there may claim the win (where the game offers a forfeit)
     /// before the game's bot moves for the absent seat.
     pub claim_window: Duration,
+    /// Largest uploaded word list (`POST /api/word-lists`), in bytes.
+    pub word_list_max_bytes: usize,
+    /// Most distinct words in an uploaded word list.
+    pub word_list_max_words: usize,
+    /// Most bytes all uploaded word lists may hold together in the
+    /// database (their words, one per line); past it uploads of new lists
+    /// are refused (`word_lists_full`).
+    pub word_lists_max_total_bytes: u64,
+    /// Uploaded lists kept built in memory (least recently used out; a
+    /// live game keeps its own list meanwhile).
+    pub word_list_cache: usize,
+    /// Bytes of words of the uploaded lists kept built in memory.
+    pub word_list_cache_bytes: usize,
 }
 
 impl Default for Settings {
@@ -121,6 +135,11 @@ impl Default for Settings {
             idle_unload: Duration::from_secs(600),
             resume: true,
             claim_window: Duration::from_secs(30),
+            word_list_max_bytes: 8 * 1024 * 1024,
+            word_list_max_words: 500_000,
+            word_lists_max_total_bytes: 512 * 1024 * 1024,
+            word_list_cache: 8,
+            word_list_cache_bytes: 32 * 1024 * 1024,
         }
     }
 }

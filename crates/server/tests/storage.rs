@@ -4,7 +4,7 @@ mod common;
 
 use parlor_server::storage::{
     ActionRow, DbUrl, DeadlineRow, GameRow, ListFilter, SeatKind, SeatRow, StatusRow, Storage,
-    Store, Write,
+    Store, WordListRow, Write,
 };
 use serde_json::json;
 
@@ -264,9 +264,43 @@ fn suite(db: &DbUrl) {
         "private ones too"
     );
 
+    // Uploaded word lists: stored once, within the room for them, read
+    // with or without their words.
+    let list = |id: &str, text: &str| WordListRow {
+        id: id.into(),
+        fingerprint: id.trim_start_matches("upload-").into(),
+        name: "Zed words".into(),
+        words: text.lines().count(),
+        skipped: 1,
+        bytes: text.len(),
+        created_ms: 77,
+        text: Some(text.into()),
+    };
+    let a = list("upload-000000000000000a", "zzxq\nzzxqj\n");
+    let b = list("upload-000000000000000b", "abc\n");
+    let c = list("upload-000000000000000c", "abcdefghijklmnopqrstuvwxyz\n");
+    assert!(s.word_list(&a.id, true).unwrap().is_none());
+    let put = |l: &WordListRow| Write::WordList {
+        list: l.clone(),
+        max_total_bytes: 20,
+    };
+    assert_eq!(s.commit(&[put(&a), put(&b)]).unwrap(), vec![true, true]);
+    assert_eq!(s.commit(&[put(&a)]).unwrap(), vec![false], "stored once");
+    assert_eq!(s.commit(&[put(&c)]).unwrap(), vec![false], "no room left");
+    assert!(s.word_list(&c.id, false).unwrap().is_none());
+    assert_eq!(s.word_list(&a.id, true).unwrap(), Some(a.clone()));
+    assert_eq!(
+        s.word_list(&a.id, false).unwrap(),
+        Some(WordListRow {
+            text: None,
+            ..a.clone()
+        })
+    );
+
     // A second connection sees the same data (the reader of a Store).
     let mut other = common::open(db);
     assert_eq!(other.load("g1").unwrap(), s.load("g1").unwrap());
+    assert_eq!(other.word_list(&b.id, true).unwrap(), Some(b));
 }
 
 async fn store_suite(db: &DbUrl) {

@@ -175,6 +175,30 @@ pub struct Listed {
     pub seats: Vec<SeatRow>,
 }
 
+/// An uploaded word list as stored (`POST /api/word-lists`): the list's
+/// canonical text (its distinct words, ascending, one per line), so that
+/// loading it again gives the same [`parlor_lexicon::Lexicon`] and the same
+/// fingerprint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WordListRow {
+    /// `upload-` and the fingerprint in 16 hexadecimal digits.
+    pub id: String,
+    /// [`parlor_lexicon::Lexicon::fingerprint`], 16 hexadecimal digits.
+    pub fingerprint: String,
+    /// The display name given at upload.
+    pub name: String,
+    /// Distinct words.
+    pub words: usize,
+    /// Lines skipped at the first upload (not words of a-z).
+    pub skipped: usize,
+    /// Bytes of `text`.
+    pub bytes: usize,
+    /// When it was first stored (ms since the epoch).
+    pub created_ms: i64,
+    /// The canonical text; `None` when read without it.
+    pub text: Option<String>,
+}
+
 /// A change to the database. A batch of writes commits in one transaction.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Write {
@@ -246,10 +270,19 @@ pub enum Write {
         /// The new game.
         to: String,
     },
+    /// An uploaded word list (with its text). Taken only if no list with
+    /// its id is stored yet and the stored lists' bytes plus its own stay
+    /// within `max_total_bytes`.
+    WordList {
+        /// The list.
+        list: WordListRow,
+        /// The most bytes of text all uploaded lists may hold together.
+        max_total_bytes: u64,
+    },
 }
 
 impl Write {
-    /// The game this write is about.
+    /// The game this write is about (for a word list, the list's id).
     pub fn game_id(&self) -> &str {
         match self {
             Write::NewGame { row, .. } => &row.id,
@@ -259,6 +292,7 @@ impl Write {
             | Write::Join { game_id, .. }
             | Write::Claim { game_id, .. } => game_id,
             Write::Rematch { from, .. } => from,
+            Write::WordList { list, .. } => &list.id,
         }
     }
 }
@@ -302,6 +336,8 @@ pub trait Storage: Send {
     fn seqs(&mut self, _ids: &[String]) -> Result<Vec<(String, usize)>, StorageError> {
         Ok(Vec::new())
     }
+    /// The uploaded word list `id`, with its text if `text`.
+    fn word_list(&mut self, id: &str, text: bool) -> Result<Option<WordListRow>, StorageError>;
     /// Public games, newest first.
     fn list(&mut self, filter: ListFilter, limit: usize) -> Result<Vec<Listed>, StorageError>;
     /// Games where `player` joined a seat, newest first.
@@ -309,6 +345,8 @@ pub trait Storage: Send {
     /// Every unfinished game (public or not), oldest first, for resuming
     /// clocks and bots.
     fn unfinished(&mut self) -> Result<Vec<Listed>, StorageError>;
+    /// Names the connection in log lines (`writer`, `reader`).
+    fn set_role(&mut self, _role: &'static str) {}
     /// Housekeeping, called about twice a second on a connection of its
     /// own (SQLite: copy the write-ahead log into the database file, so
     /// the writer never stalls doing it).

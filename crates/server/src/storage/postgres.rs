@@ -10,13 +10,31 @@
 //! claim, a rematch, a status), each reports whether it was taken, and
 //! every change is announced with `pg_notify('parlor_games', 'ID:SEQ' or
 //! 'ID:*')` in its own transaction, for the other processes' [`listen`]ers.
+//!
+//! A connection that PostgreSQL ends (a restart, `pg_terminate_backend`, a
+//! network cut) is opened again: the operation that found it dead fails
+//! (a write is never sent twice: it may have committed), a read is tried
+//! once more on a new connection, and later operations reconnect, at most
+//! every [`BACKOFF_MAX`] while the database stays away. A connection
+//! unused for [`IDLE_CHECK`] is checked (one empty query) before a write,
+//! so a database that restarted while the server was quiet costs nothing.
 
 use super::store::Notice;
 use super::{
     json_text, parse_json, ActionRow, DeadlineRow, GameRow, ListFilter, Listed, SeatKind, SeatRow,
-    StatusRow, Storage, StorageError, StoredGame, Write, GAME_COLUMNS,
+    StatusRow, Storage, StorageError, StoredGame, WordListRow, Write, GAME_COLUMNS,
 };
 use postgres::{Client, NoTls, Row, Statement};
+use std::time::{Duration, Instant};
+
+/// A connection unused this long is checked before use.
+pub const IDLE_CHECK: Duration = Duration::from_secs(1);
+/// First pause between reconnection attempts; it doubles up to [`BACKOFF_MAX`].
+const BACKOFF_MIN: Duration = Duration::from_millis(100);
+/// Longest pause between reconnection attempts.
+pub const BACKOFF_MAX: Duration = Duration::from_secs(2);
+/// How long a liveness check or a connection attempt may take.
+const CHECK_TIMEOUT: Duration = Duration::from_secs(5);
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS games (
@@ -64,6 +82,16 @@ CREATE TABLE IF NOT EXISTS actions (
     at_ms BIGINT NOT NULL,
     PRIMARY KEY (game_id, idx)
 );
+CREATE TABLE IF NOT EXISTS word_lists (
+    id TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    name TEXT NOT NULL,
+    words BIGINT NOT NULL,
+    skipped BIGINT NOT NULL,
+    bytes BIGINT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    text TEXT NOT NULL
+);
 ";
 
 struct Prepared {
@@ -80,10 +108,28 @@ struct Prepared {
     load_actions: Statement,
     seqs: Statement,
     insert_actions: Statement,
+    insert_word_list: Statement,
+    load_word_list: Statement,
 }
 
-/// Games in a PostgreSQL database.
+/// Games in a PostgreSQL database, over one connection that is opened
+/// again when PostgreSQL drops it (see the module's documentation).
 pub struct PgStorage {
+    url: String,
+    /// `writer`, `reader`: for log lines.
+    role: &'static str,
+    /// None while the database is away.
+    conn: Option<PgConn>,
+    last_used: Instant,
+    /// No reconnection attempt before this.
+    retry_at: Option<Instant>,
+    backoff: Duration,
+    /// The loss was logged; the recovery will be.
+    down: bool,
+}
+
+/// One open connection and its prepared statements.
+struct PgConn {
     client: Client,
     st: Prepared,
 }
@@ -100,12 +146,117 @@ impl PgStorage {
     /// Connects (without TLS: use a loopback address or a local socket) and
     /// creates the tables if needed.
     pub fn connect(url: &str) -> Result<Self, StorageError> {
-        let mut client = Client::connect(url, NoTls).map_err(|e| {
-            StorageError(format!(
-                "cannot connect to PostgreSQL at {}: {e}",
-                super::DbUrl::Postgres(url.to_string())
-            ))
-        })?;
+        Ok(PgStorage {
+            url: url.to_string(),
+            role: "database",
+            conn: Some(PgConn::connect(url)?),
+            last_used: Instant::now(),
+            retry_at: None,
+            backoff: BACKOFF_MIN,
+            down: false,
+        })
+    }
+
+    /// The open connection: checked first if idle, opened again if lost
+    /// (at most once per backoff period while the database is away).
+    fn conn(&mut self, check_idle: bool) -> Result<&mut PgConn, StorageError> {
+        if let Some(c) = &mut self.conn {
+            let dead = c.client.is_closed()
+                || (check_idle
+                    && self.last_used.elapsed() >= IDLE_CHECK
+                    && c.client.is_valid(CHECK_TIMEOUT).is_err());
+            if dead {
+                self.lost();
+            }
+        }
+        if self.conn.is_none() {
+            if self.retry_at.is_some_and(|at| Instant::now() < at) {
+                return Err(StorageError(format!(
+                    "postgres: the {} connection was lost; reconnecting",
+                    self.role
+                )));
+            }
+            match PgConn::connect(&self.url) {
+                Ok(c) => {
+                    if self.down {
+                        eprintln!(
+                            "parlor serve: PostgreSQL {} connection restored to {}",
+                            self.role,
+                            super::DbUrl::Postgres(self.url.clone())
+                        );
+                    }
+                    self.down = false;
+                    self.retry_at = None;
+                    self.backoff = BACKOFF_MIN;
+                    self.conn = Some(c);
+                }
+                Err(e) => {
+                    self.retry_at = Some(Instant::now() + self.backoff);
+                    self.backoff = (self.backoff * 2).min(BACKOFF_MAX);
+                    return Err(e);
+                }
+            }
+        }
+        self.last_used = Instant::now();
+        self.conn
+            .as_mut()
+            .ok_or_else(|| StorageError("postgres: no connection".into()))
+    }
+
+    /// Forgets a dead connection (the next operation opens a new one).
+    fn lost(&mut self) {
+        if self.conn.take().is_some() && !self.down {
+            eprintln!(
+                "parlor serve: PostgreSQL {} connection lost (the server ended it or went away); reconnecting",
+                self.role
+            );
+            self.down = true;
+        }
+    }
+
+    /// After a failed operation: was it the connection?
+    fn after_error(&mut self) {
+        if let Some(c) = &mut self.conn {
+            if c.client.is_closed() || c.client.is_valid(CHECK_TIMEOUT).is_err() {
+                self.lost();
+            }
+        }
+    }
+
+    /// Runs a read; if the connection turns out dead, once more on a new one.
+    fn read<T>(
+        &mut self,
+        f: impl Fn(&mut PgConn) -> Result<T, StorageError>,
+    ) -> Result<T, StorageError> {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let r = f(self.conn(false)?);
+            match r {
+                Ok(v) => return Ok(v),
+                Err(e) => {
+                    self.after_error();
+                    if self.conn.is_some() || tries == 2 {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl PgConn {
+    fn connect(url: &str) -> Result<Self, StorageError> {
+        let shown = super::DbUrl::Postgres(url.to_string());
+        let mut config: postgres::Config = url
+            .parse()
+            .map_err(|e| StorageError(format!("bad PostgreSQL address {shown}: {e}")))?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CHECK_TIMEOUT);
+        }
+        let mut client = config
+            .connect(NoTls)
+            .map_err(|e| StorageError(format!("cannot connect to PostgreSQL at {shown}: {e}")))?;
         client.batch_execute(SCHEMA).map_err(err)?;
         let mut p = |sql: &str| client.prepare(sql).map_err(err);
         let st = Prepared {
@@ -157,8 +308,18 @@ impl PgStorage {
                  FROM v WHERE g.id = v.id AND v.id IN (SELECT game_id FROM ins) RETURNING g.id, g.seq) \
                  SELECT id, pg_notify('parlor_games', id || ':' || seq)::text FROM upd",
             )?,
+            insert_word_list: p(
+                "INSERT INTO word_lists (id, fingerprint, name, words, skipped, bytes, created_ms, text) \
+                 SELECT $1::text, $2::text, $3::text, $4::bigint, $5::bigint, $6::bigint, $7::bigint, $8::text \
+                 WHERE (SELECT COALESCE(SUM(bytes), 0) FROM word_lists) + $6::bigint <= $9::bigint \
+                 ON CONFLICT DO NOTHING",
+            )?,
+            load_word_list: p(
+                "SELECT id, fingerprint, name, words, skipped, bytes, created_ms, \
+                 CASE WHEN $2::bool THEN text END FROM word_lists WHERE id = $1",
+            )?,
         };
-        Ok(PgStorage { client, st })
+        Ok(PgConn { client, st })
     }
 
     fn seats(&mut self, id: &str) -> Result<Vec<SeatRow>, StorageError> {
@@ -236,6 +397,50 @@ impl Storage for PgStorage {
         "postgres"
     }
 
+    fn set_role(&mut self, role: &'static str) {
+        self.role = role;
+    }
+
+    fn commit(&mut self, writes: &[Write]) -> Result<Vec<bool>, StorageError> {
+        // Never tried twice: a write that failed with its connection may
+        // have committed. The actor rebuilds from the database.
+        let r = self.conn(true)?.commit(writes);
+        if r.is_err() {
+            self.after_error();
+        }
+        r
+    }
+
+    fn load(&mut self, id: &str) -> Result<Option<StoredGame>, StorageError> {
+        self.read(|c| c.load_since(id, 0))
+    }
+
+    fn load_since(&mut self, id: &str, from: usize) -> Result<Option<StoredGame>, StorageError> {
+        self.read(|c| c.load_since(id, from))
+    }
+
+    fn seqs(&mut self, ids: &[String]) -> Result<Vec<(String, usize)>, StorageError> {
+        self.read(|c| c.seqs(ids))
+    }
+
+    fn word_list(&mut self, id: &str, text: bool) -> Result<Option<WordListRow>, StorageError> {
+        self.read(|c| c.word_list(id, text))
+    }
+
+    fn list(&mut self, filter: ListFilter, limit: usize) -> Result<Vec<Listed>, StorageError> {
+        self.read(|c| c.list(filter, limit))
+    }
+
+    fn by_player(&mut self, player: &str, limit: usize) -> Result<Vec<Listed>, StorageError> {
+        self.read(|c| c.by_player(player, limit))
+    }
+
+    fn unfinished(&mut self) -> Result<Vec<Listed>, StorageError> {
+        self.read(|c| c.unfinished())
+    }
+}
+
+impl PgConn {
     fn commit(&mut self, writes: &[Write]) -> Result<Vec<bool>, StorageError> {
         if !writes.is_empty() && writes.iter().all(|w| matches!(w, Write::Action { .. })) {
             let mut seen = std::collections::HashSet::new();
@@ -342,9 +547,33 @@ impl Storage for PgStorage {
                 Write::Rematch { from, to } => {
                     tx.execute(&st.rematch, &[from, to]).map_err(err)? == 1
                 }
+                Write::WordList {
+                    list,
+                    max_total_bytes,
+                } => {
+                    tx.execute(
+                        &st.insert_word_list,
+                        &[
+                            &list.id,
+                            &list.fingerprint,
+                            &list.name,
+                            &(list.words as i64),
+                            &(list.skipped as i64),
+                            &(list.bytes as i64),
+                            &list.created_ms,
+                            &list.text.as_deref().unwrap_or(""),
+                            &i64::try_from(*max_total_bytes).unwrap_or(i64::MAX),
+                        ],
+                    )
+                    .map_err(err)?
+                        == 1
+                }
             };
             // Other processes holding the game live catch up on commit.
-            if taken[i] && !matches!(w, Write::NewGame { .. }) && !notify.contains(&w.game_id()) {
+            if taken[i]
+                && !matches!(w, Write::NewGame { .. } | Write::WordList { .. })
+                && !notify.contains(&w.game_id())
+            {
                 notify.push(w.game_id());
             }
         }
@@ -356,8 +585,24 @@ impl Storage for PgStorage {
         Ok(taken)
     }
 
-    fn load(&mut self, id: &str) -> Result<Option<StoredGame>, StorageError> {
-        self.load_since(id, 0)
+    fn word_list(&mut self, id: &str, text: bool) -> Result<Option<WordListRow>, StorageError> {
+        let Some(r) = self
+            .client
+            .query_opt(&self.st.load_word_list, &[&id, &text])
+            .map_err(err)?
+        else {
+            return Ok(None);
+        };
+        Ok(Some(WordListRow {
+            id: r.try_get(0).map_err(err)?,
+            fingerprint: r.try_get(1).map_err(err)?,
+            name: r.try_get(2).map_err(err)?,
+            words: r.try_get::<_, i64>(3).map_err(err)? as usize,
+            skipped: r.try_get::<_, i64>(4).map_err(err)? as usize,
+            bytes: r.try_get::<_, i64>(5).map_err(err)? as usize,
+            created_ms: r.try_get(6).map_err(err)?,
+            text: r.try_get(7).map_err(err)?,
+        }))
     }
 
     fn seqs(&mut self, ids: &[String]) -> Result<Vec<(String, usize)>, StorageError> {

@@ -7,7 +7,7 @@
 
 use super::{
     json_text, parse_json, ActionRow, DeadlineRow, GameRow, ListFilter, Listed, SeatKind, SeatRow,
-    StatusRow, Storage, StorageError, StoredGame, Write, GAME_COLUMNS,
+    StatusRow, Storage, StorageError, StoredGame, WordListRow, Write, GAME_COLUMNS,
 };
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use std::path::Path;
@@ -54,6 +54,16 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     at_ms INTEGER NOT NULL,
     PRIMARY KEY (game_id, idx)
+);
+CREATE TABLE IF NOT EXISTS word_lists (
+    id TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    name TEXT NOT NULL,
+    words INTEGER NOT NULL,
+    skipped INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL,
+    text TEXT NOT NULL
 );
 ";
 
@@ -302,6 +312,32 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
                 .map_err(err)?;
             return Ok(n == 1);
         }
+        Write::WordList {
+            list,
+            max_total_bytes,
+        } => {
+            let n = c
+                .prepare_cached(
+                    "INSERT INTO word_lists (id, fingerprint, name, words, skipped, bytes, created_ms, text) \
+                     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 \
+                     WHERE NOT EXISTS (SELECT 1 FROM word_lists WHERE id = ?1) \
+                     AND (SELECT COALESCE(SUM(bytes), 0) FROM word_lists) + ?6 <= ?9",
+                )
+                .map_err(err)?
+                .execute(params![
+                    list.id,
+                    list.fingerprint,
+                    list.name,
+                    list.words as i64,
+                    list.skipped as i64,
+                    list.bytes as i64,
+                    list.created_ms,
+                    list.text.as_deref().unwrap_or(""),
+                    i64::try_from(*max_total_bytes).unwrap_or(i64::MAX),
+                ])
+                .map_err(err)?;
+            return Ok(n == 1);
+        }
     }
     Ok(true)
 }
@@ -470,6 +506,29 @@ impl Storage for SqliteStorage {
             seats,
             actions,
         }))
+    }
+
+    fn word_list(&mut self, id: &str, text: bool) -> Result<Option<WordListRow>, StorageError> {
+        self.conn
+            .prepare_cached(
+                "SELECT id, fingerprint, name, words, skipped, bytes, created_ms, \
+                 CASE WHEN ?2 THEN text END FROM word_lists WHERE id = ?1",
+            )
+            .map_err(err)?
+            .query_row(params![id, text], |r| {
+                Ok(WordListRow {
+                    id: r.get(0)?,
+                    fingerprint: r.get(1)?,
+                    name: r.get(2)?,
+                    words: r.get::<_, i64>(3)? as usize,
+                    skipped: r.get::<_, i64>(4)? as usize,
+                    bytes: r.get::<_, i64>(5)? as usize,
+                    created_ms: r.get(6)?,
+                    text: r.get(7)?,
+                })
+            })
+            .optional()
+            .map_err(err)
     }
 
     fn list(&mut self, filter: ListFilter, limit: usize) -> Result<Vec<Listed>, StorageError> {

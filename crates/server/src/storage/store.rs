@@ -42,7 +42,9 @@ impl Store {
     /// worker thread).
     pub fn open(url: &DbUrl) -> Result<Store, StorageError> {
         let mut writer = url.open()?;
-        let reader = url.open()?;
+        let mut reader = url.open()?;
+        writer.set_role("writer");
+        reader.set_role("reader");
         let wants = writer.wants_maintenance();
         let mut store = Store::from_storages(writer, reader);
         if let Some(inner) = Arc::get_mut(&mut store.inner) {
