@@ -16,8 +16,10 @@
 //! (a write is never sent twice: it may have committed), a read is tried
 //! once more on a new connection, and later operations reconnect, at most
 //! every [`BACKOFF_MAX`] while the database stays away. A connection
-//! unused for [`IDLE_CHECK`] is checked (one empty query) before a write,
-//! so a database that restarted while the server was quiet costs nothing.
+//! unused for [`IDLE_CHECK`] is checked with one empty query before a
+//! write (a busy writer never pays for it), so a database that restarted
+//! or ended the connection before a write costs that write nothing: only
+//! writes sent within that moment (in flight) fail.
 
 use super::store::Notice;
 use super::{
@@ -28,7 +30,7 @@ use postgres::{Client, NoTls, Row, Statement};
 use std::time::{Duration, Instant};
 
 /// A connection unused this long is checked before use.
-pub const IDLE_CHECK: Duration = Duration::from_secs(1);
+pub const IDLE_CHECK: Duration = Duration::from_millis(100);
 /// First pause between reconnection attempts; it doubles up to [`BACKOFF_MAX`].
 const BACKOFF_MIN: Duration = Duration::from_millis(100);
 /// Longest pause between reconnection attempts.
@@ -166,7 +168,7 @@ impl PgStorage {
                     && self.last_used.elapsed() >= IDLE_CHECK
                     && c.client.is_valid(CHECK_TIMEOUT).is_err());
             if dead {
-                self.lost();
+                self.lost("it was closed or did not answer a check");
             }
         }
         if self.conn.is_none() {
@@ -204,10 +206,10 @@ impl PgStorage {
     }
 
     /// Forgets a dead connection (the next operation opens a new one).
-    fn lost(&mut self) {
+    fn lost(&mut self, why: &str) {
         if self.conn.take().is_some() && !self.down {
             eprintln!(
-                "parlor serve: PostgreSQL {} connection lost (the server ended it or went away); reconnecting",
+                "parlor serve: PostgreSQL {} connection lost ({why}); reconnecting",
                 self.role
             );
             self.down = true;
@@ -215,10 +217,10 @@ impl PgStorage {
     }
 
     /// After a failed operation: was it the connection?
-    fn after_error(&mut self) {
+    fn after_error(&mut self, e: &StorageError) {
         if let Some(c) = &mut self.conn {
             if c.client.is_closed() || c.client.is_valid(CHECK_TIMEOUT).is_err() {
-                self.lost();
+                self.lost(&e.0);
             }
         }
     }
@@ -235,7 +237,7 @@ impl PgStorage {
             match r {
                 Ok(v) => return Ok(v),
                 Err(e) => {
-                    self.after_error();
+                    self.after_error(&e);
                     if self.conn.is_some() || tries == 2 {
                         return Err(e);
                     }
@@ -405,8 +407,8 @@ impl Storage for PgStorage {
         // Never tried twice: a write that failed with its connection may
         // have committed. The actor rebuilds from the database.
         let r = self.conn(true)?.commit(writes);
-        if r.is_err() {
-            self.after_error();
+        if let Err(e) = &r {
+            self.after_error(e);
         }
         r
     }
