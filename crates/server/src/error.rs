@@ -60,6 +60,7 @@ impl ApiError {
             "illegal_action" | "seat_taken" | "not_over" | "helper_refused" | "waiting"
             | "not_claimable" | "word_list_conflict" => StatusCode::CONFLICT,
             "word_lists_full" => StatusCode::INSUFFICIENT_STORAGE,
+            "too_slow" => StatusCode::REQUEST_TIMEOUT,
             "busy" => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         }

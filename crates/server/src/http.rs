@@ -445,6 +445,9 @@ async fn assist(
     Ok(Json(json!({ "answer": answer })))
 }
 
+/// How long an upload's body may take to arrive.
+const UPLOAD_TIME: std::time::Duration = std::time::Duration::from_secs(30);
+
 #[derive(Deserialize)]
 struct UploadQuery {
     #[serde(default)]
@@ -462,8 +465,18 @@ async fn upload_word_list(
     // Before reading the body: at most a few uploads are held in memory.
     let _permit = lists.upload_permit()?;
     let max = lists.limits().max_bytes;
-    let body = axum::body::to_bytes(req.into_body(), max)
+    // A client trickling its body must not hold a permit for long.
+    let body = tokio::time::timeout(UPLOAD_TIME, axum::body::to_bytes(req.into_body(), max))
         .await
+        .map_err(|_| {
+            ApiError::new(
+                "too_slow",
+                format!(
+                    "the word list did not arrive within {} s",
+                    UPLOAD_TIME.as_secs()
+                ),
+            )
+        })?
         .map_err(|_| {
             ApiError::new(
                 "too_large",

@@ -87,6 +87,7 @@ impl Hub {
             max_total_bytes: settings.word_lists_max_total_bytes,
             cache_lists: settings.word_list_cache,
             cache_bytes: settings.word_list_cache_bytes,
+            in_memory: settings.word_lists_in_memory,
         };
         Hub {
             inner: Arc::new(Inner {
@@ -172,10 +173,11 @@ impl Hub {
             .for_stamps(self.store(), &stored.row.lexicons)
             .await
             .map_err(|e| {
-                ApiError::new(
-                    "internal",
-                    format!("game {id} cannot be replayed: {}", e.message),
-                )
+                let code = match e.code {
+                    "storage" | "busy" => e.code,
+                    _ => "internal",
+                };
+                ApiError::new(code, format!("game {id} cannot be replayed: {}", e.message))
             })?;
         let game_resources = resources.clone();
         let entry2 = entry.clone();

@@ -115,6 +115,9 @@ pub struct Settings {
     pub word_list_cache: usize,
     /// Bytes of words of the uploaded lists kept built in memory.
     pub word_list_cache_bytes: usize,
+    /// Most uploaded lists built in memory at once (cached or held by live
+    /// games); past it, games on another uploaded list get `busy`.
+    pub word_lists_in_memory: usize,
 }
 
 impl Default for Settings {
@@ -140,6 +143,7 @@ impl Default for Settings {
             word_lists_max_total_bytes: 512 * 1024 * 1024,
             word_list_cache: 8,
             word_list_cache_bytes: 32 * 1024 * 1024,
+            word_lists_in_memory: 16,
         }
     }
 }

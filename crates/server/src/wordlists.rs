@@ -54,6 +54,7 @@ pub(crate) struct Limits {
     pub max_total_bytes: u64,
     pub cache_lists: usize,
     pub cache_bytes: usize,
+    pub in_memory: usize,
 }
 
 /// The server's lists plus the uploaded ones, loaded on demand.
@@ -68,6 +69,9 @@ pub(crate) struct WordLists {
 struct Cache {
     /// (id, list, resources with it, bytes of words), most recently used last.
     entries: Vec<(String, Arc<Lexicon>, Resources, usize)>,
+    /// Every uploaded list built here that may still be in memory (in the
+    /// cache or held by a live game): the bound on lists in memory.
+    alive: Vec<(String, std::sync::Weak<Lexicon>)>,
 }
 
 /// An accepted upload.
@@ -120,6 +124,8 @@ impl WordLists {
         }
         let resources = self.base.clone().with_lexicon_as(id, lexicon.clone());
         let size = lexicon.words().map(|w| w.len() + 1).sum::<usize>();
+        cache.alive.retain(|(k, w)| w.strong_count() > 0 && k != id);
+        cache.alive.push((id.to_string(), Arc::downgrade(&lexicon)));
         cache
             .entries
             .push((id.to_string(), lexicon.clone(), resources.clone(), size));
@@ -134,6 +140,28 @@ impl WordLists {
         (lexicon, resources)
     }
 
+    /// `busy` when as many uploaded lists as allowed are in memory (in the
+    /// cache or held by live games).
+    fn room_for_one(&self) -> Result<(), ApiError> {
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        cache.alive.retain(|(_, w)| w.strong_count() > 0);
+        if cache.alive.len() >= self.limits.in_memory.max(1) {
+            // The cache lets go first: what live games hold stays alive.
+            cache.entries.clear();
+            cache.alive.retain(|(_, w)| w.strong_count() > 0);
+        }
+        if cache.alive.len() >= self.limits.in_memory.max(1) {
+            return Err(ApiError::new(
+                "busy",
+                format!(
+                    "{} uploaded word lists are in use on this server, its limit; try again when a game ends",
+                    cache.alive.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// The uploaded list `id`: from the cache, else from the database.
     async fn lexicon(
         &self,
@@ -144,6 +172,21 @@ impl WordLists {
             return Ok(found);
         }
         let fingerprint = parse_id(id).ok_or_else(|| unknown(id))?;
+        {
+            // Still held by a live game: the same list, not a second copy.
+            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            cache.alive.retain(|(_, w)| w.strong_count() > 0);
+            let held = cache
+                .alive
+                .iter()
+                .find(|(k, _)| k == id)
+                .and_then(|(_, w)| w.upgrade());
+            drop(cache);
+            if let Some(lexicon) = held {
+                return Ok(self.remember(id, lexicon));
+            }
+            self.room_for_one()?;
+        }
         let key = id.to_string();
         let row = store
             .read(move |s| s.word_list(&key, true))
@@ -241,6 +284,7 @@ impl WordLists {
             ));
         }
         let name = display_name(name)?;
+        self.room_for_one()?;
         let max_words = self.limits.max_words;
         let parsed = tokio::task::spawn_blocking(move || {
             let (lexicon, report) = Lexicon::from_bytes("upload", &body)?;

@@ -374,3 +374,42 @@ async fn large_lists_and_the_room_for_them() {
     }
     server.stop().await;
 }
+
+/// At most `word_lists_in_memory` uploaded lists are built at once: past
+/// it, a game on (or an upload of) another list gets `busy`, until games
+/// leave memory.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn uploaded_lists_in_memory_are_bounded() {
+    let db = common::sqlite_url("wordlists_memory");
+    let settings = Settings {
+        word_lists_in_memory: 2,
+        idle_unload: Duration::from_millis(300),
+        ..common::test_settings()
+    };
+    let server = common::start(&db, settings).await;
+    let addr = server.addr();
+    let mut ids = Vec::new();
+    for list in [&b"alpha\n"[..], b"bravo\n"] {
+        let (s, v) = upload(addr, "", list).await;
+        assert_eq!(s, 201, "{v}");
+        let id = v["id"].as_str().unwrap().to_string();
+        sprout(addr, &id).await;
+        ids.push(id);
+    }
+    // Both held by live games: a third list does not fit.
+    let (s, v) = upload(addr, "", b"charlie\n").await;
+    assert_eq!((s, code(&v)), (503, "busy"), "{v}");
+    // A game on a list already in memory is fine.
+    sprout(addr, &ids[0]).await;
+    // Once the games have left memory (idle), there is room again.
+    let mut last = (0, Value::Null);
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        last = upload(addr, "", b"charlie\n").await;
+        if last.0 == 201 {
+            break;
+        }
+    }
+    assert_eq!(last.0, 201, "{}", last.1);
+    server.stop().await;
+}
