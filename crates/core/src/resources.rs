@@ -52,6 +52,13 @@ impl Resources {
     /// These resources plus `lexicon` under `name`: a record that names a
     /// list by the path it was loaded from finds the same list loaded from
     /// another path.
+    ///
+    /// The result starts with caches of its own, not shared with `self`:
+    /// data derived for one set of lists lives exactly as long as the
+    /// resources that hold those lists (a host can drop a player's uploaded
+    /// list and everything built from it together), and a list added under
+    /// a name already in use is never served data derived from the old one.
+    /// So add lists first, then hand the resources to games.
     pub fn with_lexicon_as(self, name: &str, lexicon: Arc<Lexicon>) -> Self {
         let mut added = self.inner.added.clone();
         added.insert(name.to_string(), lexicon);

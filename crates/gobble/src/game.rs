@@ -227,7 +227,9 @@ pub fn trie_for(resources: &Resources, lexicon: &str) -> Result<Arc<Trie>, Confi
     let lex = resources
         .lexicon(lexicon)
         .map_err(|e| ConfigError::new(e.to_string()))?;
-    Ok(resources.derived(&format!("gobble-trie:{lexicon}"), || Trie::new(lex.words())))
+    // Keyed by the list's contents, not its name: a name can be reused.
+    let key = format!("gobble-trie:{:016x}", lex.fingerprint());
+    Ok(resources.derived(&key, || Trie::new(lex.words())))
 }
 
 /// A path spelling `word` on `board` (cells row-major), if there is one.
