@@ -3,6 +3,7 @@
 import { call, playerKey, myName, setMyName, rememberToken, tokenFor, playUrl, seatName } from './api.js';
 import { h, replace, toast } from './dom.js';
 import { pageFor } from './games/index.js';
+import { wordListPicker } from './wordlists.js';
 
 /** @typedef {import('./api.js').GameSummary} GameSummary */
 
@@ -23,7 +24,7 @@ function seatField(config) {
 
 async function buildCreateForm() {
   const form = /** @type {HTMLFormElement} */ (document.getElementById('create-form'));
-  /** @type {{games: {name: string, title: string, min_seats: number, max_seats: number, default_config: any}[]}} */
+  /** @type {{games: {name: string, title: string, min_seats: number, max_seats: number, default_config: any}[], lexicons?: string[]}} */
   let catalog;
   try {
     catalog = await call('GET', '/api/catalog');
@@ -38,6 +39,8 @@ async function buildCreateForm() {
   const seatsBox = h('fieldset', { class: 'seats' });
   const publicBox = /** @type {HTMLInputElement} */ (h('input', { id: 'public', type: 'checkbox', checked: true }));
   const rulesBox = h('div', { id: 'rules' });
+  // The word list, for every game whose rules name one (`lexicon`).
+  const words = wordListPicker(catalog.lexicons || ['en'], 'en');
   /** @type {{el: HTMLElement, config: (seats?: number) => any} | null} */
   let options = null;
 
@@ -71,6 +74,9 @@ async function buildCreateForm() {
     const mod = await pageFor(g.name);
     options = mod.lobbyOptions ? mod.lobbyOptions(g.default_config) : null;
     replace(rulesBox, options ? options.el : null);
+    const hasList = typeof g.default_config.lexicon === 'string';
+    words.el.hidden = !hasList;
+    if (hasList) words.setDefault(g.default_config.lexicon);
   }
 
   gameSel.addEventListener('change', drawRules);
@@ -79,6 +85,10 @@ async function buildCreateForm() {
 
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
+    const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
+    submit.disabled = true;
+    await words.settled(); // an upload under way decides the list
+    submit.disabled = false;
     const g = current();
     const n = seatsBox.querySelectorAll('select').length;
     /** @type {any} */
@@ -93,6 +103,7 @@ async function buildCreateForm() {
       return;
     }
     config[seatField(g.default_config)] = n;
+    if (typeof g.default_config.lexicon === 'string') config.lexicon = words.value();
     /** @type {{seat: number, level: string}[]} */
     const bots = [];
     /** @type {number | null} */
@@ -109,13 +120,13 @@ async function buildCreateForm() {
       body.take_seat = me;
       body.name = myName() || undefined;
     }
-    const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
     submit.disabled = true;
     try {
       const res = await call('POST', '/api/games', body);
       showCreated(res);
       refreshLists();
     } catch (err) {
+      if (/** @type {any} */ (err).code === 'unknown_word_list' && typeof config.lexicon === 'string') words.refused(config.lexicon);
       replace(
         /** @type {HTMLElement} */ (document.getElementById('created')),
         h('p', { class: 'error', role: 'alert' }, `⚠ Could not create the game: ${/** @type {Error} */ (err).message}`),
@@ -131,6 +142,7 @@ async function buildCreateForm() {
     h('label', null, 'Players ', seatsInput),
     seatsBox,
     rulesBox,
+    words.el,
     h('label', { class: 'check' }, publicBox, ' Public: listed here, anyone may sit in a free seat'),
     h('button', { type: 'submit', class: 'primary' }, 'Create game'),
   );

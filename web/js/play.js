@@ -9,6 +9,7 @@
 import { call, playerKey, myName, setMyName, rememberToken, tokenFor, forgetToken, playUrl, seatName, ApiError } from './api.js';
 import { h, replace, confirmDialog, toast } from './dom.js';
 import { pageFor } from './games/index.js';
+import { describeList, count } from './wordlists.js';
 
 /**
  * What a page module gets.
@@ -39,7 +40,7 @@ let mySeat = null;
 let summary;
 /** @type {import('./api.js').StateMsg | null} */
 let last = null;
-/** @type {{update: (s: any) => void, waitsWithoutView?: boolean, error?: (e: ApiError, action: any) => boolean | void, wouldLose?: () => boolean, summary?: () => void} | null} */
+/** @type {{update: (s: any) => void, waitsWithoutView?: boolean, showsClock?: boolean, error?: (e: ApiError, action: any) => boolean | void, wouldLose?: () => boolean, summary?: () => void} | null} */
 let page = null;
 /** @type {WebSocket | null} */
 let ws = null;
@@ -388,13 +389,35 @@ function tick() {
   const ms = clockRemaining();
   const el = document.getElementById('shell-clock');
   if (el) {
-    if (waitingFor().length) el.textContent = '◌ waiting for players';
+    // A page that shows the game's clock itself (Gobble, beside its board):
+    // one countdown on the page, not two.
+    if (page && page.showsClock) el.textContent = '';
+    else if (waitingFor().length) el.textContent = '◌ waiting for players';
     else if (ms === null || (last && last.to_act === 'over')) el.textContent = '';
     else {
       const sec = Math.ceil(ms / 1000);
       el.textContent = `◷ ${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')} left`;
     }
   }
+}
+
+/**
+ * Which word list the game uses (its rules' `lexicon`): the name and word
+ * count; an uploaded list's name comes from GET /api/word-lists/{id}.
+ */
+async function drawWordList() {
+  const name = summary && summary.config && summary.config.lexicon;
+  if (typeof name !== 'string') return;
+  const el = h('p', { id: 'word-list', class: 'word-list', dataset: { lexicon: name } }, `Word list: ${name}`);
+  youEl.after(el);
+  const d = await describeList(name);
+  replace(
+    el,
+    'Word list: ',
+    h('strong', { class: 'wl-name' }, d.name),
+    d.words !== null ? ` · ${count(d.words)} word${d.words === 1 ? '' : 's'}` : '',
+    d.uploaded ? h('span', { class: 'note' }, ' · uploaded, id ', h('code', null, name)) : '',
+  );
 }
 
 async function main() {
@@ -418,6 +441,7 @@ async function main() {
   document.body.dataset.game = summary.game;
   drawSeats();
   drawYou();
+  drawWordList();
   const mod = await pageFor(summary.game);
   /** @type {PageContext} */
   const ctx = {

@@ -93,6 +93,13 @@ export function mount(ctx) {
   const feedback = [];
   /** @type {number[] | null} */
   let shownPath = null;
+  /**
+   * After the round, a small copy of the board beside the list of every
+   * word (it stays in view while the list scrolls, on a phone too): a word
+   * selected there shows its path where the player is looking.
+   * @type {HTMLElement | null}
+   */
+  let mini = null;
   // Whether the player last used a finger or pen (not a mouse or keys):
   // then the page never focuses the text box by itself, since that raises
   // the on-screen keyboard over the grid.
@@ -200,11 +207,13 @@ export function mount(ctx) {
 
   function drawPath() {
     const p = path.length ? path : shownPath || (word.value ? findPath(faces(), n(), word.value.trim().toLowerCase()) : null) || [];
-    grid.querySelectorAll('.cell').forEach((c, i) => {
-      const k = p.indexOf(i);
-      c.classList.toggle('on', k >= 0);
-      c.setAttribute('data-order', k >= 0 ? String(k + 1) : '');
-    });
+    for (const board of mini ? [grid, mini] : [grid]) {
+      board.querySelectorAll('.cell').forEach((c, i) => {
+        const k = p.indexOf(i);
+        c.classList.toggle('on', k >= 0);
+        c.setAttribute('data-order', k >= 0 ? String(k + 1) : '');
+      });
+    }
   }
 
   /** @param {number} a @param {number} b */
@@ -281,6 +290,7 @@ export function mount(ctx) {
 
   function drawResults() {
     if (!st || !st.view || !st.view.results) {
+      mini = null;
       replace(resultsEl);
       return;
     }
@@ -309,16 +319,22 @@ export function mount(ctx) {
     const all = res.all_words;
     const total = all.reduce((/** @type {number} */ t, /** @type {any} */ w) => t + w.points, 0);
     const found = new Set(res.seats.flatMap((/** @type {any} */ r) => r.words.map((/** @type {any} */ w) => w.word)));
+    mini = h('div', { id: 'gb-mini', class: 'grid mini', 'aria-hidden': 'true' },
+      st.view.rows.flat().map((/** @type {string} */ f) => h('div', { class: 'cell' }, f)));
+    mini.style.setProperty('--n', String(st.view.rows.length));
     const every = h(
       'details',
       { id: 'gb-all' },
       h('summary', null, `Show every word on this board (${all.length} words, ${total} points)`),
       h('p', { class: 'note' }, 'Select a word to see its path on the board. ★ = somebody found it.'),
-      h('ul', { class: 'all-words' }, all.map((/** @type {any} */ w) =>
-        h('li', null, h('button', { type: 'button', class: 'link', onclick: () => showOn(w.path), onfocus: () => showOn(w.path) }, `${found.has(w.word) ? '★ ' : ''}${w.word.toUpperCase()} ${w.points}`)))),
+      h('div', { class: 'gb-all-body' },
+        mini,
+        h('ul', { class: 'all-words' }, all.map((/** @type {any} */ w) =>
+          h('li', null, h('button', { type: 'button', class: 'link', dataset: { word: w.word }, onclick: () => showOn(w.path), onfocus: () => showOn(w.path) }, `${found.has(w.word) ? '★ ' : ''}${w.word.toUpperCase()} ${w.points}`))))),
     );
     void faceList;
     replace(resultsEl, h('h2', null, 'End of the round'), h('p', { class: 'note' }, 'Lists are read fewest words first. A word found by two or more players is cancelled for all of them (struck through).'), table, every);
+    drawPath();
   }
 
   function drawStatus() {
@@ -349,11 +365,13 @@ export function mount(ctx) {
   let lastAnnounced = -1;
   function tick() {
     if (!st) return;
+    const ms = ctx.clockRemaining();
+    // While the round runs the countdown stays in view (sticky) as the page scrolls.
+    timer.classList.toggle('live', !!st.view && !st.view.over && !waiting() && ms !== null);
     if (st.view && st.view.over) {
       timer.textContent = '◷ time is up';
       return;
     }
-    const ms = ctx.clockRemaining();
     if (waiting()) {
       timer.textContent = '◌ waiting for players';
       return;
@@ -375,6 +393,7 @@ export function mount(ctx) {
   let boardKey = '';
   return {
     waitsWithoutView: true,
+    showsClock: true, // the countdown above the board: the shell's header shows none
     /** @param {import('../api.js').StateMsg} s */
     update(s) {
       st = s;
