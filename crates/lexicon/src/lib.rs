@@ -203,6 +203,19 @@ struct Inner {
     fingerprint: u64,
     fst: Fst<FstBytes>,
     suffixes: OnceLock<SuffixArray>,
+    /// How many words contain each string of one or two letters (see
+    /// [`short_index`]).
+    short_counts: OnceLock<Vec<u32>>,
+}
+
+/// The slot of a one- or two-letter string in `short_counts`: `a`..`z`
+/// first, then `aa`..`zz`.
+fn short_index(s: &[u8]) -> usize {
+    match *s {
+        [a] => usize::from(a - b'a'),
+        [a, b] => 26 + usize::from(a - b'a') * 26 + usize::from(b - b'a'),
+        _ => unreachable!("one or two letters"),
+    }
 }
 
 /// FNV-1a, 64 bits.
@@ -363,6 +376,7 @@ impl Lexicon {
             longest,
             fst,
             suffixes: OnceLock::new(),
+            short_counts: OnceLock::new(),
         };
         Ok((
             Lexicon {
@@ -456,6 +470,59 @@ impl Lexicon {
             return false;
         }
         self.suffixes().contains(self.inner.text.as_bytes(), s)
+    }
+
+    /// How many words contain `s`: the length of
+    /// [`Lexicon::words_containing`], without listing them (a game's bot may
+    /// ask this for every play it considers). One and two letters are read
+    /// from a table built on first use; longer strings count the distinct
+    /// words among their places in the substring index.
+    ///
+    /// ```
+    /// let (l, _) = parlor_lexicon::Lexicon::from_words("t", ["tomato", "atom", "moat"]).unwrap();
+    /// assert_eq!(l.count_words_containing("at"), 3);
+    /// assert_eq!(l.count_words_containing("ma"), 1);
+    /// assert_eq!(l.count_words_containing("o"), 3);
+    /// assert_eq!(l.count_words_containing("tom"), 2);
+    /// ```
+    pub fn count_words_containing(&self, s: &str) -> usize {
+        let s = s.as_bytes();
+        if s.is_empty() {
+            return self.len();
+        }
+        if !s.iter().all(u8::is_ascii_lowercase) {
+            return 0;
+        }
+        if s.len() <= 2 {
+            return self.short_counts()[short_index(s)] as usize;
+        }
+        let starts = &self.inner.starts;
+        let sa = self.suffixes();
+        let hits = sa.range(self.inner.text.as_bytes(), s);
+        // A string of three letters or more appears in most words once, so
+        // the hits are few: their word numbers, sorted, say how many words.
+        let mut found: Vec<u32> = hits.iter().map(|&p| sa.word_of(starts, p) as u32).collect();
+        found.sort_unstable();
+        found.dedup();
+        found.len()
+    }
+
+    fn short_counts(&self) -> &[u32] {
+        self.inner.short_counts.get_or_init(|| {
+            let mut counts = vec![0u32; 26 + 26 * 26];
+            let mut seen: Vec<usize> = Vec::with_capacity(2 * MAX_WORD_LEN);
+            for w in self.words() {
+                let w = w.as_bytes();
+                seen.clear();
+                seen.extend(w.windows(1).chain(w.windows(2)).map(short_index));
+                seen.sort_unstable();
+                seen.dedup();
+                for &i in &seen {
+                    counts[i] += 1;
+                }
+            }
+            counts
+        })
     }
 
     /// The words in which `s` appears, ascending and distinct (every word

@@ -335,6 +335,7 @@ proptest! {
         let l = lex(&words.iter().map(String::as_str).collect::<Vec<_>>());
         let want: Vec<String> = naive(&words).into_iter().filter(|w| w.contains(&probe)).collect();
         prop_assert_eq!(l.has_substring(&probe), !want.is_empty());
+        prop_assert_eq!(l.count_words_containing(&probe), want.len());
         prop_assert_eq!(l.words_containing(&probe), want);
     }
 

@@ -199,7 +199,7 @@ impl Bot {
         }
         let mut scored: Vec<(usize, String)> = plays
             .iter()
-            .map(|p| (judge.goal_words(p).len(), p.clone()))
+            .map(|p| (judge.goal_word_count(p), p.clone()))
             .collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let top: Vec<String> = scored.iter().take(3).map(|x| x.1.clone()).collect();
@@ -386,7 +386,7 @@ impl Bot {
 fn longest_game(judge: &Judge, plays: &[String]) -> String {
     let mut scored: Vec<(usize, &String)> = plays
         .iter()
-        .map(|p| (judge.goal_words(p).len(), p))
+        .map(|p| (judge.goal_word_count(p), p))
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
     scored[0].1.clone()
@@ -453,12 +453,11 @@ impl Agent<WordSprout> for Bot {
                 if judge.is_legal_move(&from, &view.string) {
                     let words = judge.goal_words(&view.string);
                     // A short word is the one a person would name.
-                    let best = words
-                        .iter()
-                        .min_by_key(|w| (w.len(), (*w).clone()))
-                        .cloned();
+                    let best = words.iter().min_by_key(|w| (w.len(), **w));
                     if let Some(word) = best {
-                        return Some(Action::Prove { word });
+                        return Some(Action::Prove {
+                            word: word.to_string(),
+                        });
                     }
                 }
                 Some(Action::Concede)
@@ -486,7 +485,7 @@ impl Agent<WordSprout> for Bot {
                         }
                         if !invalid && view.to_move == me {
                             // Weak players doubt odd-looking strings.
-                            let few = judge.goal_words(&last.to).len() <= 3;
+                            let few = judge.goal_word_count(&last.to) <= 3;
                             if few && self.p(0.0, 0.0, 0.04, 0.12) {
                                 return Some(Action::Challenge);
                             }

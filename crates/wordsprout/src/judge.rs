@@ -122,13 +122,15 @@ impl Judge {
         self.lang.is_legal_move(from, to)
     }
 
-    /// Valid goal words that justify `s`.
-    pub fn goal_words(&self, s: &str) -> Vec<String> {
-        self.lang
-            .goal_words(s)
-            .into_iter()
-            .map(str::to_string)
-            .collect()
+    /// Valid goal words that justify `s`, ascending.
+    pub fn goal_words(&self, s: &str) -> Vec<&str> {
+        self.lang.goal_words(s)
+    }
+
+    /// How many valid goal words justify `s` (see
+    /// [`Language::goal_word_count`]).
+    pub fn goal_word_count(&self, s: &str) -> usize {
+        self.lang.goal_word_count(s)
     }
 
     /// Whether `w` names a valid goal word.

@@ -575,6 +575,25 @@ impl Language {
         }
     }
 
+    /// How many valid goal words justify `s`: the length of
+    /// [`Language::goal_words`], without listing them where the list's
+    /// substring index can count them (no rule removes goal words, no
+    /// whole-words, no vowel-fill) — the bots ask this for every play they
+    /// weigh.
+    pub fn goal_word_count(&self, s: &str) -> usize {
+        let f = &self.flags;
+        if !f.whole_words && !f.vowel_fill && self.goal_count() == self.lexicon.len() {
+            match normalise(s) {
+                Some(s) => self
+                    .lexicon
+                    .count_words_containing(std::str::from_utf8(&s).expect("ascii")),
+                None => 0,
+            }
+        } else {
+            self.goal_words(s).len()
+        }
+    }
+
     /// The legal plays from `s`, one per distinct result (the one with the
     /// smallest `(position, letter, second)`, so the leftmost insertion),
     /// sorted by that key (`None` before `Some`: with the same first letter

@@ -261,3 +261,44 @@ fn shared_across_threads() {
         assert_eq!(h.join().unwrap(), 4);
     }
 }
+
+/// The count the bots weigh plays by is the length of the list, under the
+/// core rules (counted by the substring index) and under rules that count
+/// by listing (whole words, vowel fill, tiles).
+#[test]
+fn goal_word_count_is_the_number_of_goal_words() {
+    let words = [
+        "bombastic",
+        "tomato",
+        "aromatic",
+        "oat",
+        "wombat",
+        "atom",
+        "moat",
+        "mama",
+        "ma",
+        "zzz",
+        "quiz",
+        "toot",
+    ];
+    let probes = [
+        "", "o", "a", "at", "to", "oma", "tom", "mat", "bomb", "zz", "q", "x", "ot", "OAT", "o t",
+        "tmt",
+    ];
+    for rules in [
+        vec![],
+        vec![Rule::WholeWords],
+        vec![Rule::VowelFill],
+        vec![Rule::Tiles],
+        vec![Rule::WholeWords, Rule::VowelFill],
+    ] {
+        let l = lang(&words, &rules);
+        for s in probes {
+            assert_eq!(
+                l.goal_word_count(s),
+                l.goal_words(s).len(),
+                "{s:?} under {rules:?}"
+            );
+        }
+    }
+}

@@ -81,7 +81,9 @@ impl WordSprout {
         if !judge.is_goal_word(&word) {
             return Err(bad("it is not a valid goal word here".into()));
         }
-        if !word.contains(self.string.as_str()) && !judge.goal_words(&self.string).contains(&word) {
+        if !word.contains(self.string.as_str())
+            && !judge.goal_words(&self.string).contains(&word.as_str())
+        {
             return Err(bad("it does not contain the string".into()));
         }
         let mut events = vec![Event::Proved { seat, word }];

@@ -554,7 +554,9 @@ impl Game for WordSprout {
                             .into_iter()
                             .next()
                         {
-                            out.push(Action::Prove { word: w });
+                            out.push(Action::Prove {
+                                word: w.to_string(),
+                            });
                         }
                     }
                     out.push(Action::Concede);

@@ -159,7 +159,7 @@ pub(super) fn hint(state: &WordSprout, out: &mut impl Write) -> Result<()> {
         shown.push(format!(
             "{} ({})",
             m.to_ascii_uppercase(),
-            w.first().map(String::as_str).unwrap_or("?")
+            w.first().copied().unwrap_or("?")
         ));
     }
     writeln!(
