@@ -63,10 +63,27 @@ try {
     await p.page.selectOption('#game', 'wordsprout');
     await p.page.waitForSelector('#wordsprout-rules');
     await p.page.screenshot({ path: `${out}/lobby-${label}.png`, fullPage: true });
+    // The word list: an uploaded file's result, then a refused one.
+    await p.page.click('#wl-own summary');
+    await p.page.setInputFiles('#wl-file', { name: 'zed-words.txt', mimeType: 'text/plain', buffer: Buffer.from('blorqzit\nhello\nnot a word\n') });
+    await p.page.waitForSelector('#wl-ok');
+    await p.page.locator('#word-list').screenshot({ path: `${out}/lobby-wordlist-${label}.png` });
+    await p.page.setInputFiles('#wl-file', { name: 'empty.txt', mimeType: 'text/plain', buffer: Buffer.from('') });
+    await p.page.waitForSelector('#wl-error');
+    await p.page.locator('#word-list').screenshot({ path: `${out}/lobby-wordlist-error-${label}.png` });
     const g6 = await srv.api('/api/games', { game: 'gobble', config: { seconds: 60, size: 6, seats: 1 }, take_seat: 0, name: 'Ann' });
     await p.page.goto(srv.url + g6.seats[0].invite);
     await p.page.waitForSelector('#gb-grid .cell');
     await p.page.screenshot({ path: `${out}/gobble6-${label}.png`, fullPage: true });
+    // The end of a short round: a word's path on the small board beside the list.
+    const gEnd = await srv.api('/api/games', { game: 'gobble', config: { seconds: 2, seats: 1, keyphrase: 'purr applause quack persuader', lexicon: 'en-large' }, take_seat: 0, name: 'Ann' });
+    await p.page.goto(srv.url + gEnd.seats[0].invite);
+    await p.page.waitForSelector('#gb-table', { timeout: 10000 });
+    await p.page.click('#gb-all summary');
+    const lastWord = p.page.locator('#gb-all ul.all-words button').last();
+    await lastWord.scrollIntoViewIfNeeded();
+    await lastWord.click();
+    await p.page.screenshot({ path: `${out}/gobble-over-${label}.png` });
     console.log(label, 'errors:', p.errors);
     await p.context.close();
   }

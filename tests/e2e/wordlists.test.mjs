@@ -129,7 +129,7 @@ test('Word lists: bad uploads refused clearly in the lobby; a shared id used', {
     await upload(C, 'empty.txt', '');
     const err = C.locator('#wl-error');
     await err.waitFor();
-    assert.match(await err.innerText(), /⚠ empty\.txt was not used: no word could be read from it\. the word list has no words \(0 lines skipped\)/);
+    assert.match(await err.innerText(), /⚠ empty\.txt was not used: no word could be read from it\.\s+The word list has no words \(0 lines skipped\)/);
     assert.equal(await err.getAttribute('role'), 'alert');
     assert.equal(await C.inputValue('#lexicon'), 'en', 'the choice is unchanged');
     assert.match(await C.locator('#wl-result').innerText(), /The game will use en/);
@@ -184,6 +184,11 @@ test('Word lists: a Gobble game on en-large from a phone; one countdown; a path 
     // One countdown: above the board, none in the header.
     await D.waitForSelector('#gb-timer.live:has-text("left")');
     assert.equal(await D.locator('#shell-clock').innerText(), '');
+    // It stays in view when the page is scrolled down to the word box and list.
+    await D.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    assert.ok(await D.evaluate(() => scrollY > 100), 'the page scrolled');
+    const tb = await D.locator('#gb-timer').boundingBox();
+    assert.ok(tb && tb.y >= 0 && tb.y < 60, `the countdown is in view: ${JSON.stringify(tb)}`);
 
     // The end: the last word of the long list, tapped, lights its path on
     // the small board, which is in view beside it.

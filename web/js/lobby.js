@@ -3,7 +3,7 @@
 import { call, playerKey, myName, setMyName, rememberToken, tokenFor, playUrl, seatName } from './api.js';
 import { h, replace, toast } from './dom.js';
 import { pageFor } from './games/index.js';
-import { wordListPicker } from './wordlists.js';
+import { wordListPicker, isUpload } from './wordlists.js';
 
 /** @typedef {import('./api.js').GameSummary} GameSummary */
 
@@ -202,7 +202,9 @@ function describe(g) {
     return s.joined ? seatName(g.seats, s.seat) : `Player ${s.seat + 1}: free`;
   });
   const age = Math.round((Date.now() - g.created_ms) / 60000);
-  return `${g.title} · ${seats.join(', ')} · ${age < 1 ? 'just now' : `${age} min ago`}`;
+  const list = g.config && g.config.lexicon;
+  const words = typeof list === 'string' && list !== 'en' ? ` (${isUpload(list) ? 'an uploaded word list' : `words: ${list}`})` : '';
+  return `${g.title}${words} · ${seats.join(', ')} · ${age < 1 ? 'just now' : `${age} min ago`}`;
 }
 
 /**

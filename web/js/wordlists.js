@@ -136,7 +136,7 @@ export function wordListPicker(lexicons, fallback) {
   const select = /** @type {HTMLSelectElement} */ (h('select', { id: 'lexicon', 'aria-describedby': 'wl-result' }));
   const result = h('div', { id: 'wl-result', class: 'wl-result', 'aria-live': 'polite' });
   const file = /** @type {HTMLInputElement} */ (h('input', { id: 'wl-file', type: 'file', accept: '.txt,.text,.lst,.dic,.csv,text/plain' }));
-  const idInput = /** @type {HTMLInputElement} */ (h('input', { id: 'wl-id', size: 24, autocomplete: 'off', spellcheck: false, placeholder: 'upload-…' }));
+  const idInput = /** @type {HTMLInputElement} */ (h('input', { id: 'wl-id', size: 20, autocomplete: 'off', spellcheck: false, placeholder: 'upload-…' }));
   /** @type {Promise<void>} */
   let pending = Promise.resolve();
   let defaultName = fallback;
@@ -186,9 +186,12 @@ export function wordListPicker(lexicons, fallback) {
   function showError(what, err) {
     const e = /** @type {ApiError} */ (err);
     const why = lead(e);
+    const msg = e.message.charAt(0).toUpperCase() + e.message.slice(1);
     replace(
       result,
-      h('p', { class: 'error', role: 'alert', id: 'wl-error' }, `⚠ ${what} was not used: `, why ? `${why}. ` : '', h('span', { class: 'server-msg' }, e.message)),
+      h('div', { role: 'alert', id: 'wl-error', class: 'wl-error' },
+        h('p', { class: 'error' }, `⚠ ${what} was not used${why ? `: ${why}` : ''}.`),
+        h('p', { class: 'server-msg' }, msg)),
       h('p', { class: 'note' }, `The game will use ${select.selectedOptions[0]?.textContent || select.value}.`),
     );
   }
@@ -224,7 +227,7 @@ export function wordListPicker(lexicons, fallback) {
     const m = idInput.value.match(UPLOAD_ID);
     const id = m ? m[0].toLowerCase() : '';
     if (!id) {
-      replace(result, h('p', { class: 'error', role: 'alert', id: 'wl-error' }, '⚠ That is not a word list id: it looks like upload- and hex digits (upload-3f2a9c0d5e6b7a81).'));
+      replace(result, h('div', { role: 'alert', id: 'wl-error', class: 'wl-error' }, h('p', { class: 'error' }, '⚠ That is not a word list id: one looks like upload-3f2a9c0d5e6b7a81.')));
       return;
     }
     replace(result, h('p', { class: 'note' }, `Looking up ${id}…`));
@@ -280,7 +283,7 @@ export function wordListPicker(lexicons, fallback) {
       h('div', { class: 'row' },
         h('label', { for: 'wl-id' }, 'Or a list id shared with you:'), idInput,
         h('button', { type: 'button', id: 'wl-use', onclick: useId }, 'Use')),
-      h('p', { class: 'note' }, 'Blank lines and lines starting with # are ignored; lines with anything but the letters a–z are skipped. Uploaded lists are not listed publicly: share the id with friends.')),
+      h('p', { class: 'note' }, 'Blank lines and # comments are ignored, lines with anything but the letters a–z skipped. Uploaded lists are not public: share the id with friends.')),
     result,
   );
   return {
