@@ -83,7 +83,7 @@ test('Word lists: a Word Sprout game on a list uploaded in the lobby', { timeout
 
     for (const p of [A, B]) {
       await p.waitForSelector('#word-list .wl-name:has-text("zed-words.txt")');
-      assert.match(await p.locator('#word-list').innerText(), /Word list: zed-words\.txt · 2 words · uploaded, id upload-/);
+      assert.match(await p.locator('#word-list').innerText(), /Word list: zed-words\.txt · 2 words\s+uploaded, id upload-/);
     }
     const gameId = new URL(invite).pathname.split('/')[2];
     const summary = await srv.api(`/api/games/${gameId}`);

@@ -416,7 +416,7 @@ async function drawWordList() {
     'Word list: ',
     h('strong', { class: 'wl-name' }, d.name),
     d.words !== null ? ` · ${count(d.words)} word${d.words === 1 ? '' : 's'}` : '',
-    d.uploaded ? h('span', { class: 'note' }, ' · uploaded, id ', h('code', null, name)) : '',
+    d.uploaded ? h('span', { class: 'note' }, 'uploaded, id ', h('code', null, name)) : '',
   );
 }
 
