@@ -24,7 +24,7 @@ function seatField(config) {
 
 async function buildCreateForm() {
   const form = /** @type {HTMLFormElement} */ (document.getElementById('create-form'));
-  /** @type {{games: {name: string, title: string, min_seats: number, max_seats: number, default_config: any}[], lexicons?: string[]}} */
+  /** @type {{games: {name: string, title: string, min_seats: number, max_seats: number, default_config: any}[], lexicons?: string[], word_lists?: {name: string, words: number}[]}} */
   let catalog;
   try {
     catalog = await call('GET', '/api/catalog');
@@ -40,7 +40,10 @@ async function buildCreateForm() {
   const publicBox = /** @type {HTMLInputElement} */ (h('input', { id: 'public', type: 'checkbox', checked: true }));
   const rulesBox = h('div', { id: 'rules' });
   // The word list, for every game whose rules name one (`lexicon`).
-  const words = wordListPicker(catalog.lexicons || ['en'], 'en');
+  const words = wordListPicker(
+    catalog.word_lists || (catalog.lexicons || ['en']).map((name) => ({ name, words: 0 })),
+    'en',
+  );
   /** @type {{el: HTMLElement, config: (seats?: number) => any} | null} */
   let options = null;
 

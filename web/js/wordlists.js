@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Word lists (docs/api.md "upload a word list"): the lobby's picker — the
- * server's own lists (`/api/catalog` `lexicons`), a file of the player's
+ * server's own lists (`/api/catalog` `word_lists`), a file of the player's
  * own uploaded with `POST /api/word-lists`, or an upload id somebody shared
  * — and the game page's line saying which list a game uses.
  *
@@ -11,13 +11,26 @@
 import { call, ApiError } from './api.js';
 import { h, replace, toast } from './dom.js';
 
+/** @typedef {{name: string, words: number}} ServerList */
+
+/** @type {Promise<ServerList[]> | null} */
+let serverLists = null;
+
 /**
- * Word counts of the lists embedded in the binary (`parlor wordsprout hint
- * --help` says the same). The catalog gives only names, so a list a server
- * adds with `--word-list` is shown without a count.
- * @type {Record<string, number>}
+ * The server's own lists with their word counts (`/api/catalog`
+ * `word_lists`), fetched once per page.
+ * @returns {Promise<ServerList[]>}
  */
-const EMBEDDED_WORDS = { en: 111593, 'en-large': 242844 };
+export function serverWordLists() {
+  if (!serverLists) {
+    serverLists = call('GET', '/api/catalog').then(
+      (/** @type {{word_lists?: ServerList[], lexicons?: string[]}} */ c) =>
+        c.word_lists || (c.lexicons || []).map((name) => ({ name, words: 0 })),
+    );
+    serverLists.catch(() => { serverLists = null; });
+  }
+  return serverLists;
+}
 
 /** @typedef {{id: string, name: string, words: number, skipped?: number, first_skipped?: string | null, duplicates?: number, new?: boolean}} ListInfo */
 
@@ -104,7 +117,11 @@ export function listInfo(id) {
  * @returns {Promise<{name: string, words: number | null, uploaded: boolean}>}
  */
 export async function describeList(name) {
-  if (!isUpload(name)) return { name, words: EMBEDDED_WORDS[name] ?? null, uploaded: false };
+  if (!isUpload(name)) {
+    const lists = await serverWordLists().catch(() => []);
+    const words = lists.find((l) => l.name === name)?.words;
+    return { name, words: words || null, uploaded: false };
+  }
   try {
     const info = await listInfo(name);
     return { name: info.name, words: info.words, uploaded: true };
@@ -128,7 +145,7 @@ function lead(e) {
 
 /**
  * The lobby's word-list picker.
- * @param {string[]} lexicons the server's lists (`/api/catalog`)
+ * @param {ServerList[]} lexicons the server's lists with their word counts (`/api/catalog` `word_lists`)
  * @param {string} fallback the default list's name
  * @returns {{el: HTMLElement, value: () => string, settled: () => Promise<void>, setDefault: (name: string) => void, refused: (id: string) => void}}
  */
@@ -146,10 +163,8 @@ export function wordListPicker(lexicons, fallback) {
     const own = rememberedLists();
     replace(
       select,
-      h('optgroup', { label: 'This server’s lists' }, lexicons.map((n) => {
-        const w = EMBEDDED_WORDS[n];
-        return h('option', { value: n }, `${n}${w ? ` — ${plural(w, 'word')}` : ''}${n === defaultName ? ' (default)' : ''}`);
-      })),
+      h('optgroup', { label: 'This server’s lists' }, lexicons.map(({ name: n, words: w }) =>
+        h('option', { value: n }, `${n}${w ? ` — ${plural(w, 'word')}` : ''}${n === defaultName ? ' (default)' : ''}`))),
       own.length
         ? h('optgroup', { label: 'Uploaded lists' }, own.map((x) => h('option', { value: x.id }, `${x.name} — ${plural(x.words, 'word')} (uploaded)`)))
         : null,

@@ -51,7 +51,10 @@ impl<T: DeserializeOwned> FromRequest<Hub> for Body<T> {
         let bytes = axum::body::to_bytes(req.into_body(), max)
             .await
             .map_err(|_| {
-                ApiError::new("too_large", format!("the request body is over {max} bytes"))
+                ApiError::new(
+                    "too_large",
+                    format!("the request body is over {}", human_bytes(max as u64)),
+                )
             })?;
         serde_json::from_slice(&bytes)
             .map(Body)
@@ -84,7 +87,17 @@ async fn catalog(State(hub): State<Hub>) -> Json<Value> {
             })
         })
         .collect();
-    Json(json!({ "games": games, "lexicons": hub.resources().lexicon_names() }))
+    let resources = hub.resources();
+    let names = resources.lexicon_names();
+    // Word counts for the lobby (loading a list once; it stays shared).
+    let word_lists: Vec<Value> = names
+        .iter()
+        .filter_map(|name| {
+            let l = resources.lexicon(name).ok()?;
+            Some(json!({ "name": name, "words": l.len() }))
+        })
+        .collect();
+    Json(json!({ "games": games, "lexicons": names, "word_lists": word_lists }))
 }
 
 #[derive(Deserialize)]
@@ -480,7 +493,10 @@ async fn upload_word_list(
         .map_err(|_| {
             ApiError::new(
                 "too_large",
-                format!("the word list is over {max} bytes, this server's limit"),
+                format!(
+                    "the word list is over {}, this server's limit",
+                    human_bytes(max as u64)
+                ),
             )
         })?;
     let up = lists.upload(hub.store(), q.name, body).await?;
@@ -506,4 +522,36 @@ async fn get_word_list(
 ) -> Result<Json<Value>, ApiError> {
     let row = hub.word_lists().meta(hub.store(), &id).await?;
     Ok(Json(crate::wordlists::meta_json(&row)))
+}
+
+/// A byte count as people read it: `8 MiB`, `64 KiB`, `900 bytes`.
+pub(crate) fn human_bytes(n: u64) -> String {
+    const KIB: u64 = 1024;
+    const MIB: u64 = 1024 * KIB;
+    if n >= MIB {
+        format!("{} MiB", trim(n as f64 / MIB as f64))
+    } else if n >= KIB {
+        format!("{} KiB", trim(n as f64 / KIB as f64))
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+fn trim(x: f64) -> String {
+    let s = format!("{x:.1}");
+    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::human_bytes;
+
+    #[test]
+    fn byte_counts_read_as_people_write_them() {
+        assert_eq!(human_bytes(8 * 1024 * 1024), "8 MiB");
+        assert_eq!(human_bytes(64 * 1024), "64 KiB");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(900), "900 bytes");
+        assert_eq!(human_bytes(512 * 1024 * 1024), "512 MiB");
+    }
 }
