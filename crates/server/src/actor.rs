@@ -20,6 +20,7 @@ use parlor_core::{
 };
 use serde_json::{json, Value};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
@@ -130,9 +131,19 @@ pub(crate) enum Msg {
 #[derive(Clone)]
 pub(crate) struct GameStub {
     tx: mpsc::Sender<Msg>,
+    /// How many actions the actor holds, kept by the actor after every
+    /// message: the hub wakes an actor about another process's change only
+    /// when the database is ahead of it (its own writes come back as
+    /// notices too, and the safety-net poll names every live game).
+    seq: Arc<AtomicUsize>,
 }
 
 impl GameStub {
+    /// Whether the database's `seq` is ahead of the actor.
+    pub(crate) fn behind(&self, seq: usize) -> bool {
+        seq > self.seq.load(Ordering::Relaxed)
+    }
+
     /// Queues a message; a full queue hands the work back as `busy`.
     pub(crate) fn send(&self, msg: Msg) -> Result<(), ApiError> {
         self.tx.try_send(msg).map_err(|e| match e {
@@ -252,6 +263,8 @@ pub(crate) struct GameActor {
     arrived: Vec<bool>,
     /// The claim window (seat, seq) everyone was told about.
     claim_told: Option<(Seat, usize)>,
+    /// Shared with the stubs: see [`GameStub::behind`].
+    seq: Arc<AtomicUsize>,
 }
 
 impl GameActor {
@@ -268,6 +281,7 @@ impl GameActor {
     ) -> GameStub {
         let (tx, rx) = mpsc::channel(hub.settings().game_queue);
         let (bot_tx, bot_rx) = mpsc::unbounded_channel();
+        let seq = Arc::new(AtomicUsize::new(m.actions_len()));
         let mut actor = GameActor {
             hub,
             entry,
@@ -288,6 +302,7 @@ impl GameActor {
             held: false,
             arrived: Vec::new(),
             claim_told: None,
+            seq: seq.clone(),
         };
         let now = now_ms();
         actor.away_since = vec![Some(now); actor.seats.len()];
@@ -302,7 +317,7 @@ impl GameActor {
             .map(|s| s.kind == SeatKind::Bot || (s.joined && !fresh_rematch))
             .collect();
         tokio::spawn(actor.run(rx, bot_rx));
-        GameStub { tx }
+        GameStub { tx, seq }
     }
 
     async fn run(
@@ -335,6 +350,7 @@ impl GameActor {
         let idle = self.hub.settings().idle_unload;
         let mut last_busy = Instant::now();
         loop {
+            self.seq.store(self.m.actions_len(), Ordering::Relaxed);
             let clock_at = self.clock_instant();
             let turn_at = self.turn_clock().map(|(_, ends, _)| instant_at(ends));
             tokio::select! {

@@ -240,10 +240,11 @@ impl Hub {
         });
     }
 
-    /// Tells the live game `id` (if any) that the database changed.
+    /// Tells the live game `id` (if any) that the database changed (for
+    /// an action: only when the database is ahead of it).
     fn notify(&self, id: &str, seq: Option<usize>) {
         let stub = self.games().get(id).cloned();
-        if let Some(stub) = stub {
+        if let Some(stub) = stub.filter(|s| seq.is_none_or(|seq| s.behind(seq))) {
             // A full queue: the poll catches up later.
             let _ = stub.send(Msg::Notified { seq });
         }

@@ -8,7 +8,8 @@
 //! Several server processes may share the database: writes are
 //! conditional where two processes could race (an action's index, a seat
 //! claim, a rematch, a status), each reports whether it was taken, and
-//! every change is announced with `pg_notify('parlor_games', 'ID:SEQ' or
+//! every change is announced with `pg_notify('parlor_games', 'ID:SEQ' (a
+//! group's actions: several, comma-separated) or
 //! 'ID:*')` in its own transaction, for the other processes' [`listen`]ers.
 //!
 //! A connection that PostgreSQL ends (a restart, `pg_terminate_backend`, a
@@ -297,7 +298,10 @@ impl PgConn {
             // an action whose index is already stored (another process got
             // there first) is skipped with its status, the others go in;
             // each game that took one is announced to the other processes
-            // (delivered at commit). Returns the ids that took theirs.
+            // (delivered at commit), up to 200 games a notice: one
+            // notice per game made PostgreSQL's notification queue and the
+            // listeners' wake-ups a fifth of the commit's cost. Returns the
+            // ids that took theirs.
             insert_actions: p(
                 "WITH v AS (SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[], \
                  $5::bigint[], $6::bigint[], $7::text[], $8::text[], $9::bool[], $10::text[], \
@@ -307,8 +311,10 @@ impl PgConn {
                  SELECT id, idx, actor, action, at_ms FROM v ON CONFLICT DO NOTHING RETURNING game_id), \
                  upd AS (UPDATE games AS g SET seq = v.seq, to_act = v.to_act, outcome = v.outcome, \
                  over = v.over, deadline_key = v.dk, deadline_started_ms = v.ds, updated_ms = v.um \
-                 FROM v WHERE g.id = v.id AND v.id IN (SELECT game_id FROM ins) RETURNING g.id, g.seq) \
-                 SELECT id, pg_notify('parlor_games', id || ':' || seq)::text FROM upd",
+                 FROM v WHERE g.id = v.id AND v.id IN (SELECT game_id FROM ins) RETURNING g.id, g.seq), \
+                 note AS (SELECT pg_notify('parlor_games', string_agg(id || ':' || seq, ',')) \
+                 FROM (SELECT id, seq, (row_number() OVER ()) / 200 AS chunk FROM upd) c GROUP BY chunk) \
+                 SELECT id, (SELECT count(*) FROM note)::text FROM upd",
             )?,
             insert_word_list: p(
                 "INSERT INTO word_lists (id, fingerprint, name, words, skipped, bytes, created_ms, text) \
@@ -837,7 +843,7 @@ pub(crate) fn listen(url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Notice>)
                 .next();
             match next {
                 Ok(Some(n)) => {
-                    if let Some(notice) = Notice::parse(n.payload()) {
+                    for notice in Notice::parse_all(n.payload()) {
                         if tx.send(notice).is_err() {
                             return;
                         }

@@ -237,7 +237,13 @@ pub enum Notice {
 }
 
 impl Notice {
-    /// Parses a payload: `ID:SEQ` or `ID:*`.
+    /// Parses a payload: notices separated by commas (a group commit
+    /// announces its games together); anything unreadable is skipped.
+    pub(crate) fn parse_all(payload: &str) -> impl Iterator<Item = Notice> + '_ {
+        payload.split(',').filter_map(Notice::parse)
+    }
+
+    /// Parses one notice: `ID:SEQ` or `ID:*`.
     pub(crate) fn parse(payload: &str) -> Option<Notice> {
         let (id, seq) = payload.split_once(':')?;
         let seq = match seq {
