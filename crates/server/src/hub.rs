@@ -210,6 +210,36 @@ impl Hub {
         Ok(stub)
     }
 
+    /// Stores the lists this server was started with (`--word-list`) as
+    /// uploaded lists are stored, once: a game played with one replays even
+    /// after a restart without that option, or in another process, which
+    /// finds the list by the fingerprint its record stamps. A list that
+    /// cannot be stored (no room) is said in one line; the server still
+    /// offers it.
+    pub(crate) async fn keep_server_lists(&self) {
+        let resources = self.resources();
+        for name in resources.lexicon_names() {
+            if parlor_lexicon::EMBEDDED.contains(&name.as_str()) {
+                continue;
+            }
+            let Ok(lexicon) = resources.lexicon(&name) else {
+                continue;
+            };
+            let mut text = String::new();
+            for w in lexicon.words() {
+                text.push_str(w);
+                text.push('\n');
+            }
+            let stored = self
+                .word_lists()
+                .upload(self.store(), Some(name.clone()), text.into())
+                .await;
+            if let Err(e) = stored {
+                eprintln!("parlor serve: word list {name} is offered but not stored: {e}");
+            }
+        }
+    }
+
     /// Follows the changes other processes make to the games of a shared
     /// database (PostgreSQL): each notice goes to the game it names if it
     /// is live here (the others are read afresh when visited), and every

@@ -201,6 +201,7 @@ impl Server {
         let resume = settings.resume;
         let notices = store.notices();
         let hub = Hub::new(registry, resources, store, settings, stop_rx.clone());
+        hub.keep_server_lists().await;
         if let Some(notices) = notices {
             // Several processes on one PostgreSQL share live games.
             hub.follow(notices);

@@ -413,3 +413,44 @@ async fn uploaded_lists_in_memory_are_bounded() {
     assert_eq!(last.0, 201, "{}", last.1);
     server.stop().await;
 }
+
+/// A list the server was started with (`--word-list`) is stored like an
+/// upload: a game played on it goes on after a restart without that list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_list_outlives_its_option() {
+    let db = common::sqlite_url("server-list");
+    let (lexicon, _) = parlor_lexicon::Lexicon::from_words("zed", ["zzxq", "zzxqj"]).unwrap();
+    let with_list = parlor_core::Resources::embedded().with_lexicon(std::sync::Arc::new(lexicon));
+    let server = parlor_server::Server::start(
+        common::registry(),
+        with_list,
+        &db,
+        "127.0.0.1:0".parse().unwrap(),
+        common::test_settings(),
+    )
+    .await
+    .unwrap();
+    let addr = server.addr();
+    let (_, catalog) = get(addr, "/api/catalog").await;
+    assert!(
+        catalog["lexicons"].to_string().contains("\"zed\""),
+        "{catalog}"
+    );
+    assert_eq!(stored_lists(&db), 1, "stored at start");
+    let (g, t0, t1) = sprout(addr, "zed").await;
+    for (t, string) in [(&t0, "z"), (&t1, "zz")] {
+        let (s, v) = play(addr, &g, t, string).await;
+        assert_eq!(s, 200, "{string}: {v}");
+    }
+    server.stop().await;
+
+    // Started again with the embedded lists only: the game finds its list
+    // in the database by the fingerprint its record stamps.
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let (s, v) = play(addr, &g, &t0, "zzx").await;
+    assert_eq!(s, 200, "zzx on the stored list: {v}");
+    let (s, v) = play(addr, &g, &t1, "zzxa").await;
+    assert_eq!((s, code(&v)), (409, "illegal_action"), "{v}");
+    server.stop().await;
+}
