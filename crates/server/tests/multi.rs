@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::{create, post, token};
+
 use parlor_server::client::{http, Ws};
 use parlor_server::storage::DbUrl;
 use parlor_server::Server;
@@ -22,30 +24,6 @@ async fn two_servers(tag: &str) -> Option<(DbUrl, Server, Server)> {
     let a = common::start(&db, common::test_settings()).await;
     let b = common::start(&db, common::test_settings()).await;
     Some((db, a, b))
-}
-
-async fn create(addr: SocketAddr, body: Value) -> Value {
-    let (status, v) = http(addr, "POST", "/api/games", Some(&body), &[])
-        .await
-        .unwrap();
-    assert_eq!(status, 201, "{v}");
-    v
-}
-
-fn token(created: &Value, seat: usize) -> String {
-    created["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["seat"] == seat)
-        .unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
-async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
-    http(addr, "POST", path, Some(&body), &[]).await.unwrap()
 }
 
 /// Connects and reads the welcome and the first state.

@@ -7,15 +7,12 @@
 
 mod common;
 
+use common::post;
+
 use parlor_server::client::http;
 use parlor_server::storage::DbUrl;
-use serde_json::{json, Value};
-use std::net::SocketAddr;
+use serde_json::json;
 use std::time::Duration;
-
-async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
-    http(addr, "POST", path, Some(&body), &[]).await.unwrap()
-}
 
 /// Ends every connection to the test database but the caller's; returns
 /// how many.

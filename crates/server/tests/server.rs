@@ -2,31 +2,13 @@
 
 mod common;
 
+use common::{create, post, token};
+
 use parlor_server::client::{http, http_raw, Ws};
 use parlor_server::storage::DbUrl;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::Duration;
-
-async fn create(addr: SocketAddr, body: Value) -> Value {
-    let (status, v) = http(addr, "POST", "/api/games", Some(&body), &[])
-        .await
-        .unwrap();
-    assert_eq!(status, 201, "{v}");
-    v
-}
-
-fn token(created: &Value, seat: usize) -> String {
-    created["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["seat"] == seat)
-        .unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
 
 /// Joins the seat of `token` (what an invite link's page does).
 async fn join(addr: SocketAddr, id: &str, token: &str) -> Value {
@@ -920,10 +902,6 @@ async fn absent_countdown_only_for_the_absent() {
 }
 
 /// POSTs JSON and returns the status and the body.
-async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
-    http(addr, "POST", path, Some(&body), &[]).await.unwrap()
-}
-
 fn code(v: &Value) -> String {
     v["error"]["code"].as_str().unwrap_or("").to_string()
 }

@@ -4,20 +4,14 @@
 
 mod common;
 
-use parlor_server::client::{http, http_raw};
+use common::{get, post, token};
+
+use parlor_server::client::http_raw;
 use parlor_server::storage::DbUrl;
 use parlor_server::Settings;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::Duration;
-
-async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
-    http(addr, "POST", path, Some(&body), &[]).await.unwrap()
-}
-
-async fn get(addr: SocketAddr, path: &str) -> (u16, Value) {
-    http(addr, "GET", path, None, &[]).await.unwrap()
-}
 
 async fn upload(addr: SocketAddr, query: &str, body: &[u8]) -> (u16, Value) {
     http_raw(
@@ -33,18 +27,6 @@ async fn upload(addr: SocketAddr, query: &str, body: &[u8]) -> (u16, Value) {
 
 fn code(v: &Value) -> &str {
     v["error"]["code"].as_str().unwrap_or("")
-}
-
-fn token(created: &Value, seat: usize) -> String {
-    created["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["seat"] == seat)
-        .unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_string()
 }
 
 async fn play(addr: SocketAddr, id: &str, token: &str, string: &str) -> (u16, Value) {

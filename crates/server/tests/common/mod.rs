@@ -7,9 +7,12 @@ use parlor_core::{
     Actor, ConfigError, Deadline, Game, GameInfo, Outcome, Registry, Resources, Seat, Seed, ToAct,
     Viewer,
 };
+use parlor_server::client::http;
 use parlor_server::storage::{DbUrl, PgStorage, Storage};
 use parlor_server::{Server, Settings};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -353,4 +356,36 @@ pub fn open(db: &DbUrl) -> Box<dyn Storage> {
         DbUrl::Postgres(url) => Box::new(PgStorage::connect(url).unwrap()),
         other => other.open().unwrap(),
     }
+}
+
+/// `POST /api/games` that must succeed: the created game.
+pub async fn create(addr: SocketAddr, body: Value) -> Value {
+    let (status, v) = http(addr, "POST", "/api/games", Some(&body), &[])
+        .await
+        .unwrap();
+    assert_eq!(status, 201, "{v}");
+    v
+}
+
+/// The token of `seat` in a created game.
+pub fn token(created: &Value, seat: usize) -> String {
+    created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seat"] == seat)
+        .unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// A JSON `POST`: status and body.
+pub async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
+    http(addr, "POST", path, Some(&body), &[]).await.unwrap()
+}
+
+/// A `GET`: status and body.
+pub async fn get(addr: SocketAddr, path: &str) -> (u16, Value) {
+    http(addr, "GET", path, None, &[]).await.unwrap()
 }
