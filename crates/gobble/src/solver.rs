@@ -14,7 +14,9 @@
 //! only kept (the write position advanced) when it can go on, and a word
 //! is always written to a list of hits but only kept when it scores. The
 //! trie loads of one level are independent, so the processor overlaps
-//! their cache misses too. On this project's benchmarks that is about 1.7
+//! their cache misses too. A level is extended at most [`CHUNK`] steps at
+//! a time, each chunk followed to its words' ends before the next, so the
+//! memory held stays small on any board and list. On this project's benchmarks that is about 1.7
 //! times the depth-first walk.
 //!
 //! Before each board the solver notes, for every cell, the letters of its
@@ -55,10 +57,13 @@ pub struct Solver<'t> {
     scoring: Scoring,
     /// One bit per trie node: found on this board.
     found: Vec<u64>,
-    /// The words the walk met, with repeats: trie node and points.
+    /// The words the walk met and not yet settled, with repeats: trie node
+    /// and points.
     hits: Vec<u64>,
-    /// The level being extended and the next one.
-    levels: [Vec<Step>; 2],
+    /// The nodes whose found bit is set, to clear after the board.
+    found_list: Vec<u32>,
+    /// Scratch space for the walk: one level of steps per word length.
+    levels: Vec<Vec<Step>>,
     size: Option<Size>,
     /// The neighbours of each cell.
     neighbours: Vec<Neighbours>,
@@ -89,10 +94,23 @@ struct Neighbours {
     cells: [u8; 8],
 }
 
+/// Steps extended at a time: a larger level is extended a chunk at a
+/// time, each chunk's partial words followed to their ends before the
+/// next chunk's, so that a board and list spelling words along billions of
+/// paths (one letter everywhere, a list of long words of that letter) take
+/// long, as any search would, but never run out of memory: at most a
+/// chunk's extensions per word length are held.
+const CHUNK: usize = 1 << 13;
+/// Hits held before they are settled against the found bits.
+const HITS_HELD: usize = 1 << 16;
+
 /// One board's walk: the solver's tables, borrowed.
 struct Walk<'a> {
     nodes: &'a [Node],
     hits: &'a mut Vec<u64>,
+    found: &'a mut [u64],
+    found_list: &'a mut Vec<u32>,
+    tally: Tally,
     letters: &'a [u8],
     near_letters: &'a [u32],
     neighbours: &'a [Neighbours],
@@ -107,18 +125,16 @@ struct Walk<'a> {
 /// [`Solver`] picks the second at run time when the processor has them;
 /// the binary still runs anywhere.
 macro_rules! walk {
-    ($(#[$attr:meta])* $walk:ident, $children:ident) => {
+    ($(#[$attr:meta])* $walk:ident, $extend:ident, $children:ident) => {
         impl Walk<'_> {
             /// Finds every word on the board, level by level (see the module
             /// docs), with `levels` as scratch space.
-            ///
-            /// The indexing is unchecked: child indices are built in range,
-            /// every cell is a cell of the prepared board, letters are `< 26`
-            /// and lengths are `<= 2 * cells <= MAX_WORD_LEN`; `Solver::score`
-            /// sets up every table with those sizes first.
             $(#[$attr])*
-            fn $walk(&mut self, root: Node, levels: &mut [Vec<Step>; 2]) {
-                let [level, next] = levels;
+            fn $walk(&mut self, root: Node, levels: &mut Vec<Vec<Step>>) {
+                if levels.is_empty() {
+                    levels.push(Vec::new());
+                }
+                let level = &mut levels[0];
                 level.clear();
                 for (c, &l) in self.letters.iter().enumerate() {
                     if root.mask & (1 << l) != 0 {
@@ -130,19 +146,40 @@ macro_rules! walk {
                         }
                     }
                 }
+                self.$extend(levels, 0);
+            }
+
+            /// Extends `levels[depth]`, a chunk at a time (see [`CHUNK`]),
+            /// into `levels[depth + 1]`, and follows each chunk's
+            /// extensions to their ends.
+            ///
+            /// The indexing is unchecked: child indices are built in range,
+            /// every cell is a cell of the prepared board, letters are `< 26`
+            /// and lengths are `<= 2 * cells <= MAX_WORD_LEN`; `Solver::score`
+            /// sets up every table with those sizes first.
+            $(#[$attr])*
+            fn $extend(&mut self, levels: &mut Vec<Vec<Step>>, depth: usize) {
+                if levels.len() <= depth + 1 {
+                    levels.push(Vec::new());
+                }
+                let level = std::mem::take(&mut levels[depth]);
                 let (nodes, letters, near_letters, points) =
                     (self.nodes, self.letters, self.near_letters, self.points);
-                while !level.is_empty() {
+                for chunk in level.chunks(CHUNK) {
+                    if self.hits.len() > HITS_HELD {
+                        self.settle();
+                    }
+                    let next = &mut levels[depth + 1];
                     next.clear();
                     // A step has at most eight extensions, each at most one word.
-                    next.reserve(level.len() * 8);
-                    self.hits.reserve(level.len() * 8);
+                    next.reserve(chunk.len() * 8);
+                    self.hits.reserve(chunk.len() * 8);
                     let out = next.as_mut_ptr();
                     let mut kept = 0;
                     // SAFETY: in the allocation, just past its last hit.
                     let hits = unsafe { self.hits.as_mut_ptr().add(self.hits.len()) };
                     let mut noted = 0;
-                    for step in level.iter() {
+                    for step in chunk {
                         let node = step.node;
                         let mut cells = self.$children(node.mask, step.cell as usize) & !step.used;
                         while cells != 0 {
@@ -158,11 +195,11 @@ macro_rules! walk {
                             let len = step.len + if l == QU as u32 { 2 } else { 1 };
                             // A word is noted without a branch: always
                             // written, kept only when it scores. Whether it
-                            // is new is settled after the walk.
+                            // is new is settled later (`settle`).
                             debug_assert!(usize::from(len) <= MAX_WORD_LEN);
                             // SAFETY: len <= MAX_WORD_LEN.
                             let p = unsafe { *points.get_unchecked(usize::from(len)) } * (child.mask >> 31);
-                            // SAFETY: fewer than `level.len() * 8` hits are
+                            // SAFETY: fewer than `chunk.len() * 8` hits are
                             // written, and `hits` has room for them.
                             unsafe { hits.add(noted).write(u64::from(n) | u64::from(p) << 32) };
                             noted += usize::from(p != 0);
@@ -186,18 +223,49 @@ macro_rules! walk {
                         next.set_len(kept);
                         self.hits.set_len(self.hits.len() + noted);
                     }
-                    std::mem::swap(level, next);
+                    if kept != 0 {
+                        self.$extend(levels, depth + 1);
+                    }
                 }
+                levels[depth] = level;
             }
         }
     };
 }
 
-walk!(walk_plain, children);
+impl Walk<'_> {
+    /// Counts the hits noted so far that are new on this board, and
+    /// forgets them.
+    fn settle(&mut self) {
+        // Without a branch, as in the walk: whether a hit is new is as
+        // unpredictable as anything there.
+        self.found_list.reserve(self.hits.len());
+        let list = self.found_list.as_mut_ptr();
+        let mut listed = self.found_list.len();
+        for &hit in self.hits.iter() {
+            let n = hit as u32;
+            let bits = &mut self.found[n as usize >> 6];
+            let bit = 1u64 << (n & 63);
+            let new = u32::from(*bits & bit == 0);
+            *bits |= bit;
+            // SAFETY: room for one entry per hit was reserved above.
+            unsafe { list.add(listed).write(n) };
+            listed += new as usize;
+            self.tally.score += (hit >> 32) as u32 * new;
+            self.tally.count += new;
+        }
+        // SAFETY: the first `listed` entries are written.
+        unsafe { self.found_list.set_len(listed) };
+        self.hits.clear();
+    }
+}
+
+walk!(walk_plain, extend_plain, children);
 #[cfg(target_arch = "x86_64")]
 walk!(
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
     walk_fast,
+    extend_fast,
     children_avx2
 );
 
@@ -267,7 +335,8 @@ impl<'t> Solver<'t> {
             scoring,
             found: vec![0; trie.nodes.len().div_ceil(64)],
             hits: Vec::new(),
-            levels: Default::default(),
+            found_list: Vec::new(),
+            levels: Vec::new(),
             size: None,
             neighbours: Vec::new(),
             points: [0; MAX_WORD_LEN + 1],
@@ -319,6 +388,9 @@ impl<'t> Solver<'t> {
         let mut walk = Walk {
             nodes: &self.trie.nodes,
             hits: &mut self.hits,
+            found: &mut self.found,
+            found_list: &mut self.found_list,
+            tally: Tally::default(),
             letters: board.cells(),
             near_letters: &self.near_letters,
             neighbours: &self.neighbours,
@@ -336,20 +408,12 @@ impl<'t> Solver<'t> {
         }
         #[cfg(not(target_arch = "x86_64"))]
         walk.walk_plain(root, &mut self.levels);
-        let mut tally = Tally::default();
-        for &hit in &self.hits {
-            let n = hit as u32;
-            let bits = &mut self.found[n as usize >> 6];
-            let bit = 1u64 << (n & 63);
-            let new = u32::from(*bits & bit == 0);
-            *bits |= bit;
-            tally.score += (hit >> 32) as u32 * new;
-            tally.count += new;
+        walk.settle();
+        let tally = walk.tally;
+        for &n in &self.found_list {
+            self.found[n as usize >> 6] = 0;
         }
-        for &hit in &self.hits {
-            self.found[hit as u32 as usize >> 6] = 0;
-        }
-        self.hits.clear();
+        self.found_list.clear();
         tally
     }
 
@@ -470,6 +534,24 @@ mod tests {
                 words += t.count;
             }
             assert!(sum > 0 && words > 0, "the boards have words to find");
+        }
+    }
+
+    /// One letter everywhere and words of only that letter: levels far
+    /// larger than a chunk, extended a chunk at a time, same totals.
+    #[test]
+    fn huge_levels_are_walked_in_chunks() {
+        let words: Vec<String> = (3..=12).map(|n| "e".repeat(n)).collect();
+        let trie = Trie::new(words.iter().map(String::as_str));
+        let board = Board::parse(&"e".repeat(12), Some(Size::new(4, 3).unwrap())).unwrap();
+        for fast in [false, true] {
+            let mut s = Solver::new(&trie, Scoring::Gobble);
+            s.fast_instructions &= fast;
+            let t = s.score(&board);
+            assert_eq!(t.count, 10, "every word from 3 to 12 letters");
+            assert_eq!(t.score, (1..=10).sum::<u32>());
+            assert_eq!(s.score(&board), t, "found bits cleared between boards");
+            assert!(s.levels.iter().map(Vec::capacity).max().unwrap() <= 8 * CHUNK);
         }
     }
 
