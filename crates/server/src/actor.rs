@@ -113,6 +113,11 @@ pub(crate) enum Msg {
         token: String,
         reply: oneshot::Sender<Result<Value, ApiError>>,
     },
+    /// The seats of this game that other processes hold now (presence,
+    /// from the hub: a notice or its poll).
+    Presence {
+        held: Vec<usize>,
+    },
     /// Another process changed the game (PostgreSQL's `NOTIFY`, or the
     /// hub's safety-net poll): with `seq`, its record is that long now.
     /// Catch up if it is ahead of ours (see `GameActor::catch_up`).
@@ -251,8 +256,15 @@ pub(crate) struct GameActor {
     /// When the current turn began (the last accepted action), for the
     /// host's turn clock.
     turn_started_ms: i64,
-    /// Per seat: since when no connection holds it (None while one does).
+    /// Per seat: since when no connection holds it, here or in another
+    /// process (None while one does).
     away_since: Vec<Option<i64>>,
+    /// Per seat: held by a connection to another process (presence, see
+    /// `crate::presence`), as last read or told.
+    remote: Vec<bool>,
+    /// Per seat: whether this process's presence says it holds the seat
+    /// (what it last told the presence tracker).
+    local_told: Vec<bool>,
     /// The game has a clock to start but a human seat is not there yet
     /// (neither arrived nor connected): the clock waits, and so does play.
     held: bool,
@@ -299,6 +311,8 @@ impl GameActor {
             last_events: Vec::new(),
             turn_started_ms,
             away_since: Vec::new(),
+            remote: Vec::new(),
+            local_told: Vec::new(),
             held: false,
             arrived: Vec::new(),
             claim_told: None,
@@ -306,6 +320,8 @@ impl GameActor {
         };
         let now = now_ms();
         actor.away_since = vec![Some(now); actor.seats.len()];
+        actor.remote = vec![false; actor.seats.len()];
+        actor.local_told = vec![false; actor.seats.len()];
         // A rematch nobody has moved in whose clock has not started: its
         // players come again (join or connect) before its clock runs.
         let fresh_rematch = actor.row.rematch_of.is_some()
@@ -326,6 +342,18 @@ impl GameActor {
         mut bot_rx: mpsc::UnboundedReceiver<BotResult>,
     ) {
         let mut shutdown = self.hub.shutdown_signal();
+        // Who is here through other processes, before any countdown runs.
+        if self.hub.store().shared() {
+            match self.hub.remote_seats(&self.row.id).await {
+                Ok(seats) => {
+                    self.set_remote(&seats).await;
+                }
+                Err(e) => eprintln!(
+                    "parlor serve: game {}: cannot read presence: {e}",
+                    self.row.id
+                ),
+            }
+        }
         // A clock stored before a restart resumes from its stored start.
         let stored = self.row.status.deadline.clone();
         self.refresh_clock(stored.as_ref());
@@ -368,16 +396,22 @@ impl GameActor {
                 }
                 _ = sleep_until_opt(turn_at) => {
                     match self.turn_clock() {
-                        // The seat's time is up: the game's bot moves for it.
-                        Some((seat, ends, _)) if ends <= now_ms() => {
-                            self.bots.forced = Some((seat, self.m.actions_len()));
-                            self.maybe_bot();
+                        // The seat's time is up: the game's bot moves for it
+                        // (for the absent countdown, unless a connection to
+                        // another process holds the seat after all).
+                        Some((seat, ends, why)) if ends <= now_ms() => {
+                            let elsewhere = why != "turn" && self.held_elsewhere(seat).await;
+                            if !elsewhere {
+                                self.bots.forced = Some((seat, self.m.actions_len()));
+                                self.maybe_bot();
+                            }
                         }
                         // The absent countdown ran out and a claim window
-                        // opened: tell everyone (once), the bot moves at its end.
+                        // opened: tell everyone (once), the bot moves at its
+                        // end; not if another process holds the seat.
                         Some((seat, _, "claim")) => {
                             let at = (seat, self.m.actions_len());
-                            if self.claim_told != Some(at) {
+                            if self.claim_told != Some(at) && !self.held_elsewhere(seat).await {
                                 self.claim_told = Some(at);
                                 self.broadcast_state();
                             }
@@ -527,6 +561,9 @@ impl GameActor {
                 let _ =
                     reply.send(viewer.map(|v| (v, self.m.record_json(), self.resources.clone())));
             }
+            Msg::Presence { held } => {
+                self.set_remote(&held).await;
+            }
             Msg::Notified { seq } => {
                 let behind = match seq {
                     Some(seq) => seq > self.m.actions_len(),
@@ -595,21 +632,68 @@ impl GameActor {
         }
     }
 
-    /// The human seats other than `seat` held by a connection now: who may
-    /// claim the win from `seat` once its absent countdown has run out.
+    /// The human seats other than `seat` held by a connection now (to
+    /// this process or another): who may claim the win from `seat` once
+    /// its absent countdown has run out.
     fn claimants(&self, seat: Seat) -> Vec<usize> {
         self.seats
             .iter()
-            .filter(|s| {
-                s.kind == SeatKind::Human
-                    && s.seat != seat.0
-                    && self
-                        .conns
-                        .values()
-                        .any(|c| c.viewer == Viewer::Seat(Seat(s.seat)))
-            })
+            .filter(|s| s.kind == SeatKind::Human && s.seat != seat.0 && self.here(s.seat))
             .map(|s| s.seat)
             .collect()
+    }
+
+    /// Whether a connection to this process holds `seat`.
+    fn held_here(&self, seat: usize) -> bool {
+        self.conns
+            .values()
+            .any(|c| c.viewer == Viewer::Seat(Seat(seat)))
+    }
+
+    /// Whether a connection holds `seat`, to this process or (as last
+    /// known) to another.
+    fn here(&self, seat: usize) -> bool {
+        self.held_here(seat) || self.remote.get(seat).copied().unwrap_or(false)
+    }
+
+    /// Takes the seats other processes hold (`held`) as known; when that
+    /// changes who is here, everyone is told (and a clock waiting for
+    /// players may start).
+    async fn set_remote(&mut self, held: &[usize]) {
+        let remote: Vec<bool> = (0..self.seats.len()).map(|s| held.contains(&s)).collect();
+        if remote == self.remote {
+            return;
+        }
+        self.remote = remote;
+        self.broadcast_seats();
+        if !self.start_held_clock().await {
+            // The countdown may have stopped or started: show it.
+            self.broadcast_state();
+        }
+    }
+
+    /// Before an absent countdown acts against `seat` (its bot moves, a
+    /// claim window opens, a claim is made): reads whether a connection to
+    /// another process holds it now (shared databases only). The notices
+    /// and the poll keep `remote` close; this read makes the decision on
+    /// the database's word. A failed read does not hold the game up.
+    async fn held_elsewhere(&mut self, seat: Seat) -> bool {
+        if !self.hub.store().shared() {
+            return false;
+        }
+        match self.hub.remote_seats(&self.row.id).await {
+            Ok(seats) => {
+                self.set_remote(&seats).await;
+                seats.contains(&seat.0)
+            }
+            Err(e) => {
+                eprintln!(
+                    "parlor serve: game {}: cannot read presence before the absent countdown acts: {e}",
+                    self.row.id
+                );
+                false
+            }
+        }
     }
 
     /// "Claim a win from one who left": while the claim window is open
@@ -626,6 +710,11 @@ impl GameActor {
         if !self.claimants(seat).contains(&claimant.0) {
             return Err(not(
                 "only another player who is here (connected with their seat) can claim the win",
+            ));
+        }
+        if self.held_elsewhere(seat).await {
+            return Err(not(
+                "that player is back (connected through another server): there is no win to claim",
             ));
         }
         let action = self
@@ -1062,10 +1151,7 @@ impl GameActor {
             .filter(|s| {
                 s.kind == SeatKind::Human
                     && !self.arrived.get(s.seat).copied().unwrap_or(s.joined)
-                    && !self
-                        .conns
-                        .values()
-                        .any(|c| c.viewer == Viewer::Seat(Seat(s.seat)))
+                    && !self.here(s.seat)
             })
             .map(|s| s.seat)
             .collect()
@@ -1190,14 +1276,21 @@ impl GameActor {
         }
     }
 
-    /// Keeps `away_since` in step with the connections.
+    /// Keeps `away_since` in step with the connections (here and
+    /// elsewhere), and this process's presence with its own connections.
     fn presence_changed(&mut self) {
         let now = now_ms();
         for s in 0..self.seats.len() {
-            let here = self
-                .conns
-                .values()
-                .any(|c| c.viewer == Viewer::Seat(Seat(s)));
+            let mine = self.held_here(s);
+            if mine != self.local_told[s] {
+                self.local_told[s] = mine;
+                if mine {
+                    self.hub.presence().hold(&self.row.id, s);
+                } else {
+                    self.hub.presence().release(&self.row.id, s);
+                }
+            }
+            let here = mine || self.remote[s];
             match (here, self.away_since[s]) {
                 (true, _) => self.away_since[s] = None,
                 (false, None) => self.away_since[s] = Some(now),
@@ -1597,13 +1690,7 @@ impl GameActor {
 
     fn summary(&self) -> Value {
         let connected: Vec<bool> = (0..self.seats.len())
-            .map(|s| {
-                self.seats[s].kind == SeatKind::Bot
-                    || self
-                        .conns
-                        .values()
-                        .any(|c| c.viewer == Viewer::Seat(Seat(s)))
-            })
+            .map(|s| self.seats[s].kind == SeatKind::Bot || self.here(s))
             .collect();
         let clock = self.clock.as_ref().map(|c| c.json(now_ms()));
         let mut v = summary_json(

@@ -30,6 +30,12 @@ struct Inner {
     store: Store,
     settings: Settings,
     games: Mutex<HashMap<String, GameStub>>,
+    /// This process's presence (see `crate::presence`).
+    presence: crate::presence::Presence,
+    /// Per live game: the seats other processes hold, as last told to its
+    /// actor (only games with some): the poll and the presence notices
+    /// wake an actor only when this changes.
+    remote: Mutex<HashMap<String, Vec<usize>>>,
     shutdown: watch::Receiver<bool>,
     bot_slots: Arc<tokio::sync::Semaphore>,
     /// Helper requests running at once (on blocking threads).
@@ -41,6 +47,16 @@ struct Inner {
 /// How often live games compare their record with the database's, when
 /// other processes share it: the safety net under a lost notice.
 const POLL_LIVE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// How long the hub gathers presence notices before reading them.
+const PRESENCE_BATCH: std::time::Duration = std::time::Duration::from_millis(20);
+
+async fn sleep_until_opt(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
 
 /// Helper requests running or waiting at once, server-wide.
 pub(crate) const ASSIST_QUEUE: usize = 64;
@@ -89,8 +105,11 @@ impl Hub {
             cache_bytes: settings.word_list_cache_bytes,
             in_memory: settings.word_lists_in_memory,
         };
+        let presence = crate::presence::Presence::start(&store, &settings, shutdown.clone());
         Hub {
             inner: Arc::new(Inner {
+                presence,
+                remote: Mutex::new(HashMap::new()),
                 registry,
                 word_lists: crate::wordlists::WordLists::new(resources.clone(), limits),
                 resources,
@@ -134,6 +153,89 @@ impl Hub {
     pub(crate) fn assist_queue(&self) -> Arc<tokio::sync::Semaphore> {
         self.inner.assist_queue.clone()
     }
+    /// This process's presence.
+    pub(crate) fn presence(&self) -> &crate::presence::Presence {
+        &self.inner.presence
+    }
+
+    fn remote(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<usize>>> {
+        self.inner.remote.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The seats of game `id` that other processes hold now, read from the
+    /// database (shared databases only; otherwise none). Remembered as
+    /// what the game's actor knows (the actor asks, and applies it).
+    pub(crate) async fn remote_seats(&self, id: &str) -> Result<Vec<usize>, ApiError> {
+        if !self.store().shared() {
+            return Ok(Vec::new());
+        }
+        let ids = vec![id.to_string()];
+        let process = self.presence().process().to_string();
+        let rows = self
+            .store()
+            .read(move |s| s.presence(&ids, &process))
+            .await?;
+        let mut seats: Vec<usize> = rows.into_iter().map(|(_, s)| s).collect();
+        seats.sort_unstable();
+        seats.dedup();
+        let mut remote = self.remote();
+        if seats.is_empty() {
+            remote.remove(id);
+        } else {
+            remote.insert(id.to_string(), seats.clone());
+        }
+        Ok(seats)
+    }
+
+    /// Reads the presence other processes hold in these live games (one
+    /// query) and tells each actor whose set of seats held elsewhere
+    /// changed.
+    async fn refresh_presence(&self, ids: Vec<String>) {
+        if ids.is_empty() {
+            return;
+        }
+        let asked = ids.clone();
+        let process = self.presence().process().to_string();
+        let rows = match self.store().read(move |s| s.presence(&ids, &process)).await {
+            Ok(rows) => rows,
+            Err(e) => {
+                eprintln!("parlor serve: cannot read presence: {e}");
+                return;
+            }
+        };
+        let mut now: HashMap<String, Vec<usize>> = HashMap::new();
+        for (id, seat) in rows {
+            now.entry(id).or_default().push(seat);
+        }
+        for id in asked {
+            let mut seats = now.remove(&id).unwrap_or_default();
+            seats.sort_unstable();
+            seats.dedup();
+            let known = self.remote().get(&id).cloned().unwrap_or_default();
+            if seats == known {
+                continue;
+            }
+            let Some(stub) = self.games().get(&id).cloned() else {
+                self.remote().remove(&id);
+                continue;
+            };
+            // A full queue: the next poll tries again.
+            if stub
+                .send(Msg::Presence {
+                    held: seats.clone(),
+                })
+                .is_ok()
+            {
+                let mut remote = self.remote();
+                if seats.is_empty() {
+                    remote.remove(&id);
+                } else {
+                    remote.insert(id, seats);
+                }
+            }
+        }
+    }
+
     pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.inner.shutdown.clone()
     }
@@ -252,17 +354,34 @@ impl Hub {
             let mut shutdown = hub.shutdown_signal();
             let mut poll = tokio::time::interval(POLL_LIVE);
             poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            // Games whose presence another process changed, read together
+            // shortly after the first notice (one query for a burst).
+            let mut presence: std::collections::HashSet<String> = Default::default();
+            let mut presence_at: Option<tokio::time::Instant> = None;
             loop {
                 tokio::select! {
                     Some(n) = notices.recv() => match n {
                         Notice::Game { id, seq } => hub.notify(&id, seq),
-                        Notice::Resync => {
-                            let ids: Vec<String> = hub.games().keys().cloned().collect();
-                            for id in ids {
-                                hub.notify(&id, None);
+                        Notice::Presence { id, process } => {
+                            if process != hub.presence().process() && hub.games().contains_key(&id) {
+                                presence.insert(id);
+                                presence_at.get_or_insert_with(|| {
+                                    tokio::time::Instant::now() + PRESENCE_BATCH
+                                });
                             }
                         }
+                        Notice::Resync => {
+                            let ids: Vec<String> = hub.games().keys().cloned().collect();
+                            for id in &ids {
+                                hub.notify(id, None);
+                            }
+                            hub.refresh_presence(ids).await;
+                        }
                     },
+                    _ = sleep_until_opt(presence_at) => {
+                        presence_at = None;
+                        hub.refresh_presence(presence.drain().collect()).await;
+                    }
                     _ = poll.tick() => hub.poll().await,
                     _ = shutdown.changed() => break,
                 }
@@ -280,12 +399,20 @@ impl Hub {
         }
     }
 
-    /// The safety-net poll: one query for every live game's stored seq.
+    /// The safety-net poll: one query for every live game's stored seq,
+    /// one for the presence other processes hold in them (lost notices,
+    /// and the rows of a process that died without cleaning up, which
+    /// expire without a notice).
     async fn poll(&self) {
         let ids: Vec<String> = self.games().keys().cloned().collect();
         if ids.is_empty() {
             return;
         }
+        {
+            let live: std::collections::HashSet<&String> = ids.iter().collect();
+            self.remote().retain(|id, _| live.contains(id));
+        }
+        self.refresh_presence(ids.clone()).await;
         match self.store().read(move |s| s.seqs(&ids)).await {
             Ok(seqs) => {
                 for (id, seq) in seqs {
@@ -304,6 +431,8 @@ impl Hub {
             return false;
         }
         games.remove(id);
+        drop(games);
+        self.remote().remove(id);
         true
     }
 

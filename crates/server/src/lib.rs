@@ -53,6 +53,7 @@ pub mod client;
 mod error;
 mod http;
 mod hub;
+mod presence;
 pub mod storage;
 mod web;
 mod wordlists;
@@ -118,6 +119,14 @@ pub struct Settings {
     /// Most uploaded lists built in memory at once (cached or held by live
     /// games); past it, games on another uploaded list get `busy`.
     pub word_lists_in_memory: usize,
+    /// On a database shared by several processes (PostgreSQL): how often
+    /// a process refreshes its presence rows (the seats its connections
+    /// hold), in one statement.
+    pub presence_refresh: Duration,
+    /// How long a presence row counts without a refresh: a process that
+    /// dies without cleaning up stops holding its seats this long after
+    /// its last refresh. A few times `presence_refresh`.
+    pub presence_ttl: Duration,
 }
 
 impl Default for Settings {
@@ -144,6 +153,8 @@ impl Default for Settings {
             word_list_cache: 8,
             word_list_cache_bytes: 32 * 1024 * 1024,
             word_lists_in_memory: 16,
+            presence_refresh: Duration::from_secs(5),
+            presence_ttl: Duration::from_secs(20),
         }
     }
 }
@@ -262,9 +273,14 @@ impl Server {
     }
 
     /// Stops at once: open connections are dropped and every game actor
-    /// ends. Acknowledged actions are already stored; nothing else is kept
+    /// ends; this process's presence rows (shared PostgreSQL) are deleted
+    /// first. (Dropping a `Server` without `stop` ends it too, but leaves
+    /// its presence to expire, as a crash does.) Acknowledged actions are already stored; nothing else is kept
     /// in memory only, so this is as good a test of restarting as a crash.
     pub async fn stop(self) {
+        // Let go of this process's presence at once (the other processes'
+        // absent countdowns start now, not when the rows expire).
+        self.hub.presence().clear().await;
         let _ = self.stop.send(true);
         self.task.abort();
         let _ = self.task.await;

@@ -456,3 +456,233 @@ async fn bots_held_by_two_processes_move_once() {
     a.stop().await;
     b.stop().await;
 }
+
+async fn two_servers_with(
+    tag: &str,
+    settings: parlor_server::Settings,
+) -> Option<(DbUrl, Server, Server)> {
+    let db = tokio::task::block_in_place(|| common::pg_fresh_db(tag))?;
+    let a = common::start(&db, settings.clone()).await;
+    let b = common::start(&db, settings).await;
+    Some((db, a, b))
+}
+
+/// Settings for the presence tests: a quick refresh and a short expiry.
+fn presence_settings() -> parlor_server::Settings {
+    parlor_server::Settings {
+        claim_window: Duration::from_secs(20),
+        presence_refresh: Duration::from_millis(250),
+        presence_ttl: Duration::from_secs(1),
+        ..common::test_settings()
+    }
+}
+
+/// The presence rows of a game: (process, seat, still valid).
+fn presence_rows(db: &DbUrl, id: &str) -> Vec<(String, i64, bool)> {
+    let DbUrl::Postgres(url) = db.clone() else {
+        unreachable!()
+    };
+    let id = id.to_string();
+    tokio::task::block_in_place(move || {
+        let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        c.query(
+            "SELECT process, seat, expires_at > now() FROM presence WHERE game_id = $1 \
+             ORDER BY process, seat",
+            &[&id],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .collect()
+    })
+}
+
+/// Waits until `server`'s summary of game `id` says whether seat `seat`
+/// is connected, as `want`.
+async fn until_connected(server: &Server, id: &str, seat: usize, want: bool, within: Duration) {
+    let end = tokio::time::Instant::now() + within;
+    loop {
+        let (_, g) = http(server.addr(), "GET", &format!("/api/games/{id}"), None, &[])
+            .await
+            .unwrap();
+        if g["seats"][seat]["connected"] == want {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < end,
+            "seat {seat} connected is not {want} within {within:?}: {g}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Reads everything `ws` receives for `during` and checks each state:
+/// no countdown (`turn_clock` null) and nothing moved (`seq` 0).
+async fn no_countdown_for(ws: &mut Ws, during: Duration) {
+    let end = tokio::time::Instant::now() + during;
+    loop {
+        let left = end.saturating_duration_since(tokio::time::Instant::now());
+        if left.is_zero() {
+            return;
+        }
+        let Ok(v) = ws.recv_timeout(left).await else {
+            return;
+        };
+        assert_ne!(v["type"], "error", "{v}");
+        if v["type"] == "state" {
+            assert_eq!(v["turn_clock"], Value::Null, "no countdown runs: {v}");
+            assert_eq!(v["seq"], 0, "nobody moved: {v}");
+        }
+        if v["type"] == "seats" {
+            assert_eq!(v["seats"][0]["connected"], true, "Ann is online: {v}");
+        }
+    }
+}
+
+/// A Word Sprout table with `absent_seconds`, created on B: Ann (seat 0,
+/// to move) connected to B only, Bea (seat 1) to A only. Returns the id,
+/// Bea's token, Ann's and Bea's connections, once A counts Ann present.
+async fn ann_on_b_bea_on_a(a: &Server, b: &Server, absent: f64) -> (String, String, Ws, Ws) {
+    let created = create(
+        b.addr(),
+        json!({"game": "wordsprout", "absent_seconds": absent}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let (ann, s) = connect(b.addr(), &id, &t0).await;
+    assert_eq!(s["to_act"], json!({"one": 0}), "{s}");
+    assert_eq!(s["turn_clock"], Value::Null, "Ann is here on B: {s}");
+    // A learns of Ann's presence on B (A loads the game here).
+    until_connected(a, &id, 0, true, LIVE).await;
+    let (bea, s) = connect(a.addr(), &id, &t1).await;
+    assert_eq!(s["turn_clock"], Value::Null, "A counts Ann present: {s}");
+    (id, t1, ann, bea)
+}
+
+/// The seat to move is held by a connection to process B only: process A
+/// (where the other player is) neither lets its bot move for it nor opens
+/// a claim window against it, however long the countdown; once Ann's
+/// connection to B closes, A's countdown runs out and Bea, on A, may
+/// claim the win.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_held_through_another_process_is_present() {
+    let Some((db, a, b)) = two_servers_with("multi_presence", presence_settings()).await else {
+        return;
+    };
+    for absent in [0.2, 0.6, 1.2] {
+        let (id, t1, ann, mut bea) = ann_on_b_bea_on_a(&a, &b, absent).await;
+        // Several countdown lengths (and presence refreshes) pass.
+        let during = Duration::from_secs_f64(absent * 3.0 + 0.5);
+        no_countdown_for(&mut bea, during).await;
+        assert!(stored_actions(&db, &id).is_empty(), "nothing moved");
+        let (_, g) = http(
+            a.addr(),
+            "GET",
+            &format!("/api/games/{id}/state"),
+            None,
+            &[],
+        )
+        .await
+        .unwrap();
+        assert_eq!(g["turn_clock"], Value::Null, "{g}");
+        let rows = presence_rows(&db, &id);
+        assert_eq!(rows.len(), 2, "one row per held seat and process: {rows:?}");
+        assert!(rows.iter().all(|r| r.2), "refreshed, not expired: {rows:?}");
+
+        // Ann leaves B: A sees her go, its countdown runs out, Bea (on A)
+        // is offered the win.
+        ann.close().await;
+        let s = expect(&mut bea, "state", LIVE, |v| {
+            v["turn_clock"]["reason"] == "absent"
+        })
+        .await;
+        assert_eq!(s["turn_clock"]["seat"], 0, "{s}");
+        let s = expect(
+            &mut bea,
+            "state",
+            LIVE + Duration::from_secs_f64(absent),
+            |v| v["turn_clock"]["reason"] == "claim",
+        )
+        .await;
+        assert_eq!(s["turn_clock"]["claimable_by"], json!([1]), "{s}");
+        let (_, g) = http(a.addr(), "GET", &format!("/api/games/{id}"), None, &[])
+            .await
+            .unwrap();
+        assert_eq!(g["seats"][0]["connected"], false, "{g}");
+        let (status, v) = post(
+            a.addr(),
+            &format!("/api/games/{id}/claim-win"),
+            json!({"token": t1}),
+        )
+        .await;
+        assert_eq!((status, &v["seq"]), (200, &json!(1)), "{v}");
+        let s = expect(&mut bea, "state", LIVE, |v| v["seq"] == 1).await;
+        assert_eq!(s["by"], "referee", "{s}");
+        assert_eq!(s["outcome"]["ranking"][0], json!([1]), "{s}");
+        let rows = presence_rows(&db, &id);
+        assert_eq!(rows.len(), 1, "only Bea's seat is held: {rows:?}");
+        assert_eq!(rows[0].1, 1, "{rows:?}");
+        bea.close().await;
+    }
+    // A game without a forfeit (Nim): no bot move for Ann while she is on
+    // B; once she leaves, the countdown runs out and the bot moves for her.
+    let created = create(
+        b.addr(),
+        json!({"game": "nim", "config": {"pile": 9}, "absent_seconds": 0.3}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (mut ann, _) = connect(b.addr(), &id, &token(&created, 0)).await;
+    until_connected(&a, &id, 0, true, LIVE).await;
+    let (mut bea, _) = connect(a.addr(), &id, &token(&created, 1)).await;
+    no_countdown_for(&mut bea, Duration::from_millis(1500)).await;
+    assert!(stored_actions(&db, &id).is_empty(), "nothing moved");
+    let _ = ann.recv_timeout(Duration::from_millis(10)).await;
+    ann.close().await;
+    let s = expect(&mut bea, "state", LIVE, |v| v["seq"] == 1).await;
+    assert_eq!(s["by"], json!({"seat": 0}), "the bot moved for Ann: {s}");
+    assert_eq!(stored_actions(&db, &id).len(), 1);
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A process that stops without cleaning up (dropped, as a crash): its
+/// presence rows stay until they expire, then the other process counts
+/// the seat absent and its countdown runs out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashed_process_presence_expires() {
+    let Some((db, a, b)) = two_servers_with("multi_presence_crash", presence_settings()).await
+    else {
+        return;
+    };
+    let (id, t1, _ann, mut bea) = ann_on_b_bea_on_a(&a, &b, 0.3).await;
+    no_countdown_for(&mut bea, Duration::from_millis(800)).await;
+    // B dies: no `stop`, nothing deleted.
+    drop(b);
+    let rows = presence_rows(&db, &id);
+    assert_eq!(rows.len(), 2, "B's row is left behind: {rows:?}");
+    // The row expires (1 s), A's poll (3 s) notices, the countdown (0.3 s)
+    // runs out: Bea is offered the win.
+    let within = Duration::from_secs(1) + Duration::from_secs(3) + LIVE * 2;
+    let s = expect(&mut bea, "state", within, |v| {
+        v["turn_clock"]["reason"] == "claim"
+    })
+    .await;
+    assert_eq!(s["turn_clock"]["seat"], 0, "{s}");
+    let rows = presence_rows(&db, &id);
+    let valid: Vec<_> = rows.iter().filter(|r| r.2).collect();
+    assert_eq!(valid.len(), 1, "only A's row for Bea is valid: {rows:?}");
+    assert_eq!(valid[0].1, 1, "{rows:?}");
+    let (status, v) = post(
+        a.addr(),
+        &format!("/api/games/{id}/claim-win"),
+        json!({"token": t1}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    a.stop().await;
+    // A stopped normally: its rows are gone.
+    let rows = presence_rows(&db, &id);
+    assert!(rows.iter().all(|r| !r.2), "{rows:?}");
+}

@@ -270,6 +270,35 @@ pub enum Write {
         /// The new game.
         to: String,
     },
+    /// Presence (see `crate::presence`): process `process` holds `seat` of
+    /// `game_id` (`held`: a row that expires `ttl_ms` from the database's
+    /// clock, made or extended) or no longer does (`!held`: its row
+    /// deleted). Announced to the other processes. Always taken. Only
+    /// databases shared between processes keep it (SQLite: nothing).
+    Presence {
+        /// The process's random id.
+        process: String,
+        /// The game.
+        game_id: String,
+        /// The seat.
+        seat: usize,
+        /// Held (row made or extended) or let go (row deleted).
+        held: bool,
+        /// How long the row lives without a refresh.
+        ttl_ms: i64,
+    },
+    /// Presence refresh: every (game, seat) `process` holds now, in one
+    /// statement: their rows' expiry extended by `ttl_ms` (made again if
+    /// missing), the process's other rows deleted, and every process's
+    /// rows long expired deleted. Not announced. Always taken.
+    PresenceRefresh {
+        /// The process's random id.
+        process: String,
+        /// The seats it holds.
+        held: Vec<(String, usize)>,
+        /// How long the rows live without a refresh.
+        ttl_ms: i64,
+    },
     /// An uploaded word list (with its text). Taken only if no list with
     /// its id is stored yet and the stored lists' bytes plus its own stay
     /// within `max_total_bytes`.
@@ -293,6 +322,8 @@ impl Write {
             | Write::Claim { game_id, .. } => game_id,
             Write::Rematch { from, .. } => from,
             Write::WordList { list, .. } => &list.id,
+            Write::Presence { game_id, .. } => game_id,
+            Write::PresenceRefresh { process, .. } => process,
         }
     }
 }
@@ -334,6 +365,16 @@ pub trait Storage: Send {
     /// The stored `seq` of each of these games (the safety-net poll of
     /// live games; only databases shared between processes answer).
     fn seqs(&mut self, _ids: &[String]) -> Result<Vec<(String, usize)>, StorageError> {
+        Ok(Vec::new())
+    }
+    /// The seats of these games that processes other than `process` hold
+    /// now (unexpired presence rows; see `crate::presence`), as (game,
+    /// seat) pairs. Only databases shared between processes answer.
+    fn presence(
+        &mut self,
+        _ids: &[String],
+        _process: &str,
+    ) -> Result<Vec<(String, usize)>, StorageError> {
         Ok(Vec::new())
     }
     /// The uploaded word list `id`, with its text if `text`.

@@ -95,6 +95,14 @@ CREATE TABLE IF NOT EXISTS word_lists (
     created_ms BIGINT NOT NULL,
     text TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS presence (
+    process TEXT NOT NULL,
+    game_id TEXT NOT NULL,
+    seat BIGINT NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (game_id, seat, process)
+);
+CREATE INDEX IF NOT EXISTS presence_process ON presence (process);
 ";
 
 struct Prepared {
@@ -113,6 +121,10 @@ struct Prepared {
     insert_actions: Statement,
     insert_word_list: Statement,
     load_word_list: Statement,
+    presence_hold: Statement,
+    presence_release: Statement,
+    presence_refresh: Statement,
+    presence: Statement,
 }
 
 /// Games in a PostgreSQL database, over one connection that is opened
@@ -326,6 +338,36 @@ impl PgConn {
                 "SELECT id, fingerprint, name, words, skipped, bytes, created_ms, \
                  CASE WHEN $2::bool THEN text END FROM word_lists WHERE id = $1",
             )?,
+            // Expiry by the database's clock: processes on several
+            // machines need not agree on the time.
+            presence_hold: p(
+                "INSERT INTO presence (process, game_id, seat, expires_at) \
+                 VALUES ($1, $2, $3, now() + $4::bigint * interval '1 millisecond') \
+                 ON CONFLICT (game_id, seat, process) DO UPDATE SET expires_at = EXCLUDED.expires_at",
+            )?,
+            presence_release: p(
+                "DELETE FROM presence WHERE process = $1 AND game_id = $2 AND seat = $3",
+            )?,
+            // The refresh, one statement: this process's seats extended
+            // (made again if missing), its other rows deleted, and rows of
+            // any other process expired a minute ago deleted (a crashed
+            // process's; they count for nothing once expired anyway).
+            presence_refresh: p(
+                "WITH v AS (SELECT * FROM UNNEST($2::text[], $3::bigint[]) AS v(game_id, seat)), \
+                 up AS (INSERT INTO presence (process, game_id, seat, expires_at) \
+                 SELECT $1, game_id, seat, now() + $4::bigint * interval '1 millisecond' FROM v \
+                 ON CONFLICT (game_id, seat, process) DO UPDATE SET expires_at = EXCLUDED.expires_at \
+                 RETURNING 1), \
+                 mine AS (DELETE FROM presence p WHERE p.process = $1 AND NOT EXISTS \
+                 (SELECT 1 FROM v WHERE v.game_id = p.game_id AND v.seat = p.seat) RETURNING 1), \
+                 gone AS (DELETE FROM presence WHERE process <> $1 \
+                 AND expires_at < now() - interval '1 minute' RETURNING 1) \
+                 SELECT (SELECT count(*) FROM up), (SELECT count(*) FROM mine), (SELECT count(*) FROM gone)",
+            )?,
+            presence: p(
+                "SELECT DISTINCT game_id, seat FROM presence \
+                 WHERE game_id = ANY($1) AND process <> $2 AND expires_at > now()",
+            )?,
         };
         Ok(PgConn { client, st })
     }
@@ -423,6 +465,27 @@ impl Storage for PgStorage {
         self.read(|c| c.load_since(id, 0))
     }
 
+    fn presence(
+        &mut self,
+        ids: &[String],
+        process: &str,
+    ) -> Result<Vec<(String, usize)>, StorageError> {
+        self.read(|c| {
+            let rows = c
+                .client
+                .query(&c.st.presence, &[&ids, &process])
+                .map_err(err)?;
+            rows.iter()
+                .map(|r| {
+                    Ok((
+                        r.try_get(0).map_err(err)?,
+                        r.try_get::<_, i64>(1).map_err(err)? as usize,
+                    ))
+                })
+                .collect()
+        })
+    }
+
     fn load_since(&mut self, id: &str, from: usize) -> Result<Option<StoredGame>, StorageError> {
         self.read(|c| c.load_since(id, from))
     }
@@ -466,6 +529,7 @@ impl PgConn {
         // commit's batch), not a round trip each: (position, write).
         let mut batch: Vec<(usize, &Write)> = Vec::new();
         let mut notify: Vec<&str> = Vec::new();
+        let mut presence: Vec<String> = Vec::new();
         for (i, w) in writes.iter().enumerate() {
             if let Write::Action { game_id, .. } = w {
                 if batch.iter().any(|(_, b)| b.game_id() == game_id.as_str()) {
@@ -576,6 +640,42 @@ impl PgConn {
                     .map_err(err)?
                         == 1
                 }
+                Write::Presence {
+                    process,
+                    game_id,
+                    seat,
+                    held,
+                    ttl_ms,
+                } => {
+                    if *held {
+                        tx.execute(
+                            &st.presence_hold,
+                            &[process, game_id, &(*seat as i64), ttl_ms],
+                        )
+                        .map_err(err)?;
+                    } else {
+                        tx.execute(&st.presence_release, &[process, game_id, &(*seat as i64)])
+                            .map_err(err)?;
+                    }
+                    // `ID:p:PROCESS`: the other processes holding the game
+                    // read its presence again (the sender ignores its own).
+                    let note = format!("{game_id}:p:{process}");
+                    if !presence.contains(&note) {
+                        presence.push(note);
+                    }
+                    continue;
+                }
+                Write::PresenceRefresh {
+                    process,
+                    held,
+                    ttl_ms,
+                } => {
+                    let games: Vec<&str> = held.iter().map(|(g, _)| g.as_str()).collect();
+                    let seats: Vec<i64> = held.iter().map(|(_, s)| *s as i64).collect();
+                    tx.query(&st.presence_refresh, &[process, &games, &seats, ttl_ms])
+                        .map_err(err)?;
+                    continue;
+                }
             };
             // Other processes holding the game live catch up on commit.
             if taken[i]
@@ -588,6 +688,9 @@ impl PgConn {
         flush_actions(&mut tx, st, &mut batch, &mut taken)?;
         for id in notify {
             tx.execute(&st.notify, &[&format!("{id}:*")]).map_err(err)?;
+        }
+        for note in presence {
+            tx.execute(&st.notify, &[&note]).map_err(err)?;
         }
         tx.commit().map_err(err)?;
         Ok(taken)

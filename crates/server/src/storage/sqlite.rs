@@ -338,6 +338,9 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
                 .map_err(err)?;
             return Ok(n == 1);
         }
+        // One process per SQLite file: presence lives in the actors'
+        // memory (see `crate::presence`); nothing to store.
+        Write::Presence { .. } | Write::PresenceRefresh { .. } => {}
     }
     Ok(true)
 }

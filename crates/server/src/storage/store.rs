@@ -231,6 +231,14 @@ pub enum Notice {
         /// Its number of actions after the change, for actions.
         seq: Option<usize>,
     },
+    /// Process `process` took or let go a seat of game `id` (presence,
+    /// see `crate::presence`): read the game's presence again.
+    Presence {
+        /// The game.
+        id: String,
+        /// The process that changed it (a process ignores its own).
+        process: String,
+    },
     /// The listener (re)connected: notices may have been missed, every
     /// live game should look at the database.
     Resync,
@@ -243,9 +251,15 @@ impl Notice {
         payload.split(',').filter_map(Notice::parse)
     }
 
-    /// Parses one notice: `ID:SEQ` or `ID:*`.
+    /// Parses one notice: `ID:SEQ`, `ID:*` or `ID:p:PROCESS`.
     pub(crate) fn parse(payload: &str) -> Option<Notice> {
         let (id, seq) = payload.split_once(':')?;
+        if let Some(process) = seq.strip_prefix("p:") {
+            return Some(Notice::Presence {
+                id: id.to_string(),
+                process: process.to_string(),
+            });
+        }
         let seq = match seq {
             "*" => None,
             n => Some(n.parse().ok()?),
