@@ -125,8 +125,13 @@ impl Board {
     /// A board from letter indices (`0..26`, row-major).
     ///
     /// # Panics
-    /// If the lengths disagree or an index is 26 or more (programming errors).
+    /// If the size has no cell or more than [`MAX_CELLS`], the lengths
+    /// disagree, or an index is 26 or more (programming errors).
     pub fn from_cells(size: Size, cells: Vec<u8>) -> Self {
+        assert!(
+            Size::new(size.width, size.height).is_ok(),
+            "a board has 1 to {MAX_CELLS} cells"
+        );
         assert_eq!(size.cells(), cells.len(), "board cells do not fit its size");
         assert!(cells.iter().all(|&c| c < 26), "board letters are 0..26");
         Board { size, cells }
@@ -138,6 +143,10 @@ impl Board {
     /// size, each `qu` is read as one Qu cell. With no size the board must be
     /// square.
     pub fn parse(text: &str, size: Option<Size>) -> Result<Self, BoardError> {
+        // `Size`'s fields are public: a size built by hand is checked here.
+        if let Some(s) = size {
+            Size::new(s.width, s.height)?;
+        }
         let mut literal = Vec::with_capacity(text.len());
         for ch in text.chars() {
             if ch.is_whitespace() || ch == '/' || ch == ',' {
@@ -279,6 +288,17 @@ mod tests {
                 .size()
                 .width,
             3
+        );
+    }
+
+    #[test]
+    fn sizes_built_by_hand_are_checked() {
+        let e = Board::parse(&"e".repeat(81), Some(Size::square(9))).unwrap_err();
+        assert!(matches!(e, BoardError::BadSize { .. }), "{e}");
+        assert!(Board::parse("", Some(Size::square(0))).is_err());
+        assert!(
+            Board::parse(&"e".repeat(81), None).is_err(),
+            "no 9x9 by its length"
         );
     }
 
