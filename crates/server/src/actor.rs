@@ -902,8 +902,18 @@ impl GameActor {
                     continue;
                 }
                 Err(e) => {
+                    // As the record holds it (the game's own form of it).
+                    let ours = self.m.record_json()["actions"][seq - 1].clone();
                     self.clock = old_clock;
                     self.rollback_last();
+                    // A connection that broke during the commit leaves it
+                    // unknown whether the action went in: on a shared
+                    // database, the database says (SQLite commits or not).
+                    if self.catch_up().await
+                        && self.m.record_json()["actions"].get(seq - 1) == Some(&ours)
+                    {
+                        return Ok((seq, events));
+                    }
                     return Err(ApiError::storage(e));
                 }
             }

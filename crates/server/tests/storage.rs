@@ -297,6 +297,37 @@ fn suite(db: &DbUrl) {
         })
     );
 
+    // No action goes into an aborted game (another process may not have
+    // seen the abort yet), and the batch's other actions still do.
+    s.commit(&[Write::NewGame {
+        row: row("g4", 400, true),
+        seats: seats(true),
+    }])
+    .unwrap();
+    let abort = Write::Abort {
+        game_id: "g4".into(),
+        status: status(0, false),
+    };
+    assert_eq!(s.commit(&[abort]).unwrap(), vec![true]);
+    let late = s
+        .commit(&[
+            Write::Action {
+                game_id: "g4".into(),
+                action: action(0, 1),
+                status: status(1, false),
+            },
+            Write::Action {
+                game_id: "g2".into(),
+                action: action(1, 2),
+                status: status(2, false),
+            },
+        ])
+        .unwrap();
+    assert_eq!(late, vec![false, true]);
+    let g4 = s.load("g4").unwrap().unwrap();
+    assert!(g4.actions.is_empty() && g4.row.aborted, "{:?}", g4.row);
+    assert_eq!(g4.row.status.seq, 0);
+
     // A second connection sees the same data (the reader of a Store).
     let mut other = common::open(db);
     assert_eq!(other.load("g1").unwrap(), s.load("g1").unwrap());

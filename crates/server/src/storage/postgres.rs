@@ -308,7 +308,9 @@ impl PgConn {
             seqs: p("SELECT id, seq FROM games WHERE id = ANY($1)")?,
             // A group of actions (at most one per game) in one statement:
             // an action whose index is already stored (another process got
-            // there first) is skipped with its status, the others go in;
+            // there first), or whose game was aborted (the game's row is
+            // locked, so an abort committing meanwhile is seen), is skipped
+            // with its status, the others go in;
             // each game that took one is announced to the other processes
             // (delivered at commit), up to 200 games a notice: one
             // notice per game made PostgreSQL's notification queue and the
@@ -320,7 +322,9 @@ impl PgConn {
                  $11::bigint[], $12::bigint[]) AS v(id, idx, actor, action, at_ms, seq, to_act, \
                  outcome, over, dk, ds, um)), \
                  ins AS (INSERT INTO actions (game_id, idx, actor, action, at_ms) \
-                 SELECT id, idx, actor, action, at_ms FROM v ON CONFLICT DO NOTHING RETURNING game_id), \
+                 SELECT v.id, v.idx, v.actor, v.action, v.at_ms FROM v JOIN games g ON g.id = v.id \
+                 WHERE NOT g.aborted ORDER BY v.id FOR UPDATE OF g \
+                 ON CONFLICT DO NOTHING RETURNING game_id), \
                  upd AS (UPDATE games AS g SET seq = v.seq, to_act = v.to_act, outcome = v.outcome, \
                  over = v.over, deadline_key = v.dk, deadline_started_ms = v.ds, updated_ms = v.um \
                  FROM v WHERE g.id = v.id AND v.id IN (SELECT game_id FROM ins) RETURNING g.id, g.seq), \

@@ -236,10 +236,13 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
             status,
         } => {
             // One process writes an SQLite file, so the index is never
-            // taken in practice; the same outcome as PostgreSQL anyway.
+            // taken in practice; the same outcome as PostgreSQL anyway (and
+            // no action goes into an aborted game).
             let n = c
                 .prepare_cached(
-                    "INSERT INTO actions (game_id, idx, actor, action, at_ms) VALUES (?1, ?2, ?3, ?4, ?5) \
+                    "INSERT INTO actions (game_id, idx, actor, action, at_ms) \
+                     SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS \
+                     (SELECT 1 FROM games WHERE id = ?1 AND aborted) \
                      ON CONFLICT (game_id, idx) DO NOTHING",
                 )
                 .map_err(err)?
