@@ -63,6 +63,10 @@ pub(crate) struct WordLists {
     limits: Limits,
     cache: Mutex<Cache>,
     uploads: Arc<tokio::sync::Semaphore>,
+    /// One list is read from the database and built at a time: the room
+    /// check and the list taking its place are one step, and a list asked
+    /// for by many games at once is built once.
+    loads: tokio::sync::Mutex<()>,
 }
 
 #[derive(Default)]
@@ -91,6 +95,7 @@ impl WordLists {
             limits,
             cache: Mutex::new(Cache::default()),
             uploads: Arc::new(tokio::sync::Semaphore::new(UPLOADS_AT_ONCE)),
+            loads: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -172,6 +177,10 @@ impl WordLists {
             return Ok(found);
         }
         let fingerprint = parse_id(id).ok_or_else(|| unknown(id))?;
+        let _loading = self.loads.lock().await;
+        if let Some(found) = self.cached(id) {
+            return Ok(found);
+        }
         {
             // Still held by a live game: the same list, not a second copy.
             let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
@@ -210,7 +219,7 @@ impl WordLists {
     }
 
     /// The resources for a game whose rules are `config`: the server's,
-    /// plus every uploaded list named anywhere in them.
+    /// plus every uploaded list a `lexicon` field names in them.
     pub(crate) async fn for_config(
         &self,
         store: &Store,
@@ -463,9 +472,20 @@ fn display_name(name: Option<String>) -> Result<String, ApiError> {
 /// Every string in `v` that is an uploaded list's id.
 fn collect_ids(v: &Value, ids: &mut Vec<String>) {
     match v {
-        Value::String(s) if parse_id(s).is_some() => ids.push(s.clone()),
         Value::Array(a) => a.iter().for_each(|x| collect_ids(x, ids)),
-        Value::Object(o) => o.values().for_each(|x| collect_ids(x, ids)),
+        Value::Object(o) => {
+            for (k, x) in o {
+                match x {
+                    // A game names its word list in a `lexicon` field; an
+                    // id anywhere else is not loaded (a request cannot
+                    // flush the cache with ids in fields the game ignores).
+                    Value::String(s) if k == "lexicon" && parse_id(s).is_some() => {
+                        ids.push(s.clone())
+                    }
+                    _ => collect_ids(x, ids),
+                }
+            }
+        }
         _ => {}
     }
 }
@@ -490,13 +510,15 @@ mod tests {
         }
         let mut found = Vec::new();
         collect_ids(
-            &json!({"lexicon": "upload-00000000000000ab", "x": ["upload-0000000000000001", 3]}),
+            &json!({"lexicon": "upload-00000000000000ab", "x": ["upload-0000000000000001", 3],
+                    "teams": [{"lexicon": "upload-0000000000000002"}]}),
             &mut found,
         );
         found.sort();
         assert_eq!(
             found,
-            ["upload-0000000000000001", "upload-00000000000000ab"]
+            ["upload-0000000000000002", "upload-00000000000000ab"],
+            "only ids a lexicon field names"
         );
     }
 
