@@ -919,7 +919,16 @@ pub(crate) fn listen(url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Notice>)
     let where_ = super::DbUrl::Postgres(url.to_string());
     let mut failing = false;
     while !tx.is_closed() {
-        let mut client = match Client::connect(url, NoTls)
+        // Bounded like the other connections: a black-holed network must
+        // not hang the listener for the system's TCP timeout.
+        let config = url.parse::<postgres::Config>().map(|mut config| {
+            if config.get_connect_timeout().is_none() {
+                config.connect_timeout(CHECK_TIMEOUT);
+            }
+            config
+        });
+        let mut client = match config
+            .and_then(|config| config.connect(NoTls))
             .and_then(|mut c| c.batch_execute("LISTEN parlor_games").map(|()| c))
         {
             Ok(c) => c,
@@ -943,11 +952,17 @@ pub(crate) fn listen(url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Notice>)
         if tx.send(Notice::Resync).is_err() {
             return;
         }
+        let mut quiet_seconds = 0;
         loop {
             let next = client
                 .notifications()
                 .timeout_iter(std::time::Duration::from_secs(1))
                 .next();
+            quiet_seconds = if matches!(next, Ok(None)) {
+                quiet_seconds + 1
+            } else {
+                0
+            };
             match next {
                 Ok(Some(n)) => {
                     for notice in Notice::parse_all(n.payload()) {
@@ -961,6 +976,15 @@ pub(crate) fn listen(url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Notice>)
                         return;
                     }
                     if client.is_closed() {
+                        break;
+                    }
+                    // A connection that died without a word (a cut network)
+                    // only shows when used: ask it now and then.
+                    if quiet_seconds % 30 == 0 && client.is_valid(CHECK_TIMEOUT).is_err() {
+                        eprintln!(
+                            "parlor serve: change listener's PostgreSQL connection stopped answering (reconnecting)"
+                        );
+                        failing = true;
                         break;
                     }
                 }
