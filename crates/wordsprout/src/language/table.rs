@@ -2,8 +2,11 @@
 //!
 //! Strings are lowercase a-z. A string of up to 12 letters is packed into a
 //! `u64` (5 bits a letter, letters coded 1..=26, first letter most
-//! significant), up to 25 letters into a `u128`; longer strings (a handful in
-//! any English list) are kept as bytes in a `std` hash map. Packed keys are
+//! significant), up to 25 letters into a `u128`, up to 64 (the longest word
+//! a list holds) into a 320-bit [`Wide`]; longer strings, which no list
+//! has, would be kept as bytes in a `std` hash map. (Vowel fill makes
+//! millions of strings of 26 letters or more from the longest words, so
+//! they are worth packing too.) Packed keys are
 //! exact, never hashes: two strings share a key only if they are equal, and
 //! the empty key 0 is never a string of length >= 1.
 //!
@@ -16,6 +19,8 @@ use std::collections::HashMap;
 pub(crate) const SMALL_MAX: usize = 12;
 /// Longest strings packed into a `u128`.
 pub(crate) const MID_MAX: usize = 25;
+/// Longest strings packed into a [`Wide`].
+pub(crate) const WIDE_MAX: usize = 64;
 
 /// A packed key: `Copy`, zero for an empty slot.
 pub(crate) trait Key:
@@ -83,6 +88,116 @@ impl Key for u128 {
     #[inline]
     fn letter_at(self, len: usize, i: usize) -> u8 {
         ((self >> (5 * (len - 1 - i))) & 31) as u8 + b'a' - 1
+    }
+}
+
+/// A packed key of up to 64 letters: 320 bits, least significant limb
+/// first.
+#[derive(Clone, Copy, Debug, Eq)]
+pub(crate) struct Wide([u64; 5]);
+
+impl PartialEq for Wide {
+    /// Limb by limb without a branch (the derived comparison of the array
+    /// calls `memcmp`, which a probe pays for at every slot).
+    #[inline]
+    fn eq(&self, o: &Wide) -> bool {
+        (0..5).fold(0, |d, i| d | (self.0[i] ^ o.0[i])) == 0
+    }
+}
+
+impl Wide {
+    /// The low 128 bits: the key itself when it has at most 25 letters.
+    #[inline]
+    fn narrow(self) -> u128 {
+        u128::from(self.0[0]) | u128::from(self.0[1]) << 64
+    }
+}
+
+impl std::ops::Shl<u32> for Wide {
+    type Output = Wide;
+    #[inline]
+    fn shl(self, n: u32) -> Wide {
+        let (limbs, bits) = ((n / 64) as usize, n % 64);
+        let mut out = [0u64; 5];
+        for (i, o) in out.iter_mut().enumerate().skip(limbs) {
+            let src = i - limbs;
+            let mut v = self.0[src] << bits;
+            if bits != 0 && src > 0 {
+                v |= self.0[src - 1] >> (64 - bits);
+            }
+            *o = v;
+        }
+        Wide(out)
+    }
+}
+
+impl std::ops::Shr<u32> for Wide {
+    type Output = Wide;
+    #[inline]
+    fn shr(self, n: u32) -> Wide {
+        let (limbs, bits) = ((n / 64) as usize, n % 64);
+        let mut out = [0u64; 5];
+        for (i, o) in out
+            .iter_mut()
+            .enumerate()
+            .take(5usize.saturating_sub(limbs))
+        {
+            let src = i + limbs;
+            let mut v = self.0[src] >> bits;
+            if bits != 0 && src + 1 < 5 {
+                v |= self.0[src + 1] << (64 - bits);
+            }
+            *o = v;
+        }
+        Wide(out)
+    }
+}
+
+impl std::ops::BitOr for Wide {
+    type Output = Wide;
+    #[inline]
+    fn bitor(self, o: Wide) -> Wide {
+        Wide(std::array::from_fn(|i| self.0[i] | o.0[i]))
+    }
+}
+
+impl Key for Wide {
+    const ZERO: Self = Wide([0; 5]);
+    #[inline]
+    fn slot_hash(self) -> u64 {
+        let mut h = 0u64;
+        for l in self.0 {
+            h = (h ^ l).wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29);
+        }
+        (h ^ (h >> 31)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+    #[inline]
+    fn push(self, letter: u8) -> Self {
+        (self << 5) | Wide([u64::from(letter - b'a' + 1), 0, 0, 0, 0])
+    }
+    #[inline]
+    fn low_letters(self, n: usize) -> Self {
+        let bits = 5 * n.min(WIDE_MAX);
+        Wide(std::array::from_fn(|i| {
+            let lo = 64 * i;
+            if bits >= lo + 64 {
+                self.0[i]
+            } else if bits > lo {
+                self.0[i] & ((1u64 << (bits - lo)) - 1)
+            } else {
+                0
+            }
+        }))
+    }
+    #[inline]
+    fn letter_at(self, len: usize, i: usize) -> u8 {
+        let p = 5 * (len - 1 - i);
+        let (limb, off) = (p / 64, p % 64);
+        let mut v = self.0[limb] >> off;
+        if off > 59 && limb + 1 < 5 {
+            v |= self.0[limb + 1] << (64 - off);
+        }
+        (v & 31) as u8 + b'a' - 1
     }
 }
 
@@ -202,6 +317,7 @@ pub(crate) enum Keys {
     Empty,
     Small(Table<u64>),
     Mid(Table<u128>),
+    Wide(Table<Wide>),
     Long {
         strings: Vec<Box<[u8]>>,
         index: HashMap<Box<[u8]>, usize>,
@@ -231,6 +347,7 @@ impl Level {
             0 => Keys::Empty,
             1..=SMALL_MAX => Keys::Small(Table::new()),
             l if l <= MID_MAX => Keys::Mid(Table::new()),
+            l if l <= WIDE_MAX => Keys::Wide(Table::new()),
             _ => Keys::Long {
                 strings: Vec::new(),
                 index: HashMap::new(),
@@ -255,6 +372,9 @@ impl Level {
             Keys::Mid(t) => {
                 t.insert(pack(s));
             }
+            Keys::Wide(t) => {
+                t.insert(pack(s));
+            }
             Keys::Long { strings, index } => {
                 if !index.contains_key(s) {
                     index.insert(s.into(), strings.len());
@@ -269,6 +389,7 @@ impl Level {
         match &mut self.keys {
             Keys::Small(t) => t.reserve(n),
             Keys::Mid(t) => t.reserve(n),
+            Keys::Wide(t) => t.reserve(n),
             _ => {}
         }
     }
@@ -296,6 +417,7 @@ impl Level {
             Keys::Empty => 1,
             Keys::Small(t) => t.slots(),
             Keys::Mid(t) => t.slots(),
+            Keys::Wide(t) => t.slots(),
             Keys::Long { strings, .. } => strings.len(),
         }
     }
@@ -306,6 +428,7 @@ impl Level {
             Keys::Empty => 1,
             Keys::Small(t) => t.len(),
             Keys::Mid(t) => t.len(),
+            Keys::Wide(t) => t.len(),
             Keys::Long { strings, .. } => strings.len(),
         }
     }
@@ -315,6 +438,7 @@ impl Level {
             Keys::Empty => slot == 0,
             Keys::Small(t) => t.key(slot) != 0,
             Keys::Mid(t) => t.key(slot) != 0,
+            Keys::Wide(t) => t.key(slot) != Wide::ZERO,
             Keys::Long { strings, .. } => slot < strings.len(),
         }
     }
@@ -327,6 +451,7 @@ impl Level {
             Keys::Empty => Some(0),
             Keys::Small(t) => t.find(pack(s)),
             Keys::Mid(t) => t.find(pack(s)),
+            Keys::Wide(t) => t.find(pack(s)),
             Keys::Long { index, .. } => index.get(s).copied(),
         }
     }
@@ -357,6 +482,16 @@ impl Level {
                 }
                 true
             }
+            Keys::Wide(t) => {
+                let k = t.key(slot);
+                if k == Wide::ZERO {
+                    return false;
+                }
+                for (i, o) in out[..len].iter_mut().enumerate() {
+                    *o = k.letter_at(len, i);
+                }
+                true
+            }
             Keys::Long { strings, .. } => match strings.get(slot) {
                 Some(s) => {
                     out[..len].copy_from_slice(s);
@@ -373,6 +508,7 @@ impl Level {
                 Keys::Empty => 0,
                 Keys::Small(t) => t.heap_size(),
                 Keys::Mid(t) => t.heap_size(),
+                Keys::Wide(t) => t.heap_size(),
                 Keys::Long { strings, .. } => strings.iter().map(|s| 2 * s.len() + 48).sum(),
             }
     }
@@ -387,6 +523,7 @@ pub(crate) fn windows_level(words: &[&[u8]], len: usize) -> Level {
         Keys::Empty => {}
         Keys::Small(t) => windows_packed(t, words, len),
         Keys::Mid(t) => windows_packed(t, words, len),
+        Keys::Wide(t) => windows_packed(t, words, len),
         Keys::Long { .. } => {
             let mut prev: &[u8] = &[];
             for &w in words {
@@ -473,6 +610,12 @@ pub(crate) fn derive_from(upper: &Level, level: &mut Level, ends: bool, vowels: 
         (Keys::Mid(u), Keys::Small(t)) => derive_packed(u, ul, ends, &is_vowel, |k| {
             t.insert(k as u64);
         }),
+        (Keys::Wide(u), Keys::Wide(t)) => derive_packed(u, ul, ends, &is_vowel, |k| {
+            t.insert(k);
+        }),
+        (Keys::Wide(u), Keys::Mid(t)) => derive_packed(u, ul, ends, &is_vowel, |k| {
+            t.insert(k.narrow());
+        }),
         _ => {}
     }
 }
@@ -531,6 +674,12 @@ pub(crate) fn mark_parents_packed(
         (Keys::Mid(t), Keys::Small(l)) => {
             mark_packed(t, &level.flags, len, win, |k| l.find(k as u64), lower_win)
         }
+        (Keys::Wide(t), Keys::Wide(l)) => {
+            mark_packed(t, &level.flags, len, win, |k| l.find(k), lower_win)
+        }
+        (Keys::Wide(t), Keys::Mid(l)) => {
+            mark_packed(t, &level.flags, len, win, |k| l.find(k.narrow()), lower_win)
+        }
         _ => return false,
     }
     true
@@ -576,6 +725,8 @@ pub(crate) fn reach_packed(level: &mut Level, lower: &Level) -> bool {
         (Keys::Small(t), Keys::Small(l)) => reach_step(t, flags, len, |k| reached(l.find(k))),
         (Keys::Mid(t), Keys::Mid(l)) => reach_step(t, flags, len, |k| reached(l.find(k))),
         (Keys::Mid(t), Keys::Small(l)) => reach_step(t, flags, len, |k| reached(l.find(k as u64))),
+        (Keys::Wide(t), Keys::Wide(l)) => reach_step(t, flags, len, |k| reached(l.find(k))),
+        (Keys::Wide(t), Keys::Mid(l)) => reach_step(t, flags, len, |k| reached(l.find(k.narrow()))),
         _ => return false,
     }
     true
@@ -599,6 +750,70 @@ fn reach_step<K: Key>(t: &Table<K>, flags: &mut [u8], len: usize, reached: impl 
                 *f |= REACH;
                 break;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The string a packed key holds.
+    fn unpack<K: Key>(k: K, len: usize) -> Vec<u8> {
+        (0..len).map(|i| k.letter_at(len, i)).collect()
+    }
+
+    /// Wide keys do to strings of up to 64 letters what the narrow ones do
+    /// to short strings: pack, read back, drop the first or last letter,
+    /// delete any letter; and a 25-letter one narrows to the `u128` key.
+    #[test]
+    fn wide_keys_pack_and_edit_strings() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for len in 1..=WIDE_MAX {
+            for _ in 0..20 {
+                let s: Vec<u8> = (0..len)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        b'a' + (x % 26) as u8
+                    })
+                    .collect();
+                let k: Wide = pack(&s);
+                assert_ne!(k, Wide::ZERO);
+                assert_eq!(unpack(k, len), s);
+                if len > 1 {
+                    assert_eq!(unpack(k >> 5, len - 1), s[..len - 1]);
+                    assert_eq!(unpack(k.low_letters(len - 1), len - 1), s[1..]);
+                    for i in 0..len {
+                        let mut t = s.clone();
+                        t.remove(i);
+                        assert_eq!(delete(k, len, i), pack::<Wide>(&t), "{len} {i}");
+                    }
+                }
+                if len <= MID_MAX {
+                    assert_eq!(k.narrow(), pack::<u128>(&s));
+                }
+            }
+        }
+    }
+
+    /// A level of long strings (a 40-letter word's windows) holds exactly
+    /// them, as packed keys.
+    #[test]
+    fn long_levels_are_packed() {
+        let word = b"pneumonoultramicroscopicsilicovolcanoconiosis".as_slice();
+        for len in [26, 30, 40, word.len()] {
+            let level = windows_level(&[word], len);
+            assert!(matches!(level.keys, Keys::Wide(_)));
+            assert_eq!(level.len(), word.len() - len + 1);
+            let mut buf = vec![0u8; len];
+            for w in word.windows(len) {
+                let slot = level.find(w).expect("held");
+                assert!(level.get(slot, &mut buf));
+                assert_eq!(buf, w);
+            }
+            assert!(level.find(&vec![b'z'; len]).is_none());
         }
     }
 }
