@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::post;
+
 use parlor_server::client::{http, http_raw, Ws};
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -50,15 +52,12 @@ impl Lcg {
 async fn arbitrary_input_changes_nothing() {
     let server = common::start(&common::sqlite_url("garbage"), common::test_settings()).await;
     let addr = server.addr();
-    let (_, created) = http(
+    let (_, created) = post(
         addr,
-        "POST",
         "/api/games",
-        Some(&json!({"game": "secret", "config": {"rounds": 2}})),
-        &[],
+        json!({"game": "secret", "config": {"rounds": 2}}),
     )
-    .await
-    .unwrap();
+    .await;
     let id = created["game"]["id"]
         .as_str()
         .unwrap_or_else(|| panic!("{created}"))

@@ -157,19 +157,10 @@ async fn two_processes_play_one_game_live() {
     b.stop().await;
 }
 
-/// The same seat acts through both processes at once for the same turn:
-/// exactly one is accepted, the other gets the rules' clear refusal, and
-/// the record has no gap and no duplicate.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_race_for_one_turn_has_one_winner() {
-    let Some((db, a, b)) = two_servers("multi_race").await else {
-        return;
-    };
-    let created = create(
-        a.addr(),
-        json!({"game": "nim", "config": {"pile": 40, "max_take": 3}, "take_seat": 0}),
-    )
-    .await;
+/// A game created on A (`body`, taking seat 0) whose seat 1 joins through
+/// B: its id and both tokens.
+async fn created_on_a_joined_on_b(a: &Server, b: &Server, body: Value) -> (String, String, String) {
+    let created = create(a.addr(), body).await;
     let id = created["game"]["id"].as_str().unwrap().to_string();
     let (t0, t1) = (token(&created, 0), token(&created, 1));
     let (status, v) = post(
@@ -179,6 +170,23 @@ async fn a_race_for_one_turn_has_one_winner() {
     )
     .await;
     assert_eq!(status, 200, "{v}");
+    (id, t0, t1)
+}
+
+/// The same seat acts through both processes at once for the same turn:
+/// exactly one is accepted, the other gets the rules' clear refusal, and
+/// the record has no gap and no duplicate.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_race_for_one_turn_has_one_winner() {
+    let Some((db, a, b)) = two_servers("multi_race").await else {
+        return;
+    };
+    let (id, t0, t1) = created_on_a_joined_on_b(
+        &a,
+        &b,
+        json!({"game": "nim", "config": {"pile": 40, "max_take": 3}, "take_seat": 0}),
+    )
+    .await;
     // Seat 0 in two tabs, one on each process; seat 1 on B.
     let (mut on_a, _) = connect(a.addr(), &id, &t0).await;
     let (mut on_b, _) = connect(b.addr(), &id, &t0).await;
@@ -238,20 +246,12 @@ async fn a_clock_held_by_two_processes_fires_once() {
     let Some((db, a, b)) = two_servers("multi_clock").await else {
         return;
     };
-    let created = create(
-        a.addr(),
+    let (id, t0, t1) = created_on_a_joined_on_b(
+        &a,
+        &b,
         json!({"game": "secret", "config": {"rounds": 3, "seconds": 1.5}, "take_seat": 0}),
     )
     .await;
-    let id = created["game"]["id"].as_str().unwrap().to_string();
-    let (t0, t1) = (token(&created, 0), token(&created, 1));
-    let (status, v) = post(
-        b.addr(),
-        &format!("/api/games/{id}/join"),
-        json!({"token": t1}),
-    )
-    .await;
-    assert_eq!(status, 200, "{v}");
     let round0 = |v: &Value| v["clock"]["key"] == "round-0";
     let (mut ann, sa) = connect(a.addr(), &id, &t0).await;
     let (mut bea, sb) = connect(b.addr(), &id, &t1).await;

@@ -12,15 +12,12 @@ use std::time::Duration;
 
 /// Joins the seat of `token` (what an invite link's page does).
 async fn join(addr: SocketAddr, id: &str, token: &str) -> Value {
-    let (status, v) = http(
+    let (status, v) = post(
         addr,
-        "POST",
         &format!("/api/games/{id}/join"),
-        Some(&json!({ "token": token })),
-        &[],
+        json!({ "token": token }),
     )
-    .await
-    .unwrap();
+    .await;
     assert_eq!(status, 200, "{v}");
     v
 }
@@ -70,28 +67,22 @@ async fn nim_from_invite_to_rematch() {
         .ends_with(&format!("/play/{id}#{t1}")));
 
     // Bea joins with her invite.
-    let (status, joined) = http(
+    let (status, joined) = post(
         addr,
-        "POST",
         &format!("/api/games/{id}/join"),
-        Some(&json!({"token": t1, "name": "Bea", "player": "bea-player-key-0001"})),
-        &[],
+        json!({"token": t1, "name": "Bea", "player": "bea-player-key-0001"}),
     )
-    .await
-    .unwrap();
+    .await;
     assert_eq!(status, 200, "{joined}");
     assert_eq!(joined["seat"], 1);
     assert_eq!(joined["game"]["status"], "live");
     // A wrong token joins nothing.
-    let (status, e) = http(
+    let (status, e) = post(
         addr,
-        "POST",
         &format!("/api/games/{id}/join"),
-        Some(&json!({"token": "0123"})),
-        &[],
+        json!({"token": "0123"}),
     )
-    .await
-    .unwrap();
+    .await;
     assert_eq!(
         (status, e["error"]["code"].as_str()),
         (403, Some("bad_token"))
@@ -190,15 +181,12 @@ async fn nim_from_invite_to_rematch() {
 
     // Rematch: same rules, first player alternates; every seat gets the
     // same new game; connected players are told.
-    let (status, r1) = http(
+    let (status, r1) = post(
         addr,
-        "POST",
         &format!("/api/games/{id}/rematch"),
-        Some(&json!({"token": t1})),
-        &[],
+        json!({"token": t1}),
     )
-    .await
-    .unwrap();
+    .await;
     assert_eq!(status, 200, "{r1}");
     assert_eq!(r1["seat"], 0, "Bea moves first in the rematch");
     assert_eq!(r1["game"]["config"]["pile"], 7);
@@ -206,15 +194,12 @@ async fn nim_from_invite_to_rematch() {
     assert_eq!(r1["game"]["rematch_of"], id.as_str());
     let note = ann.recv_until("rematch", |_| true).await.unwrap();
     assert_eq!(note["game"], new_id);
-    let (_, r0) = http(
+    let (_, r0) = post(
         addr,
-        "POST",
         &format!("/api/games/{id}/rematch"),
-        Some(&json!({"token": t0})),
-        &[],
+        json!({"token": t0}),
     )
-    .await
-    .unwrap();
+    .await;
     assert_eq!(r0["game"]["id"], new_id);
     assert_eq!(r0["seat"], 1);
     assert_ne!(r0["token"], r1["token"]);
@@ -231,39 +216,25 @@ async fn http_errors_change_nothing() {
     let addr = server.addr();
     let code = |v: &Value| v["error"]["code"].as_str().unwrap_or("").to_string();
 
-    let (s, v) = http(
-        addr,
-        "POST",
-        "/api/games",
-        Some(&json!({"game": "chess"})),
-        &[],
-    )
-    .await
-    .unwrap();
+    let (s, v) = post(addr, "/api/games", json!({"game": "chess"})).await;
     assert_eq!((s, code(&v)), (404, "unknown_game".into()));
     assert!(
         v["error"]["message"].as_str().unwrap().contains("nim"),
         "{v}"
     );
-    let (s, v) = http(
+    let (s, v) = post(
         addr,
-        "POST",
         "/api/games",
-        Some(&json!({"game": "nim", "config": {"pile": 0}})),
-        &[],
+        json!({"game": "nim", "config": {"pile": 0}}),
     )
-    .await
-    .unwrap();
+    .await;
     assert_eq!((s, code(&v)), (400, "bad_config".into()));
-    let (s, v) = http(
+    let (s, v) = post(
         addr,
-        "POST",
         "/api/games",
-        Some(&json!({"game": "nim", "config": {"piles": 3}})),
-        &[],
+        json!({"game": "nim", "config": {"piles": 3}}),
     )
-    .await
-    .unwrap();
+    .await;
     assert_eq!((s, code(&v)), (400, "bad_config".into()), "{v}");
     let (s, v) = http_raw(addr, "POST", "/api/games", Some(b"{\"game\":"), &[])
         .await
@@ -274,15 +245,12 @@ async fn http_errors_change_nothing() {
         .await
         .unwrap();
     assert_eq!((s, code(&v)), (413, "too_large".into()));
-    let (s, v) = http(
+    let (s, v) = post(
         addr,
-        "POST",
         "/api/games",
-        Some(&json!({"game": "nim", "bots": [{"seat": 5}]})),
-        &[],
+        json!({"game": "nim", "bots": [{"seat": 5}]}),
     )
-    .await
-    .unwrap();
+    .await;
     assert_eq!((s, code(&v)), (400, "bad_json".into()));
     let (s, v) = http(addr, "GET", "/api/games/nosuchgame", None, &[])
         .await
@@ -302,45 +270,13 @@ async fn http_errors_change_nothing() {
     let t0 = token(&created, 0);
     let t1 = token(&created, 1);
     let path = format!("/api/games/{id}/actions");
-    let (s, v) = http(
-        addr,
-        "POST",
-        &path,
-        Some(&json!({"token": "x", "action": 1})),
-        &[],
-    )
-    .await
-    .unwrap();
+    let (s, v) = post(addr, &path, json!({"token": "x", "action": 1})).await;
     assert_eq!((s, code(&v)), (403, "bad_token".into()));
-    let (s, v) = http(
-        addr,
-        "POST",
-        &path,
-        Some(&json!({"token": t1, "action": 1})),
-        &[],
-    )
-    .await
-    .unwrap();
+    let (s, v) = post(addr, &path, json!({"token": t1, "action": 1})).await;
     assert_eq!((s, code(&v)), (409, "illegal_action".into()));
-    let (s, v) = http(
-        addr,
-        "POST",
-        &path,
-        Some(&json!({"token": t0, "action": [1]})),
-        &[],
-    )
-    .await
-    .unwrap();
+    let (s, v) = post(addr, &path, json!({"token": t0, "action": [1]})).await;
     assert_eq!((s, code(&v)), (400, "malformed_action".into()));
-    let (s, v) = http(
-        addr,
-        "POST",
-        &path,
-        Some(&json!({"token": t0, "action": 2})),
-        &[],
-    )
-    .await
-    .unwrap();
+    let (s, v) = post(addr, &path, json!({"token": t0, "action": 2})).await;
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["seq"], 1);
     let (_, st) = http(addr, "GET", &format!("/api/games/{id}/state"), None, &[])
@@ -363,20 +299,10 @@ async fn http_errors_change_nothing() {
         .unwrap();
     assert_eq!(open["games"][0]["id"], id);
     let claim = format!("/api/games/{id}/claim");
-    let (s, c) = http(
-        addr,
-        "POST",
-        &claim,
-        Some(&json!({"seat": 1, "name": "Cy"})),
-        &[],
-    )
-    .await
-    .unwrap();
+    let (s, c) = post(addr, &claim, json!({"seat": 1, "name": "Cy"})).await;
     assert_eq!(s, 200, "{c}");
     assert_eq!(c["token"], t1.as_str());
-    let (s, v) = http(addr, "POST", &claim, Some(&json!({"seat": 1})), &[])
-        .await
-        .unwrap();
+    let (s, v) = post(addr, &claim, json!({"seat": 1})).await;
     assert_eq!((s, code(&v)), (409, "seat_taken".into()));
     server.stop().await;
 }
@@ -646,15 +572,7 @@ async fn a_stalled_client_cannot_stall_the_game() {
     });
     let path = format!("/api/games/{id}/actions");
     for i in 0..150 {
-        let (s, v) = http(
-            addr,
-            "POST",
-            &path,
-            Some(&json!({"token": t0, "action": 1})),
-            &[],
-        )
-        .await
-        .unwrap();
+        let (s, v) = post(addr, &path, json!({"token": t0, "action": 1})).await;
         assert_eq!(s, 200, "action {i}: {v}");
     }
     tokio::time::timeout(Duration::from_secs(30), reader)
@@ -726,15 +644,7 @@ async fn idle_games_unload_and_reload() {
     let id = created["game"]["id"].as_str().unwrap();
     let t0 = token(&created, 0);
     let path = format!("/api/games/{id}/actions");
-    http(
-        addr,
-        "POST",
-        &path,
-        Some(&json!({"token": t0, "action": 2})),
-        &[],
-    )
-    .await
-    .unwrap();
+    post(addr, &path, json!({"token": t0, "action": 2})).await;
     for _ in 0..50 {
         if server.live_games() == 0 {
             break;
@@ -742,15 +652,12 @@ async fn idle_games_unload_and_reload() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(server.live_games(), 0, "the idle game left memory");
-    let (s, v) = http(
+    let (s, v) = post(
         addr,
-        "POST",
         &path,
-        Some(&json!({"token": token(&created, 1), "action": 3})),
-        &[],
+        json!({"token": token(&created, 1), "action": 3}),
     )
-    .await
-    .unwrap();
+    .await;
     assert_eq!((s, &v["seq"]), (200, &json!(2)), "{v}");
     let (_, st) = http(addr, "GET", &format!("/api/games/{id}/state"), None, &[])
         .await
@@ -765,15 +672,12 @@ async fn idle_games_unload_and_reload() {
 async fn turn_clock_moves_for_the_absent() {
     let server = common::start(&common::sqlite_url("turn"), common::test_settings()).await;
     let addr = server.addr();
-    let (s, v) = http(
+    let (s, v) = post(
         addr,
-        "POST",
         "/api/games",
-        Some(&json!({"game": "nim", "turn_seconds": 0.0})),
-        &[],
+        json!({"game": "nim", "turn_seconds": 0.0}),
     )
-    .await
-    .unwrap();
+    .await;
     assert_eq!((s, v["error"]["code"].as_str()), (400, Some("bad_json")));
     let created = create(
         addr,
@@ -807,13 +711,9 @@ async fn abort_before_the_first_move() {
     let (t0, t1) = (token(&created, 0), token(&created, 1));
     let (mut b, _) = connect(addr, &id, Some(&t1)).await;
     let abort = format!("/api/games/{id}/abort");
-    let (s, v) = http(addr, "POST", &abort, Some(&json!({"token": "nope"})), &[])
-        .await
-        .unwrap();
+    let (s, v) = post(addr, &abort, json!({"token": "nope"})).await;
     assert_eq!((s, v["error"]["code"].as_str()), (403, Some("bad_token")));
-    let (s, v) = http(addr, "POST", &abort, Some(&json!({"token": t0})), &[])
-        .await
-        .unwrap();
+    let (s, v) = post(addr, &abort, json!({"token": t0})).await;
     assert_eq!(s, 200, "{v}");
     assert_eq!(
         (v["game"]["aborted"].clone(), v["game"]["status"].clone()),
@@ -843,24 +743,18 @@ async fn abort_before_the_first_move() {
     let created = create(addr, json!({"game": "nim"})).await;
     let id = created["game"]["id"].as_str().unwrap();
     let t0 = token(&created, 0);
-    http(
+    post(
         addr,
-        "POST",
         &format!("/api/games/{id}/actions"),
-        Some(&json!({"token": t0, "action": 1})),
-        &[],
+        json!({"token": t0, "action": 1}),
     )
-    .await
-    .unwrap();
-    let (s, v) = http(
+    .await;
+    let (s, v) = post(
         addr,
-        "POST",
         &format!("/api/games/{id}/abort"),
-        Some(&json!({"token": t0})),
-        &[],
+        json!({"token": t0}),
     )
-    .await
-    .unwrap();
+    .await;
     assert_eq!(
         (s, v["error"]["code"].as_str()),
         (409, Some("illegal_action"))
