@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repo = resolve(here, '../..');
@@ -181,14 +182,17 @@ export async function player(browser, name, options = { viewport: { width: 1100,
 }
 
 /**
- * Runs `body`; on failure, saves a screenshot and the text of each page in
- * $E2E_ARTIFACTS (default: the temp folder) and says where, then rethrows.
- * @param {{page: import('playwright-core').Page, name: string}[]} players
+ * Runs `body`, then checks that no player's page had an error; on failure,
+ * saves a screenshot and the text of each page in $E2E_ARTIFACTS (default:
+ * the temp folder) and says where, then rethrows. Closes the players'
+ * browser contexts either way.
+ * @param {{page: import('playwright-core').Page, context: import('playwright-core').BrowserContext, errors: string[], name: string}[]} players
  * @param {() => Promise<void>} body
  */
 export async function withArtifacts(players, body) {
   try {
     await body();
+    for (const p of players) assert.deepEqual(p.errors, [], `${p.name}'s page had errors`);
   } catch (e) {
     const dir = process.env.E2E_ARTIFACTS || tmpdir();
     for (const p of players) {
@@ -199,6 +203,8 @@ export async function withArtifacts(players, body) {
       } catch { /* page gone */ }
     }
     throw e;
+  } finally {
+    for (const p of players) await p.context.close().catch(() => {});
   }
 }
 

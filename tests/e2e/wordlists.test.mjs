@@ -110,12 +110,7 @@ test('Word lists: a Word Sprout game on a list uploaded in the lobby', { timeout
     // Its page names en, with the word count.
     await B.goto(`${srv.url}/play/${en.game.id}#${t1}`);
     await B.waitForSelector('#word-list:has-text("Word list: en · 111,593 words")');
-
-    assert.deepEqual(ann.errors, []);
-    assert.deepEqual(bea.errors, []);
   });
-  await ann.context.close();
-  await bea.context.close();
 });
 
 test('Word lists: bad uploads refused clearly in the lobby; a shared id used', { timeout: 30000 }, async () => {
@@ -157,9 +152,7 @@ test('Word lists: bad uploads refused clearly in the lobby; a shared id used', {
     await C.waitForSelector('#wl-ok:has-text("zed-words.txt: 2 words")');
     assert.equal(await C.inputValue('#lexicon'), uploadedId);
     assert.equal(await C.locator('#created').innerText(), '');
-    assert.deepEqual(cat.errors, []);
   });
-  await cat.context.close();
 });
 
 test('Word lists: a Gobble game on en-large from a phone; one countdown; a path shown beside the word list', { timeout: 30000 }, async () => {
@@ -206,7 +199,5 @@ test('Word lists: a Gobble game on en-large from a phone; one countdown; a path 
     const box = await D.locator('#gb-mini').boundingBox();
     assert.ok(box && box.y >= 0 && box.y + box.height <= PHONE.viewport.height, `the small board is in view: ${JSON.stringify(box)}`);
     assert.ok(await D.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'the page fits the phone');
-    assert.deepEqual(dan.errors, []);
   });
-  await dan.context.close();
 });

@@ -155,12 +155,7 @@ test('a complete Word Sprout game in two browsers, with a server restart', { tim
   await B.goto(srv.url + '/');
   await B.waitForSelector('#my-games li:has-text("over")');
   assert.ok((await B.locator('#my-games li').count()) >= 2);
-
-  assert.deepEqual(ann.errors, []);
-  assert.deepEqual(bea.errors, []);
   });
-  await ann.context.close();
-  await bea.context.close();
 });
 
 test('Word Sprout: an out-of-turn play, warned about, then called', { timeout: 60000 }, async () => {
@@ -204,11 +199,7 @@ test('Word Sprout: an out-of-turn play, warned about, then called', { timeout: 6
       await p.waitForSelector('#ranking li:first-child:has-text("Bea")');
     }
     await waitString(A, 'o');
-    assert.deepEqual(ann.errors, []);
-    assert.deepEqual(bea.errors, []);
   });
-  await ann.context.close();
-  await bea.context.close();
 });
 
 test('Word Sprout: claiming the win from a player who left', { timeout: 60000 }, async () => {
@@ -230,7 +221,5 @@ test('Word Sprout: claiming the win from a player who left', { timeout: 60000 },
     await B.click('#claim-win');
     await B.waitForSelector('#ranking li:first-child:has-text("Bea")');
     await B.waitForSelector('#claim-win', { state: 'detached' });
-    assert.deepEqual(bea.errors, []);
   });
-  await bea.context.close();
 });
