@@ -360,19 +360,7 @@ impl GameActor {
         if self.clock.as_ref().map(|c| (&c.key, c.started_ms))
             != stored.as_ref().map(|d| (&d.key, d.started_ms))
         {
-            let status = self.status_row();
-            let write = Write::Status {
-                game_id: self.row.id.clone(),
-                status: status.clone(),
-            };
-            match self.hub.store().try_write(write).await {
-                Ok(true) => self.row.status = status,
-                // Another process changed the game since it was read.
-                Ok(false) => {
-                    self.catch_up().await;
-                }
-                Err(_) => {}
-            }
+            let _ = self.store_status().await;
         }
         self.maybe_bot();
         let idle = self.hub.settings().idle_unload;
@@ -1096,6 +1084,23 @@ impl GameActor {
         self.bots.shadow = None;
     }
 
+    /// Stores the game's status (a clock's start) at its stored seq. When
+    /// another process changed the game since (started the clock itself,
+    /// or moved on), theirs stands and the game catches up instead.
+    async fn store_status(&mut self) -> Result<(), crate::storage::StorageError> {
+        let status = self.status_row();
+        let write = Write::Status {
+            game_id: self.row.id.clone(),
+            status: status.clone(),
+        };
+        if self.hub.store().try_write(write).await? {
+            self.row.status = status;
+        } else {
+            self.catch_up().await;
+        }
+        Ok(())
+    }
+
     /// After any accepted action: show it, then let clocks and bots react.
     fn after_change(&mut self) {
         self.broadcast_state();
@@ -1187,22 +1192,13 @@ impl GameActor {
         if self.clock.is_none() {
             return false;
         }
-        let status = self.status_row();
-        let write = Write::Status {
-            game_id: self.row.id.clone(),
-            status: status.clone(),
-        };
-        match self.hub.store().try_write(write).await {
-            Ok(true) => self.row.status = status,
-            // Another process started it (or the game moved on): theirs.
-            Ok(false) => {
-                self.catch_up().await;
-            }
-            // The clock runs anyway; only a restart would start it again.
-            Err(e) => eprintln!(
+        // The clock runs anyway if this fails; only a restart would start
+        // it again.
+        if let Err(e) = self.store_status().await {
+            eprintln!(
                 "parlor serve: game {}: cannot store the clock's start: {e}",
                 self.row.id
-            ),
+            );
         }
         self.turn_started_ms = now_ms();
         self.broadcast_state();
