@@ -698,17 +698,29 @@ fn mark_packed<K: Key>(
         if flags[slot] & VALID == 0 || win[slot] != 0 {
             continue;
         }
-        let k = t.key(slot);
-        let mut prev = 0u8;
-        for i in 0..len {
-            let c = k.letter_at(len, i);
-            if c == prev {
-                continue;
-            }
-            prev = c;
-            if let Some(ps) = find(delete(k, len, i)) {
+        each_deletion(t.key(slot), len, |d| {
+            if let Some(ps) = find(d) {
                 lower_win[ps] = 1;
             }
+            true
+        });
+    }
+}
+
+/// Calls `f` with each distinct one-letter deletion of the `len`-letter
+/// key `k` (of a run of equal letters, deleting any gives one string: it
+/// is passed once), until `f` returns false.
+#[inline]
+fn each_deletion<K: Key>(k: K, len: usize, mut f: impl FnMut(K) -> bool) {
+    let mut prev = 0u8;
+    for i in 0..len {
+        let c = k.letter_at(len, i);
+        if c == prev {
+            continue;
+        }
+        prev = c;
+        if !f(delete(k, len, i)) {
+            return;
         }
     }
 }
@@ -738,19 +750,13 @@ fn reach_step<K: Key>(t: &Table<K>, flags: &mut [u8], len: usize, reached: impl 
         if *f & VALID == 0 {
             continue;
         }
-        let k = t.key(slot);
-        let mut prev = 0u8;
-        for i in 0..len {
-            let c = k.letter_at(len, i);
-            if c == prev {
-                continue;
-            }
-            prev = c;
-            if reached(delete(k, len, i)) {
+        each_deletion(t.key(slot), len, |d| {
+            let found = reached(d);
+            if found {
                 *f |= REACH;
-                break;
             }
-        }
+            !found
+        });
     }
 }
 
