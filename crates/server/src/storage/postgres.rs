@@ -479,14 +479,7 @@ impl Storage for PgStorage {
                 .client
                 .query(&c.st.presence, &[&ids, &process])
                 .map_err(err)?;
-            rows.iter()
-                .map(|r| {
-                    Ok((
-                        r.try_get(0).map_err(err)?,
-                        r.try_get::<_, i64>(1).map_err(err)? as usize,
-                    ))
-                })
-                .collect()
+            ids_and_numbers(&rows)
         })
     }
 
@@ -722,14 +715,7 @@ impl PgConn {
 
     fn seqs(&mut self, ids: &[String]) -> Result<Vec<(String, usize)>, StorageError> {
         let rows = self.client.query(&self.st.seqs, &[&ids]).map_err(err)?;
-        rows.iter()
-            .map(|r| {
-                Ok((
-                    r.try_get(0).map_err(err)?,
-                    r.try_get::<_, i64>(1).map_err(err)? as usize,
-                ))
-            })
-            .collect()
+        ids_and_numbers(&rows)
     }
 
     fn load_since(&mut self, id: &str, from: usize) -> Result<Option<StoredGame>, StorageError> {
@@ -909,6 +895,18 @@ fn flush_actions(
         taken[i] = t;
     }
     Ok(())
+}
+
+/// Rows of (game id, number): a game's seq, or a seat held elsewhere.
+fn ids_and_numbers(rows: &[postgres::Row]) -> Result<Vec<(String, usize)>, StorageError> {
+    rows.iter()
+        .map(|r| {
+            Ok((
+                r.try_get(0).map_err(err)?,
+                r.try_get::<_, i64>(1).map_err(err)? as usize,
+            ))
+        })
+        .collect()
 }
 
 /// The change listener's loop (its own thread, its own connection): every
