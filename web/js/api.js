@@ -32,21 +32,33 @@ export class ApiError extends Error {
 }
 
 /**
- * Calls the API; throws ApiError with the server's code and message.
+ * Calls the API with a JSON body; throws ApiError with the server's code
+ * and message.
  * @param {string} method
  * @param {string} path
  * @param {any} [body]
  * @param {Record<string, string>} [headers]
  * @returns {Promise<any>}
  */
-export async function call(method, path, body, headers = {}) {
+export function call(method, path, body, headers = {}) {
+  return request(path, {
+    method,
+    headers: body === undefined ? headers : { 'Content-Type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/**
+ * Sends any request to the API (a word list's text, say) and reads its JSON
+ * answer; throws ApiError with the server's code and message.
+ * @param {string} path
+ * @param {RequestInit} init
+ * @returns {Promise<any>}
+ */
+export async function request(path, init) {
   let res;
   try {
-    res = await fetch(path, {
-      method,
-      headers: body === undefined ? headers : { 'Content-Type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    res = await fetch(path, init);
   } catch (e) {
     throw new ApiError('network', 'the server cannot be reached; check your connection', 0);
   }

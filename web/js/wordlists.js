@@ -8,7 +8,7 @@
  * Uploaded lists are not in the catalog: this browser remembers the ones it
  * uploaded or was given (localStorage), so they can be picked again.
  */
-import { call, ApiError } from './api.js';
+import { call, request, ApiError } from './api.js';
 import { h, replace, toast } from './dom.js';
 
 /** @typedef {{name: string, words: number}} ServerList */
@@ -73,23 +73,7 @@ export function forgetList(id) {
  */
 export async function uploadList(file, name) {
   const q = new URLSearchParams({ name: Array.from(name || 'uploaded list').slice(0, 80).join('') });
-  let res;
-  try {
-    res = await fetch(`/api/word-lists?${q}`, { method: 'POST', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: file });
-  } catch {
-    throw new ApiError('network', 'the server cannot be reached; check your connection', 0);
-  }
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    /* not JSON */
-  }
-  if (!res.ok) {
-    const err = data && data.error;
-    throw new ApiError(err?.code || 'http', err?.message || `HTTP ${res.status}`, res.status);
-  }
-  return data;
+  return request(`/api/word-lists?${q}`, { method: 'POST', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: file });
 }
 
 /** @type {Map<string, Promise<ListInfo>>} */
