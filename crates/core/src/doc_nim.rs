@@ -1,7 +1,10 @@
 //! A tiny complete game used by this crate's examples and tests: Nim with
 //! one pile, take 1 to 3 stones, whoever takes the last stone wins.
 
-use crate::{Actor, ConfigError, Game, GameInfo, Outcome, Resources, Seat, Seed, ToAct, Viewer};
+use crate::{
+    Actor, ConfigError, ErrorKind, Game, GameError, GameInfo, Needs, Outcome, Resources, Seat,
+    Seed, ToAct, Viewer,
+};
 use serde::{Deserialize, Serialize};
 
 /// The rules: the starting pile and the most one turn may take.
@@ -47,6 +50,16 @@ pub enum NimError {
     Over,
 }
 
+impl GameError for NimError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            NimError::NotYourTurn { .. } => ErrorKind::NotYourTurn,
+            NimError::BadTake { .. } => ErrorKind::Illegal,
+            NimError::Over => ErrorKind::GameOver,
+        }
+    }
+}
+
 /// A Nim state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Nim {
@@ -83,6 +96,13 @@ impl Game for Nim {
     }
     fn config(&self) -> &NimConfig {
         &self.config
+    }
+    fn needs(_: &NimConfig) -> Needs {
+        Needs::seats(2)
+    }
+    fn action_bound(&self) -> usize {
+        // Every turn takes at least one stone.
+        self.pile as usize
     }
     fn seats(&self) -> usize {
         2

@@ -1,6 +1,6 @@
 //! The game trait.
 
-use crate::{agent::Level, Actor, Agent, Resources, Seat, Seed, ToAct, Viewer};
+use crate::{agent::Level, Actor, Agent, Budget, Resources, Seat, Seed, ToAct, Viewer};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::fmt::Debug;
 
@@ -17,20 +17,91 @@ pub struct GameInfo {
     pub max_seats: usize,
 }
 
+/// What kind of refusal an error is, for machines: a client acts on the
+/// kind (greys out a button, offers the dictionary, waits its turn) and
+/// shows the sentence. Serialised in `snake_case` (`not_your_turn`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// Not this actor's turn, or not a seat that may act now.
+    NotYourTurn,
+    /// The game is over (or the round is), nothing more is accepted.
+    GameOver,
+    /// A well-formed action the rules do not allow here.
+    Illegal,
+    /// The action could mean more than one thing; say which.
+    Ambiguous,
+    /// A word that is not in the game's word list.
+    UnknownWord,
+    /// Not an action of this game at all (bad JSON, bad notation).
+    Malformed,
+    /// A setting out of its range or not allowed with another setting.
+    BadSetting,
+    /// A word list or other resource the settings name is not available.
+    UnknownResource,
+}
+
+impl ErrorKind {
+    /// The kind's name as it appears in JSON (`not_your_turn`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::NotYourTurn => "not_your_turn",
+            ErrorKind::GameOver => "game_over",
+            ErrorKind::Illegal => "illegal",
+            ErrorKind::Ambiguous => "ambiguous",
+            ErrorKind::UnknownWord => "unknown_word",
+            ErrorKind::Malformed => "malformed",
+            ErrorKind::BadSetting => "bad_setting",
+            ErrorKind::UnknownResource => "unknown_resource",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A game's refusal of an action: a sentence for people ([`std::fmt::Display`])
+/// and a [`ErrorKind`] for machines.
+pub trait GameError: std::error::Error + Send + Sync + 'static {
+    /// What kind of refusal this is.
+    fn kind(&self) -> ErrorKind;
+}
+
 /// A config that the game cannot be played with, and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct ConfigError {
+    /// What kind of problem: [`ErrorKind::BadSetting`] unless said otherwise.
+    pub kind: ErrorKind,
     /// What was wrong and what is accepted, in one line.
     pub message: String,
 }
 
 impl ConfigError {
-    /// An error with this message.
+    /// A bad setting with this message.
     pub fn new(message: impl Into<String>) -> Self {
         ConfigError {
+            kind: ErrorKind::BadSetting,
             message: message.into(),
         }
+    }
+
+    /// An error of another kind (a word list that is not there:
+    /// [`ErrorKind::UnknownResource`]).
+    pub fn with_kind(kind: ErrorKind, message: impl Into<String>) -> Self {
+        ConfigError {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<crate::ResourceError> for ConfigError {
+    fn from(e: crate::ResourceError) -> Self {
+        ConfigError::with_kind(ErrorKind::UnknownResource, e.to_string())
     }
 }
 
@@ -69,6 +140,135 @@ impl Outcome {
     }
 }
 
+/// What a game's settings need from the host, as the game declares it
+/// ([`Game::needs`]): the host finds and loads these before it creates the
+/// game, and never guesses from field names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Needs {
+    /// How many seats play with these settings.
+    pub seats: usize,
+    /// The word lists the settings name, each with the role it plays.
+    pub word_lists: Vec<WordListNeed>,
+}
+
+/// One word list a game's settings name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WordListNeed {
+    /// What the game uses it for (`words`; Twin Grids also has `openings`).
+    pub role: String,
+    /// The list's name as the settings give it (`en`, an uploaded list's id).
+    pub name: String,
+}
+
+impl Needs {
+    /// `seats` seats and no word list.
+    pub fn seats(seats: usize) -> Needs {
+        Needs {
+            seats,
+            word_lists: Vec::new(),
+        }
+    }
+
+    /// These needs plus the list `name` in `role`.
+    pub fn word_list(mut self, role: &str, name: &str) -> Needs {
+        self.word_lists.push(WordListNeed {
+            role: role.to_string(),
+            name: name.to_string(),
+        });
+        self
+    }
+}
+
+/// One field of a game's settings, described for a form ([`Game::settings`]):
+/// a lobby draws any game's settings from these without knowing the game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Setting {
+    /// Where the value lives in the config's JSON: a field name, or a
+    /// dotted path into nested objects (`rules.vowels`).
+    pub field: &'static str,
+    /// A short label (`Board size`).
+    pub label: &'static str,
+    /// One line of explanation.
+    pub help: &'static str,
+    /// What values it takes.
+    pub kind: SettingKind,
+}
+
+/// The values a [`Setting`] takes. Serialised with a `type` tag.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SettingKind {
+    /// The number of seats (the lobby's seat count writes here).
+    Seats {
+        /// Fewest.
+        min: usize,
+        /// Most.
+        max: usize,
+    },
+    /// A whole number in a range; `null` (absent) allowed when `optional`.
+    Integer {
+        /// Smallest allowed.
+        min: i64,
+        /// Largest allowed.
+        max: i64,
+        /// Whether it may be left out (the game then chooses).
+        optional: bool,
+    },
+    /// A number in a range (seconds, points).
+    Number {
+        /// Smallest allowed.
+        min: f64,
+        /// Largest allowed.
+        max: f64,
+    },
+    /// On or off.
+    Bool,
+    /// One of a few values (JSON strings or numbers).
+    Choice {
+        /// The values with their labels.
+        options: Vec<SettingOption>,
+    },
+    /// Any number of a few values, as a JSON array (Word Sprout's rules).
+    Flags {
+        /// The values with their labels.
+        options: Vec<SettingOption>,
+    },
+    /// Free text up to a length; `null` (absent) when `optional` and empty.
+    Text {
+        /// Longest accepted, in characters.
+        max_len: usize,
+        /// Whether it may be left out.
+        optional: bool,
+    },
+    /// Seats split into teams: a JSON list of lists of seat numbers from
+    /// 0 (`[[0, 2], [1, 3]]`); empty for no teams.
+    Teams,
+    /// The name of a word list, in the role given (see [`Needs`]).
+    WordList {
+        /// The role ([`WordListNeed::role`]).
+        role: &'static str,
+    },
+}
+
+/// One value of a [`SettingKind::Choice`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SettingOption {
+    /// The value as it goes into the config's JSON.
+    pub value: serde_json::Value,
+    /// What people are shown.
+    pub label: &'static str,
+}
+
+impl SettingOption {
+    /// An option whose value is the string `value`.
+    pub fn text(value: &'static str, label: &'static str) -> Self {
+        SettingOption {
+            value: serde_json::Value::from(value),
+            label,
+        }
+    }
+}
+
 /// A clock kept by the host on the game's behalf (see [`Game::deadline`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Deadline<A> {
@@ -89,9 +289,9 @@ pub struct Deadline<A> {
 /// - All randomness comes from a [`crate::GameRng`] seeded in
 ///   [`Game::new`]; nothing else (clock, thread, address) may influence the
 ///   state, so config + seed + actions replay exactly.
-/// - Hidden information leaves the state only through [`Game::view`] for
-///   the seat entitled to it. Events are public: a game never puts hidden
-///   information in an event.
+/// - Hidden information leaves the state only through [`Game::view`] and
+///   [`Game::event_view`] for the seat entitled to it: a host never shows
+///   an event to a viewer except through [`Game::event_view`].
 /// - After the last action, [`Game::to_act`] is [`ToAct::Over`] and
 ///   [`Game::outcome`] is `Some`.
 pub trait Game: Clone + Debug + Send + Sync + 'static {
@@ -101,10 +301,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     type Action: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
     /// What one viewer may see.
     type View: Serialize + Clone + Debug + Send;
-    /// What happened as a result of an action; public.
-    type Event: Serialize + Clone + Debug + Send;
-    /// Why an action was refused.
-    type Error: std::error::Error + Send + Sync + 'static;
+    /// What happened as a result of an action. An event may hold hidden
+    /// information ("player 2 drew 7h"); [`Game::event_view`] says what
+    /// each viewer may see of it.
+    type Event: Serialize + Clone + Debug + Send + Sync;
+    /// Why an action was refused, with its [`crate::ErrorKind`].
+    type Error: GameError;
 
     /// The game's static facts.
     const INFO: GameInfo;
@@ -114,6 +316,28 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// The config this game was created with.
     fn config(&self) -> &Self::Config;
+
+    /// What `config` needs from the host: its seat count and the word lists
+    /// it names. Called before [`Game::new`], on settings that may be
+    /// invalid: it only reads them (the default: [`GameInfo::min_seats`]
+    /// seats, no word list).
+    fn needs(config: &Self::Config) -> Needs {
+        let _ = config;
+        Needs::seats(Self::INFO.min_seats)
+    }
+
+    /// The settings a lobby offers, described field by field (their
+    /// defaults are [`Game::Config`]'s `Default`). Fields left out keep
+    /// their default values. Empty (the default): nothing to set.
+    fn settings() -> Vec<Setting> {
+        Vec::new()
+    }
+
+    /// An upper bound, asked of a new game, on the actions it accepts
+    /// before it is over, whatever the players do: the conformance suite
+    /// fails a game that plays longer, so a game that could go on for ever
+    /// is caught in testing, not on a server.
+    fn action_bound(&self) -> usize;
 
     /// How many seats play.
     fn seats(&self) -> usize;
@@ -143,6 +367,15 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// What `viewer` may see.
     fn view(&self, viewer: Viewer) -> Self::View;
+
+    /// What `viewer` may see of `event`: the event itself (the default,
+    /// for events with nothing hidden), a version with the hidden part
+    /// taken out ("player 2 drew a card" for the others), or `None` to
+    /// show that viewer nothing at all.
+    fn event_view(event: &Self::Event, viewer: Viewer) -> Option<Self::Event> {
+        let _ = viewer;
+        Some(event.clone())
+    }
 
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
@@ -174,12 +407,18 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// game-specific; the game decides when the helper is allowed (after a
     /// round, or during play where the table's rules allow it) and must
     /// never reveal hidden information. `None`: this game has no helper.
+    ///
+    /// A helper that searches must stop when `budget` is
+    /// [`Budget::exhausted`] (time, nodes, or the host cancelled it) and say
+    /// so in its answer or its error: a host runs helpers on a bounded pool
+    /// and cancels those nobody waits for.
     fn assist(
         &self,
         viewer: Viewer,
         request: &serde_json::Value,
+        budget: &Budget,
     ) -> Option<Result<serde_json::Value, String>> {
-        let _ = (viewer, request);
+        let _ = (viewer, request, budget);
         None
     }
 
@@ -188,8 +427,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         Vec::new()
     }
 
-    /// The game's computer player at `level`. The default plays uniformly
-    /// among [`Game::legal_actions`].
+    /// The game's computer player at `level`, for one seat for the life of
+    /// one game: a host builds it once, tells it every event its seat sees
+    /// ([`Agent::observe`]), and asks it for a decision when its seat is to
+    /// act, so an agent may remember (cards seen, a transposition table).
+    /// After a restart the host builds it again and replays the record's
+    /// events to it. The default plays uniformly among
+    /// [`Game::legal_actions`].
     fn agent(
         config: &Self::Config,
         level: Level,

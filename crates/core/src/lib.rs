@@ -56,12 +56,16 @@ mod record;
 mod registry;
 mod resources;
 mod rng;
+pub mod sealed_bid;
 mod seat;
 
-pub use agent::{Agent, AgentContext, Budget, Level, RandomAgent};
-pub use game::{ConfigError, Deadline, Game, GameInfo, Outcome};
+pub use agent::{Agent, AgentContext, Budget, Cancel, Level, RandomAgent};
+pub use game::{
+    ConfigError, Deadline, ErrorKind, Game, GameError, GameInfo, Needs, Outcome, Setting,
+    SettingKind, SettingOption, WordListNeed,
+};
 pub use record::{LexiconStamp, Match, Record, RecordError, RecordedAction, RECORD_VERSION};
-pub use registry::{ActionError, DynMatch, GameEntry, Registry, RegistryError};
+pub use registry::{ActionError, Applied, DynAgent, DynMatch, GameEntry, Registry, RegistryError};
 pub use resources::{ResourceError, Resources};
-pub use rng::{GameRng, Seed};
+pub use rng::{GameRng, Seed, RANDOMNESS_VERSION};
 pub use seat::{Actor, Seat, ToAct, Viewer};

@@ -38,6 +38,10 @@ pub struct RecordedAction<A> {
     pub actor: Actor,
     /// What they did.
     pub action: A,
+    /// When the host accepted it (ms since the Unix epoch), for hosts that
+    /// keep clocks: replaying the times continues the same clocks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ms: Option<i64>,
 }
 
 /// A complete game: config + seed + accepted actions. Replaying it
@@ -56,11 +60,20 @@ pub struct Record<G: Game> {
     pub config: G::Config,
     /// The seed of the game's generator.
     pub seed: Seed,
+    /// The version of the sampling algorithms that turn the seed into
+    /// deals and boards ([`crate::RANDOMNESS_VERSION`]); records written
+    /// before the field existed used version 1.
+    #[serde(default = "randomness_v1")]
+    pub randomness: u32,
     /// The word lists used, checked on replay.
     #[serde(default)]
     pub lexicons: Vec<LexiconStamp>,
     /// Every accepted action, in order.
     pub actions: Vec<RecordedAction<G::Action>>,
+}
+
+fn randomness_v1() -> u32 {
+    1
 }
 
 /// Why a record could not be read or replayed.
@@ -82,6 +95,12 @@ pub enum RecordError {
         expected: String,
         /// The game in the record.
         found: String,
+    },
+    /// Made with sampling algorithms this build does not have.
+    #[error("the record's randomness version {found} is not supported (this build draws with version {})", crate::RANDOMNESS_VERSION)]
+    Randomness {
+        /// The version found in the record.
+        found: u32,
     },
     /// The record's config is not playable.
     #[error("the record's rules are invalid: {0}")]
@@ -126,6 +145,7 @@ impl<G: Game> PartialEq for Record<G> {
             && self.game == other.game
             && self.config == other.config
             && self.seed == other.seed
+            && self.randomness == other.randomness
             && self.lexicons == other.lexicons
             && self.actions == other.actions
     }
@@ -172,22 +192,39 @@ impl<G: Game> Record<G> {
 pub struct Match<G: Game> {
     state: G,
     record: Record<G>,
+    /// Every event so far: entry 0 those of the start, entry `i` those of
+    /// the `i`-th accepted action (hidden parts included; a host shows
+    /// them only through [`Game::event_view`]).
+    history: Vec<Vec<G::Event>>,
 }
 
 impl<G: Game> Match<G> {
     /// Starts a game.
     pub fn new(config: G::Config, seed: Seed, resources: &Resources) -> Result<Self, ConfigError> {
         let mut state = G::new(&config, seed, resources)?;
-        settle(&mut state);
+        let opening = settle(&mut state);
         let record = Record {
             format: RECORD_VERSION,
             game: G::INFO.name.to_string(),
             config,
             seed,
+            randomness: crate::RANDOMNESS_VERSION,
             lexicons: state.lexicons(),
             actions: Vec::new(),
         };
-        Ok(Match { state, record })
+        Ok(Match {
+            state,
+            record,
+            history: vec![opening],
+        })
+    }
+
+    /// Every event so far, unprojected: entry 0 holds the events of the
+    /// start (chance resolved before the first action), entry `i` those of
+    /// the `i`-th accepted action. Hosts show a viewer these only through
+    /// [`Game::event_view`].
+    pub fn history(&self) -> &[Vec<G::Event>] {
+        &self.history
     }
 
     /// The current state.
@@ -203,9 +240,25 @@ impl<G: Game> Match<G> {
     /// Applies an action and logs it if accepted; on error nothing changes.
     /// Pending chance events are resolved before returning.
     pub fn apply(&mut self, actor: Actor, action: G::Action) -> Result<Vec<G::Event>, G::Error> {
+        self.apply_at(actor, action, None)
+    }
+
+    /// [`Match::apply`] for a host that keeps clocks: the action is
+    /// recorded with the time it was accepted (ms since the Unix epoch).
+    pub fn apply_at(
+        &mut self,
+        actor: Actor,
+        action: G::Action,
+        at_ms: Option<i64>,
+    ) -> Result<Vec<G::Event>, G::Error> {
         let mut events = self.state.apply(actor, action.clone())?;
         events.extend(settle(&mut self.state));
-        self.record.actions.push(RecordedAction { actor, action });
+        self.record.actions.push(RecordedAction {
+            actor,
+            action,
+            at_ms,
+        });
+        self.history.push(events.clone());
         Ok(events)
     }
 
@@ -244,6 +297,11 @@ impl<G: Game> Match<G> {
                 resources = resources.with_lexicon_as(&stamp.name, lexicon);
             }
         }
+        if record.randomness != crate::RANDOMNESS_VERSION {
+            return Err(RecordError::Randomness {
+                found: record.randomness,
+            });
+        }
         let resources = &resources;
         let mut m = Match::new(record.config.clone(), record.seed, resources)?;
         for (now, then) in m.record.lexicons.iter().zip(&record.lexicons) {
@@ -259,7 +317,7 @@ impl<G: Game> Match<G> {
             }
         }
         for (i, step) in record.actions.iter().enumerate() {
-            m.apply(step.actor, step.action.clone())
+            m.apply_at(step.actor, step.action.clone(), step.at_ms)
                 .map_err(|e: G::Error| RecordError::Refused {
                     index: i + 1,
                     actor: step.actor,

@@ -1,10 +1,11 @@
 //! Type-erased games: host any registered game by name over JSON.
 
 use crate::{
-    Actor, AgentContext, Budget, ConfigError, Game, GameInfo, Level, Match, Outcome, Record,
-    RecordError, Resources, Seat, Seed, ToAct, Viewer,
+    Actor, Agent, AgentContext, Budget, ConfigError, ErrorKind, Game, GameError, GameInfo, Level,
+    Match, Needs, Outcome, Record, RecordError, Resources, Seat, Seed, Setting, ToAct, Viewer,
 };
 use serde_json::Value;
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -25,6 +26,9 @@ pub enum RegistryError {
     BadConfig {
         /// The game.
         game: &'static str,
+        /// [`ErrorKind::Malformed`] for JSON that is not the game's rules,
+        /// the game's own kind otherwise.
+        kind: ErrorKind,
         /// What was wrong.
         message: String,
     },
@@ -33,20 +37,68 @@ pub enum RegistryError {
     Record(#[from] RecordError),
 }
 
-/// Why an erased action was refused. Nothing changed in either case.
+/// Why an erased action was refused. Nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ActionError {
-    /// The JSON is not an action of this game.
-    #[error("not a {game} action: {message}")]
-    Malformed {
-        /// The game.
-        game: &'static str,
-        /// What was wrong.
-        message: String,
-    },
-    /// A well-formed action the rules refuse.
-    #[error("{0}")]
-    Rule(String),
+#[error("{message}")]
+pub struct ActionError {
+    /// What kind of refusal ([`ErrorKind::Malformed`] for JSON that is not
+    /// an action of the game; the game's own kind otherwise).
+    pub kind: ErrorKind,
+    /// The sentence for people.
+    pub message: String,
+}
+
+impl ActionError {
+    /// JSON that is not an action of `game`.
+    pub fn malformed(game: &str, message: impl std::fmt::Display) -> Self {
+        ActionError {
+            kind: ErrorKind::Malformed,
+            message: format!("not a {game} action: {message}"),
+        }
+    }
+
+    /// A game's own refusal.
+    pub fn of<E: GameError>(e: &E) -> Self {
+        ActionError {
+            kind: e.kind(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// The events of one accepted action, as each viewer may see them
+/// ([`Game::event_view`]): the server sends each connection its own list.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Applied {
+    /// `by_viewer[0]` is the spectators' list, `by_viewer[1 + s]` seat `s`'s.
+    by_viewer: Vec<Vec<Value>>,
+}
+
+impl Applied {
+    fn project<G: Game>(events: &[G::Event], seats: usize) -> Self {
+        let viewers =
+            std::iter::once(Viewer::Spectator).chain((0..seats).map(|s| Viewer::Seat(Seat(s))));
+        Applied {
+            by_viewer: viewers
+                .map(|v| {
+                    events
+                        .iter()
+                        .filter_map(|e| G::event_view(e, v))
+                        .map(|e| to_value(&e))
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+
+    /// The events `viewer` may see, in order.
+    pub fn for_viewer(&self, viewer: Viewer) -> &[Value] {
+        let i = match viewer {
+            Viewer::Spectator => 0,
+            Viewer::Seat(s) => s.0 + 1,
+        };
+        self.by_viewer.get(i).map(Vec::as_slice).unwrap_or(&[])
+    }
 }
 
 /// A live game of any kind, over JSON.
@@ -57,8 +109,13 @@ pub trait DynMatch: Send + Sync {
     fn seats(&self) -> usize;
     /// Who may act now.
     fn to_act(&self) -> ToAct;
-    /// Applies a JSON action; on error nothing changes. Returns the events.
-    fn apply_json(&mut self, actor: Actor, action: &Value) -> Result<Vec<Value>, ActionError>;
+    /// Applies a JSON action; on error nothing changes. Returns the events,
+    /// projected for each viewer.
+    fn apply_json(&mut self, actor: Actor, action: &Value) -> Result<Applied, ActionError>;
+    /// The events of the whole game so far as `viewer` may see them: entry
+    /// 0 holds those of the start (a deal), entry `i` those of the `i`-th
+    /// accepted action. From `from` on.
+    fn history_json(&self, viewer: Viewer, from: usize) -> Vec<Vec<Value>>;
     /// The legal actions of `seat` as JSON, where listable.
     fn legal_actions_json(&self, seat: Seat) -> Option<Vec<Value>>;
     /// What `viewer` may see, as JSON.
@@ -69,23 +126,79 @@ pub trait DynMatch: Send + Sync {
     fn record_json(&self) -> Value;
     /// Number of accepted actions so far.
     fn actions_len(&self) -> usize;
-    /// The game's helper for `viewer` (see [`Game::assist`]).
-    fn assist_json(&self, viewer: Viewer, request: &Value) -> Option<Result<Value, String>>;
+    /// The game's helper for `viewer`, within `budget` (see [`Game::assist`]).
+    fn assist_json(
+        &self,
+        viewer: Viewer,
+        request: &Value,
+        budget: &Budget,
+    ) -> Option<Result<Value, String>>;
     /// The clock the host must keep now, with its action as JSON.
     fn deadline_json(&self) -> Option<crate::Deadline<Value>>;
     /// The referee action that takes `seat` out of the game for good, as
     /// JSON (see [`Game::forfeit`]); `None` when the game offers none now.
     fn forfeit_json(&self, seat: Seat) -> Option<Value>;
-    /// The game's own computer player's choice for `seat` (seeded by
-    /// `seed`), given only that seat's view.
-    fn bot_action(
+    /// The game's own computer player for `seat`, kept by the host for the
+    /// life of the game (see [`Game::agent`]).
+    fn agent(
         &self,
         seat: Seat,
         level: Level,
         seed: Seed,
-        budget: Budget,
         resources: &Resources,
-    ) -> Result<Option<Value>, ConfigError>;
+    ) -> Result<Box<dyn DynAgent>, ConfigError>;
+    /// The concrete [`Match`], for [`DynAgent`]s of the same game.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A computer player of any game, kept for one seat of one game. It sees
+/// only what its seat sees: the seat's view, legal actions and events.
+pub trait DynAgent: Send {
+    /// The seat it plays.
+    fn seat(&self) -> Seat;
+    /// Its choice in `game` (a match of the game it was made for), within
+    /// `budget`; first it is shown every event its seat has not yet seen
+    /// ([`Agent::observe`]), so an agent made after a restart catches up
+    /// from the record. `None`: it passes, or `game` is another game.
+    fn choose(&mut self, game: &dyn DynMatch, budget: Budget) -> Option<Value>;
+}
+
+struct ErasedAgent<G: Game> {
+    seat: Seat,
+    agent: Box<dyn Agent<G>>,
+    /// How many entries of the match's history it has been shown.
+    seen: usize,
+}
+
+impl<G: Game> DynAgent for ErasedAgent<G> {
+    fn seat(&self) -> Seat {
+        self.seat
+    }
+    fn choose(&mut self, game: &dyn DynMatch, budget: Budget) -> Option<Value> {
+        let m = game.as_any().downcast_ref::<Match<G>>()?;
+        let viewer = Viewer::Seat(self.seat);
+        if self.seen > m.history().len() {
+            // A match that is not the one it followed (taken back): start over.
+            self.seen = 0;
+        }
+        for step in &m.history()[self.seen..] {
+            let mine: Vec<G::Event> = step
+                .iter()
+                .filter_map(|e| G::event_view(e, viewer))
+                .collect();
+            self.agent.observe(self.seat, &mine);
+        }
+        self.seen = m.history().len();
+        let view = m.state().view(viewer);
+        let legal = m.state().legal_actions(self.seat);
+        let ctx = AgentContext::<G> {
+            seat: self.seat,
+            view: &view,
+            legal: legal.as_deref(),
+            budget,
+        };
+        self.agent.choose(&ctx).map(|a| to_value(&a))
+    }
 }
 
 impl<G: Game> DynMatch for Match<G> {
@@ -98,16 +211,23 @@ impl<G: Game> DynMatch for Match<G> {
     fn to_act(&self) -> ToAct {
         self.state().to_act()
     }
-    fn apply_json(&mut self, actor: Actor, action: &Value) -> Result<Vec<Value>, ActionError> {
-        let action: G::Action =
-            serde_json::from_value(action.clone()).map_err(|e| ActionError::Malformed {
-                game: G::INFO.name,
-                message: e.to_string(),
-            })?;
-        let events = self
-            .apply(actor, action)
-            .map_err(|e| ActionError::Rule(e.to_string()))?;
-        Ok(events.iter().map(to_value).collect())
+    fn apply_json(&mut self, actor: Actor, action: &Value) -> Result<Applied, ActionError> {
+        let action: G::Action = serde_json::from_value(action.clone())
+            .map_err(|e| ActionError::malformed(G::INFO.name, e))?;
+        let events = self.apply(actor, action).map_err(|e| ActionError::of(&e))?;
+        Ok(Applied::project::<G>(&events, self.state().seats()))
+    }
+    fn history_json(&self, viewer: Viewer, from: usize) -> Vec<Vec<Value>> {
+        self.history()
+            .iter()
+            .skip(from)
+            .map(|step| {
+                step.iter()
+                    .filter_map(|e| G::event_view(e, viewer))
+                    .map(|e| to_value(&e))
+                    .collect()
+            })
+            .collect()
     }
     fn legal_actions_json(&self, seat: Seat) -> Option<Vec<Value>> {
         self.state()
@@ -126,8 +246,13 @@ impl<G: Game> DynMatch for Match<G> {
     fn actions_len(&self) -> usize {
         self.record().actions.len()
     }
-    fn assist_json(&self, viewer: Viewer, request: &Value) -> Option<Result<Value, String>> {
-        self.state().assist(viewer, request)
+    fn assist_json(
+        &self,
+        viewer: Viewer,
+        request: &Value,
+        budget: &Budget,
+    ) -> Option<Result<Value, String>> {
+        self.state().assist(viewer, request, budget)
     }
     fn deadline_json(&self) -> Option<crate::Deadline<Value>> {
         self.state().deadline().map(|d| crate::Deadline {
@@ -142,24 +267,22 @@ impl<G: Game> DynMatch for Match<G> {
         }
         self.state().forfeit(seat).map(|a| to_value(&a))
     }
-    fn bot_action(
+    fn agent(
         &self,
         seat: Seat,
         level: Level,
         seed: Seed,
-        budget: Budget,
         resources: &Resources,
-    ) -> Result<Option<Value>, ConfigError> {
-        let mut agent = G::agent(self.state().config(), level, seed, resources)?;
-        let view = self.state().view(Viewer::Seat(seat));
-        let legal = self.state().legal_actions(seat);
-        let ctx = AgentContext::<G> {
+    ) -> Result<Box<dyn DynAgent>, ConfigError> {
+        let agent = G::agent(self.state().config(), level, seed, resources)?;
+        Ok(Box::new(ErasedAgent::<G> {
             seat,
-            view: &view,
-            legal: legal.as_deref(),
-            budget,
-        };
-        Ok(agent.choose(&ctx).map(|a| to_value(&a)))
+            agent,
+            seen: 0,
+        }))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 }
 
@@ -174,6 +297,11 @@ pub trait GameEntry: Send + Sync {
     fn info(&self) -> GameInfo;
     /// The default rules as JSON.
     fn default_config(&self) -> Value;
+    /// The settings a lobby offers ([`Game::settings`]).
+    fn settings(&self) -> Vec<Setting>;
+    /// What JSON rules need from the host ([`Game::needs`]): their seat
+    /// count and word lists. Fails on JSON that is not this game's rules.
+    fn needs(&self, config: &Value) -> Result<Needs, RegistryError>;
     /// Starts a game from JSON rules (missing fields take their defaults
     /// where the game's config allows it).
     fn new_match(
@@ -199,19 +327,32 @@ impl<G: Game> GameEntry for Entry<G> {
     fn default_config(&self) -> Value {
         to_value(&G::Config::default())
     }
+    fn settings(&self) -> Vec<Setting> {
+        G::settings()
+    }
+    fn needs(&self, config: &Value) -> Result<Needs, RegistryError> {
+        let config: G::Config =
+            serde_json::from_value(config.clone()).map_err(|e| RegistryError::BadConfig {
+                game: G::INFO.name,
+                kind: ErrorKind::Malformed,
+                message: e.to_string(),
+            })?;
+        Ok(G::needs(&config))
+    }
     fn new_match(
         &self,
         config: &Value,
         seed: Seed,
         resources: &Resources,
     ) -> Result<Box<dyn DynMatch>, RegistryError> {
-        let bad = |message: String| RegistryError::BadConfig {
+        let bad = |kind: ErrorKind, message: String| RegistryError::BadConfig {
             game: G::INFO.name,
+            kind,
             message,
         };
-        let config: G::Config =
-            serde_json::from_value(config.clone()).map_err(|e| bad(e.to_string()))?;
-        let m = Match::<G>::new(config, seed, resources).map_err(|e| bad(e.message))?;
+        let config: G::Config = serde_json::from_value(config.clone())
+            .map_err(|e| bad(ErrorKind::Malformed, e.to_string()))?;
+        let m = Match::<G>::new(config, seed, resources).map_err(|e| bad(e.kind, e.message))?;
         Ok(Box::new(m))
     }
     fn replay(
@@ -270,5 +411,17 @@ impl Registry {
             .and_then(Value::as_str)
             .ok_or_else(|| RecordError::Malformed("missing \"game\" field".into()))?;
         self.get(name)?.replay(record, resources)
+    }
+}
+
+impl RegistryError {
+    /// What kind of problem this is, for machines.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            RegistryError::UnknownGame { .. } => ErrorKind::Malformed,
+            RegistryError::BadConfig { kind, .. } => *kind,
+            RegistryError::Record(RecordError::Config(e)) => e.kind,
+            RegistryError::Record(_) => ErrorKind::Malformed,
+        }
     }
 }

@@ -42,3 +42,7 @@ impl GameRng {
         &mut self.0
     }
 }
+
+/// The version of the sampling algorithms a [`GameRng`] uses, written
+/// into every record.
+pub const RANDOMNESS_VERSION: u32 = 1;

@@ -3,7 +3,8 @@
 
 use parlor_core::doc_nim::Nim;
 use parlor_core::{
-    Actor, ConfigError, Game, GameInfo, Outcome, Registry, Resources, Seat, Seed, ToAct, Viewer,
+    Actor, ConfigError, ErrorKind, Game, GameError, GameInfo, Outcome, Registry, Resources, Seat,
+    Seed, ToAct, Viewer,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -32,6 +33,12 @@ enum Action {
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 struct Error(&'static str);
+
+impl GameError for Error {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Illegal
+    }
+}
 
 #[derive(Clone, Debug)]
 struct Standing {
@@ -82,6 +89,11 @@ impl Game for Standing {
     }
     fn config(&self) -> &Config {
         &self.config
+    }
+    /// Seats may stay for ever: only the referee ends this game (it is
+    /// here for forfeits, never played through at random).
+    fn action_bound(&self) -> usize {
+        usize::MAX
     }
     fn seats(&self) -> usize {
         self.config.seats

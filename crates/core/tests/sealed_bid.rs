@@ -1,270 +1,10 @@
-//! A small game that exercises every part of the API: Sealed-Bid Nim.
-//!
-//! One pile of stones; each seat has chips. Every round both seats bid
-//! chips at the same time and in secret (a simultaneous phase with hidden
-//! information); once both have bid the bids are revealed, the higher
-//! bidder pays and takes 1 to 3 stones, ties are broken by a coin flip
-//! (chance, from the state's own generator). Whoever takes the last stone
-//! wins. The referee can end the game early (adjudication: fewer stones
-//! taken loses).
+//! The test game's own tests (the game is `parlor_core::sealed_bid`).
 
+use parlor_core::sealed_bid::{Action, Config, Error, Event, SealedBid};
 use parlor_core::{
-    conformance, Actor, Agent, AgentContext, Budget, ConfigError, Game, GameInfo, Level, Match,
-    Outcome, Record, Registry, Resources, Seat, Seed, ToAct, Viewer,
+    conformance, Actor, Budget, Game, Level, Match, Record, RecordError, Registry, Resources, Seat,
+    ToAct, Viewer,
 };
-use parlor_core::{GameRng, RecordError};
-use serde::{Deserialize, Serialize};
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct Config {
-    pile: u32,
-    chips: u32,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config { pile: 10, chips: 6 }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Action {
-    Bid(u32),
-    Take(u32),
-    /// Referee only: stop the game and adjudicate.
-    Adjudicate,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-enum Event {
-    BidPlaced(Seat),
-    Revealed([u32; 2]),
-    CoinFlip(Seat),
-    Took(Seat, u32),
-}
-
-#[derive(Debug, thiserror::Error, PartialEq)]
-enum Error {
-    #[error("{0} may not act now")]
-    NotNow(Actor),
-    #[error("a bid must be at most your {0} chips")]
-    TooManyChips(u32),
-    #[error("take 1 to {0} stones")]
-    BadTake(u32),
-    #[error("only the referee adjudicates")]
-    NotReferee,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-enum Phase {
-    Bidding([Option<u32>; 2]),
-    TieBreak([u32; 2]),
-    Taking(Seat),
-    Over(Seat),
-}
-
-#[derive(Clone, Debug, PartialEq)]
-struct SealedBid {
-    config: Config,
-    rng: GameRng,
-    pile: u32,
-    chips: [u32; 2],
-    taken: [u32; 2],
-    phase: Phase,
-}
-
-/// What a seat sees: its own bid, only whether the other has bid.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-struct View {
-    pile: u32,
-    chips: [u32; 2],
-    my_bid: Option<u32>,
-    other_has_bid: bool,
-    to_take: Option<Seat>,
-    winner: Option<Seat>,
-}
-
-impl Game for SealedBid {
-    type Config = Config;
-    type Action = Action;
-    type View = View;
-    type Event = Event;
-    type Error = Error;
-
-    const INFO: GameInfo = GameInfo {
-        name: "sealed-bid",
-        title: "Sealed-Bid Nim",
-        min_seats: 2,
-        max_seats: 2,
-    };
-
-    fn new(config: &Config, seed: Seed, _: &Resources) -> Result<Self, ConfigError> {
-        if config.pile == 0 {
-            return Err(ConfigError::new("the pile needs at least one stone"));
-        }
-        Ok(SealedBid {
-            config: config.clone(),
-            rng: GameRng::from_seed(seed),
-            pile: config.pile,
-            chips: [config.chips; 2],
-            taken: [0; 2],
-            phase: Phase::Bidding([None; 2]),
-        })
-    }
-    fn config(&self) -> &Config {
-        &self.config
-    }
-    fn seats(&self) -> usize {
-        2
-    }
-    fn to_act(&self) -> ToAct {
-        match &self.phase {
-            Phase::Bidding(b) => {
-                ToAct::Simultaneous((0..2).filter(|&i| b[i].is_none()).map(Seat).collect())
-            }
-            Phase::TieBreak(_) => ToAct::Chance,
-            Phase::Taking(s) => ToAct::One(*s),
-            Phase::Over(_) => ToAct::Over,
-        }
-    }
-    fn legal_actions(&self, seat: Seat) -> Option<Vec<Action>> {
-        Some(match &self.phase {
-            Phase::Bidding(b) if b[seat.0].is_none() => {
-                (0..=self.chips[seat.0]).map(Action::Bid).collect()
-            }
-            Phase::Taking(s) if *s == seat => (1..=self.pile.min(3)).map(Action::Take).collect(),
-            _ => vec![],
-        })
-    }
-    fn apply(&mut self, actor: Actor, action: Action) -> Result<Vec<Event>, Error> {
-        let seat = match (actor, &action) {
-            (Actor::Referee, Action::Adjudicate) => {
-                if matches!(self.phase, Phase::Over(_)) {
-                    return Err(Error::NotNow(actor));
-                }
-                let w = if self.taken[0] >= self.taken[1] { 0 } else { 1 };
-                self.phase = Phase::Over(Seat(w));
-                return Ok(vec![]);
-            }
-            (_, Action::Adjudicate) => return Err(Error::NotReferee),
-            (Actor::Referee, _) => return Err(Error::NotNow(actor)),
-            (Actor::Seat(s), _) => s,
-        };
-        if !self.to_act().includes(seat) {
-            return Err(Error::NotNow(actor));
-        }
-        match (&mut self.phase, action) {
-            (Phase::Bidding(bids), Action::Bid(n)) => {
-                if n > self.chips[seat.0] {
-                    return Err(Error::TooManyChips(self.chips[seat.0]));
-                }
-                bids[seat.0] = Some(n);
-                let mut events = vec![Event::BidPlaced(seat)];
-                if let [Some(a), Some(b)] = *bids {
-                    events.push(Event::Revealed([a, b]));
-                    if a == b {
-                        self.phase = Phase::TieBreak([a, b]);
-                    } else {
-                        let w = if a > b { 0 } else { 1 };
-                        self.chips[w] -= a.max(b);
-                        self.phase = Phase::Taking(Seat(w));
-                    }
-                }
-                Ok(events)
-            }
-            (Phase::Taking(_), Action::Take(n)) => {
-                let max = self.pile.min(3);
-                if n == 0 || n > max {
-                    return Err(Error::BadTake(max));
-                }
-                self.pile -= n;
-                self.taken[seat.0] += n;
-                self.phase = if self.pile == 0 {
-                    Phase::Over(seat)
-                } else {
-                    Phase::Bidding([None; 2])
-                };
-                Ok(vec![Event::Took(seat, n)])
-            }
-            _ => Err(Error::NotNow(actor)),
-        }
-    }
-    fn resolve_chance(&mut self) -> Vec<Event> {
-        let Phase::TieBreak(bids) = self.phase else {
-            return vec![];
-        };
-        let w = self.rng.below(2);
-        self.chips[w] -= bids[w];
-        self.phase = Phase::Taking(Seat(w));
-        vec![Event::CoinFlip(Seat(w))]
-    }
-    fn view(&self, viewer: Viewer) -> View {
-        let (mine, other) = match (&self.phase, viewer) {
-            (Phase::Bidding(b), Viewer::Seat(s)) => (b[s.0], b[1 - s.0].is_some()),
-            (Phase::Bidding(b), Viewer::Spectator) => (None, b.iter().any(Option::is_some)),
-            _ => (None, false),
-        };
-        View {
-            pile: self.pile,
-            chips: self.chips,
-            my_bid: mine,
-            other_has_bid: other,
-            to_take: match self.phase {
-                Phase::Taking(s) => Some(s),
-                _ => None,
-            },
-            winner: match self.phase {
-                Phase::Over(s) => Some(s),
-                _ => None,
-            },
-        }
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        match self.phase {
-            Phase::Over(w) => Some(Outcome {
-                ranking: vec![vec![w], vec![Seat(1 - w.0)]],
-                scores: Some(self.taken.iter().map(|&t| t as i64).collect()),
-            }),
-            _ => None,
-        }
-    }
-    fn agent(
-        _: &Config,
-        level: Level,
-        seed: Seed,
-        _: &Resources,
-    ) -> Result<Box<dyn Agent<Self>>, ConfigError> {
-        Ok(Box::new(Greedy {
-            level,
-            rng: GameRng::from_seed(seed),
-        }))
-    }
-}
-
-/// Bids a little, takes as many as it can; at Easy it plays at random.
-struct Greedy {
-    level: Level,
-    rng: GameRng,
-}
-
-impl Agent<SealedBid> for Greedy {
-    fn choose(&mut self, ctx: &AgentContext<'_, SealedBid>) -> Option<Action> {
-        let legal = ctx.legal?;
-        if legal.is_empty() {
-            return None;
-        }
-        if self.level == Level::Easy {
-            return Some(legal[self.rng.below(legal.len())].clone());
-        }
-        if ctx.view.to_take == Some(ctx.seat) {
-            return legal.last().cloned();
-        }
-        let chips = ctx.view.chips[ctx.seat.0];
-        Some(Action::Bid(chips.min(1 + ctx.view.pile % 2)))
-    }
-}
 
 fn seat(n: usize) -> Actor {
     Actor::Seat(Seat(n))
@@ -321,7 +61,7 @@ fn simultaneous_phase_hides_bids_until_both_are_in() {
     );
     m.apply(seat(0), Action::Bid(2)).unwrap();
     assert_eq!(m.state().to_act(), ToAct::One(Seat(1)));
-    assert_eq!(m.state().chips, [6, 2]);
+    assert_eq!(m.state().chips(), [6, 2]);
 }
 
 #[test]
@@ -332,7 +72,7 @@ fn ties_are_chance_resolved_by_the_seed_and_replay_exactly() {
         let mut m = Match::<SealedBid>::new(Config::default(), seed, &r).unwrap();
         m.apply(seat(0), Action::Bid(3)).unwrap();
         let events = m.apply(seat(1), Action::Bid(3)).unwrap();
-        let Some(Event::CoinFlip(w)) = events.last().cloned() else {
+        let Some(&Event::CoinFlip(w)) = events.last() else {
             panic!("tie flips a coin: {events:?}")
         };
         assert_eq!(m.state().to_act(), ToAct::One(w));
@@ -454,13 +194,15 @@ fn registry_hosts_the_game_over_json() {
     assert_eq!(hidden["my_bid"], serde_json::Value::Null);
     assert_eq!(m.view_json(Viewer::Seat(Seat(0)))["my_bid"], 2);
 
-    // Bots choose from the seat's view and legal actions.
+    // Bots choose from the seat's view and legal actions; one per seat,
+    // kept for the whole game.
+    let mut bots = [
+        m.agent(Seat(0), Level::Hard, 5, &r).unwrap(),
+        m.agent(Seat(1), Level::Hard, 6, &r).unwrap(),
+    ];
     while m.to_act() != ToAct::Over {
         let s = m.to_act().seats()[0];
-        let a = m
-            .bot_action(s, Level::Hard, 5, Budget::UNLIMITED, &r)
-            .unwrap()
-            .unwrap();
+        let a = bots[s.0].choose(&*m, Budget::UNLIMITED).unwrap();
         m.apply_json(Actor::Seat(s), &a).unwrap();
     }
     assert!(m.outcome().is_some());

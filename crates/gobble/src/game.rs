@@ -19,7 +19,8 @@ use crate::solver::{FoundWord, Solver};
 use crate::trie::{board_form, Trie};
 use parlor_core::{
     Actor, Agent, AgentContext, ConfigError, Deadline, Game, GameInfo, GameRng, Level,
-    LexiconStamp, Outcome, Resources, Seat, Seed, ToAct, Viewer,
+    LexiconStamp, Needs, Outcome, Resources, Seat, Seed, Setting, SettingKind, SettingOption,
+    ToAct, Viewer,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -57,6 +58,66 @@ impl Default for GobbleConfig {
             lexicon: parlor_lexicon::DEFAULT.to_string(),
         }
     }
+}
+
+/// The round's settings as a lobby shows them.
+fn settings() -> Vec<Setting> {
+    let number = |v: u64, label| SettingOption {
+        value: v.into(),
+        label,
+    };
+    vec![
+        Setting {
+            field: "seats",
+            label: "Players",
+            help: "everyone searches the same board at the same time",
+            kind: SettingKind::Seats { min: 1, max: 16 },
+        },
+        Setting {
+            field: "size",
+            label: "Board",
+            help: "the board's side",
+            kind: SettingKind::Choice {
+                options: vec![number(4, "4x4"), number(5, "5x5"), number(6, "6x6")],
+            },
+        },
+        Setting {
+            field: "seconds",
+            label: "Round (seconds)",
+            help: "how long the search lasts",
+            kind: SettingKind::Integer {
+                min: 10,
+                max: 3600,
+                optional: false,
+            },
+        },
+        Setting {
+            field: "scoring",
+            label: "Scoring",
+            help: "Gobble: 1 point for the shortest word, 1 more a letter; Boggle: the classic table",
+            kind: SettingKind::Choice {
+                options: vec![
+                    SettingOption::text("gobble", "Gobble"),
+                    SettingOption::text("boggle", "Boggle"),
+                ],
+            },
+        },
+        Setting {
+            field: "keyphrase",
+            label: "Keyphrase",
+            help: "four words that make the board (empty: a new board); the same phrase gives the same board",
+            kind: SettingKind::Text {
+                max_len: 120,
+                optional: true,
+            },
+        },
+        Setting {
+            field: "lexicon",
+            label: "Word list",
+            help: "the words that count",
+            kind: SettingKind::WordList { role: "words" },
+        },
+    ]
 }
 
 /// What a seat (or the referee) submits.
@@ -126,7 +187,23 @@ pub enum EntryError {
     },
 }
 
-/// Something that happened (public: no words before the round ends).
+impl parlor_core::GameError for EntryError {
+    fn kind(&self) -> parlor_core::ErrorKind {
+        use parlor_core::ErrorKind as K;
+        match self {
+            EntryError::NotLetters { .. } | EntryError::NoSuchSeat(_) => K::Malformed,
+            EntryError::TooShort { .. }
+            | EntryError::AlreadyEntered { .. }
+            | EntryError::NotOnBoard { .. } => K::Illegal,
+            EntryError::NotAWord { .. } => K::UnknownWord,
+            EntryError::RoundOver => K::GameOver,
+            EntryError::SeatDone(_) | EntryError::WrongActor { .. } => K::NotYourTurn,
+        }
+    }
+}
+
+/// Something that happened. A seat's accepted word is shown to that seat
+/// only ([`Game::event_view`]): the others learn that its list grew.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum GobbleEvent {
@@ -136,6 +213,10 @@ pub enum GobbleEvent {
         seat: Seat,
         /// Words on that seat's list.
         words: usize,
+        /// The word and its points before cancellation, for that seat
+        /// only (absent for everyone else).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        word: Option<(String, u32)>,
     },
     /// A seat finished searching.
     SeatDone {
@@ -436,6 +517,33 @@ impl Game for Gobble {
         &self.config
     }
 
+    fn needs(config: &GobbleConfig) -> Needs {
+        Needs::seats(config.seats).word_list("words", &config.lexicon)
+    }
+
+    fn settings() -> Vec<Setting> {
+        settings()
+    }
+
+    /// Every accepted entry is a different word of the board's for its
+    /// seat; then each seat says it is done, or the referee ends the round.
+    fn action_bound(&self) -> usize {
+        self.config.seats * (self.words.len() + 1) + 1
+    }
+
+    fn event_view(event: &GobbleEvent, viewer: Viewer) -> Option<GobbleEvent> {
+        match event {
+            GobbleEvent::Accepted { seat, words, .. } if viewer != Viewer::Seat(*seat) => {
+                Some(GobbleEvent::Accepted {
+                    seat: *seat,
+                    words: *words,
+                    word: None,
+                })
+            }
+            _ => Some(event.clone()),
+        }
+    }
+
     fn seats(&self) -> usize {
         self.config.seats
     }
@@ -467,10 +575,12 @@ impl Game for Gobble {
                     return Err(EntryError::SeatDone(seat));
                 }
                 let w = self.check(seat, &word)?;
-                self.entries[seat.0].push(w);
+                let points = self.words.get(&w).map_or(0, |f| f.points);
+                self.entries[seat.0].push(w.clone());
                 Ok(vec![GobbleEvent::Accepted {
                     seat,
                     words: self.entries[seat.0].len(),
+                    word: Some((w, points)),
                 }])
             }
             (Actor::Seat(seat), GobbleAction::Done) => {

@@ -22,13 +22,19 @@ fn json_round_with_a_bot_and_the_clock() {
     assert_eq!(m.to_act(), ToAct::Simultaneous(vec![Seat(0), Seat(1)]));
     let clock = m.deadline_json().expect("the round has a clock");
     assert_eq!(clock.seconds, 60.0);
-    // A bot plays seat 1 through JSON.
+    // A bot plays seat 1 through JSON; it is kept for the whole round.
+    let mut bot = m.agent(Seat(1), Level::Hard, 3, &res).unwrap();
     for _ in 0..5 {
-        if let Some(action) = m
-            .bot_action(Seat(1), Level::Hard, 3, Budget::UNLIMITED, &res)
-            .unwrap()
-        {
-            m.apply_json(Actor::Seat(Seat(1)), &action).unwrap();
+        if let Some(action) = bot.choose(&*m, Budget::UNLIMITED) {
+            let applied = m.apply_json(Actor::Seat(Seat(1)), &action).unwrap();
+            // The word is the bot's own business: seat 0 and spectators see a count.
+            let mine = &applied.for_viewer(Viewer::Seat(Seat(1)))[0];
+            assert_eq!(mine["word"][0], action["word"]);
+            for other in [Viewer::Seat(Seat(0)), Viewer::Spectator] {
+                let theirs = &applied.for_viewer(other)[0];
+                assert_eq!(theirs["type"], "accepted");
+                assert!(theirs.get("word").is_none(), "{theirs}");
+            }
         }
     }
     let err = m.apply_json(

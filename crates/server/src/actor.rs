@@ -16,7 +16,8 @@ use crate::storage::{ActionRow, DeadlineRow, GameRow, SeatKind, SeatRow, StatusR
 use crate::{now_ms, summary_json};
 use axum::extract::ws::Utf8Bytes;
 use parlor_core::{
-    ActionError, Actor, Budget, DynMatch, GameEntry, Level, Resources, Seat, ToAct, Viewer,
+    Actor, Applied, Budget, Cancel, DynAgent, DynMatch, GameEntry, Level, Resources, Seat, ToAct,
+    Viewer,
 };
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -213,7 +214,10 @@ struct Conn {
 #[derive(Default)]
 struct Bots {
     /// The copy, when it is home (not lent to a thinking task).
-    shadow: Option<Box<dyn DynMatch>>,
+    shadow: Option<Shadow>,
+    /// Raised to stop a decision nobody will use (the game was rebuilt,
+    /// the actor stopped); a fresh flag for each decision.
+    cancel: Cancel,
     /// Whether a decision is under way.
     thinking: bool,
     /// Actions accepted while the copy was away, to replay on its return.
@@ -229,8 +233,29 @@ struct Bots {
     discard: bool,
 }
 
+/// The bots' copy of the game and the bots themselves: one agent per bot
+/// seat, kept for the life of the game so that it may remember what it
+/// has seen. A copy made again from the record (after a restart, or when
+/// it fell out of step) starts with new agents, which catch up from the
+/// game's history before their first decision.
+struct Shadow {
+    m: Box<dyn DynMatch>,
+    /// Behind a lock only so that the actor stays `Sync` (agents are
+    /// `Send`); one thread uses them at a time.
+    agents: std::sync::Mutex<std::collections::BTreeMap<usize, Box<dyn DynAgent>>>,
+}
+
+impl Shadow {
+    fn new(m: Box<dyn DynMatch>) -> Self {
+        Shadow {
+            m,
+            agents: Default::default(),
+        }
+    }
+}
+
 struct BotResult {
-    shadow: Option<Box<dyn DynMatch>>,
+    shadow: Option<Shadow>,
     seat: Seat,
     at_seq: usize,
     action: Result<Option<Value>, String>,
@@ -252,7 +277,7 @@ pub(crate) struct GameActor {
     bots: Bots,
     bot_tx: mpsc::UnboundedSender<BotResult>,
     last_by: Option<Actor>,
-    last_events: Vec<Value>,
+    last_events: Applied,
     /// When the current turn began (the last accepted action), for the
     /// host's turn clock.
     turn_started_ms: i64,
@@ -308,7 +333,7 @@ impl GameActor {
             bots: Bots::default(),
             bot_tx,
             last_by: None,
-            last_events: Vec::new(),
+            last_events: Applied::default(),
             turn_started_ms,
             away_since: Vec::new(),
             remote: Vec::new(),
@@ -459,7 +484,7 @@ impl GameActor {
             }
             Msg::Act { who, action, reply } => {
                 let result = match self.seat_of_who(&who) {
-                    Ok(seat) => self.act(Actor::Seat(seat), action).await,
+                    Ok(seat) => self.act(seat, action).await,
                     Err(e) => Err(e),
                 };
                 self.reply_act(reply, result);
@@ -608,9 +633,7 @@ impl GameActor {
             ActReply::Conn { conn, reference } => {
                 let msg = match &result {
                     Ok((seq, _)) => json!({"type": "ack", "ref": reference, "seq": seq}),
-                    Err(e) => {
-                        json!({"type": "error", "ref": reference, "code": e.code, "message": e.message})
-                    }
+                    Err(e) => crate::ws::error_json(reference.clone(), e),
                 };
                 self.send_to(conn, msg.to_string().into());
             }
@@ -711,6 +734,7 @@ impl GameActor {
             .ok_or_else(|| not("the game offers no forfeit for that seat now"))?;
         self.act_as(Actor::Referee, action, false)
             .await
+            .map(|(seq, applied)| (seq, applied.for_viewer(Viewer::Seat(claimant)).to_vec()))
             .map_err(|e| match e.code {
                 MOVED_ON => not("the game moved on meanwhile (a move was made): look again"),
                 _ => e,
@@ -801,13 +825,14 @@ impl GameActor {
         }
         self.row.status = status;
         self.last_by = Some(Actor::Referee);
-        self.last_events = Vec::new();
+        self.last_events = Applied::default();
         Ok(self.summary())
     }
 
     /// A person's action: see [`GameActor::act_as`].
-    async fn act(&mut self, actor: Actor, action: Value) -> Result<(usize, Vec<Value>), ApiError> {
-        self.act_as(actor, action, true).await
+    async fn act(&mut self, seat: Seat, action: Value) -> Result<(usize, Vec<Value>), ApiError> {
+        let (seq, applied) = self.act_as(Actor::Seat(seat), action, true).await?;
+        Ok((seq, applied.for_viewer(Viewer::Seat(seat)).to_vec()))
     }
 
     /// Applies, stores, and only then reports an action. On a storage error
@@ -829,7 +854,7 @@ impl GameActor {
         actor: Actor,
         action: Value,
         recheck: bool,
-    ) -> Result<(usize, Vec<Value>), ApiError> {
+    ) -> Result<(usize, Applied), ApiError> {
         let mut caught_up = false;
         for _ in 0..8 {
             if self.row.aborted {
@@ -850,12 +875,7 @@ impl GameActor {
                             continue;
                         }
                     }
-                    return Err(match e {
-                        ActionError::Malformed { .. } => {
-                            ApiError::new("malformed_action", e.to_string())
-                        }
-                        ActionError::Rule(m) => ApiError::new("illegal_action", m),
-                    });
+                    return Err(ApiError::action(&e));
                 }
             };
             let seq = self.m.actions_len();
@@ -920,7 +940,7 @@ impl GameActor {
         if self.bots.thinking {
             self.bots.pending.push((actor, action.clone()));
         } else if let Some(shadow) = self.bots.shadow.as_mut() {
-            if shadow.apply_json(actor, action).is_err() {
+            if shadow.m.apply_json(actor, action).is_err() {
                 // A copy that disagrees is useless; a new one is made when needed.
                 self.bots.shadow = None;
             }
@@ -984,7 +1004,7 @@ impl GameActor {
         if g.row.aborted && !self.row.aborted {
             self.row.aborted = true;
             self.last_by = Some(Actor::Referee);
-            self.last_events = Vec::new();
+            self.last_events = Applied::default();
             changed = true;
         }
         for a in &g.actions {
@@ -1060,6 +1080,8 @@ impl GameActor {
                 self.bots.shadow = None;
                 self.bots.pending.clear();
                 self.bots.discard = self.bots.thinking;
+                // A decision for the old copy is of no use: stop it now.
+                self.bots.cancel.cancel();
             }
             Err(e) => eprintln!(
                 "parlor serve: game {}: cannot replay its stored record: {e}",
@@ -1383,33 +1405,39 @@ impl GameActor {
         let entry = self.entry.clone();
         let resources = self.resources.clone();
         let settings = self.hub.settings();
-        let seed = self.row.seed
-            ^ (seq as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            ^ (seat.0 as u64).rotate_left(32);
+        // One agent per seat for the whole game: its seed is the seat's.
+        let seed = self.row.seed ^ (seat.0 as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let delay = if self.clock.is_some() {
             settings.bot_delay_clocked
         } else {
             settings.bot_delay
         };
         let tx = self.bot_tx.clone();
+        let cancel = Cancel::new();
+        self.bots.cancel = cancel.clone();
         let think = move || {
             let shadow = match shadow {
                 Some(s) => Ok(s),
                 None => entry
                     .replay(&record.unwrap_or(Value::Null), &resources)
+                    .map(Shadow::new)
                     .map_err(|e| e.to_string()),
             };
             match shadow {
                 Ok(shadow) => {
-                    let action = shadow
-                        .bot_action(
-                            seat,
-                            level,
-                            seed,
-                            Budget::time(settings.bot_think),
-                            &resources,
-                        )
+                    let mut agents = shadow.agents.lock().unwrap_or_else(|e| e.into_inner());
+                    let agent = match agents.entry(seat.0) {
+                        std::collections::btree_map::Entry::Occupied(a) => Ok(a.into_mut()),
+                        std::collections::btree_map::Entry::Vacant(v) => shadow
+                            .m
+                            .agent(seat, level, seed, &resources)
+                            .map(|a| v.insert(a)),
+                    };
+                    let budget = Budget::time(settings.bot_think).with_cancel(cancel);
+                    let action = agent
+                        .map(|a| a.choose(&*shadow.m, budget))
                         .map_err(|e| e.to_string());
+                    drop(agents);
                     BotResult {
                         shadow: Some(shadow),
                         seat,
@@ -1465,7 +1493,7 @@ impl GameActor {
         }
         for (actor, action) in std::mem::take(&mut self.bots.pending) {
             if let Some(s) = shadow.as_mut() {
-                if s.apply_json(actor, &action).is_err() {
+                if s.m.apply_json(actor, &action).is_err() {
                     shadow = None;
                 }
             }
@@ -1730,7 +1758,7 @@ impl GameActor {
             "turn_clock": self.turn_clock_json(),
             "waiting_for": self.waiting_json(),
             "by": self.last_by,
-            "events": self.last_events,
+            "events": self.last_events.for_viewer(viewer),
         });
         if let (true, Viewer::Seat(seat)) = (legal, viewer) {
             v["legal"] = if self.held {

@@ -42,12 +42,17 @@ pub(crate) async fn assist(
         .await
         .map_err(|_| ApiError::gone())?;
     let hub2 = hub.clone();
+    // Dropped with this future (the client went away, the server stops):
+    // the helper is told to stop, so an abandoned request frees its slot.
+    let cancel = parlor_core::Cancel::new();
+    let _stop = CancelOnDrop(cancel.clone());
+    let budget = parlor_core::Budget::time(hub.settings().assist_think).with_cancel(cancel);
     let job = move || {
         let m = hub2
             .registry()
             .replay(&record, &resources)
             .map_err(|e| ApiError::new("internal", format!("the game cannot be rebuilt: {e}")))?;
-        match m.assist_json(viewer, &request) {
+        match m.assist_json(viewer, &request, &budget) {
             None => Err(ApiError::new(
                 "no_helper",
                 format!("{} has no helper", m.info().title),
@@ -66,4 +71,13 @@ pub(crate) async fn assist(
     .await
     .map_err(|e| ApiError::new("internal", e.to_string()))?;
     result
+}
+
+/// Raises its flag when dropped.
+struct CancelOnDrop(parlor_core::Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
 }

@@ -12,6 +12,9 @@ pub struct ApiError {
     pub code: &'static str,
     /// The message for people.
     pub message: String,
+    /// The game's own kind of refusal (`not_your_turn`, `unknown_word`),
+    /// for refusals that come from a game's rules or settings.
+    pub kind: Option<parlor_core::ErrorKind>,
 }
 
 impl ApiError {
@@ -19,7 +22,31 @@ impl ApiError {
         ApiError {
             code,
             message: message.into(),
+            kind: None,
         }
+    }
+    /// This error with the game's kind of refusal.
+    pub(crate) fn with_kind(mut self, kind: parlor_core::ErrorKind) -> Self {
+        self.kind = Some(kind);
+        self
+    }
+    /// A refused action, with the game's kind.
+    pub(crate) fn action(e: &parlor_core::ActionError) -> Self {
+        let code = if e.kind == parlor_core::ErrorKind::Malformed {
+            "malformed_action"
+        } else {
+            "illegal_action"
+        };
+        Self::new(code, e.message.clone()).with_kind(e.kind)
+    }
+    /// The fields of the error as JSON (`code`, `message`, and `kind` where
+    /// the game gave one).
+    pub fn fields(&self) -> serde_json::Value {
+        let mut v = json!({"code": self.code, "message": self.message});
+        if let Some(k) = self.kind {
+            v["kind"] = json!(k);
+        }
+        v
     }
     pub(crate) fn bad_json(m: impl Into<String>) -> Self {
         Self::new("bad_json", m)
@@ -68,7 +95,7 @@ impl ApiError {
 
     /// The `{"error": {...}}` body.
     pub fn body(&self) -> serde_json::Value {
-        json!({"error": {"code": self.code, "message": self.message}})
+        json!({ "error": self.fields() })
     }
 }
 

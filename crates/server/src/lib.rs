@@ -93,6 +93,9 @@ pub struct Settings {
     pub bot_threads: usize,
     /// Time budget of one bot decision.
     pub bot_think: Duration,
+    /// Time budget of one answer of a game's helper; a helper that runs
+    /// out says so. A request whose client goes away is cancelled.
+    pub assist_think: Duration,
     /// A game with no connection, no clock and no bot at work leaves memory
     /// after this long.
     pub idle_unload: Duration,
@@ -140,6 +143,7 @@ impl Default for Settings {
             bot_delay: Duration::from_millis(400),
             bot_delay_clocked: Duration::from_secs(3),
             bot_think: Duration::from_secs(1),
+            assist_think: Duration::from_secs(10),
             bot_threads: std::thread::available_parallelism()
                 .map(|n| n.get().saturating_sub(1))
                 .unwrap_or(1)

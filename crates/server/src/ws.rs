@@ -55,9 +55,15 @@ pub(crate) async fn upgrade(
 }
 
 fn error_text(reference: Value, e: &ApiError) -> Utf8Bytes {
-    json!({"type": "error", "ref": reference, "code": e.code, "message": e.message})
-        .to_string()
-        .into()
+    error_json(reference, e).to_string().into()
+}
+
+/// A refusal as a WebSocket message: `{"type": "error", "ref", "code", "message", "kind"?}`.
+pub(crate) fn error_json(reference: Value, e: &ApiError) -> Value {
+    let mut v = e.fields();
+    v["type"] = json!("error");
+    v["ref"] = reference;
+    v
 }
 
 async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, max: usize) {

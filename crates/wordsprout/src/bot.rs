@@ -271,8 +271,8 @@ impl Bot {
         let started = Instant::now();
         let mut nodes = 0u64;
         let limit = parlor_core::Budget {
-            time: budget.time,
             nodes: Some(budget.nodes.unwrap_or(200_000)),
+            ..budget.clone()
         };
         let mut memo = std::collections::HashMap::new();
         let mut winning = Vec::new();

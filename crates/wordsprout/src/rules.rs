@@ -120,6 +120,33 @@ impl Rule {
         }
     }
 
+    /// The rule's name for people (`Palindrome lock`).
+    pub fn title(self) -> &'static str {
+        match self {
+            Rule::OutOfTurn => "Out-of-turn play (a call puts the player out)",
+            Rule::Challenge => "Challenges and bluffs",
+            Rule::UndoLosingPlay => "Undo a losing play",
+            Rule::Tiles => "Tiles (a pot of letters)",
+            Rule::Metamorphism => "Metamorphism (round winner switches a rule)",
+            Rule::WholeWords => "Whole words only",
+            Rule::VowelFill => "Vowel fill",
+            Rule::NoPlurals => "No plurals",
+            Rule::ConsonantStart => "Consonant start (first three letters)",
+            Rule::VowelCap => "No more vowels than consonants",
+            Rule::NoFrontConsonant => "No consonant added in front (after three letters)",
+            Rule::PalindromeLock => "Palindrome lock",
+            Rule::UnreachableGoals => "Unreachable goal words allowed",
+            Rule::OpenChallenge => "Open challenges (anyone may challenge)",
+            Rule::VowelReverses => "A vowel reverses the order of play",
+            Rule::Teams => "Team play",
+            Rule::VowelCollection => "Vowel collections",
+            Rule::PersistentCollections => "Collections persist across rounds",
+            Rule::CollectionsReset => "A five-vowel win resets every collection",
+            Rule::VowelLoss => "Playing a vowel you hold loses it",
+            Rule::TwoD => "2-D (crossing strings)",
+        }
+    }
+
     /// Whether the rule changes which strings and goal words are valid
     /// (the "language" of the game), rather than how a table plays.
     pub fn shapes_strings(self) -> bool {

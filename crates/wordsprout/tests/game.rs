@@ -584,7 +584,10 @@ fn the_helper_opens_after_the_round_or_with_hints() {
     let mut m = Match::<WordSprout>::new(config(2, &[]), 1, &res).unwrap();
     m.apply(seat(0), play("o")).unwrap();
     let ask = serde_json::json!({"string": "omat", "solve": true});
-    let closed = m.state().assist(Viewer::Seat(Seat(1)), &ask).unwrap();
+    let closed = m
+        .state()
+        .assist(Viewer::Seat(Seat(1)), &ask, &parlor_core::Budget::UNLIMITED)
+        .unwrap();
     assert!(closed.unwrap_err().contains("after the round"));
 
     for (i, s) in EXAMPLE.iter().enumerate().skip(1) {
@@ -592,7 +595,11 @@ fn the_helper_opens_after_the_round_or_with_hints() {
     }
     m.apply(seat(1), Action::Concede).unwrap();
     assert_eq!(m.state().to_act(), ToAct::Over);
-    let answer = m.state().assist(Viewer::Spectator, &ask).unwrap().unwrap();
+    let answer = m
+        .state()
+        .assist(Viewer::Spectator, &ask, &parlor_core::Budget::UNLIMITED)
+        .unwrap()
+        .unwrap();
     let results: Vec<&str> = answer["moves"]
         .as_array()
         .unwrap()
@@ -610,14 +617,22 @@ fn the_helper_opens_after_the_round_or_with_hints() {
     // The current string is the default; malformed requests say what is accepted.
     let current = m
         .state()
-        .assist(Viewer::Spectator, &serde_json::json!({}))
+        .assist(
+            Viewer::Spectator,
+            &serde_json::json!({}),
+            &parlor_core::Budget::UNLIMITED,
+        )
         .unwrap()
         .unwrap();
     assert_eq!(current["string"], "bombastic");
     assert_eq!(current["moves"].as_array().unwrap().len(), 0);
     let bad = m
         .state()
-        .assist(Viewer::Spectator, &serde_json::json!({"strng": 1}))
+        .assist(
+            Viewer::Spectator,
+            &serde_json::json!({"strng": 1}),
+            &parlor_core::Budget::UNLIMITED,
+        )
         .unwrap();
     assert!(bad.unwrap_err().starts_with("a helper request is"));
 
@@ -628,7 +643,11 @@ fn the_helper_opens_after_the_round_or_with_hints() {
     let m = Match::<WordSprout>::new(open, 1, &res).unwrap();
     let answer = m
         .state()
-        .assist(Viewer::Seat(Seat(0)), &serde_json::json!({}))
+        .assist(
+            Viewer::Seat(Seat(0)),
+            &serde_json::json!({}),
+            &parlor_core::Budget::UNLIMITED,
+        )
         .unwrap()
         .unwrap();
     let letters: String = answer["moves"]

@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 use parlor_core::{
-    Actor, ConfigError, Deadline, Game, GameInfo, Outcome, Registry, Resources, Seat, Seed, ToAct,
-    Viewer,
+    Actor, ConfigError, Deadline, ErrorKind, Game, GameError, GameInfo, Needs, Outcome, Registry,
+    Resources, Seat, Seed, ToAct, Viewer,
 };
 use parlor_server::client::http;
 use parlor_server::storage::{DbUrl, PgStorage, Storage};
@@ -65,6 +65,20 @@ pub enum SecretError {
     RefereePick,
 }
 
+impl GameError for SecretError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            SecretError::Range => ErrorKind::Illegal,
+            SecretError::Over => ErrorKind::GameOver,
+            _ => ErrorKind::NotYourTurn,
+        }
+    }
+}
+
+/// What happened: `{"picked": seat, "pick": n}` (the number for that seat
+/// only), or `{"time": true}`.
+pub type SecretEvent = Value;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Secret {
     config: SecretConfig,
@@ -88,7 +102,7 @@ impl Game for Secret {
     type Config = SecretConfig;
     type Action = SecretAction;
     type View = SecretView;
-    type Event = String;
+    type Event = SecretEvent;
     type Error = SecretError;
     const INFO: GameInfo = GameInfo {
         name: "secret",
@@ -108,6 +122,22 @@ impl Game for Secret {
     }
     fn config(&self) -> &SecretConfig {
         &self.config
+    }
+    fn needs(_: &SecretConfig) -> Needs {
+        Needs::seats(2)
+    }
+    fn action_bound(&self) -> usize {
+        // Two picks or a timeout a round.
+        self.config.rounds as usize * 2
+    }
+    fn event_view(event: &Value, viewer: Viewer) -> Option<Value> {
+        let mut e = event.clone();
+        if e["picked"].as_u64().map(|s| Viewer::Seat(Seat(s as usize))) != Some(viewer) {
+            if let Some(o) = e.as_object_mut() {
+                o.remove("pick");
+            }
+        }
+        Some(e)
     }
     fn seats(&self) -> usize {
         2
@@ -129,7 +159,7 @@ impl Game for Secret {
         }
         Some((1..=3).map(SecretAction::Pick).collect())
     }
-    fn apply(&mut self, actor: Actor, action: SecretAction) -> Result<Vec<String>, SecretError> {
+    fn apply(&mut self, actor: Actor, action: SecretAction) -> Result<Vec<Value>, SecretError> {
         if self.over() {
             return Err(SecretError::Over);
         }
@@ -143,14 +173,14 @@ impl Game for Secret {
                 }
                 self.picks[s.0] = Some(n);
                 self.reveal_if_done();
-                Ok(vec![format!("{s} picked")])
+                Ok(vec![serde_json::json!({"picked": s.0, "pick": n})])
             }
             (Actor::Referee, SecretAction::Timeout) => {
                 for p in &mut self.picks {
                     p.get_or_insert(0);
                 }
                 self.reveal_if_done();
-                Ok(vec!["time".into()])
+                Ok(vec![serde_json::json!({"time": true})])
             }
             (Actor::Seat(_), SecretAction::Timeout) => Err(SecretError::NotReferee),
             (Actor::Referee, _) => Err(SecretError::RefereePick),
@@ -212,6 +242,12 @@ pub struct Blob {
 #[error("blob refuses {0}")]
 pub struct BlobError(u32);
 
+impl GameError for BlobError {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Illegal
+    }
+}
+
 impl Game for Blob {
     type Config = BlobConfig;
     type Action = u32;
@@ -232,6 +268,14 @@ impl Game for Blob {
     }
     fn config(&self) -> &BlobConfig {
         &self.config
+    }
+    fn needs(_: &BlobConfig) -> Needs {
+        Needs::seats(1)
+    }
+    /// Blob never ends: it exists to fill connections, never to be
+    /// played through.
+    fn action_bound(&self) -> usize {
+        usize::MAX
     }
     fn seats(&self) -> usize {
         1

@@ -2,11 +2,14 @@
 //! playable table.
 
 use crate::rules::{Pot, Rule, RuleSet, Vowels};
-use parlor_core::ConfigError;
+use parlor_core::{ConfigError, Setting, SettingKind, SettingOption};
 use serde::{Deserialize, Serialize};
 
 /// The most seats a table may have.
 pub const MAX_PLAYERS: usize = 10;
+
+/// The most rounds a match may have.
+pub const MAX_ROUNDS: u32 = 99;
 
 /// The rules of one table.
 ///
@@ -76,8 +79,11 @@ impl Config {
                 self.players
             )));
         }
-        if self.round_count() == 0 {
-            return Err(ConfigError::new("a match needs at least 1 round"));
+        if !(1..=MAX_ROUNDS).contains(&self.round_count()) {
+            return Err(ConfigError::new(format!(
+                "a match has 1 to {MAX_ROUNDS} rounds, not {}",
+                self.round_count()
+            )));
         }
         if !self.teams.is_empty() || self.rules.has(Rule::Teams) {
             let mut seen = vec![false; self.players];
@@ -109,4 +115,77 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// The table's settings as a lobby shows them.
+pub(crate) fn settings() -> Vec<Setting> {
+    let rules = Rule::ALL
+        .iter()
+        .map(|r| SettingOption::text(r.name(), r.title()))
+        .collect();
+    vec![
+        Setting {
+            field: "players",
+            label: "Players",
+            help: "seats at the table",
+            kind: SettingKind::Seats {
+                min: 2,
+                max: MAX_PLAYERS,
+            },
+        },
+        Setting {
+            field: "lexicon",
+            label: "Word list",
+            help: "the words a string must stay inside",
+            kind: SettingKind::WordList { role: "words" },
+        },
+        Setting {
+            field: "rules",
+            label: "Rules",
+            help: "the optional rules and variants on at the start",
+            kind: SettingKind::Flags { options: rules },
+        },
+        Setting {
+            field: "vowels",
+            label: "Vowels",
+            help: "the letters that count as vowels (aeiou unless you say otherwise)",
+            kind: SettingKind::Text {
+                max_len: 26,
+                optional: true,
+            },
+        },
+        Setting {
+            field: "pot",
+            label: "Tiles",
+            help: "with the tiles rule: letters with counts, like \"a9 b2 c2\"",
+            kind: SettingKind::Text {
+                max_len: 26 * 6,
+                optional: true,
+            },
+        },
+        Setting {
+            field: "teams",
+            label: "Teams",
+            help: "with team play: which seats play together",
+            kind: SettingKind::Teams,
+        },
+        Setting {
+            field: "rounds",
+            label: "Rounds",
+            help:
+                "rounds in the match (empty: 3 with metamorphism or persistent collections, else 1)",
+            kind: SettingKind::Integer {
+                min: 1,
+                max: MAX_ROUNDS as i64,
+                optional: true,
+            },
+        },
+        Setting {
+            field: "hints",
+            label: "Helper during play",
+            help:
+                "the helper (\"what could I play?\") is open during play, not only after the round",
+            kind: SettingKind::Bool,
+        },
+    ]
 }

@@ -25,7 +25,12 @@ struct Request {
 }
 
 impl WordSprout {
-    pub(super) fn helper(&self, _viewer: Viewer, request: &Value) -> Result<Value, String> {
+    pub(super) fn helper(
+        &self,
+        _viewer: Viewer,
+        request: &Value,
+        budget: &parlor_core::Budget,
+    ) -> Result<Value, String> {
         let request: Request = serde_json::from_value(request.clone()).map_err(|e| {
             format!("a helper request is {{\"string\": \"omat\", \"solve\": false}}, both optional: {e}")
         })?;
@@ -34,6 +39,12 @@ impl WordSprout {
             return Err(
                 "the helper opens after the round (this table was created without hints)".into(),
             );
+        }
+        // The listing and the solved table are built once per word list and
+        // rule set and then shared; a request nobody waits for any more
+        // does not start one.
+        if budget.cancelled() {
+            return Err("the helper request was cancelled".into());
         }
         let string = request.string.unwrap_or_else(|| self.string.clone());
         let judge = &self.shared.judge;

@@ -42,8 +42,8 @@ use crate::board::{Board, BoardError};
 use crate::judge::Judge;
 use crate::rules::{Rule, RuleSet};
 use parlor_core::{
-    Actor, ConfigError, Game, GameInfo, Level, LexiconStamp, Outcome, Resources, Seat, Seed, ToAct,
-    Viewer,
+    Actor, ConfigError, Game, GameInfo, Level, LexiconStamp, Needs, Outcome, Resources, Seat, Seed,
+    Setting, ToAct, Viewer,
 };
 use parlor_lexicon::Lexicon;
 use serde::{Deserialize, Serialize};
@@ -336,6 +336,25 @@ pub enum Error {
     Referee,
 }
 
+impl parlor_core::GameError for Error {
+    fn kind(&self) -> parlor_core::ErrorKind {
+        use parlor_core::ErrorKind as K;
+        match self {
+            Error::Over => K::GameOver,
+            Error::SeatOut(_) | Error::NotYourTurn { .. } | Error::Referee => K::NotYourTurn,
+            Error::NoSeat(_) => K::Malformed,
+            Error::NotNow(_)
+            | Error::NotAnInsertion { .. }
+            | Error::Board(_)
+            | Error::TooLong { .. }
+            | Error::NoTile { .. }
+            | Error::Invalid { .. }
+            | Error::BadProof { .. }
+            | Error::RuleNotSwitchable { .. } => K::Illegal,
+        }
+    }
+}
+
 /// The phase of a table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "phase", rename_all = "kebab-case")]
@@ -515,6 +534,27 @@ impl Game for WordSprout {
         &self.config
     }
 
+    fn needs(config: &Config) -> Needs {
+        Needs::seats(config.players).word_list("words", &config.lexicon)
+    }
+
+    fn settings() -> Vec<Setting> {
+        config::settings()
+    }
+
+    /// Each round ends once every seat but one is out. Every play adds a
+    /// letter to a string no longer than the longest word, and a play is
+    /// taken back only when its player goes out; each play may be followed
+    /// by a challenge and its answer, a call, or a concede. 2-D starts a new
+    /// string only from a complete word of five letters or more, and a
+    /// grid holds at most as many strings as letters.
+    fn action_bound(&self) -> usize {
+        let config = &self.config;
+        let per_string = (parlor_lexicon::MAX_WORD_LEN + 2) * (config.players + 1) * 4;
+        let strings = if config.rules.has(Rule::TwoD) { 64 } else { 1 };
+        config.round_count() as usize * (per_string * strings + 2)
+    }
+
     fn seats(&self) -> usize {
         self.config.players
     }
@@ -658,8 +698,9 @@ impl Game for WordSprout {
         &self,
         viewer: Viewer,
         request: &serde_json::Value,
+        budget: &parlor_core::Budget,
     ) -> Option<Result<serde_json::Value, String>> {
-        Some(self.helper(viewer, request))
+        Some(self.helper(viewer, request, budget))
     }
 
     fn agent(

@@ -166,7 +166,7 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         }
         // Computer players who are not to act may call an out-of-turn play
         // or make an open challenge first.
-        if let Some(done) = bystander_bots(&mut m, &mut bots, &names, budget, &mut out)? {
+        if let Some(done) = bystander_bots(&mut m, &mut bots, &names, budget.clone(), &mut out)? {
             if done {
                 continue;
             }
@@ -181,7 +181,7 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
                 seat,
                 view: &view,
                 legal: legal.as_deref(),
-                budget,
+                budget: budget.clone(),
             };
             let action = agent.choose(&ctx).unwrap_or(Action::Concede);
             match m.apply(Actor::Seat(seat), action.clone()) {
@@ -287,7 +287,7 @@ fn bystander_bots(
             seat,
             view: &view,
             legal: legal.as_deref(),
-            budget,
+            budget: budget.clone(),
         };
         if let Some(action) = agent.choose(&ctx) {
             if matches!(action, Action::Call | Action::Challenge) {
