@@ -272,6 +272,28 @@ mod tests {
     }
 
     #[test]
+    fn random_keyphrases_of_old_records_stay() {
+        // Printed by `Keyphrase::random` over rand 0.8.8's `gen_range`. Games
+        // recorded without a keyphrase take their board from these, so they
+        // must stay whatever draws the indices.
+        #[rustfmt::skip]
+        let cases: [(u64, [u16; 4], &str); 7] = [
+            (0, [5513, 3623, 5436, 467], "roulette language reword bakeshop"),
+            (1, [3129, 625, 4638, 1705], "handwash bootie phrase depict"),
+            (7, [1227, 1306, 5476, 5651], "condense corned ritalin scallop"),
+            (42, [5302, 7389, 3324, 4878], "repayment uphold hypocrisy profile"),
+            (2024, [1298, 7639, 5332, 7059], "copper wifi reputably underling"),
+            (0xdead_beef, [7745, 4508, 45, 1960], "yin party activator dragonish"),
+            (u64::MAX, [5319, 2961, 3365, 5119], "reprise gradually immorally reboot"),
+        ];
+        for (seed, indices, text) in cases {
+            let k = Keyphrase::random(parlor_core::GameRng::from_seed(seed).inner());
+            assert_eq!(k.indices(), indices, "seed {seed}");
+            assert_eq!(k.normalised(), text, "seed {seed}");
+        }
+    }
+
+    #[test]
     fn parse_forms() {
         let k = Keyphrase::parse("abacus abdomen abide zoom").unwrap();
         assert_eq!(Keyphrase::parse("ABACUS-abdomen-Abide   zoom").unwrap(), k);
