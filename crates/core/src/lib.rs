@@ -63,5 +63,5 @@ pub use game::{ConfigError, Deadline, Game, GameInfo, Outcome};
 pub use record::{LexiconStamp, Match, Record, RecordError, RecordedAction, RECORD_VERSION};
 pub use registry::{ActionError, DynMatch, GameEntry, Registry, RegistryError};
 pub use resources::{ResourceError, Resources};
-pub use rng::{GameRng, Seed};
+pub use rng::{GameRng, Seed, RANDOMNESS_VERSION};
 pub use seat::{Actor, Seat, ToAct, Viewer};
