@@ -106,11 +106,6 @@ impl GameRng {
         self.next_u64() < (p * SCALE) as u64
     }
 
-    /// The underlying generator, for `rand`'s distributions.
-    pub fn inner(&mut self) -> &mut impl RngCore {
-        &mut self.0
-    }
-
     /// A uniform index in `0..bound` for [`Self::shuffle`]: bounds that fit
     /// in 32 bits draw `u32`s, the others `u64`s (rand 0.8's `gen_index`).
     fn index(&mut self, bound: usize) -> usize {

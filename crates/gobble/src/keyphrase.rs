@@ -1,6 +1,7 @@
 //! Keyphrases: four words from the EFF large diceware list that name a board.
 
 use diceware_wordlists::EFF_LONG_WORDLIST;
+use parlor_core::GameRng;
 use std::fmt;
 use std::str::FromStr;
 
@@ -81,10 +82,13 @@ impl Keyphrase {
     }
 
     /// A fresh keyphrase: four independent uniform draws from the list.
-    pub fn random<R: rand::Rng + ?Sized>(rng: &mut R) -> Self {
+    ///
+    /// A game without a keyphrase in its config takes this one from its seed,
+    /// so these draws are part of what a record replays.
+    pub fn random(rng: &mut GameRng) -> Self {
         let mut words = [0u16; KEYPHRASE_WORDS];
         for w in &mut words {
-            *w = rng.gen_range(0..EFF_LONG_WORDLIST.len()) as u16;
+            *w = rng.below(EFF_LONG_WORDLIST.len()) as u16;
         }
         Keyphrase { words }
     }
@@ -287,7 +291,7 @@ mod tests {
             (u64::MAX, [5319, 2961, 3365, 5119], "reprise gradually immorally reboot"),
         ];
         for (seed, indices, text) in cases {
-            let k = Keyphrase::random(parlor_core::GameRng::from_seed(seed).inner());
+            let k = Keyphrase::random(&mut GameRng::from_seed(seed));
             assert_eq!(k.indices(), indices, "seed {seed}");
             assert_eq!(k.normalised(), text, "seed {seed}");
         }
