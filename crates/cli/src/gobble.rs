@@ -68,7 +68,7 @@ fn fresh_seed() -> u64 {
 
 fn fresh_keyphrase() -> Keyphrase {
     let mut rng = GameRng::from_seed(fresh_seed());
-    Keyphrase::random(rng.inner())
+    Keyphrase::random(&mut rng)
 }
 
 fn square(size: Size) -> Result<usize> {

@@ -488,7 +488,7 @@ impl Game for Gobble {
             Some(k) => Keyphrase::parse(k).map_err(|e| ConfigError::new(e.to_string()))?,
             None => {
                 let mut rng = GameRng::from_seed(seed);
-                Keyphrase::random(rng.inner())
+                Keyphrase::random(&mut rng)
             }
         };
         let board = dice.board_for_seed(&keyphrase.normalised());

@@ -1,6 +1,7 @@
 //! Keyphrases: four words from the EFF large diceware list that name a board.
 
 use diceware_wordlists::EFF_LONG_WORDLIST;
+use parlor_core::GameRng;
 use std::fmt;
 use std::str::FromStr;
 
@@ -81,10 +82,13 @@ impl Keyphrase {
     }
 
     /// A fresh keyphrase: four independent uniform draws from the list.
-    pub fn random<R: rand::Rng + ?Sized>(rng: &mut R) -> Self {
+    ///
+    /// A game without a keyphrase in its config takes this one from its seed,
+    /// so these draws are part of what a record replays.
+    pub fn random(rng: &mut GameRng) -> Self {
         let mut words = [0u16; KEYPHRASE_WORDS];
         for w in &mut words {
-            *w = rng.gen_range(0..EFF_LONG_WORDLIST.len()) as u16;
+            *w = rng.below(EFF_LONG_WORDLIST.len()) as u16;
         }
         Keyphrase { words }
     }
@@ -268,6 +272,28 @@ mod tests {
         assert_eq!(EFF_LONG_WORDLIST.len(), 7776);
         for (i, w) in EFF_LONG_WORDLIST.iter().enumerate() {
             assert_eq!(index_of(w), Some(i as u16), "{w} appears once");
+        }
+    }
+
+    #[test]
+    fn random_keyphrases_of_old_records_stay() {
+        // Printed by `Keyphrase::random` over rand 0.8.8's `gen_range`. Games
+        // recorded without a keyphrase take their board from these, so they
+        // must stay whatever draws the indices.
+        #[rustfmt::skip]
+        let cases: [(u64, [u16; 4], &str); 7] = [
+            (0, [5513, 3623, 5436, 467], "roulette language reword bakeshop"),
+            (1, [3129, 625, 4638, 1705], "handwash bootie phrase depict"),
+            (7, [1227, 1306, 5476, 5651], "condense corned ritalin scallop"),
+            (42, [5302, 7389, 3324, 4878], "repayment uphold hypocrisy profile"),
+            (2024, [1298, 7639, 5332, 7059], "copper wifi reputably underling"),
+            (0xdead_beef, [7745, 4508, 45, 1960], "yin party activator dragonish"),
+            (u64::MAX, [5319, 2961, 3365, 5119], "reprise gradually immorally reboot"),
+        ];
+        for (seed, indices, text) in cases {
+            let k = Keyphrase::random(&mut GameRng::from_seed(seed));
+            assert_eq!(k.indices(), indices, "seed {seed}");
+            assert_eq!(k.normalised(), text, "seed {seed}");
         }
     }
 
