@@ -48,6 +48,7 @@
 #![deny(missing_docs)]
 
 mod agent;
+mod clock;
 pub mod conformance;
 #[doc(hidden)]
 pub mod doc_nim;
@@ -59,6 +60,7 @@ mod rng;
 mod seat;
 
 pub use agent::{Agent, AgentContext, Budget, Level, RandomAgent};
+pub use clock::TimeControl;
 pub use game::{ConfigError, Deadline, Game, GameInfo, Outcome};
 pub use record::{LexiconStamp, Match, Record, RecordError, RecordedAction, RECORD_VERSION};
 pub use registry::{ActionError, DynMatch, GameEntry, Registry, RegistryError};
