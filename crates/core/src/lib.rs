@@ -60,7 +60,7 @@ mod rng;
 mod seat;
 
 pub use agent::{Agent, AgentContext, Budget, Level, RandomAgent};
-pub use clock::TimeControl;
+pub use clock::{ClockView, Clocks, Expiry, RoundView, SeatClockView, Step, TimeControl, Timer};
 pub use game::{ConfigError, Deadline, Game, GameInfo, Outcome};
 pub use record::{LexiconStamp, Match, Record, RecordError, RecordedAction, RECORD_VERSION};
 pub use registry::{ActionError, DynMatch, GameEntry, Registry, RegistryError};
