@@ -1189,3 +1189,157 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod props {
+    //! Random starts, actions and times (some stamped out of order), held
+    //! to the model's invariants.
+
+    use super::*;
+    use proptest::collection::vec;
+    use proptest::option;
+    use proptest::prelude::*;
+
+    fn control() -> impl Strategy<Value = TimeControl> {
+        let tenths = |t: u32| f64::from(t) / 10.0;
+        (
+            option::of(1u32..=300),
+            0u32..=50,
+            0u32..=50,
+            option::of(1u32..=300),
+            option::of(1u32..=300),
+        )
+            .prop_map(move |(bank, increment, delay, turn, absent)| {
+                let with_bank = |t: u32| if bank.is_some() { tenths(t) } else { 0.0 };
+                TimeControl {
+                    bank_seconds: bank.map(tenths),
+                    increment_seconds: with_bank(increment),
+                    delay_seconds: with_bank(delay),
+                    turn_seconds: turn.map(tenths),
+                    absent_seconds: absent.map(tenths),
+                }
+            })
+    }
+
+    /// A state as drawn: (kind, one seat, a mask of seats, round key, round
+    /// length in seconds).
+    type RawState = (u8, usize, u8, u8, u8);
+
+    fn raw_state() -> impl Strategy<Value = RawState> {
+        (0u8..12, 0usize..4, any::<u8>(), 0u8..3, 1u8..=100)
+    }
+
+    fn state(seats: usize, raw: RawState) -> (ToAct, Option<(String, f64)>) {
+        let (kind, one, mask, key, length) = raw;
+        let to_act = match kind {
+            0..=5 => ToAct::One(Seat(one % seats)),
+            6..=9 => ToAct::Simultaneous(
+                (0..seats)
+                    .filter(|s| mask & (1 << s) != 0)
+                    .map(Seat)
+                    .collect(),
+            ),
+            10 => ToAct::Chance,
+            _ => ToAct::Over,
+        };
+        let round = match key {
+            0 => None,
+            k => Some((format!("round {k}"), f64::from(length))),
+        };
+        (to_act, round)
+    }
+
+    fn as_ref(round: &Option<(String, f64)>) -> Option<(&str, f64)> {
+        round.as_ref().map(|(k, s)| (k.as_str(), *s))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn clocks_keep_their_invariants(
+            control in control(),
+            seats in 1usize..=4,
+            start_ms in 0i64..1_000_000,
+            start in raw_state(),
+            raw_steps in vec((-500i64..6_000, 0usize..5, raw_state()), 0..40),
+            away in vec(option::of(0i64..1_100_000), 4),
+        ) {
+            let (start_to_act, start_round) = state(seats, start);
+            let mut clocks = Clocks::new(control.clone(), seats).unwrap();
+            clocks.start(start_ms, &start_to_act, as_ref(&start_round));
+            let increment = clocks.limits.increment;
+            let mut stamp = start_ms;
+            let mut steps = Vec::new();
+            for (dt, actor, raw) in raw_steps {
+                if steps.last().is_some_and(|s: &Step| s.to_act == ToAct::Over) {
+                    break;
+                }
+                stamp += dt;
+                let actor = if actor < seats { Actor::Seat(Seat(actor)) } else { Actor::Referee };
+                let (to_act, round) = state(seats, raw);
+                steps.push(Step { at_ms: stamp, actor, to_act, round });
+            }
+
+            for step in &steps {
+                let latest = clocks.latest.unwrap();
+                let at = step.at_ms.max(latest);
+                // Between events: a running bank never grows, a stopped one
+                // never changes, none is below zero; the flag expiry is the
+                // first millisecond of an empty bank.
+                let moments = [latest, (latest + at) / 2, at];
+                let views: Vec<ClockView> =
+                    moments.iter().map(|&t| clocks.view(t, &away)).collect();
+                for seat in 0..seats {
+                    let banks: Vec<Option<i64>> =
+                        views.iter().map(|v| v.seats[seat].bank_ms).collect();
+                    prop_assert!(banks.iter().all(|b| b.unwrap_or(0) >= 0), "{banks:?}");
+                    if views[0].seats[seat].running {
+                        prop_assert!(banks.windows(2).all(|w| w[1] <= w[0]), "{banks:?}");
+                    } else {
+                        prop_assert!(banks.windows(2).all(|w| w[1] == w[0]), "{banks:?}");
+                    }
+                    let flagged = clocks.flagged(at).contains(&Seat(seat));
+                    prop_assert_eq!(flagged, banks[2] == Some(0));
+                }
+                for (ends, expiry) in clocks.expiries(&away) {
+                    if let Expiry::Flag(Seat(seat)) = expiry {
+                        prop_assert_eq!(clocks.view(ends, &away).seats[seat].bank_ms, Some(0));
+                        if clocks.seats[seat].bank > Some(0) {
+                            prop_assert_eq!(
+                                clocks.view(ends - 1, &away).seats[seat].bank_ms,
+                                Some(1)
+                            );
+                        }
+                    }
+                }
+
+                // Across the event: only the actor's bank changes, and only
+                // by its increment (unless its flag has fallen).
+                let before = clocks.view(at, &away);
+                clocks.on_action(step.at_ms, step.actor, &step.to_act, as_ref(&step.round));
+                let after = clocks.view(at, &away);
+                for seat in 0..seats {
+                    let (b, a) = (&before.seats[seat], &after.seats[seat]);
+                    let credited = step.actor == Actor::Seat(Seat(seat))
+                        && b.running
+                        && b.bank_ms > Some(0);
+                    let expected = b.bank_ms.map(|bank| bank + if credited { increment } else { 0 });
+                    prop_assert_eq!(a.bank_ms, expected, "seat {}", seat);
+                    prop_assert_eq!(a.running, step.to_act.includes(Seat(seat)));
+                }
+            }
+
+            let again = Clocks::replay(
+                control,
+                seats,
+                start_ms,
+                &start_to_act,
+                as_ref(&start_round),
+                steps,
+            )
+            .unwrap();
+            prop_assert_eq!(again, clocks);
+        }
+    }
+}
