@@ -48,6 +48,7 @@
 #![deny(missing_docs)]
 
 mod agent;
+mod clock;
 pub mod conformance;
 #[doc(hidden)]
 pub mod doc_nim;
@@ -60,6 +61,7 @@ pub mod sealed_bid;
 mod seat;
 
 pub use agent::{Agent, AgentContext, Budget, Cancel, Level, RandomAgent};
+pub use clock::{ClockView, Clocks, Expiry, RoundView, SeatClockView, Step, TimeControl, Timer};
 pub use game::{
     ConfigError, Deadline, ErrorKind, Game, GameError, GameInfo, Needs, Outcome, Setting,
     SettingKind, SettingOption, WordListNeed,
