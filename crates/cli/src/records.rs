@@ -50,9 +50,27 @@ pub struct ReplayArgs {
     file: PathBuf,
     #[command(flatten)]
     dict: DictArgs,
-    /// Print JSON: game, actions, who is to act, outcome, final public view.
+    /// Print JSON: game, actions, who is to act, outcome, the final view
+    /// and every action's events, as the viewer `--as` sees them.
     #[arg(long)]
     json: bool,
+    /// Whose eyes to see the game through: `spectator` (the default) or a
+    /// player number from 1; a player sees their own hidden hand and
+    /// private events, nobody else's.
+    #[arg(long = "as", value_name = "VIEWER", default_value = "spectator", value_parser = parse_viewer)]
+    viewer: Viewer,
+}
+
+fn parse_viewer(text: &str) -> Result<Viewer, String> {
+    if text.eq_ignore_ascii_case("spectator") {
+        return Ok(Viewer::Spectator);
+    }
+    match text.parse::<usize>() {
+        Ok(n) if (1..=64).contains(&n) => Ok(Viewer::Seat(Seat(n - 1))),
+        _ => Err(format!(
+            "{text:?} is not a viewer: write spectator or a player number from 1"
+        )),
+    }
 }
 
 /// Replays a record of any game, checking every action against the rules.
@@ -70,6 +88,14 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
         .with_context(|| format!("{} does not replay", args.file.display()))?;
     let info = m.info();
     let outcome = m.outcome();
+    if let Viewer::Seat(seat) = args.viewer {
+        anyhow::ensure!(
+            seat.0 < m.seats(),
+            "--as {}: this game has {} players",
+            seat.0 + 1,
+            m.seats()
+        );
+    }
     if args.json {
         println!(
             "{}",
@@ -79,7 +105,8 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
                 "actions": m.actions_len(),
                 "to_act": m.to_act(),
                 "outcome": outcome,
-                "view": m.view_json(Viewer::Spectator),
+                "view": m.view_json(args.viewer),
+                "events": m.history_json(args.viewer, 0),
             }))?
         );
         return Ok(ExitCode::SUCCESS);

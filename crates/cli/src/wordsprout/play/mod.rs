@@ -13,7 +13,7 @@ use anyhow::{bail, Context, Result};
 use input::{help, parse, split_actor, Input};
 use parlor_core::{Actor, Agent, AgentContext, Budget, Game, Level, Match, Seat, ToAct, Viewer};
 use parlor_wordsprout::rules::{Pot, Rule, RuleSet, Vowels};
-use parlor_wordsprout::{Action, Config, Phase, WordSprout};
+use parlor_wordsprout::{Action, Config, Event, Phase, WordSprout};
 use render::{hint, print_events, rules_line, scores_line, show};
 use replay::replay;
 use std::io::{BufRead, Write};
@@ -185,7 +185,7 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
             };
             let action = agent.choose(&ctx).unwrap_or(Action::Concede);
             match m.apply(Actor::Seat(seat), action.clone()) {
-                Ok(events) => print_events(&events, &names, &mut out)?,
+                Ok(events) => announce(&events, &mut bots, &names, &mut out)?,
                 Err(e) => {
                     // A bot should never be refused; concede rather than loop.
                     writeln!(
@@ -196,7 +196,7 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
                     let events = m
                         .apply(Actor::Seat(seat), Action::Concede)
                         .map_err(anyhow::Error::msg)?;
-                    print_events(&events, &names, &mut out)?;
+                    announce(&events, &mut bots, &names, &mut out)?;
                 }
             }
             continue;
@@ -250,7 +250,7 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
             }
             Input::Bad(msg) => writeln!(out, "{msg}")?,
             Input::Act(action) => match m.apply(Actor::Seat(actor), action) {
-                Ok(events) => print_events(&events, &names, &mut out)?,
+                Ok(events) => announce(&events, &mut bots, &names, &mut out)?,
                 Err(e) => writeln!(out, "Not accepted: {e}.")?,
             },
         }
@@ -270,6 +270,7 @@ fn bystander_bots(
         return Ok(None);
     }
     let to_act = m.state().to_act();
+    let mut call = None;
     for (s, slot) in bots.iter_mut().enumerate() {
         let seat = Seat(s);
         if to_act.includes(seat) || !m.state().is_active(seat) {
@@ -291,11 +292,15 @@ fn bystander_bots(
         };
         if let Some(action) = agent.choose(&ctx) {
             if matches!(action, Action::Call | Action::Challenge) {
-                if let Ok(events) = m.apply(Actor::Seat(seat), action) {
-                    print_events(&events, names, out)?;
-                    return Ok(Some(true));
-                }
+                call = Some((seat, action));
+                break;
             }
+        }
+    }
+    if let Some((seat, action)) = call {
+        if let Ok(events) = m.apply(Actor::Seat(seat), action) {
+            announce(&events, bots, names, out)?;
+            return Ok(Some(true));
         }
     }
     Ok(Some(false))
@@ -328,4 +333,29 @@ fn parse_teams(s: &str) -> Result<Vec<Vec<usize>>> {
         teams.push(team);
     }
     Ok(teams)
+}
+
+/// After an accepted action: each computer player is shown what its seat
+/// sees of the events (it may remember them), and the terminal prints what
+/// everyone at the table may see.
+fn announce(
+    events: &[Event],
+    bots: &mut [Option<Box<dyn Agent<WordSprout>>>],
+    names: &[String],
+    out: &mut impl Write,
+) -> Result<()> {
+    for (s, bot) in bots.iter_mut().enumerate() {
+        if let Some(bot) = bot {
+            let seen: Vec<Event> = events
+                .iter()
+                .filter_map(|e| WordSprout::event_view(e, Viewer::Seat(Seat(s))))
+                .collect();
+            bot.observe(Seat(s), &seen);
+        }
+    }
+    let public: Vec<Event> = events
+        .iter()
+        .filter_map(|e| WordSprout::event_view(e, Viewer::Spectator))
+        .collect();
+    print_events(&public, names, out)
 }
