@@ -233,6 +233,14 @@ struct Bots {
     discard: bool,
 }
 
+impl Drop for Bots {
+    /// The game left memory (or the server stops): a decision under way is
+    /// of no use to anyone.
+    fn drop(&mut self) {
+        self.cancel.cancel();
+    }
+}
+
 /// The bots' copy of the game and the bots themselves: one agent per bot
 /// seat, kept for the life of the game so that it may remember what it
 /// has seen. A copy made again from the record (after a restart, or when
