@@ -346,14 +346,19 @@ impl Game for SealedBid {
         Ok(Box::new(Greedy {
             level,
             rng: GameRng::from_seed(seed),
+            their_last_bid: None,
         }))
     }
 }
 
 /// Bids a little, takes as many as it can; at Easy it plays at random.
+/// Above Easy it remembers the other seat's last revealed bid (an agent
+/// that remembers: it learns it from the events, not from the view) and
+/// tries to outbid it by one.
 struct Greedy {
     level: Level,
     rng: GameRng,
+    their_last_bid: Option<u32>,
 }
 
 impl Agent<SealedBid> for Greedy {
@@ -369,6 +374,18 @@ impl Agent<SealedBid> for Greedy {
             return legal.last().cloned();
         }
         let chips = ctx.view.chips[ctx.seat.0];
-        Some(Action::Bid(chips.min(1 + ctx.view.pile % 2)))
+        let want = match self.their_last_bid {
+            Some(b) => b + 1,
+            None => 1 + ctx.view.pile % 2,
+        };
+        Some(Action::Bid(chips.min(want)))
+    }
+
+    fn observe(&mut self, seat: Seat, events: &[Event]) {
+        for e in events {
+            if let Event::Revealed(bids) = e {
+                self.their_last_bid = Some(bids[1 - seat.0]);
+            }
+        }
     }
 }

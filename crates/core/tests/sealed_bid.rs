@@ -244,3 +244,58 @@ proptest::proptest! {
         }
     }
 }
+
+/// An agent kept for the game remembers what its seat was shown; one made
+/// later (after a restart) catches up from the history and decides alike.
+#[test]
+fn agents_remember_and_catch_up_from_the_history() {
+    let r = Resources::embedded();
+    let mut registry = Registry::new();
+    registry.register::<SealedBid>();
+    let entry = registry.get("sealed-bid").unwrap();
+    let mut m = entry
+        .new_match(&serde_json::json!({"pile": 10, "chips": 9}), 1, &r)
+        .unwrap();
+    let mut kept = m.agent(Seat(1), Level::Hard, 5, &r).unwrap();
+    // Its first bid, with nothing seen: 1 + pile % 2.
+    assert_eq!(
+        kept.choose(&*m, Budget::UNLIMITED),
+        Some(serde_json::json!({"bid": 1}))
+    );
+    m.apply_json(seat(0), &serde_json::json!({"bid": 4}))
+        .unwrap();
+    m.apply_json(seat(1), &serde_json::json!({"bid": 0}))
+        .unwrap();
+    m.apply_json(seat(0), &serde_json::json!({"take": 1}))
+        .unwrap();
+    // It saw seat 0 bid 4 when the bids were revealed: it outbids by one.
+    assert_eq!(
+        kept.choose(&*m, Budget::UNLIMITED),
+        Some(serde_json::json!({"bid": 5}))
+    );
+    let mut fresh = m.agent(Seat(1), Level::Hard, 5, &r).unwrap();
+    assert_eq!(
+        fresh.choose(&*m, Budget::UNLIMITED),
+        Some(serde_json::json!({"bid": 5})),
+        "a new agent catches up from the history"
+    );
+    // Seat 0 sees seat 1's bid placed, without the amount, until the reveal.
+    m.apply_json(seat(1), &serde_json::json!({"bid": 5}))
+        .unwrap();
+    let last = m.history_json(Viewer::Seat(Seat(0)), m.actions_len());
+    assert_eq!(
+        last[0],
+        vec![serde_json::json!({"bid_placed": {"seat": 1}})]
+    );
+    let mine = m.history_json(Viewer::Seat(Seat(1)), m.actions_len());
+    assert_eq!(
+        mine[0],
+        vec![serde_json::json!({"bid_placed": {"seat": 1, "bid": 5}})]
+    );
+    // A cancelled budget is exhausted at once.
+    let cancel = parlor_core::Cancel::new();
+    let budget = Budget::UNLIMITED.with_cancel(cancel.clone());
+    assert!(!budget.exhausted(std::time::Instant::now(), 0));
+    cancel.cancel();
+    assert!(budget.exhausted(std::time::Instant::now(), 0));
+}
