@@ -45,6 +45,12 @@ pub enum KeyphraseError {
         /// Words found.
         found: usize,
     },
+    /// Longer than any keyphrase can be: refused before any other work.
+    #[error("a keyphrase is at most {MAX_KEYPHRASE_LEN} characters (four words from the EFF large list); this one is longer")]
+    TooLong {
+        /// Its length in characters (counted up to the limit and a little past).
+        found: usize,
+    },
     /// Hyphens make two readings possible.
     #[error("keyphrase {text:?} can be read as {a:?} or {b:?}; separate its words with spaces")]
     Ambiguous {
@@ -56,6 +62,16 @@ pub enum KeyphraseError {
         b: String,
     },
 }
+
+/// The longest keyphrase text accepted: four words of the list (at most
+/// nine letters each) with generous room for spaces and hyphens. Anything
+/// longer is refused before it is lowercased, split or compared, so the
+/// work on a hostile phrase is bounded.
+pub const MAX_KEYPHRASE_LEN: usize = 120;
+
+/// Suggestions are looked for only for words up to this long: the edit
+/// distance to 7,776 list words costs time in the word's length.
+const MAX_SUGGESTED_LEN: usize = 24;
 
 fn index_of(word: &str) -> Option<u16> {
     static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, u16>> =
@@ -107,6 +123,10 @@ impl Keyphrase {
     /// The list's own hyphenated words (`yo-yo`, `t-shirt`, `drop-down`,
     /// `felt-tip`) are read whole where that gives four words.
     pub fn parse(text: &str) -> Result<Self, KeyphraseError> {
+        let found = text.chars().take(MAX_KEYPHRASE_LEN + 1).count();
+        if found > MAX_KEYPHRASE_LEN {
+            return Err(KeyphraseError::TooLong { found });
+        }
         let lower = text.to_lowercase();
         // Tokens split on whitespace; inside a token, parts split on '-'.
         let tokens: Vec<Vec<&str>> = lower
@@ -206,7 +226,12 @@ fn token_readings(parts: &[&str]) -> Vec<Vec<String>> {
 }
 
 /// The `n` list words closest to `word` by edit distance (ties in list order).
+///
+/// Empty for a word longer than any list word could be mistyped into.
 pub fn closest(word: &str, n: usize) -> Vec<String> {
+    if word.chars().count() > MAX_SUGGESTED_LEN {
+        return Vec::new();
+    }
     let mut scored: Vec<(usize, usize, &str)> = EFF_LONG_WORDLIST
         .iter()
         .enumerate()
@@ -267,6 +292,23 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// A hostile phrase is refused before any work: no lowercasing of
+    /// 60,000 characters, no edit distance against the list.
+    #[test]
+    fn long_phrases_are_refused_up_front() {
+        let long = "a".repeat(60_000);
+        assert!(matches!(
+            Keyphrase::parse(&long),
+            Err(KeyphraseError::TooLong { .. })
+        ));
+        let e = Keyphrase::parse(&format!("{} b c", "x".repeat(100))).unwrap_err();
+        assert!(e.to_string().contains("is not a keyphrase word"), "{e}");
+        assert!(closest(&"x".repeat(100), 3).is_empty());
+        assert!(Keyphrase::parse(&"abacus ".repeat(17)).is_err());
+        let fits = format!("abacus{}abdomen abdominal abide", " ".repeat(80));
+        assert!(Keyphrase::parse(&fits).is_ok());
+    }
+
     #[test]
     fn list_is_sorted_and_complete() {
         assert_eq!(EFF_LONG_WORDLIST.len(), 7776);
@@ -320,10 +362,10 @@ mod tests {
             Err(KeyphraseError::WrongCount { found: 2, .. })
         ));
         assert!(Keyphrase::parse("").is_err());
-        let long = vec!["yo"; 200].join("-");
+        let long = vec!["yo"; 30].join("-");
         assert!(matches!(
             Keyphrase::parse(&long),
-            Err(KeyphraseError::WrongCount { found: 200, .. })
+            Err(KeyphraseError::WrongCount { found: 30, .. })
         ));
     }
 
