@@ -29,11 +29,16 @@ pub struct Resources {
     inner: Arc<Inner>,
 }
 
+type DerivedCell = std::sync::OnceLock<Arc<dyn Any + Send + Sync>>;
+
 #[derive(Default)]
 struct Inner {
     added: BTreeMap<String, Arc<Lexicon>>,
     embedded: Mutex<HashMap<String, Arc<Lexicon>>>,
-    derived: Mutex<HashMap<(String, std::any::TypeId), Arc<dyn Any + Send + Sync>>>,
+    /// One cell per key and type: the map's lock is held only to find or
+    /// add the cell, and the first caller builds inside the cell while
+    /// later ones wait for it, so a value is built once however many ask.
+    derived: Mutex<HashMap<(String, std::any::TypeId), Arc<DerivedCell>>>,
 }
 
 impl Resources {
@@ -117,24 +122,64 @@ impl Resources {
 
     /// Data derived from a resource, built once per `key` and type and then
     /// shared (for example a solved Word Sprout table for one word list and
-    /// rule set). `build` runs without any lock held, so two first callers
-    /// may both build; one result wins.
+    /// rule set). The key must name exactly what the data depends on, no
+    /// more: two settings that build the same data must give the same key.
+    ///
+    /// Concurrent first callers of one key do not build twice: one builds,
+    /// the others wait for its result. Different keys build in parallel.
     pub fn derived<T: Any + Send + Sync>(&self, key: &str, build: impl FnOnce() -> T) -> Arc<T> {
         let id = (key.to_string(), std::any::TypeId::of::<T>());
-        if let Some(v) = self
+        let cell = self
             .inner
             .derived
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .get(&id)
-        {
-            if let Ok(v) = v.clone().downcast::<T>() {
-                return v;
-            }
+            .entry(id)
+            .or_default()
+            .clone();
+        let value = cell.get_or_init(|| Arc::new(build()) as Arc<dyn Any + Send + Sync>);
+        // The map is keyed by the type too, so the cell always holds a `T`.
+        value
+            .clone()
+            .downcast::<T>()
+            .expect("a derived cell holds the type it is keyed by")
+    }
+
+    /// How many derived values are held.
+    pub fn derived_count(&self) -> usize {
+        let map = self.inner.derived.lock().unwrap_or_else(|e| e.into_inner());
+        map.values().filter(|c| c.get().is_some()).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn concurrent_first_callers_build_once() {
+        let resources = Resources::embedded();
+        let builds = Arc::new(AtomicUsize::new(0));
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                let (r, b) = (resources.clone(), builds.clone());
+                std::thread::spawn(move || {
+                    *r.derived("slow", || {
+                        b.fetch_add(1, Ordering::SeqCst);
+                        std::thread::sleep(std::time::Duration::from_millis(50));
+                        42u64
+                    })
+                })
+            })
+            .collect();
+        for t in threads {
+            assert_eq!(t.join().unwrap(), 42);
         }
-        let built: Arc<T> = Arc::new(build());
-        let mut map = self.inner.derived.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = map.entry(id).or_insert_with(|| built.clone());
-        entry.clone().downcast::<T>().unwrap_or(built)
+        assert_eq!(builds.load(Ordering::SeqCst), 1);
+        assert_eq!(*resources.derived("slow", || 7u64), 42);
+        // Another type under the same key is another value.
+        assert_eq!(*resources.derived("slow", || 7u32), 7);
+        assert_eq!(resources.derived_count(), 2);
     }
 }

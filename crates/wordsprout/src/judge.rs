@@ -47,9 +47,35 @@ impl std::fmt::Debug for Judge {
     }
 }
 
+/// What a language depends on, and nothing else: the string rules, the
+/// pot only with tiles, the vowels only with a rule that tells vowels from
+/// consonants. Settings that differ elsewhere share one language (a host
+/// would otherwise build a new one, tens of megabytes, for every spelling
+/// of an irrelevant setting).
+fn effective(rules: &RuleSet, pot: &Pot, vowels: &Vowels) -> (RuleSet, Pot, Vowels) {
+    let rules = rules.string_rules();
+    let pot = if rules.has(Rule::Tiles) {
+        *pot
+    } else {
+        Pot::default()
+    };
+    let vowel_rules = [
+        Rule::VowelFill,
+        Rule::VowelCap,
+        Rule::ConsonantStart,
+        Rule::NoFrontConsonant,
+    ];
+    let vowels = if vowel_rules.iter().any(|&r| rules.has(r)) {
+        vowels.clone()
+    } else {
+        Vowels::default()
+    };
+    (rules, pot, vowels)
+}
+
 /// The key under which a language is shared in [`Resources`].
 pub fn language_key(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowels) -> String {
-    let rules = rules.string_rules();
+    let (rules, pot, vowels) = effective(rules, pot, vowels);
     let names: Vec<&str> = rules.0.iter().map(|r| r.name()).collect();
     let pot = if rules.has(Rule::Tiles) {
         pot.to_string()
@@ -61,7 +87,7 @@ pub fn language_key(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowe
         lexicon.fingerprint(),
         names.join(","),
         pot,
-        String::from(vowels.clone())
+        String::from(vowels)
     )
 }
 
@@ -75,8 +101,10 @@ impl Judge {
         vowels: &Vowels,
     ) -> Judge {
         let key = language_key(lexicon, rules, pot, vowels);
-        let string_rules = rules.string_rules();
-        let lang = resources.derived(&key, || Language::new(lexicon, &string_rules, pot, vowels));
+        let (string_rules, pot, vowels) = effective(rules, pot, vowels);
+        let lang = resources.derived(&key, || {
+            Language::new(lexicon, &string_rules, &pot, &vowels)
+        });
         Judge {
             lang,
             key,
@@ -141,5 +169,37 @@ impl Judge {
     /// The distinct results of the valid plays from `s`.
     pub fn moves(&self, s: &str) -> Vec<String> {
         self.lang.moves(s).into_iter().map(|m| m.result).collect()
+    }
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    fn judge(r: &Resources, lex: &Lexicon, rules: &[Rule], pot: &str, vowels: &str) -> Judge {
+        let rules = RuleSet(rules.iter().copied().collect());
+        let pot: Pot = pot.parse().unwrap();
+        let vowels = Vowels::try_from(vowels.to_string()).unwrap();
+        Judge::new(r, lex, &rules, &pot, &vowels)
+    }
+
+    /// Settings that cannot change the language share one: a host is not
+    /// made to build a new one for every spelling of the vowels.
+    #[test]
+    fn settings_that_change_nothing_share_one_language() {
+        let r = Resources::embedded();
+        let (lex, _) = Lexicon::from_words("t", ["oat", "tomato", "bombastic"]).unwrap();
+        let a = judge(&r, &lex, &[Rule::Challenge], "a1 b1", "aeiou");
+        let b = judge(&r, &lex, &[Rule::OutOfTurn], "a2 z9", "aeiouy");
+        assert!(Arc::ptr_eq(a.language(), b.language()));
+        assert_eq!(r.derived_count(), 1);
+        // Vowels matter with vowel-cap, the pot with tiles.
+        let c = judge(&r, &lex, &[Rule::VowelCap], "a1", "aeiouy");
+        let d = judge(&r, &lex, &[Rule::VowelCap], "a1", "aeiou");
+        assert!(!Arc::ptr_eq(c.language(), d.language()));
+        let e = judge(&r, &lex, &[Rule::Tiles], "a1 b1", "aeiou");
+        let f = judge(&r, &lex, &[Rule::Tiles], "a2 b1", "aeiou");
+        assert!(!Arc::ptr_eq(e.language(), f.language()));
+        assert_eq!(r.derived_count(), 5);
     }
 }
