@@ -8,28 +8,72 @@
 //! all, shows each seat only what that seat may see ([`Game::view`]), and
 //! ranks the seats at the end ([`Outcome`]).
 //!
+//! The contract in more detail:
+//!
+//! - **Refusals say what kind they are.** A game's errors implement
+//!   [`GameError`]: a sentence for people and an [`ErrorKind`] for machines
+//!   (`not_your_turn`, `illegal`, `unknown_word`, ...), so a client can grey
+//!   out a button and show the sentence. A config the game cannot be played
+//!   with is a [`ConfigError`] of one line that says what is accepted.
+//! - **Events are private too.** An action's events may hold hidden
+//!   information ("player 2 drew 7h"); [`Game::event_view`] says what each
+//!   viewer may see of each one, and the registry hands hosts the events of
+//!   an action already projected for every viewer ([`Applied`]). Hidden
+//!   information leaves a state only through [`Game::view`] and
+//!   [`Game::event_view`].
+//! - **Settings declare themselves.** [`Game::needs`] tells the host what a
+//!   config needs before the game exists (its seat count, its word lists by
+//!   role: [`Needs`]); [`Game::settings`] describes the config field by
+//!   field ([`Setting`], [`SettingKind`]) so a lobby draws any game's form
+//!   without knowing the game.
+//! - **Games end.** [`Game::action_bound`] bounds how many actions a game
+//!   accepts, and the conformance suite holds the game to it.
+//! - **The game never reads the time.** A clock the rules need (Gobble's
+//!   round) is a [`Deadline`] the game asks the host to keep
+//!   ([`Game::deadline`]). The players' time controls ([`TimeControl`]:
+//!   banks, increment, delay, a turn clock, an absent countdown) are host
+//!   settings, kept by [`Clocks`], a pure model driven by the times the host
+//!   stores with every action, so clocks replay as exactly as games do.
+//!
 //! Around that contract this crate keeps what every game would otherwise
 //! write again:
 //!
 //! - [`Match`] wraps a state and records every accepted action, so that a
 //!   [`Record`] (config + seed + ordered actions, JSON, versioned) replays to
 //!   the identical state. Chance is resolved by the state from its own seeded
-//!   [`GameRng`], never from outside, which is what makes replay exact.
+//!   [`GameRng`], never from outside, which is what makes replay exact; the
+//!   record names the sampling algorithms it was drawn with
+//!   ([`RANDOMNESS_VERSION`]) and the word lists it was played with
+//!   ([`LexiconStamp`]).
 //! - [`Registry`] erases the types: the CLI and the server host any game by
-//!   name, over JSON actions and views, without knowing the game.
+//!   name, over JSON actions and views ([`GameEntry`], [`DynMatch`]), without
+//!   knowing the game.
 //! - [`Agent`] is the one trait every computer player implements, with a
-//!   [`Budget`] of time and nodes and a [`Level`] of difficulty. Agents see
-//!   what their seat sees and nothing more.
+//!   [`Level`] of difficulty. Agents see what their seat sees and nothing
+//!   more: its view, its legal actions, and the events of each action as
+//!   [`Game::event_view`] shows them to that seat ([`Agent::observe`]). A
+//!   host keeps one agent per seat for the life of the game ([`DynAgent`]);
+//!   one built after a restart catches up from the game's history.
+//! - [`Budget`] bounds a decision or a helper's answer ([`Game::assist`]) in
+//!   time and search nodes, and carries a [`Cancel`] flag the host raises to
+//!   stop work nobody waits for any more; searches check
+//!   [`Budget::exhausted`].
 //! - [`Resources`] hands games the word lists they need by name, so a config
 //!   stays plain data and a record names the list it was played with.
-//! - [`conformance`] is the shared test suite (random legal play, replay
-//!   equality, serde round trips) that each game runs with one line.
+//! - [`conformance`] is the shared test suite (random legal play within the
+//!   declared bound, refused actions change nothing, replay equality, serde
+//!   round trips) that each game runs.
 //!
 //! Actors, not only seats, submit actions: [`Actor::Referee`] stands for the
-//! host (a round clock running out, a player leaving). An action from a seat
-//! that may not act now is still given to the game, because in some games
-//! (Word Sprout's out-of-turn play) that is a move with consequences; games
-//! where it is not reject it with their own error.
+//! host (a round clock running out, a player leaving: [`Game::forfeit`]). An
+//! action from a seat that may not act now is still given to the game,
+//! because in some games (Word Sprout's out-of-turn play) that is a move
+//! with consequences; games where it is not reject it with their own error.
+//!
+//! [`sealed_bid`] is a complete small game that uses most of the API (a
+//! simultaneous phase, hidden bids, chance, a referee action, a bot): the
+//! example to copy. `docs/adding-a-game.md` in the repository walks through
+//! adding a game, step by step, with it as the running example.
 //!
 //! # Example
 //!
@@ -44,6 +88,27 @@
 //! let json = m.record().to_json();
 //! let again = Match::<Nim>::replay(&Record::from_json(&json).unwrap(), &resources).unwrap();
 //! assert_eq!(again.state(), m.state());
+//! ```
+//!
+//! Hosting a game by name, over JSON: seat 0's secret bid reaches seat 0
+//! whole, and the others learn only that a bid was placed.
+//!
+//! ```
+//! use parlor_core::{sealed_bid::SealedBid, Actor, Registry, Resources, Seat, Viewer};
+//! use serde_json::json;
+//! let mut registry = Registry::new();
+//! registry.register::<SealedBid>();
+//! let resources = Resources::embedded();
+//! let entry = registry.get("sealed-bid").unwrap();
+//! let mut m = entry.new_match(&json!({"pile": 5}), 1, &resources).unwrap();
+//! let applied = m.apply_json(Actor::Seat(Seat(0)), &json!({"bid": 2})).unwrap();
+//! let mine = &applied.for_viewer(Viewer::Seat(Seat(0)))[0];
+//! assert_eq!(mine, &json!({"bid_placed": {"seat": 0, "bid": 2}}));
+//! for other in [Viewer::Seat(Seat(1)), Viewer::Spectator] {
+//!     assert_eq!(applied.for_viewer(other)[0], json!({"bid_placed": {"seat": 0}}));
+//! }
+//! let refused = m.apply_json(Actor::Seat(Seat(0)), &json!({"take": 1})).unwrap_err();
+//! assert_eq!(refused.kind, parlor_core::ErrorKind::NotYourTurn);
 //! ```
 #![deny(missing_docs)]
 
