@@ -48,7 +48,8 @@ pub struct RecordedAction<A> {
 /// reproduces every state exactly.
 ///
 /// The JSON form is:
-/// `{"format": 1, "game": "nim", "config": {..}, "seed": 7, "lexicons": [..], "actions": [{"actor": {"seat": 0}, "action": ..}]}`.
+/// `{"format": 1, "game": "nim", "config": {..}, "seed": 7, "randomness": 1, "lexicons": [..], "actions": [{"actor": {"seat": 0}, "action": .., "at_ms": ..}]}`
+/// (`at_ms` where the host keeps clocks).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(bound(serialize = "", deserialize = ""))]
 pub struct Record<G: Game> {

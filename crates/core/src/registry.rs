@@ -218,6 +218,7 @@ impl<G: Game> DynMatch for Match<G> {
         Ok(Applied::project::<G>(&events, self.state().seats()))
     }
     fn history_json(&self, viewer: Viewer, from: usize) -> Vec<Vec<Value>> {
+        let viewer = in_range(viewer, self.state().seats());
         self.history()
             .iter()
             .skip(from)
@@ -230,12 +231,15 @@ impl<G: Game> DynMatch for Match<G> {
             .collect()
     }
     fn legal_actions_json(&self, seat: Seat) -> Option<Vec<Value>> {
+        if seat.0 >= self.state().seats() {
+            return Some(Vec::new());
+        }
         self.state()
             .legal_actions(seat)
             .map(|v| v.iter().map(to_value).collect())
     }
     fn view_json(&self, viewer: Viewer) -> Value {
-        to_value(&self.state().view(viewer))
+        to_value(&self.state().view(in_range(viewer, self.state().seats())))
     }
     fn outcome(&self) -> Option<Outcome> {
         self.state().outcome()
@@ -283,6 +287,15 @@ impl<G: Game> DynMatch for Match<G> {
     }
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+/// A seat that is not at the table sees what a spectator sees: games are
+/// only ever asked about their own seats.
+fn in_range(viewer: Viewer, seats: usize) -> Viewer {
+    match viewer {
+        Viewer::Seat(s) if s.0 >= seats => Viewer::Spectator,
+        v => v,
     }
 }
 

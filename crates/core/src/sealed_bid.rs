@@ -88,6 +88,9 @@ pub enum Error {
     /// A seat tried the referee's action.
     #[error("only the referee adjudicates")]
     NotReferee,
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
 }
 
 impl GameError for Error {
@@ -95,6 +98,7 @@ impl GameError for Error {
         match self {
             Error::NotNow(_) | Error::NotReferee => ErrorKind::NotYourTurn,
             Error::TooManyChips(_) | Error::BadTake(_) => ErrorKind::Illegal,
+            Error::Over => ErrorKind::GameOver,
         }
     }
 }
@@ -226,6 +230,9 @@ impl Game for SealedBid {
         }
     }
     fn legal_actions(&self, seat: Seat) -> Option<Vec<Action>> {
+        if seat.0 >= 2 {
+            return Some(Vec::new());
+        }
         Some(match &self.phase {
             Phase::Bidding(b) if b[seat.0].is_none() => {
                 (0..=self.chips[seat.0]).map(Action::Bid).collect()
@@ -235,11 +242,11 @@ impl Game for SealedBid {
         })
     }
     fn apply(&mut self, actor: Actor, action: Action) -> Result<Vec<Event>, Error> {
+        if matches!(self.phase, Phase::Over(_)) {
+            return Err(Error::Over);
+        }
         let seat = match (actor, &action) {
             (Actor::Referee, Action::Adjudicate) => {
-                if matches!(self.phase, Phase::Over(_)) {
-                    return Err(Error::NotNow(actor));
-                }
                 let w = if self.taken[0] >= self.taken[1] { 0 } else { 1 };
                 self.phase = Phase::Over(Seat(w));
                 return Ok(vec![Event::Adjudicated]);
@@ -298,8 +305,8 @@ impl Game for SealedBid {
     }
     fn view(&self, viewer: Viewer) -> View {
         let (mine, other) = match (&self.phase, viewer) {
-            (Phase::Bidding(b), Viewer::Seat(s)) => (b[s.0], b[1 - s.0].is_some()),
-            (Phase::Bidding(b), Viewer::Spectator) => (None, b.iter().any(Option::is_some)),
+            (Phase::Bidding(b), Viewer::Seat(s)) if s.0 < 2 => (b[s.0], b[1 - s.0].is_some()),
+            (Phase::Bidding(b), _) => (None, b.iter().any(Option::is_some)),
             _ => (None, false),
         };
         View {

@@ -206,6 +206,16 @@ fn registry_hosts_the_game_over_json() {
         m.apply_json(Actor::Seat(s), &a).unwrap();
     }
     assert!(m.outcome().is_some());
+    let e = m
+        .apply_json(seat(0), &serde_json::json!({"bid": 0}))
+        .unwrap_err();
+    assert_eq!(e.kind, parlor_core::ErrorKind::GameOver, "{e}");
+    // A seat that is not at the table sees what a spectator sees.
+    assert_eq!(
+        m.view_json(Viewer::Seat(Seat(5))),
+        m.view_json(Viewer::Spectator)
+    );
+    assert_eq!(m.legal_actions_json(Seat(5)), Some(vec![]));
     let record = m.record_json();
     let again = registry.replay(&record, &r).unwrap();
     assert_eq!(

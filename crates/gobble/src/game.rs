@@ -60,6 +60,9 @@ impl Default for GobbleConfig {
     }
 }
 
+/// The longest round, in seconds (an hour).
+pub const MAX_SECONDS: u32 = 3600;
+
 /// The round's settings as a lobby shows them.
 fn settings() -> Vec<Setting> {
     let number = |v: u64, label| SettingOption {
@@ -86,8 +89,8 @@ fn settings() -> Vec<Setting> {
             label: "Round (seconds)",
             help: "how long the search lasts",
             kind: SettingKind::Integer {
-                min: 10,
-                max: 3600,
+                min: 1,
+                max: MAX_SECONDS as i64,
                 optional: false,
             },
         },
@@ -305,9 +308,7 @@ pub struct Gobble {
 
 /// The solver trie for a word list, built once per [`Resources`].
 pub fn trie_for(resources: &Resources, lexicon: &str) -> Result<Arc<Trie>, ConfigError> {
-    let lex = resources
-        .lexicon(lexicon)
-        .map_err(|e| ConfigError::new(e.to_string()))?;
+    let lex = resources.lexicon(lexicon)?;
     // Keyed by the list's contents, not its name: a name can be reused.
     let key = format!("gobble-trie:{:016x}", lex.fingerprint());
     Ok(resources.derived(&key, || Trie::new(lex.words())))
@@ -478,8 +479,11 @@ impl Game for Gobble {
                 config.size
             )));
         }
-        if config.seconds == 0 {
-            return Err(ConfigError::new("gobble: seconds must be at least 1"));
+        if !(1..=MAX_SECONDS).contains(&config.seconds) {
+            return Err(ConfigError::new(format!(
+                "gobble: seconds must be 1 to {MAX_SECONDS}, not {}",
+                config.seconds
+            )));
         }
         let size = Size::square(config.size);
         let dice = DiceSet::for_size(config.dice.as_deref(), size)
@@ -492,9 +496,7 @@ impl Game for Gobble {
             }
         };
         let board = dice.board_for_seed(&keyphrase.normalised());
-        let lex = resources
-            .lexicon(&config.lexicon)
-            .map_err(|e| ConfigError::new(e.to_string()))?;
+        let lex = resources.lexicon(&config.lexicon)?;
         let trie = trie_for(resources, &config.lexicon)?;
         let words = Solver::new(&trie, config.scoring)
             .words(&board)

@@ -490,9 +490,7 @@ impl Game for WordSprout {
 
     fn new(config: &Config, _seed: Seed, resources: &Resources) -> Result<Self, ConfigError> {
         config.validate()?;
-        let lexicon = resources
-            .lexicon(&config.lexicon)
-            .map_err(|e| ConfigError::new(e.to_string()))?;
+        let lexicon = resources.lexicon(&config.lexicon)?;
         let judge = Judge::new(
             resources,
             &lexicon,
