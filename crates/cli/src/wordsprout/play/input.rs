@@ -11,19 +11,22 @@ use std::io::Write;
 pub(super) fn help(view: &View, out: &mut impl Write) -> Result<()> {
     writeln!(
         out,
-        "Commands:
+        "Plays:
   3 t  or  t3      put the letter t at insertion point 3 (the numbers under the string)
   OMAT             or type the whole new string
-  challenge        challenge the previous play (its player must name a goal word)
-  call             call an out-of-turn play (its player is out)
-  pass / give up   you cannot (or will not) play: you are out
   WORD             when challenged: a goal word containing the string
-  cross 1 3 t      2-D: start a new string across letter 3 of string 1, adding t after it (`... before` for before)
-  keep / RULE      after winning a metamorphism round: keep the rules or switch RULE
-  rules            list the rules in play
-  hint             list valid plays (if the game was started with --hints)
+Commands start with / (or :), so that no play or word is taken for one:
+  /challenge       challenge the previous play (its player must name a goal word)
+  /call            call an out-of-turn play (its player is out)
+  /pass            you cannot (or will not) play: you are out (also /out, /give up)
+  /cross 1 3 t     2-D: start a new string across letter 3 of string 1, adding t after it (`... before` for before)
+  /keep, /RULE     after winning a metamorphism round: keep the rules or switch RULE
+  /rules           list the rules in play
+  /hint            list valid plays (if the game was started with --hints)
   2: COMMAND       act as player 2 out of turn (an out-of-turn play, a call, an open challenge)
-  help, quit"
+  /help, /quit
+A bare command word (pass, quit, ...) still works where it cannot be a play
+or a goal word."
     )?;
     let _ = view;
     Ok(())
@@ -57,7 +60,28 @@ pub(super) fn split_actor(line: &str, players: usize) -> (Option<Seat>, &str) {
 
 pub(super) fn parse(text: &str, view: &View, my_turn: bool) -> Input {
     let t = text.trim().to_ascii_lowercase();
+    // `/pass`, `:quit`: always a command.
+    let (t, command) = match t.strip_prefix(['/', ':']) {
+        Some(rest) => (rest.trim_start().to_string(), true),
+        None => (t, false),
+    };
     let words: Vec<&str> = t.split_whitespace().collect();
+    // A bare word that reads as a play or as the answer to a challenge is
+    // one, even when it spells a command: on "ou", "out" is a play; asked
+    // to prove "pas", "pass" is a goal word.
+    let one_word = words.len() == 1 && t.bytes().all(|c| c.is_ascii_lowercase());
+    let answering = matches!(view.phase, Phase::Proving { .. }) && my_turn;
+    let reads_as_play = matches!(view.phase, Phase::Playing)
+        && one_word
+        && t.len() > view.string.len()
+        && is_subsequence(view.string.as_bytes(), t.as_bytes());
+    if !command && one_word && (answering || reads_as_play) {
+        return if answering {
+            Input::Act(Action::Prove { word: t })
+        } else {
+            Input::Act(Action::Play { string: t })
+        };
+    }
     match t.as_str() {
         "" => return Input::Empty,
         "help" | "?" => return Input::Help,
@@ -82,10 +106,7 @@ pub(super) fn parse(text: &str, view: &View, my_turn: bool) -> Input {
             };
         }
         Phase::Proving { .. } if my_turn => {
-            if words.len() == 1 && t.bytes().all(|c| c.is_ascii_lowercase()) {
-                return Input::Act(Action::Prove { word: t });
-            }
-            return Input::Bad("name one goal word (letters only), or `concede`".into());
+            return Input::Bad("name one goal word (letters only), or `/pass`".into());
         }
         _ => {}
     }
@@ -145,6 +166,12 @@ pub(super) fn parse(text: &str, view: &View, my_turn: bool) -> Input {
     ))
 }
 
+/// Whether `short` is `long` with letters taken out.
+fn is_subsequence(short: &[u8], long: &[u8]) -> bool {
+    let mut rest = long.iter();
+    short.iter().all(|c| rest.any(|d| d == c))
+}
+
 /// `cross 2 5 t [before]`: a new 2-D string across letter 5 of string 2.
 fn parse_cross(args: &[&str]) -> Input {
     let usage = "write `cross STRING LETTER-NUMBER NEW-LETTER [before]`, e.g. `cross 1 3 t` (numbers from 1)";
@@ -177,7 +204,7 @@ fn parse_cross(args: &[&str]) -> Input {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parlor_core::{Actor, Game, Match, Viewer};
+    use parlor_core::{Actor, Game, Match, ToAct, Viewer};
     use parlor_wordsprout::{Config, WordSprout};
 
     #[test]
@@ -239,6 +266,68 @@ mod tests {
                 before: true
             })
         ));
+    }
+
+    /// A play or a goal word is never read as a command; `/` makes one.
+    #[test]
+    fn plays_and_words_are_not_commands() {
+        let (lex, _) =
+            parlor_lexicon::Lexicon::from_words("t", ["out", "pass", "quit", "passage"]).unwrap();
+        let res = parlor_core::Resources::embedded().with_lexicon(std::sync::Arc::new(lex));
+        let config = Config {
+            lexicon: "t".into(),
+            ..Config::default()
+        };
+        let mut m = Match::<WordSprout>::new(config, 0, &res).unwrap();
+        for s in ["o", "ou"] {
+            m.apply(m_seat(&m), Action::Play { string: s.into() })
+                .unwrap();
+        }
+        let view = m.state().view(Viewer::Seat(Seat(0)));
+        assert!(
+            matches!(parse("out", &view, true), Input::Act(Action::Play { ref string }) if string == "out")
+        );
+        assert!(matches!(
+            parse("/out", &view, true),
+            Input::Act(Action::Concede)
+        ));
+        assert!(matches!(parse(":quit", &view, true), Input::Quit));
+        // "quit" does not contain "ou" in order: still the command.
+        assert!(matches!(parse("quit", &view, true), Input::Quit));
+        assert!(matches!(parse("/help", &view, true), Input::Help));
+        // Challenged on "pas", "pass" is the goal word.
+        let mut m = Match::<WordSprout>::new(
+            Config {
+                lexicon: "t".into(),
+                ..Config::default()
+            },
+            0,
+            &res,
+        )
+        .unwrap();
+        for s in ["p", "pa", "pas"] {
+            m.apply(m_seat(&m), Action::Play { string: s.into() })
+                .unwrap();
+        }
+        m.apply(m_seat(&m), Action::Challenge).unwrap();
+        let ToAct::One(challenged) = m.state().to_act() else {
+            panic!()
+        };
+        let view = m.state().view(Viewer::Seat(challenged));
+        assert!(
+            matches!(parse("pass", &view, true), Input::Act(Action::Prove { ref word }) if word == "pass")
+        );
+        assert!(matches!(
+            parse("/pass", &view, true),
+            Input::Act(Action::Concede)
+        ));
+    }
+
+    fn m_seat(m: &Match<WordSprout>) -> Actor {
+        match m.state().to_act() {
+            ToAct::One(s) => Actor::Seat(s),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
