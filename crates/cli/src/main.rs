@@ -45,7 +45,6 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    quiet_on_closed_pipe();
     // A panic is a bug; still, the person at the terminal gets one line,
     // not a backtrace.
     std::panic::set_hook(Box::new(|info| {
@@ -84,6 +83,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // A command whose output is piped dies quietly when the reader goes
+    // away; the server must not: a client closing a socket would kill it.
+    if !matches!(cli.command, Command::Serve(_) | Command::ServeBench(_)) {
+        quiet_on_closed_pipe();
+    }
     let result = match cli.command {
         Command::Lexicon(args) => lexicon::run(args),
         Command::Wordsprout(args) => wordsprout::run(args),
