@@ -1476,7 +1476,7 @@ impl GameActor {
         // At most `bot_threads` decisions run at once, so thinking bots can
         // never take the cores from the tasks that accept and acknowledge
         // people's actions; the others wait their turn.
-        let slots = self.hub.bot_slots();
+        let slots = self.hub.think_slots();
         tokio::spawn(async move {
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;

@@ -4,9 +4,12 @@
 //! The helper may be heavy (its first use builds a word-list index; a
 //! solved answer needs the game's solution), so it never runs on the
 //! game's actor: the actor only hands out a snapshot (the viewer and the
-//! record), and the game is rebuilt and asked on a blocking thread. At most
-//! `bot_threads` helper requests run at once and [`ASSIST_QUEUE`] are
-//! admitted (running or waiting); beyond that the answer is `busy`.
+//! record), and the game is rebuilt and asked on a blocking thread, within
+//! the server's `assist_think` budget and cancelled if its client goes
+//! away. Helper answers and bot decisions share one pool of `bot_threads`
+//! permits (one less than the cores), so a core is always left for
+//! people's actions; [`ASSIST_QUEUE`] requests are admitted (running or
+//! waiting), beyond that the answer is `busy`.
 
 use crate::actor::{GameStub, Msg, Who};
 use crate::error::ApiError;
@@ -37,7 +40,7 @@ pub(crate) async fn assist(
     };
     let (viewer, record, resources) = stub.ask(|reply| Msg::Assist { who, reply }).await??;
     let permit = hub
-        .assist_slots()
+        .think_slots()
         .acquire_owned()
         .await
         .map_err(|_| ApiError::gone())?;

@@ -37,9 +37,11 @@ struct Inner {
     /// wake an actor only when this changes.
     remote: Mutex<HashMap<String, Vec<usize>>>,
     shutdown: watch::Receiver<bool>,
-    bot_slots: Arc<tokio::sync::Semaphore>,
-    /// Helper requests running at once (on blocking threads).
-    assist_slots: Arc<tokio::sync::Semaphore>,
+    /// The one pool of heavy work, bot decisions and helper answers alike
+    /// (on blocking threads): `bot_threads` permits, one less than the
+    /// cores, so that whatever thinks, a core is left for people's actions.
+    /// First come, first served.
+    think_slots: Arc<tokio::sync::Semaphore>,
     /// Helper requests admitted (running or waiting): beyond, `busy`.
     assist_queue: Arc<tokio::sync::Semaphore>,
 }
@@ -117,8 +119,7 @@ impl Hub {
                 settings,
                 games: Mutex::new(HashMap::new()),
                 shutdown,
-                bot_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
-                assist_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
+                think_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
                 assist_queue: Arc::new(tokio::sync::Semaphore::new(ASSIST_QUEUE)),
             }),
         }
@@ -141,13 +142,10 @@ impl Hub {
     pub(crate) fn settings(&self) -> Settings {
         self.inner.settings.clone()
     }
-    /// Permits for bot decisions running at once.
-    pub(crate) fn bot_slots(&self) -> Arc<tokio::sync::Semaphore> {
-        self.inner.bot_slots.clone()
-    }
-    /// Permits for helper requests running at once.
-    pub(crate) fn assist_slots(&self) -> Arc<tokio::sync::Semaphore> {
-        self.inner.assist_slots.clone()
+    /// Permits for heavy work running at once: bot decisions and helper
+    /// answers share them.
+    pub(crate) fn think_slots(&self) -> Arc<tokio::sync::Semaphore> {
+        self.inner.think_slots.clone()
     }
     /// Permits for helper requests admitted (running or waiting).
     pub(crate) fn assist_queue(&self) -> Arc<tokio::sync::Semaphore> {
