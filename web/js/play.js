@@ -298,7 +298,7 @@ function connect() {
         break;
       }
       case 'error': {
-        const e = new ApiError(msg.code, msg.message, 0);
+        const e = new ApiError(msg.code, msg.message, 0, msg.kind ?? null);
         const p = pending.get(msg.ref);
         pending.delete(msg.ref);
         if (p) {
