@@ -247,7 +247,7 @@ function field(s, id, dflt, placeholder) {
     }
     case 'teams': {
       const input = /** @type {HTMLInputElement} */ (
-        h('input', { id, size: 12, autocomplete: 'off', placeholder: placeholder ?? '1 3 / 2 4', 'aria-describedby': described })
+        h('input', { id, size: 24, autocomplete: 'off', placeholder: placeholder ?? '1 3 / 2 4', 'aria-describedby': described })
       );
       return {
         el: row(h('label', null, `${s.label} `, input), help, h('small', { class: 'help' }, 'player numbers from 1, teams split by “/”')),
