@@ -1,11 +1,13 @@
-//! Errors with their kinds, the catalog's settings schemas and per-viewer
-//! events, over real HTTP and WebSocket on 127.0.0.1.
+//! What games declare, through the server: the word lists their settings
+//! need (found by the declaration, not by a field's name), the settings
+//! schemas in the catalog, errors with their kinds and per-viewer events,
+//! over real HTTP and WebSocket on 127.0.0.1.
 
 mod common;
 
 use common::{create, get, post, token};
 
-use parlor_server::client::Ws;
+use parlor_server::client::{http_raw, Ws};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 
@@ -185,5 +187,118 @@ async fn private_events_reach_their_seat_only() {
     assert_eq!(v["events"], json!([{"picked": 0, "pick": 2}]));
     let s = spec.recv_until("state", |v| v["seq"] == 3).await.unwrap();
     assert_eq!(s["events"], json!([{"picked": 0}]), "{s}");
+    server.stop().await;
+}
+
+/// An uploaded list the rules declare is found at creation and again for
+/// the rematch (which is created from the stored rules).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn declared_upload_found_for_game_and_rematch() {
+    let server = common::start(&common::sqlite_url("declared"), common::test_settings()).await;
+    let addr = server.addr();
+    let (s, up) = http_raw(
+        addr,
+        "POST",
+        "/api/word-lists?name=zed",
+        Some(b"zebra\nqjqj\n"),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(s, 201, "{up}");
+    let list = up["id"].as_str().unwrap().to_string();
+    let created = create(
+        addr,
+        json!({"game": "wordsprout", "config": {"lexicon": list, "rules": []}}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let path = format!("/api/games/{id}/actions");
+    let t0 = token(&created, 0);
+    // "qj" is a string only this list allows: the game has the list.
+    let (s, v) = post(
+        addr,
+        &path,
+        json!({"token": t0, "action": {"type": "play", "string": "q"}}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = post(
+        addr,
+        &path,
+        json!({"token": token(&created, 1), "action": {"type": "play", "string": "qj"}}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = post(
+        addr,
+        &path,
+        json!({"token": t0, "action": {"type": "concede"}}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, re) = post(
+        addr,
+        &format!("/api/games/{id}/rematch"),
+        json!({"token": t0}),
+    )
+    .await;
+    assert_eq!(s, 200, "{re}");
+    assert_eq!(re["game"]["config"]["lexicon"], list.as_str());
+    let new_id = re["game"]["id"].as_str().unwrap();
+    // Old seat 1 is new seat 0, and plays first: "q" and "qj" again.
+    let (_, re1) = post(
+        addr,
+        &format!("/api/games/{id}/rematch"),
+        json!({"token": token(&created, 1)}),
+    )
+    .await;
+    assert_eq!(re1["seat"], 0, "{re1}");
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{new_id}/join"),
+        json!({"token": re1["token"]}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{new_id}/join"),
+        json!({"token": re["token"]}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{new_id}/actions"),
+        json!({"token": re1["token"], "action": {"type": "play", "string": "q"}}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{new_id}/actions"),
+        json!({"token": re["token"], "action": {"type": "play", "string": "qj"}}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    // The same play on the default list is refused.
+    let en = create(addr, json!({"game": "wordsprout", "config": {"rules": []}})).await;
+    let en_id = en["game"]["id"].as_str().unwrap();
+    let path = format!("/api/games/{en_id}/actions");
+    let (s, v) = post(
+        addr,
+        &path,
+        json!({"token": token(&en, 0), "action": {"type": "play", "string": "q"}}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = post(
+        addr,
+        &path,
+        json!({"token": token(&en, 1), "action": {"type": "play", "string": "qj"}}),
+    )
+    .await;
+    assert_eq!(s, 409, "{v}");
     server.stop().await;
 }
