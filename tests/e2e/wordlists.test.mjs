@@ -155,7 +155,7 @@ test('Word lists: bad uploads refused clearly in the lobby; a shared id used', {
   });
 });
 
-test('Word lists: a Gobble game on en-large from a phone; one countdown; a path shown beside the word list', { timeout: 30000 }, async () => {
+test('Word lists: a Gobble game on en-large from a phone; one countdown; a path shown beside the word list', { timeout: 45000 }, async () => {
   const dan = await player(browser, 'Dan', PHONE);
   const D = dan.page;
   await withArtifacts([dan], async () => {
@@ -164,7 +164,7 @@ test('Word lists: a Gobble game on en-large from a phone; one countdown; a path 
     await D.waitForSelector('#gobble-rules');
     await D.fill('#seats', '1');
     await D.locator('#seats').dispatchEvent('change');
-    await D.fill('#gb-seconds', '3');
+    await D.fill('#gb-seconds', '10'); // the shortest round Gobble's settings offer
     await D.fill('#gb-keyphrase', 'purr applause quack persuader');
     await D.selectOption('#lexicon', 'en-large');
     assert.ok(await D.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'the lobby fits the phone');
@@ -185,7 +185,7 @@ test('Word lists: a Gobble game on en-large from a phone; one countdown; a path 
 
     // The end: the last word of the long list, tapped, lights its path on
     // the small board, which is in view beside it.
-    await D.waitForSelector('#gb-timer:has-text("time is up")', { timeout: 10000 });
+    await D.waitForSelector('#gb-timer:has-text("time is up")', { timeout: 15000 });
     await D.click('#gb-all summary');
     const words = D.locator('#gb-all ul.all-words button');
     assert.ok((await words.count()) >= 40);

@@ -16,6 +16,21 @@
  * @typedef {{type: 'state', seq: number, view: any, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
  *   by: {seat: number} | 'referee' | null, events: any[], legal?: any[]|null, waiting_for?: number[],
  *   turn_clock?: {seat: number, reason: 'turn'|'absent'|'claim', ends_ms: number, remaining_ms: number, claimable_by?: number[]} | null}} StateMsg
+ * @typedef {'not_your_turn'|'game_over'|'illegal'|'ambiguous'|'unknown_word'|'malformed'|'bad_setting'|'unknown_resource'} ErrorKind
+ *   A game's own kind of refusal (docs/api.md "Error kinds").
+ * @typedef {{value: any, label: string}} SettingOption
+ * @typedef {{type: 'seats', min: number, max: number}
+ *   | {type: 'integer', min: number, max: number, optional: boolean}
+ *   | {type: 'number', min: number, max: number}
+ *   | {type: 'bool'}
+ *   | {type: 'choice', options: SettingOption[]}
+ *   | {type: 'flags', options: SettingOption[]}
+ *   | {type: 'text', max_len: number, optional: boolean}
+ *   | {type: 'teams'}
+ *   | {type: 'word_list', role: string}} SettingKind
+ * @typedef {{field: string, label: string, help: string, kind: SettingKind}} Setting
+ *   One field of a game's rules, as the catalog describes it (docs/api.md "Settings").
+ * @typedef {{name: string, title: string, min_seats: number, max_seats: number, default_config: any, settings?: Setting[]}} CatalogGame
  */
 
 export class ApiError extends Error {
@@ -23,11 +38,13 @@ export class ApiError extends Error {
    * @param {string} code
    * @param {string} message
    * @param {number} status
+   * @param {ErrorKind | null} [kind] the game's kind of refusal, where it gave one
    */
-  constructor(code, message, status) {
+  constructor(code, message, status, kind = null) {
     super(message);
     this.code = code;
     this.status = status;
+    this.kind = kind;
   }
 }
 
@@ -70,7 +87,7 @@ export async function request(path, init) {
   }
   if (!res.ok) {
     const err = data && data.error;
-    throw new ApiError(err?.code || 'http', err?.message || `HTTP ${res.status}`, res.status);
+    throw new ApiError(err?.code || 'http', err?.message || `HTTP ${res.status}`, res.status, err?.kind ?? null);
   }
   return data;
 }

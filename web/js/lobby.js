@@ -4,8 +4,10 @@ import { call, playerKey, myName, setMyName, rememberToken, tokenFor, playUrl, s
 import { h, replace, toast } from './dom.js';
 import { pageFor } from './games/index.js';
 import { wordListPicker, isUpload } from './wordlists.js';
+import { settingsForm, special, getPath, setPath } from './settings.js';
 
 /** @typedef {import('./api.js').GameSummary} GameSummary */
+/** @typedef {import('./api.js').CatalogGame} CatalogGame */
 
 const LEVELS = ['easy', 'medium', 'hard', 'best'];
 
@@ -14,20 +16,16 @@ const nameInput = /** @type {any} */ (document.getElementById('my-name'));
 nameInput.value = myName();
 nameInput.addEventListener('change', () => setMyName(nameInput.value));
 
-/**
- * The seat-count field of a game's rules (Gobble: seats, Word Sprout: players).
- * @param {any} config
- */
-function seatField(config) {
-  return 'players' in config ? 'players' : 'seats';
-}
+/** The catalog's games, once loaded (their settings name their word-list field). @type {CatalogGame[]} */
+let knownGames = [];
 
 async function buildCreateForm() {
   const form = /** @type {HTMLFormElement} */ (document.getElementById('create-form'));
-  /** @type {{games: {name: string, title: string, min_seats: number, max_seats: number, default_config: any}[], lexicons?: string[], word_lists?: {name: string, words: number}[]}} */
+  /** @type {{games: CatalogGame[], lexicons?: string[], word_lists?: {name: string, words: number}[]}} */
   let catalog;
   try {
     catalog = await call('GET', '/api/catalog');
+    knownGames = catalog.games;
   } catch (e) {
     replace(form, h('p', { class: 'error', role: 'alert' }, `⚠ ${/** @type {Error} */ (e).message}`));
     return;
@@ -39,19 +37,19 @@ async function buildCreateForm() {
   const seatsBox = h('fieldset', { class: 'seats' });
   const publicBox = /** @type {HTMLInputElement} */ (h('input', { id: 'public', type: 'checkbox', checked: true }));
   const rulesBox = h('div', { id: 'rules' });
-  // The word list, for every game whose rules name one (`lexicon`).
+  // The word list, for every game whose settings declare one (`word_list`).
   const words = wordListPicker(
     catalog.word_lists || (catalog.lexicons || ['en']).map((name) => ({ name, words: 0 })),
     'en',
   );
-  /** @type {{el: HTMLElement, config: (seats?: number) => any} | null} */
+  /** @type {{el: HTMLElement | null, config: (seats: number) => any} | null} */
   let options = null;
 
   const current = () => catalog.games.find((g) => g.name === gameSel.value) || catalog.games[0];
 
   function drawSeats() {
-    const g = current();
-    const n = Math.max(g.min_seats, Math.min(g.max_seats, Number(seatsInput.value) || g.min_seats));
+    const { min, max } = seatRange();
+    const n = Math.max(min, Math.min(max, Number(seatsInput.value) || min));
     const old = Array.from(seatsBox.querySelectorAll('select')).map((s) => /** @type {HTMLSelectElement} */ (s).value);
     const rows = [];
     for (let i = 0; i < n; i++) {
@@ -68,18 +66,41 @@ async function buildCreateForm() {
     replace(seatsBox, h('legend', null, 'Seats (player 1 moves first)'), rows);
   }
 
+  /** The seat-count and word-list settings of the current game, from its schema. */
+  const specials = () => special(current().settings || []);
+
+  /** The fewest and most seats of the current game. */
+  function seatRange() {
+    const g = current();
+    const seats = specials().seats;
+    return seats && seats.kind.type === 'seats' ? { min: seats.kind.min, max: seats.kind.max } : { min: g.min_seats, max: g.max_seats };
+  }
+
+  let drawn = 0;
   async function drawRules() {
     const g = current();
-    seatsInput.min = String(g.min_seats);
-    seatsInput.max = String(g.max_seats);
-    seatsInput.value = String(g.default_config[seatField(g.default_config)] ?? g.min_seats);
+    const mine = ++drawn;
+    const { seats, wordList } = specials();
+    const range = seatRange();
+    seatsInput.min = String(range.min);
+    seatsInput.max = String(range.max);
+    const n = seats ? getPath(g.default_config, seats.field) : null;
+    seatsInput.value = String(typeof n === 'number' ? n : range.min);
+    seatsInput.disabled = range.min === range.max;
     drawSeats();
     const mod = await pageFor(g.name);
-    options = mod.lobbyOptions ? mod.lobbyOptions(g.default_config) : null;
+    if (mine !== drawn) return; // another game was chosen meanwhile
+    options = g.settings && g.settings.length
+      ? settingsForm({ game: g.name, title: g.title, settings: g.settings, defaults: g.default_config, hooks: mod.lobby })
+      : mod.lobbyOptions
+        ? mod.lobbyOptions(g.default_config)
+        : null;
     replace(rulesBox, options ? options.el : null);
-    const hasList = typeof g.default_config.lexicon === 'string';
-    words.el.hidden = !hasList;
-    if (hasList) words.setDefault(g.default_config.lexicon);
+    words.el.hidden = !wordList;
+    if (wordList) {
+      const dflt = getPath(g.default_config, wordList.field);
+      if (typeof dflt === 'string') words.setDefault(dflt);
+    }
   }
 
   gameSel.addEventListener('change', drawRules);
@@ -105,8 +126,9 @@ async function buildCreateForm() {
       );
       return;
     }
-    config[seatField(g.default_config)] = n;
-    if (typeof g.default_config.lexicon === 'string') config.lexicon = words.value();
+    const { seats, wordList } = specials();
+    if (seats) setPath(config, seats.field, n);
+    if (wordList) setPath(config, wordList.field, words.value());
     /** @type {{seat: number, level: string}[]} */
     const bots = [];
     /** @type {number | null} */
@@ -129,7 +151,8 @@ async function buildCreateForm() {
       showCreated(res);
       refreshLists();
     } catch (err) {
-      if (/** @type {any} */ (err).code === 'unknown_word_list' && typeof config.lexicon === 'string') words.refused(config.lexicon);
+      const listName = wordList ? getPath(config, wordList.field) : null;
+      if (/** @type {any} */ (err).code === 'unknown_word_list' && typeof listName === 'string') words.refused(listName);
       replace(
         /** @type {HTMLElement} */ (document.getElementById('created')),
         h('p', { class: 'error', role: 'alert' }, `⚠ Could not create the game: ${/** @type {Error} */ (err).message}`),
@@ -205,7 +228,9 @@ function describe(g) {
     return s.joined ? seatName(g.seats, s.seat) : `Player ${s.seat + 1}: free`;
   });
   const age = Math.round((Date.now() - g.created_ms) / 60000);
-  const list = g.config && g.config.lexicon;
+  const known = knownGames.find((k) => k.name === g.game);
+  const wordList = known ? special(known.settings || []).wordList : null;
+  const list = wordList && g.config ? getPath(g.config, wordList.field) : null;
   const words = typeof list === 'string' && list !== 'en' ? ` (${isUpload(list) ? 'an uploaded word list' : `words: ${list}`})` : '';
   return `${g.title}${words} · ${seats.join(', ')} · ${age < 1 ? 'just now' : `${age} min ago`}`;
 }
@@ -281,8 +306,7 @@ async function refreshLists() {
   }
 }
 
-buildCreateForm();
-refreshLists();
+buildCreateForm().finally(refreshLists);
 setInterval(() => {
   if (document.visibilityState === 'visible') refreshLists();
 }, 5000);

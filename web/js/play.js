@@ -9,7 +9,7 @@
 import { call, playerKey, myName, setMyName, rememberToken, tokenFor, forgetToken, playUrl, seatName, ApiError } from './api.js';
 import { h, replace, confirmDialog, toast } from './dom.js';
 import { pageFor } from './games/index.js';
-import { describeList, count } from './wordlists.js';
+import { describeList, count, wordListOf } from './wordlists.js';
 
 /**
  * What a page module gets.
@@ -298,7 +298,7 @@ function connect() {
         break;
       }
       case 'error': {
-        const e = new ApiError(msg.code, msg.message, 0);
+        const e = new ApiError(msg.code, msg.message, 0, msg.kind ?? null);
         const p = pending.get(msg.ref);
         pending.delete(msg.ref);
         if (p) {
@@ -402,12 +402,14 @@ function tick() {
 }
 
 /**
- * Which word list the game uses (its rules' `lexicon`): the name and word
- * count; an uploaded list's name comes from GET /api/word-lists/{id}.
+ * Which word list the game uses (the field of the `word_list` setting the
+ * game declares): the name and word count; an uploaded list's name comes
+ * from GET /api/word-lists/{id}.
  */
 async function drawWordList() {
-  const name = summary && summary.config && summary.config.lexicon;
-  if (typeof name !== 'string') return;
+  if (!summary) return;
+  const name = await wordListOf(summary.game, summary.config).catch(() => null);
+  if (name === null || document.getElementById('word-list')) return;
   const el = h('p', { id: 'word-list', class: 'word-list', dataset: { lexicon: name } }, `Word list: ${name}`);
   youEl.after(el);
   const d = await describeList(name);

@@ -10,11 +10,26 @@
  */
 import { call, request, ApiError } from './api.js';
 import { h, replace, toast } from './dom.js';
+import { special, getPath } from './settings.js';
 
 /** @typedef {{name: string, words: number}} ServerList */
 
-/** @type {Promise<ServerList[]> | null} */
-let serverLists = null;
+/** @typedef {{games: import('./api.js').CatalogGame[], word_lists?: ServerList[], lexicons?: string[]}} Catalog */
+
+/** @type {Promise<Catalog> | null} */
+let catalogP = null;
+
+/**
+ * `/api/catalog`, fetched once per page (again after a failure).
+ * @returns {Promise<Catalog>}
+ */
+function catalog() {
+  if (!catalogP) {
+    catalogP = call('GET', '/api/catalog');
+    catalogP.catch(() => { catalogP = null; });
+  }
+  return catalogP;
+}
 
 /**
  * The server's own lists with their word counts (`/api/catalog`
@@ -22,14 +37,21 @@ let serverLists = null;
  * @returns {Promise<ServerList[]>}
  */
 export function serverWordLists() {
-  if (!serverLists) {
-    serverLists = call('GET', '/api/catalog').then(
-      (/** @type {{word_lists?: ServerList[], lexicons?: string[]}} */ c) =>
-        c.word_lists || (c.lexicons || []).map((name) => ({ name, words: 0 })),
-    );
-    serverLists.catch(() => { serverLists = null; });
-  }
-  return serverLists;
+  return catalog().then((c) => c.word_lists || (c.lexicons || []).map((name) => ({ name, words: 0 })));
+}
+
+/**
+ * The word list a game's rules name, found through the settings the game
+ * declares (its first `word_list` setting), or null for a game without one.
+ * @param {string} game @param {any} config
+ * @returns {Promise<string | null>}
+ */
+export async function wordListOf(game, config) {
+  const c = await catalog();
+  const g = c.games.find((x) => x.name === game);
+  const wl = g ? special(g.settings || []).wordList : null;
+  const name = wl ? getPath(config, wl.field) : null;
+  return typeof name === 'string' ? name : null;
 }
 
 /** @typedef {{id: string, name: string, words: number, skipped?: number, first_skipped?: string | null, duplicates?: number, new?: boolean}} ListInfo */
@@ -97,7 +119,7 @@ export function listInfo(id) {
 /**
  * A one-line description of a list, for the game page: its name and word
  * count (an uploaded list's from the server).
- * @param {string} name the game's `lexicon`
+ * @param {string} name the word list the game's rules name
  * @returns {Promise<{name: string, words: number | null, uploaded: boolean}>}
  */
 export async function describeList(name) {

@@ -16,8 +16,8 @@ use crate::storage::{ActionRow, DeadlineRow, GameRow, SeatKind, SeatRow, StatusR
 use crate::{now_ms, summary_json};
 use axum::extract::ws::Utf8Bytes;
 use parlor_core::{
-    Actor, Applied, Budget, Cancel, DynAgent, DynMatch, GameEntry, Level, Resources, Seat, ToAct,
-    Viewer,
+    Actor, Applied, Budget, Cancel, DynAgent, DynMatch, ErrorKind, GameEntry, Level, Resources,
+    Seat, ToAct, Viewer,
 };
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -795,13 +795,16 @@ impl GameActor {
             return Ok(self.summary());
         }
         if self.m.to_act() == ToAct::Over {
-            return Err(ApiError::new("illegal_action", "the game is over"));
+            return Err(
+                ApiError::new("illegal_action", "the game is over").with_kind(ErrorKind::GameOver)
+            );
         }
         if self.m.actions_len() > 0 {
             return Err(ApiError::new(
                 "illegal_action",
                 "moves have been made: only a game nobody has moved in can be aborted",
-            ));
+            )
+            .with_kind(ErrorKind::Illegal));
         }
         self.row.aborted = true;
         let old_clock = self.clock.take();
@@ -823,7 +826,8 @@ impl GameActor {
                 return Err(ApiError::new(
                     "illegal_action",
                     "moves have been made: only a game nobody has moved in can be aborted",
-                ));
+                )
+                .with_kind(ErrorKind::Illegal));
             }
             Err(e) => {
                 self.row.aborted = false;
@@ -866,7 +870,8 @@ impl GameActor {
         let mut caught_up = false;
         for _ in 0..8 {
             if self.row.aborted {
-                return Err(ApiError::new("illegal_action", "the game was aborted"));
+                return Err(ApiError::new("illegal_action", "the game was aborted")
+                    .with_kind(ErrorKind::GameOver));
             }
             if self.held {
                 return Err(ApiError::new(

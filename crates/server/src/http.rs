@@ -84,6 +84,7 @@ async fn catalog(State(hub): State<Hub>) -> Json<Value> {
                 "min_seats": info.min_seats,
                 "max_seats": info.max_seats,
                 "default_config": e.default_config(),
+                "settings": e.settings(),
             })
         })
         .collect();
@@ -165,7 +166,8 @@ async fn create_game(
         return Err(ApiError::new(
             "bad_config",
             "config: the rules are a JSON object (see default_config in /api/catalog)",
-        ));
+        )
+        .with_kind(parlor_core::ErrorKind::Malformed));
     }
     for (field, value) in [
         ("turn_seconds", req.turn_seconds),

@@ -442,18 +442,33 @@ impl Hub {
         })?;
         let config = merge_config(entry.default_config(), spec.config);
         let seed = spec.seed.unwrap_or_else(|| rand::thread_rng().gen());
-        // An uploaded word list named in the rules, from the database.
-        let resources = self.word_lists().for_config(self.store(), &config).await?;
+        // What the rules declare they need: the seat count and word lists.
+        let needs = entry.needs(&config).map_err(config_error)?;
+        // An uploaded word list the rules name, from the database.
+        let resources = self
+            .word_lists()
+            .for_needs(self.store(), &needs)
+            .await
+            .map_err(|e| match e.code {
+                "unknown_word_list" => e.with_kind(parlor_core::ErrorKind::UnknownResource),
+                _ => e,
+            })?;
         let game_resources = resources.clone();
         let entry2 = entry.clone();
         let m = tokio::task::spawn_blocking(move || entry2.new_match(&config, seed, &resources))
             .await
             .map_err(|e| ApiError::new("internal", e.to_string()))?
-            .map_err(|e| match e {
-                RegistryError::BadConfig { .. } => ApiError::new("bad_config", e.to_string()),
-                e => ApiError::new("internal", e.to_string()),
-            })?;
-        let n = m.seats();
+            .map_err(config_error)?;
+        let n = needs.seats;
+        if m.seats() != n {
+            return Err(ApiError::new(
+                "internal",
+                format!(
+                    "the game declared {n} seats for these rules but has {}",
+                    m.seats()
+                ),
+            ));
+        }
         let mut seats: Vec<SeatRow> = match spec.seats {
             Some(s) if s.len() == n => s,
             Some(s) => {
@@ -614,6 +629,17 @@ pub(crate) fn new_token() -> String {
 
 pub(crate) fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 40 && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// A refusal of a game's rules at creation: `bad_config` with the game's
+/// kind of refusal (`bad_setting`, `malformed`, `unknown_resource`).
+fn config_error(e: RegistryError) -> ApiError {
+    match e {
+        RegistryError::BadConfig { kind, .. } => {
+            ApiError::new("bad_config", e.to_string()).with_kind(kind)
+        }
+        e => ApiError::new("internal", e.to_string()),
+    }
 }
 
 /// The default rules with the given fields laid over them, so a client can

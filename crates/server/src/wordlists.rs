@@ -10,7 +10,8 @@
 //! again from it, named by its id, which is what a game's rules name
 //! (`"lexicon": "upload-..."`) and what its record stamps.
 //!
-//! A game that names an uploaded list (anywhere in its rules) or whose
+//! A game whose settings declare an uploaded list among the word lists
+//! they need ([`parlor_core::Needs`]) or whose
 //! record stamps one is given [`Resources`] made of the server's own plus
 //! that list. Those are built once per list and kept in a small cache
 //! (bounded by lists and by bytes; a game keeps its own copy while it is
@@ -218,16 +219,14 @@ impl WordLists {
         Ok(self.remember(id, Arc::new(lexicon)))
     }
 
-    /// The resources for a game whose rules are `config`: the server's,
-    /// plus every uploaded list a `lexicon` field names in them.
-    pub(crate) async fn for_config(
+    /// The resources for a game whose settings `needs`: the server's,
+    /// plus every uploaded list they name (a name that is an upload id).
+    pub(crate) async fn for_needs(
         &self,
         store: &Store,
-        config: &Value,
+        needs: &parlor_core::Needs,
     ) -> Result<Resources, ApiError> {
-        let mut ids = Vec::new();
-        collect_ids(config, &mut ids);
-        self.for_ids(store, ids).await
+        self.for_ids(store, upload_ids(needs)).await
     }
 
     /// The resources to replay a record with these lexicon stamps
@@ -469,25 +468,16 @@ fn display_name(name: Option<String>) -> Result<String, ApiError> {
     })
 }
 
-/// Every string in `v` that is an uploaded list's id.
-fn collect_ids(v: &Value, ids: &mut Vec<String>) {
-    match v {
-        Value::Array(a) => a.iter().for_each(|x| collect_ids(x, ids)),
-        Value::Object(o) => {
-            for (k, x) in o {
-                match x {
-                    // A game names its word list in a `lexicon` field; an
-                    // id anywhere else is not loaded (a request cannot
-                    // flush the cache with ids in fields the game ignores).
-                    Value::String(s) if k == "lexicon" && parse_id(s).is_some() => {
-                        ids.push(s.clone())
-                    }
-                    _ => collect_ids(x, ids),
-                }
-            }
-        }
-        _ => {}
-    }
+/// The uploaded lists a game's settings name: the declared word lists
+/// whose names are upload ids. Nothing else in the rules is looked at, so a
+/// request cannot flush the cache with ids in fields the game ignores.
+fn upload_ids(needs: &parlor_core::Needs) -> Vec<String> {
+    needs
+        .word_lists
+        .iter()
+        .filter(|w| parse_id(&w.name).is_some())
+        .map(|w| w.name.clone())
+        .collect()
 }
 
 #[cfg(test)]
@@ -508,17 +498,14 @@ mod tests {
         ] {
             assert_eq!(parse_id(bad), None, "{bad}");
         }
-        let mut found = Vec::new();
-        collect_ids(
-            &json!({"lexicon": "upload-00000000000000ab", "x": ["upload-0000000000000001", 3],
-                    "teams": [{"lexicon": "upload-0000000000000002"}]}),
-            &mut found,
-        );
-        found.sort();
+        let needs = parlor_core::Needs::seats(2)
+            .word_list("words", "upload-00000000000000ab")
+            .word_list("openings", "en")
+            .word_list("extra", "upload-0000000000000g0b");
         assert_eq!(
-            found,
-            ["upload-0000000000000002", "upload-00000000000000ab"],
-            "only ids a lexicon field names"
+            upload_ids(&needs),
+            ["upload-00000000000000ab"],
+            "only declared lists whose names are upload ids"
         );
     }
 

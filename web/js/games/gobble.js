@@ -10,36 +10,16 @@
  */
 import { h, replace } from '../dom.js';
 
-/** @param {any} defaults */
-export function lobbyOptions(defaults) {
-  const size = /** @type {HTMLSelectElement} */ (
-    h('select', { id: 'gb-size' }, [4, 5, 6].map((n) => h('option', { value: String(n), selected: n === defaults.size }, `${n} × ${n}`)))
-  );
-  const seconds = /** @type {HTMLInputElement} */ (h('input', { id: 'gb-seconds', type: 'number', min: 1, max: 3600, value: defaults.seconds ?? 180 }));
-  const keyphrase = /** @type {HTMLInputElement} */ (h('input', { id: 'gb-keyphrase', size: 36, placeholder: 'four words, e.g. purr applause quack persuader', autocomplete: 'off' }));
-  const scoring = /** @type {HTMLSelectElement} */ (
-    h('select', { id: 'gb-scoring' }, h('option', { value: 'gobble' }, 'Gobble'), h('option', { value: 'boggle' }, 'Classic Boggle'))
-  );
-  scoring.value = defaults.scoring || 'gobble';
-  return {
-    el: h(
-      'fieldset',
-      { class: 'rules', id: 'gobble-rules' },
-      h('legend', null, 'Gobble rules'),
-      h('label', null, 'Board ', size),
-      h('label', null, 'Round length (seconds) ', seconds),
-      h('label', null, 'Keyphrase (optional: the same phrase gives the same board) ', keyphrase),
-      h('label', null, 'Scoring ', scoring),
-      h('p', { class: 'note' }, 'The round starts once every player has taken their seat.'),
-    ),
-    config() {
-      /** @type {any} */
-      const c = { size: Number(size.value), seconds: Number(seconds.value) || 180, scoring: scoring.value };
-      if (keyphrase.value.trim()) c.keyphrase = keyphrase.value.trim();
-      return c;
-    },
-  };
-}
+/**
+ * The lobby's rules form is drawn from the game's settings (web/js/settings.js);
+ * this adds the ids the page has always used, an example keyphrase and a note.
+ * @type {import('../settings.js').LobbyHooks}
+ */
+export const lobby = {
+  prefix: 'gb',
+  placeholders: { keyphrase: 'four words, e.g. purr applause quack persuader' },
+  note: 'The round starts once every player has taken their seat.',
+};
 
 /**
  * Cells as faces, row-major, lower-case ("qu" for the Qu cell).

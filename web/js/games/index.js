@@ -6,8 +6,12 @@
  * the browser; adding its page is one file plus one line here.
  *
  * A page module exports:
- * - `lobbyOptions(defaultConfig)` -> `{el, config()}`: the rules form of the lobby;
- * - `mount(ctx)` -> `{update(state), error?(err, action)}`: draws the view, sends actions.
+ * - `mount(ctx)` -> `{update(state), error?(err, action)}`: draws the view, sends actions;
+ * - optionally `lobby` (`LobbyHooks` in ../settings.js): what the lobby's
+ *   rules form, drawn from the settings the game declares, cannot say by
+ *   itself (the ids' prefix, placeholders, a note, a last touch to the rules);
+ * - optionally `lobbyOptions(defaultConfig)` -> `{el, config()}`: a rules form
+ *   for a game that declares no settings (generic.js: the rules as JSON).
  */
 
 /** @type {Record<string, () => Promise<any>>} */

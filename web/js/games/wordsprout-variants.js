@@ -117,27 +117,3 @@ export function collectionView(v, seat) {
     ` · vowels: ${have ? have.toUpperCase() : 'none'} `,
     h('span', { class: 'need', 'aria-hidden': 'true' }, '(', Array.from(/** @type {string} */ (v.vowels), (c) => h('span', { class: have.includes(c) ? 'got' : 'miss' }, c.toUpperCase())), ')'));
 }
-
-/**
- * The lobby's teams field, `1,3/2,4` (player numbers from 1), as seat lists
- * from 0; blank: two teams, alternate seats. Throws with a message on a
- * malformed entry.
- * @param {string} text @param {number} players
- * @returns {number[][]}
- */
-export function parseTeams(text, players) {
-  const t = text.trim();
-  if (!t) {
-    /** @type {number[]} */ const a = [];
-    /** @type {number[]} */ const b = [];
-    for (let s = 0; s < players; s++) (s % 2 ? b : a).push(s);
-    return [a, b];
-  }
-  return t.split('/').map((team) =>
-    team.split(/[,\s]+/).filter(Boolean).map((x) => {
-      const n = Number(x);
-      if (!Number.isInteger(n) || n < 1 || n > players) throw new Error(`teams: "${x}" is not a player number from 1 to ${players}`);
-      return n - 1;
-    }),
-  );
-}

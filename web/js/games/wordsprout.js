@@ -13,7 +13,7 @@
  * Actions and view: crates/wordsprout/src/game.rs (`Action`, `View`).
  */
 import { h, replace } from '../dom.js';
-import { potView, tileLeft, gridView, teamOf, collectionView, parseTeams } from './wordsprout-variants.js';
+import { potView, tileLeft, gridView, teamOf, collectionView } from './wordsprout-variants.js';
 
 /** Human names of the rules (crates/wordsprout/src/rules.rs, docs/rules/wordsprout.md). */
 export const RULES = /** @type {const} */ ([
@@ -59,47 +59,25 @@ const WIN_REASONS = /** @type {Record<string, string>} */ ({
   'closed-shape': 'closed a shape on the grid',
 });
 
-/** @param {any} defaults */
-export function lobbyOptions(defaults) {
-  const on = new Set(defaults.rules || []);
-  const boxes = RULES.map(([k, label]) =>
-    h('label', { class: 'check rule' }, h('input', { type: 'checkbox', name: 'rule', value: k, checked: on.has(k) }), ' ', label),
-  );
-  const rounds = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-rounds', type: 'number', min: 1, max: 20, placeholder: 'auto' }));
-  const pot = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-pot', size: 40, placeholder: defaults.pot || '' }));
-  const vowels = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-vowels', size: 8, placeholder: defaults.vowels || 'aeiou' }));
-  const hints = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-hints', type: 'checkbox', checked: !!defaults.hints }));
-  const teams = /** @type {HTMLInputElement} */ (h('input', { id: 'ws-teams', size: 12, placeholder: '1,3/2,4', 'aria-describedby': 'ws-teams-help' }));
-  const el = h(
-    'fieldset',
-    { class: 'rules', id: 'wordsprout-rules' },
-    h('legend', null, 'Word Sprout rules'),
-    h('div', { class: 'rule-grid' }, boxes),
-    h('label', null, 'Rounds ', rounds),
-    h('label', null, 'Vowels ', vowels),
-    h('label', null, 'Tile pot ', pot),
-    h('label', null, 'Teams (with team play) ', teams, h('small', { id: 'ws-teams-help' }, ' player numbers, teams split by “/”; blank: alternate players')),
-    h('label', { class: 'check' }, hints, ' Helper during play (everyone may see the possible plays and their goal words at any time; it is always open after the round)'),
-  );
-  return {
-    el,
-    /** @param {number} [players] the number of seats */
-    config(players = 2) {
-      /** @type {any} */
-      const c = {
-        rules: Array.from(el.querySelectorAll('input[name=rule]'))
-          .filter((i) => /** @type {HTMLInputElement} */ (i).checked)
-          .map((i) => /** @type {HTMLInputElement} */ (i).value),
-      };
-      if (rounds.value) c.rounds = Number(rounds.value);
-      if (pot.value.trim()) c.pot = pot.value.trim();
-      if (vowels.value.trim()) c.vowels = vowels.value.trim();
-      if (hints.checked) c.hints = true;
-      if (c.rules.includes('teams')) c.teams = parseTeams(teams.value, players);
-      return c;
-    },
-  };
-}
+/**
+ * The lobby's rules form is drawn from the game's settings (web/js/settings.js);
+ * this adds what they cannot say: team play with the teams left blank
+ * means two teams of alternate seats, and teams only go with team play.
+ * @type {import('../settings.js').LobbyHooks}
+ */
+export const lobby = {
+  prefix: 'ws',
+  finish(c, players) {
+    if (!(c.rules || []).includes('teams')) delete c.teams;
+    else if (!c.teams) {
+      /** @type {number[]} */ const a = [];
+      /** @type {number[]} */ const b = [];
+      for (let s = 0; s < players; s++) (s % 2 ? b : a).push(s);
+      c.teams = [a, b];
+    }
+  },
+  placeholders: { teams: '1 3 / 2 4 (blank: alternate players)' },
+};
 
 /**
  * The string after inserting `letter` at `point` (0 = front).
