@@ -10,9 +10,9 @@
 //! only then acknowledged and shown to anyone. If the write fails, the state
 //! is rebuilt without it and the sender gets a `storage` error.
 
+use crate::clocks::{Timeline, START_KEY};
 use crate::error::ApiError;
 use crate::hub::{Hub, NewGameSpec};
-use crate::clocks::{Timeline, START_KEY};
 use crate::storage::{ActionRow, DeadlineRow, GameRow, SeatKind, SeatRow, StatusRow, Write};
 use crate::{now_ms, summary_json};
 use axum::extract::ws::Utf8Bytes;
@@ -722,15 +722,18 @@ impl GameActor {
     fn flagged_claim(&self, claimant: Seat) -> Option<Seat> {
         if self.human(claimant.0) && !self.row.aborted {
             let clocks = self.clocks.as_ref()?;
-            return clocks.flagged(now_ms()).into_iter().find(|s| {
-                *s != claimant && self.human(s.0) && self.m.forfeit_json(*s).is_some()
-            });
+            return clocks
+                .flagged(now_ms())
+                .into_iter()
+                .find(|s| *s != claimant && self.human(s.0) && self.m.forfeit_json(*s).is_some());
         }
         None
     }
 
     fn human(&self, seat: usize) -> bool {
-        self.seats.get(seat).is_some_and(|s| s.kind == SeatKind::Human)
+        self.seats
+            .get(seat)
+            .is_some_and(|s| s.kind == SeatKind::Human)
     }
 
     fn seat_of_token(&self, token: &str) -> Option<Seat> {
@@ -1367,12 +1370,28 @@ impl GameActor {
                 return;
             }
         }
-        let Some((seat, ends, why)) = self.seat_expiries().into_iter().next() else {
+        let expiries = self.seat_expiries();
+        let seq = self.m.actions_len();
+        // A claim window opened: tell everyone (once); not if another
+        // process holds the seat.
+        for &(seat, ends, why) in &expiries {
+            if why == "claim" && ends > now {
+                let at = (seat, seq);
+                if self.claim_told != Some(at) && !self.held_elsewhere(seat).await {
+                    self.claim_told = Some(at);
+                    self.broadcast_state();
+                }
+                break;
+            }
+        }
+        let Some((seat, ends, why)) = expiries.into_iter().next() else {
             return;
         };
-        let seq = self.m.actions_len();
+        if self.m.actions_len() != seq {
+            return;
+        }
         match why {
-            _ if ends > now && why != "claim" => {}
+            _ if ends > now => {}
             // The bank is empty: the seat loses on time, by the game's
             // forfeit if it offers one now; if not, its bot moves for it.
             "flag" => {
@@ -1399,15 +1418,6 @@ impl GameActor {
                         self.bots.forced = Some((seat, seq));
                         self.maybe_bot();
                     }
-                }
-            }
-            // The claim window opened: tell everyone (once); the bot moves
-            // at its end; not if another process holds the seat.
-            "claim" if ends > now => {
-                let at = (seat, seq);
-                if self.claim_told != Some(at) && !self.held_elsewhere(seat).await {
-                    self.claim_told = Some(at);
-                    self.broadcast_state();
                 }
             }
             // The turn clock, the absent countdown or the claim window ran

@@ -15,9 +15,7 @@
 //! round clock ran from the start, such as Gobble's).
 
 use crate::storage::ActionRow;
-use parlor_core::{
-    Actor, Clocks, DynMatch, GameEntry, Resources, Step, TimeControl, ToAct,
-};
+use parlor_core::{Actor, Clocks, DynMatch, GameEntry, Resources, Step, TimeControl, ToAct};
 use serde_json::Value;
 
 /// The deadline key under which a game's start of play is stored.

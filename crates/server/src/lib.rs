@@ -48,9 +48,9 @@
 
 mod actor;
 mod assist;
-pub(crate) mod clocks;
 pub mod bench;
 pub mod client;
+pub(crate) mod clocks;
 mod error;
 mod http;
 mod hub;

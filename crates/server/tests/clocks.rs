@@ -99,7 +99,11 @@ async fn a_seat_whose_bank_runs_out_loses_on_time() {
         json!({"token": t0}),
     )
     .await;
-    assert_eq!((status, v["error"]["code"].as_str()), (409, Some("not_claimable")), "{v}");
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("not_claimable")),
+        "{v}"
+    );
     server.stop().await;
 }
 
@@ -124,7 +128,11 @@ async fn out_of_time_without_a_forfeit_the_bot_moves() {
         .unwrap();
     assert_eq!(s["seq"], 5, "{s}");
     let seats = &s["clocks"]["seats"];
-    assert_eq!((&seats[0]["bank_ms"], &seats[1]["bank_ms"]), (&json!(0), &json!(0)), "{s}");
+    assert_eq!(
+        (&seats[0]["bank_ms"], &seats[1]["bank_ms"]),
+        (&json!(0), &json!(0)),
+        "{s}"
+    );
     server.stop().await;
 }
 
@@ -187,7 +195,10 @@ async fn the_old_shorthands_fill_the_time_control() {
     let server = common::start(&common::sqlite_url("shorthand"), common::test_settings()).await;
     let addr = server.addr();
     let created = create(addr, json!({"game": "nim", "turn_seconds": 30})).await;
-    assert_eq!(created["game"]["time_control"], json!({"turn_seconds": 30.0}));
+    assert_eq!(
+        created["game"]["time_control"],
+        json!({"turn_seconds": 30.0})
+    );
     assert_eq!(created["game"]["turn_seconds"], 30.0);
     let created = create(
         addr,
