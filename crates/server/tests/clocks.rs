@@ -141,7 +141,59 @@ async fn out_of_time_without_a_forfeit_the_bot_moves() {
 /// as it was; the running one has gone on running.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clocks_survive_a_restart() {
-    let db = common::sqlite_url("bank-restart");
+    clocks_survive_a_restart_on(common::sqlite_url("bank-restart")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clocks_survive_a_restart_on_postgres() {
+    if let Some(db) = tokio::task::block_in_place(|| common::pg_fresh_db("bank_restart")) {
+        clocks_survive_a_restart_on(db).await;
+    }
+}
+
+/// Two processes on one PostgreSQL keep the same clocks: the other one
+/// rebuilds them from the stored start and the stored times of the moves
+/// made through the first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_keep_the_same_clocks() {
+    let Some(db) = tokio::task::block_in_place(|| common::pg_fresh_db("bank_two")) else {
+        return;
+    };
+    let a = common::start(&db, common::test_settings()).await;
+    let b = common::start(&db, common::test_settings()).await;
+    let created = create(
+        a.addr(),
+        json!({"game": "nim", "config": {"pile": 9}, "take_seat": 0,
+               "time_control": {"bank_seconds": 60, "increment_seconds": 1}}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    join(b.addr(), &id, &t1).await;
+    let (mut ann, mut s) = connect(a.addr(), &id, Some(&t0)).await;
+    if s["clocks"].is_null() {
+        s = ann
+            .recv_until("state", |v| !v["clocks"].is_null())
+            .await
+            .unwrap();
+    }
+    assert_eq!(s["clocks"]["seats"][0]["running"], true, "{s}");
+    act(&mut ann, 1, json!(1)).await;
+    let on_a = ann.recv_until("state", |v| v["seq"] == 1).await.unwrap();
+    let bank = &on_a["clocks"]["seats"][0]["bank_ms"];
+    // Through B (which catches up first): the same bank for Ann.
+    let on_b = state(b.addr(), &id, &t1).await;
+    assert_eq!(on_b["seq"], 1, "{on_b}");
+    assert_eq!(
+        &on_b["clocks"]["seats"][0]["bank_ms"], bank,
+        "{on_a} / {on_b}"
+    );
+    assert_eq!(on_b["clocks"]["seats"][1]["running"], true, "{on_b}");
+    a.stop().await;
+    b.stop().await;
+}
+
+async fn clocks_survive_a_restart_on(db: parlor_server::storage::DbUrl) {
     let server = common::start(&db, common::test_settings()).await;
     let addr = server.addr();
     let created = create(
