@@ -104,6 +104,18 @@ async fn a_seat_whose_bank_runs_out_loses_on_time() {
         (409, Some("not_claimable")),
         "{v}"
     );
+    // The rematch keeps the time control.
+    let (status, v) = post(
+        addr,
+        &format!("/api/games/{id}/rematch"),
+        json!({"token": t0}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        v["game"]["time_control"],
+        json!({"bank_seconds": 1.5, "increment_seconds": 5.0})
+    );
     server.stop().await;
 }
 
