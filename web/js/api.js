@@ -15,7 +15,11 @@
  *   seats: Seat[], rematch: string|null, rematch_of: string|null, waiting_for?: number[]}} GameSummary
  * @typedef {{type: 'state', seq: number, view: any, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
  *   by: {seat: number} | 'referee' | null, events: any[], legal?: any[]|null, waiting_for?: number[],
- *   turn_clock?: {seat: number, reason: 'turn'|'absent'|'claim', ends_ms: number, remaining_ms: number, claimable_by?: number[]} | null}} StateMsg
+ *   turn_clock?: {seat: number, reason: 'turn'|'absent'|'claim', ends_ms: number, remaining_ms: number, claimable_by?: number[]} | null,
+ *   clocks?: Clocks | null}} StateMsg
+ * @typedef {{ends_ms: number, remaining_ms: number}} Timer
+ * @typedef {{running: boolean, bank_ms: number|null, delay_ms: number, turn: Timer|null, absent: Timer|null}} SeatClock
+ * @typedef {{at_ms: number, seats: SeatClock[], round: {key: string, started_ms: number, ends_ms: number, remaining_ms: number}|null}} Clocks
  * @typedef {'not_your_turn'|'game_over'|'illegal'|'ambiguous'|'unknown_word'|'malformed'|'bad_setting'|'unknown_resource'} ErrorKind
  *   A game's own kind of refusal (docs/api.md "Error kinds").
  * @typedef {{value: any, label: string}} SettingOption

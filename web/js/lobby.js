@@ -19,6 +19,46 @@ nameInput.addEventListener('change', () => setMyName(nameInput.value));
 /** The catalog's games, once loaded (their settings name their word-list field). @type {CatalogGame[]} */
 let knownGames = [];
 
+/**
+ * The time control of a new game (docs/api.md "Time controls"), in its own
+ * block of the form: every field optional, left empty for no such clock.
+ * @returns {{el: HTMLElement, value: () => any}}
+ */
+function timeControlFields() {
+  /** @param {string} id @param {string} label @param {string} help @param {number} step */
+  const field = (id, label, help, step) => {
+    const input = /** @type {HTMLInputElement} */ (h('input', { id, type: 'number', min: 0, step, size: 6, placeholder: 'none' }));
+    return { input, el: h('label', { class: 'tc-row', title: help }, `${label} `, input) };
+  };
+  const bank = field('tc-bank', 'Minutes per player', 'each player\'s own clock (chess clock): out of time loses', 0.5);
+  const inc = field('tc-increment', '+ seconds per move', 'added to the player\'s clock after each of their moves', 1);
+  const delay = field('tc-delay', 'Delay (s)', 'each turn, the clock starts only after this long', 1);
+  const turn = field('tc-turn', 'Seconds per turn', 'a turn not played in time is played by the computer', 1);
+  const absent = field('tc-absent', 'If a player leaves (s)', 'a player away this long on their turn: the others may claim the win, or the computer plays', 1);
+  const el = h(
+    'fieldset',
+    { id: 'time-control', class: 'time-control' },
+    h('legend', null, 'Clock (optional)'),
+    [bank, inc, delay, turn, absent].map((f) => f.el),
+  );
+  /** @param {HTMLInputElement} i */
+  const num = (i) => (i.value.trim() === '' ? null : Number(i.value));
+  return {
+    el,
+    value: () => {
+      /** @type {any} */
+      const tc = {};
+      const b = num(bank.input);
+      if (b !== null) tc.bank_seconds = b * 60;
+      if (num(inc.input)) tc.increment_seconds = num(inc.input);
+      if (num(delay.input)) tc.delay_seconds = num(delay.input);
+      if (num(turn.input) !== null) tc.turn_seconds = num(turn.input);
+      if (num(absent.input) !== null) tc.absent_seconds = num(absent.input);
+      return Object.keys(tc).length ? tc : null;
+    },
+  };
+}
+
 async function buildCreateForm() {
   const form = /** @type {HTMLFormElement} */ (document.getElementById('create-form'));
   /** @type {{games: CatalogGame[], lexicons?: string[], word_lists?: {name: string, words: number}[]}} */
@@ -44,6 +84,7 @@ async function buildCreateForm() {
   );
   /** @type {{el: HTMLElement | null, config: (seats: number) => any} | null} */
   let options = null;
+  const clock = timeControlFields();
 
   const current = () => catalog.games.find((g) => g.name === gameSel.value) || catalog.games[0];
 
@@ -141,6 +182,8 @@ async function buildCreateForm() {
     setMyName(nameInput.value);
     /** @type {any} */
     const body = { game: g.name, config, bots, public: publicBox.checked, player: playerKey() };
+    const timeControl = clock.value();
+    if (timeControl) body.time_control = timeControl;
     if (me !== null) {
       body.take_seat = me;
       body.name = myName() || undefined;
@@ -169,6 +212,7 @@ async function buildCreateForm() {
     seatsBox,
     rulesBox,
     words.el,
+    clock.el,
     h('label', { class: 'check' }, publicBox, ' Public: listed here, anyone may sit in a free seat'),
     h('button', { type: 'submit', class: 'primary' }, 'Create game'),
   );

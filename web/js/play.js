@@ -50,6 +50,8 @@ let nextRef = 1;
 const pending = new Map();
 /** Local time (performance.now()) at which the server's clock ends. */
 let clockEnd = /** @type {number | null} */ (null);
+/** Local time (performance.now()) at which the last `clocks` arrived. */
+let clocksAt = 0;
 
 const connEl = /** @type {HTMLElement} */ (document.getElementById('conn'));
 const seatsEl = /** @type {HTMLElement} */ (document.getElementById('seats'));
@@ -78,6 +80,36 @@ function clockRemaining() {
   return clockEnd === null ? null : Math.max(0, clockEnd - performance.now());
 }
 
+/**
+ * A seat's bank now (ms), counted down here from the server's numbers
+ * since they arrived (docs/api.md "Time controls": `clocks`); null without
+ * a bank.
+ * @param {number} seat
+ */
+function bankLeft(seat) {
+  const c = last && last.clocks && last.clocks.seats[seat];
+  if (!c || c.bank_ms === null || c.bank_ms === undefined) return null;
+  if (!c.running || waitingFor().length || (last && last.to_act === 'over')) return c.bank_ms;
+  const elapsed = performance.now() - clocksAt;
+  return Math.max(0, c.bank_ms - Math.max(0, elapsed - c.delay_ms));
+}
+
+/** @param {number} ms */
+function mmss(ms) {
+  const sec = Math.ceil(ms / 1000);
+  return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')}`;
+}
+
+/** Writes every seat's bank into its mark (see drawSeats). */
+function drawBanks() {
+  for (const el of seatsEl.querySelectorAll('.mark.bank')) {
+    const ms = bankLeft(Number(/** @type {HTMLElement} */ (el).dataset.seat));
+    if (ms === null) continue;
+    el.textContent = ms > 0 ? `⏱ ${mmss(ms)}` : '⏱ 0:00 out of time';
+    el.classList.toggle('low', ms > 0 && ms < 10000);
+  }
+}
+
 function drawSeats() {
   if (!summary) return;
   const toAct = last ? last.to_act : summary.to_act;
@@ -96,10 +128,12 @@ function drawSeats() {
         if (!s.joined) marks.push(h('span', { class: 'mark free' }, '◌ seat free'));
         else marks.push(h('span', { class: `mark ${s.connected ? 'online' : 'offline'}` }, s.connected ? '● online' : '○ away'));
       } else marks.push(h('span', { class: 'mark bot' }, '⚙ computer'));
+      if (bankLeft(s.seat) !== null) marks.push(h('span', { class: 'mark bank', dataset: { seat: String(s.seat) }, title: 'time left on this seat\'s clock' }));
       if (s.seat === mySeat) marks.push(h('strong', { class: 'mark you' }, '★ you'));
       return h('li', { class: `seat${acting.has(s.seat) ? ' acting' : ''}${s.seat === mySeat ? ' me' : ''}`, dataset: { seat: String(s.seat) } }, seatName(summary.seats, s.seat), ' ', marks);
     }),
   );
+  drawBanks();
 }
 
 function drawYou() {
@@ -352,6 +386,7 @@ function onState(s) {
   if (last && s.seq < last.seq) return; // an older message: never go back
   last = s;
   clockEnd = s.clock ? performance.now() + s.clock.remaining_ms : null;
+  clocksAt = performance.now();
   document.body.dataset.seq = String(s.seq);
   if (summary) {
     summary.to_act = s.to_act;
@@ -386,6 +421,7 @@ async function assist(request) {
 }
 
 function tick() {
+  drawBanks();
   const ms = clockRemaining();
   const el = document.getElementById('shell-clock');
   if (el) {
@@ -394,10 +430,7 @@ function tick() {
     if (page && page.showsClock) el.textContent = '';
     else if (waitingFor().length) el.textContent = '◌ waiting for players';
     else if (ms === null || (last && last.to_act === 'over')) el.textContent = '';
-    else {
-      const sec = Math.ceil(ms / 1000);
-      el.textContent = `◷ ${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')} left`;
-    }
+    else el.textContent = `◷ ${mmss(ms)} left`;
   }
 }
 

@@ -112,6 +112,15 @@ pub trait DynMatch: Send + Sync {
     /// Applies a JSON action; on error nothing changes. Returns the events,
     /// projected for each viewer.
     fn apply_json(&mut self, actor: Actor, action: &Value) -> Result<Applied, ActionError>;
+    /// [`DynMatch::apply_json`] for a host that keeps clocks: the record
+    /// holds the time the action was accepted (ms since the Unix epoch),
+    /// as [`crate::Match::apply_at`] does. `apply_json` is the `None` case.
+    fn apply_json_at(
+        &mut self,
+        actor: Actor,
+        action: &Value,
+        at_ms: Option<i64>,
+    ) -> Result<Applied, ActionError>;
     /// The events of the whole game so far as `viewer` may see them: entry
     /// 0 holds those of the start (a deal), entry `i` those of the `i`-th
     /// accepted action. From `from` on.
@@ -212,9 +221,19 @@ impl<G: Game> DynMatch for Match<G> {
         self.state().to_act()
     }
     fn apply_json(&mut self, actor: Actor, action: &Value) -> Result<Applied, ActionError> {
+        self.apply_json_at(actor, action, None)
+    }
+    fn apply_json_at(
+        &mut self,
+        actor: Actor,
+        action: &Value,
+        at_ms: Option<i64>,
+    ) -> Result<Applied, ActionError> {
         let action: G::Action = serde_json::from_value(action.clone())
             .map_err(|e| ActionError::malformed(G::INFO.name, e))?;
-        let events = self.apply(actor, action).map_err(|e| ActionError::of(&e))?;
+        let events = self
+            .apply_at(actor, action, at_ms)
+            .map_err(|e| ActionError::of(&e))?;
         Ok(Applied::project::<G>(&events, self.state().seats()))
     }
     fn history_json(&self, viewer: Viewer, from: usize) -> Vec<Vec<Value>> {

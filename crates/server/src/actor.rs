@@ -10,14 +10,15 @@
 //! only then acknowledged and shown to anyone. If the write fails, the state
 //! is rebuilt without it and the sender gets a `storage` error.
 
+use crate::clocks::{Timeline, START_KEY};
 use crate::error::ApiError;
 use crate::hub::{Hub, NewGameSpec};
 use crate::storage::{ActionRow, DeadlineRow, GameRow, SeatKind, SeatRow, StatusRow, Write};
 use crate::{now_ms, summary_json};
 use axum::extract::ws::Utf8Bytes;
 use parlor_core::{
-    Actor, Applied, Budget, Cancel, DynAgent, DynMatch, ErrorKind, GameEntry, Level, Resources,
-    Seat, ToAct, Viewer,
+    Actor, Applied, Budget, Cancel, Clocks, DynAgent, DynMatch, ErrorKind, Expiry, GameEntry,
+    Level, Resources, Seat, ToAct, Viewer,
 };
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -178,30 +179,6 @@ impl GameStub {
     }
 }
 
-/// A clock the actor keeps for the game.
-#[derive(Clone, Debug)]
-struct Clock {
-    key: String,
-    started_ms: i64,
-    seconds: f64,
-    action: Value,
-}
-
-impl Clock {
-    fn ends_ms(&self) -> i64 {
-        self.started_ms + (self.seconds * 1000.0).round() as i64
-    }
-    fn json(&self, now: i64) -> Value {
-        json!({
-            "key": self.key,
-            "seconds": self.seconds,
-            "started_ms": self.started_ms,
-            "ends_ms": self.ends_ms(),
-            "remaining_ms": (self.ends_ms() - now).max(0),
-        })
-    }
-}
-
 struct Conn {
     viewer: Viewer,
     /// Whether state messages carry the seat's legal actions.
@@ -279,16 +256,21 @@ pub(crate) struct GameActor {
     seats: Vec<SeatRow>,
     conns: HashMap<u64, Conn>,
     next_conn: u64,
-    clock: Option<Clock>,
+    /// The clocks of the seats and the game's round (see `crate::clocks`),
+    /// once play has started; `None` before (or for a game with no clock).
+    clocks: Option<Clocks>,
+    /// When play started for the clocks (stored, see `crate::clocks`).
+    start_ms: Option<i64>,
+    /// What the clocks are rebuilt from.
+    timeline: Timeline,
+    /// Seats whose flag fell at this seq and whose forfeit was tried.
+    flag_done: Vec<(Seat, usize)>,
     /// A clock key whose action the game refused: not retried.
     dead_clock: Option<String>,
     bots: Bots,
     bot_tx: mpsc::UnboundedSender<BotResult>,
     last_by: Option<Actor>,
     last_events: Applied,
-    /// When the current turn began (the last accepted action), for the
-    /// host's turn clock.
-    turn_started_ms: i64,
     /// Per seat: since when no connection holds it, here or in another
     /// process (None while one does).
     away_since: Vec<Option<i64>>,
@@ -298,8 +280,9 @@ pub(crate) struct GameActor {
     /// Per seat: whether this process's presence says it holds the seat
     /// (what it last told the presence tracker).
     local_told: Vec<bool>,
-    /// The game has a clock to start but a human seat is not there yet
-    /// (neither arrived nor connected): the clock waits, and so does play.
+    /// The game's clocks are to start, with a round clock or banks, but a
+    /// human seat is not there yet (neither arrived nor connected): the
+    /// clocks wait, and so does play.
     held: bool,
     /// Per seat: whether its player has arrived for the clock's sake
     /// (joined; bots always have). A rematch keeps its seats joined (they
@@ -322,7 +305,7 @@ impl GameActor {
         resources: Resources,
         row: GameRow,
         seats: Vec<SeatRow>,
-        turn_started_ms: i64,
+        timeline: Timeline,
     ) -> GameStub {
         let (tx, rx) = mpsc::channel(hub.settings().game_queue);
         let (bot_tx, bot_rx) = mpsc::unbounded_channel();
@@ -336,13 +319,15 @@ impl GameActor {
             seats,
             conns: HashMap::new(),
             next_conn: 1,
-            clock: None,
+            clocks: None,
+            start_ms: None,
+            timeline,
+            flag_done: Vec::new(),
             dead_clock: None,
             bots: Bots::default(),
             bot_tx,
             last_by: None,
             last_events: Applied::default(),
-            turn_started_ms,
             away_since: Vec::new(),
             remote: Vec::new(),
             local_told: Vec::new(),
@@ -387,21 +372,27 @@ impl GameActor {
                 ),
             }
         }
-        // A clock stored before a restart resumes from its stored start.
-        let stored = self.row.status.deadline.clone();
-        self.refresh_clock(stored.as_ref());
-        if self.clock.as_ref().map(|c| (&c.key, c.started_ms))
-            != stored.as_ref().map(|d| (&d.key, d.started_ms))
-        {
-            let _ = self.store_status().await;
+        // Clocks stored before a restart continue from their stored start
+        // and the stored actions' times (a row of an older version holds
+        // its round clock's start: stored again as the start of play).
+        match self.row.status.deadline.clone() {
+            Some(d) => {
+                self.start_ms = Some(d.started_ms);
+                self.rebuild_clocks();
+                if d.key != START_KEY && !self.row.aborted {
+                    let _ = self.store_status().await;
+                }
+            }
+            None => {
+                self.start_clocks().await;
+            }
         }
         self.maybe_bot();
         let idle = self.hub.settings().idle_unload;
         let mut last_busy = Instant::now();
         loop {
             self.seq.store(self.m.actions_len(), Ordering::Relaxed);
-            let clock_at = self.clock_instant();
-            let turn_at = self.turn_clock().map(|(_, ends, _)| instant_at(ends));
+            let wake = self.next_wake().map(instant_at);
             tokio::select! {
                 msg = rx.recv() => {
                     let Some(msg) = msg else { break };
@@ -412,37 +403,12 @@ impl GameActor {
                     last_busy = Instant::now();
                     self.bot_done(result).await;
                 }
-                _ = sleep_until_opt(clock_at) => {
-                    self.clock_ran_out().await;
-                }
-                _ = sleep_until_opt(turn_at) => {
-                    match self.turn_clock() {
-                        // The seat's time is up: the game's bot moves for it
-                        // (for the absent countdown, unless a connection to
-                        // another process holds the seat after all).
-                        Some((seat, ends, why)) if ends <= now_ms() => {
-                            let elsewhere = why != "turn" && self.held_elsewhere(seat).await;
-                            if !elsewhere {
-                                self.bots.forced = Some((seat, self.m.actions_len()));
-                                self.maybe_bot();
-                            }
-                        }
-                        // The absent countdown ran out and a claim window
-                        // opened: tell everyone (once), the bot moves at its
-                        // end; not if another process holds the seat.
-                        Some((seat, _, "claim")) => {
-                            let at = (seat, self.m.actions_len());
-                            if self.claim_told != Some(at) && !self.held_elsewhere(seat).await {
-                                self.claim_told = Some(at);
-                                self.broadcast_state();
-                            }
-                        }
-                        _ => {}
-                    }
+                _ = sleep_until_opt(wake) => {
+                    self.clock_woke().await;
                 }
                 _ = tokio::time::sleep_until(last_busy + idle),
-                    if self.conns.is_empty() && self.clock.is_none() && !self.bots.thinking
-                        && self.turn_clock().is_none() => {
+                    if self.conns.is_empty() && !self.bots.thinking
+                        && self.next_wake().is_none() => {
                     // Nobody is here and nothing will happen by itself:
                     // leave memory; the next visitor reloads from the database.
                     if self.hub.unload(&self.row.id, &rx) {
@@ -473,7 +439,7 @@ impl GameActor {
                 let _ = reply.send(r);
                 // The first state goes after the clock's start, if this
                 // seat was the last one missing: it carries the view.
-                if !self.start_held_clock().await {
+                if !self.start_clocks().await {
                     if let Some(conn) = conn {
                         if let Some((v, legal)) = self.conns.get(&conn).map(|c| (c.viewer, c.legal))
                         {
@@ -685,7 +651,7 @@ impl GameActor {
         }
         self.remote = remote;
         self.broadcast_seats();
-        if !self.start_held_clock().await {
+        if !self.start_clocks().await {
             // The countdown may have stopped or started: show it.
             self.broadcast_state();
         }
@@ -716,26 +682,36 @@ impl GameActor {
     }
 
     /// "Claim a win from one who left": while the claim window is open
-    /// (the absent countdown of the seat to act ran out, the game offers a
+    /// (the absent countdown of a seat to act ran out, the game offers a
     /// forfeit for it, the claimant is another player who is here), the
-    /// game's forfeit is applied as the referee.
+    /// game's forfeit is applied as the referee. Also "claim the win when
+    /// the opponent's time runs out": another human seat whose bank is
+    /// empty ([`Clocks::flagged`]) and whom the game can put out now, for
+    /// a process that has not yet acted on the flag itself.
     async fn claim_win(&mut self, claimant: Seat) -> Result<(usize, Vec<Value>), ApiError> {
         let not = |m: &str| ApiError::new("not_claimable", m.to_string());
-        let Some((seat, _, "claim")) = self.turn_clock() else {
-            return Err(not(
-                "there is no win to claim now: a claim opens when the absent player's countdown runs out on their turn, where the game can put that seat out",
-            ));
+        let flagged = self.flagged_claim(claimant);
+        let seat = match (self.claim_open(), flagged) {
+            (_, Some(seat)) => seat,
+            (Some(seat), None) => {
+                if !self.claimants(seat).contains(&claimant.0) {
+                    return Err(not(
+                        "only another player who is here (connected with their seat) can claim the win",
+                    ));
+                }
+                if self.held_elsewhere(seat).await {
+                    return Err(not(
+                        "that player is back (connected through another server): there is no win to claim",
+                    ));
+                }
+                seat
+            }
+            (None, None) => {
+                return Err(not(
+                    "there is no win to claim now: a claim opens when the absent player's countdown runs out on their turn, or an opponent's bank runs out, where the game can put that seat out",
+                ))
+            }
         };
-        if !self.claimants(seat).contains(&claimant.0) {
-            return Err(not(
-                "only another player who is here (connected with their seat) can claim the win",
-            ));
-        }
-        if self.held_elsewhere(seat).await {
-            return Err(not(
-                "that player is back (connected through another server): there is no win to claim",
-            ));
-        }
         let action = self
             .m
             .forfeit_json(seat)
@@ -747,6 +723,25 @@ impl GameActor {
                 MOVED_ON => not("the game moved on meanwhile (a move was made): look again"),
                 _ => e,
             })
+    }
+
+    /// A human seat other than `claimant` (a human seat) whose flag has
+    /// fallen and whom the game can put out now.
+    fn flagged_claim(&self, claimant: Seat) -> Option<Seat> {
+        if self.human(claimant.0) && !self.row.aborted {
+            let clocks = self.clocks.as_ref()?;
+            return clocks
+                .flagged(now_ms())
+                .into_iter()
+                .find(|s| *s != claimant && self.human(s.0) && self.m.forfeit_json(*s).is_some());
+        }
+        None
+    }
+
+    fn human(&self, seat: usize) -> bool {
+        self.seats
+            .get(seat)
+            .is_some_and(|s| s.kind == SeatKind::Human)
     }
 
     fn seat_of_token(&self, token: &str) -> Option<Seat> {
@@ -807,7 +802,6 @@ impl GameActor {
             .with_kind(ErrorKind::Illegal));
         }
         self.row.aborted = true;
-        let old_clock = self.clock.take();
         let status = self.status_row();
         let write = Write::Abort {
             game_id: self.row.id.clone(),
@@ -818,7 +812,6 @@ impl GameActor {
             Ok(false) => {
                 // Another process stored a move (or the abort) first.
                 self.row.aborted = false;
-                self.clock = old_clock;
                 self.catch_up().await;
                 if self.row.aborted {
                     return Ok(self.summary());
@@ -831,11 +824,11 @@ impl GameActor {
             }
             Err(e) => {
                 self.row.aborted = false;
-                self.clock = old_clock;
                 return Err(ApiError::storage(e));
             }
         }
         self.row.status = status;
+        self.clocks = None;
         self.last_by = Some(Actor::Referee);
         self.last_events = Applied::default();
         Ok(self.summary())
@@ -879,7 +872,8 @@ impl GameActor {
                     "waiting for players: the game's clock starts, and play with it, once every seat is taken",
                 ));
             }
-            let events = match self.m.apply_json(actor, &action) {
+            let now = now_ms();
+            let events = match self.m.apply_json_at(actor, &action, Some(now)) {
                 Ok(events) => events,
                 Err(e) => {
                     if recheck && !caught_up {
@@ -892,9 +886,8 @@ impl GameActor {
                 }
             };
             let seq = self.m.actions_len();
-            let now = now_ms();
-            let old_clock = self.clock.clone();
-            self.refresh_clock(None);
+            let old = (self.clocks.clone(), self.start_ms, self.held);
+            self.clocks_follow(actor, now);
             let status = self.status_row();
             let write = Write::Action {
                 game_id: self.row.id.clone(),
@@ -910,7 +903,7 @@ impl GameActor {
                 Ok(true) => {}
                 Ok(false) => {
                     // Another process stored action `seq - 1` first.
-                    self.clock = old_clock;
+                    (self.clocks, self.start_ms, self.held) = old;
                     self.rollback_last();
                     self.catch_up().await;
                     caught_up = true;
@@ -925,7 +918,7 @@ impl GameActor {
                 Err(e) => {
                     // As the record holds it (the game's own form of it).
                     let ours = self.m.record_json()["actions"][seq - 1].clone();
-                    self.clock = old_clock;
+                    (self.clocks, self.start_ms, self.held) = old;
                     self.rollback_last();
                     // A connection that broke during the commit leaves it
                     // unknown whether the action went in: on a shared
@@ -939,7 +932,6 @@ impl GameActor {
                 }
             }
             self.row.status = status;
-            self.turn_started_ms = now;
             self.last_by = Some(actor);
             self.last_events = events.clone();
             self.bots_follow(actor, &action);
@@ -1028,7 +1020,7 @@ impl GameActor {
                 .map_err(|e| e.to_string())
                 .and_then(|actor| {
                     self.m
-                        .apply_json(actor, &a.action)
+                        .apply_json_at(actor, &a.action, Some(a.at_ms))
                         .map(|events| (actor, events))
                         .map_err(|e| e.to_string())
                 });
@@ -1036,7 +1028,7 @@ impl GameActor {
                 Ok((actor, events)) => {
                     self.last_by = Some(actor);
                     self.last_events = events;
-                    self.turn_started_ms = a.at_ms;
+                    self.clocks_follow(actor, a.at_ms);
                     self.bots_follow(actor, &a.action);
                     changed = true;
                 }
@@ -1053,24 +1045,23 @@ impl GameActor {
                 }
             }
         }
-        // The clock as stored (another process may have started it).
-        let stored = g.row.status.deadline.clone();
-        let key_now = self.m.deadline_json().map(|d| d.key);
-        if let (Some(st), Some(key)) = (&stored, &key_now) {
-            if &st.key == key
-                && self.clock.as_ref().map(|c| (&c.key, c.started_ms))
-                    != Some((&st.key, st.started_ms))
-            {
-                self.clock = None;
+        // The clocks' start as stored (another process may have started
+        // them).
+        if let Some(d) = g.row.status.deadline.filter(|d| d.key == START_KEY) {
+            if self.start_ms != Some(d.started_ms) {
+                self.start_ms = Some(d.started_ms);
+                self.held = false;
+                self.rebuild_clocks();
                 changed = true;
             }
         }
         if changed || seats_changed {
-            self.refresh_clock(stored.as_ref());
-            self.row.status = self.status_row();
-            if let Some(st) = stored.filter(|s| Some(&s.key) == key_now.as_ref()) {
-                self.row.status.deadline = Some(st);
+            if self.clocks.is_none() {
+                // Not started by anyone yet: maybe now (stored with the
+                // next action, or by the next arrival).
+                self.try_start(now_ms());
             }
+            self.row.status = self.status_row();
             if seats_changed {
                 self.broadcast_seats();
             }
@@ -1087,9 +1078,11 @@ impl GameActor {
             return;
         };
         let record = crate::record_json(&g.row, &g.actions);
-        match self.entry.replay(&record, &self.resources) {
-            Ok(m) => {
+        match crate::clocks::replay(&*self.entry, &record, &g.actions, &self.resources) {
+            Ok((m, timeline)) => {
                 self.m = m;
+                self.timeline = timeline;
+                self.rebuild_clocks();
                 self.bots.shadow = None;
                 self.bots.pending.clear();
                 self.bots.discard = self.bots.thinking;
@@ -1110,7 +1103,10 @@ impl GameActor {
             actions.pop();
         }
         match self.entry.replay(&record, &self.resources) {
-            Ok(m) => self.m = m,
+            Ok(m) => {
+                self.m = m;
+                self.timeline.steps.truncate(self.m.actions_len());
+            }
             Err(e) => eprintln!(
                 "parlor serve: game {}: cannot rebuild after a failed write: {e}",
                 self.row.id
@@ -1151,45 +1147,82 @@ impl GameActor {
                 .outcome()
                 .map(|o| serde_json::to_value(o).unwrap_or(Value::Null)),
             over: self.m.to_act() == ToAct::Over || self.row.aborted,
-            deadline: self.clock.as_ref().map(|c| DeadlineRow {
-                key: c.key.clone(),
-                started_ms: c.started_ms,
-            }),
+            deadline: self
+                .start_ms
+                .filter(|_| !self.row.aborted)
+                .map(|started_ms| DeadlineRow {
+                    key: START_KEY.to_string(),
+                    started_ms,
+                }),
             updated_ms: now_ms(),
         }
     }
 
-    /// Keeps `self.clock` in step with the game's deadline: the same key
-    /// keeps its start; a new key starts now (or at `stored`'s start when it
-    /// names the same key, after a restart).
-    fn refresh_clock(&mut self, stored: Option<&DeadlineRow>) {
-        self.held = false;
-        let Some(d) = self.m.deadline_json().filter(|_| !self.row.aborted) else {
-            self.clock = None;
-            return;
-        };
-        if self.dead_clock.as_deref() == Some(d.key.as_str()) {
-            self.clock = None;
-            return;
-        }
-        let started_ms = match (&self.clock, stored) {
-            (Some(c), _) if c.key == d.key => c.started_ms,
-            (_, Some(s)) if s.key == d.key => s.started_ms,
-            // A new clock starts only once every human seat is there: a
-            // friend who opens the invite late loses no time.
-            _ if !self.waiting_for().is_empty() => {
-                self.clock = None;
-                self.held = true;
-                return;
+    // ---- clocks (the model is `parlor_core::Clocks`, see `crate::clocks`) ----
+
+    /// The game's deadline now, unless its action was refused before.
+    fn round_now(&self) -> Option<(String, f64)> {
+        crate::clocks::round_of(&*self.m).filter(|(k, _)| self.dead_clock.as_ref() != Some(k))
+    }
+
+    /// The clocks rebuilt from the stored start and the timeline.
+    fn rebuild_clocks(&mut self) {
+        self.clocks = self.start_ms.and_then(|start| {
+            let n = self.seats.len();
+            let clocks = self.timeline.clocks(&self.row.time_control, n, start);
+            if clocks.is_none() {
+                eprintln!(
+                    "parlor serve: game {}: its stored time control is refused; its clocks do not run",
+                    self.row.id
+                );
             }
-            _ => now_ms(),
-        };
-        self.clock = Some(Clock {
-            key: d.key,
-            started_ms,
-            seconds: d.seconds,
-            action: d.action,
+            clocks
         });
+    }
+
+    /// After an action (applied to `self.m`) by `actor` at `at_ms`: the
+    /// timeline and the clocks follow, or the clocks start now if they may.
+    fn clocks_follow(&mut self, actor: Actor, at_ms: i64) {
+        let step = self.timeline.push(&*self.m, actor, at_ms).clone();
+        let dead = self.dead_clock.clone();
+        match self.clocks.as_mut() {
+            Some(clocks) => {
+                let round = step
+                    .round
+                    .as_ref()
+                    .filter(|(k, _)| dead.as_ref() != Some(k))
+                    .map(|(k, s)| (k.as_str(), *s));
+                clocks.on_action(step.at_ms, step.actor, &step.to_act, round);
+            }
+            None => {
+                self.try_start(at_ms);
+            }
+        }
+    }
+
+    /// Starts the clocks at `at_ms` if the game has any (a time control for
+    /// the seats, or a round clock now) and may start: a round clock or a
+    /// bank waits until every human seat is there (`held`); a turn clock or
+    /// an absent countdown alone does not wait. Does not store the start
+    /// (the caller's status write does). Returns whether they started.
+    fn try_start(&mut self, at_ms: i64) -> bool {
+        self.held = false;
+        if self.clocks.is_some() || self.row.aborted || self.m.to_act() == ToAct::Over {
+            return false;
+        }
+        let round = self.round_now().is_some();
+        let tc = &self.row.time_control;
+        if !round && tc.is_untimed() {
+            return false;
+        }
+        if (round || tc.bank_seconds.is_some()) && !self.waiting_for().is_empty() {
+            // A friend who opens the invite late loses no time.
+            self.held = true;
+            return false;
+        }
+        self.start_ms = Some(at_ms);
+        self.rebuild_clocks();
+        true
     }
 
     /// The human seats not there yet: neither arrived (join, claim, the
@@ -1216,90 +1249,212 @@ impl GameActor {
         }
     }
 
-    /// After someone arrived: starts a held clock if everyone is there now,
-    /// stores its start (so a restart keeps it) and tells everyone.
-    /// Returns whether it did (and so sent everyone the state).
-    async fn start_held_clock(&mut self) -> bool {
-        if !self.held {
+    /// After someone arrived (or at load): starts the clocks if they may
+    /// start now, stores the start (so a restart keeps it) and tells
+    /// everyone. Returns whether it did (and so sent everyone the state).
+    async fn start_clocks(&mut self) -> bool {
+        if !self.try_start(now_ms()) {
             return false;
         }
-        self.refresh_clock(None);
-        if self.clock.is_none() {
-            return false;
-        }
-        // The clock runs anyway if this fails; only a restart would start
-        // it again.
+        // The clocks run anyway if this fails; only a restart would start
+        // them again.
         if let Err(e) = self.store_status().await {
             eprintln!(
-                "parlor serve: game {}: cannot store the clock's start: {e}",
+                "parlor serve: game {}: cannot store the clocks' start: {e}",
                 self.row.id
             );
         }
-        self.turn_started_ms = now_ms();
         self.broadcast_state();
         self.maybe_bot();
         true
     }
 
-    /// The host's turn clock now: the human seat whose turn it is, when its
-    /// time ends (ms since the epoch) and why: `turn` (the turn clock,
-    /// `turn_seconds` from the turn's start) or `absent` (nobody holds the
-    /// seat: `absent_seconds` from the later of the turn's start and the
-    /// seat's leaving), whichever ends first. None in simultaneous phases,
-    /// on a bot's turn, or once the bot was asked.
-    fn turn_clock(&self) -> Option<(Seat, i64, &'static str)> {
-        if self.row.aborted || self.held {
-            return None;
-        }
-        let ToAct::One(seat) = self.m.to_act() else {
-            return None;
-        };
-        let seq = self.m.actions_len();
-        if self.seats.get(seat.0)?.kind != SeatKind::Human
-            || self.bots.forced == Some((seat, seq))
-            || self.bots.passed.contains(&(seat, seq))
-        {
-            return None;
-        }
-        let ms = |seconds: f64| (seconds * 1000.0).round() as i64;
-        let turn = self
-            .row
-            .turn_seconds
-            .map(|t| (self.turn_started_ms + ms(t), "turn"));
-        let absent = match (self.row.absent_seconds, self.away_since.get(seat.0)) {
-            (Some(t), Some(Some(since))) => {
-                Some(((*since).max(self.turn_started_ms) + ms(t), "absent"))
-            }
-            _ => None,
-        };
-        let (ends, why) = match (turn, absent) {
-            (Some(a), Some(b)) => {
-                if b.0 < a.0 {
-                    b
+    /// Per seat, since when it is away, as the clocks take it: bots are
+    /// always there.
+    fn away_for_clocks(&self) -> Vec<Option<i64>> {
+        (0..self.seats.len())
+            .map(|s| {
+                if self.human(s) {
+                    self.away_since.get(s).copied().flatten()
                 } else {
-                    a
+                    None
                 }
-            }
-            (Some(a), None) | (None, Some(a)) => a,
-            (None, None) => return None,
-        };
-        // The absent countdown ran out: where the game can put the seat
-        // out and another player is here, they may claim the win for a
-        // while (not past the turn clock) before the bot moves.
-        if why == "absent"
-            && ends <= now_ms()
-            && !self.claimants(seat).is_empty()
-            && self.m.forfeit_json(seat).is_some()
-        {
-            let window = self.hub.settings().claim_window.as_millis() as i64;
-            let until = (ends + window).min(turn.map_or(i64::MAX, |t| t.0));
-            return Some((seat, until, "claim"));
-        }
-        Some((seat, ends, why))
+            })
+            .collect()
     }
 
+    /// Whether the clocks run (started, game not aborted nor over).
+    fn running(&self) -> Option<&Clocks> {
+        if self.row.aborted || self.held || self.m.to_act() == ToAct::Over {
+            return None;
+        }
+        self.clocks.as_ref()
+    }
+
+    /// The round clock's end and its action, while it runs.
+    fn round_due(&self) -> Option<(i64, String, Value)> {
+        let clocks = self.running()?;
+        let d = self.m.deadline_json()?;
+        if self.dead_clock.as_deref() == Some(d.key.as_str()) {
+            return None;
+        }
+        let (ends, _) = clocks
+            .expiries(&[])
+            .into_iter()
+            .find(|(_, e)| *e == Expiry::Round)?;
+        Some((ends, d.key, d.action))
+    }
+
+    /// The seats' clocks that will run out (or have, and are owed), each
+    /// as (seat, when, why): `flag` (bank empty), `turn` (the turn clock),
+    /// `absent` (nobody holds the seat), or `claim` (the absent countdown
+    /// ran out, the game can put the seat out and another player is here:
+    /// they may claim the win until then, not past the turn clock, before
+    /// the bot moves). Human seats only; not a seat whose bot was already
+    /// asked at this seq. Earliest first.
+    fn seat_expiries(&self) -> Vec<(Seat, i64, &'static str)> {
+        let Some(clocks) = self.running() else {
+            return Vec::new();
+        };
+        let seq = self.m.actions_len();
+        let now = now_ms();
+        let all = clocks.expiries(&self.away_for_clocks());
+        let turn_end = |seat: Seat| {
+            all.iter()
+                .find(|(_, e)| *e == Expiry::Turn(seat))
+                .map(|(t, _)| *t)
+        };
+        let mut out: Vec<(Seat, i64, &'static str)> = all
+            .iter()
+            .filter_map(|&(ends, e)| {
+                let (seat, why) = match e {
+                    Expiry::Flag(s) => (s, "flag"),
+                    Expiry::Turn(s) => (s, "turn"),
+                    Expiry::Absent(s) => (s, "absent"),
+                    Expiry::Round => return None,
+                };
+                if !self.human(seat.0)
+                    || self.bots.forced == Some((seat, seq))
+                    || self.bots.passed.contains(&(seat, seq))
+                    || (why == "flag" && self.flag_done.contains(&(seat, seq)))
+                {
+                    return None;
+                }
+                if why == "absent"
+                    && ends <= now
+                    && !self.claimants(seat).is_empty()
+                    && self.m.forfeit_json(seat).is_some()
+                {
+                    let window = self.hub.settings().claim_window.as_millis() as i64;
+                    let until = (ends + window).min(turn_end(seat).unwrap_or(i64::MAX));
+                    return Some((seat, until, "claim"));
+                }
+                Some((seat, ends, why))
+            })
+            .collect();
+        out.sort_by_key(|&(seat, t, _)| (t, seat.0));
+        out
+    }
+
+    /// The seat whose claim window is open now, if any.
+    fn claim_open(&self) -> Option<Seat> {
+        self.seat_expiries()
+            .into_iter()
+            .find(|(_, _, why)| *why == "claim")
+            .map(|(seat, _, _)| seat)
+    }
+
+    /// When the actor must next look at its clocks.
+    fn next_wake(&self) -> Option<i64> {
+        let round = self.round_due().map(|(t, _, _)| t);
+        let seat = self.seat_expiries().first().map(|(_, t, _)| *t);
+        match (round, seat) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// A clock ran out (or a claim window opened): the host's rules.
+    async fn clock_woke(&mut self) {
+        let now = now_ms();
+        if let Some((ends, key, action)) = self.round_due() {
+            if ends <= now {
+                self.round_ran_out(key, action).await;
+                return;
+            }
+        }
+        let expiries = self.seat_expiries();
+        let seq = self.m.actions_len();
+        // A claim window opened: tell everyone (once); not if another
+        // process holds the seat.
+        for &(seat, ends, why) in &expiries {
+            if why == "claim" && ends > now {
+                let at = (seat, seq);
+                if self.claim_told != Some(at) && !self.held_elsewhere(seat).await {
+                    self.claim_told = Some(at);
+                    self.broadcast_state();
+                }
+                break;
+            }
+        }
+        let Some((seat, ends, why)) = expiries.into_iter().next() else {
+            return;
+        };
+        if self.m.actions_len() != seq {
+            return;
+        }
+        match why {
+            _ if ends > now => {}
+            // The bank is empty: the seat loses on time, by the game's
+            // forfeit if it offers one now; if not, its bot moves for it.
+            "flag" => {
+                self.flag_done.retain(|&(_, at)| at == seq);
+                self.flag_done.push((seat, seq));
+                match self.m.forfeit_json(seat) {
+                    Some(action) => match self.act_as(Actor::Referee, action, false).await {
+                        Ok(_) => self.after_change(),
+                        Err(e) if e.code == MOVED_ON => {}
+                        Err(e) if e.code == "storage" => {
+                            self.flag_done.retain(|d| *d != (seat, seq));
+                            tokio::time::sleep(Duration::from_millis(200)).await;
+                        }
+                        Err(e) => {
+                            eprintln!(
+                                "parlor serve: game {}: the game refused its own forfeit of seat {} on time ({e}); its bot moves for it",
+                                self.row.id, seat.0
+                            );
+                            self.bots.forced = Some((seat, seq));
+                            self.maybe_bot();
+                        }
+                    },
+                    None => {
+                        self.bots.forced = Some((seat, seq));
+                        self.maybe_bot();
+                    }
+                }
+            }
+            // The turn clock, the absent countdown or the claim window ran
+            // out: the game's bot moves for the seat (for the absent
+            // countdown, unless a connection to another process holds the
+            // seat after all).
+            _ => {
+                let elsewhere = why != "turn" && self.held_elsewhere(seat).await;
+                if !elsewhere {
+                    self.bots.forced = Some((seat, seq));
+                    self.maybe_bot();
+                }
+            }
+        }
+    }
+
+    /// The seat clock shown as `turn_clock` (the first of the turn clock,
+    /// the absent countdown and the claim window to end; not banks).
     fn turn_clock_json(&self) -> Value {
-        match self.turn_clock() {
+        let first = self
+            .seat_expiries()
+            .into_iter()
+            .find(|(_, _, why)| *why != "flag");
+        match first {
             Some((seat, ends, why)) => {
                 let now = now_ms();
                 let mut v = json!({
@@ -1314,6 +1469,35 @@ impl GameActor {
                 v
             }
             None => Value::Null,
+        }
+    }
+
+    /// The game's round clock as `clock` (its key, length, start, end).
+    fn round_json(&self) -> Value {
+        let (Some(clocks), Some(d)) = (self.running(), self.round_now()) else {
+            return Value::Null;
+        };
+        match clocks.view(now_ms(), &[]).round {
+            Some(r) => json!({
+                "key": r.key,
+                "seconds": d.1,
+                "started_ms": r.started_ms,
+                "ends_ms": r.ends_ms,
+                "remaining_ms": r.remaining_ms,
+            }),
+            None => Value::Null,
+        }
+    }
+
+    /// Every clock as `clocks`: [`parlor_core::ClockView`] (per seat bank,
+    /// running, delay, turn and absent; the round), or null before the
+    /// clocks start.
+    fn clocks_json(&self) -> Value {
+        match &self.clocks {
+            Some(c) if !self.row.aborted => {
+                json!(c.view(now_ms(), &self.away_for_clocks()))
+            }
+            _ => Value::Null,
         }
     }
 
@@ -1340,20 +1524,13 @@ impl GameActor {
         }
     }
 
-    fn clock_instant(&self) -> Option<Instant> {
-        let c = self.clock.as_ref()?;
-        let left = (c.ends_ms() - now_ms()).max(0) as u64;
-        Some(Instant::now() + Duration::from_millis(left))
-    }
-
-    async fn clock_ran_out(&mut self) {
-        let Some(c) = self.clock.clone() else { return };
-        match self.act_as(Actor::Referee, c.action.clone(), false).await {
+    async fn round_ran_out(&mut self, key: String, action: Value) {
+        match self.act_as(Actor::Referee, action, false).await {
             Ok(_) => self.after_change(),
             // Another process applied it (or something else) first; the
-            // catch-up set the clock from the stored game.
+            // catch-up brought the game and its clocks up to date.
             Err(e) if e.code == MOVED_ON => {
-                if self.clock.as_ref().map(|k| &k.key) == Some(&c.key) {
+                if self.round_due().map(|r| r.1) == Some(key) {
                     tokio::time::sleep(Duration::from_millis(200)).await;
                 }
             }
@@ -1363,11 +1540,10 @@ impl GameActor {
             }
             Err(e) => {
                 eprintln!(
-                    "parlor serve: game {}: the game refused its own clock action ({}): {e}",
-                    self.row.id, c.key
+                    "parlor serve: game {}: the game refused its own clock action ({key}): {e}",
+                    self.row.id
                 );
-                self.dead_clock = Some(c.key);
-                self.clock = None;
+                self.dead_clock = Some(key);
             }
         }
     }
@@ -1420,7 +1596,7 @@ impl GameActor {
         let settings = self.hub.settings();
         // One agent per seat for the whole game: its seed is the seat's.
         let seed = self.row.seed ^ (seat.0 as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let delay = if self.clock.is_some() {
+        let delay = if self.round_due().is_some() {
             settings.bot_delay_clocked
         } else {
             settings.bot_delay
@@ -1582,7 +1758,7 @@ impl GameActor {
             s.player = player;
         }
         self.broadcast_seats();
-        self.start_held_clock().await;
+        self.start_clocks().await;
     }
 
     async fn claim(
@@ -1671,8 +1847,7 @@ impl GameActor {
                     bots: Vec::new(),
                     take_seat: None,
                     rematch_of: Some(self.row.id.clone()),
-                    turn_seconds: self.row.turn_seconds,
-                    absent_seconds: self.row.absent_seconds,
+                    time_control: self.row.time_control.clone(),
                 };
                 let created = self.hub.create(spec).await?;
                 let id = created.id.clone();
@@ -1739,7 +1914,7 @@ impl GameActor {
         let connected: Vec<bool> = (0..self.seats.len())
             .map(|s| self.seats[s].kind == SeatKind::Bot || self.here(s))
             .collect();
-        let clock = self.clock.as_ref().map(|c| c.json(now_ms()));
+        let clock = Some(self.round_json()).filter(|c| !c.is_null());
         let mut v = summary_json(
             &self.row,
             &self.seats,
@@ -1748,6 +1923,7 @@ impl GameActor {
             clock,
         );
         v["waiting_for"] = self.waiting_json();
+        v["clocks"] = self.clocks_json();
         v
     }
 
@@ -1767,7 +1943,8 @@ impl GameActor {
             "to_act": if self.row.aborted { json!("over") } else { json!(self.m.to_act()) },
             "outcome": self.m.outcome(),
             "aborted": self.row.aborted,
-            "clock": self.clock.as_ref().map(|c| c.json(now_ms())),
+            "clock": self.round_json(),
+            "clocks": self.clocks_json(),
             "turn_clock": self.turn_clock_json(),
             "waiting_for": self.waiting_json(),
             "by": self.last_by,

@@ -129,6 +129,10 @@ struct CreateReq {
     turn_seconds: Option<f64>,
     #[serde(default)]
     absent_seconds: Option<f64>,
+    /// The time control (`parlor_core::TimeControl`'s JSON); the two
+    /// shorthands above fill its turn and absent clocks.
+    #[serde(default)]
+    time_control: Option<Value>,
 }
 
 fn check_player(p: Option<String>) -> Result<Option<String>, ApiError> {
@@ -169,16 +173,8 @@ async fn create_game(
         )
         .with_kind(parlor_core::ErrorKind::Malformed));
     }
-    for (field, value) in [
-        ("turn_seconds", req.turn_seconds),
-        ("absent_seconds", req.absent_seconds),
-    ] {
-        if value.is_some_and(|t| !(0.1..=604_800.0).contains(&t)) {
-            return Err(ApiError::bad_json(format!(
-                "{field}: from 0.1 to 604800 (a week), or leave it out for none"
-            )));
-        }
-    }
+    let time_control =
+        crate::clocks::time_control(req.time_control, req.turn_seconds, req.absent_seconds)?;
     let take_seat = req.take_seat.map(|s| (s, req.name, player));
     let created = hub
         .create(NewGameSpec {
@@ -190,8 +186,7 @@ async fn create_game(
             bots,
             take_seat: take_seat.clone(),
             rematch_of: None,
-            turn_seconds: req.turn_seconds,
-            absent_seconds: req.absent_seconds,
+            time_control,
         })
         .await?;
     let seats: Vec<Value> = created

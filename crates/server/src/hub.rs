@@ -76,10 +76,8 @@ pub(crate) struct NewGameSpec {
     /// The creator's seat, name and player key.
     pub take_seat: Option<(usize, Option<String>, Option<String>)>,
     pub rematch_of: Option<String>,
-    /// The host's turn clock, seconds.
-    pub turn_seconds: Option<f64>,
-    /// The absent player's countdown, seconds.
-    pub absent_seconds: Option<f64>,
+    /// The clocks the host keeps for the seats (validated).
+    pub time_control: parlor_core::TimeControl,
 }
 
 /// A created game.
@@ -258,7 +256,7 @@ impl Hub {
             return Err(ApiError::not_found(id));
         }
         let key = id.to_string();
-        let stored = self
+        let mut stored = self
             .store()
             .read(move |s| s.load(&key))
             .await?
@@ -281,10 +279,13 @@ impl Hub {
             })?;
         let game_resources = resources.clone();
         let entry2 = entry.clone();
-        let m = tokio::task::spawn_blocking(move || entry2.replay(&record, &resources))
-            .await
-            .map_err(|e| ApiError::new("internal", e.to_string()))?
-            .map_err(|e| ApiError::new("internal", format!("game {id} cannot be replayed: {e}")))?;
+        let actions = std::mem::take(&mut stored.actions);
+        let (m, timeline) = tokio::task::spawn_blocking(move || {
+            crate::clocks::replay(&*entry2, &record, &actions, &resources)
+        })
+        .await
+        .map_err(|e| ApiError::new("internal", e.to_string()))?
+        .map_err(|e| ApiError::new("internal", format!("game {id} cannot be replayed: {e}")))?;
         let mut games = self.games();
         if let Some(s) = games.get(id) {
             if !s.is_closed() {
@@ -292,11 +293,6 @@ impl Hub {
                 return Ok(s.clone());
             }
         }
-        let turn_started = stored
-            .actions
-            .last()
-            .map(|a| a.at_ms)
-            .unwrap_or(stored.row.created_ms);
         let stub = GameActor::spawn(
             self.clone(),
             entry,
@@ -304,7 +300,7 @@ impl Hub {
             game_resources,
             stored.row,
             stored.seats,
-            turn_started,
+            timeline,
         );
         games.insert(id.to_string(), stub.clone());
         Ok(stub)
@@ -551,9 +547,8 @@ impl Hub {
             },
             rematch_of: spec.rematch_of,
             rematch: None,
-            turn_seconds: spec.turn_seconds,
+            time_control: spec.time_control,
             aborted: false,
-            absent_seconds: spec.absent_seconds,
         };
         self.store()
             .write(Write::NewGame {
@@ -565,7 +560,8 @@ impl Hub {
             .iter()
             .filter_map(|s| s.token.clone().map(|t| (s.seat, t)))
             .collect();
-        let stub = GameActor::spawn(self.clone(), entry, m, game_resources, row, seats, now);
+        let timeline = crate::clocks::Timeline::new(&*m);
+        let stub = GameActor::spawn(self.clone(), entry, m, game_resources, row, seats, timeline);
         self.games().insert(id.clone(), stub.clone());
         let summary = stub.ask(|reply| Msg::Summary { reply }).await?;
         Ok(Created {
@@ -604,10 +600,7 @@ impl Hub {
 
 /// Whether a stored game would change without anyone visiting it.
 fn needs_host(g: &crate::storage::Listed) -> bool {
-    if g.row.status.deadline.is_some()
-        || g.row.turn_seconds.is_some()
-        || g.row.absent_seconds.is_some()
-    {
+    if g.row.status.deadline.is_some() || !g.row.time_control.is_untimed() {
         return true;
     }
     let t = &g.row.status.to_act;

@@ -50,6 +50,7 @@ mod actor;
 mod assist;
 pub mod bench;
 pub mod client;
+pub(crate) mod clocks;
 mod error;
 mod http;
 mod hub;
@@ -321,7 +322,7 @@ pub(crate) fn record_json(row: &GameRow, actions: &[ActionRow]) -> Value {
         "config": row.config,
         "seed": row.seed,
         "lexicons": row.lexicons,
-        "actions": actions.iter().map(|a| json!({"actor": a.actor, "action": a.action})).collect::<Vec<_>>(),
+        "actions": actions.iter().map(|a| json!({"actor": a.actor, "action": a.action, "at_ms": a.at_ms})).collect::<Vec<_>>(),
     })
 }
 
@@ -369,9 +370,10 @@ pub(crate) fn summary_json(
         "seats": seats,
         "rematch": row.rematch,
         "rematch_of": row.rematch_of,
-        "turn_seconds": row.turn_seconds,
+        "time_control": row.time_control,
+        "turn_seconds": row.time_control.turn_seconds,
         "aborted": row.aborted,
-        "absent_seconds": row.absent_seconds,
+        "absent_seconds": row.time_control.absent_seconds,
     })
 }
 

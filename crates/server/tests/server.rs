@@ -678,7 +678,7 @@ async fn turn_clock_moves_for_the_absent() {
         json!({"game": "nim", "turn_seconds": 0.0}),
     )
     .await;
-    assert_eq!((s, v["error"]["code"].as_str()), (400, Some("bad_json")));
+    assert_eq!((s, v["error"]["code"].as_str()), (400, Some("bad_config")));
     let created = create(
         addr,
         json!({"game": "nim", "config": {"pile": 4}, "turn_seconds": 0.3}),

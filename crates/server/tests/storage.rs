@@ -27,9 +27,15 @@ fn row(id: &str, created_ms: i64, public: bool) -> GameRow {
         },
         rematch_of: None,
         rematch: None,
-        turn_seconds: public.then_some(30.5),
+        // Both forms round-trip: the shorthand's clock alone, and a bank.
+        time_control: parlor_core::TimeControl {
+            turn_seconds: public.then_some(30.5),
+            absent_seconds: (!public).then_some(12.0),
+            bank_seconds: (!public).then_some(300.0),
+            increment_seconds: if public { 0.0 } else { 2.5 },
+            ..Default::default()
+        },
         aborted: false,
-        absent_seconds: (!public).then_some(12.0),
     }
 }
 

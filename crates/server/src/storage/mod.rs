@@ -15,7 +15,7 @@
 /// The columns of the `games` table in the order both back ends read and
 /// write them (row decoding depends on this order).
 const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
-     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted, absent_seconds";
+     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted, absent_seconds, time_control";
 
 mod postgres;
 mod sqlite;
@@ -83,7 +83,10 @@ pub struct SeatRow {
     pub joined: bool,
 }
 
-/// A clock's identity and start, kept so a restart resumes it.
+/// A clock's identity and start, kept so a restart resumes it. Since the
+/// clocks became one model (`crate::clocks`), the key is
+/// [`crate::clocks::START_KEY`] and `started_ms` the start of play; a row
+/// written before holds the game's round key and that round's start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeadlineRow {
     /// The game's [`parlor_core::Deadline::key`].
@@ -132,12 +135,12 @@ pub struct GameRow {
     pub rematch_of: Option<String>,
     /// The rematch of this game, once made.
     pub rematch: Option<String>,
-    /// The host's turn clock: a human seat that has not moved this many
-    /// seconds after its turn began has its move made by the game's bot.
-    pub turn_seconds: Option<f64>,
-    /// The absent player's countdown: a human seat with no connection has
-    /// this many seconds of its turn before the game's bot moves for it.
-    pub absent_seconds: Option<f64>,
+    /// The time controls the host keeps for the seats (banks, turn clock,
+    /// absent countdown; see [`parlor_core::clock`]). Stored as JSON in the
+    /// `time_control` column, and its turn and absent seconds also in the
+    /// older `turn_seconds` / `absent_seconds` columns; a row stored before
+    /// `time_control` existed reads those two into it.
+    pub time_control: parlor_core::TimeControl,
     /// Stopped before anyone moved (`POST .../abort`): over, no outcome.
     pub aborted: bool,
 }
@@ -472,4 +475,28 @@ pub(crate) fn json_text(v: &Value) -> String {
 
 pub(crate) fn parse_json(s: &str) -> Result<Value, StorageError> {
     serde_json::from_str(s).map_err(|e| StorageError(format!("bad JSON in database: {e}")))
+}
+
+/// The `time_control` column's text: the control's JSON, or none when no
+/// clock is kept for the seats.
+pub(crate) fn time_control_text(tc: &parlor_core::TimeControl) -> Option<String> {
+    (!tc.is_untimed()).then(|| serde_json::to_string(tc).unwrap_or_default())
+}
+
+/// A row's time control: the `time_control` column, or (rows stored before
+/// it existed) the older `turn_seconds` and `absent_seconds` columns.
+pub(crate) fn time_control_of(
+    text: Option<&str>,
+    turn_seconds: Option<f64>,
+    absent_seconds: Option<f64>,
+) -> Result<parlor_core::TimeControl, StorageError> {
+    match text {
+        Some(t) => serde_json::from_str(t)
+            .map_err(|e| StorageError(format!("a stored time_control is not valid: {e}"))),
+        None => Ok(parlor_core::TimeControl {
+            turn_seconds,
+            absent_seconds,
+            ..Default::default()
+        }),
+    }
 }

@@ -59,9 +59,11 @@ CREATE TABLE IF NOT EXISTS games (
     rematch TEXT,
     turn_seconds DOUBLE PRECISION,
     aborted BOOLEAN NOT NULL DEFAULT FALSE,
-    absent_seconds DOUBLE PRECISION
+    absent_seconds DOUBLE PRECISION,
+    time_control TEXT
 );
 ALTER TABLE games ADD COLUMN IF NOT EXISTS turn_seconds DOUBLE PRECISION;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS time_control TEXT;
 ALTER TABLE games ADD COLUMN IF NOT EXISTS aborted BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE games ADD COLUMN IF NOT EXISTS absent_seconds DOUBLE PRECISION;
 CREATE INDEX IF NOT EXISTS games_listing ON games (over, public, created_ms);
@@ -277,7 +279,7 @@ impl PgConn {
         let st = Prepared {
             insert_game: p(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
+                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)"
             ))?,
             insert_seat: p("INSERT INTO seats (game_id, seat, kind, level, token, name, player, joined) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")?,
@@ -440,9 +442,12 @@ fn game_row(r: &Row) -> Result<GameRow, StorageError> {
         },
         rematch_of: r.try_get(14).map_err(err)?,
         rematch: r.try_get(15).map_err(err)?,
-        turn_seconds: r.try_get(16).map_err(err)?,
+        time_control: super::time_control_of(
+            r.try_get::<_, Option<&str>>(19).map_err(err)?,
+            r.try_get(16).map_err(err)?,
+            r.try_get(18).map_err(err)?,
+        )?,
         aborted: r.try_get(17).map_err(err)?,
-        absent_seconds: r.try_get(18).map_err(err)?,
     })
 }
 
@@ -558,9 +563,10 @@ impl PgConn {
                             &s.updated_ms,
                             &row.rematch_of,
                             &row.rematch,
-                            &row.turn_seconds,
+                            &row.time_control.turn_seconds,
                             &row.aborted,
-                            &row.absent_seconds,
+                            &row.time_control.absent_seconds,
+                            &super::time_control_text(&row.time_control),
                         ],
                     )
                     .map_err(err)?;

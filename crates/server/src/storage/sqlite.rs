@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS games (
     rematch TEXT,
     turn_seconds REAL,
     aborted INTEGER NOT NULL DEFAULT 0,
-    absent_seconds REAL
+    absent_seconds REAL,
+    time_control TEXT
 );
 CREATE INDEX IF NOT EXISTS games_listing ON games (over, public, created_ms);
 CREATE TABLE IF NOT EXISTS seats (
@@ -116,6 +117,7 @@ impl SqliteStorage {
             ("turn_seconds", "REAL"),
             ("aborted", "INTEGER NOT NULL DEFAULT 0"),
             ("absent_seconds", "REAL"),
+            ("time_control", "TEXT"),
         ] {
             let has: i64 = conn
                 .query_row(
@@ -186,7 +188,7 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
             let s = &row.status;
             c.prepare_cached(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
+                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"
             ))
             .map_err(err)?
             .execute(params![
@@ -206,9 +208,10 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
                 s.updated_ms,
                 row.rematch_of,
                 row.rematch,
-                row.turn_seconds,
+                row.time_control.turn_seconds,
                 row.aborted,
-                row.absent_seconds,
+                row.time_control.absent_seconds,
+                super::time_control_text(&row.time_control),
             ])
             .map_err(err)?;
             for seat in seats {
@@ -400,6 +403,7 @@ struct RawGame {
     turn_seconds: Option<f64>,
     aborted: bool,
     absent_seconds: Option<f64>,
+    time_control: Option<String>,
 }
 
 fn raw_game(r: &Row<'_>) -> rusqlite::Result<RawGame> {
@@ -423,6 +427,7 @@ fn raw_game(r: &Row<'_>) -> rusqlite::Result<RawGame> {
         turn_seconds: r.get(16)?,
         aborted: r.get(17)?,
         absent_seconds: r.get(18)?,
+        time_control: r.get(19)?,
     })
 }
 
@@ -449,9 +454,12 @@ impl RawGame {
             },
             rematch_of: self.rematch_of,
             rematch: self.rematch,
-            turn_seconds: self.turn_seconds,
+            time_control: super::time_control_of(
+                self.time_control.as_deref(),
+                self.turn_seconds,
+                self.absent_seconds,
+            )?,
             aborted: self.aborted,
-            absent_seconds: self.absent_seconds,
         })
     }
 }

@@ -19,12 +19,14 @@ use std::time::Duration;
 /// "Secret": each round both seats pick 1 to 3 at the same time, in secret;
 /// picks are revealed when both are in. Most points after `rounds` wins.
 /// With `seconds`, a round clock: when it runs out the referee's `timeout`
-/// counts missing picks as 0.
+/// counts missing picks as 0. With `forfeit`, the game offers the referee
+/// a `forfeit` of a seat still to pick (it loses: the game ends).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SecretConfig {
     pub rounds: u32,
     pub seconds: Option<f64>,
+    pub forfeit: bool,
 }
 
 impl Default for SecretConfig {
@@ -32,6 +34,7 @@ impl Default for SecretConfig {
         SecretConfig {
             rounds: 3,
             seconds: None,
+            forfeit: false,
         }
     }
 }
@@ -41,6 +44,7 @@ impl Default for SecretConfig {
 pub enum SecretAction {
     Pick(u32),
     Timeout,
+    Forfeit(usize),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -84,11 +88,12 @@ pub struct Secret {
     config: SecretConfig,
     picks: [Option<u32>; 2],
     revealed: Vec<[u32; 2]>,
+    forfeited: Option<usize>,
 }
 
 impl Secret {
     fn over(&self) -> bool {
-        self.revealed.len() as u32 >= self.config.rounds
+        self.forfeited.is_some() || self.revealed.len() as u32 >= self.config.rounds
     }
     fn reveal_if_done(&mut self) {
         if let [Some(a), Some(b)] = self.picks {
@@ -118,6 +123,7 @@ impl Game for Secret {
             config: config.clone(),
             picks: [None, None],
             revealed: Vec::new(),
+            forfeited: None,
         })
     }
     fn config(&self) -> &SecretConfig {
@@ -182,7 +188,13 @@ impl Game for Secret {
                 self.reveal_if_done();
                 Ok(vec![serde_json::json!({"time": true})])
             }
-            (Actor::Seat(_), SecretAction::Timeout) => Err(SecretError::NotReferee),
+            (Actor::Referee, SecretAction::Forfeit(s)) if s < 2 && self.config.forfeit => {
+                self.forfeited = Some(s);
+                Ok(vec![serde_json::json!({"forfeit": s})])
+            }
+            (Actor::Seat(_), SecretAction::Timeout | SecretAction::Forfeit(_)) => {
+                Err(SecretError::NotReferee)
+            }
             (Actor::Referee, _) => Err(SecretError::RefereePick),
         }
     }
@@ -203,7 +215,11 @@ impl Game for Secret {
         }
         let a: u32 = self.revealed.iter().map(|r| r[0]).sum();
         let b: u32 = self.revealed.iter().map(|r| r[1]).sum();
-        Some(Outcome::from_scores(vec![a as i64, b as i64]))
+        let mut scores = vec![a as i64, b as i64];
+        if let Some(s) = self.forfeited {
+            scores[s] = -1;
+        }
+        Some(Outcome::from_scores(scores))
     }
     fn deadline(&self) -> Option<Deadline<SecretAction>> {
         let seconds = self.config.seconds?;
@@ -215,6 +231,10 @@ impl Game for Secret {
             seconds,
             action: SecretAction::Timeout,
         })
+    }
+    fn forfeit(&self, seat: Seat) -> Option<SecretAction> {
+        (self.config.forfeit && !self.over() && seat.0 < 2 && self.picks[seat.0].is_none())
+            .then_some(SecretAction::Forfeit(seat.0))
     }
 }
 
