@@ -13,18 +13,20 @@ fn seat(n: usize) -> Actor {
 #[test]
 fn conformance_suite() {
     let resources = Resources::embedded();
-    conformance::check::<SealedBid>(
-        &Config::default(),
-        0..50,
-        &resources,
-        &mut conformance::no_extra,
-    );
-    conformance::check::<SealedBid>(
-        &Config { pile: 1, chips: 0 },
-        0..10,
-        &resources,
-        &mut conformance::no_extra,
-    );
+    let mut games = 0;
+    for config in [
+        Config::default(),
+        Config { pile: 1, chips: 0 },
+        Config {
+            pile: 25,
+            chips: 40,
+        },
+    ] {
+        games += parlor_core::sealed_bid::conformance_suite(config)
+            .check(0..40, &resources)
+            .games;
+    }
+    assert_eq!(games, 120);
 }
 
 #[test]
