@@ -472,8 +472,8 @@ impl<G: Game> Run<G> {
                     );
                     assert!(
                         stalled <= 1000,
-                        "seed {seed}: play is stuck after {accepted} actions: 1000 submissions \
-                         in a row refused, the last {actor} {action:?} ({kind}: {e}); to act: \
+                        "seed {seed}: play is stuck after {accepted} actions, the game not over: \
+                         1000 submissions in a row refused, the last {actor} {action:?} ({kind}: {e}); to act: \
                          {to_act:?}"
                     );
                 }
