@@ -3,6 +3,7 @@
 use parlor_core::doc_nim::{conformance_suite, NimConfig};
 use parlor_core::Resources;
 
+/// 10,000 games over three configs.
 #[test]
 fn conformance_suite_over_nim() {
     let r = Resources::embedded();
@@ -17,6 +18,6 @@ fn conformance_suite_over_nim() {
             max_take: 7,
         },
     ] {
-        conformance_suite(config).check(0..200, &r);
+        conformance_suite(config).check(0..3_334, &r);
     }
 }

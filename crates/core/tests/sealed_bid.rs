@@ -10,6 +10,7 @@ fn seat(n: usize) -> Actor {
     Actor::Seat(Seat(n))
 }
 
+/// 10,000 games of the suite over three configs.
 #[test]
 fn conformance_suite() {
     let resources = Resources::embedded();
@@ -23,10 +24,10 @@ fn conformance_suite() {
         },
     ] {
         games += parlor_core::sealed_bid::conformance_suite(config)
-            .check(0..40, &resources)
+            .check(0..3_334, &resources)
             .games;
     }
-    assert_eq!(games, 120);
+    assert!(games >= 10_000, "{games}");
 }
 
 #[test]
