@@ -152,7 +152,7 @@ fn drive<G: Game>(
                                 .unwrap_or_else(|| "unknown panic".into());
                             stop.store(true, Ordering::Relaxed);
                             let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
-                            if f.as_ref().map_or(true, |f| f.seed > seed) {
+                            if f.as_ref().is_none_or(|f| f.seed > seed) {
                                 *f = Some(Failure {
                                     seed,
                                     config: serde_json::to_string(suites[i].config())

@@ -743,7 +743,7 @@ impl Agent<Gobble> for GobbleBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parlor_core::{conformance, Match};
+    use parlor_core::Match;
 
     fn config(seats: usize) -> GobbleConfig {
         GobbleConfig {
