@@ -7,6 +7,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod conformance;
 mod dict;
 mod games;
 mod gobble;
@@ -33,6 +34,8 @@ enum Command {
     Wordsprout(wordsprout::Args),
     /// Gobble: boards from keyphrases, the solver, benchmarks, timed play.
     Gobble(gobble::Args),
+    /// The conformance suite over many random games (a benchmark and a long check).
+    Conformance(conformance::Args),
     /// The games this build hosts, with their default rules.
     Games(records::GamesArgs),
     /// Replay a game record of any game, checking every action.
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::Lexicon(args) => lexicon::run(args),
         Command::Wordsprout(args) => wordsprout::run(args),
         Command::Gobble(args) => gobble::run(args),
+        Command::Conformance(args) => conformance::run(args),
         Command::Games(args) => records::games(args),
         Command::Replay(args) => records::replay(args),
         Command::Serve(args) => serve::run(args),

@@ -151,3 +151,15 @@ impl Game for Nim {
         })
     }
 }
+
+/// The conformance suite for `config`, with out-of-range takes and moves
+/// out of turn as extra actions.
+pub fn conformance_suite(config: NimConfig) -> crate::conformance::Suite<'static, Nim> {
+    crate::conformance::Suite::new(config).extra(0.1, |g: &Nim, rng: &mut crate::GameRng| {
+        let actor = match rng.below(3) {
+            0 => Actor::Referee,
+            n => Actor::Seat(Seat(n - 1)),
+        };
+        Some((actor, rng.below(g.config.max_take as usize + 3) as u32))
+    })
+}

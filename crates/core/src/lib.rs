@@ -60,9 +60,11 @@
 //!   [`Budget::exhausted`].
 //! - [`Resources`] hands games the word lists they need by name, so a config
 //!   stays plain data and a record names the list it was played with.
-//! - [`conformance`] is the shared test suite (random legal play within the
-//!   declared bound, refused actions change nothing, replay equality, serde
-//!   round trips) that each game runs.
+//! - [`conformance`] is the shared test suite each game runs: random play
+//!   in which every listed action must be accepted, the game must end within
+//!   its declared bound, secrets must stay out of other seats' views and
+//!   events, records must replay (with their times, clocks included), and
+//!   hostile JSON and out-of-turn submissions must be refused cleanly.
 //!
 //! Actors, not only seats, submit actions: [`Actor::Referee`] stands for the
 //! host (a round clock running out, a player leaving: [`Game::forfeit`]). An

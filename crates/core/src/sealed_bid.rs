@@ -396,3 +396,31 @@ impl Agent<SealedBid> for Greedy {
         }
     }
 }
+
+/// The conformance suite for `config` with the game's secrets (a bid, until
+/// both are in) and extra actions: the referee's adjudication, bids above a
+/// seat's chips, takes out of range, actions from a seat not to act.
+pub fn conformance_suite(config: Config) -> crate::conformance::Suite<'static, SealedBid> {
+    crate::conformance::Suite::new(config)
+        .secrets(|g: &SealedBid, seat| match g.phase {
+            Phase::Bidding(b) => b[seat.0]
+                .map(|n| format!("\"seat\":{},\"bid\":{n}", seat.0))
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        })
+        .extra(0.15, |g: &SealedBid, rng: &mut GameRng| {
+            let seat = Actor::Seat(Seat(rng.below(2)));
+            Some(match rng.below(12) {
+                0 => (Actor::Referee, Action::Adjudicate),
+                1 => (seat, Action::Adjudicate),
+                2 | 3 => (
+                    seat,
+                    Action::Bid(g.chips[rng.below(2)] + rng.below(3) as u32),
+                ),
+                4 | 5 => (seat, Action::Take(rng.below(6) as u32)),
+                6 => (Actor::Referee, Action::Take(1)),
+                _ => (seat, Action::Bid(rng.below(4) as u32)),
+            })
+        })
+}

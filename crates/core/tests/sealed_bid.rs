@@ -10,21 +10,24 @@ fn seat(n: usize) -> Actor {
     Actor::Seat(Seat(n))
 }
 
+/// 10,000 games of the suite over three configs.
 #[test]
 fn conformance_suite() {
     let resources = Resources::embedded();
-    conformance::check::<SealedBid>(
-        &Config::default(),
-        0..50,
-        &resources,
-        &mut conformance::no_extra,
-    );
-    conformance::check::<SealedBid>(
-        &Config { pile: 1, chips: 0 },
-        0..10,
-        &resources,
-        &mut conformance::no_extra,
-    );
+    let mut games = 0;
+    for config in [
+        Config::default(),
+        Config { pile: 1, chips: 0 },
+        Config {
+            pile: 25,
+            chips: 40,
+        },
+    ] {
+        games += parlor_core::sealed_bid::conformance_suite(config)
+            .check(0..3_334, &resources)
+            .games;
+    }
+    assert!(games >= 10_000, "{games}");
 }
 
 #[test]

@@ -74,7 +74,7 @@ pub enum BoardError {
         to: String,
     },
     /// No such string or letter.
-    #[error("there is no letter {index} in string {line} (strings and letters number from 1)", line = .line + 1, index = .index + 1)]
+    #[error("there is no letter {index} in string {line} (strings and letters number from 1)", line = .line.saturating_add(1), index = .index.saturating_add(1))]
     NoSuchLetter {
         /// The string, from 0.
         line: usize,

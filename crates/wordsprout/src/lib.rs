@@ -72,6 +72,7 @@
 
 pub mod board;
 pub mod bot;
+pub mod conformance;
 pub mod game;
 pub mod hint;
 pub mod judge;

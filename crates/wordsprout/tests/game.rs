@@ -722,3 +722,15 @@ fn a_forfeit_answers_a_challenge_and_waits_for_the_last_round() {
     assert_eq!(o.winners(), &[Seat(0)]);
     assert_eq!(o.scores, Some(vec![2, 0]));
 }
+
+/// Found by the conformance suite: a crossing on string `usize::MAX` (JSON
+/// `"line": 18446744073709551615`, a 2-D game whose strings are all
+/// complete words) overflowed while its error was written.
+#[test]
+fn a_crossing_on_a_huge_line_is_refused_without_panicking() {
+    let board = parlor_wordsprout::board::Board::new("tomato");
+    for (line, index) in [(usize::MAX, 0), (0, usize::MAX), (usize::MAX, usize::MAX)] {
+        let e = board.cross(line, index, 't', false).unwrap_err();
+        assert!(e.to_string().starts_with("there is no letter"), "{e}");
+    }
+}

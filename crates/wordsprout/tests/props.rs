@@ -167,19 +167,45 @@ fn play_chaos(cfg: &Config, seed: u64, res: &Resources) {
     );
 }
 
-#[test]
-fn conformance_under_every_rule_family() {
+/// The conformance suite, with extra actions from every seat, over every
+/// rule family with 2 to 4 players: 10,000 games in all, in four tests so
+/// the test runner spreads them over the cores (`parlor conformance
+/// wordsprout` runs more).
+fn conformance_part(part: usize) {
     let res = resources();
-    for rules in rule_sets() {
-        for players in [2, 3, 4] {
-            conformance::check::<WordSprout>(
-                &config(&rules, players),
-                0..4,
-                &res,
-                &mut conformance::no_extra,
-            );
+    let configs = parlor_wordsprout::conformance::configs("props");
+    let per = 10_000u64.div_ceil(configs.len() as u64);
+    let mut games = 0;
+    for (i, cfg) in configs.into_iter().enumerate() {
+        if i % 4 != part {
+            continue;
         }
+        let from = i as u64 * 1_000_000;
+        games += parlor_wordsprout::conformance::suite(cfg)
+            .check(from..from + per, &res)
+            .games;
     }
+    assert!(games >= 2_300, "{games}");
+}
+
+#[test]
+fn conformance_under_every_rule_family_0() {
+    conformance_part(0);
+}
+
+#[test]
+fn conformance_under_every_rule_family_1() {
+    conformance_part(1);
+}
+
+#[test]
+fn conformance_under_every_rule_family_2() {
+    conformance_part(2);
+}
+
+#[test]
+fn conformance_under_every_rule_family_3() {
+    conformance_part(3);
 }
 
 proptest! {
