@@ -5,7 +5,7 @@
 
 use parlor_core::{conformance, Actor, Game, GameRng, Match, Record, Resources, Seat, ToAct};
 use parlor_lexicon::Lexicon;
-use parlor_wordsprout::{Action, Config, Rule, RuleSet, WordSprout};
+use parlor_wordsprout::{Action, Config, Rule, WordSprout};
 use proptest::prelude::*;
 use std::sync::Arc;
 
@@ -39,60 +39,15 @@ fn resources() -> Resources {
     Resources::embedded().with_lexicon(Arc::new(lex))
 }
 
-fn rule_sets() -> Vec<Vec<Rule>> {
-    use Rule::*;
-    vec![
-        vec![],
-        Rule::DEFAULT.to_vec(),
-        vec![Tiles, Challenge, UndoLosingPlay, OutOfTurn],
-        vec![OpenChallenge, VowelReverses, OutOfTurn, UndoLosingPlay],
-        vec![Challenge, OutOfTurn, VowelCollection, VowelLoss, Tiles],
-        vec![
-            Metamorphism,
-            Challenge,
-            OutOfTurn,
-            VowelCollection,
-            PersistentCollections,
-            CollectionsReset,
-            UndoLosingPlay,
-        ],
-        vec![Challenge, WholeWords],
-        vec![Challenge, PalindromeLock, UndoLosingPlay],
-        vec![VowelFill, OutOfTurn],
-        vec![ConsonantStart, VowelCap, NoFrontConsonant, Challenge],
-        vec![NoPlurals, UnreachableGoals, Challenge, OutOfTurn],
-        vec![Teams, Challenge, OutOfTurn, VowelReverses, UndoLosingPlay],
-        vec![TwoD, Challenge, OutOfTurn, UndoLosingPlay],
-        vec![TwoD],
-    ]
-}
-
+/// A config on the test list (the conformance module's rule families).
 fn config(rules: &[Rule], players: usize) -> Config {
-    let mut c = Config {
-        players,
-        lexicon: "props".into(),
-        rules: RuleSet(rules.iter().copied().collect()),
-        ..Config::default()
-    };
-    if c.rules.has(Rule::Teams) {
-        c.teams = (0..2)
-            .map(|t| (0..players).filter(|s| s % 2 == t).collect())
-            .collect();
-        if players < 2 {
-            c.teams.clear();
-        }
-    }
-    if c.rules.has(Rule::Metamorphism) {
-        c.rounds = Some(3);
-    }
-    c
+    parlor_wordsprout::conformance::config(rules, players, "props")
 }
 
 /// A random action by a random actor: listed actions of the seat to act,
-/// out-of-turn insertions, calls, challenges, junk.
+/// else the conformance module's out-of-turn insertions, calls,
+/// challenges, junk.
 fn random_step(m: &Match<WordSprout>, rng: &mut GameRng) -> (Actor, Action) {
-    let seats = m.state().seats();
-    let s = m.state().string().to_string();
     if rng.chance(0.6) {
         if let ToAct::One(seat) = m.state().to_act() {
             let legal = m.state().legal_actions(seat).unwrap();
@@ -101,40 +56,7 @@ fn random_step(m: &Match<WordSprout>, rng: &mut GameRng) -> (Actor, Action) {
             }
         }
     }
-    let actor = if rng.chance(0.05) {
-        Actor::Referee
-    } else {
-        Actor::Seat(Seat(rng.below(seats + 1)))
-    };
-    let action = match rng.below(9) {
-        7 => Action::Cross {
-            line: rng.below(3),
-            index: rng.below(6),
-            letter: (b'a' + rng.below(27) as u8) as char,
-            before: rng.chance(0.5),
-        },
-        0 | 1 => {
-            let mut t = s.into_bytes();
-            let at = rng.below(t.len() + 1);
-            t.insert(at, b'a' + rng.below(26) as u8);
-            Action::Play {
-                string: String::from_utf8(t).unwrap(),
-            }
-        }
-        2 => Action::Call,
-        3 => Action::Challenge,
-        4 => Action::Concede,
-        5 => Action::Prove {
-            word: WORDS[rng.below(WORDS.len())].to_string(),
-        },
-        6 => Action::ChooseRule {
-            rule: Some(Rule::ALL[rng.below(Rule::ALL.len())]),
-        },
-        _ => Action::Play {
-            string: ["", "É", "0", "omat ", "xx", "Tomato"][rng.below(6)].to_string(),
-        },
-    };
-    (actor, action)
+    parlor_wordsprout::conformance::extra(m.state(), rng).expect("always a submission")
 }
 
 fn play_chaos(cfg: &Config, seed: u64, res: &Resources) {
@@ -214,7 +136,7 @@ proptest! {
     #[test]
     fn chaos_from_every_seat_never_breaks_a_game(seed in any::<u64>(), which in 0usize..14, players in 2usize..6) {
         let res = resources();
-        let sets = rule_sets();
+        let sets = parlor_wordsprout::conformance::rule_sets();
         play_chaos(&config(&sets[which % sets.len()], players), seed, &res);
     }
 
