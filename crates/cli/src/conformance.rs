@@ -28,12 +28,20 @@ pub struct Args {
     /// Print the figures as JSON.
     #[arg(long)]
     json: bool,
+    /// The word list of the word games (default: the embedded `en`). A
+    /// short list makes long runs of Word Sprout, whose every step checks
+    /// up to 64 listed plays, affordable.
+    #[command(flatten)]
+    dict: crate::dict::DictArgs,
 }
 
 /// Runs the suite; exits non-zero on the first failure, naming its seed.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let resources = Resources::embedded();
-    let lexicon = parlor_lexicon::DEFAULT;
+    let (resources, lexicon) = match (&args.dict.dict, &args.dict.lexicon) {
+        (None, None) => (Resources::embedded(), parlor_lexicon::DEFAULT.to_string()),
+        _ => args.dict.resources()?,
+    };
+    let lexicon = lexicon.as_str();
     match args.game.as_str() {
         "sealed-bid" => {
             use parlor_core::sealed_bid::{conformance_suite, Config};
