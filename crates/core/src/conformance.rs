@@ -37,8 +37,8 @@
 //! ```
 
 use crate::{
-    Actor, Clocks, DynMatch, ErrorKind, Game, GameRng, Match, Record, Resources, Seat, Seed, Step,
-    TimeControl, ToAct, Viewer,
+    events_seen_by, Actor, Clocks, DynMatch, ErrorKind, Game, GameRng, Match, Record, Resources,
+    Seat, Seed, Step, TimeControl, ToAct, Viewer,
 };
 use serde_json::Value;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -424,11 +424,7 @@ impl<G: Game> Run<G> {
                          actions without ending (last: {actor} {action:?})"
                     );
                     for v in viewers(seats) {
-                        for e in &events {
-                            if let Some(p) = G::event_view(e, v) {
-                                json(&p);
-                            }
-                        }
+                        json(&events_seen_by::<G>(&events, v));
                     }
                     if let Some(secrets) = &suite.secrets {
                         self.check_secrets(secrets, m.state(), &events, accepted);
@@ -532,22 +528,14 @@ impl<G: Game> Run<G> {
         assert_eq!(again.history().len(), m.history().len());
         for (i, (x, y)) in m.history().iter().zip(again.history()).enumerate() {
             for v in viewers(seats) {
-                let px: Vec<String> = x
-                    .iter()
-                    .filter_map(|e| G::event_view(e, v))
-                    .map(|e| json(&e))
-                    .collect();
-                let py: Vec<String> = y
-                    .iter()
-                    .filter_map(|e| G::event_view(e, v))
-                    .map(|e| json(&e))
-                    .collect();
+                let px = json(&events_seen_by::<G>(x, v));
+                let py = json(&events_seen_by::<G>(y, v));
                 assert!(
                     px == py,
                     "seed {seed}: the events of step {i} as {v:?} sees them differ on replay: \
                      {} vs {}",
-                    short(&px.join(", ")),
-                    short(&py.join(", "))
+                    short(&px),
+                    short(&py)
                 );
             }
         }
@@ -641,9 +629,7 @@ impl<G: Game> Run<G> {
         let mut shown: Vec<(Viewer, String, String)> = Vec::new();
         for v in viewers(seats) {
             shown.push((v, "view".into(), json(&state.view(v))));
-            let projected: Vec<G::Event> =
-                events.iter().filter_map(|e| G::event_view(e, v)).collect();
-            shown.push((v, "events".into(), json(&projected)));
+            shown.push((v, "events".into(), json(&events_seen_by::<G>(events, v))));
         }
         for s in (0..seats).map(Seat) {
             for secret in secrets(state, s) {

@@ -444,3 +444,14 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         Ok(Box::new(crate::RandomAgent::new(seed)))
     }
 }
+
+/// What `viewer` sees of a list of events: each through
+/// [`Game::event_view`], in order, those it may not see at all left out.
+/// The one way hosts, records, agents and the conformance suite show
+/// events to anyone.
+pub fn events_seen_by<G: Game>(events: &[G::Event], viewer: Viewer) -> Vec<G::Event> {
+    events
+        .iter()
+        .filter_map(|e| G::event_view(e, viewer))
+        .collect()
+}

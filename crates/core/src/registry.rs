@@ -1,8 +1,9 @@
 //! Type-erased games: host any registered game by name over JSON.
 
 use crate::{
-    Actor, Agent, AgentContext, Budget, ConfigError, ErrorKind, Game, GameError, GameInfo, Level,
-    Match, Needs, Outcome, Record, RecordError, Resources, Seat, Seed, Setting, ToAct, Viewer,
+    events_seen_by, Actor, Agent, AgentContext, Budget, ConfigError, ErrorKind, Game, GameError,
+    GameInfo, Level, Match, Needs, Outcome, Record, RecordError, Resources, Seat, Seed, Setting,
+    ToAct, Viewer,
 };
 use serde_json::Value;
 use std::any::Any;
@@ -79,15 +80,7 @@ impl Applied {
         let viewers =
             std::iter::once(Viewer::Spectator).chain((0..seats).map(|s| Viewer::Seat(Seat(s))));
         Applied {
-            by_viewer: viewers
-                .map(|v| {
-                    events
-                        .iter()
-                        .filter_map(|e| G::event_view(e, v))
-                        .map(|e| to_value(&e))
-                        .collect()
-                })
-                .collect(),
+            by_viewer: viewers.map(|v| events_json::<G>(events, v)).collect(),
         }
     }
 
@@ -191,11 +184,8 @@ impl<G: Game> DynAgent for ErasedAgent<G> {
             self.seen = 0;
         }
         for step in &m.history()[self.seen..] {
-            let mine: Vec<G::Event> = step
-                .iter()
-                .filter_map(|e| G::event_view(e, viewer))
-                .collect();
-            self.agent.observe(self.seat, &mine);
+            self.agent
+                .observe(self.seat, &events_seen_by::<G>(step, viewer));
         }
         self.seen = m.history().len();
         let view = m.state().view(viewer);
@@ -241,12 +231,7 @@ impl<G: Game> DynMatch for Match<G> {
         self.history()
             .iter()
             .skip(from)
-            .map(|step| {
-                step.iter()
-                    .filter_map(|e| G::event_view(e, viewer))
-                    .map(|e| to_value(&e))
-                    .collect()
-            })
+            .map(|step| events_json::<G>(step, viewer))
             .collect()
     }
     fn legal_actions_json(&self, seat: Seat) -> Option<Vec<Value>> {
@@ -307,6 +292,14 @@ impl<G: Game> DynMatch for Match<G> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+}
+
+/// What `viewer` sees of `events`, as JSON.
+fn events_json<G: Game>(events: &[G::Event], viewer: Viewer) -> Vec<Value> {
+    events_seen_by::<G>(events, viewer)
+        .iter()
+        .map(to_value)
+        .collect()
 }
 
 /// A seat that is not at the table sees what a spectator sees: games are

@@ -11,7 +11,9 @@ mod replay;
 
 use anyhow::{bail, Context, Result};
 use input::{help, parse, split_actor, Input};
-use parlor_core::{Actor, Agent, AgentContext, Budget, Game, Level, Match, Seat, ToAct, Viewer};
+use parlor_core::{
+    events_seen_by, Actor, Agent, AgentContext, Budget, Game, Level, Match, Seat, ToAct, Viewer,
+};
 use parlor_wordsprout::rules::{Pot, Rule, RuleSet, Vowels};
 use parlor_wordsprout::{Action, Config, Event, Phase, WordSprout};
 use render::{hint, print_events, rules_line, scores_line, show};
@@ -346,16 +348,15 @@ fn announce(
 ) -> Result<()> {
     for (s, bot) in bots.iter_mut().enumerate() {
         if let Some(bot) = bot {
-            let seen: Vec<Event> = events
-                .iter()
-                .filter_map(|e| WordSprout::event_view(e, Viewer::Seat(Seat(s))))
-                .collect();
-            bot.observe(Seat(s), &seen);
+            bot.observe(
+                Seat(s),
+                &events_seen_by::<WordSprout>(events, Viewer::Seat(Seat(s))),
+            );
         }
     }
-    let public: Vec<Event> = events
-        .iter()
-        .filter_map(|e| WordSprout::event_view(e, Viewer::Spectator))
-        .collect();
-    print_events(&public, names, out)
+    print_events(
+        &events_seen_by::<WordSprout>(events, Viewer::Spectator),
+        names,
+        out,
+    )
 }
