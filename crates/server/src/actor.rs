@@ -1077,8 +1077,7 @@ impl GameActor {
         let Ok(Some(g)) = self.hub.store().read(move |s| s.load(&id)).await else {
             return;
         };
-        let record = crate::record_json(&g.row, &g.actions);
-        match crate::clocks::replay(&*self.entry, &record, &g.actions, &self.resources) {
+        match crate::clocks::replay(&*self.entry, &g.row, &g.actions, &self.resources) {
             Ok((m, timeline)) => {
                 self.m = m;
                 self.timeline = timeline;
@@ -1184,14 +1183,10 @@ impl GameActor {
     /// timeline and the clocks follow, or the clocks start now if they may.
     fn clocks_follow(&mut self, actor: Actor, at_ms: i64) {
         let step = self.timeline.push(&*self.m, actor, at_ms).clone();
-        let dead = self.dead_clock.clone();
+        let round = self.round_now();
         match self.clocks.as_mut() {
             Some(clocks) => {
-                let round = step
-                    .round
-                    .as_ref()
-                    .filter(|(k, _)| dead.as_ref() != Some(k))
-                    .map(|(k, s)| (k.as_str(), *s));
+                let round = round.as_ref().map(|(k, s)| (k.as_str(), *s));
                 clocks.on_action(step.at_ms, step.actor, &step.to_act, round);
             }
             None => {

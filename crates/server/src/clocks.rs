@@ -14,7 +14,7 @@
 //! there: that start is taken as the start of play (exact for a game whose
 //! round clock ran from the start, such as Gobble's).
 
-use crate::storage::ActionRow;
+use crate::storage::{ActionRow, GameRow};
 use parlor_core::{Actor, Clocks, DynMatch, GameEntry, Resources, Step, TimeControl, ToAct};
 use serde_json::Value;
 
@@ -83,12 +83,11 @@ impl Timeline {
 /// the record with its stored time.
 pub(crate) fn replay(
     entry: &dyn GameEntry,
-    record: &Value,
+    row: &GameRow,
     actions: &[ActionRow],
     resources: &Resources,
 ) -> Result<(Box<dyn DynMatch>, Timeline), String> {
-    let mut start = record.clone();
-    start["actions"] = Value::Array(Vec::new());
+    let start = crate::record_json(row, &[]);
     let mut m = entry.replay(&start, resources).map_err(|e| e.to_string())?;
     let mut timeline = Timeline::new(&*m);
     for a in actions {

@@ -9,7 +9,7 @@
 use crate::actor::{GameActor, GameStub, Msg};
 use crate::error::ApiError;
 use crate::storage::{GameRow, Notice, SeatKind, SeatRow, StatusRow, Store, Write};
-use crate::{now_ms, record_json, Settings};
+use crate::{now_ms, Settings};
 use parlor_core::{Level, Registry, RegistryError, Resources, ToAct};
 use rand::Rng;
 use serde_json::Value;
@@ -265,7 +265,6 @@ impl Hub {
             .registry()
             .get(&stored.row.game)
             .map_err(|e| ApiError::new("internal", format!("game {id}: {e}")))?;
-        let record = record_json(&stored.row, &stored.actions);
         let resources = self
             .word_lists()
             .for_stamps(self.store(), &stored.row.lexicons)
@@ -280,8 +279,9 @@ impl Hub {
         let game_resources = resources.clone();
         let entry2 = entry.clone();
         let actions = std::mem::take(&mut stored.actions);
+        let row = stored.row.clone();
         let (m, timeline) = tokio::task::spawn_blocking(move || {
-            crate::clocks::replay(&*entry2, &record, &actions, &resources)
+            crate::clocks::replay(&*entry2, &row, &actions, &resources)
         })
         .await
         .map_err(|e| ApiError::new("internal", e.to_string()))?
