@@ -147,6 +147,8 @@ test('Word Sprout variants: a team game from the lobby, teams shown', { timeout:
     await A.click('#create-form button[type=submit]');
     await A.click('#go-play');
     await A.waitForSelector('#ws-rules [data-rule="teams"]');
+    // The rule's name for people comes from the game's declared settings.
+    assert.equal(await A.textContent('#ws-rules [data-rule="teams"]'), 'Team play');
     for (const [seat, team] of [[0, 1], [1, 1], [2, 2], [3, 2]]) {
       await A.waitForSelector(`#ws-players li[data-seat="${seat}"] .team[data-team="${team}"]`);
     }

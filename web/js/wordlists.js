@@ -23,7 +23,7 @@ let catalogP = null;
  * `/api/catalog`, fetched once per page (again after a failure).
  * @returns {Promise<Catalog>}
  */
-function catalog() {
+export function catalog() {
   if (!catalogP) {
     catalogP = call('GET', '/api/catalog');
     catalogP.catch(() => { catalogP = null; });

@@ -14,34 +14,25 @@
  */
 import { h, replace } from '../dom.js';
 import { potView, tileLeft, gridView, teamOf, collectionView } from './wordsprout-variants.js';
+import { catalog } from '../wordlists.js';
 
-/** Human names of the rules (crates/wordsprout/src/rules.rs, docs/rules/wordsprout.md). */
-export const RULES = /** @type {const} */ ([
-  ['out-of-turn', 'Out-of-turn play (a call puts the player out)'],
-  ['challenge', 'Challenges and bluffs'],
-  ['undo-losing-play', 'Undo a losing play'],
-  ['tiles', 'Tiles (a pot of letters)'],
-  ['metamorphism', 'Metamorphism (round winner switches a rule)'],
-  ['whole-words', 'Whole words only'],
-  ['vowel-fill', 'Vowel fill'],
-  ['no-plurals', 'No plurals'],
-  ['consonant-start', 'Consonant start (first three letters)'],
-  ['vowel-cap', 'No more vowels than consonants'],
-  ['no-front-consonant', 'No consonant added in front (after three letters)'],
-  ['palindrome-lock', 'Palindrome lock'],
-  ['unreachable-goals', 'Unreachable goal words allowed'],
-  ['open-challenge', 'Open challenges (anyone may challenge)'],
-  ['vowel-reverses', 'A vowel reverses the order of play'],
-  ['teams', 'Team play'],
-  ['vowel-collection', 'Vowel collections'],
-  ['persistent-collections', 'Collections persist across rounds'],
-  ['collections-reset', 'A five-vowel win resets every collection'],
-  ['vowel-loss', 'Playing a vowel you hold loses it'],
-  ['two-d', '2-D (crossing strings)'],
-]);
+/**
+ * Human names of the rules, as the game declares them (the options of its
+ * `rules` setting in /api/catalog: `Rule::title` in
+ * crates/wordsprout/src/rules.rs). Loaded with the module; without the
+ * catalog (the server unreachable) a rule shows its own name.
+ * @type {Map<string, string>}
+ */
+const RULE_TITLES = await catalog()
+  .then((c) => {
+    const g = c.games.find((x) => x.name === 'wordsprout');
+    const s = g && (g.settings || []).find((x) => x.field === 'rules');
+    return new Map(s && s.kind.type === 'flags' ? s.kind.options.map((o) => [String(o.value), o.label]) : []);
+  })
+  .catch(() => new Map());
 
 /** @param {string} r */
-const ruleName = (r) => (RULES.find(([k]) => k === r) || [r, r])[1];
+const ruleName = (r) => RULE_TITLES.get(r) || r;
 
 const OUT_REASONS = /** @type {Record<string, string>} */ ({
   conceded: 'conceded',
