@@ -42,6 +42,18 @@ pub struct Args {
     /// together; past it, uploads of new lists are refused.
     #[arg(long, default_value_t = 512 * 1024 * 1024, value_name = "BYTES")]
     pub word_lists_max_total_bytes: u64,
+    /// Do not meter clients (every address may create, play and upload
+    /// without limit). For load tests run from one machine only: on a
+    /// server others can reach, the limits are what keep one client from
+    /// taking it over.
+    #[arg(long)]
+    pub no_rate_limits: bool,
+    /// Behind a reverse proxy: the header in which the proxy puts the
+    /// client's address (e.g. x-forwarded-for); its last address is the
+    /// one metered. Without it, clients are metered by the address they
+    /// connect from, which behind a proxy is the proxy's.
+    #[arg(long, value_name = "HEADER")]
+    pub client_ip_header: Option<String>,
     /// Also host the tiny test game `nim` (for `parlor serve-bench --game
     /// nim`, which measures the server rather than a game's rules and bots).
     #[arg(long, hide = true)]
@@ -76,6 +88,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bot_delay_clocked: Duration::from_millis(args.bot_clocked_delay_ms),
         word_list_max_bytes: args.word_list_max_bytes,
         word_lists_max_total_bytes: args.word_lists_max_total_bytes,
+        rate_limits: !args.no_rate_limits,
+        client_ip_header: args.client_ip_header.clone(),
         ..Settings::default()
     };
     let mut resources = parlor_core::Resources::embedded();

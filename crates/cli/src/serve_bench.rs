@@ -95,6 +95,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "--bot-clocked-delay-ms",
             "0",
             "--with-nim",
+            // One address plays every game: metering it would measure the
+            // limits, not the server.
+            "--no-rate-limits",
         ])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

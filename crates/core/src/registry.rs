@@ -3,7 +3,7 @@
 use crate::{
     events_seen_by, Actor, Agent, AgentContext, Budget, ConfigError, ErrorKind, Game, GameError,
     GameInfo, Level, Match, Needs, Outcome, Record, RecordError, Resources, Seat, Seed, Setting,
-    ToAct, Viewer,
+    SettingKind, ToAct, Viewer,
 };
 use serde_json::Value;
 use std::any::Any;
@@ -345,6 +345,95 @@ pub trait GameEntry: Send + Sync {
 
 struct Entry<G>(PhantomData<fn() -> G>);
 
+/// Checks a new game's config against the ranges and lengths its game
+/// declares ([`Game::settings`]) before the game sees it: whatever a game's
+/// own validation does, a setting outside what the lobby offers (a million
+/// rounds, a keyphrase of a megabyte) is refused before any work is done on
+/// it. Records are not checked: a game stored before a bound tightened
+/// still replays.
+fn within_declared(settings: &[Setting], config: &Value) -> Result<(), String> {
+    for s in settings {
+        let mut at = Some(config);
+        for part in s.field.split('.') {
+            at = at.and_then(|v| v.get(part));
+        }
+        let Some(v) = at else { continue };
+        let field = s.field;
+        match &s.kind {
+            SettingKind::Seats { min, max } => {
+                if !v
+                    .as_u64()
+                    .is_some_and(|n| (*min as u64..=*max as u64).contains(&n))
+                {
+                    return Err(format!(
+                        "{field}: {v} is not a seat count from {min} to {max}"
+                    ));
+                }
+            }
+            SettingKind::Integer { min, max, optional } => {
+                if v.is_null() && *optional {
+                    continue;
+                }
+                if !v.as_i64().is_some_and(|n| (*min..=*max).contains(&n)) {
+                    return Err(format!(
+                        "{field}: {} is not a whole number from {min} to {max}{}",
+                        shown(v),
+                        if *optional { " (or null)" } else { "" }
+                    ));
+                }
+            }
+            SettingKind::Number { min, max } => {
+                if !v.as_f64().is_some_and(|n| n >= *min && n <= *max) {
+                    return Err(format!(
+                        "{field}: {} is not a number from {min} to {max}",
+                        shown(v)
+                    ));
+                }
+            }
+            SettingKind::Text { max_len, optional } => {
+                if v.is_null() && *optional {
+                    continue;
+                }
+                match v.as_str() {
+                    Some(t) if t.chars().count() <= *max_len => {}
+                    Some(t) => {
+                        return Err(format!(
+                            "{field}: {} characters is too long: at most {max_len}",
+                            t.chars().count()
+                        ))
+                    }
+                    None => return Err(format!("{field}: {} is not text", shown(v))),
+                }
+            }
+            SettingKind::WordList { .. } => {
+                if v.as_str().is_some_and(|t| t.len() > MAX_WORD_LIST_NAME) {
+                    return Err(format!(
+                        "{field}: a word list's name is at most {MAX_WORD_LIST_NAME} characters"
+                    ));
+                }
+            }
+            SettingKind::Bool
+            | SettingKind::Choice { .. }
+            | SettingKind::Flags { .. }
+            | SettingKind::Teams => {}
+        }
+    }
+    Ok(())
+}
+
+/// Longest word list name a config may give (names and fingerprints are
+/// far shorter).
+const MAX_WORD_LIST_NAME: usize = 128;
+
+/// A value as an error message shows it: long ones cut short.
+fn shown(v: &Value) -> String {
+    let t = v.to_string();
+    match t.char_indices().nth(40) {
+        Some((i, _)) => format!("{}...", &t[..i]),
+        None => t,
+    }
+}
+
 impl<G: Game> GameEntry for Entry<G> {
     fn info(&self) -> GameInfo {
         G::INFO
@@ -356,6 +445,11 @@ impl<G: Game> GameEntry for Entry<G> {
         G::settings()
     }
     fn needs(&self, config: &Value) -> Result<Needs, RegistryError> {
+        within_declared(&G::settings(), config).map_err(|message| RegistryError::BadConfig {
+            game: G::INFO.name,
+            kind: ErrorKind::BadSetting,
+            message,
+        })?;
         let config: G::Config =
             serde_json::from_value(config.clone()).map_err(|e| RegistryError::BadConfig {
                 game: G::INFO.name,
@@ -375,6 +469,7 @@ impl<G: Game> GameEntry for Entry<G> {
             kind,
             message,
         };
+        within_declared(&G::settings(), config).map_err(|m| bad(ErrorKind::BadSetting, m))?;
         let config: G::Config = serde_json::from_value(config.clone())
             .map_err(|e| bad(ErrorKind::Malformed, e.to_string()))?;
         let m = Match::<G>::new(config, seed, resources).map_err(|e| bad(e.kind, e.message))?;

@@ -312,3 +312,39 @@ fn agents_remember_and_catch_up_from_the_history() {
     cancel.cancel();
     assert!(budget.exhausted(std::time::Instant::now(), 0));
 }
+
+/// A config outside the ranges the game declares is refused before the
+/// game is built, with the field and the range in one line; records are
+/// not held to them.
+#[test]
+fn settings_outside_their_declared_range_are_refused_before_any_work() {
+    let r = Resources::embedded();
+    let mut registry = Registry::new();
+    registry.register::<SealedBid>();
+    let entry = registry.get("sealed-bid").unwrap();
+    for (config, says) in [
+        (
+            serde_json::json!({"pile": 1_000_000, "chips": 6}),
+            "pile: 1000000 is not a whole number from 1 to 1000",
+        ),
+        (serde_json::json!({"pile": 0, "chips": 6}), "pile: 0 is not"),
+        (
+            serde_json::json!({"pile": 10, "chips": -1}),
+            "chips: -1 is not",
+        ),
+        (
+            serde_json::json!({"pile": 10, "chips": "x".repeat(100)}),
+            "chips: \"xxxxxxxxx",
+        ),
+    ] {
+        let e = entry.needs(&config).unwrap_err();
+        assert_eq!(e.kind(), parlor_core::ErrorKind::BadSetting, "{config}");
+        assert!(e.to_string().contains(says), "{e}");
+        let e = entry.new_match(&config, 1, &r).err().unwrap();
+        assert!(e.to_string().contains(says), "{e}");
+        assert!(e.to_string().len() < 200, "one short line: {e}");
+    }
+    assert!(entry
+        .new_match(&serde_json::json!({"pile": 1000, "chips": 0}), 1, &r)
+        .is_ok());
+}

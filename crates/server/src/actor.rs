@@ -57,6 +57,9 @@ pub(crate) enum ActReply {
 pub(crate) struct Connected {
     pub conn: u64,
     pub out: mpsc::Receiver<Outbound>,
+    /// A spectator's connection: its actions are refused before they
+    /// reach the game's queue.
+    pub spectator: bool,
 }
 
 pub(crate) enum Msg {
@@ -293,7 +296,15 @@ pub(crate) struct GameActor {
     claim_told: Option<(Seat, usize)>,
     /// Shared with the stubs: see [`GameStub::behind`].
     seq: Arc<AtomicUsize>,
+    /// When a refused action last sent this game to the database to catch
+    /// up (see [`GameActor::act_as`]).
+    refusal_caught_up: Option<Instant>,
 }
+
+/// A refused action sends the game to the database to catch up at most
+/// this often: the database's change notices bring other processes' moves
+/// anyway, and a client sending refused actions must not cost a read each.
+const REFUSAL_CATCH_UP_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl GameActor {
     /// Starts the actor task for a game whose state `m` matches `row` and
@@ -335,6 +346,7 @@ impl GameActor {
             arrived: Vec::new(),
             claim_told: None,
             seq: seq.clone(),
+            refusal_caught_up: None,
         };
         let now = now_ms();
         actor.away_since = vec![Some(now); actor.seats.len()];
@@ -437,6 +449,8 @@ impl GameActor {
                 let r = self.connect(token, legal);
                 let conn = r.as_ref().ok().map(|c| c.conn);
                 let _ = reply.send(r);
+                // A watcher wakes a game that bots play alone.
+                self.maybe_bot();
                 // The first state goes after the clock's start, if this
                 // seat was the last one missing: it carries the view.
                 if !self.start_clocks().await {
@@ -780,7 +794,11 @@ impl GameActor {
         if matches!(viewer, Viewer::Seat(_)) {
             self.broadcast_seats();
         }
-        Ok(Connected { conn, out: rx })
+        Ok(Connected {
+            conn,
+            out: rx,
+            spectator: viewer == Viewer::Spectator,
+        })
     }
 
     /// Stops a game before its first move: over, without an outcome.
@@ -876,8 +894,9 @@ impl GameActor {
             let events = match self.m.apply_json_at(actor, &action, Some(now)) {
                 Ok(events) => events,
                 Err(e) => {
-                    if recheck && !caught_up {
+                    if recheck && !caught_up && self.refusal_may_be_stale(e.kind) {
                         caught_up = true;
+                        self.refusal_caught_up = Some(Instant::now());
                         if self.catch_up().await {
                             continue;
                         }
@@ -938,6 +957,25 @@ impl GameActor {
             return Ok((seq, events));
         }
         Err(ApiError::busy())
+    }
+
+    /// Whether a refusal of this kind could come from this process not
+    /// having seen another's moves yet, and it is time to look: a
+    /// malformed action or an unknown word is refused whatever the state,
+    /// so it never costs a database read.
+    fn refusal_may_be_stale(&self, kind: ErrorKind) -> bool {
+        let depends_on_state = matches!(
+            kind,
+            ErrorKind::NotYourTurn
+                | ErrorKind::GameOver
+                | ErrorKind::Illegal
+                | ErrorKind::Ambiguous
+        );
+        depends_on_state
+            && self.hub.store().shared()
+            && self
+                .refusal_caught_up
+                .is_none_or(|at| at.elapsed() >= REFUSAL_CATCH_UP_EVERY)
     }
 
     /// Keeps the bots' copy of the game in step with an accepted action.
@@ -1561,9 +1599,19 @@ impl GameActor {
         )
     }
 
+    /// Whether every seat is a bot's and no connection here watches.
+    fn unwatched_bots_only(&self) -> bool {
+        self.conns.is_empty() && self.seats.iter().all(|s| s.kind == SeatKind::Bot)
+    }
+
     /// Starts a bot decision if a bot seat may act and none is under way.
     fn maybe_bot(&mut self) {
         if self.bots.thinking || self.row.aborted || self.held {
+            return;
+        }
+        if self.unwatched_bots_only() {
+            // Bots playing bots for nobody: paused until somebody watches
+            // (the game then leaves memory like any idle one).
             return;
         }
         let seq = self.m.actions_len();

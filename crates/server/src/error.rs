@@ -15,6 +15,9 @@ pub struct ApiError {
     /// The game's own kind of refusal (`not_your_turn`, `unknown_word`),
     /// for refusals that come from a game's rules or settings.
     pub kind: Option<parlor_core::ErrorKind>,
+    /// For `rate_limited` and `busy`: when asking again can succeed (sent
+    /// as `Retry-After`, and as `retry_after_ms` in the JSON).
+    pub retry_after: Option<std::time::Duration>,
 }
 
 impl ApiError {
@@ -23,7 +26,13 @@ impl ApiError {
             code,
             message: message.into(),
             kind: None,
+            retry_after: None,
         }
+    }
+    /// This error with the time after which asking again can succeed.
+    pub(crate) fn retry_after(mut self, wait: std::time::Duration) -> Self {
+        self.retry_after = Some(wait);
+        self
     }
     /// This error with the game's kind of refusal.
     pub(crate) fn with_kind(mut self, kind: parlor_core::ErrorKind) -> Self {
@@ -45,6 +54,9 @@ impl ApiError {
         let mut v = json!({"code": self.code, "message": self.message});
         if let Some(k) = self.kind {
             v["kind"] = json!(k);
+        }
+        if let Some(w) = self.retry_after {
+            v["retry_after_ms"] = json!(w.as_millis() as u64);
         }
         v
     }
@@ -89,6 +101,7 @@ impl ApiError {
             "word_lists_full" => StatusCode::INSUFFICIENT_STORAGE,
             "too_slow" => StatusCode::REQUEST_TIMEOUT,
             "busy" => StatusCode::SERVICE_UNAVAILABLE,
+            "rate_limited" => StatusCode::TOO_MANY_REQUESTS,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -115,6 +128,14 @@ impl From<crate::storage::StorageError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status(), axum::Json(self.body())).into_response()
+        let mut r = (self.status(), axum::Json(self.body())).into_response();
+        if let Some(w) = self.retry_after {
+            // Whole seconds, rounded up: a client that waits this long
+            // finds room in its bucket.
+            let secs = w.as_millis().div_ceil(1000).max(1) as u64;
+            r.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, secs.into());
+        }
+        r
     }
 }

@@ -37,7 +37,34 @@ pub(crate) fn router(hub: Hub) -> Router {
         .route("/api/word-lists/{id}", get(get_word_list))
         .fallback(fallback)
         .merge(crate::web::routes())
+        .layer(axum::middleware::from_fn_with_state(hub.clone(), meter))
         .with_state(hub)
+}
+
+/// Every request draws on its client's bucket for its kind before any work
+/// is done on it (see `crate::limits`).
+async fn meter(
+    State(hub): State<Hub>,
+    client: crate::limits::Client,
+    req: Request,
+    next: axum::middleware::Next,
+) -> Response {
+    use crate::limits::Kind;
+    let path = req.uri().path();
+    let post = req.method() == axum::http::Method::POST;
+    let kind = if post && (path == "/api/games" || path.ends_with("/rematch")) {
+        Kind::Create
+    } else if post && path == "/api/word-lists" {
+        Kind::Upload
+    } else if post || path.ends_with("/ws") {
+        Kind::Play
+    } else {
+        Kind::Read
+    };
+    match hub.meter(kind, client.0) {
+        Ok(()) => next.run(req).await,
+        Err(e) => e.into_response(),
+    }
 }
 
 /// A JSON request body read with our own limits and error messages.

@@ -44,6 +44,10 @@ struct Inner {
     think_slots: Arc<tokio::sync::Semaphore>,
     /// Helper requests admitted (running or waiting): beyond, `busy`.
     assist_queue: Arc<tokio::sync::Semaphore>,
+    /// Each client address's buckets (see `crate::limits`).
+    limits: crate::limits::ClientLimits,
+    /// Games being created at once.
+    creations: tokio::sync::Semaphore,
 }
 
 /// How often live games compare their record with the database's, when
@@ -106,6 +110,8 @@ impl Hub {
             in_memory: settings.word_lists_in_memory,
         };
         let presence = crate::presence::Presence::start(&store, &settings, shutdown.clone());
+        let limits_by_client = crate::limits::ClientLimits::new(&settings);
+        let creations = tokio::sync::Semaphore::new(settings.creations_at_once.max(1));
         Hub {
             inner: Arc::new(Inner {
                 presence,
@@ -119,6 +125,8 @@ impl Hub {
                 shutdown,
                 think_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
                 assist_queue: Arc::new(tokio::sync::Semaphore::new(ASSIST_QUEUE)),
+                limits: limits_by_client,
+                creations,
             }),
         }
     }
@@ -148,6 +156,18 @@ impl Hub {
     /// Permits for helper requests admitted (running or waiting).
     pub(crate) fn assist_queue(&self) -> Arc<tokio::sync::Semaphore> {
         self.inner.assist_queue.clone()
+    }
+    /// Takes one request of `kind` from the client's bucket (always
+    /// granted with rate limits off).
+    pub(crate) fn meter(
+        &self,
+        kind: crate::limits::Kind,
+        client: std::net::IpAddr,
+    ) -> Result<(), ApiError> {
+        if !self.inner.settings.rate_limits {
+            return Ok(());
+        }
+        self.inner.limits.check(kind, client)
     }
     /// This process's presence.
     pub(crate) fn presence(&self) -> &crate::presence::Presence {
@@ -451,6 +471,18 @@ impl Hub {
             })?;
         let game_resources = resources.clone();
         let entry2 = entry.clone();
+        // A few builds at once: the rest wait their turn, briefly.
+        let wait = self.inner.settings.create_wait;
+        let _building = match tokio::time::timeout(wait, self.inner.creations.acquire()).await {
+            Ok(Ok(permit)) => permit,
+            _ => {
+                return Err(ApiError::new(
+                    "busy",
+                    "the server is creating other games; try again in a moment",
+                )
+                .retry_after(std::time::Duration::from_secs(1)))
+            }
+        };
         let m = tokio::task::spawn_blocking(move || entry2.new_match(&config, seed, &resources))
             .await
             .map_err(|e| ApiError::new("internal", e.to_string()))?
@@ -600,6 +632,10 @@ impl Hub {
 
 /// Whether a stored game would change without anyone visiting it.
 fn needs_host(g: &crate::storage::Listed) -> bool {
+    if g.seats.iter().all(|s| s.kind == SeatKind::Bot) {
+        // Bots play bots only while somebody watches.
+        return false;
+    }
     if g.row.status.deadline.is_some() || !g.row.time_control.is_untimed() {
         return true;
     }

@@ -54,6 +54,7 @@ pub(crate) mod clocks;
 mod error;
 mod http;
 mod hub;
+mod limits;
 mod presence;
 pub mod storage;
 mod web;
@@ -61,6 +62,7 @@ mod wordlists;
 mod ws;
 
 pub use error::ApiError;
+pub use limits::Rate;
 
 use hub::Hub;
 use serde_json::{json, Value};
@@ -131,6 +133,30 @@ pub struct Settings {
     /// dies without cleaning up stops holding its seats this long after
     /// its last refresh. A few times `presence_refresh`.
     pub presence_ttl: Duration,
+    /// Meter clients (see [`Rate`]): off only for load tests run from one
+    /// address (`parlor serve --no-rate-limits`).
+    pub rate_limits: bool,
+    /// Games one client address may create (rematches included).
+    pub rate_create: Rate,
+    /// Actions, joins, claims, helper requests and new WebSockets of one
+    /// client address.
+    pub rate_play: Rate,
+    /// Word lists one client address may upload.
+    pub rate_upload: Rate,
+    /// Other requests (state, lists, records, pages) of one client address.
+    pub rate_read: Rate,
+    /// Messages one WebSocket may send.
+    pub rate_conn: Rate,
+    /// Behind a reverse proxy: the header holding the client's address
+    /// (`x-forwarded-for`, `x-real-ip`); its last address is used. Unset,
+    /// clients are metered by the peer address.
+    pub client_ip_header: Option<String>,
+    /// Games being created at once (building a game's word structures
+    /// takes a core for a moment); more wait, and after
+    /// `create_wait` get `busy`.
+    pub creations_at_once: usize,
+    /// How long a creation waits for its turn before `busy`.
+    pub create_wait: Duration,
 }
 
 impl Default for Settings {
@@ -160,6 +186,15 @@ impl Default for Settings {
             word_lists_in_memory: 16,
             presence_refresh: Duration::from_secs(5),
             presence_ttl: Duration::from_secs(20),
+            rate_limits: true,
+            rate_create: Rate::per_minute(60, 60),
+            rate_play: Rate::per_second(120, 30),
+            rate_upload: Rate::per_minute(5, 1),
+            rate_read: Rate::per_second(600, 100),
+            rate_conn: Rate::per_second(60, 20),
+            client_ip_header: None,
+            creations_at_once: 2,
+            create_wait: Duration::from_secs(5),
         }
     }
 }
@@ -242,6 +277,7 @@ impl Server {
             let shutdown = async move {
                 let _ = stop_rx2.changed().await;
             };
+            let app = app.into_make_service_with_connect_info::<SocketAddr>();
             if let Err(e) = axum::serve(listener, app)
                 .with_graceful_shutdown(shutdown)
                 .await
@@ -265,6 +301,11 @@ impl Server {
     /// The storage kind (`sqlite`, `postgres`).
     pub fn storage_kind(&self) -> &'static str {
         self.hub.store().kind()
+    }
+
+    /// The server's database handle.
+    pub fn store(&self) -> &Store {
+        self.hub.store()
     }
 
     /// How many games are in memory.

@@ -67,7 +67,13 @@ pub(crate) fn error_json(reference: Value, e: &ApiError) -> Value {
 }
 
 async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, max: usize) {
-    let Connected { conn, mut out } = connected;
+    let Connected {
+        conn,
+        mut out,
+        spectator,
+    } = connected;
+    let mut bucket = crate::limits::ConnLimit::new(hub.settings().rate_conn);
+    let metered = hub.settings().rate_limits;
     let (mut sink, mut stream) = socket.split();
     let (local_tx, mut local_rx) = mpsc::channel::<Utf8Bytes>(16);
     let shutdown = hub.shutdown_signal();
@@ -120,8 +126,28 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
         }
     };
 
+    let mut flooded = false;
     let reader = async {
         while let Some(Ok(msg)) = stream.next().await {
+            if matches!(msg, Message::Close(_)) {
+                break;
+            }
+            // Every message draws on the connection's bucket before it is
+            // read, so a flood costs the server no more than its refusals;
+            // a client that never slows down is cut off.
+            if metered {
+                match bucket.check() {
+                    Ok(()) => {}
+                    Err(Some(e)) => {
+                        let _ = local_tx.try_send(error_text(Value::Null, &e));
+                        continue;
+                    }
+                    Err(None) => {
+                        flooded = true;
+                        break;
+                    }
+                }
+            }
             let text = match msg {
                 Message::Text(t) => t,
                 Message::Binary(_) => {
@@ -152,7 +178,15 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                 }
             };
             let reference = value.get("ref").cloned().unwrap_or(Value::Null);
-            let result = match value.get("type").and_then(Value::as_str) {
+            let kind = value.get("type").and_then(Value::as_str);
+            if spectator && matches!(kind, Some("act" | "claim-win")) {
+                // Refused here: a spectator's message never takes a place
+                // in the game's queue.
+                let e = ApiError::new("spectator", "spectators cannot act: join with a seat token");
+                let _ = local_tx.try_send(error_text(reference, &e));
+                continue;
+            }
+            let result = match kind {
                 Some("act") => match value.get("action") {
                     Some(action) => stub.send(Msg::Act {
                         who: Who::Conn(conn),
@@ -222,6 +256,32 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
     tokio::select! {
         _ = writer => {}
         _ = reader => {}
+    }
+    if flooded {
+        // Say why before closing: what was queued, then a policy close.
+        let goodbye = async {
+            while let Ok(text) = local_rx.try_recv() {
+                sink.feed(Message::Text(text)).await?;
+            }
+            sink.send(Message::Close(Some(CloseFrame {
+                code: 1008,
+                reason: "too many messages: this connection kept sending past its limit".into(),
+            })))
+            .await
+        };
+        if let Ok(Ok(())) = tokio::time::timeout(limit, goodbye).await {
+            // Finish the closing handshake, discarding what is still on
+            // the way: closing with unread data would reset the
+            // connection and lose the explanation.
+            let drain = async {
+                while let Some(Ok(m)) = stream.next().await {
+                    if matches!(m, Message::Close(_)) {
+                        break;
+                    }
+                }
+            };
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(2), drain).await;
+        }
     }
     // Tell the game the seat left; wait for room rather than lose it.
     let _ = stub.send_wait(Msg::Disconnect { conn }).await;

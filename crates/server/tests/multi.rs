@@ -686,3 +686,55 @@ async fn a_crashed_process_presence_expires() {
     let rows = presence_rows(&db, &id);
     assert!(rows.iter().all(|r| !r.2), "{rows:?}");
 }
+
+/// A refused action may mean this process has not yet seen another's
+/// move, so it looks in the database, but only for a refusal that depends
+/// on the state and at most every 100 ms: a client sending malformed or
+/// out-of-turn actions cannot make each one cost a read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refused_actions_do_not_each_cost_a_database_read() {
+    let Some((_db, a, b)) = two_servers("refusal_reads").await else {
+        return;
+    };
+    let created = create(a.addr(), json!({"game": "nim", "config": {"pile": 50}})).await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let (mut ann, _) = connect(b.addr(), &id, &t0).await;
+    let (mut bea, _) = connect(b.addr(), &id, &t1).await;
+    let before = b.store().reads_asked();
+    for i in 0..200 {
+        ann.send(&json!({"type": "act", "ref": i, "action": "lots"}))
+            .await
+            .unwrap();
+        // Not Bea's turn.
+        bea.send(&json!({"type": "act", "ref": i, "action": 1}))
+            .await
+            .unwrap();
+        let e = ann.recv_until("error", |v| v["ref"] == i).await.unwrap();
+        assert_eq!(e["code"], "malformed_action", "{e}");
+        let e = bea.recv_until("error", |v| v["ref"] == i).await.unwrap();
+        assert_eq!(e["code"], "illegal_action", "{e}");
+    }
+    let reads = b.store().reads_asked() - before;
+    assert!(reads <= 30, "400 refused actions cost {reads} reads");
+    // A move through the other process is still seen, and a stale
+    // refusal still rechecked: Ann moves through `a`, Bea's move through
+    // `b` right after is accepted.
+    let (status, v) = post(
+        a.addr(),
+        &format!("/api/games/{id}/actions"),
+        json!({"token": t0, "action": 1}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let (status, v) = post(
+        b.addr(),
+        &format!("/api/games/{id}/actions"),
+        json!({"token": t1, "action": 2}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    a.stop().await;
+    b.stop().await;
+}

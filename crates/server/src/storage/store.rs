@@ -1,5 +1,5 @@
 //! The async face of a [`Storage`]: a writer thread with group commit and a
-//! reader thread.
+//! few reader threads.
 
 use super::{DbUrl, Storage, StorageError, Write};
 use std::sync::Arc;
@@ -9,8 +9,11 @@ use tokio::sync::{mpsc, oneshot};
 const WRITE_QUEUE: usize = 65_536;
 /// The most writes committed in one transaction.
 const MAX_GROUP: usize = 2_048;
-/// How many reads may wait for the reader.
+/// How many reads may wait for the readers.
 const READ_QUEUE: usize = 1_024;
+/// Reader connections (each on a thread of its own): a slow read (a
+/// catch-up of a long game, a lobby listing) does not hold up the others.
+const READERS: usize = 3;
 
 type Reply = oneshot::Sender<Result<Vec<bool>, StorageError>>;
 type ReadJob = Box<dyn FnOnce(&mut dyn Storage) + Send>;
@@ -33,20 +36,26 @@ struct Inner {
     url: Option<DbUrl>,
     writes: mpsc::Sender<(Vec<Write>, Reply)>,
     reads: mpsc::Sender<ReadJob>,
+    /// Reads asked for so far.
+    reads_asked: std::sync::atomic::AtomicU64,
 }
 
 impl Store {
-    /// Opens two connections to `url` (writer, then reader) and starts their
-    /// threads. This blocks: from async code call it through
+    /// Opens the connections to `url` (the writer, then `READERS`
+    /// readers) and starts their threads. This blocks: from async code call it through
     /// `spawn_blocking` (the PostgreSQL client refuses to connect on an async
     /// worker thread).
     pub fn open(url: &DbUrl) -> Result<Store, StorageError> {
         let mut writer = url.open()?;
-        let mut reader = url.open()?;
         writer.set_role("writer");
-        reader.set_role("reader");
+        let mut readers = Vec::with_capacity(READERS);
+        for _ in 0..READERS {
+            let mut reader = url.open()?;
+            reader.set_role("reader");
+            readers.push(reader);
+        }
         let wants = writer.wants_maintenance();
-        let mut store = Store::from_storages(writer, reader);
+        let mut store = Store::from_storages(writer, readers);
         if let Some(inner) = Arc::get_mut(&mut store.inner) {
             inner.url = Some(url.clone());
         }
@@ -67,11 +76,14 @@ impl Store {
         Ok(store)
     }
 
-    /// Runs the given connections (they must reach the same database).
-    pub fn from_storages(mut writer: Box<dyn Storage>, mut reader: Box<dyn Storage>) -> Store {
+    /// Runs the given connections (they must reach the same database): one
+    /// writer and at least one reader; each reader takes the next waiting
+    /// read when it is free.
+    pub fn from_storages(mut writer: Box<dyn Storage>, readers: Vec<Box<dyn Storage>>) -> Store {
         let kind = writer.kind();
         let (wtx, mut wrx) = mpsc::channel::<(Vec<Write>, Reply)>(WRITE_QUEUE);
-        let (rtx, mut rrx) = mpsc::channel::<ReadJob>(READ_QUEUE);
+        let (rtx, rrx) = mpsc::channel::<ReadJob>(READ_QUEUE);
+        let rrx = Arc::new(std::sync::Mutex::new(rrx));
         std::thread::Builder::new()
             .name("parlor-db-writer".into())
             .spawn(move || {
@@ -91,22 +103,40 @@ impl Store {
                 }
             })
             .expect("spawn the database writer thread");
-        std::thread::Builder::new()
-            .name("parlor-db-reader".into())
-            .spawn(move || {
-                while let Some(job) = rrx.blocking_recv() {
-                    job(reader.as_mut());
-                }
-            })
-            .expect("spawn the database reader thread");
+        for mut reader in readers {
+            let rrx = rrx.clone();
+            std::thread::Builder::new()
+                .name("parlor-db-reader".into())
+                .spawn(move || loop {
+                    // The lock is held only while waiting for a job.
+                    let job = rrx
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .blocking_recv();
+                    match job {
+                        Some(job) => job(reader.as_mut()),
+                        None => break,
+                    }
+                })
+                .expect("spawn a database reader thread");
+        }
         Store {
             inner: Arc::new(Inner {
                 kind,
                 url: None,
                 writes: wtx,
                 reads: rtx,
+                reads_asked: std::sync::atomic::AtomicU64::new(0),
             }),
         }
+    }
+
+    /// How many reads were asked of the readers so far (what a client's
+    /// requests cost the database, for tests and the benchmark).
+    pub fn reads_asked(&self) -> u64 {
+        self.inner
+            .reads_asked
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// `"sqlite"` or `"postgres"`.
@@ -181,11 +211,14 @@ impl Store {
             .unwrap_or(false))
     }
 
-    /// Runs a read on the reader thread.
+    /// Runs a read on the next free reader.
     pub async fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut dyn Storage) -> Result<T, StorageError> + Send + 'static,
     ) -> Result<T, StorageError> {
+        self.inner
+            .reads_asked
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         let job: ReadJob = Box::new(move |s| {
             let _ = tx.send(f(s));

@@ -244,11 +244,16 @@ impl Game for Secret {
 #[serde(default)]
 pub struct BlobConfig {
     pub bytes: usize,
+    /// Milliseconds `new` takes (a game whose set-up is heavy).
+    pub build_ms: u64,
 }
 
 impl Default for BlobConfig {
     fn default() -> Self {
-        BlobConfig { bytes: 1000 }
+        BlobConfig {
+            bytes: 1000,
+            build_ms: 0,
+        }
     }
 }
 
@@ -281,6 +286,7 @@ impl Game for Blob {
         max_seats: 1,
     };
     fn new(config: &BlobConfig, _: Seed, _: &Resources) -> Result<Self, ConfigError> {
+        std::thread::sleep(Duration::from_millis(config.build_ms.min(5_000)));
         Ok(Blob {
             config: config.clone(),
             sum: 0,
@@ -349,10 +355,14 @@ pub fn rand_u64() -> u64 {
     h.finish()
 }
 
+/// Settings for tests: no pauses, and no rate limits (tests of other
+/// defences send floods from one address on purpose; `tests/limits.rs`
+/// turns the limits on).
 pub fn test_settings() -> Settings {
     Settings {
         bot_delay: Duration::ZERO,
         bot_delay_clocked: Duration::ZERO,
+        rate_limits: false,
         ..Settings::default()
     }
 }
