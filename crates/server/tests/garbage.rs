@@ -3,50 +3,11 @@
 
 mod common;
 
-use common::post;
+use common::{post, Lcg};
 
 use parlor_server::client::{http, http_raw, Ws};
 use serde_json::{json, Value};
 use std::time::Duration;
-
-/// A small deterministic generator (the test must replay the same inputs).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn bytes(&mut self, max: u64) -> Vec<u8> {
-        let n = self.below(max);
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-    /// Random JSON of bounded depth.
-    fn json(&mut self, depth: u32) -> Value {
-        match self.below(if depth == 0 { 5 } else { 7 }) {
-            0 => Value::Null,
-            1 => json!(self.next().is_multiple_of(2)),
-            2 => json!(self.next() as i64 - (1 << 30)),
-            3 => json!(["play", "take", "enter", "act", "", "ü", "\u{0}"][self.below(7) as usize]),
-            4 => json!(f64::from(self.next() as u32) / 7.0),
-            5 => Value::Array((0..self.below(4)).map(|_| self.json(depth - 1)).collect()),
-            _ => {
-                let keys = ["type", "action", "ref", "token", "word", "seat", "x"];
-                let mut m = serde_json::Map::new();
-                for _ in 0..self.below(4) {
-                    m.insert(keys[self.below(7) as usize].into(), self.json(depth - 1));
-                }
-                Value::Object(m)
-            }
-        }
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn arbitrary_input_changes_nothing() {

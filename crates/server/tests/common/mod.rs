@@ -11,7 +11,7 @@ use parlor_server::client::http;
 use parlor_server::storage::{DbUrl, PgStorage, Storage};
 use parlor_server::{Server, Settings};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -462,4 +462,43 @@ pub async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
 /// A `GET`: status and body.
 pub async fn get(addr: SocketAddr, path: &str) -> (u16, Value) {
     http(addr, "GET", path, None, &[]).await.unwrap()
+}
+
+/// A small deterministic generator (the test must replay the same inputs).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    pub fn bytes(&mut self, max: u64) -> Vec<u8> {
+        let n = self.below(max);
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+    /// Random JSON of bounded depth.
+    pub fn json(&mut self, depth: u32) -> Value {
+        match self.below(if depth == 0 { 5 } else { 7 }) {
+            0 => Value::Null,
+            1 => json!(self.next().is_multiple_of(2)),
+            2 => json!(self.next() as i64 - (1 << 30)),
+            3 => json!(["play", "take", "enter", "act", "", "ü", "\u{0}"][self.below(7) as usize]),
+            4 => json!(f64::from(self.next() as u32) / 7.0),
+            5 => Value::Array((0..self.below(4)).map(|_| self.json(depth - 1)).collect()),
+            _ => {
+                let keys = ["type", "action", "ref", "token", "word", "seat", "x"];
+                let mut m = serde_json::Map::new();
+                for _ in 0..self.below(4) {
+                    m.insert(keys[self.below(7) as usize].into(), self.json(depth - 1));
+                }
+                Value::Object(m)
+            }
+        }
+    }
 }

@@ -1,0 +1,265 @@
+//! A barrage of hostile requests and connections from clients with no
+//! token at all: every one gets an answer that is not a server error,
+//! nothing panics, memory stays bounded, and no seat is acted for without
+//! its secret.
+//!
+//! `PARLOR_HOSTILE_N` sets the number of requests (default 10,000, what CI
+//! runs); the longer run in `crates/server/README.md` used 200,000.
+
+mod common;
+
+use common::{create, Lcg};
+use parlor_server::client::{http, http_raw, Ws};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+#[derive(Default)]
+struct Tally {
+    requests: AtomicU64,
+    server_errors: AtomicU64,
+    first_error: std::sync::Mutex<Option<String>>,
+}
+
+impl Tally {
+    fn saw(&self, status: u16, what: &str, body: &Value) {
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        // 503 `busy` is an answer (come back later); any other 5xx is not.
+        if status >= 500 && status != 503 {
+            self.server_errors.fetch_add(1, Ordering::Relaxed);
+            let mut first = self.first_error.lock().unwrap();
+            first.get_or_insert_with(|| format!("{what}: {status} {body}"));
+        }
+    }
+}
+
+/// One hostile request of the `i`th kind.
+async fn one(addr: SocketAddr, rng: &mut Lcg, games: &[String], tally: &Tally) {
+    let id = &games[rng.below(games.len() as u64) as usize];
+    let fake_token = format!("{:032x}", rng.next() as u128 * rng.next() as u128);
+    let paths = [
+        format!("/api/games/{id}/actions"),
+        format!("/api/games/{id}/join"),
+        format!("/api/games/{id}/claim"),
+        format!("/api/games/{id}/abort"),
+        format!("/api/games/{id}/rematch"),
+        format!("/api/games/{id}/assist"),
+        format!("/api/games/{id}/claim-win"),
+        "/api/games".to_string(),
+        "/api/word-lists".to_string(),
+    ];
+    match rng.below(12) {
+        // Well-formed requests with someone else's (made-up) secret.
+        0..=3 => {
+            let path = &paths[rng.below(7) as usize];
+            let body = json!({"token": fake_token, "action": rng.json(2), "seat": rng.below(3),
+                              "name": "x", "request": rng.json(2)});
+            let (status, v) = http(addr, "POST", path, Some(&body), &[])
+                .await
+                .unwrap_or((0, Value::Null));
+            tally.saw(status, path, &v);
+        }
+        // Random JSON to any route, any method.
+        4..=5 => {
+            let path = &paths[rng.below(paths.len() as u64) as usize];
+            let method = ["POST", "GET", "PUT", "DELETE"][rng.below(4) as usize];
+            let body = rng.json(3);
+            let (status, v) = http(addr, method, path, Some(&body), &[])
+                .await
+                .unwrap_or((0, Value::Null));
+            tally.saw(status, path, &v);
+        }
+        // Random bytes as a body; odd queries and paths.
+        6 => {
+            let body = rng.bytes(300);
+            let queries = [
+                "?limit=-1",
+                "?limit=abc",
+                "?status=%ff",
+                "?token=a&token=b",
+                "?limit=99999999999999999999",
+                "",
+            ];
+            let path = format!(
+                "{}{}",
+                paths[rng.below(paths.len() as u64) as usize],
+                queries[rng.below(queries.len() as u64) as usize]
+            );
+            let (status, v) = http_raw(addr, "POST", &path, Some(&body), &[])
+                .await
+                .unwrap_or((0, Value::Null));
+            tally.saw(status, &path, &v);
+            let get = format!("/api/games/{id}/state{}", queries[rng.below(6) as usize]);
+            let (status, v) = http(addr, "GET", &get, None, &[])
+                .await
+                .unwrap_or((0, Value::Null));
+            tally.saw(status, &get, &v);
+        }
+        // Games with hostile rules.
+        7 => {
+            let game =
+                ["nim", "wordsprout", "gobble", "secret", "blob", "chess"][rng.below(6) as usize];
+            let config = match rng.below(4) {
+                0 => json!({"rounds": rng.next(), "seconds": rng.next()}),
+                1 => json!({"keyphrase": "ab".repeat(rng.below(40_000) as usize)}),
+                2 => {
+                    json!({"vowels": "q".repeat(rng.below(100) as usize), "players": rng.below(40)})
+                }
+                _ => rng.json(3),
+            };
+            let body = json!({"game": game, "config": config, "public": false,
+                              "bots": [{"seat": rng.below(3), "level": "hard"}],
+                              "turn_seconds": rng.json(0)});
+            let (status, v) = http(addr, "POST", "/api/games", Some(&body), &[])
+                .await
+                .unwrap_or((0, Value::Null));
+            tally.saw(status, "create", &v);
+        }
+        // A raw connection: garbage, a half-sent request, a huge header.
+        8 => {
+            if let Ok(mut s) = tokio::net::TcpStream::connect(addr).await {
+                let junk = match rng.below(3) {
+                    0 => rng.bytes(2000),
+                    1 => b"GET /api/health HTTP/1.1\r\nHost: x\r\n".to_vec(),
+                    _ => format!(
+                        "GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n",
+                        "a".repeat(100_000)
+                    )
+                    .into_bytes(),
+                };
+                let _ = s.write_all(&junk).await;
+                let mut buf = vec![0u8; 512];
+                let _ = tokio::time::timeout(Duration::from_millis(50), s.read(&mut buf)).await;
+            }
+            tally.requests.fetch_add(1, Ordering::Relaxed);
+        }
+        // WebSockets: a made-up token; a spectator acting; garbage frames.
+        _ => {
+            let token = if rng.below(2) == 0 {
+                Some(fake_token.as_str())
+            } else {
+                None
+            };
+            if let Ok(mut ws) = Ws::connect(addr, id, token).await {
+                for _ in 0..rng.below(20) {
+                    let msg = match rng.below(3) {
+                        0 => json!({"type": "act", "action": rng.json(2)}).to_string(),
+                        1 => json!({"type": "claim-win"}).to_string(),
+                        _ => String::from_utf8_lossy(&rng.bytes(200)).to_string(),
+                    };
+                    if ws.send_text(&msg).await.is_err() {
+                        break;
+                    }
+                }
+                let _ = ws.recv_timeout(Duration::from_millis(20)).await;
+                ws.close().await;
+            }
+            tally.requests.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_thousand_hostile_requests_break_nothing() {
+    let n: u64 = std::env::var("PARLOR_HOSTILE_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000);
+    let panics = Arc::new(AtomicU64::new(0));
+    {
+        let panics = panics.clone();
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            panics.fetch_add(1, Ordering::Relaxed);
+            default(info);
+        }));
+    }
+    let server = common::start(&common::sqlite_url("hostile"), common::test_settings()).await;
+    let addr = server.addr();
+    // Private games with seats nobody has claimed: no request below holds
+    // a secret, so none may move them.
+    let mut games = Vec::new();
+    for game in ["nim", "secret", "gobble", "wordsprout"] {
+        for _ in 0..3 {
+            let c = create(addr, json!({"game": game, "public": false})).await;
+            games.push(c["game"]["id"].as_str().unwrap().to_string());
+        }
+    }
+    let rss_before = rss_kib();
+    let tally = Arc::new(Tally::default());
+    let started = Instant::now();
+    let workers = 16;
+    let tasks: Vec<_> = (0..workers)
+        .map(|w| {
+            let (games, tally) = (games.clone(), tally.clone());
+            tokio::spawn(async move {
+                let mut rng = Lcg(0x5eed_0000 + w);
+                for _ in 0..n / workers {
+                    one(addr, &mut rng, &games, &tally).await;
+                }
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.expect("a client task");
+    }
+    let elapsed = started.elapsed();
+    let rss_after = rss_kib();
+    eprintln!(
+        "hostile: {} requests in {:.1} s; test process RSS {} MiB before, {} MiB after",
+        tally.requests.load(Ordering::Relaxed),
+        elapsed.as_secs_f64(),
+        rss_before / 1024,
+        rss_after / 1024
+    );
+    assert_eq!(
+        tally.server_errors.load(Ordering::Relaxed),
+        0,
+        "first: {:?}",
+        tally.first_error.lock().unwrap()
+    );
+    assert_eq!(panics.load(Ordering::Relaxed), 0, "a handler panicked");
+    assert!(tally.requests.load(Ordering::Relaxed) >= n - workers);
+    // Bounded: the barrage may warm caches, not grow without end.
+    assert!(
+        rss_after < rss_before + 300 * 1024,
+        "RSS grew from {rss_before} KiB to {rss_after} KiB"
+    );
+    // Still serving, and nobody moved a game whose secrets nobody sent.
+    let (status, _) = http(addr, "GET", "/api/health", None, &[]).await.unwrap();
+    assert_eq!(status, 200);
+    for id in &games {
+        let (status, state) = http(addr, "GET", &format!("/api/games/{id}/state"), None, &[])
+            .await
+            .unwrap();
+        assert_eq!(status, 200, "{state}");
+        assert_eq!(state["seq"], 0, "game {id} was moved: {state}");
+        let (_, summary) = http(addr, "GET", &format!("/api/games/{id}"), None, &[])
+            .await
+            .unwrap();
+        let seats = summary["game"]["seats"]
+            .as_array()
+            .or(summary["seats"].as_array())
+            .unwrap_or_else(|| panic!("no seats in {summary}"));
+        let joined = seats
+            .iter()
+            .filter(|s| s["joined"] == true && s["kind"] == "human")
+            .count();
+        assert_eq!(joined, 0, "a seat of {id} was taken: {summary}");
+    }
+    server.stop().await;
+}
