@@ -6,7 +6,7 @@ mod common;
 use common::{post, Lcg};
 
 use parlor_server::client::{http, http_raw, Ws};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
