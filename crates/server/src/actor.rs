@@ -129,6 +129,8 @@ pub(crate) enum Msg {
     Notified {
         seq: Option<usize>,
     },
+    /// This process took or lost the game's lease (see `crate::lease`).
+    Hosting,
     /// A snapshot for the game's helper: who asks, and the record to
     /// rebuild the game from off the actor (see `crate::assist`).
     Assist {
@@ -299,6 +301,9 @@ pub(crate) struct GameActor {
     /// When a refused action last sent this game to the database to catch
     /// up (see [`GameActor::act_as`]).
     refusal_caught_up: Option<Instant>,
+    /// When this process last tried to take the game's lease (shared
+    /// databases, see `crate::lease`).
+    lease_tried: Option<Instant>,
 }
 
 /// A refused action sends the game to the database to catch up at most
@@ -347,6 +352,7 @@ impl GameActor {
             claim_told: None,
             seq: seq.clone(),
             refusal_caught_up: None,
+            lease_tried: None,
         };
         let now = now_ms();
         actor.away_since = vec![Some(now); actor.seats.len()];
@@ -404,8 +410,11 @@ impl GameActor {
         let mut last_busy = Instant::now();
         loop {
             self.seq.store(self.m.actions_len(), Ordering::Relaxed);
+            self.lease_follow().await;
             let wake = self.next_wake().map(instant_at);
+            let lease_retry = self.lease_retry_at();
             tokio::select! {
+                _ = sleep_until_opt(lease_retry) => {}
                 msg = rx.recv() => {
                     let Some(msg) = msg else { break };
                     last_busy = Instant::now();
@@ -428,6 +437,7 @@ impl GameActor {
                         while let Ok(msg) = rx.try_recv() {
                             self.handle(msg).await;
                         }
+                        self.hub.leases().release(self.hub.store(), &self.row.id).await;
                         break;
                     }
                     last_busy = Instant::now();
@@ -564,6 +574,14 @@ impl GameActor {
             }
             Msg::Presence { held } => {
                 self.set_remote(&held).await;
+            }
+            Msg::Hosting => {
+                // Taken over: catch up with what the last host stored, and
+                // go on; lost: `maybe_bot` and the clocks see it.
+                if self.hosting() {
+                    self.catch_up().await;
+                }
+                self.maybe_bot();
             }
             Msg::Notified { seq } => {
                 let behind = match seq {
@@ -1398,7 +1416,81 @@ impl GameActor {
     }
 
     /// When the actor must next look at its clocks.
+    /// When the host must act next by the clocks: nothing unless this
+    /// process hosts the game (holds its lease).
     fn next_wake(&self) -> Option<i64> {
+        if self.hosting() {
+            return self.clock_wake();
+        }
+        // Not the host: wake only for what changes on the screens of the
+        // players connected here (a claim window opening), never for
+        // what is past (the host acts on that).
+        let now = now_ms();
+        let round = self.round_due().map(|(t, _, _)| t);
+        let seats = self.seat_expiries().into_iter().map(|(_, t, _)| t);
+        round.into_iter().chain(seats).filter(|&t| t > now).min()
+    }
+
+    /// Whether this process runs the game's clocks and bots (always, on a
+    /// database it does not share; see `crate::lease`).
+    fn hosting(&self) -> bool {
+        self.hub.leases().holds(&self.row.id)
+    }
+
+    /// Whether the game has something to do by itself: a clock to keep or
+    /// a bot to move.
+    fn wants_host(&self) -> bool {
+        if self.row.aborted || self.held || self.m.to_act() == ToAct::Over {
+            return false;
+        }
+        if self.clock_wake().is_some() {
+            return true;
+        }
+        !self.unwatched_bots_only()
+            && self
+                .m
+                .to_act()
+                .seats()
+                .iter()
+                .any(|s| self.bot_level(*s).is_some())
+    }
+
+    /// Takes the game's lease when it has something to do by itself (at
+    /// most once per `lease_refresh`), lets go of it when it has nothing
+    /// left to do ever.
+    async fn lease_follow(&mut self) {
+        if !self.hub.store().shared() {
+            return;
+        }
+        let hosting = self.hosting();
+        let finished = self.row.aborted || self.m.to_act() == ToAct::Over;
+        if hosting && finished {
+            self.hub
+                .leases()
+                .release(self.hub.store(), &self.row.id)
+                .await;
+        } else if !hosting && self.lease_retry_at().is_some_and(|at| at <= Instant::now()) {
+            self.lease_tried = Some(Instant::now());
+            if self.hub.leases().take(self.hub.store(), &self.row.id).await {
+                self.catch_up().await;
+                self.maybe_bot();
+            }
+        }
+    }
+
+    /// When to try again to take the lease of a game that wants a host.
+    fn lease_retry_at(&self) -> Option<Instant> {
+        if !self.hub.store().shared() || self.hosting() || !self.wants_host() {
+            return None;
+        }
+        Some(match self.lease_tried {
+            None => Instant::now(),
+            Some(t) => t + self.hub.settings().lease_refresh,
+        })
+    }
+
+    /// When the clocks next need the host, whoever hosts.
+    fn clock_wake(&self) -> Option<i64> {
         let round = self.round_due().map(|(t, _, _)| t);
         let seat = self.seat_expiries().first().map(|(_, t, _)| *t);
         match (round, seat) {
@@ -1410,26 +1502,21 @@ impl GameActor {
     /// A clock ran out (or a claim window opened): the host's rules.
     async fn clock_woke(&mut self) {
         let now = now_ms();
+        if !self.hosting() {
+            // Another process acts on the clocks; here, only what the
+            // players connected here should see at this moment.
+            self.tell_claim_window(now).await;
+            return;
+        }
         if let Some((ends, key, action)) = self.round_due() {
             if ends <= now {
                 self.round_ran_out(key, action).await;
                 return;
             }
         }
+        self.tell_claim_window(now).await;
         let expiries = self.seat_expiries();
         let seq = self.m.actions_len();
-        // A claim window opened: tell everyone (once); not if another
-        // process holds the seat.
-        for &(seat, ends, why) in &expiries {
-            if why == "claim" && ends > now {
-                let at = (seat, seq);
-                if self.claim_told != Some(at) && !self.held_elsewhere(seat).await {
-                    self.claim_told = Some(at);
-                    self.broadcast_state();
-                }
-                break;
-            }
-        }
         let Some((seat, ends, why)) = expiries.into_iter().next() else {
             return;
         };
@@ -1476,6 +1563,23 @@ impl GameActor {
                     self.bots.forced = Some((seat, seq));
                     self.maybe_bot();
                 }
+            }
+        }
+    }
+
+    /// A claim window opened: tell everyone (once); not if another
+    /// process holds the seat.
+    async fn tell_claim_window(&mut self, now: i64) {
+        let seq = self.m.actions_len();
+        let open = self
+            .seat_expiries()
+            .into_iter()
+            .find(|&(_, ends, why)| why == "claim" && ends > now);
+        if let Some((seat, _, _)) = open {
+            let at = (seat, seq);
+            if self.claim_told != Some(at) && !self.held_elsewhere(seat).await {
+                self.claim_told = Some(at);
+                self.broadcast_state();
             }
         }
     }
@@ -1612,6 +1716,11 @@ impl GameActor {
         if self.unwatched_bots_only() {
             // Bots playing bots for nobody: paused until somebody watches
             // (the game then leaves memory like any idle one).
+            return;
+        }
+        if !self.hosting() {
+            // Another process runs the bots (or will, once it takes the
+            // lease: see `lease_follow`).
             return;
         }
         let seq = self.m.actions_len();

@@ -48,6 +48,8 @@ struct Inner {
     limits: crate::limits::ClientLimits,
     /// Games being created at once.
     creations: tokio::sync::Semaphore,
+    /// Which games' clocks and bots this process runs (see `crate::lease`).
+    leases: crate::lease::Leases,
 }
 
 /// How often live games compare their record with the database's, when
@@ -110,6 +112,7 @@ impl Hub {
             in_memory: settings.word_lists_in_memory,
         };
         let presence = crate::presence::Presence::start(&store, &settings, shutdown.clone());
+        let leases = crate::lease::Leases::new(&store, presence.process(), settings.lease_ttl);
         let limits_by_client = crate::limits::ClientLimits::new(&settings);
         let creations = tokio::sync::Semaphore::new(settings.creations_at_once.max(1));
         Hub {
@@ -127,6 +130,7 @@ impl Hub {
                 assist_queue: Arc::new(tokio::sync::Semaphore::new(ASSIST_QUEUE)),
                 limits: limits_by_client,
                 creations,
+                leases,
             }),
         }
     }
@@ -169,6 +173,22 @@ impl Hub {
         }
         self.inner.limits.check(kind, client)
     }
+    /// This process's leases.
+    pub(crate) fn leases(&self) -> &crate::lease::Leases {
+        &self.inner.leases
+    }
+
+    /// Game `id`'s lease changed hands: a live game is told; a game taken
+    /// over from a process that stopped is loaded, and goes on.
+    pub(crate) async fn host_changed(&self, id: &str) -> Result<(), ApiError> {
+        let live = self.games().get(id).filter(|s| !s.is_closed()).cloned();
+        match live {
+            Some(stub) => stub.send(Msg::Hosting),
+            None if self.leases().holds(id) => self.stub(id).await.map(|_| ()),
+            None => Ok(()),
+        }
+    }
+
     /// This process's presence.
     pub(crate) fn presence(&self) -> &crate::presence::Presence {
         &self.inner.presence

@@ -54,6 +54,7 @@ pub(crate) mod clocks;
 mod error;
 mod http;
 mod hub;
+mod lease;
 mod limits;
 mod presence;
 pub mod storage;
@@ -157,6 +158,14 @@ pub struct Settings {
     pub creations_at_once: usize,
     /// How long a creation waits for its turn before `busy`.
     pub create_wait: Duration,
+    /// On a database shared by several processes: how often a process
+    /// renews the leases of the games whose clocks and bots it runs, and
+    /// looks for lapsed ones to take over (see `lease.rs`).
+    pub lease_refresh: Duration,
+    /// How long a lease lasts without renewal: the games of a process
+    /// that dies go on in another within about `lease_ttl +
+    /// lease_refresh`. A few times `lease_refresh`.
+    pub lease_ttl: Duration,
 }
 
 impl Default for Settings {
@@ -195,6 +204,8 @@ impl Default for Settings {
             client_ip_header: None,
             creations_at_once: 2,
             create_wait: Duration::from_secs(5),
+            lease_refresh: Duration::from_secs(1),
+            lease_ttl: Duration::from_secs(4),
         }
     }
 }
@@ -253,6 +264,7 @@ impl Server {
         let notices = store.notices();
         let hub = Hub::new(registry, resources, store, settings, stop_rx.clone());
         hub.keep_server_lists().await;
+        lease::start(hub.clone());
         if let Some(notices) = notices {
             // Several processes on one PostgreSQL share live games.
             hub.follow(notices);
@@ -327,6 +339,7 @@ impl Server {
         // Let go of this process's presence at once (the other processes'
         // absent countdowns start now, not when the rows expire).
         self.hub.presence().clear().await;
+        self.hub.leases().clear(self.hub.store()).await;
         let _ = self.stop.send(true);
         self.task.abort();
         let _ = self.task.await;

@@ -473,6 +473,8 @@ fn presence_settings() -> parlor_server::Settings {
         claim_window: Duration::from_secs(20),
         presence_refresh: Duration::from_millis(250),
         presence_ttl: Duration::from_secs(1),
+        lease_refresh: Duration::from_millis(250),
+        lease_ttl: Duration::from_secs(1),
         ..common::test_settings()
     }
 }
@@ -736,5 +738,63 @@ async fn refused_actions_do_not_each_cost_a_database_read() {
     .await;
     assert_eq!(status, 200, "{v}");
     a.stop().await;
+    b.stop().await;
+}
+
+/// A process that dies holding a game's lease (its bot about to move)
+/// hands the game on: another process takes the lapsed lease, loads the
+/// game and its bot moves, with no client touching the game there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_processs_games_go_on_elsewhere_without_any_client() {
+    let fast = parlor_server::Settings {
+        lease_refresh: Duration::from_millis(200),
+        lease_ttl: Duration::from_millis(800),
+        ..common::test_settings()
+    };
+    // A thinks slowly: its bot will not move before it dies.
+    let slow = parlor_server::Settings {
+        bot_delay: Duration::from_secs(60),
+        ..fast.clone()
+    };
+    let Some(db) = tokio::task::block_in_place(|| common::pg_fresh_db("lease_takeover")) else {
+        return;
+    };
+    let a = common::start(&db, slow).await;
+    let b = common::start(&db, fast).await;
+    let created = create(
+        a.addr(),
+        json!({"game": "nim", "config": {"pile": 20}, "bots": [{"seat": 1}]}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (status, v) = post(
+        a.addr(),
+        &format!("/api/games/{id}/actions"),
+        json!({"token": token(&created, 0), "action": 1}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    // Only the holder runs the bot: B has not moved it either.
+    assert_eq!(stored_actions(&db, &id).len(), 1);
+    // A dies without a word (dropping it is a crash: no release).
+    let died = std::time::Instant::now();
+    drop(a);
+    let end = died + Duration::from_secs(10);
+    while stored_actions(&db, &id).len() < 2 {
+        assert!(std::time::Instant::now() < end, "nobody took the game over");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let took = died.elapsed();
+    eprintln!("lease: bot moved {took:?} after its host died");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    // The game goes on through B as usual.
+    let (status, v) = post(
+        b.addr(),
+        &format!("/api/games/{id}/actions"),
+        json!({"token": token(&created, 0), "action": 1}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
     b.stop().await;
 }

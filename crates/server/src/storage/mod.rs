@@ -389,6 +389,13 @@ pub trait Storage: Send {
     /// Every unfinished game (public or not), oldest first, for resuming
     /// clocks and bots.
     fn unfinished(&mut self) -> Result<Vec<Listed>, StorageError>;
+    /// The lease of games' clocks and bots between processes sharing the
+    /// database (see `crate::lease`): the games the operation leaves with
+    /// `owner`. Only databases shared between processes keep leases; on
+    /// others every process hosts its games and this is never asked.
+    fn lease(&mut self, _op: LeaseOp<'_>) -> Result<Vec<String>, StorageError> {
+        Ok(Vec::new())
+    }
     /// Names the connection in log lines (`writer`, `reader`).
     fn set_role(&mut self, _role: &'static str) {}
     /// Housekeeping, called about twice a second on a connection of its
@@ -400,6 +407,46 @@ pub trait Storage: Send {
     fn wants_maintenance(&mut self) -> bool {
         false
     }
+}
+
+/// One step of the lease protocol ([`Storage::lease`]); expiries are
+/// `ttl_ms` from the database's clock.
+#[derive(Clone, Copy, Debug)]
+pub enum LeaseOp<'a> {
+    /// Take these games where nobody holds them, their lease has lapsed,
+    /// or `owner` holds them already: answers the games taken.
+    Take {
+        /// The taking process.
+        owner: &'a str,
+        /// The games.
+        ids: &'a [String],
+        /// How long the lease lasts unrenewed.
+        ttl_ms: i64,
+    },
+    /// Extend every lease `owner` holds: answers them.
+    Renew {
+        /// The holding process.
+        owner: &'a str,
+        /// How long from now.
+        ttl_ms: i64,
+    },
+    /// Take up to `limit` lapsed leases (of a process that stopped
+    /// renewing): answers the games taken.
+    TakeLapsed {
+        /// The taking process.
+        owner: &'a str,
+        /// How long the lease lasts unrenewed.
+        ttl_ms: i64,
+        /// Most games taken at once.
+        limit: i64,
+    },
+    /// Let go of these games (answers nothing).
+    Release {
+        /// The holding process.
+        owner: &'a str,
+        /// The games.
+        ids: &'a [String],
+    },
 }
 
 /// Where the games are kept, from `--db`.

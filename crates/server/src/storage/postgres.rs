@@ -24,8 +24,8 @@
 
 use super::store::Notice;
 use super::{
-    json_text, parse_json, ActionRow, DeadlineRow, GameRow, ListFilter, Listed, SeatKind, SeatRow,
-    StatusRow, Storage, StorageError, StoredGame, WordListRow, Write, GAME_COLUMNS,
+    json_text, parse_json, ActionRow, DeadlineRow, GameRow, LeaseOp, ListFilter, Listed, SeatKind,
+    SeatRow, StatusRow, Storage, StorageError, StoredGame, WordListRow, Write, GAME_COLUMNS,
 };
 use postgres::{Client, NoTls, Row, Statement};
 use std::time::{Duration, Instant};
@@ -105,6 +105,12 @@ CREATE TABLE IF NOT EXISTS presence (
     PRIMARY KEY (game_id, seat, process)
 );
 CREATE INDEX IF NOT EXISTS presence_process ON presence (process);
+CREATE TABLE IF NOT EXISTS leases (
+    game_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX IF NOT EXISTS leases_owner ON leases (owner);
 ";
 
 struct Prepared {
@@ -127,6 +133,10 @@ struct Prepared {
     presence_release: Statement,
     presence_refresh: Statement,
     presence: Statement,
+    lease_take: Statement,
+    lease_renew: Statement,
+    lease_take_lapsed: Statement,
+    lease_release: Statement,
 }
 
 /// Games in a PostgreSQL database, over one connection that is opened
@@ -374,6 +384,31 @@ impl PgConn {
                 "SELECT DISTINCT game_id, seat FROM presence \
                  WHERE game_id = ANY($1) AND process <> $2 AND expires_at > now()",
             )?,
+            // Leases (see `crate::lease`), by the database's clock too.
+            // Taken where free, lapsed or already ours.
+            lease_take: p(
+                "INSERT INTO leases (game_id, owner, expires_at) \
+                 SELECT id, $1, now() + $3::bigint * interval '1 millisecond' \
+                 FROM UNNEST($2::text[]) AS id \
+                 ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner, \
+                 expires_at = EXCLUDED.expires_at \
+                 WHERE leases.owner = EXCLUDED.owner OR leases.expires_at < now() \
+                 RETURNING game_id",
+            )?,
+            lease_renew: p(
+                "UPDATE leases SET expires_at = now() + $2::bigint * interval '1 millisecond' \
+                 WHERE owner = $1 RETURNING game_id",
+            )?,
+            // Oldest lapsed first; rows another process is taking at the
+            // same moment are skipped, not waited for.
+            lease_take_lapsed: p(
+                "UPDATE leases SET owner = $1, \
+                 expires_at = now() + $2::bigint * interval '1 millisecond' \
+                 WHERE game_id IN (SELECT game_id FROM leases WHERE expires_at < now() \
+                 ORDER BY expires_at LIMIT $3 FOR UPDATE SKIP LOCKED) \
+                 RETURNING game_id",
+            )?,
+            lease_release: p("DELETE FROM leases WHERE owner = $1 AND game_id = ANY($2)")?,
         };
         Ok(PgConn { client, st })
     }
@@ -490,6 +525,40 @@ impl Storage for PgStorage {
 
     fn load_since(&mut self, id: &str, from: usize) -> Result<Option<StoredGame>, StorageError> {
         self.read(|c| c.load_since(id, from))
+    }
+
+    fn lease(&mut self, op: LeaseOp<'_>) -> Result<Vec<String>, StorageError> {
+        let ids = |rows: Vec<Row>| -> Result<Vec<String>, StorageError> {
+            rows.iter().map(|r| r.try_get(0).map_err(err)).collect()
+        };
+        self.read(|c| match op {
+            LeaseOp::Take {
+                owner,
+                ids: games,
+                ttl_ms,
+            } => ids(c
+                .client
+                .query(&c.st.lease_take, &[&owner, &games, &ttl_ms])
+                .map_err(err)?),
+            LeaseOp::Renew { owner, ttl_ms } => ids(c
+                .client
+                .query(&c.st.lease_renew, &[&owner, &ttl_ms])
+                .map_err(err)?),
+            LeaseOp::TakeLapsed {
+                owner,
+                ttl_ms,
+                limit,
+            } => ids(c
+                .client
+                .query(&c.st.lease_take_lapsed, &[&owner, &ttl_ms, &limit])
+                .map_err(err)?),
+            LeaseOp::Release { owner, ids: games } => {
+                c.client
+                    .execute(&c.st.lease_release, &[&owner, &games])
+                    .map_err(err)?;
+                Ok(Vec::new())
+            }
+        })
     }
 
     fn seqs(&mut self, ids: &[String]) -> Result<Vec<(String, usize)>, StorageError> {
