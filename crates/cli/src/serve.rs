@@ -42,6 +42,11 @@ pub struct Args {
     /// together; past it, uploads of new lists are refused.
     #[arg(long, default_value_t = 512 * 1024 * 1024, value_name = "BYTES")]
     pub word_lists_max_total_bytes: u64,
+    /// Most connections open at once (HTTP and WebSocket); past it new
+    /// ones are closed at once. Lowered to three quarters of the open-file
+    /// limit where that is smaller.
+    #[arg(long, default_value_t = Settings::default().max_connections, value_name = "N")]
+    pub max_connections: usize,
     /// Also host the tiny test game `nim` (for `parlor serve-bench --game
     /// nim`, which measures the server rather than a game's rules and bots).
     #[arg(long, hide = true)]
@@ -76,6 +81,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bot_delay_clocked: Duration::from_millis(args.bot_clocked_delay_ms),
         word_list_max_bytes: args.word_list_max_bytes,
         word_lists_max_total_bytes: args.word_lists_max_total_bytes,
+        max_connections: args.max_connections,
         ..Settings::default()
     };
     let mut resources = parlor_core::Resources::embedded();
