@@ -202,6 +202,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         vec![(1, args.bot.clone())]
     };
     let cpu0 = cpu_seconds(&pid);
+    let choose = chooser(&args.game, &config)?;
     let report: LoadReport = parlor_server::load_blocking(LoadOptions {
         addr,
         game: args.game.clone(),
@@ -211,7 +212,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         duration: Duration::from_secs(args.seconds),
         think: Duration::from_millis(args.think_ms),
         setup_concurrency: args.setup_concurrency,
-        choose: chooser(&args.game, &config)?,
+        choose,
     })?;
     let cpu1 = cpu_seconds(&pid);
     let rss = rss_mib(&pid);

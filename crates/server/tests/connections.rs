@@ -245,7 +245,19 @@ async fn malformed_queries_and_paths_get_the_error_json() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn control_characters_in_names_are_refused() {
-    let server = common::start(&common::sqlite_url("conn_names"), common::test_settings()).await;
+    names_refused_on(&common::sqlite_url("conn_names")).await;
+}
+
+/// A NUL in a name was a 500 on PostgreSQL (its text cannot hold one).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn control_characters_in_names_are_refused_on_postgres() {
+    if let Some(db) = tokio::task::block_in_place(|| common::pg_fresh_db("conn_names")) {
+        names_refused_on(&db).await;
+    }
+}
+
+async fn names_refused_on(db: &parlor_server::storage::DbUrl) {
+    let server = common::start(db, common::test_settings()).await;
     let addr = server.addr();
     for name in ["Ann\u{0}", "A\nB", &"x".repeat(101)] {
         let (st, v) = http(

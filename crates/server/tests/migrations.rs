@@ -4,7 +4,7 @@
 
 mod common;
 
-use parlor_server::storage::{DbUrl, PgStorage, SqliteStorage, Storage, Store, Write};
+use parlor_server::storage::{DbUrl, PgStorage, SqliteStorage, Store, Write};
 use serde_json::json;
 
 fn versions_pg(url: &str) -> Vec<i64> {
