@@ -69,7 +69,9 @@ fn chooser(game: &str, config: &serde_json::Value) -> Result<Option<Chooser>> {
         .to_string();
     let lexicon = parlor_core::Resources::embedded()
         .lexicon(&name)
-        .with_context(|| format!("serve-bench plays Gobble with an embedded word list; {name:?} is not one"))?;
+        .with_context(|| {
+            format!("serve-bench plays Gobble with an embedded word list; {name:?} is not one")
+        })?;
     let trie = Arc::new(Trie::new(lexicon.words()));
     // Each board's words, found once (boards repeat only by keyphrase).
     let boards: Arc<Mutex<HashMap<String, Arc<Vec<String>>>>> = Arc::default();

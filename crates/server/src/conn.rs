@@ -95,7 +95,12 @@ pub(crate) async fn serve(
     let body_timeout = settings.body_timeout;
     let keepalive = socket2::TcpKeepalive::new()
         .with_time(settings.tcp_keepalive)
-        .with_interval(settings.tcp_keepalive.div_f64(4.0).max(Duration::from_secs(1)));
+        .with_interval(
+            settings
+                .tcp_keepalive
+                .div_f64(4.0)
+                .max(Duration::from_secs(1)),
+        );
     loop {
         let accepted = tokio::select! {
             r = listener.accept() => r,
@@ -134,9 +139,11 @@ pub(crate) async fn serve(
             tcp,
             _permit: permit,
         });
-        let service = app.clone().map_request(move |req: axum::http::Request<Incoming>| {
-            req.map(|body| axum::body::Body::new(Deadline::new(body, body_timeout)))
-        });
+        let service = app
+            .clone()
+            .map_request(move |req: axum::http::Request<Incoming>| {
+                req.map(|body| axum::body::Body::new(Deadline::new(body, body_timeout)))
+            });
         let service = TowerToHyperService::new(service);
         let mut stop = stop.clone();
         tokio::spawn(async move {
@@ -226,10 +233,7 @@ impl AsyncWrite for Counted {
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         Pin::new(&mut self.tcp).poll_flush(cx)
     }
-    fn poll_shutdown(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<std::io::Result<()>> {
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         Pin::new(&mut self.tcp).poll_shutdown(cx)
     }
 }

@@ -2,10 +2,10 @@
 
 use crate::actor::{ActReply, Msg, Who};
 use crate::error::ApiError;
+use crate::extract::{Path, Query};
 use crate::hub::{Hub, NewGameSpec};
 use crate::storage::ListFilter;
 use crate::summary_json;
-use crate::extract::{Path, Query};
 use axum::extract::{FromRequest, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};

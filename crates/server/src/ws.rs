@@ -8,9 +8,9 @@
 
 use crate::actor::{ActReply, Connected, GameStub, Msg, Who};
 use crate::error::ApiError;
+use crate::extract::{Path, Query};
 use crate::hub::Hub;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use crate::extract::{Path, Query};
 use axum::extract::State;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
@@ -148,9 +148,7 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                 },
                 _ = silence.as_mut() => break,
             };
-            silence
-                .as_mut()
-                .reset(tokio::time::Instant::now() + idle);
+            silence.as_mut().reset(tokio::time::Instant::now() + idle);
             let text = match msg {
                 Message::Text(t) => t,
                 Message::Binary(_) => {

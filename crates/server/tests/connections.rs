@@ -45,11 +45,17 @@ async fn half_a_header_is_closed_after_the_header_timeout() {
     let start = Instant::now();
     let got = closed_within(&mut s, Duration::from_secs(5)).await;
     assert!(got.is_some(), "a half-sent header kept its connection open");
-    assert!(start.elapsed() >= Duration::from_millis(300), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() >= Duration::from_millis(300),
+        "{:?}",
+        start.elapsed()
+    );
 
     // A connection that sends nothing at all is closed as well.
     let mut s = TcpStream::connect(server.addr()).await.unwrap();
-    assert!(closed_within(&mut s, Duration::from_secs(5)).await.is_some());
+    assert!(closed_within(&mut s, Duration::from_secs(5))
+        .await
+        .is_some());
     server.stop().await;
 }
 
@@ -113,9 +119,14 @@ async fn past_the_cap_connections_are_refused_until_one_closes() {
     }
     // Let the server accept them all.
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let mut extra = TcpStream::connect(addr).await.unwrap();
-    let got = closed_within(&mut extra, Duration::from_secs(5)).await;
-    assert_eq!(got, Some(Vec::new()), "connection {} was not refused", cap + 1);
+    // Reset at once: the connect itself may already see it.
+    let refused = match TcpStream::connect(addr).await {
+        Err(_) => true,
+        Ok(mut extra) => {
+            closed_within(&mut extra, Duration::from_secs(5)).await == Some(Vec::new())
+        }
+    };
+    assert!(refused, "connection {} was not refused", cap + 1);
     assert!(
         http(addr, "GET", "/api/health", None, &[]).await.is_err(),
         "the cap let /api/health through"
@@ -140,7 +151,10 @@ async fn past_the_cap_connections_are_refused_until_one_closes() {
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert!(answered, "/api/health did not answer once connections closed");
+    assert!(
+        answered,
+        "/api/health did not answer once connections closed"
+    );
     server.stop().await;
 }
 

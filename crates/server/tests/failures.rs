@@ -46,7 +46,9 @@ impl Storage for Flaky {
         }
         let r = self.inner.commit(writes)?;
         if writes.len() > 1 && self.lose_ack.swap(false, Ordering::SeqCst) {
-            return Err(StorageError("connection lost after the commit (on purpose)".into()));
+            return Err(StorageError(
+                "connection lost after the commit (on purpose)".into(),
+            ));
         }
         Ok(r)
     }
@@ -349,6 +351,10 @@ async fn a_failed_rollback_leaves_no_unstored_action_in_memory() {
     )
     .await
     .unwrap();
-    assert_eq!((s["seq"].clone(), s["view"]["sum"].clone()), (json!(2), json!(6)), "{s}");
+    assert_eq!(
+        (s["seq"].clone(), s["view"]["sum"].clone()),
+        (json!(2), json!(6)),
+        "{s}"
+    );
     server.stop().await;
 }

@@ -9,11 +9,14 @@ use serde_json::json;
 
 fn versions_pg(url: &str) -> Vec<i64> {
     let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
-    c.query("SELECT version FROM schema_migrations ORDER BY version", &[])
-        .unwrap()
-        .iter()
-        .map(|r| r.get(0))
-        .collect()
+    c.query(
+        "SELECT version FROM schema_migrations ORDER BY version",
+        &[],
+    )
+    .unwrap()
+    .iter()
+    .map(|r| r.get(0))
+    .collect()
 }
 
 #[test]

@@ -309,9 +309,8 @@ fn migrate(client: &mut Client) -> Result<(), StorageError> {
         )));
     }
     for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > done) {
-        tx.batch_execute(sql).map_err(|e| {
-            StorageError(format!("schema migration {version}: {}", err(e).0))
-        })?;
+        tx.batch_execute(sql)
+            .map_err(|e| StorageError(format!("schema migration {version}: {}", err(e).0)))?;
         tx.execute(
             "INSERT INTO schema_migrations (version, applied_ms) VALUES ($1, $2)",
             &[version, &crate::now_ms()],

@@ -194,26 +194,26 @@ fn migrate(conn: &Connection) -> Result<(), StorageError> {
 
 /// The tables, and the columns files made by earlier versions lack.
 fn migration_1(conn: &Connection) -> Result<(), StorageError> {
-        conn.execute_batch(SCHEMA).map_err(err)?;
-        // Files made by earlier versions lack the newer columns.
-        for (column, decl) in [
-            ("turn_seconds", "REAL"),
-            ("aborted", "INTEGER NOT NULL DEFAULT 0"),
-            ("absent_seconds", "REAL"),
-            ("time_control", "TEXT"),
-        ] {
-            let has: i64 = conn
-                .query_row(
-                    "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = ?1",
-                    [column],
-                    |r| r.get(0),
-                )
+    conn.execute_batch(SCHEMA).map_err(err)?;
+    // Files made by earlier versions lack the newer columns.
+    for (column, decl) in [
+        ("turn_seconds", "REAL"),
+        ("aborted", "INTEGER NOT NULL DEFAULT 0"),
+        ("absent_seconds", "REAL"),
+        ("time_control", "TEXT"),
+    ] {
+        let has: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = ?1",
+                [column],
+                |r| r.get(0),
+            )
+            .map_err(err)?;
+        if has == 0 {
+            conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} {decl}"))
                 .map_err(err)?;
-            if has == 0 {
-                conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} {decl}"))
-                    .map_err(err)?;
-            }
         }
+    }
     Ok(())
 }
 
