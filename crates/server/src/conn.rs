@@ -62,6 +62,8 @@ pub fn raise_fd_limit() -> Option<u64> {
                 lim.rlim_cur = lim.rlim_max;
             }
         }
+        // `rlim_t` is u64 on Linux, not on every Unix.
+        #[allow(clippy::unnecessary_cast)]
         Some(lim.rlim_cur as u64)
     }
     #[cfg(not(unix))]
