@@ -54,6 +54,11 @@ pub struct Args {
     /// connect from, which behind a proxy is the proxy's.
     #[arg(long, value_name = "HEADER")]
     pub client_ip_header: Option<String>,
+    /// Most connections open at once (HTTP and WebSocket); past it new
+    /// ones are closed at once. Lowered to three quarters of the open-file
+    /// limit where that is smaller.
+    #[arg(long, default_value_t = Settings::default().max_connections, value_name = "N")]
+    pub max_connections: usize,
     /// Also host the tiny test game `nim` (for `parlor serve-bench --game
     /// nim`, which measures the server rather than a game's rules and bots).
     #[arg(long, hide = true)]
@@ -90,6 +95,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         word_lists_max_total_bytes: args.word_lists_max_total_bytes,
         rate_limits: !args.no_rate_limits,
         client_ip_header: args.client_ip_header.clone(),
+        max_connections: args.max_connections,
         ..Settings::default()
     };
     let mut resources = parlor_core::Resources::embedded();

@@ -304,6 +304,11 @@ pub(crate) struct GameActor {
     /// When this process last tried to take the game's lease (shared
     /// databases, see `crate::lease`).
     lease_tried: Option<Instant>,
+    /// Memory may no longer match the database (a failed write could not
+    /// be undone, nor the game rebuilt from its record): the actor stops
+    /// and the hub forgets the game, so the next visitor loads it as
+    /// stored.
+    stale: bool,
 }
 
 /// A refused action sends the game to the database to catch up at most
@@ -348,6 +353,7 @@ impl GameActor {
             remote: Vec::new(),
             local_told: Vec::new(),
             held: false,
+            stale: false,
             arrived: Vec::new(),
             claim_told: None,
             seq: seq.clone(),
@@ -443,6 +449,15 @@ impl GameActor {
                     last_busy = Instant::now();
                 }
                 _ = shutdown.changed() => break,
+            }
+            if self.stale {
+                eprintln!(
+                    "parlor serve: game {}: leaving memory after a failed write it could not undo; \
+                     the next visitor reloads it from the database",
+                    self.row.id
+                );
+                self.hub.forget(&self.row.id);
+                break;
             }
         }
     }
@@ -941,7 +956,10 @@ impl GameActor {
                 Ok(false) => {
                     // Another process stored action `seq - 1` first.
                     (self.clocks, self.start_ms, self.held) = old;
-                    self.rollback_last();
+                    self.rollback_last().await;
+                    if self.stale {
+                        return Err(ApiError::gone());
+                    }
                     self.catch_up().await;
                     caught_up = true;
                     if !recheck {
@@ -956,7 +974,10 @@ impl GameActor {
                     // As the record holds it (the game's own form of it).
                     let ours = self.m.record_json()["actions"][seq - 1].clone();
                     (self.clocks, self.start_ms, self.held) = old;
-                    self.rollback_last();
+                    self.rollback_last().await;
+                    if self.stale {
+                        return Err(ApiError::storage(e));
+                    }
                     // A connection that broke during the commit leaves it
                     // unknown whether the action went in: on a shared
                     // database, the database says (SQLite commits or not).
@@ -1127,11 +1148,12 @@ impl GameActor {
         changed || seats_changed
     }
 
-    /// Replaces the state by a replay of the whole stored record.
-    async fn rebuild(&mut self) {
+    /// Replaces the state by a replay of the whole stored record. Returns
+    /// whether it did.
+    async fn rebuild(&mut self) -> bool {
         let id = self.row.id.clone();
         let Ok(Some(g)) = self.hub.store().read(move |s| s.load(&id)).await else {
-            return;
+            return false;
         };
         match crate::clocks::replay(&*self.entry, &g.row, &g.actions, &self.resources) {
             Ok((m, timeline)) => {
@@ -1143,31 +1165,43 @@ impl GameActor {
                 self.bots.discard = self.bots.thinking;
                 // A decision for the old copy is of no use: stop it now.
                 self.bots.cancel.cancel();
+                true
             }
-            Err(e) => eprintln!(
-                "parlor serve: game {}: cannot replay its stored record: {e}",
-                self.row.id
-            ),
+            Err(e) => {
+                eprintln!(
+                    "parlor serve: game {}: cannot replay its stored record: {e}",
+                    self.row.id
+                );
+                false
+            }
         }
     }
 
-    /// Rebuilds the state from its record minus the last action.
-    fn rollback_last(&mut self) {
+    /// Rebuilds the state from its record minus the last action (one that
+    /// was not stored). If that replay fails, the state is rebuilt from the
+    /// database; if that fails too, the actor is marked `stale`, so it
+    /// stops before anyone sees or builds on the unstored action.
+    async fn rollback_last(&mut self) {
         let mut record = self.m.record_json();
         if let Some(actions) = record.get_mut("actions").and_then(Value::as_array_mut) {
             actions.pop();
         }
+        self.bots.shadow = None;
         match self.entry.replay(&record, &self.resources) {
             Ok(m) => {
                 self.m = m;
                 self.timeline.steps.truncate(self.m.actions_len());
+                return;
             }
             Err(e) => eprintln!(
-                "parlor serve: game {}: cannot rebuild after a failed write: {e}",
+                "parlor serve: game {}: cannot rebuild after a failed write ({e}); \
+                 rebuilding from the database",
                 self.row.id
             ),
         }
-        self.bots.shadow = None;
+        if !self.rebuild().await {
+            self.stale = true;
+        }
     }
 
     /// Stores the game's status (a clock's start) at its stored seq. When

@@ -20,8 +20,13 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{watch, Semaphore};
 
+/// Chooses actions for a game that does not list its legal actions (Gobble:
+/// any word on the board): given the seat's view from a state message, a
+/// few actions to pick from (None or empty: nothing to do).
+pub type Chooser = Arc<dyn Fn(&Value) -> Option<Vec<Value>> + Send + Sync>;
+
 /// What to run.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct LoadOptions {
     /// The server (loopback).
     pub addr: SocketAddr,
@@ -39,6 +44,26 @@ pub struct LoadOptions {
     pub think: Duration,
     /// Games created and connected at once during set-up.
     pub setup_concurrency: usize,
+    /// Where the game lists no legal actions for the seat to act: what
+    /// to send instead. Without one, such a game is reported as an error
+    /// (`cannot choose an action`), never measured as zero actions.
+    pub choose: Option<Chooser>,
+}
+
+impl std::fmt::Debug for LoadOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadOptions")
+            .field("addr", &self.addr)
+            .field("game", &self.game)
+            .field("config", &self.config)
+            .field("bots", &self.bots)
+            .field("games", &self.games)
+            .field("duration", &self.duration)
+            .field("think", &self.think)
+            .field("setup_concurrency", &self.setup_concurrency)
+            .field("choose", &self.choose.is_some())
+            .finish()
+    }
 }
 
 /// What was measured.
@@ -320,7 +345,21 @@ async fn play(
                         || v["to_act"]["simultaneous"]
                             .as_array()
                             .is_some_and(|s| s.contains(&my_seat));
-                    let legal = v["legal"].as_array().filter(|l| !l.is_empty());
+                    let listed = v["legal"].as_array().filter(|l| !l.is_empty()).cloned();
+                    let legal = match (mine, pending, listed) {
+                        (true, None, None) => match &opts.choose {
+                            Some(choose) => choose(&v["view"]).filter(|l| !l.is_empty()),
+                            None => {
+                                shared.error(format!(
+                                    "game {id}: cannot choose an action: {} lists no legal \
+                                     actions and the load generator knows no other way to play it",
+                                    opts.game
+                                ));
+                                break;
+                            }
+                        },
+                        (_, _, listed) => listed,
+                    };
                     if let (true, Some(legal), None) = (mine, legal, pending) {
                         chosen = legal.choose(&mut rng).cloned();
                         let think = opts.think.as_secs_f64() * 2.0 * rng.gen::<f64>();

@@ -2,10 +2,11 @@
 
 use crate::actor::{ActReply, Msg, Who};
 use crate::error::ApiError;
+use crate::extract::{Path, Query};
 use crate::hub::{Hub, NewGameSpec};
 use crate::storage::ListFilter;
 use crate::summary_json;
-use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::extract::{FromRequest, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -77,11 +78,15 @@ impl<T: DeserializeOwned> FromRequest<Hub> for Body<T> {
         let max = hub.settings().max_body;
         let bytes = axum::body::to_bytes(req.into_body(), max)
             .await
-            .map_err(|_| {
-                ApiError::new(
-                    "too_large",
-                    format!("the request body is over {}", human_bytes(max as u64)),
-                )
+            .map_err(|e| {
+                if crate::conn::is_body_timeout(&e) {
+                    ApiError::new("too_slow", e.to_string())
+                } else {
+                    ApiError::new(
+                        "too_large",
+                        format!("the request body is over {}", human_bytes(max as u64)),
+                    )
+                }
             })?;
         serde_json::from_slice(&bytes)
             .map(Body)
@@ -172,6 +177,29 @@ fn check_player(p: Option<String>) -> Result<Option<String>, ApiError> {
     }
 }
 
+/// Longest display name accepted, in characters (names are shown cut to
+/// 40).
+const NAME_MAX_CHARS: usize = 100;
+
+/// A display name as sent: at most [`NAME_MAX_CHARS`] characters, no
+/// control characters (a NUL, a newline): refused with `bad_json` before
+/// anything is stored.
+fn check_name(name: Option<String>) -> Result<Option<String>, ApiError> {
+    if let Some(n) = &name {
+        if n.chars().count() > NAME_MAX_CHARS {
+            return Err(ApiError::bad_json(format!(
+                "name: a display name is at most {NAME_MAX_CHARS} characters"
+            )));
+        }
+        if n.chars().any(char::is_control) {
+            return Err(ApiError::bad_json(
+                "name: a display name has no control characters",
+            ));
+        }
+    }
+    Ok(name)
+}
+
 fn valid_player(p: &str) -> bool {
     (16..=128).contains(&p.len())
         && p.bytes()
@@ -202,7 +230,8 @@ async fn create_game(
     }
     let time_control =
         crate::clocks::time_control(req.time_control, req.turn_seconds, req.absent_seconds)?;
-    let take_seat = req.take_seat.map(|s| (s, req.name, player));
+    let name = check_name(req.name)?;
+    let take_seat = req.take_seat.map(|s| (s, name, player));
     let created = hub
         .create(NewGameSpec {
             game: req.game,
@@ -294,11 +323,12 @@ async fn join(
     Body(req): Body<JoinReq>,
 ) -> Result<Json<Value>, ApiError> {
     let player = check_player(req.player)?;
+    let name = check_name(req.name)?;
     let stub = hub.stub(&id).await?;
     let (seat, game) = stub
         .ask(|reply| Msg::Join {
             token: req.token,
-            name: req.name,
+            name,
             player,
             reply,
         })
@@ -321,11 +351,12 @@ async fn claim(
     Body(req): Body<ClaimReq>,
 ) -> Result<Json<Value>, ApiError> {
     let player = check_player(req.player)?;
+    let name = check_name(req.name)?;
     let stub = hub.stub(&id).await?;
     let (seat, token, game) = stub
         .ask(|reply| Msg::Claim {
             seat: req.seat,
-            name: req.name,
+            name,
             player,
             reply,
         })
@@ -494,10 +525,9 @@ struct UploadQuery {
 /// `POST /api/word-lists?name=...`: the list is the body, one word a line.
 async fn upload_word_list(
     State(hub): State<Hub>,
-    q: Result<Query<UploadQuery>, axum::extract::rejection::QueryRejection>,
+    Query(q): Query<UploadQuery>,
     req: Request,
 ) -> Result<Response, ApiError> {
-    let Query(q) = q.map_err(|e| ApiError::bad_json(format!("query: {}", e.body_text())))?;
     let lists = hub.word_lists();
     // Before reading the body: at most a few uploads are held in memory.
     let _permit = lists.upload_permit()?;

@@ -470,6 +470,13 @@ impl Hub {
         true
     }
 
+    /// Forgets a live game whose actor stops because its memory may not
+    /// match the database: the next visitor loads it as stored.
+    pub(crate) fn forget(&self, id: &str) {
+        self.games().remove(id);
+        self.remote().remove(id);
+    }
+
     /// Creates, stores and starts a game.
     pub(crate) async fn create(&self, spec: NewGameSpec) -> Result<Created, ApiError> {
         let entry = self.registry().get(&spec.game).map_err(|e| match e {

@@ -51,7 +51,9 @@ mod assist;
 pub mod bench;
 pub mod client;
 pub(crate) mod clocks;
+mod conn;
 mod error;
+mod extract;
 mod http;
 mod hub;
 mod lease;
@@ -62,6 +64,7 @@ mod web;
 mod wordlists;
 mod ws;
 
+pub use conn::raise_fd_limit;
 pub use error::ApiError;
 pub use limits::Rate;
 
@@ -166,6 +169,29 @@ pub struct Settings {
     /// that dies go on in another within about `lease_ttl +
     /// lease_refresh`. A few times `lease_refresh`.
     pub lease_ttl: Duration,
+    /// Most connections open at once (HTTP and WebSocket alike); past it
+    /// new connections are closed at once and a line is logged (at most
+    /// one every ten seconds). At start the server raises its soft limit
+    /// on open files to the hard one and lowers this cap to three quarters
+    /// of that limit where it is smaller.
+    pub max_connections: usize,
+    /// A connection waiting for a request head (a new one, or a keep-alive
+    /// one after a response) is closed if the whole head has not arrived
+    /// within this long: the header timeout and the idle keep-alive
+    /// timeout in one.
+    pub header_timeout: Duration,
+    /// A request body must have arrived whole this long after its head,
+    /// or the request is refused (`too_slow`, 408) and the connection
+    /// closed.
+    pub body_timeout: Duration,
+    /// TCP keepalive on accepted sockets: the first probe after this long
+    /// without traffic, then every quarter of it.
+    pub tcp_keepalive: Duration,
+    /// The server pings each WebSocket this often.
+    pub ws_ping: Duration,
+    /// A WebSocket from which nothing (no message, no pong) has come for
+    /// this long is closed: its seat counts as absent.
+    pub ws_idle_timeout: Duration,
 }
 
 impl Default for Settings {
@@ -206,6 +232,12 @@ impl Default for Settings {
             create_wait: Duration::from_secs(5),
             lease_refresh: Duration::from_secs(1),
             lease_ttl: Duration::from_secs(4),
+            max_connections: 16_384,
+            header_timeout: Duration::from_secs(15),
+            body_timeout: Duration::from_secs(30),
+            tcp_keepalive: Duration::from_secs(60),
+            ws_ping: Duration::from_secs(15),
+            ws_idle_timeout: Duration::from_secs(45),
         }
     }
 }
@@ -284,19 +316,16 @@ impl Server {
             .local_addr()
             .map_err(|source| StartError::Bind { addr, source })?;
         let app = http::router(hub.clone());
-        let mut stop_rx2 = stop_rx;
-        let task = tokio::spawn(async move {
-            let shutdown = async move {
-                let _ = stop_rx2.changed().await;
-            };
-            let app = app.into_make_service_with_connect_info::<SocketAddr>();
-            if let Err(e) = axum::serve(listener, app)
-                .with_graceful_shutdown(shutdown)
-                .await
-            {
-                eprintln!("parlor serve: {e}");
-            }
-        });
+        let settings = hub.settings();
+        let cap = conn::effective_cap(settings.max_connections, conn::raise_fd_limit());
+        if cap < settings.max_connections {
+            eprintln!(
+                "parlor serve: at most {cap} connections at once (max_connections {} is over \
+                 three quarters of the open-file limit)",
+                settings.max_connections
+            );
+        }
+        let task = tokio::spawn(conn::serve(listener, app, settings, cap, stop_rx));
         Ok(Server {
             addr,
             hub,

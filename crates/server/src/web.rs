@@ -2,7 +2,7 @@
 //! `build.rs`): the lobby at `/`, a game's page at `/play/{id}`, every other
 //! file under `/web/`.
 
-use axum::extract::Path;
+use crate::extract::Path;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;

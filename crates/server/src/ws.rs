@@ -8,9 +8,10 @@
 
 use crate::actor::{ActReply, Connected, GameStub, Msg, Who};
 use crate::error::ApiError;
+use crate::extract::{Path, Query};
 use crate::hub::Hub;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
@@ -79,10 +80,26 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
     let shutdown = hub.shutdown_signal();
     let assists = std::sync::Arc::new(tokio::sync::Semaphore::new(2));
 
-    let limit = hub.settings().write_timeout;
+    let settings = hub.settings();
+    let limit = settings.write_timeout;
+    // Pings keep NATs open and prove the client is there: whatever it
+    // sends (its pong included) counts, and after `idle` of silence the
+    // connection is closed, so its seat turns absent.
+    let ping_every = settings.ws_ping;
+    let idle = settings.ws_idle_timeout;
     let writer = async {
+        let mut ping =
+            tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
+                _ = ping.tick() => {
+                    let sent = sink.send(Message::Ping(axum::body::Bytes::new()));
+                    match tokio::time::timeout(limit, sent).await {
+                        Ok(Ok(())) => {}
+                        _ => break,
+                    }
+                }
                 m = out.recv() => match m {
                     Some(text) => {
                         // Write everything already queued, then flush once:
@@ -128,14 +145,25 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
 
     let mut flooded = false;
     let reader = async {
-        while let Some(Ok(msg)) = stream.next().await {
+        let silence = tokio::time::sleep(idle);
+        tokio::pin!(silence);
+        loop {
+            let msg = tokio::select! {
+                m = stream.next() => match m {
+                    Some(Ok(m)) => m,
+                    _ => break,
+                },
+                _ = silence.as_mut() => break,
+            };
+            silence.as_mut().reset(tokio::time::Instant::now() + idle);
             if matches!(msg, Message::Close(_)) {
                 break;
             }
             // Every message draws on the connection's bucket before it is
             // read, so a flood costs the server no more than its refusals;
-            // a client that never slows down is cut off.
-            if metered {
+            // a client that never slows down is cut off. (Its pongs, the
+            // answers to the server's pings, are not counted.)
+            if metered && !matches!(msg, Message::Pong(_)) {
                 match bucket.check() {
                     Ok(()) => {}
                     Err(Some(e)) => {

@@ -12,6 +12,11 @@
 //! group's actions: several, comma-separated) or
 //! 'ID:*')` in its own transaction, for the other processes' [`listen`]ers.
 //!
+//! The schema is created and changed by numbered migrations (see
+//! [`MIGRATIONS`]), applied once each under an advisory lock and recorded
+//! in `schema_migrations`, so processes starting together on an empty
+//! database do not race to create it.
+//!
 //! A connection that PostgreSQL ends (a restart, `pg_terminate_backend`, a
 //! network cut) is opened again: the operation that found it dead fails
 //! (a write is never sent twice: it may have committed), a read is tried
@@ -39,7 +44,33 @@ pub const BACKOFF_MAX: Duration = Duration::from_secs(2);
 /// How long a liveness check or a connection attempt may take.
 const CHECK_TIMEOUT: Duration = Duration::from_secs(5);
 
-const SCHEMA: &str = "
+/// The key of the advisory lock under which the schema is migrated, so
+/// that processes started together on an empty database do not create the
+/// same tables at once (`duplicate key ... pg_type_typname_nsp_index`).
+/// Any fixed number; this one spells "parlor" in ASCII.
+const MIGRATION_LOCK: i64 = 0x7061_726c_6f72;
+
+/// The schema's numbered migrations, oldest first: each is applied once,
+/// in its own turn, and recorded in `schema_migrations`. Add a new one at
+/// the end; never edit one that has shipped.
+///
+/// Migration 1 is the schema as it stood before versions were recorded,
+/// written so that it also brings a database made by that older code up
+/// to date without touching its rows (`IF NOT EXISTS` throughout).
+const MIGRATIONS: &[(i64, &str)] = &[(1, SCHEMA_1), (2, SCHEMA_2_LEASES)];
+
+/// Version 2: which process runs each game's clocks and bots (see
+/// `crate::lease`).
+const SCHEMA_2_LEASES: &str = "
+CREATE TABLE IF NOT EXISTS leases (
+    game_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX IF NOT EXISTS leases_owner ON leases (owner);
+";
+
+const SCHEMA_1: &str = "
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     game TEXT NOT NULL,
@@ -105,12 +136,6 @@ CREATE TABLE IF NOT EXISTS presence (
     PRIMARY KEY (game_id, seat, process)
 );
 CREATE INDEX IF NOT EXISTS presence_process ON presence (process);
-CREATE TABLE IF NOT EXISTS leases (
-    game_id TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    expires_at TIMESTAMPTZ NOT NULL
-);
-CREATE INDEX IF NOT EXISTS leases_owner ON leases (owner);
 ";
 
 struct Prepared {
@@ -272,6 +297,44 @@ impl PgStorage {
     }
 }
 
+/// Brings the schema up to date: under a transaction-scoped advisory lock,
+/// so that of several processes (or connections) starting together one
+/// migrates and the others wait, then find nothing left to do.
+fn migrate(client: &mut Client) -> Result<(), StorageError> {
+    let mut tx = client.transaction().map_err(err)?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .map_err(err)?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (\
+             version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL)",
+    )
+    .map_err(err)?;
+    let done: i64 = tx
+        .query_one(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            &[],
+        )
+        .map_err(err)?
+        .get(0);
+    let known = MIGRATIONS.last().map_or(0, |m| m.0);
+    if done > known {
+        return Err(StorageError(format!(
+            "the database's schema is at version {done}, newer than this program's {known}: \
+             run a newer parlor on it"
+        )));
+    }
+    for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > done) {
+        tx.batch_execute(sql)
+            .map_err(|e| StorageError(format!("schema migration {version}: {}", err(e).0)))?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version, applied_ms) VALUES ($1, $2)",
+            &[version, &crate::now_ms()],
+        )
+        .map_err(err)?;
+    }
+    tx.commit().map_err(err)
+}
+
 impl PgConn {
     fn connect(url: &str) -> Result<Self, StorageError> {
         let shown = super::DbUrl::Postgres(url.to_string());
@@ -284,7 +347,7 @@ impl PgConn {
         let mut client = config
             .connect(NoTls)
             .map_err(|e| StorageError(format!("cannot connect to PostgreSQL at {shown}: {e}")))?;
-        client.batch_execute(SCHEMA).map_err(err)?;
+        migrate(&mut client)?;
         let mut p = |sql: &str| client.prepare(sql).map_err(err);
         let st = Prepared {
             insert_game: p(&format!(

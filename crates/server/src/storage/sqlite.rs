@@ -111,28 +111,110 @@ impl SqliteStorage {
         // writer's commits (see `maintenance`).
         conn.pragma_update(None, "wal_autocheckpoint", 0)
             .map_err(err)?;
-        conn.execute_batch(SCHEMA).map_err(err)?;
-        // Files made by earlier versions lack the newer columns.
-        for (column, decl) in [
-            ("turn_seconds", "REAL"),
-            ("aborted", "INTEGER NOT NULL DEFAULT 0"),
-            ("absent_seconds", "REAL"),
-            ("time_control", "TEXT"),
-        ] {
-            let has: i64 = conn
-                .query_row(
-                    "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = ?1",
-                    [column],
-                    |r| r.get(0),
-                )
-                .map_err(err)?;
-            if has == 0 {
-                conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} {decl}"))
-                    .map_err(err)?;
-            }
-        }
+        migrate(&conn)?;
         Ok(SqliteStorage { conn })
     }
+}
+
+/// A migration: one step of the schema, applied once.
+type Migration = fn(&Connection) -> Result<(), StorageError>;
+
+/// The schema's numbered migrations, oldest first (see [`migrate`]).
+const MIGRATIONS: &[(i64, Migration)] = &[(1, migration_1)];
+
+/// The newest schema version this program knows.
+const SCHEMA_VERSION: i64 = 1;
+
+/// The schema's version recorded in the file (0: none recorded).
+fn schema_version(conn: &Connection) -> Result<i64, StorageError> {
+    let has_table: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(err)?;
+    if has_table == 0 {
+        return Ok(0);
+    }
+    conn.query_row(
+        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+        [],
+        |r| r.get(0),
+    )
+    .map_err(err)
+}
+
+/// Brings the file's schema up to date, each numbered migration applied
+/// once and recorded in `schema_migrations` (as on PostgreSQL). SQLite has
+/// one writer at a time: `BEGIN IMMEDIATE` takes the write lock before
+/// looking, so two connections opening a new file together do not both
+/// migrate it.
+///
+/// Migration 1 is the schema as it stood before versions were recorded,
+/// and brings a file made by older code up to date without touching its
+/// rows. Add a new migration at the end of [`MIGRATIONS`] (and raise
+/// [`SCHEMA_VERSION`]); never edit one that shipped.
+fn migrate(conn: &Connection) -> Result<(), StorageError> {
+    if schema_version(conn)? == SCHEMA_VERSION {
+        return Ok(());
+    }
+    conn.execute_batch("BEGIN IMMEDIATE").map_err(err)?;
+    let result = (|| {
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (\
+                 version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)",
+        )
+        .map_err(err)?;
+        let done = schema_version(conn)?;
+        if done > SCHEMA_VERSION {
+            return Err(StorageError(format!(
+                "the database's schema is at version {done}, newer than this program's \
+                 {SCHEMA_VERSION}: run a newer parlor on it"
+            )));
+        }
+        for (version, step) in MIGRATIONS.iter().filter(|m| m.0 > done) {
+            step(conn)?;
+            conn.execute(
+                "INSERT INTO schema_migrations (version, applied_ms) VALUES (?1, ?2)",
+                params![version, crate::now_ms()],
+            )
+            .map_err(err)?;
+        }
+        Ok(())
+    })();
+    match result {
+        Ok(()) => conn.execute_batch("COMMIT").map_err(err),
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
+/// The tables, and the columns files made by earlier versions lack.
+fn migration_1(conn: &Connection) -> Result<(), StorageError> {
+    conn.execute_batch(SCHEMA).map_err(err)?;
+    // Files made by earlier versions lack the newer columns.
+    for (column, decl) in [
+        ("turn_seconds", "REAL"),
+        ("aborted", "INTEGER NOT NULL DEFAULT 0"),
+        ("absent_seconds", "REAL"),
+        ("time_control", "TEXT"),
+    ] {
+        let has: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = ?1",
+                [column],
+                |r| r.get(0),
+            )
+            .map_err(err)?;
+        if has == 0 {
+            conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} {decl}"))
+                .map_err(err)?;
+        }
+    }
+    Ok(())
 }
 
 fn seats(c: &Connection, id: &str) -> Result<Vec<SeatRow>, StorageError> {

@@ -235,7 +235,20 @@ impl Store {
 
 /// Commits a group in one transaction; if that fails, commits each request
 /// alone so one bad write cannot sink the others.
+///
+/// A failed commit does not always mean nothing was stored: the
+/// connection may have dropped after the database committed, before it
+/// answered. So after a failure (of the group, or of the request alone) a
+/// write that fails or is not taken is looked up before it is reported: if the database holds exactly what it carries (the same
+/// action at the same index, the same game, the same rematch ...), it was
+/// stored, by this very request, and it is reported taken. Without this a
+/// move committed with a failed group came back `illegal_action` on its
+/// retry (its index was taken, by itself), and a game created in one came
+/// back as a failed creation, leaving an orphan game.
 fn commit_group(storage: &mut dyn Storage, group: Vec<(Vec<Write>, Reply)>) {
+    // Whether the group was tried and failed: then any of its writes may
+    // be in the database already.
+    let group_failed = group.len() > 1;
     if group.len() > 1 {
         let all: Vec<Write> = group.iter().flat_map(|(w, _)| w.iter().cloned()).collect();
         if let Ok(taken) = storage.commit(&all) {
@@ -248,7 +261,64 @@ fn commit_group(storage: &mut dyn Storage, group: Vec<(Vec<Write>, Reply)>) {
         }
     }
     for (writes, reply) in group {
-        let _ = reply.send(storage.commit(&writes));
+        let result = match storage.commit(&writes) {
+            Ok(taken) if group_failed => Ok(taken
+                .into_iter()
+                .zip(&writes)
+                .map(|(t, w)| t || already_stored(storage, w))
+                .collect()),
+            Ok(taken) => Ok(taken),
+            Err(e) => {
+                if !writes.is_empty() && writes.iter().all(|w| already_stored(storage, w)) {
+                    Ok(vec![true; writes.len()])
+                } else {
+                    Err(e)
+                }
+            }
+        };
+        let _ = reply.send(result);
+    }
+}
+
+/// Whether the database holds exactly what `w` carries, so that `w` (or
+/// an earlier attempt of the same request) was stored. Only writes that
+/// cannot be told apart from another's answer yes: an action (same index,
+/// actor, action and time), a new game (same id, seed and creation time),
+/// a rematch (same pair), a claim (the seat joined with the same name and
+/// player key), an abort. A failed look-up answers no.
+fn already_stored(storage: &mut dyn Storage, w: &Write) -> bool {
+    match w {
+        Write::Action {
+            game_id, action, ..
+        } => matches!(
+            storage.load_since(game_id, action.idx),
+            Ok(Some(g)) if g.actions.first().is_some_and(|a| a == action)
+        ),
+        Write::NewGame { row, .. } => matches!(
+            storage.load_since(&row.id, usize::MAX),
+            Ok(Some(g)) if g.row.seed == row.seed && g.row.created_ms == row.created_ms
+                && g.row.game == row.game
+        ),
+        Write::Rematch { from, to } => matches!(
+            storage.load_since(from, usize::MAX),
+            Ok(Some(g)) if g.row.rematch.as_deref() == Some(to.as_str())
+        ),
+        Write::Claim {
+            game_id,
+            seat,
+            name,
+            player,
+        } => matches!(
+            storage.load_since(game_id, usize::MAX),
+            Ok(Some(g)) if g.seats.iter().any(|s| s.seat == *seat && s.joined
+                && (name.is_none() || s.name == *name)
+                && (player.is_none() || s.player == *player))
+        ),
+        Write::Abort { game_id, status } => matches!(
+            storage.load_since(game_id, usize::MAX),
+            Ok(Some(g)) if g.row.aborted && g.row.status.seq == status.seq
+        ),
+        _ => false,
     }
 }
 

@@ -1,0 +1,316 @@
+//! Accepting connections: a cap on how many are open, timeouts on requests
+//! that arrive too slowly or not at all, TCP keepalive.
+//!
+//! `axum::serve` has none of these, so the server runs its own accept loop
+//! over hyper's HTTP/1 connection (the same one `axum::serve` uses):
+//!
+//! - **cap**: at most `Settings::max_connections` connections are open at
+//!   once (WebSockets included: the permit travels with the socket through
+//!   the upgrade). Past it, a new connection is closed as soon as it is
+//!   accepted, and one line says so at most every ten seconds.
+//! - **header timeout**: a connection waiting for a request head (a new
+//!   one, or a keep-alive one after its last response) must deliver the
+//!   whole head within `Settings::header_timeout`, or it is closed. This is
+//!   also the idle keep-alive timeout.
+//! - **body timeout**: a request body must arrive whole within
+//!   `Settings::body_timeout` of the request head; a late one is refused
+//!   with `too_slow` (408) and the connection closed.
+//! - **TCP keepalive** on every accepted socket, so a peer that vanished
+//!   (a phone off the network) is noticed even on a connection with
+//!   nothing to send. WebSockets have their own pings (`ws.rs`).
+
+use crate::Settings;
+use axum::Router;
+use hyper::body::{Body as HttpBody, Frame, Incoming, SizeHint};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
+use tower::ServiceExt;
+
+/// File descriptors kept free for the database, word lists and the like
+/// when the connection cap is sized from the process's file limit.
+const FD_RESERVE: u64 = 64;
+
+/// Raises the soft limit on open files to the hard limit (where the
+/// system allows) and returns the soft limit now in force, if known.
+pub fn raise_fd_limit() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes into the struct we own; setrlimit reads it.
+        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+            return None;
+        }
+        if lim.rlim_cur < lim.rlim_max {
+            let raised = libc::rlimit {
+                rlim_cur: lim.rlim_max,
+                rlim_max: lim.rlim_max,
+            };
+            // SAFETY: as above.
+            if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
+                lim.rlim_cur = lim.rlim_max;
+            }
+        }
+        // `rlim_t` is u64 on Linux, not on every Unix.
+        #[allow(clippy::unnecessary_cast)]
+        Some(lim.rlim_cur as u64)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// The connection cap in force: the configured one, lowered to three
+/// quarters of the file limit (less a reserve) where that is smaller, so
+/// that connections alone can never exhaust the process's files.
+pub(crate) fn effective_cap(configured: usize, fd_limit: Option<u64>) -> usize {
+    let by_fds = fd_limit
+        .map(|n| (n.saturating_sub(FD_RESERVE) / 4 * 3) as usize)
+        .unwrap_or(usize::MAX);
+    configured.min(by_fds).max(1)
+}
+
+/// Serves `app` on `listener` until `stop` turns true.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    app: Router,
+    settings: Settings,
+    cap: usize,
+    mut stop: watch::Receiver<bool>,
+) {
+    let permits = Arc::new(Semaphore::new(cap));
+    let refused = Refusals::default();
+    let accept_errors = Refusals::default();
+    let header_timeout = settings.header_timeout;
+    let body_timeout = settings.body_timeout;
+    let keepalive = socket2::TcpKeepalive::new()
+        .with_time(settings.tcp_keepalive)
+        .with_interval(
+            settings
+                .tcp_keepalive
+                .div_f64(4.0)
+                .max(Duration::from_secs(1)),
+        );
+    loop {
+        let accepted = tokio::select! {
+            r = listener.accept() => r,
+            _ = stop.changed() => break,
+        };
+        let (tcp, peer) = match accepted {
+            Ok(a) => a,
+            Err(e) => {
+                // Out of files (or another passing failure): say so, and
+                // give connections a moment to close before trying again.
+                if !is_connection_error(&e) {
+                    accept_errors.note(|n| {
+                        eprintln!("parlor serve: cannot accept connections ({n} failures): {e}")
+                    });
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                continue;
+            }
+        };
+        let Ok(permit) = permits.clone().try_acquire_owned() else {
+            refused.note(|n| {
+                eprintln!(
+                    "parlor serve: {cap} connections open, the most allowed: refusing new ones \
+                     ({n} refused since the last such line; see max_connections)"
+                )
+            });
+            // Closed at once: a reset, so the client does not wait.
+            let _ = socket2::SockRef::from(&tcp).set_linger(Some(Duration::ZERO));
+            drop(tcp);
+            continue;
+        };
+        let sock = socket2::SockRef::from(&tcp);
+        let _ = sock.set_tcp_keepalive(&keepalive);
+        let _ = tcp.set_nodelay(true);
+        let io = TokioIo::new(Counted {
+            tcp,
+            _permit: permit,
+        });
+        let service = app
+            .clone()
+            .map_request(move |req: axum::http::Request<Incoming>| {
+                let mut req =
+                    req.map(|body| axum::body::Body::new(Deadline::new(body, body_timeout)));
+                // The peer, by which the client is metered (`crate::limits`).
+                req.extensions_mut()
+                    .insert(axum::extract::ConnectInfo(peer));
+                req
+            });
+        let service = TowerToHyperService::new(service);
+        let mut stop = stop.clone();
+        tokio::spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout);
+            let conn = builder.serve_connection(io, service).with_upgrades();
+            tokio::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => return,
+                _ = stop.changed() => {}
+            }
+            conn.as_mut().graceful_shutdown();
+            let _ = tokio::time::timeout(header_timeout, conn).await;
+        });
+    }
+}
+
+/// Errors of one connection that `accept` reports but that say nothing
+/// about the listener (the peer gave up before we took it).
+fn is_connection_error(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::ConnectionRefused
+            | std::io::ErrorKind::ConnectionAborted
+            | std::io::ErrorKind::ConnectionReset
+    )
+}
+
+/// Counts events and lets one log line through every ten seconds.
+#[derive(Default)]
+struct Refusals {
+    count: AtomicU64,
+    last: Mutex<Option<Instant>>,
+}
+
+impl Refusals {
+    const EVERY: Duration = Duration::from_secs(10);
+
+    fn note(&self, log: impl FnOnce(u64)) {
+        let n = self.count.fetch_add(1, Ordering::Relaxed) + 1;
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if last.is_none_or(|t| t.elapsed() >= Self::EVERY) {
+            *last = Some(Instant::now());
+            self.count.store(0, Ordering::Relaxed);
+            log(n);
+        }
+    }
+}
+
+/// An accepted socket holding its place under the cap until it closes
+/// (after an upgrade too: hyper hands this same object to the WebSocket).
+struct Counted {
+    tcp: TcpStream,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl AsyncRead for Counted {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.tcp).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Counted {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.tcp).poll_write(cx, buf)
+    }
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.tcp).poll_write_vectored(cx, bufs)
+    }
+    fn is_write_vectored(&self) -> bool {
+        self.tcp.is_write_vectored()
+    }
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.tcp).poll_flush(cx)
+    }
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.tcp).poll_shutdown(cx)
+    }
+}
+
+/// The error a request body gives when it has not arrived in time
+/// (the JSON body extractor turns it into `too_slow`).
+#[derive(Debug, thiserror::Error)]
+#[error("the request body did not arrive within {} s", .0.as_secs_f64())]
+pub(crate) struct BodyTimeout(pub Duration);
+
+/// A request body that must arrive whole within a time limit of the
+/// request head. The timer is set only when the body is read, so bodiless
+/// requests cost nothing.
+struct Deadline {
+    inner: Incoming,
+    start: tokio::time::Instant,
+    limit: Duration,
+    sleep: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl Deadline {
+    fn new(inner: Incoming, limit: Duration) -> Self {
+        Deadline {
+            inner,
+            start: tokio::time::Instant::now(),
+            limit,
+            sleep: None,
+        }
+    }
+}
+
+impl HttpBody for Deadline {
+    type Data = hyper::body::Bytes;
+    type Error = Box<dyn std::error::Error + Send + Sync>;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        let this = self.get_mut();
+        if let Poll::Ready(frame) = Pin::new(&mut this.inner).poll_frame(cx) {
+            return Poll::Ready(frame.map(|r| r.map_err(Into::into)));
+        }
+        let (start, limit) = (this.start, this.limit);
+        let sleep = this
+            .sleep
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(start + limit)));
+        match sleep.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Some(Err(Box::new(BodyTimeout(limit))))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// Whether `e` (from reading a request body) is a [`BodyTimeout`].
+pub(crate) fn is_body_timeout(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = cur {
+        if err.is::<BodyTimeout>() {
+            return true;
+        }
+        cur = err.source();
+    }
+    false
+}

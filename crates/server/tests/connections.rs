@@ -1,0 +1,332 @@
+//! Connection hygiene: header, body and idle timeouts, the connection cap,
+//! WebSocket pings (a client that stops answering loses its seat's
+//! presence), and the API's error JSON for malformed queries and paths.
+
+mod common;
+
+use parlor_server::client::{http, Ws};
+use parlor_server::Settings;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+fn settings() -> Settings {
+    Settings {
+        header_timeout: Duration::from_millis(400),
+        body_timeout: Duration::from_millis(400),
+        ..common::test_settings()
+    }
+}
+
+/// Reads until the server closes the connection (EOF or reset), at most
+/// `within`; returns what was read, or None if it stayed open.
+async fn closed_within(stream: &mut TcpStream, within: Duration) -> Option<Vec<u8>> {
+    let mut got = Vec::new();
+    let deadline = tokio::time::Instant::now() + within;
+    let mut buf = [0u8; 4096];
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Err(_) => return None,
+            Ok(Ok(0)) | Ok(Err(_)) => return Some(got),
+            Ok(Ok(n)) => got.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn half_a_header_is_closed_after_the_header_timeout() {
+    let server = common::start(&common::sqlite_url("conn_header"), settings()).await;
+    let mut s = TcpStream::connect(server.addr()).await.unwrap();
+    s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        .await
+        .unwrap();
+    let start = Instant::now();
+    let got = closed_within(&mut s, Duration::from_secs(5)).await;
+    assert!(got.is_some(), "a half-sent header kept its connection open");
+    assert!(
+        start.elapsed() >= Duration::from_millis(300),
+        "{:?}",
+        start.elapsed()
+    );
+
+    // A connection that sends nothing at all is closed as well.
+    let mut s = TcpStream::connect(server.addr()).await.unwrap();
+    assert!(closed_within(&mut s, Duration::from_secs(5))
+        .await
+        .is_some());
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_keep_alive_is_closed() {
+    let server = common::start(&common::sqlite_url("conn_idle"), settings()).await;
+    let mut s = TcpStream::connect(server.addr()).await.unwrap();
+    // Two requests on one connection: keep-alive works ...
+    for _ in 0..2 {
+        s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await
+            .unwrap();
+        let mut buf = [0u8; 4096];
+        let n = tokio::time::timeout(Duration::from_secs(5), s.read(&mut buf))
+            .await
+            .unwrap()
+            .unwrap();
+        let text = String::from_utf8_lossy(&buf[..n]);
+        assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+        assert!(text.contains("\"ok\":true"), "{text}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // ... and a silent one is closed.
+    let got = closed_within(&mut s, Duration::from_secs(5)).await;
+    assert_eq!(got, Some(Vec::new()), "the idle keep-alive stayed open");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_body_is_refused_and_closed() {
+    let server = common::start(&common::sqlite_url("conn_body"), settings()).await;
+    let mut s = TcpStream::connect(server.addr()).await.unwrap();
+    s.write_all(
+        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+          Content-Length: 100\r\n\r\n{\"game\":",
+    )
+    .await
+    .unwrap();
+    let got = closed_within(&mut s, Duration::from_secs(5))
+        .await
+        .expect("a half-sent body kept its connection open");
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("\"code\":\"too_slow\""), "{text}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_the_cap_connections_are_refused_until_one_closes() {
+    let cap = 4;
+    let s = Settings {
+        max_connections: cap,
+        header_timeout: Duration::from_secs(30),
+        ..common::test_settings()
+    };
+    let server = common::start(&common::sqlite_url("conn_cap"), s).await;
+    let addr = server.addr();
+    let mut held = Vec::new();
+    for _ in 0..cap {
+        held.push(TcpStream::connect(addr).await.unwrap());
+    }
+    // Let the server accept them all.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Reset at once: the connect itself may already see it.
+    let refused = match TcpStream::connect(addr).await {
+        Err(_) => true,
+        Ok(mut extra) => {
+            closed_within(&mut extra, Duration::from_secs(5)).await == Some(Vec::new())
+        }
+    };
+    assert!(refused, "connection {} was not refused", cap + 1);
+    assert!(
+        http(addr, "GET", "/api/health", None, &[]).await.is_err(),
+        "the cap let /api/health through"
+    );
+    // The held ones still work.
+    held[0]
+        .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let got = closed_within(&mut held[0], Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert!(String::from_utf8_lossy(&got).starts_with("HTTP/1.1 200"));
+    held.remove(0);
+    drop(held.pop());
+    let mut answered = false;
+    for _ in 0..50 {
+        if let Ok((200, v)) = http(addr, "GET", "/api/health", None, &[]).await {
+            assert_eq!(v["ok"], true);
+            answered = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        answered,
+        "/api/health did not answer once connections closed"
+    );
+    server.stop().await;
+}
+
+async fn seat_connected(addr: SocketAddr, id: &str, seat: usize) -> bool {
+    let (st, v) = http(addr, "GET", &format!("/api/games/{id}"), None, &[])
+        .await
+        .unwrap();
+    assert_eq!(st, 200, "{v}");
+    v["seats"][seat]["connected"].as_bool().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websocket_that_stops_answering_pings_is_closed_and_its_seat_absent() {
+    let s = Settings {
+        ws_ping: Duration::from_millis(100),
+        ws_idle_timeout: Duration::from_millis(700),
+        ..common::test_settings()
+    };
+    let server = common::start(&common::sqlite_url("conn_ws"), s).await;
+    let addr = server.addr();
+    let (st, created) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&json!({"game": "nim", "take_seat": 0})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 201, "{created}");
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let tokens: Vec<String> = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["token"].as_str().unwrap().to_string())
+        .collect();
+
+    // Seat 0 keeps reading (its client answers pings); seat 1 goes silent
+    // (a phone off the network: no pong, no message).
+    let mut alive = Ws::connect(addr, &id, Some(&tokens[0])).await.unwrap();
+    let silent = Ws::connect(addr, &id, Some(&tokens[1])).await.unwrap();
+    alive.recv().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(seat_connected(addr, &id, 0).await);
+    assert!(seat_connected(addr, &id, 1).await);
+    let reader = tokio::spawn(async move {
+        let until = Instant::now() + Duration::from_millis(2500);
+        let mut got: Vec<Value> = Vec::new();
+        while Instant::now() < until {
+            if let Ok(v) = alive.recv_timeout(Duration::from_millis(100)).await {
+                got.push(v);
+            }
+        }
+        alive
+    });
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+    assert!(
+        seat_connected(addr, &id, 0).await,
+        "a client answering pings was dropped"
+    );
+    assert!(
+        !seat_connected(addr, &id, 1).await,
+        "a client that answers nothing still holds its seat"
+    );
+    let alive = reader.await.unwrap();
+    alive.close().await;
+    drop(silent);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_queries_and_paths_get_the_error_json() {
+    let server = common::start(&common::sqlite_url("conn_query"), common::test_settings()).await;
+    let addr = server.addr();
+    let (_, created) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&json!({"game": "nim", "take_seat": 0})),
+        &[],
+    )
+    .await
+    .unwrap();
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    for path in [
+        "/api/games?limit=-1".to_string(),
+        "/api/games?limit=abc".to_string(),
+        format!("/api/games/{id}/state?token=a&token=b"),
+        "/api/games/%FF%FE".to_string(),
+        "/api/word-lists/%C3%28".to_string(),
+        "/play/%FF".to_string(),
+    ] {
+        let (st, v) = http(addr, "GET", &path, None, &[]).await.unwrap();
+        assert_eq!(st, 400, "{path}: {v}");
+        assert_eq!(v["error"]["code"], "bad_json", "{path}: {v}");
+        let message = v["error"]["message"].as_str().unwrap();
+        assert!(!message.contains('\n'), "{path}: {message}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn control_characters_in_names_are_refused() {
+    names_refused_on(&common::sqlite_url("conn_names")).await;
+}
+
+/// A NUL in a name was a 500 on PostgreSQL (its text cannot hold one).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn control_characters_in_names_are_refused_on_postgres() {
+    if let Some(db) = tokio::task::block_in_place(|| common::pg_fresh_db("conn_names")) {
+        names_refused_on(&db).await;
+    }
+}
+
+async fn names_refused_on(db: &parlor_server::storage::DbUrl) {
+    let server = common::start(db, common::test_settings()).await;
+    let addr = server.addr();
+    for name in ["Ann\u{0}", "A\nB", &"x".repeat(101)] {
+        let (st, v) = http(
+            addr,
+            "POST",
+            "/api/games",
+            Some(&json!({"game": "nim", "take_seat": 0, "name": name})),
+            &[],
+        )
+        .await
+        .unwrap();
+        assert_eq!((st, &v["error"]["code"]), (400, &json!("bad_json")), "{v}");
+    }
+    let (st, created) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&json!({"game": "nim", "name": "Ann"})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 201, "{created}");
+    let id = created["game"]["id"].as_str().unwrap();
+    let token = created["seats"][0]["token"].as_str().unwrap();
+    let (st, v) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(&json!({"token": token, "name": "Bea\u{0}"})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!((st, &v["error"]["code"]), (400, &json!("bad_json")), "{v}");
+    let (st, v) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/claim"),
+        Some(&json!({"seat": 1, "name": "Cy\u{7}"})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!((st, &v["error"]["code"]), (400, &json!("bad_json")), "{v}");
+    // An ordinary name still works.
+    let (st, v) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(&json!({"token": token, "name": "Bea"})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 200, "{v}");
+    server.stop().await;
+}

@@ -1,0 +1,360 @@
+//! Storage that fails on purpose: a commit whose answer is lost after the
+//! database committed (a retried write must not count twice), and a
+//! failed write whose rollback cannot be replayed (memory must not keep
+//! the unstored action).
+
+mod common;
+
+use parlor_core::{
+    Actor, ConfigError, ErrorKind, Game, GameError, GameInfo, Needs, Outcome, Registry, Resources,
+    Seat, Seed, ToAct, Viewer,
+};
+use parlor_server::client::http;
+use parlor_server::storage::{
+    ActionRow, GameRow, ListFilter, Listed, SeatKind, SeatRow, StatusRow, Storage, StorageError,
+    Store, StoredGame, WordListRow, Write,
+};
+use parlor_server::{Server, Settings};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A storage around a real one. `slow`: the next commit waits a moment
+/// first (so that requests queue up into a group behind it). `lose_ack`:
+/// the next commit of several writes is made, then reported failed (the
+/// connection broke before the answer came). `fail`: every commit fails
+/// without storing anything.
+struct Flaky {
+    inner: Box<dyn Storage>,
+    slow: Arc<AtomicBool>,
+    lose_ack: Arc<AtomicBool>,
+    fail: Arc<AtomicBool>,
+}
+
+impl Storage for Flaky {
+    fn kind(&self) -> &'static str {
+        self.inner.kind()
+    }
+    fn commit(&mut self, writes: &[Write]) -> Result<Vec<bool>, StorageError> {
+        if self.fail.load(Ordering::SeqCst) {
+            return Err(StorageError("the disk is on fire (on purpose)".into()));
+        }
+        if self.slow.swap(false, Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        let r = self.inner.commit(writes)?;
+        if writes.len() > 1 && self.lose_ack.swap(false, Ordering::SeqCst) {
+            return Err(StorageError(
+                "connection lost after the commit (on purpose)".into(),
+            ));
+        }
+        Ok(r)
+    }
+    fn load(&mut self, id: &str) -> Result<Option<StoredGame>, StorageError> {
+        self.inner.load(id)
+    }
+    fn word_list(&mut self, id: &str, text: bool) -> Result<Option<WordListRow>, StorageError> {
+        self.inner.word_list(id, text)
+    }
+    fn list(&mut self, filter: ListFilter, limit: usize) -> Result<Vec<Listed>, StorageError> {
+        self.inner.list(filter, limit)
+    }
+    fn by_player(&mut self, player: &str, limit: usize) -> Result<Vec<Listed>, StorageError> {
+        self.inner.by_player(player, limit)
+    }
+    fn unfinished(&mut self) -> Result<Vec<Listed>, StorageError> {
+        self.inner.unfinished()
+    }
+}
+
+struct Flags {
+    slow: Arc<AtomicBool>,
+    lose_ack: Arc<AtomicBool>,
+    fail: Arc<AtomicBool>,
+}
+
+fn flaky_store(tag: &str) -> (Store, Flags) {
+    let db = common::sqlite_url(tag);
+    let flags = Flags {
+        slow: Arc::default(),
+        lose_ack: Arc::default(),
+        fail: Arc::default(),
+    };
+    let writer = Flaky {
+        inner: db.open().unwrap(),
+        slow: flags.slow.clone(),
+        lose_ack: flags.lose_ack.clone(),
+        fail: flags.fail.clone(),
+    };
+    (
+        Store::from_storages(Box::new(writer), vec![db.open().unwrap()]),
+        flags,
+    )
+}
+
+fn new_game(id: &str) -> Write {
+    Write::NewGame {
+        row: GameRow {
+            id: id.into(),
+            game: "nim".into(),
+            config: json!({"pile": 5, "max_take": 3}),
+            seed: 7,
+            lexicons: json!([]),
+            public: true,
+            created_ms: 1,
+            status: status(0),
+            rematch_of: None,
+            rematch: None,
+            time_control: parlor_core::TimeControl::default(),
+            aborted: false,
+        },
+        seats: (0..2)
+            .map(|seat| SeatRow {
+                seat,
+                kind: SeatKind::Human,
+                level: None,
+                token: Some(format!("t{seat}")),
+                name: None,
+                player: None,
+                joined: false,
+            })
+            .collect(),
+    }
+}
+
+fn status(seq: usize) -> StatusRow {
+    StatusRow {
+        seq,
+        to_act: json!({"one": seq % 2}),
+        outcome: None,
+        over: false,
+        deadline: None,
+        updated_ms: 1,
+    }
+}
+
+fn act(id: &str, idx: usize) -> Write {
+    Write::Action {
+        game_id: id.into(),
+        action: ActionRow {
+            idx,
+            actor: json!({"seat": idx % 2}),
+            action: json!(1),
+            at_ms: 1000 + idx as i64,
+        },
+        status: status(idx + 1),
+    }
+}
+
+/// A group committed but reported failed: each of its requests is tried
+/// again alone, and must then report the write it finds stored as its
+/// own, not as `another writer got there first` (an action) or a
+/// duplicate key (a new game, left behind as an orphan).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retried_write_after_a_lost_group_ack_counts_once() {
+    let (store, flags) = flaky_store("lost_ack");
+    store.write(new_game("g1")).await.unwrap();
+    store.write(new_game("g2")).await.unwrap();
+    // The first commit is slow: the next two requests queue into a group,
+    // which is committed and then reported failed.
+    flags.slow.store(true, Ordering::SeqCst);
+    flags.lose_ack.store(true, Ordering::SeqCst);
+    let first = {
+        let store = store.clone();
+        tokio::spawn(async move { store.write(act("g1", 0)).await })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let a = {
+        let store = store.clone();
+        tokio::spawn(async move { store.write(act("g2", 0)).await })
+    };
+    let b = {
+        let store = store.clone();
+        tokio::spawn(async move { store.write(new_game("g3")).await })
+    };
+    first.await.unwrap().unwrap();
+    a.await
+        .unwrap()
+        .expect("the action stored by the lost group is reported stored");
+    b.await
+        .unwrap()
+        .expect("the game stored by the lost group is reported created");
+    assert!(
+        !flags.lose_ack.load(Ordering::SeqCst),
+        "the test did not form a group"
+    );
+    let g2 = store.read(|s| s.load("g2")).await.unwrap().unwrap();
+    assert_eq!(g2.actions.len(), 1);
+    assert!(store.read(|s| s.load("g3")).await.unwrap().is_some());
+    // A different action at a taken index is still refused.
+    let mut other = act("g2", 0);
+    if let Write::Action { action, .. } = &mut other {
+        action.at_ms += 1;
+    }
+    assert!(store.write(other).await.is_err());
+}
+
+static FRAGILE_BROKEN: AtomicBool = AtomicBool::new(false);
+
+/// "Fragile": one seat adds numbers; while `FRAGILE_BROKEN` is set no game
+/// can be built (so no record can be replayed).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct FragileConfig {}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Fragile {
+    config: FragileConfig,
+    sum: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("fragile refuses {0}")]
+struct FragileError(u32);
+
+impl GameError for FragileError {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Illegal
+    }
+}
+
+impl Game for Fragile {
+    type Config = FragileConfig;
+    type Action = u32;
+    type View = serde_json::Value;
+    type Event = u32;
+    type Error = FragileError;
+    const INFO: GameInfo = GameInfo {
+        name: "fragile",
+        title: "Fragile",
+        min_seats: 1,
+        max_seats: 1,
+    };
+    fn new(config: &FragileConfig, _: Seed, _: &Resources) -> Result<Self, ConfigError> {
+        if FRAGILE_BROKEN.load(Ordering::SeqCst) {
+            return Err(ConfigError::new("broken on purpose"));
+        }
+        Ok(Fragile {
+            config: config.clone(),
+            sum: 0,
+        })
+    }
+    fn config(&self) -> &FragileConfig {
+        &self.config
+    }
+    fn needs(_: &FragileConfig) -> Needs {
+        Needs::seats(1)
+    }
+    fn action_bound(&self) -> usize {
+        usize::MAX
+    }
+    fn seats(&self) -> usize {
+        1
+    }
+    fn to_act(&self) -> ToAct {
+        ToAct::One(Seat(0))
+    }
+    fn apply(&mut self, _: Actor, n: u32) -> Result<Vec<u32>, FragileError> {
+        if n == 0 {
+            return Err(FragileError(n));
+        }
+        self.sum += u64::from(n);
+        Ok(vec![n])
+    }
+    fn view(&self, _: Viewer) -> serde_json::Value {
+        json!({"sum": self.sum})
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        None
+    }
+}
+
+/// A write fails and the state cannot be rebuilt without it: the game
+/// must not go on with the unstored action in memory.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_rollback_leaves_no_unstored_action_in_memory() {
+    let (store, flags) = flaky_store("rollback");
+    let mut registry = Registry::new();
+    registry.register::<Fragile>();
+    let server = Server::start_with_store(
+        registry,
+        Resources::embedded(),
+        store,
+        "127.0.0.1:0".parse().unwrap(),
+        Settings {
+            resume: false,
+            ..common::test_settings()
+        },
+    )
+    .await
+    .unwrap();
+    let addr = server.addr();
+    let (st, created) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&json!({"game": "fragile", "take_seat": 0})),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 201, "{created}");
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let token = created["you"]["token"].as_str().unwrap().to_string();
+    let act = |n: u32| {
+        let (id, token) = (id.clone(), token.clone());
+        async move {
+            http(
+                addr,
+                "POST",
+                &format!("/api/games/{id}/actions"),
+                Some(&json!({"token": token, "action": n})),
+                &[],
+            )
+            .await
+            .unwrap()
+        }
+    };
+    let (st, v) = act(1).await;
+    assert_eq!(st, 200, "{v}");
+
+    // The next write fails, and so does every replay.
+    flags.fail.store(true, Ordering::SeqCst);
+    FRAGILE_BROKEN.store(true, Ordering::SeqCst);
+    let (st, v) = act(2).await;
+    assert_eq!(v["error"]["code"], "storage", "{st} {v}");
+    flags.fail.store(false, Ordering::SeqCst);
+    FRAGILE_BROKEN.store(false, Ordering::SeqCst);
+
+    // What the server shows and builds on is what is stored: one action.
+    let (st, s) = http(
+        addr,
+        "GET",
+        &format!("/api/games/{id}/state?token={token}"),
+        None,
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 200, "{s}");
+    assert_eq!(s["seq"], 1, "{s}");
+    assert_eq!(s["view"]["sum"], 1, "{s}");
+    let (st, v) = act(5).await;
+    assert_eq!(st, 200, "{v}");
+    let (_, s) = http(
+        addr,
+        "GET",
+        &format!("/api/games/{id}/state?token={token}"),
+        None,
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        (s["seq"].clone(), s["view"]["sum"].clone()),
+        (json!(2), json!(6)),
+        "{s}"
+    );
+    server.stop().await;
+}
