@@ -30,7 +30,35 @@ use tokio::time::Instant;
 
 /// The internal error code of an action decided for a state that another
 /// process has moved past (a clock's, a bot's): dropped, never shown.
-const MOVED_ON: &str = "moved_on";
+/// Why an action was not stored ([`GameActor::act_as`]).
+#[derive(Debug)]
+enum NotStored {
+    /// An action decided for an older state (a bot's, the clock's, a
+    /// claimed forfeit) lost the race to another process's move: dropped;
+    /// the game has caught up.
+    MovedOn,
+    /// Refused: the rules, the database or the game's state said no.
+    Refused(ApiError),
+}
+
+impl From<ApiError> for NotStored {
+    fn from(e: ApiError) -> Self {
+        NotStored::Refused(e)
+    }
+}
+
+impl From<NotStored> for ApiError {
+    fn from(e: NotStored) -> Self {
+        match e {
+            NotStored::MovedOn => ApiError::new(
+                "illegal_action",
+                "the game moved on meanwhile (a move was made): look again",
+            )
+            .with_kind(ErrorKind::Illegal),
+            NotStored::Refused(e) => e,
+        }
+    }
+}
 
 /// What a connection's writer receives: a text frame, already serialised.
 pub(crate) type Outbound = Utf8Bytes;
@@ -766,9 +794,11 @@ impl GameActor {
         self.act_as(Actor::Referee, action, false)
             .await
             .map(|(seq, applied)| (seq, applied.for_viewer(Viewer::Seat(claimant)).to_vec()))
-            .map_err(|e| match e.code {
-                MOVED_ON => not("the game moved on meanwhile (a move was made): look again"),
-                _ => e,
+            .map_err(|e| match e {
+                NotStored::MovedOn => {
+                    not("the game moved on meanwhile (a move was made): look again")
+                }
+                NotStored::Refused(e) => e,
             })
     }
 
@@ -887,7 +917,10 @@ impl GameActor {
 
     /// A person's action: see [`GameActor::act_as`].
     async fn act(&mut self, seat: Seat, action: Value) -> Result<(usize, Vec<Value>), ApiError> {
-        let (seq, applied) = self.act_as(Actor::Seat(seat), action, true).await?;
+        let (seq, applied) = self
+            .act_as(Actor::Seat(seat), action, true)
+            .await
+            .map_err(ApiError::from)?;
         Ok((seq, applied.for_viewer(Viewer::Seat(seat)).to_vec()))
     }
 
@@ -902,7 +935,7 @@ impl GameActor {
     /// stored at the new index; no longer legal, the sender gets the rules'
     /// refusal as for any illegal action. Without `recheck` (the clock's,
     /// a bot's or a referee's action, decided for the old state) it is
-    /// dropped: `MOVED_ON`. A person's action the rules refuse is also
+    /// dropped: [`NotStored::MovedOn`]. A person's action the rules refuse is also
     /// checked again after a catch-up, in case this process had not yet
     /// seen another's moves.
     async fn act_as(
@@ -910,18 +943,20 @@ impl GameActor {
         actor: Actor,
         action: Value,
         recheck: bool,
-    ) -> Result<(usize, Applied), ApiError> {
+    ) -> Result<(usize, Applied), NotStored> {
         let mut caught_up = false;
         for _ in 0..8 {
             if self.row.aborted {
                 return Err(ApiError::new("illegal_action", "the game was aborted")
-                    .with_kind(ErrorKind::GameOver));
+                    .with_kind(ErrorKind::GameOver)
+                    .into());
             }
             if self.held {
                 return Err(ApiError::new(
                     "waiting",
                     "waiting for players: the game's clock starts, and play with it, once every seat is taken",
-                ));
+                )
+                .into());
             }
             let now = now_ms();
             let events = match self.m.apply_json_at(actor, &action, Some(now)) {
@@ -934,7 +969,7 @@ impl GameActor {
                             continue;
                         }
                     }
-                    return Err(ApiError::action(&e));
+                    return Err(ApiError::action(&e).into());
                 }
             };
             let seq = self.m.actions_len();
@@ -958,15 +993,12 @@ impl GameActor {
                     (self.clocks, self.start_ms, self.held) = old;
                     self.rollback_last().await;
                     if self.stale {
-                        return Err(ApiError::gone());
+                        return Err(ApiError::gone().into());
                     }
                     self.catch_up().await;
                     caught_up = true;
                     if !recheck {
-                        return Err(ApiError::new(
-                            MOVED_ON,
-                            "the game moved on: another server stored a move first",
-                        ));
+                        return Err(NotStored::MovedOn);
                     }
                     continue;
                 }
@@ -976,7 +1008,7 @@ impl GameActor {
                     (self.clocks, self.start_ms, self.held) = old;
                     self.rollback_last().await;
                     if self.stale {
-                        return Err(ApiError::storage(e));
+                        return Err(ApiError::storage(e).into());
                     }
                     // A connection that broke during the commit leaves it
                     // unknown whether the action went in: on a shared
@@ -986,7 +1018,7 @@ impl GameActor {
                     {
                         return Ok((seq, events));
                     }
-                    return Err(ApiError::storage(e));
+                    return Err(ApiError::storage(e).into());
                 }
             }
             self.row.status = status;
@@ -995,7 +1027,7 @@ impl GameActor {
             self.bots_follow(actor, &action);
             return Ok((seq, events));
         }
-        Err(ApiError::busy())
+        Err(ApiError::busy().into())
     }
 
     /// Whether a refusal of this kind could come from this process not
@@ -1567,12 +1599,12 @@ impl GameActor {
                 match self.m.forfeit_json(seat) {
                     Some(action) => match self.act_as(Actor::Referee, action, false).await {
                         Ok(_) => self.after_change(),
-                        Err(e) if e.code == MOVED_ON => {}
-                        Err(e) if e.code == "storage" => {
+                        Err(NotStored::MovedOn) => {}
+                        Err(NotStored::Refused(e)) if e.code == "storage" => {
                             self.flag_done.retain(|d| *d != (seat, seq));
                             tokio::time::sleep(Duration::from_millis(200)).await;
                         }
-                        Err(e) => {
+                        Err(NotStored::Refused(e)) => {
                             eprintln!(
                                 "parlor serve: game {}: the game refused its own forfeit of seat {} on time ({e}); its bot moves for it",
                                 self.row.id, seat.0
@@ -1700,16 +1732,16 @@ impl GameActor {
             Ok(_) => self.after_change(),
             // Another process applied it (or something else) first; the
             // catch-up brought the game and its clocks up to date.
-            Err(e) if e.code == MOVED_ON => {
+            Err(NotStored::MovedOn) => {
                 if self.round_due().map(|r| r.1) == Some(key) {
                     tokio::time::sleep(Duration::from_millis(200)).await;
                 }
             }
-            Err(e) if e.code == "storage" => {
+            Err(NotStored::Refused(e)) if e.code == "storage" => {
                 // Try again shortly rather than spin.
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
-            Err(e) => {
+            Err(NotStored::Refused(e)) => {
                 eprintln!(
                     "parlor serve: game {}: the game refused its own clock action ({key}): {e}",
                     self.row.id
@@ -1883,8 +1915,8 @@ impl GameActor {
             Ok(Some(action)) => match self.act_as(Actor::Seat(r.seat), action, false).await {
                 Ok(_) => self.after_change(),
                 // Another process's bot (or a person) moved first.
-                Err(e) if e.code == MOVED_ON => self.maybe_bot(),
-                Err(e) => {
+                Err(NotStored::MovedOn) => self.maybe_bot(),
+                Err(NotStored::Refused(e)) => {
                     if e.code != "storage" {
                         eprintln!(
                             "parlor serve: game {}: bot at {} chose a refused action: {e}",
