@@ -996,6 +996,9 @@ mod tests {
         let res = Resources::embedded();
         let a = Gobble::new(&keyed, 1, &res).unwrap();
         let b = Gobble::new(&keyed, 2, &res).unwrap();
-        assert_eq!(a.view(Viewer::Spectator).letters, b.view(Viewer::Spectator).letters);
+        assert_eq!(
+            a.view(Viewer::Spectator).letters,
+            b.view(Viewer::Spectator).letters
+        );
     }
 }

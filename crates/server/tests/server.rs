@@ -405,7 +405,10 @@ async fn a_claim_takes_an_open_seat_with_a_new_token_and_never_an_invited_one() 
             json!({"game": "nim", "public": false, "open_seats": [1]}),
             "private",
         ),
-        (json!({"game": "nim", "take_seat": 1, "open_seats": [1]}), "take_seat"),
+        (
+            json!({"game": "nim", "take_seat": 1, "open_seats": [1]}),
+            "take_seat",
+        ),
         (
             json!({"game": "nim", "bots": [{"seat": 1}], "open_seats": [1]}),
             "bot",
@@ -414,7 +417,10 @@ async fn a_claim_takes_an_open_seat_with_a_new_token_and_never_an_invited_one() 
     ] {
         let (s, v) = post(addr, "/api/games", body).await;
         assert_eq!((s, code(&v)), (400, "bad_json".into()), "{v}");
-        assert!(v["error"]["message"].as_str().unwrap().contains(what), "{v}");
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains(what),
+            "{v}"
+        );
     }
     // In a private game no seat is claimable at all.
     let private = create(addr, json!({"game": "nim", "public": false})).await;
