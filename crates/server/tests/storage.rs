@@ -194,13 +194,13 @@ fn suite(db: &DbUrl) {
     // A claim takes an open seat (one without a token) once, and gives
     // it the claimant's new token; an invited seat (with a token) is
     // never claimed, joined or not.
-    let mut g4 = row("g4", 400, false);
-    g4.status = status(2, true); // over and private: in no listing below
+    let mut g9 = row("g9", 400, false);
+    g9.status = status(2, true); // over and private: in no listing below
     let mut open = seats(true);
     open[0].player = None;
     open[1].token = None;
     s.commit(&[Write::NewGame {
-        row: g4,
+        row: g9,
         seats: open,
     }])
     .unwrap();
@@ -217,14 +217,14 @@ fn suite(db: &DbUrl) {
         "an invited seat"
     );
     assert_eq!(s.load("g1").unwrap().unwrap().seats, seats(true));
-    assert_eq!(s.commit(&[claim("g4", 1, "t9")]).unwrap(), vec![true]);
-    assert_eq!(s.commit(&[claim("g4", 1, "t10")]).unwrap(), vec![false]);
+    assert_eq!(s.commit(&[claim("g9", 1, "t9")]).unwrap(), vec![true]);
+    assert_eq!(s.commit(&[claim("g9", 1, "t10")]).unwrap(), vec![false]);
     assert_eq!(
-        s.commit(&[claim("g4", 0, "t11")]).unwrap(),
+        s.commit(&[claim("g9", 0, "t11")]).unwrap(),
         vec![false],
         "Ann's already"
     );
-    let seat = s.load("g4").unwrap().unwrap().seats[1].clone();
+    let seat = s.load("g9").unwrap().unwrap().seats[1].clone();
     assert_eq!(seat.name.as_deref(), Some("Cy"));
     assert_eq!(seat.token.as_deref(), Some("t9"), "the first claimant's");
     assert!(seat.joined);
