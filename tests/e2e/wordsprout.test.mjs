@@ -49,7 +49,7 @@ test('a complete Word Sprout game in two browsers, with a server restart', { tim
   await A.click('#go-play');
   // Bea sees the game in the lobby's open games, then follows her invite.
   await B.goto(srv.url + '/');
-  await B.waitForSelector('#open-games li:has-text("Word Sprout"):has-text("Player 2: free")');
+  await B.waitForSelector('#open-games li:has-text("Word Sprout"):has-text("Player 2: invited")');
   await B.goto(invite);
 
   await A.waitForSelector('#ws-status:has-text("Your turn")');

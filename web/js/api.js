@@ -6,13 +6,13 @@
  */
 
 /**
- * @typedef {{seat: number, kind: 'human'|'bot', level: string|null, name: string|null, joined: boolean, connected: boolean}} Seat
+ * @typedef {{seat: number, kind: 'human'|'bot', level: string|null, name: string|null, joined: boolean, open?: boolean, connected: boolean}} Seat
  * @typedef {{one: number} | {simultaneous: number[]} | 'chance' | 'over'} ToAct
  * @typedef {{key: string, seconds: number, started_ms: number, ends_ms: number, remaining_ms: number}} Clock
  * @typedef {{ranking: number[][], scores?: number[]}} Outcome
  * @typedef {{id: string, game: string, title: string, config: any, public: boolean, created_ms: number,
  *   status: 'open'|'live'|'over', seq: number, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
- *   seats: Seat[], rematch: string|null, rematch_of: string|null, waiting_for?: number[]}} GameSummary
+ *   seats: Seat[], rematch: string|null, rematch_of: string|null, waiting_for?: number[], seed_sha256?: string}} GameSummary
  * @typedef {{type: 'state', seq: number, view: any, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
  *   by: {seat: number} | 'referee' | null, events: any[], legal?: any[]|null, waiting_for?: number[],
  *   turn_clock?: {seat: number, reason: 'turn'|'absent'|'claim', ends_ms: number, remaining_ms: number, claimable_by?: number[]} | null,
@@ -172,7 +172,11 @@ export function seatName(seats, seat) {
   return s.name ? `${s.name} (P${seat + 1})` : label;
 }
 
-/** The URL path of a seat's page. @param {string} id @param {string} [token] */
+/**
+ * The URL path of a seat's page: with a token, an invite link (the page
+ * stores the token and takes it out of the address bar at once).
+ * @param {string} id @param {string} [token]
+ */
 export function playUrl(id, token) {
   return token ? `/play/${id}#${token}` : `/play/${id}`;
 }

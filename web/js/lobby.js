@@ -99,6 +99,7 @@ async function buildCreateForm() {
         { id: `seat-${i}`, 'aria-label': `Player ${i + 1}` },
         h('option', { value: 'me' }, 'me'),
         h('option', { value: 'human' }, 'a friend (invite link)'),
+        h('option', { value: 'open' }, 'anyone (open seat)'),
         LEVELS.map((l) => h('option', { value: `bot:${l}` }, `computer (${l})`)),
       );
       /** @type {HTMLSelectElement} */ (sel).value = old[i] || (i === 0 ? 'me' : 'human');
@@ -172,16 +173,20 @@ async function buildCreateForm() {
     if (wordList) setPath(config, wordList.field, words.value());
     /** @type {{seat: number, level: string}[]} */
     const bots = [];
+    /** @type {number[]} */
+    const open = [];
     /** @type {number | null} */
     let me = null;
     seatsBox.querySelectorAll('select').forEach((s, i) => {
       const v = /** @type {HTMLSelectElement} */ (s).value;
       if (v.startsWith('bot:')) bots.push({ seat: i, level: v.slice(4) });
+      else if (v === 'open') open.push(i);
       else if (v === 'me' && me === null) me = i;
     });
     setMyName(nameInput.value);
     /** @type {any} */
     const body = { game: g.name, config, bots, public: publicBox.checked, player: playerKey() };
+    if (open.length) body.open_seats = open;
     const timeControl = clock.value();
     if (timeControl) body.time_control = timeControl;
     if (me !== null) {
@@ -213,7 +218,7 @@ async function buildCreateForm() {
     rulesBox,
     words.el,
     clock.el,
-    h('label', { class: 'check' }, publicBox, ' Public: listed here, anyone may sit in a free seat'),
+    h('label', { class: 'check' }, publicBox, ' Public: listed here, anyone may sit in an open seat'),
     h('button', { type: 'submit', class: 'primary' }, 'Create game'),
   );
   await drawRules();
@@ -257,6 +262,9 @@ function showCreated(res) {
     h('h3', null, `${res.game.title} created`),
     rows.length ? h('p', null, 'Send each friend their own link: whoever has a link plays that seat.') : null,
     rows.length ? h('ul', { class: 'invites' }, rows) : null,
+    ...res.game.seats
+      .filter((s) => s.kind === 'human' && s.open)
+      .map((s) => h('p', { class: 'open-seat' }, `Player ${s.seat + 1}: an open seat — anyone in the lobby may sit there.`)),
     res.you
       ? h('p', null, h('a', { class: 'button primary', id: 'go-play', href: playUrl(id, res.you.token) }, `▶ Play (you are player ${res.you.seat + 1})`))
       : h('p', null, h('a', { class: 'button', href: playUrl(id) }, '◎ Watch')),
@@ -269,7 +277,8 @@ function showCreated(res) {
 function describe(g) {
   const seats = g.seats.map((s) => {
     if (s.kind === 'bot') return seatName(g.seats, s.seat);
-    return s.joined ? seatName(g.seats, s.seat) : `Player ${s.seat + 1}: free`;
+    if (s.joined) return seatName(g.seats, s.seat);
+    return s.open ? `Player ${s.seat + 1}: free` : `Player ${s.seat + 1}: invited`;
   });
   const age = Math.round((Date.now() - g.created_ms) / 60000);
   const known = knownGames.find((k) => k.name === g.game);
@@ -288,7 +297,7 @@ async function claim(id, seat) {
   try {
     const res = await call('POST', `/api/games/${id}/claim`, { seat, name: myName() || undefined, player: playerKey() });
     rememberToken(id, res.token);
-    location.href = playUrl(id, res.token);
+    location.href = playUrl(id);
   } catch (e) {
     toast(`Could not sit down: ${/** @type {Error} */ (e).message}`, 'error');
     refreshLists();
@@ -316,9 +325,9 @@ async function refreshLists() {
               describe(g),
               ' ',
               mineToken
-                ? h('a', { class: 'button', href: playUrl(g.id, mineToken) }, '▶ My seat')
+                ? h('a', { class: 'button', href: playUrl(g.id) }, '▶ My seat')
                 : g.seats
-                    .filter((s) => s.kind === 'human' && !s.joined)
+                    .filter((s) => s.kind === 'human' && s.open && !s.joined)
                     .map((s) => h('button', { type: 'button', onclick: () => claim(g.id, s.seat) }, `Sit as player ${s.seat + 1}`)),
               ' ',
               h('a', { href: playUrl(g.id) }, 'watch'),

@@ -30,10 +30,29 @@ import { describeList, count, wordListOf } from './wordlists.js';
  */
 
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
-const hashToken = location.hash.replace(/^#/, '');
-if (hashToken) rememberToken(id, hashToken);
+/**
+ * The seat token of an invite link (`/play/{id}#token`), read once: it goes
+ * to localStorage (keyed by game id) and out of the address bar at once, so
+ * an address copied from this page to invite a spectator never gives the
+ * seat away. A reload finds the seat in localStorage.
+ */
+function takeHashToken() {
+  const t = location.hash.replace(/^#/, '');
+  if (t) {
+    rememberToken(id, t);
+    history.replaceState(history.state, '', location.pathname + location.search);
+  }
+  return t;
+}
+const hashToken = takeHashToken();
 /** @type {string | null} */
 let token = hashToken || tokenFor(id);
+// An invite link pasted into this page's address bar changes only the
+// fragment (no new page): take its token and start again with it.
+window.addEventListener('hashchange', () => {
+  const t = takeHashToken();
+  if (t && t !== token) location.reload();
+});
 /** @type {number | null} */
 let mySeat = null;
 /** @type {import('./api.js').GameSummary} */
@@ -138,7 +157,8 @@ function drawSeats() {
 
 function drawYou() {
   if (mySeat === null) {
-    const free = summary && summary.public ? summary.seats.filter((s) => s.kind === 'human' && !s.joined) : [];
+    // Open seats only: an invited seat is its invitee's (docs/api.md `claim`).
+    const free = summary && summary.public ? summary.seats.filter((s) => s.kind === 'human' && s.open && !s.joined) : [];
     replace(
       youEl,
       '◎ You are watching.',
@@ -149,7 +169,6 @@ function drawYou() {
             try {
               const res = await call('POST', `/api/games/${id}/claim`, { seat: s.seat, name: myName() || undefined, player: playerKey() });
               rememberToken(id, res.token);
-              location.replace(playUrl(id, res.token));
               location.reload();
             } catch (e) {
               showError(/** @type {Error} */ (e).message);

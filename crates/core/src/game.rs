@@ -333,6 +333,22 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         Vec::new()
     }
 
+    /// Whether the seed decides anything a seat may not see (a board drawn
+    /// before the round starts, a shuffled deck, a hand): *hidden chance*.
+    /// Whoever chose such a seed would know the deal, so a host draws the
+    /// seed itself, publishes a hash of it at the start and reveals it with
+    /// the record once the game is over; it takes a seed from a player only
+    /// where this is `false`. Called before [`Game::new`], on settings that
+    /// may be invalid: it only reads them.
+    ///
+    /// The default, `true`, is the safe answer. A game whose seed decides
+    /// nothing hidden under `config` (nothing at all, or only what every
+    /// seat sees from the start and the config already fixes) says `false`.
+    fn hidden_chance(config: &Self::Config) -> bool {
+        let _ = config;
+        true
+    }
+
     /// An upper bound, asked of a new game, on the actions it accepts
     /// before it is over, whatever the players do: the conformance suite
     /// fails a game that plays longer, so a game that could go on for ever

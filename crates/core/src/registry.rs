@@ -327,6 +327,10 @@ pub trait GameEntry: Send + Sync {
     /// What JSON rules need from the host ([`Game::needs`]): their seat
     /// count and word lists. Fails on JSON that is not this game's rules.
     fn needs(&self, config: &Value) -> Result<Needs, RegistryError>;
+    /// Whether the seed decides anything hidden under these JSON rules
+    /// ([`Game::hidden_chance`]). Fails on JSON that is not this game's
+    /// rules.
+    fn hidden_chance(&self, config: &Value) -> Result<bool, RegistryError>;
     /// Starts a game from JSON rules (missing fields take their defaults
     /// where the game's config allows it).
     fn new_match(
@@ -457,6 +461,15 @@ impl<G: Game> GameEntry for Entry<G> {
                 message: e.to_string(),
             })?;
         Ok(G::needs(&config))
+    }
+    fn hidden_chance(&self, config: &Value) -> Result<bool, RegistryError> {
+        let config: G::Config =
+            serde_json::from_value(config.clone()).map_err(|e| RegistryError::BadConfig {
+                game: G::INFO.name,
+                kind: ErrorKind::Malformed,
+                message: e.to_string(),
+            })?;
+        Ok(G::hidden_chance(&config))
     }
     fn new_match(
         &self,

@@ -539,6 +539,13 @@ impl Game for Gobble {
         Needs::seats(config.seats).word_list("words", &config.lexicon)
     }
 
+    /// Without a keyphrase the seed draws the board, which nobody may see
+    /// before the round starts; with one, the board is the keyphrase's
+    /// (public by design) and the seed decides nothing.
+    fn hidden_chance(config: &GobbleConfig) -> bool {
+        config.keyphrase.is_none()
+    }
+
     fn settings() -> Vec<Setting> {
         settings()
     }
@@ -974,6 +981,24 @@ mod tests {
             g.keyphrase(),
             again.keyphrase(),
             "the seed fixes a fresh keyphrase"
+        );
+    }
+
+    #[test]
+    fn the_seed_is_hidden_chance_only_without_a_keyphrase() {
+        assert!(Gobble::hidden_chance(&GobbleConfig::default()));
+        let keyed = GobbleConfig {
+            keyphrase: Some("abacus abdomen abide zoom".into()),
+            ..Default::default()
+        };
+        assert!(!Gobble::hidden_chance(&keyed));
+        // With a keyphrase the seed changes nothing.
+        let res = Resources::embedded();
+        let a = Gobble::new(&keyed, 1, &res).unwrap();
+        let b = Gobble::new(&keyed, 2, &res).unwrap();
+        assert_eq!(
+            a.view(Viewer::Spectator).letters,
+            b.view(Viewer::Spectator).letters
         );
     }
 }

@@ -524,6 +524,7 @@ impl GameActor {
                 }
             }
             Msg::Act { who, action, reply } => {
+                self.learn_token(&who).await;
                 let result = match self.seat_of_who(&who) {
                     Ok(seat) => self.act(seat, action).await,
                     Err(e) => Err(e),
@@ -531,6 +532,7 @@ impl GameActor {
                 self.reply_act(reply, result);
             }
             Msg::ClaimWin { who, reply } => {
+                self.learn_token(&who).await;
                 let result = match self.seat_of_who(&who) {
                     Ok(seat) => self.claim_win(seat).await,
                     Err(e) => Err(e),
@@ -563,9 +565,11 @@ impl GameActor {
                 player,
                 reply,
             } => {
-                let r = match self.seat_of_token(&token) {
-                    None => Err(ApiError::bad_token()),
-                    Some(seat) => self
+                let token = Who::Token(token);
+                self.learn_token(&token).await;
+                let r = match self.seat_of_who(&token) {
+                    Err(e) => Err(e),
+                    Ok(seat) => self
                         .take_seat(seat.0, name, player)
                         .await
                         .map(|()| (seat.0, self.summary())),
@@ -599,6 +603,7 @@ impl GameActor {
                 }
             }
             Msg::Assist { who, reply } => {
+                self.learn_token(&who).await;
                 let viewer = match who {
                     Who::Conn(conn) => self
                         .conns
@@ -819,6 +824,24 @@ impl GameActor {
         self.seats
             .get(seat)
             .is_some_and(|s| s.kind == SeatKind::Human)
+    }
+
+    /// A token this actor does not know may be a seat's claimed through
+    /// another process (shared databases: an open seat gets its token when
+    /// claimed): then it reads the seats afresh first. Only while some
+    /// seat of ours is still open, so a wrong token costs a read only
+    /// then.
+    async fn learn_token(&mut self, who: &Who) {
+        let Who::Token(t) = who else { return };
+        if !t.is_empty()
+            && self.seat_of_token(t).is_none()
+            && self
+                .seats
+                .iter()
+                .any(|s| s.kind == SeatKind::Human && s.token.is_none())
+        {
+            self.catch_up().await;
+        }
     }
 
     fn seat_of_token(&self, token: &str) -> Option<Seat> {
@@ -2006,13 +2029,26 @@ impl GameActor {
                 format!("seat {seat} is taken: choose a free seat"),
             ));
         }
-        let token = s.token.clone().unwrap_or_default();
+        if s.token.is_some() {
+            // An invited seat: its token is its invitee's, and a seat has
+            // one holder.
+            return Err(ApiError::new(
+                "invite_only",
+                format!(
+                    "seat {seat} is kept for an invited player: only their invite link takes it; choose an open seat"
+                ),
+            ));
+        }
+        // The claimant's own secret, minted now: an open seat has no token
+        // until it is claimed.
+        let token = crate::hub::new_token();
         let name = name
             .map(|n| n.trim().chars().take(40).collect::<String>())
             .filter(|n| !n.is_empty());
         let write = Write::Claim {
             game_id: self.row.id.clone(),
             seat,
+            token: token.clone(),
             name: name.clone(),
             player: player.clone(),
         };
@@ -2024,6 +2060,7 @@ impl GameActor {
                 format!("seat {seat} is taken: choose a free seat"),
             ));
         }
+        self.seats[seat].token = Some(token.clone());
         self.seat_taken(seat, name, player).await;
         Ok((seat, token, self.summary()))
     }
@@ -2056,13 +2093,24 @@ impl GameActor {
                         }
                     })
                     .collect();
+                // A seat that was open and nobody claimed stays open.
+                let open_seats = seats
+                    .iter()
+                    .filter(|s| {
+                        let o = &self.seats[(s.seat + 1) % n];
+                        o.kind == SeatKind::Human && o.token.is_none()
+                    })
+                    .map(|s| s.seat)
+                    .collect();
                 let spec = NewGameSpec {
                     game: self.row.game.clone(),
                     config: self.row.config.clone(),
+                    // A fresh seed, drawn by the server.
                     seed: None,
                     public: self.row.public,
                     seats: Some(seats),
                     bots: Vec::new(),
+                    open_seats,
                     take_seat: None,
                     rematch_of: Some(self.row.id.clone()),
                     time_control: self.row.time_control.clone(),

@@ -151,6 +151,10 @@ struct CreateReq {
     public: Option<bool>,
     #[serde(default)]
     take_seat: Option<usize>,
+    /// Human seats anyone may claim (a public game's "sit down"); the
+    /// other human seats are invited: their tokens go to the creator.
+    #[serde(default)]
+    open_seats: Vec<usize>,
     #[serde(default)]
     name: Option<String>,
     #[serde(default)]
@@ -240,6 +244,7 @@ async fn create_game(
             public: req.public.unwrap_or(true),
             seats: None,
             bots,
+            open_seats: req.open_seats,
             take_seat: take_seat.clone(),
             rematch_of: None,
             time_control,

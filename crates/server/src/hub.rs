@@ -79,6 +79,10 @@ pub(crate) struct NewGameSpec {
     pub seats: Option<Vec<SeatRow>>,
     /// Bot seats and levels (when `seats` is not given).
     pub bots: Vec<(usize, Level)>,
+    /// Human seats anyone may take with `claim` (public games only): they
+    /// get no token until claimed. Every other human seat is invited: its
+    /// token is made now and handed to the creator, and nobody can claim it.
+    pub open_seats: Vec<usize>,
     /// The creator's seat, name and player key.
     pub take_seat: Option<(usize, Option<String>, Option<String>)>,
     pub rematch_of: Option<String>,
@@ -484,9 +488,22 @@ impl Hub {
             e => ApiError::new("internal", e.to_string()),
         })?;
         let config = merge_config(entry.default_config(), spec.config);
-        let seed = spec.seed.unwrap_or_else(|| rand::thread_rng().gen());
         // What the rules declare they need: the seat count and word lists.
         let needs = entry.needs(&config).map_err(config_error)?;
+        // Whoever chose the seed of a game with hidden chance would know
+        // the deal: the server draws it (its hash is in every summary, the
+        // seed itself in the record once the game is over).
+        if spec.seed.is_some() && entry.hidden_chance(&config).map_err(config_error)? {
+            return Err(ApiError::new(
+                "bad_config",
+                format!(
+                    "seed: in {} with these rules the seed decides what the players may not see yet, so the server draws it: leave seed out (every summary shows its SHA-256 as seed_sha256, and the record reveals the seed once the game is over)",
+                    entry.info().title
+                ),
+            )
+            .with_kind(parlor_core::ErrorKind::BadSetting));
+        }
+        let seed = spec.seed.unwrap_or_else(|| rand::thread_rng().gen());
         // An uploaded word list the rules name, from the database.
         let resources = self
             .word_lists()
@@ -565,6 +582,31 @@ impl Hub {
                 }
                 SeatKind::Human => s.token = Some(new_token()),
             }
+        }
+        if !spec.open_seats.is_empty() && !spec.public {
+            return Err(ApiError::bad_json(
+                "open_seats: a private game has no open seats (nobody could find them): make it public, or send invite links",
+            ));
+        }
+        for &seat in &spec.open_seats {
+            let s = seats.get_mut(seat).ok_or_else(|| {
+                ApiError::bad_json(format!(
+                    "open_seats: seat {seat} does not exist: this game has seats 0 to {}",
+                    n - 1
+                ))
+            })?;
+            if s.kind == SeatKind::Bot {
+                return Err(ApiError::bad_json(format!(
+                    "open_seats: seat {seat} is a bot's"
+                )));
+            }
+            if spec.take_seat.as_ref().is_some_and(|t| t.0 == seat) {
+                return Err(ApiError::bad_json(format!(
+                    "open_seats: seat {seat} is the one you take (take_seat)"
+                )));
+            }
+            // Claimed later, with a token minted then.
+            s.token = None;
         }
         if let Some((seat, name, player)) = spec.take_seat {
             let s = seats.get_mut(seat).ok_or_else(|| {

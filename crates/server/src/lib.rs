@@ -409,6 +409,18 @@ pub(crate) fn record_json(row: &GameRow, actions: &[ActionRow]) -> Value {
     })
 }
 
+/// The published hash of a game's seed: the SHA-256 of its decimal
+/// digits (`"42"`), in lower-case hex. Every summary shows it from the
+/// start; the record reveals the seed once the game is over, so anyone
+/// can check that the deal was drawn before play and not changed.
+pub fn seed_sha256(seed: u64) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(seed.to_string().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// The public `GameSummary` of `docs/api.md`.
 pub(crate) fn summary_json(
     row: &GameRow,
@@ -434,6 +446,9 @@ pub(crate) fn summary_json(
                 "level": s.level,
                 "name": s.name,
                 "joined": s.joined,
+                // Anyone may take it with `claim` (in a public game):
+                // a human seat without a token yet.
+                "open": s.kind == SeatKind::Human && s.token.is_none(),
                 "connected": connected.and_then(|c| c.get(s.seat).copied()).unwrap_or(s.kind == SeatKind::Bot),
             })
         })
@@ -457,6 +472,7 @@ pub(crate) fn summary_json(
         "turn_seconds": row.time_control.turn_seconds,
         "aborted": row.aborted,
         "absent_seconds": row.time_control.absent_seconds,
+        "seed_sha256": seed_sha256(row.seed),
     })
 }
 

@@ -312,7 +312,7 @@ async fn a_race_for_one_seat_has_one_winner() {
     for round in 0..5 {
         let created = create(
             a.addr(),
-            json!({"game": "nim", "take_seat": 0, "public": true}),
+            json!({"game": "nim", "take_seat": 0, "public": true, "open_seats": [1]}),
         )
         .await;
         let id = created["game"]["id"].as_str().unwrap().to_string();
@@ -337,12 +337,24 @@ async fn a_race_for_one_seat_has_one_winner() {
             .unwrap();
         assert!(stored.seats[1].joined);
         assert_eq!(stored.seats[1].name.as_deref(), Some(winner));
-        // Both processes now show the winner.
+        // The seat's one token is the one minted for the winner.
+        let won_token = won["token"].as_str().unwrap();
+        assert_eq!(stored.seats[1].token.as_deref(), Some(won_token));
+        assert!(!lost.to_string().contains(won_token), "{lost}");
+        // Both processes now show the winner, and the winner's new token
+        // acts through either at once (the other reads it when told it).
         for server in [&a, &b] {
             let (_, g) = http(server.addr(), "GET", &format!("/api/games/{id}"), None, &[])
                 .await
                 .unwrap();
             assert_eq!(g["seats"][1]["name"], winner, "{g}");
+            let (s, j) = post(
+                server.addr(),
+                &format!("/api/games/{id}/join"),
+                json!({"token": won_token}),
+            )
+            .await;
+            assert_eq!((s, j["seat"].clone()), (200, json!(1)), "{j}");
         }
     }
     a.stop().await;

@@ -293,17 +293,255 @@ async fn http_errors_change_nothing() {
         .unwrap();
     assert_eq!(error_for(&mut spec, json!(1)).await["code"], "spectator");
 
-    // Lobby listing and claiming a free seat of a public game.
+    // Lobby listing; seat 1 is invited (its token went to the creator),
+    // so nobody may claim it, and the claim learns no token.
     let (_, open) = http(addr, "GET", "/api/games?status=open", None, &[])
         .await
         .unwrap();
     assert_eq!(open["games"][0]["id"], id);
+    assert_eq!(open["games"][0]["seats"][1]["open"], false);
     let claim = format!("/api/games/{id}/claim");
     let (s, c) = post(addr, &claim, json!({"seat": 1, "name": "Cy"})).await;
+    assert_eq!((s, code(&c)), (403, "invite_only".into()), "{c}");
+    assert!(!c.to_string().contains(&t1), "{c}");
+    server.stop().await;
+}
+
+/// Seats are invited (their tokens handed to the creator as invite links)
+/// or open (anyone may claim them in a public game): a stranger's claim of
+/// an invited seat is refused, a claim of an open seat mints the seat's
+/// one token, and nobody else's token acts for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_takes_an_open_seat_with_a_new_token_and_never_an_invited_one() {
+    let db = common::sqlite_url("claims");
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    // Gobble: a stranger holding the invitee's token would see their words.
+    let config = json!({"seats": 3, "keyphrase": "abacus abdomen abide zoom", "seconds": 60});
+    let created = create(
+        addr,
+        json!({"game": "gobble", "config": config, "take_seat": 0, "open_seats": [2]}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    // The creator gets the tokens of seats 0 and 1; seat 2 has none yet.
+    let handed: Vec<u64> = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["seat"].as_u64().unwrap())
+        .collect();
+    assert_eq!(handed, vec![0, 1], "{created}");
+    let opens: Vec<&Value> = created["game"]["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["open"])
+        .collect();
+    assert_eq!(opens, vec![&json!(false), &json!(false), &json!(true)]);
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let claim = format!("/api/games/{id}/claim");
+
+    // A stranger claims the invited seat: refused, with the error JSON.
+    let (s, v) = post(addr, &claim, json!({"seat": 1, "name": "Eve"})).await;
+    assert_eq!(s, 403, "{v}");
+    assert_eq!(v["error"]["code"], "invite_only", "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("invite link"),
+        "{v}"
+    );
+    assert!(!v.to_string().contains(&t1), "{v}");
+    let (_, g) = common::get(addr, &format!("/api/games/{id}")).await;
+    assert_eq!(g["seats"][1]["joined"], false, "nothing changed: {g}");
+    assert_eq!(g["seats"][1]["name"], Value::Null, "{g}");
+
+    // A stranger claims the open seat: a new token, unlike every other.
+    let (s, c) = post(addr, &claim, json!({"seat": 2, "name": "Cy"})).await;
     assert_eq!(s, 200, "{c}");
-    assert_eq!(c["token"], t1.as_str());
-    let (s, v) = post(addr, &claim, json!({"seat": 1})).await;
-    assert_eq!((s, code(&v)), (409, "seat_taken".into()));
+    let t2 = c["token"].as_str().unwrap().to_string();
+    assert_eq!(t2.len(), 32, "{c}");
+    assert!(t2.bytes().all(|b| b.is_ascii_hexdigit()), "{c}");
+    assert!(t2 != t0 && t2 != t1, "{c}");
+    assert!(!created.to_string().contains(&t2));
+    assert_eq!(c["game"]["seats"][2]["joined"], true, "{c}");
+    assert_eq!(c["game"]["seats"][2]["open"], false, "{c}");
+    // Once: the seat has one holder.
+    let (s, v) = post(addr, &claim, json!({"seat": 2, "name": "Di"})).await;
+    assert_eq!((s, code(&v)), (409, "seat_taken".into()), "{v}");
+    assert!(!v.to_string().contains(&t2), "{v}");
+
+    // Each token acts for its own seat only.
+    for (t, seat) in [(&t0, 0), (&t1, 1), (&t2, 2)] {
+        let (s, st) = common::get(addr, &format!("/api/games/{id}/state?token={t}")).await;
+        assert_eq!(s, 200, "{st}");
+        let mut ws = Ws::connect(addr, &id, Some(t)).await.unwrap();
+        let welcome = ws.recv().await.unwrap();
+        assert_eq!(welcome["you"]["seat"], seat, "{welcome}");
+        ws.close().await;
+        let (s, v) = post(addr, &format!("/api/games/{id}/join"), json!({"token": t})).await;
+        assert_eq!((s, v["seat"].clone()), (200, json!(seat)), "{v}");
+    }
+    // The claimant's token survives a restart; a made-up one acts for nobody.
+    server.stop().await;
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let (s, v) = post(addr, &format!("/api/games/{id}/join"), json!({"token": t2})).await;
+    assert_eq!((s, v["seat"].clone()), (200, json!(2)), "{v}");
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/actions"),
+        json!({"token": "0".repeat(32), "action": {"type": "done"}}),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (403, "bad_token".into()), "{v}");
+
+    // Open seats belong to public games, and not to the creator's own seat
+    // or a bot's.
+    for (body, what) in [
+        (
+            json!({"game": "nim", "public": false, "open_seats": [1]}),
+            "private",
+        ),
+        (
+            json!({"game": "nim", "take_seat": 1, "open_seats": [1]}),
+            "take_seat",
+        ),
+        (
+            json!({"game": "nim", "bots": [{"seat": 1}], "open_seats": [1]}),
+            "bot",
+        ),
+        (json!({"game": "nim", "open_seats": [5]}), "does not exist"),
+    ] {
+        let (s, v) = post(addr, "/api/games", body).await;
+        assert_eq!((s, code(&v)), (400, "bad_json".into()), "{v}");
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains(what),
+            "{v}"
+        );
+    }
+    // In a private game no seat is claimable at all.
+    let private = create(addr, json!({"game": "nim", "public": false})).await;
+    let pid = private["game"]["id"].as_str().unwrap();
+    let (s, v) = post(addr, &format!("/api/games/{pid}/claim"), json!({"seat": 1})).await;
+    assert_eq!((s, code(&v)), (403, "bad_token".into()), "{v}");
+    server.stop().await;
+}
+
+/// SHA-256 of a seed's decimal digits, in hex (docs/api.md `seed_sha256`).
+fn sha256_hex(seed: u64) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(seed.to_string().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Where the seed decides something hidden (a Gobble board drawn without a
+/// keyphrase), the server draws it: a client's seed is refused, the
+/// summary publishes the seed's hash from the start and never the seed,
+/// and the record reveals a seed with that hash once the game is over,
+/// which gives the board that was played. A rematch draws a fresh seed.
+/// Where nothing hidden depends on it, a client's seed is taken.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_draws_hidden_seeds_and_reveals_them_with_the_record() {
+    use parlor_core::Game;
+    let server = common::start(&common::sqlite_url("seeds"), common::test_settings()).await;
+    let addr = server.addr();
+    let config = json!({"seats": 1, "seconds": 60});
+
+    let (s, v) = post(
+        addr,
+        "/api/games",
+        json!({"game": "gobble", "config": config, "take_seat": 0, "seed": 42}),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (400, "bad_config".into()), "{v}");
+    assert_eq!(v["error"]["kind"], "bad_setting", "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("seed: "),
+        "{v}"
+    );
+    let (_, list) = common::get(addr, "/api/games").await;
+    assert_eq!(list["games"], json!([]), "nothing made");
+
+    let created = create(
+        addr,
+        json!({"game": "gobble", "config": config, "take_seat": 0}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let t0 = token(&created, 0);
+    let hash = created["game"]["seed_sha256"].as_str().unwrap().to_string();
+    assert_eq!(hash.len(), 64, "{created}");
+    assert!(hash.bytes().all(|b| b.is_ascii_hexdigit()));
+    // Nowhere the seed itself while the game runs.
+    let (mut ws, _) = connect(addr, &id, Some(&t0)).await;
+    let (_, summary) = common::get(addr, &format!("/api/games/{id}")).await;
+    let (_, state) = common::get(addr, &format!("/api/games/{id}/state?token={t0}")).await;
+    let (_, listed) = common::get(addr, "/api/games").await;
+    assert_eq!(summary["seed_sha256"], hash.as_str());
+    assert_eq!(listed["games"][0]["seed_sha256"], hash.as_str());
+    for v in [&created, &summary, &state, &listed] {
+        assert!(!v.to_string().contains("\"seed\""), "{v}");
+    }
+    let (s, v) = common::get(addr, &format!("/api/games/{id}/record")).await;
+    assert_eq!((s, code(&v)), (409, "not_over".into()), "{v}");
+    let board = state["view"]["letters"].as_str().unwrap().to_string();
+
+    // The round ends: the record reveals the seed, and it checks.
+    act(&mut ws, 1, json!({"type": "done"})).await;
+    let (s, record) = common::get(addr, &format!("/api/games/{id}/record")).await;
+    assert_eq!(s, 200, "{record}");
+    let seed = record["seed"].as_u64().unwrap();
+    assert_eq!(sha256_hex(seed), hash, "the published hash is the seed's");
+    let g = parlor_gobble::Gobble::new(
+        &serde_json::from_value(record["config"].clone()).unwrap(),
+        seed,
+        &parlor_core::Resources::embedded(),
+    )
+    .unwrap();
+    assert_eq!(g.view(parlor_core::Viewer::Spectator).letters, board);
+
+    // A rematch draws a fresh seed.
+    let (s, r) = post(
+        addr,
+        &format!("/api/games/{id}/rematch"),
+        json!({"token": t0}),
+    )
+    .await;
+    assert_eq!(s, 200, "{r}");
+    let again = r["game"]["seed_sha256"].as_str().unwrap();
+    assert_eq!(again.len(), 64);
+    assert_ne!(again, hash);
+
+    // With a keyphrase the board is the keyphrase's: a seed hides nothing,
+    // and the client's is kept (likewise Word Sprout, which draws nothing).
+    let keyed = json!({"seats": 1, "seconds": 60, "keyphrase": "abacus abdomen abide zoom"});
+    let created = create(
+        addr,
+        json!({"game": "gobble", "config": keyed, "take_seat": 0, "seed": 42}),
+    )
+    .await;
+    assert_eq!(created["game"]["seed_sha256"], sha256_hex(42));
+    let id = created["game"]["id"].as_str().unwrap();
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/actions"),
+        json!({"token": token(&created, 0), "action": {"type": "done"}}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (_, record) = common::get(addr, &format!("/api/games/{id}/record")).await;
+    assert_eq!(record["seed"], 42, "{record}");
+    let created = create(addr, json!({"game": "wordsprout", "seed": 7})).await;
+    assert_eq!(created["game"]["seed_sha256"], sha256_hex(7));
+    ws.close().await;
     server.stop().await;
 }
 

@@ -191,20 +191,43 @@ fn suite(db: &DbUrl) {
     assert_eq!(s.load("g1").unwrap().unwrap().row.status, status(2, true));
     assert_eq!(s.load("g2").unwrap().unwrap().row.status, stopped);
 
-    // A claim takes a free seat once.
-    let claim = |seat| Write::Claim {
-        game_id: "g1".into(),
+    // A claim takes an open seat (one without a token) once, and gives
+    // it the claimant's new token; an invited seat (with a token) is
+    // never claimed, joined or not.
+    let mut g9 = row("g9", 400, false);
+    g9.status = status(2, true); // over and private: in no listing below
+    let mut open = seats(true);
+    open[0].player = None;
+    open[1].token = None;
+    s.commit(&[Write::NewGame {
+        row: g9,
+        seats: open,
+    }])
+    .unwrap();
+    let claim = |game: &str, seat, token: &str| Write::Claim {
+        game_id: game.into(),
         seat,
+        token: token.into(),
         name: Some("Cy".into()),
         player: None,
     };
-    assert_eq!(s.commit(&[claim(1)]).unwrap(), vec![true]);
-    assert_eq!(s.commit(&[claim(1)]).unwrap(), vec![false]);
-    assert_eq!(s.commit(&[claim(0)]).unwrap(), vec![false], "Ann's already");
     assert_eq!(
-        s.load("g1").unwrap().unwrap().seats[1].name.as_deref(),
-        Some("Cy")
+        s.commit(&[claim("g1", 1, "stolen")]).unwrap(),
+        vec![false],
+        "an invited seat"
     );
+    assert_eq!(s.load("g1").unwrap().unwrap().seats, seats(true));
+    assert_eq!(s.commit(&[claim("g9", 1, "t9")]).unwrap(), vec![true]);
+    assert_eq!(s.commit(&[claim("g9", 1, "t10")]).unwrap(), vec![false]);
+    assert_eq!(
+        s.commit(&[claim("g9", 0, "t11")]).unwrap(),
+        vec![false],
+        "Ann's already"
+    );
+    let seat = s.load("g9").unwrap().unwrap().seats[1].clone();
+    assert_eq!(seat.name.as_deref(), Some("Cy"));
+    assert_eq!(seat.token.as_deref(), Some("t9"), "the first claimant's");
+    assert!(seat.joined);
 
     // A join and a rematch link.
     s.commit(&[Write::Join {

@@ -73,7 +73,9 @@ pub struct SeatRow {
     pub kind: SeatKind,
     /// A bot's level (`easy` ... `best`).
     pub level: Option<String>,
-    /// A human seat's secret token.
+    /// A human seat's secret token. `None` for a bot, and for an *open*
+    /// seat nobody has claimed yet (`claim` mints its token); an invited
+    /// seat has its token from the start.
     pub token: Option<String>,
     /// The display name.
     pub name: Option<String>,
@@ -233,14 +235,18 @@ pub enum Write {
         /// The new status.
         status: StatusRow,
     },
-    /// A human took a free seat without its token (`claim`): taken only
-    /// if nobody has joined it yet, so two claims through two processes
-    /// cannot both win.
+    /// A human took an open seat (`claim`), which has no token until then:
+    /// the seat gets `token`, minted for the claimant. Taken only if the
+    /// seat is a human's, nobody has joined it and it has no token yet (an
+    /// invited seat's token is its invitee's), so two claims through two
+    /// processes cannot both win and a seat has one holder.
     Claim {
         /// The game.
         game_id: String,
         /// The seat.
         seat: usize,
+        /// The seat's new token: the claimant's secret.
+        token: String,
         /// The display name.
         name: Option<String>,
         /// The player key.

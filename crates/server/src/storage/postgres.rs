@@ -367,8 +367,8 @@ impl PgConn {
             )?,
             join: p("UPDATE seats SET joined = TRUE, name = COALESCE($3, name), player = COALESCE($4, player) \
                  WHERE game_id = $1 AND seat = $2")?,
-            claim: p("UPDATE seats SET joined = TRUE, name = COALESCE($3, name), player = COALESCE($4, player) \
-                 WHERE game_id = $1 AND seat = $2 AND NOT joined")?,
+            claim: p("UPDATE seats SET joined = TRUE, name = COALESCE($3, name), player = COALESCE($4, player), token = $5 \
+                 WHERE game_id = $1 AND seat = $2 AND NOT joined AND token IS NULL AND kind = 'human'")?,
             rematch: p("UPDATE games SET rematch = $2 WHERE id = $1 AND rematch IS NULL")?,
             notify: p("SELECT pg_notify('parlor_games', $1)")?,
             load_game: p(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))?,
@@ -744,10 +744,11 @@ impl PgConn {
                 Write::Claim {
                     game_id,
                     seat,
+                    token,
                     name,
                     player,
                 } => {
-                    tx.execute(&st.claim, &[game_id, &(*seat as i64), name, player])
+                    tx.execute(&st.claim, &[game_id, &(*seat as i64), name, player, token])
                         .map_err(err)?
                         == 1
                 }

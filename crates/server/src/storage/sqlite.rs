@@ -361,16 +361,17 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
         Write::Claim {
             game_id,
             seat,
+            token,
             name,
             player,
         } => {
             let n = c
                 .prepare_cached(
-                    "UPDATE seats SET joined = 1, name = COALESCE(?3, name), player = COALESCE(?4, player) \
-                         WHERE game_id = ?1 AND seat = ?2 AND joined = 0",
+                    "UPDATE seats SET joined = 1, name = COALESCE(?3, name), player = COALESCE(?4, player), token = ?5 \
+                         WHERE game_id = ?1 AND seat = ?2 AND joined = 0 AND token IS NULL AND kind = 'human'",
                 )
                 .map_err(err)?
-                .execute(params![game_id, *seat as i64, name, player])
+                .execute(params![game_id, *seat as i64, name, player, token])
                 .map_err(err)?;
             return Ok(n == 1);
         }

@@ -284,8 +284,8 @@ fn commit_group(storage: &mut dyn Storage, group: Vec<(Vec<Write>, Reply)>) {
 /// an earlier attempt of the same request) was stored. Only writes that
 /// cannot be told apart from another's answer yes: an action (same index,
 /// actor, action and time), a new game (same id, seed and creation time),
-/// a rematch (same pair), a claim (the seat joined with the same name and
-/// player key), an abort. A failed look-up answers no.
+/// a rematch (same pair), a claim (the seat holds the token it minted), an
+/// abort. A failed look-up answers no.
 fn already_stored(storage: &mut dyn Storage, w: &Write) -> bool {
     match w {
         Write::Action {
@@ -303,16 +303,16 @@ fn already_stored(storage: &mut dyn Storage, w: &Write) -> bool {
             storage.load_since(from, usize::MAX),
             Ok(Some(g)) if g.row.rematch.as_deref() == Some(to.as_str())
         ),
+        // The claim minted a secret of its own: stored if the seat holds it.
         Write::Claim {
             game_id,
             seat,
-            name,
-            player,
+            token,
+            ..
         } => matches!(
             storage.load_since(game_id, usize::MAX),
             Ok(Some(g)) if g.seats.iter().any(|s| s.seat == *seat && s.joined
-                && (name.is_none() || s.name == *name)
-                && (player.is_none() || s.player == *player))
+                && s.token.as_deref() == Some(token.as_str()))
         ),
         Write::Abort { game_id, status } => matches!(
             storage.load_since(game_id, usize::MAX),

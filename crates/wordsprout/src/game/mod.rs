@@ -536,6 +536,12 @@ impl Game for WordSprout {
         Needs::seats(config.players).word_list("words", &config.lexicon)
     }
 
+    /// Word Sprout draws nothing: the seed is not read at all (the pot is
+    /// the config's, in plain sight), so a player may choose it.
+    fn hidden_chance(_: &Config) -> bool {
+        false
+    }
+
     fn settings() -> Vec<Setting> {
         config::settings()
     }
