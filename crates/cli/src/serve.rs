@@ -84,6 +84,11 @@ pub fn default_db() -> Result<PathBuf> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    // The server's log: one line per event on standard error.
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
     let db = match &args.db {
         Some(url) => DbUrl::parse(url)?,
         None => DbUrl::Sqlite(default_db()?),

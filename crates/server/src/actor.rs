@@ -418,10 +418,7 @@ impl GameActor {
                 Ok(seats) => {
                     self.set_remote(&seats).await;
                 }
-                Err(e) => eprintln!(
-                    "parlor serve: game {}: cannot read presence: {e}",
-                    self.row.id
-                ),
+                Err(e) => tracing::warn!("game {}: cannot read presence: {e}", self.row.id),
             }
         }
         // Clocks stored before a restart continue from their stored start
@@ -479,8 +476,8 @@ impl GameActor {
                 _ = shutdown.changed() => break,
             }
             if self.stale {
-                eprintln!(
-                    "parlor serve: game {}: leaving memory after a failed write it could not undo; \
+                tracing::warn!(
+                    "game {}: leaving memory after a failed write it could not undo; \
                      the next visitor reloads it from the database",
                     self.row.id
                 );
@@ -752,8 +749,8 @@ impl GameActor {
                 seats.contains(&seat.0)
             }
             Err(e) => {
-                eprintln!(
-                    "parlor serve: game {}: cannot read presence before the absent countdown acts: {e}",
+                tracing::warn!(
+                    "game {}: cannot read presence before the absent countdown acts: {e}",
                     self.row.id
                 );
                 false
@@ -1105,8 +1102,8 @@ impl GameActor {
             Ok(Some(g)) => g,
             Ok(None) => return false,
             Err(e) => {
-                eprintln!(
-                    "parlor serve: game {}: cannot catch up with the database: {e}",
+                tracing::warn!(
+                    "game {}: cannot catch up with the database: {e}",
                     self.row.id
                 );
                 return false;
@@ -1167,8 +1164,8 @@ impl GameActor {
                 Err(e) => {
                     // Cannot happen with a record the game itself wrote;
                     // the database is the truth: rebuild from it whole.
-                    eprintln!(
-                        "parlor serve: game {}: stored action {} does not apply here ({e}); rebuilding from the record",
+                    tracing::warn!(
+                        "game {}: stored action {} does not apply here ({e}); rebuilding from the record",
                         self.row.id, a.idx
                     );
                     self.rebuild().await;
@@ -1223,10 +1220,7 @@ impl GameActor {
                 true
             }
             Err(e) => {
-                eprintln!(
-                    "parlor serve: game {}: cannot replay its stored record: {e}",
-                    self.row.id
-                );
+                tracing::warn!("game {}: cannot replay its stored record: {e}", self.row.id);
                 false
             }
         }
@@ -1248,8 +1242,8 @@ impl GameActor {
                 self.timeline.steps.truncate(self.m.actions_len());
                 return;
             }
-            Err(e) => eprintln!(
-                "parlor serve: game {}: cannot rebuild after a failed write ({e}); \
+            Err(e) => tracing::warn!(
+                "game {}: cannot rebuild after a failed write ({e}); \
                  rebuilding from the database",
                 self.row.id
             ),
@@ -1315,8 +1309,8 @@ impl GameActor {
             let n = self.seats.len();
             let clocks = self.timeline.clocks(&self.row.time_control, n, start);
             if clocks.is_none() {
-                eprintln!(
-                    "parlor serve: game {}: its stored time control is refused; its clocks do not run",
+                tracing::warn!(
+                    "game {}: its stored time control is refused; its clocks do not run",
                     self.row.id
                 );
             }
@@ -1399,10 +1393,7 @@ impl GameActor {
         // The clocks run anyway if this fails; only a restart would start
         // them again.
         if let Err(e) = self.store_status().await {
-            eprintln!(
-                "parlor serve: game {}: cannot store the clocks' start: {e}",
-                self.row.id
-            );
+            tracing::warn!("game {}: cannot store the clocks' start: {e}", self.row.id);
         }
         self.broadcast_state();
         self.maybe_bot();
@@ -1628,8 +1619,8 @@ impl GameActor {
                             tokio::time::sleep(Duration::from_millis(200)).await;
                         }
                         Err(NotStored::Refused(e)) => {
-                            eprintln!(
-                                "parlor serve: game {}: the game refused its own forfeit of seat {} on time ({e}); its bot moves for it",
+                            tracing::warn!(
+                                "game {}: the game refused its own forfeit of seat {} on time ({e}); its bot moves for it",
                                 self.row.id, seat.0
                             );
                             self.bots.forced = Some((seat, seq));
@@ -1765,8 +1756,8 @@ impl GameActor {
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
             Err(NotStored::Refused(e)) => {
-                eprintln!(
-                    "parlor serve: game {}: the game refused its own clock action ({key}): {e}",
+                tracing::warn!(
+                    "game {}: the game refused its own clock action ({key}): {e}",
                     self.row.id
                 );
                 self.dead_clock = Some(key);
@@ -1941,9 +1932,10 @@ impl GameActor {
                 Err(NotStored::MovedOn) => self.maybe_bot(),
                 Err(NotStored::Refused(e)) => {
                     if e.code != "storage" {
-                        eprintln!(
-                            "parlor serve: game {}: bot at {} chose a refused action: {e}",
-                            self.row.id, r.seat
+                        tracing::warn!(
+                            "game {}: bot at {} chose a refused action: {e}",
+                            self.row.id,
+                            r.seat
                         );
                     }
                     self.bots.passed.push((r.seat, r.at_seq));
@@ -1955,10 +1947,7 @@ impl GameActor {
                 self.maybe_bot();
             }
             Err(e) => {
-                eprintln!(
-                    "parlor serve: game {}: bot at {} failed: {e}",
-                    self.row.id, r.seat
-                );
+                tracing::warn!("game {}: bot at {} failed: {e}", self.row.id, r.seat);
                 self.bots.passed.push((r.seat, r.at_seq));
                 self.maybe_bot();
             }

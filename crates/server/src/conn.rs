@@ -114,9 +114,8 @@ pub(crate) async fn serve(
                 // Out of files (or another passing failure): say so, and
                 // give connections a moment to close before trying again.
                 if !is_connection_error(&e) {
-                    accept_errors.note(|n| {
-                        eprintln!("parlor serve: cannot accept connections ({n} failures): {e}")
-                    });
+                    accept_errors
+                        .note(|n| tracing::warn!("cannot accept connections ({n} failures): {e}"));
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 }
                 continue;
@@ -124,8 +123,8 @@ pub(crate) async fn serve(
         };
         let Ok(permit) = permits.clone().try_acquire_owned() else {
             refused.note(|n| {
-                eprintln!(
-                    "parlor serve: {cap} connections open, the most allowed: refusing new ones \
+                tracing::warn!(
+                    "{cap} connections open, the most allowed: refusing new ones \
                      ({n} refused since the last such line; see max_connections)"
                 )
             });

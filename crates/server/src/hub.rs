@@ -239,7 +239,7 @@ impl Hub {
         let rows = match self.store().read(move |s| s.presence(&ids, &process)).await {
             Ok(rows) => rows,
             Err(e) => {
-                eprintln!("parlor serve: cannot read presence: {e}");
+                tracing::warn!("cannot read presence: {e}");
                 return;
             }
         };
@@ -375,7 +375,7 @@ impl Hub {
                 .upload(self.store(), Some(name.clone()), text.into())
                 .await;
             if let Err(e) = stored {
-                eprintln!("parlor serve: word list {name} is offered but not stored: {e}");
+                tracing::warn!("word list {name} is offered but not stored: {e}");
             }
         }
     }
@@ -457,7 +457,7 @@ impl Hub {
                     self.notify(&id, Some(seq));
                 }
             }
-            Err(e) => eprintln!("parlor serve: cannot poll live games: {e}"),
+            Err(e) => tracing::warn!("cannot poll live games: {e}"),
         }
     }
 
@@ -692,7 +692,7 @@ impl Hub {
         for g in games.iter().filter(|g| needs_host(g)) {
             match self.stub(&g.row.id).await {
                 Ok(_) => n += 1,
-                Err(e) => eprintln!("parlor serve: cannot resume game {}: {e}", g.row.id),
+                Err(e) => tracing::warn!("cannot resume game {}: {e}", g.row.id),
             }
         }
         Ok(n)

@@ -86,7 +86,7 @@ impl Leases {
             }
             Ok(_) => false,
             Err(e) => {
-                eprintln!("parlor serve: game {id}: cannot take its lease: {e}");
+                tracing::warn!("game {id}: cannot take its lease: {e}");
                 false
             }
         }
@@ -109,7 +109,7 @@ impl Leases {
             .await
         {
             // It lapses by itself.
-            eprintln!("parlor serve: game {id}: cannot release its lease: {e}");
+            tracing::warn!("game {id}: cannot release its lease: {e}");
         }
     }
 
@@ -197,20 +197,20 @@ pub(crate) fn start(hub: Hub) {
             match hub.leases().round(hub.store()).await {
                 Ok((taken, lost)) => {
                     if failing {
-                        eprintln!("parlor serve: leases renewed again");
+                        tracing::info!("leases renewed again");
                     }
                     failing = false;
                     for id in lost.iter().chain(&taken) {
                         // A live game hears of the change; a game taken
                         // over is loaded and goes on by itself.
                         if let Err(e) = hub.host_changed(id).await {
-                            eprintln!("parlor serve: game {id}: cannot take it over: {e}");
+                            tracing::warn!("game {id}: cannot take it over: {e}");
                         }
                     }
                 }
                 Err(e) => {
                     if !failing {
-                        eprintln!("parlor serve: cannot renew leases ({e}); retrying");
+                        tracing::warn!("cannot renew leases ({e}); retrying");
                     }
                     failing = true;
                 }

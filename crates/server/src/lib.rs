@@ -307,7 +307,7 @@ impl Server {
             let hub = hub.clone();
             tokio::spawn(async move {
                 if let Err(e) = hub.resume_all().await {
-                    eprintln!("parlor serve: cannot resume games: {e}");
+                    tracing::warn!("cannot resume games: {e}");
                 }
             });
         }
@@ -319,8 +319,8 @@ impl Server {
         let settings = hub.settings();
         let cap = conn::effective_cap(settings.max_connections, conn::raise_fd_limit());
         if cap < settings.max_connections {
-            eprintln!(
-                "parlor serve: at most {cap} connections at once (max_connections {} is over \
+            tracing::info!(
+                "at most {cap} connections at once (max_connections {} is over \
                  three quarters of the open-file limit)",
                 settings.max_connections
             );

@@ -133,13 +133,13 @@ async fn run(
     let mut report = |r: Result<Vec<bool>, crate::storage::StorageError>| match r {
         Ok(_) => {
             if failing {
-                eprintln!("parlor serve: presence stored again");
+                tracing::info!("presence stored again");
             }
             failing = false;
         }
         Err(e) => {
             if !failing {
-                eprintln!("parlor serve: cannot store presence ({e}); the refresh retries");
+                tracing::warn!("cannot store presence ({e}); the refresh retries");
             }
             failing = true;
         }

@@ -231,8 +231,8 @@ impl PgStorage {
             match PgConn::connect(&self.url) {
                 Ok(c) => {
                     if self.down {
-                        eprintln!(
-                            "parlor serve: PostgreSQL {} connection restored to {}",
+                        tracing::info!(
+                            "PostgreSQL {} connection restored to {}",
                             self.role,
                             super::DbUrl::Postgres(self.url.clone())
                         );
@@ -258,8 +258,8 @@ impl PgStorage {
     /// Forgets a dead connection (the next operation opens a new one).
     fn lost(&mut self, why: &str) {
         if self.conn.take().is_some() && !self.down {
-            eprintln!(
-                "parlor serve: PostgreSQL {} connection lost ({why}); reconnecting",
+            tracing::warn!(
+                "PostgreSQL {} connection lost ({why}); reconnecting",
                 self.role
             );
             self.down = true;
@@ -1071,8 +1071,8 @@ pub(crate) fn listen(url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Notice>)
             Ok(c) => c,
             Err(e) => {
                 if !failing {
-                    eprintln!(
-                        "parlor serve: change listener cannot reach PostgreSQL at {where_}: {} (retrying)",
+                    tracing::warn!(
+                        "change listener cannot reach PostgreSQL at {where_}: {} (retrying)",
                         err(e).0
                     );
                     failing = true;
@@ -1082,7 +1082,7 @@ pub(crate) fn listen(url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Notice>)
             }
         };
         if failing {
-            eprintln!("parlor serve: change listener reconnected to {where_}");
+            tracing::info!("change listener reconnected to {where_}");
             failing = false;
         }
         // Anything may have changed while not listening.
@@ -1118,16 +1118,16 @@ pub(crate) fn listen(url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Notice>)
                     // A connection that died without a word (a cut network)
                     // only shows when used: ask it now and then.
                     if quiet_seconds % 30 == 0 && client.is_valid(CHECK_TIMEOUT).is_err() {
-                        eprintln!(
-                            "parlor serve: change listener's PostgreSQL connection stopped answering (reconnecting)"
+                        tracing::warn!(
+                            "change listener's PostgreSQL connection stopped answering (reconnecting)"
                         );
                         failing = true;
                         break;
                     }
                 }
                 Err(e) => {
-                    eprintln!(
-                        "parlor serve: change listener lost its PostgreSQL connection: {} (reconnecting)",
+                    tracing::warn!(
+                        "change listener lost its PostgreSQL connection: {} (reconnecting)",
                         err(e).0
                     );
                     failing = true;
