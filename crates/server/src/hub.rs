@@ -106,6 +106,9 @@ impl Hub {
             in_memory: settings.word_lists_in_memory,
         };
         let presence = crate::presence::Presence::start(&store, &settings, shutdown.clone());
+        // One bound for what every game derives, on the server's lists and
+        // the uploaded ones alike (which are added to these resources).
+        let resources = resources.with_derived_limit(settings.derived_cache_bytes);
         Hub {
             inner: Arc::new(Inner {
                 presence,
