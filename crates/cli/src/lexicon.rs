@@ -341,7 +341,10 @@ mod tests {
             "{text}"
         );
         let v: serde_json::Value = serde_json::from_str(&folded).unwrap();
-        assert_eq!((v["words"].as_u64(), v["capitalised"].as_u64()), (Some(4), Some(0)));
+        assert_eq!(
+            (v["words"].as_u64(), v["capitalised"].as_u64()),
+            (Some(4), Some(0))
+        );
     }
 
     #[test]

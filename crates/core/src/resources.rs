@@ -276,7 +276,12 @@ impl DerivedCache {
     /// Drops every value of `scope`.
     fn forget(&self, scope: u64) {
         let mut st = self.state();
-        let gone: Vec<Id> = st.slots.keys().filter(|id| id.0 == scope).cloned().collect();
+        let gone: Vec<Id> = st
+            .slots
+            .keys()
+            .filter(|id| id.0 == scope)
+            .cloned()
+            .collect();
         for id in gone {
             if let Some(slot) = st.slots.remove(&id) {
                 if let Some(bytes) = slot.bytes {
@@ -285,7 +290,8 @@ impl DerivedCache {
                 }
             }
         }
-        st.released.retain(|id, (weak, _)| id.0 != scope && weak.strong_count() > 0);
+        st.released
+            .retain(|id, (weak, _)| id.0 != scope && weak.strong_count() > 0);
     }
 }
 
@@ -634,7 +640,11 @@ mod tests {
         base.derived("base", || Blob(0, 400));
         let (lex, _) = Lexicon::from_words("mine", ["cat"]).unwrap();
         let mine = base.clone().with_lexicon(Arc::new(lex));
-        assert_eq!(mine.derived("base", || Blob(1, 400)).0, 1, "its own key space");
+        assert_eq!(
+            mine.derived("base", || Blob(1, 400)).0,
+            1,
+            "its own key space"
+        );
         assert_eq!(base.derived_bytes(), 800);
         mine.derived("more", || Blob(2, 400));
         assert!(base.derived_bytes() <= 1000);

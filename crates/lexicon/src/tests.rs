@@ -140,9 +140,13 @@ fn empty_lists_are_errors() {
     assert!(err.to_string().contains("2 lines skipped"));
     assert!(!err.to_string().contains("written in capitals"));
     // A list all in capitals, read by default, says how to read it.
-    let err = Lexicon::from_bytes("caps.txt", b"CAT
+    let err = Lexicon::from_bytes(
+        "caps.txt",
+        b"CAT
 DOG
-").unwrap_err();
+",
+    )
+    .unwrap_err();
     assert!(matches!(err, LexiconError::Empty { capitalised: 2, .. }));
     assert!(err.to_string().contains("written in capitals"), "{err}");
     assert!(Lexicon::from_words("none", Vec::<String>::new()).is_err());
@@ -160,8 +164,8 @@ fn capitalised_entries() {
     let (l, report) = Lexicon::from_bytes_with_case("t", list, Case::Fold).unwrap();
     assert_eq!(words(&l), ["cat", "oslo", "xxl"]);
     assert_eq!((report.capitalised, report.duplicates), (0, 1));
-    let (l, _) = Lexicon::from_words_with_case("t", ["Oslo", "XXL", "oslo", "cat"], Case::Fold)
-        .unwrap();
+    let (l, _) =
+        Lexicon::from_words_with_case("t", ["Oslo", "XXL", "oslo", "cat"], Case::Fold).unwrap();
     assert_eq!(words(&l), ["cat", "oslo", "xxl"]);
     let caps = b"CAT\nDOG\nO'CLOCK\n";
     let (l, report) = Lexicon::from_bytes_with_case("t", caps, Case::Fold).unwrap();

@@ -76,14 +76,21 @@ async fn distinct_settings_stay_within_the_bound() {
         assert_eq!(s, 201, "vowels {vowels}: {v}");
         let (bytes, limit) = server.derived_cache();
         assert_eq!(limit, bound);
-        assert!(bytes <= bound, "{bytes} bytes held after {} settings", i + 1);
+        assert!(
+            bytes <= bound,
+            "{bytes} bytes held after {} settings",
+            i + 1
+        );
         if i == 0 {
             first = bytes;
         }
     }
     // The settings were worth many times the bound: it was the bound that
     // held them back.
-    assert!(first > 0 && first * 40 > 3 * bound, "one language is {first} bytes");
+    assert!(
+        first > 0 && first * 40 > 3 * bound,
+        "one language is {first} bytes"
+    );
 
     // Settings whose data alone is over the bound: refused in one line.
     let (s, v) = post(

@@ -265,7 +265,14 @@ mod key_tests {
         assert!(err.message.contains("would take more than 64 KiB"), "{err}");
         // A small list fits.
         let (lex, _) = Lexicon::from_words("t", ["oat", "tomato", "bombastic"]).unwrap();
-        assert!(Judge::new(&r, &lex, &RuleSet::core(), &Pot::STANDARD, &Vowels::default()).is_ok());
+        assert!(Judge::new(
+            &r,
+            &lex,
+            &RuleSet::core(),
+            &Pot::STANDARD,
+            &Vowels::default()
+        )
+        .is_ok());
         assert!(r.derived_bytes() <= 64 * 1024);
     }
 }

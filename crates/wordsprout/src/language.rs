@@ -283,8 +283,7 @@ impl Language {
     /// `rules` (the others are ignored); `pot` matters only with
     /// [`Rule::Tiles`].
     pub fn new(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowels) -> Language {
-        Language::build(lexicon, rules, pot, vowels, false, usize::MAX)
-            .expect("no bound on bytes")
+        Language::build(lexicon, rules, pot, vowels, false, usize::MAX).expect("no bound on bytes")
     }
 
     /// Like [`new`](Language::new), but gives up (`None`) as soon as the
