@@ -131,8 +131,9 @@ fn load_with_report(dict: &DictArgs) -> Result<(Arc<Lexicon>, Option<LoadReport>
     };
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read word list {}", path.display()))?;
-    let (lexicon, report) = Lexicon::from_bytes(path.display().to_string(), &bytes)
-        .with_context(|| format!("cannot use word list {}", path.display()))?;
+    let (lexicon, report) =
+        Lexicon::from_bytes_with_case(path.display().to_string(), &bytes, dict.case())
+            .with_context(|| format!("cannot use word list {}", path.display()))?;
     Ok((Arc::new(lexicon), Some(report)))
 }
 
@@ -169,8 +170,10 @@ fn info(a: &InfoArgs, out: &mut impl Write) -> Result<ExitCode> {
         });
         if let Some(r) = &report {
             v["skipped"] = json!(r.skipped);
+            v["capitalised"] = json!(r.capitalised);
             v["duplicates"] = json!(r.duplicates);
             v["first_skipped"] = json!(r.first_skipped);
+            v["first_capitalised"] = json!(r.first_capitalised);
         }
         write_json(out, &v)?;
     } else {
@@ -187,6 +190,12 @@ fn info(a: &InfoArgs, out: &mut impl Write) -> Result<ExitCode> {
             write!(out, "skipped:     {}", r.skipped)?;
             match &r.first_skipped {
                 Some(first) => writeln!(out, " (first: {first:?})")?,
+                None => writeln!(out)?,
+            }
+            write!(out, "capitalised: {}", r.capitalised)?;
+            match &r.first_capitalised {
+                Some(first) => writeln!(out, " skipped as proper nouns (first: {first:?})")?,
+                None if a.dict.fold_case => writeln!(out, " (case folded)")?,
                 None => writeln!(out)?,
             }
             writeln!(out, "duplicates:  {}", r.duplicates)?;
@@ -313,15 +322,34 @@ mod tests {
     fn info_from_a_file_reports_skipped_lines() {
         let path =
             std::env::temp_dir().join(format!("parlor-lexicon-test-{}.txt", std::process::id()));
-        std::fs::write(&path, "Zebra\napple\n# comment\nit's\napple\n").unwrap();
-        let (_, out) = lexicon(&["info", "--dict", path.to_str().unwrap(), "--json"]).unwrap();
+        std::fs::write(&path, "zebra\napple\n# comment\nit's\napple\nOslo\nXXL\n").unwrap();
+        let file = path.to_str().unwrap();
+        let (_, out) = lexicon(&["info", "--dict", file, "--json"]).unwrap();
+        let (_, text) = lexicon(&["info", "--dict", file]).unwrap();
+        let (_, folded) = lexicon(&["info", "--dict", file, "--fold-case", "--json"]).unwrap();
         std::fs::remove_file(&path).unwrap();
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["words"], 2);
         assert_eq!(v["skipped"], 1);
+        assert_eq!(v["capitalised"], 2);
         assert_eq!(v["duplicates"], 1);
         assert_eq!(v["first_skipped"], "it's");
+        assert_eq!(v["first_capitalised"], "Oslo");
         assert_eq!(v["longest"], "apple");
+        assert!(
+            text.contains("capitalised: 2 skipped as proper nouns (first: \"Oslo\")\n"),
+            "{text}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&folded).unwrap();
+        assert_eq!(
+            (v["words"].as_u64(), v["capitalised"].as_u64()),
+            (Some(4), Some(0))
+        );
+    }
+
+    #[test]
+    fn fold_case_needs_a_file() {
+        assert!(lexicon(&["info", "--fold-case"]).is_err());
     }
 
     #[test]

@@ -29,11 +29,17 @@ pub struct Args {
     #[arg(long, default_value_t = 3000, value_name = "MS")]
     pub bot_clocked_delay_ms: u64,
     /// A word list games on this server may use (repeatable): one word per
-    /// line; its name is the file name without extension (`--word-list
-    /// ~/lists/scrabble.txt` offers `scrabble`). Start the server with the
-    /// same lists later, or games played with them cannot be replayed.
+    /// line, words with a capital letter (proper nouns) skipped unless
+    /// --fold-case; its name is the file name without extension
+    /// (`--word-list ~/lists/scrabble.txt` offers `scrabble`). Start the
+    /// server with the same lists (and --fold-case) later, or games played
+    /// with them cannot be replayed.
     #[arg(long = "word-list", value_name = "PATH")]
     pub word_lists: Vec<PathBuf>,
+    /// Read the --word-list files' capitalised words as lower case (for
+    /// lists written in capitals).
+    #[arg(long, requires = "word_lists")]
+    pub fold_case: bool,
     /// Largest word list a player may upload (POST /api/word-lists), in
     /// bytes.
     #[arg(long, default_value_t = 8 * 1024 * 1024, value_name = "BYTES")]
@@ -59,6 +65,12 @@ pub struct Args {
     /// limit where that is smaller.
     #[arg(long, default_value_t = Settings::default().max_connections, value_name = "N")]
     pub max_connections: usize,
+    /// Most bytes of data the games derive from word lists and settings
+    /// and share (Word Sprout's valid strings, about 20 MiB for `en` under
+    /// the core rules; Gobble's tries), kept in memory together; settings
+    /// whose data alone would take more are refused.
+    #[arg(long, default_value_t = parlor_server::DERIVED_CACHE_BYTES, value_name = "BYTES")]
+    pub derived_cache_bytes: usize,
     /// Also host the tiny test game `nim` (for `parlor serve-bench --game
     /// nim`, which measures the server rather than a game's rules and bots).
     #[arg(long, hide = true)]
@@ -101,6 +113,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         rate_limits: !args.no_rate_limits,
         client_ip_header: args.client_ip_header.clone(),
         max_connections: args.max_connections,
+        derived_cache_bytes: args.derived_cache_bytes,
         ..Settings::default()
     };
     let mut resources = parlor_core::Resources::embedded();
@@ -112,19 +125,35 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .map(|s| s.to_string_lossy().to_string())
             .filter(|s| !s.is_empty())
             .with_context(|| format!("{} has no file name to name the list by", path.display()))?;
-        let (lexicon, report) = parlor_lexicon::Lexicon::from_bytes(name.clone(), &bytes)
-            .with_context(|| format!("cannot use word list {}", path.display()))?;
+        let case = if args.fold_case {
+            parlor_lexicon::Case::Fold
+        } else {
+            parlor_lexicon::Case::SkipCapitalised
+        };
+        let (lexicon, report) =
+            parlor_lexicon::Lexicon::from_bytes_with_case(name.clone(), &bytes, case)
+                .with_context(|| format!("cannot use word list {}", path.display()))?;
+        let mut skipped = Vec::new();
+        if report.skipped > 0 {
+            skipped.push(format!(
+                "{} lines skipped: characters outside a-z",
+                report.skipped
+            ));
+        }
+        if report.capitalised > 0 {
+            skipped.push(format!(
+                "{} capitalised lines skipped as proper nouns; --fold-case reads them",
+                report.capitalised
+            ));
+        }
         eprintln!(
             "parlor serve: word list {name:?}: {} words from {}{}",
             lexicon.len(),
             path.display(),
-            if report.skipped > 0 {
-                format!(
-                    " ({} lines skipped: characters outside a-z)",
-                    report.skipped
-                )
-            } else {
+            if skipped.is_empty() {
                 String::new()
+            } else {
+                format!(" ({})", skipped.join("; "))
             }
         );
         resources = resources.with_lexicon(std::sync::Arc::new(lexicon));

@@ -30,6 +30,12 @@ pub struct Trie {
     words: usize,
 }
 
+impl parlor_core::Derived for Trie {
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Trie>() + self.nodes.capacity() * std::mem::size_of::<Node>()
+    }
+}
+
 /// Normalises one word for the trie: `None` when no board can spell it.
 pub fn board_form(word: &str) -> Option<Vec<u8>> {
     let b = word.as_bytes();

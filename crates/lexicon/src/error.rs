@@ -23,10 +23,12 @@ pub enum LexiconError {
     /// The list had no usable word at all.
     #[error(
         "word list `{name}` has no words ({skipped} lines skipped because they \
-         hold characters other than the letters a-z or are longer than {} letters); \
-         expected one word per line, letters a-z in either case, blank lines and \
-         lines starting with `#` ignored",
-        crate::MAX_WORD_LEN
+         hold characters other than letters or are longer than {} letters, \
+         {capitalised} skipped because they have a capital letter); \
+         expected one word per line, letters a-z, blank lines and \
+         lines starting with `#` ignored{}",
+        crate::MAX_WORD_LEN,
+        if *capitalised > 0 { " (a list written in capitals can be loaded with case folded)" } else { "" }
     )]
     Empty {
         /// The name the list was loaded under.
@@ -35,6 +37,8 @@ pub enum LexiconError {
         /// most [`MAX_WORD_LEN`](crate::MAX_WORD_LEN) letters (blank lines and
         /// `#` comments are not counted).
         skipped: usize,
+        /// Lines skipped because they have an upper-case letter.
+        capitalised: usize,
     },
 
     /// A pattern given to [`Lexicon::matching`](crate::Lexicon::matching)

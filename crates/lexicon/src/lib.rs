@@ -24,9 +24,11 @@
 //! Any other list is loaded from text with [`Lexicon::from_bytes`] (one word
 //! per line) or [`Lexicon::from_words`]. This crate reads no files: callers
 //! read them and hand over the bytes. Loading trims each line, ignores blank
-//! lines and lines starting with `#`, lowercases ASCII letters, and skips
-//! every other line that is not made of a-z only — a word with an apostrophe,
-//! a digit, an accented letter or invalid UTF-8 — or is longer than
+//! lines and lines starting with `#`, skips a line with an upper-case letter
+//! (`Oslo`, `XXL`: proper nouns, which the games' rules exclude; a list
+//! written in capitals is loaded with [`Case::Fold`]), and skips every other
+//! line that is not made of a-z only — a word with an apostrophe, a digit,
+//! an accented letter or invalid UTF-8 — or is longer than
 //! [`MAX_WORD_LEN`] (64) letters. Skipped lines are counted
 //! in the [`LoadReport`], never dropped silently, and a list with no words
 //! left is an error ([`LexiconError::Empty`]). Non-ASCII letters are not
@@ -49,7 +51,7 @@
 //! assert!(en.formable("tmotoa", 0).contains(&"tomato"));
 //! assert!(en.matching("t?m?to")?.contains(&"tomato"));
 //!
-//! let (mine, report) = Lexicon::from_bytes("mine", b"# my list\nTomato\npotato\nit's\n")?;
+//! let (mine, report) = Lexicon::from_bytes("mine", b"# my list\ntomato\npotato\nit's\n")?;
 //! assert_eq!(mine.words().collect::<Vec<_>>(), ["potato", "tomato"]);
 //! assert_eq!((report.words, report.skipped), (2, 1));
 //! assert_eq!(report.first_skipped.as_deref(), Some("it's"));
@@ -151,7 +153,7 @@ use fst::raw::Fst;
 
 pub use cursor::Cursor;
 pub use error::LexiconError;
-pub use load::{LoadReport, FIRST_SKIPPED_MAX, MAX_WORD_LEN};
+pub use load::{Case, LoadReport, FIRST_SKIPPED_MAX, MAX_WORD_LEN};
 use suffix::SuffixArray;
 
 /// Names of the word lists compiled into this crate, for
@@ -253,11 +255,12 @@ impl Lexicon {
             });
         };
         let lex = CACHE[i].get_or_init(|| {
-            let mut builder = load::Builder::new();
+            let mut builder = load::Builder::new(Case::Fold);
             builder.push_text(EMBEDDED_TEXT[i].as_bytes());
             let (lex, report) = Lexicon::build(EMBEDDED[i].into(), builder, Some(EMBEDDED_FST[i]))
                 .expect("embedded word lists are not empty");
             debug_assert_eq!((report.skipped, report.duplicates), (0, 0));
+            debug_assert_eq!(report.capitalised, 0);
             lex
         });
         Ok(lex.clone())
@@ -266,12 +269,16 @@ impl Lexicon {
     /// Loads a list from text: one word per line.
     ///
     /// Lines are trimmed of ASCII white space (so `\r\n` ends are fine);
-    /// blank lines and lines starting with `#` are ignored; ASCII letters
-    /// are lowercased; a line that is then not made of `a`-`z` only (including
-    /// a line that is not valid UTF-8), or is longer than [`MAX_WORD_LEN`],
-    /// is skipped and counted in the report. Repeated words are kept once
-    /// and counted. A UTF-8 byte order mark at the start is ignored. Never
-    /// panics, whatever the bytes.
+    /// blank lines and lines starting with `#` are ignored; a line with an
+    /// upper-case letter (`Oslo`, `XXL`: a proper noun, which the games'
+    /// rules exclude) is skipped and counted in
+    /// [`LoadReport::capitalised`]; any other line that is not made of
+    /// `a`-`z` only (including a line that is not valid UTF-8), or is
+    /// longer than [`MAX_WORD_LEN`], is skipped and counted in
+    /// [`LoadReport::skipped`]. Repeated words are kept once and counted. A
+    /// UTF-8 byte order mark at the start is ignored. Never panics,
+    /// whatever the bytes. For a list written in capitals, see
+    /// [`from_bytes_with_case`](Lexicon::from_bytes_with_case).
     ///
     /// # Errors
     ///
@@ -281,19 +288,46 @@ impl Lexicon {
         name: impl Into<String>,
         bytes: &[u8],
     ) -> Result<(Lexicon, LoadReport), LexiconError> {
-        let mut builder = load::Builder::new();
+        Lexicon::from_bytes_with_case(name, bytes, Case::SkipCapitalised)
+    }
+
+    /// Like [`from_bytes`](Lexicon::from_bytes), with capitalised lines
+    /// treated as `case` says: [`Case::Fold`] lowercases them.
+    ///
+    /// ```
+    /// use parlor_lexicon::{Case, Lexicon};
+    /// let text = b"Oslo\nXXL\noslo\ncat\n";
+    /// let (lex, report) = Lexicon::from_bytes("t", text)?;
+    /// assert_eq!(lex.words().collect::<Vec<_>>(), ["cat", "oslo"]);
+    /// assert_eq!(report.capitalised, 2);
+    /// let (lex, _) = Lexicon::from_bytes_with_case("t", text, Case::Fold)?;
+    /// assert_eq!(lex.words().collect::<Vec<_>>(), ["cat", "oslo", "xxl"]);
+    /// let (lex, _) = Lexicon::from_bytes_with_case("t", b"CAT\nDOG\n", Case::Auto)?;
+    /// assert_eq!(lex.words().collect::<Vec<_>>(), ["cat", "dog"]);
+    /// # Ok::<(), parlor_lexicon::LexiconError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As for [`from_bytes`](Lexicon::from_bytes).
+    pub fn from_bytes_with_case(
+        name: impl Into<String>,
+        bytes: &[u8],
+        case: Case,
+    ) -> Result<(Lexicon, LoadReport), LexiconError> {
+        let mut builder = load::Builder::new(case.resolve(load::lines(bytes)));
         builder.push_text(bytes);
         Lexicon::build(name.into(), builder, None)
     }
 
     /// Loads a list from separate words, each treated exactly like one line
-    /// of [`from_bytes`](Lexicon::from_bytes) (trimmed, lowercased, skipped
-    /// and counted unless a-z; blank and `#` items ignored).
+    /// of [`from_bytes`](Lexicon::from_bytes) (trimmed; skipped and counted
+    /// if capitalised or not a-z; blank and `#` items ignored).
     ///
     /// ```
-    /// let (lex, report) = parlor_lexicon::Lexicon::from_words("t", ["b", "A", "a", "no way"])?;
+    /// let (lex, report) = parlor_lexicon::Lexicon::from_words("t", ["b", "A", "a", "a", "no way"])?;
     /// assert_eq!(lex.words().collect::<Vec<_>>(), ["a", "b"]);
-    /// assert_eq!((report.duplicates, report.skipped), (1, 1));
+    /// assert_eq!((report.duplicates, report.skipped, report.capitalised), (1, 1, 1));
     /// # Ok::<(), parlor_lexicon::LexiconError>(())
     /// ```
     ///
@@ -308,8 +342,28 @@ impl Lexicon {
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        let mut builder = load::Builder::new();
-        for word in words {
+        Lexicon::from_words_with_case(name, words, Case::SkipCapitalised)
+    }
+
+    /// Like [`from_words`](Lexicon::from_words), with capitalised words
+    /// treated as `case` says.
+    ///
+    /// # Errors
+    ///
+    /// As for [`from_bytes`](Lexicon::from_bytes).
+    pub fn from_words_with_case<I, S>(
+        name: impl Into<String>,
+        words: I,
+        case: Case,
+    ) -> Result<(Lexicon, LoadReport), LexiconError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let words: Vec<S> = words.into_iter().collect();
+        let case = case.resolve(words.iter().map(|w| w.as_ref().as_bytes()));
+        let mut builder = load::Builder::new(case);
+        for word in &words {
             builder.push_line(word.as_ref().as_bytes());
         }
         Lexicon::build(name.into(), builder, None)
@@ -327,6 +381,7 @@ impl Lexicon {
             return Err(LexiconError::Empty {
                 name,
                 skipped: report.skipped,
+                capitalised: report.capitalised,
             });
         }
         if u32::try_from(text.len()).is_err() {

@@ -3,25 +3,76 @@
 
 use std::fmt;
 
+/// What loading does with an entry that has an upper-case letter (`Oslo`,
+/// `XXL`, `CAT`).
+///
+/// The games' rules exclude proper nouns, and a list that marks them does
+/// so with a capital: by default such entries are skipped and counted
+/// ([`LoadReport::capitalised`]). A list written all in capitals has no
+/// way to mark them; load it with [`Case::Fold`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Case {
+    /// Skip every entry with an upper-case letter (the default).
+    #[default]
+    SkipCapitalised,
+    /// Lowercase every entry (for a list written in capitals).
+    Fold,
+    /// Fold when every entry made of letters is all upper case (a list
+    /// written in capitals), else skip the capitalised ones: what a host
+    /// does with a list it cannot ask about.
+    Auto,
+}
+
+impl Case {
+    /// `Fold` or `SkipCapitalised`: what `Auto` means for these lines.
+    pub(crate) fn resolve<'a>(self, lines: impl IntoIterator<Item = &'a [u8]>) -> Case {
+        if self != Case::Auto {
+            return self;
+        }
+        let mut any = false;
+        for line in lines {
+            let line = line.trim_ascii();
+            if line.is_empty() || line[0] == b'#' || !line.iter().all(u8::is_ascii_alphabetic) {
+                continue;
+            }
+            if line.iter().any(u8::is_ascii_lowercase) {
+                return Case::SkipCapitalised;
+            }
+            any = true;
+        }
+        if any {
+            Case::Fold
+        } else {
+            Case::SkipCapitalised
+        }
+    }
+}
+
 /// What happened while loading a word list.
 ///
 /// Nothing is dropped silently: every line that was not blank, not a `#`
-/// comment and not a word of a-z is counted in `skipped`, and the first such
-/// line is kept so that a caller can show it.
+/// comment and not a word of a-z is counted, in `capitalised` when it is
+/// letters only with a capital (skipped unless case is folded, see
+/// [`Case`]), else in `skipped`, and the first of each is kept so that a
+/// caller can show it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LoadReport {
     /// Distinct words in the loaded list (equals [`Lexicon::len`](crate::Lexicon::len)).
     pub words: usize,
-    /// Lines skipped because, after trimming and lowercasing, they held
-    /// something other than the letters a-z (digits, apostrophes, spaces,
-    /// accented letters, invalid UTF-8, ...) or more than
-    /// [`MAX_WORD_LEN`] letters.
+    /// Lines skipped because, after trimming, they held something other
+    /// than the letters A-Z and a-z (digits, apostrophes, spaces, accented
+    /// letters, invalid UTF-8, ...) or more than [`MAX_WORD_LEN`] letters.
     pub skipped: usize,
-    /// Lines that repeated a word already seen (after lowercasing).
+    /// Lines of letters only with an upper-case letter (`Oslo`, `XXL`),
+    /// skipped as proper nouns; 0 when case is folded ([`Case::Fold`]).
+    pub capitalised: usize,
+    /// Lines that repeated a word already seen (after folding case).
     pub duplicates: usize,
     /// The first skipped line, trimmed, lossily decoded as UTF-8 and cut to
     /// at most [`FIRST_SKIPPED_MAX`] characters.
     pub first_skipped: Option<String>,
+    /// The first capitalised line skipped.
+    pub first_capitalised: Option<String>,
 }
 
 /// The longest word a list may hold, in letters; longer lines are skipped
@@ -34,12 +85,19 @@ pub const MAX_WORD_LEN: usize = 64;
 pub const FIRST_SKIPPED_MAX: usize = 80;
 
 impl fmt::Display for LoadReport {
-    /// `"111593 words, 2 skipped (first: \"o'clock\"), 5 duplicates"`
+    /// `"111593 words, 2 skipped (first: \"o'clock\"), 40 capitalised
+    /// skipped (first: \"Oslo\"), 5 duplicates"`
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} words", self.words)?;
         if self.skipped > 0 {
             write!(f, ", {} skipped", self.skipped)?;
             if let Some(first) = &self.first_skipped {
+                write!(f, " (first: {first:?})")?;
+            }
+        }
+        if self.capitalised > 0 {
+            write!(f, ", {} capitalised skipped", self.capitalised)?;
+            if let Some(first) = &self.first_capitalised {
                 write!(f, " (first: {first:?})")?;
             }
         }
@@ -59,31 +117,51 @@ pub(crate) struct Builder {
     spans: Vec<(usize, usize)>,
     /// Whether `spans` is strictly ascending so far (then no sort is needed).
     sorted: bool,
+    /// Whether upper case is folded (else capitalised lines are skipped);
+    /// `Auto` is resolved before lines are pushed.
+    fold: bool,
     pub(crate) report: LoadReport,
 }
 
+/// The lines of a file: they end with `\n`, `\r\n` or a lone `\r` (old
+/// Mac files; the empty piece between `\r` and `\n` is a blank line); a
+/// UTF-8 byte order mark at the very start is ignored.
+pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    bytes.split(|&b| b == b'\n' || b == b'\r')
+}
+
+/// `line` trimmed, lossily decoded as UTF-8 and cut for a report.
+fn shown(line: &[u8]) -> String {
+    String::from_utf8_lossy(line)
+        .chars()
+        .take(FIRST_SKIPPED_MAX)
+        .collect()
+}
+
 impl Builder {
-    pub(crate) fn new() -> Self {
+    /// A builder that folds upper case when `case` is [`Case::Fold`] and
+    /// skips capitalised lines otherwise (resolve [`Case::Auto`] first).
+    pub(crate) fn new(case: Case) -> Self {
         Builder {
             sorted: true,
+            fold: case == Case::Fold,
             ..Builder::default()
         }
     }
 
-    /// Feeds a whole file: lines end with `\n`, `\r\n` or a lone `\r` (old
-    /// Mac files; the empty piece between `\r` and `\n` is a blank line);
-    /// a UTF-8 byte order mark at the very start is ignored.
+    /// Feeds a whole file, line by line (see [`lines`]).
     pub(crate) fn push_text(&mut self, bytes: &[u8]) {
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        for line in bytes.split(|&b| b == b'\n' || b == b'\r') {
+        for line in lines(bytes) {
             self.push_line(line);
         }
     }
 
     /// Feeds one line (or one word): trims ASCII white space, ignores it when
-    /// blank or a `#` comment, lowercases ASCII letters, and keeps it if it
-    /// is then made of a-z only and at most [`MAX_WORD_LEN`] long; otherwise
-    /// counts it as skipped.
+    /// blank or a `#` comment, and keeps it if it is made of ASCII letters
+    /// only, at most [`MAX_WORD_LEN`] of them, and either has no upper-case
+    /// letter or case is folded (lowercased); otherwise counts it as
+    /// skipped or capitalised.
     pub(crate) fn push_line(&mut self, line: &[u8]) {
         let line = line.trim_ascii();
         if line.is_empty() || line[0] == b'#' {
@@ -92,8 +170,14 @@ impl Builder {
         if line.len() > MAX_WORD_LEN || !line.iter().all(u8::is_ascii_alphabetic) {
             self.report.skipped += 1;
             if self.report.first_skipped.is_none() {
-                let text = String::from_utf8_lossy(line);
-                self.report.first_skipped = Some(text.chars().take(FIRST_SKIPPED_MAX).collect());
+                self.report.first_skipped = Some(shown(line));
+            }
+            return;
+        }
+        if !self.fold && line.iter().any(u8::is_ascii_uppercase) {
+            self.report.capitalised += 1;
+            if self.report.first_capitalised.is_none() {
+                self.report.first_capitalised = Some(shown(line));
             }
             return;
         }
@@ -143,10 +227,14 @@ impl Builder {
 mod tests {
     use super::*;
 
-    fn load(bytes: &[u8]) -> (String, LoadReport) {
-        let mut b = Builder::new();
+    fn load_as(bytes: &[u8], case: Case) -> (String, LoadReport) {
+        let mut b = Builder::new(case.resolve(lines(bytes)));
         b.push_text(bytes);
         b.finish()
+    }
+
+    fn load(bytes: &[u8]) -> (String, LoadReport) {
+        load_as(bytes, Case::Fold)
     }
 
     #[test]
@@ -162,12 +250,35 @@ mod tests {
                 skipped: 3,
                 duplicates: 2,
                 first_skipped: Some("it's".to_string()),
+                ..LoadReport::default()
             }
         );
         assert_eq!(
             report.to_string(),
             "3 words, 3 skipped (first: \"it's\"), 2 duplicates"
         );
+    }
+
+    #[test]
+    fn capitalised_entries_are_skipped_unless_folded() {
+        let list = b"Oslo\nXXL\noslo\ncat\nit's\n";
+        let (text, report) = load_as(list, Case::SkipCapitalised);
+        assert_eq!(text, "cat\noslo\n");
+        assert_eq!((report.capitalised, report.skipped), (2, 1));
+        assert_eq!(report.first_capitalised.as_deref(), Some("Oslo"));
+        assert_eq!(
+            report.to_string(),
+            "2 words, 1 skipped (first: \"it's\"), 2 capitalised skipped (first: \"Oslo\")"
+        );
+        let (text, report) = load_as(list, Case::Fold);
+        assert_eq!(text, "cat\noslo\nxxl\n");
+        assert_eq!((report.capitalised, report.duplicates), (0, 1));
+        // Auto: a list with a lower-case entry keeps the default.
+        assert_eq!(load_as(list, Case::Auto).0, "cat\noslo\n");
+        // Auto: a list all in capitals is folded.
+        let (text, report) = load_as(b"# CAPS\nOSLO\nXXL\nCAT\nIT'S\n", Case::Auto);
+        assert_eq!(text, "cat\noslo\nxxl\n");
+        assert_eq!((report.capitalised, report.skipped), (0, 1));
     }
 
     #[test]

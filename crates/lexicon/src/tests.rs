@@ -124,7 +124,8 @@ fn empty_lists_are_errors() {
         err,
         LexiconError::Empty {
             name: "blank.txt".into(),
-            skipped: 0
+            skipped: 0,
+            capitalised: 0
         }
     );
     let err = Lexicon::from_bytes("bad.txt", b"o'clock\n42\n").unwrap_err();
@@ -132,16 +133,57 @@ fn empty_lists_are_errors() {
         err,
         LexiconError::Empty {
             name: "bad.txt".into(),
-            skipped: 2
+            skipped: 2,
+            capitalised: 0
         }
     );
     assert!(err.to_string().contains("2 lines skipped"));
+    assert!(!err.to_string().contains("written in capitals"));
+    // A list all in capitals, read by default, says how to read it.
+    let err = Lexicon::from_bytes(
+        "caps.txt",
+        b"CAT
+DOG
+",
+    )
+    .unwrap_err();
+    assert!(matches!(err, LexiconError::Empty { capitalised: 2, .. }));
+    assert!(err.to_string().contains("written in capitals"), "{err}");
     assert!(Lexicon::from_words("none", Vec::<String>::new()).is_err());
+}
+
+/// Proper nouns (capitalised entries) are skipped and counted by default;
+/// folding reads them, and a list all in capitals loads with folding.
+#[test]
+fn capitalised_entries() {
+    let words = |l: &Lexicon| l.words().map(String::from).collect::<Vec<_>>();
+    let list = b"Oslo\nXXL\noslo\ncat\n";
+    let (l, report) = Lexicon::from_bytes("t", list).unwrap();
+    assert_eq!(words(&l), ["cat", "oslo"]);
+    assert_eq!((report.capitalised, report.skipped), (2, 0));
+    let (l, report) = Lexicon::from_bytes_with_case("t", list, Case::Fold).unwrap();
+    assert_eq!(words(&l), ["cat", "oslo", "xxl"]);
+    assert_eq!((report.capitalised, report.duplicates), (0, 1));
+    let (l, _) =
+        Lexicon::from_words_with_case("t", ["Oslo", "XXL", "oslo", "cat"], Case::Fold).unwrap();
+    assert_eq!(words(&l), ["cat", "oslo", "xxl"]);
+    let caps = b"CAT\nDOG\nO'CLOCK\n";
+    let (l, report) = Lexicon::from_bytes_with_case("t", caps, Case::Fold).unwrap();
+    assert_eq!(words(&l), ["cat", "dog"]);
+    assert_eq!(report.skipped, 1);
+    let (l, _) = Lexicon::from_bytes_with_case("t", caps, Case::Auto).unwrap();
+    assert_eq!(words(&l), ["cat", "dog"]);
+    // The embedded lists are all lower case: nothing changes for them.
+    for (i, name) in EMBEDDED.iter().enumerate() {
+        let (_, report) = Lexicon::from_bytes(*name, EMBEDDED_TEXT[i].as_bytes()).unwrap();
+        assert_eq!(report.capitalised, 0, "{name}");
+    }
 }
 
 #[test]
 fn load_report_and_names() {
-    let (l, report) = Lexicon::from_bytes("my.txt", "Cat\ncat\ndog\ncafé\n".as_bytes()).unwrap();
+    let (l, report) =
+        Lexicon::from_bytes("my.txt", "Cat\ncat\ndog\ncafé\ndog\n".as_bytes()).unwrap();
     assert_eq!(l.name(), "my.txt");
     assert_eq!(l.len(), 2);
     assert!(!l.is_empty());
@@ -150,8 +192,10 @@ fn load_report_and_names() {
         LoadReport {
             words: 2,
             skipped: 1,
+            capitalised: 1,
             duplicates: 1,
-            first_skipped: Some("café".into())
+            first_skipped: Some("café".into()),
+            first_capitalised: Some("Cat".into()),
         }
     );
     assert_eq!(
@@ -404,13 +448,20 @@ fn check_arbitrary(bytes: &[u8]) -> Result<(), TestCaseError> {
                 .iter()
                 .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase())));
             prop_assert_eq!(report.words, words.len());
-            prop_assert!(report.words + report.skipped + report.duplicates <= lines);
+            prop_assert!(
+                report.words + report.skipped + report.capitalised + report.duplicates <= lines
+            );
             prop_assert_eq!(report.skipped > 0, report.first_skipped.is_some());
+            prop_assert_eq!(report.capitalised > 0, report.first_capitalised.is_some());
             for w in words {
                 prop_assert!(l.contains(w) && l.has_substring(w));
             }
         }
-        Err(LexiconError::Empty { skipped, .. }) => prop_assert!(skipped <= lines),
+        Err(LexiconError::Empty {
+            skipped,
+            capitalised,
+            ..
+        }) => prop_assert!(skipped + capitalised <= lines),
         Err(e) => prop_assert!(false, "unexpected error {e}"),
     }
     Ok(())

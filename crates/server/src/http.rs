@@ -564,6 +564,8 @@ async fn upload_word_list(
     let mut v = crate::wordlists::meta_json(&up.row);
     v["skipped"] = json!(up.report.skipped);
     v["first_skipped"] = json!(up.report.first_skipped);
+    v["capitalised"] = json!(up.report.capitalised);
+    v["first_capitalised"] = json!(up.report.first_capitalised);
     v["duplicates"] = json!(up.report.duplicates);
     v["new"] = json!(up.new);
     let status = if up.new {

@@ -119,6 +119,9 @@ impl Hub {
         let leases = crate::lease::Leases::new(&store, presence.process(), settings.lease_ttl);
         let limits_by_client = crate::limits::ClientLimits::new(&settings);
         let creations = tokio::sync::Semaphore::new(settings.creations_at_once.max(1));
+        // One bound for what every game derives, on the server's lists and
+        // the uploaded ones alike (which are added to these resources).
+        let resources = resources.with_derived_limit(settings.derived_cache_bytes);
         Hub {
             inner: Arc::new(Inner {
                 presence,

@@ -126,6 +126,12 @@ pub struct Settings {
     pub word_list_cache: usize,
     /// Bytes of words of the uploaded lists kept built in memory.
     pub word_list_cache_bytes: usize,
+    /// Most bytes of data the games derive from word lists and settings
+    /// and share (Word Sprout's valid strings and solutions, Gobble's
+    /// tries), kept in memory for every list together; least recently used
+    /// out (a live game keeps what it uses). Settings whose data alone
+    /// would take more are refused (`bad_setting`).
+    pub derived_cache_bytes: usize,
     /// Most uploaded lists built in memory at once (cached or held by live
     /// games); past it, games on another uploaded list get `busy`.
     pub word_lists_in_memory: usize,
@@ -194,6 +200,9 @@ pub struct Settings {
     pub ws_idle_timeout: Duration,
 }
 
+/// The default of [`Settings::derived_cache_bytes`]: 256 MiB.
+pub const DERIVED_CACHE_BYTES: usize = 256 * 1024 * 1024;
+
 impl Default for Settings {
     fn default() -> Self {
         Settings {
@@ -218,6 +227,7 @@ impl Default for Settings {
             word_lists_max_total_bytes: 512 * 1024 * 1024,
             word_list_cache: 8,
             word_list_cache_bytes: 32 * 1024 * 1024,
+            derived_cache_bytes: DERIVED_CACHE_BYTES,
             word_lists_in_memory: 16,
             presence_refresh: Duration::from_secs(5),
             presence_ttl: Duration::from_secs(20),
@@ -332,6 +342,13 @@ impl Server {
             stop,
             task,
         })
+    }
+
+    /// Bytes the shared derived-data cache holds now (by its own
+    /// accounting), and its bound ([`Settings::derived_cache_bytes`]).
+    pub fn derived_cache(&self) -> (usize, usize) {
+        let r = self.hub.resources();
+        (r.derived_bytes(), r.derived_limit())
     }
 
     /// The address the server listens on.

@@ -1,9 +1,12 @@
 //! Word lists that players upload (`POST /api/word-lists`), kept in the
 //! database and handed to games like the server's own lists.
 //!
-//! An upload is read exactly like `--dict` (one word per line, `#` and
-//! blank lines ignored, upper case folded, lines that are not a-z or are
-//! longer than 64 letters skipped and counted). Its id is `upload-` and the
+//! An upload is read like `--dict` (one word per line, `#` and blank lines
+//! ignored, lines that are not a-z or are longer than 64 letters skipped
+//! and counted, capitalised words skipped and counted as proper nouns),
+//! except that a list whose words are all in capitals is read in lower
+//! case ([`parlor_lexicon::Case::Auto`]): an uploader cannot pass
+//! `--fold-case`, and in such a list a capital marks nothing. Its id is `upload-` and the
 //! list's [`Lexicon::fingerprint`], so the same words uploaded twice get
 //! the same id and are stored once; the list is stored under that id as
 //! its canonical text (its distinct words, sorted, one per line) and built
@@ -295,7 +298,8 @@ impl WordLists {
         self.room_for_one()?;
         let max_words = self.limits.max_words;
         let parsed = tokio::task::spawn_blocking(move || {
-            let (lexicon, report) = Lexicon::from_bytes("upload", &body)?;
+            let (lexicon, report) =
+                Lexicon::from_bytes_with_case("upload", &body, parlor_lexicon::Case::Auto)?;
             if report.words > max_words {
                 return Ok(Err(report.words));
             }
@@ -314,12 +318,17 @@ impl WordLists {
         .await
         .map_err(|e| ApiError::new("internal", e.to_string()))?
         .map_err(|e: parlor_lexicon::LexiconError| match e {
-            parlor_lexicon::LexiconError::Empty { skipped, .. } => ApiError::new(
+            parlor_lexicon::LexiconError::Empty {
+                skipped,
+                capitalised,
+                ..
+            } => ApiError::new(
                 "bad_word_list",
                 format!(
-                    "the word list has no words ({skipped} lines skipped): send one word per line, \
-                     letters a-z (either case), at most {} letters; blank lines and lines starting \
-                     with # are ignored",
+                    "the word list has no words ({skipped} lines skipped, {capitalised} capitalised \
+                     skipped as proper nouns): send one word per line, letters a-z (a list all in \
+                     capitals is read in lower case), at most {} letters; blank lines and lines \
+                     starting with # are ignored",
                     parlor_lexicon::MAX_WORD_LEN
                 ),
             ),

@@ -39,8 +39,8 @@ async fn play(addr: SocketAddr, id: &str, token: &str, string: &str) -> (u16, Va
 }
 
 /// The list: two words no English list has, a comment, a blank line, a
-/// line in capitals and one that is not a word.
-const LIST: &[u8] = b"# a made-up list\nZZXQ\nzzxqj\n\nnot a word\n";
+/// capitalised line (a proper noun, skipped) and one that is not a word.
+const LIST: &[u8] = b"# a made-up list\nzzxq\nzzxqj\n\nnot a word\nOslo\n";
 
 /// A Word Sprout table on `lexicon` without challenges (so an invalid play
 /// is refused rather than taken as a bluff), with the helper open.
@@ -70,18 +70,26 @@ async fn the_whole_story(db: &DbUrl) {
     assert_eq!(up["words"], 2);
     assert_eq!(up["skipped"], 1);
     assert_eq!(up["first_skipped"], "not a word");
+    assert_eq!(up["capitalised"], 1);
+    assert_eq!(up["first_capitalised"], "Oslo");
     assert_eq!(up["new"], true);
     assert_eq!(
         format!("upload-{}", up["fingerprint"].as_str().unwrap()),
         id
     );
     // The same words again (another order, another name): same id, stored once.
-    let (s, again) = upload(addr, "?name=other", b"zzxqj\r\nzzxq\nZZXQ\n").await;
+    let (s, again) = upload(addr, "?name=other", b"zzxqj\r\nzzxq\nzzxq\nZZXQ\n").await;
     assert_eq!(s, 200, "{again}");
     assert_eq!(again["id"], id.as_str());
     assert_eq!(again["new"], false);
     assert_eq!(again["name"], "Zed words", "the first upload's name stays");
     assert_eq!(again["duplicates"], 1);
+    assert_eq!(again["capitalised"], 1);
+    // The same words all in capitals: read in lower case, the same list.
+    let (s, caps) = upload(addr, "?name=caps", b"ZZXQJ\nZZXQ\n").await;
+    assert_eq!(s, 200, "{caps}");
+    assert_eq!(caps["id"], id.as_str());
+    assert_eq!(caps["capitalised"], 0);
     let (s, meta) = get(addr, &format!("/api/word-lists/{id}")).await;
     assert_eq!(s, 200, "{meta}");
     assert_eq!(

@@ -48,7 +48,10 @@ impl Bot {
         })
     }
 
-    fn judge(&self, view: &View) -> Judge {
+    /// The judge of the view's rules: the game's own (the game holds it, so
+    /// the host hands the same one back). An error only if the host could
+    /// not build it for the game either.
+    fn judge(&self, view: &View) -> Result<Judge, ConfigError> {
         Judge::new(
             &self.resources,
             &self.lexicon,
@@ -344,13 +347,16 @@ impl Bot {
                 if let Some(r) = c {
                     rules.set(r, !rules.has(r));
                 }
-                let judge = Judge::new(
+                // Rules whose strings would not fit this host are not chosen.
+                let Ok(judge) = Judge::new(
                     &self.resources,
                     &self.lexicon,
                     &rules,
                     &self.config.pot,
                     &self.config.vowels,
-                );
+                ) else {
+                    continue;
+                };
                 if judge.solution().first_player_wins() == want_first_win {
                     return Action::ChooseRule { rule: c };
                 }
@@ -376,6 +382,21 @@ impl Bot {
         let r = self.pick(&spice).expect("rules");
         if r == Rule::OutOfTurn && view.rules.has(r) {
             return Action::ChooseRule { rule: None };
+        }
+        if r.shapes_strings() {
+            let mut rules = view.rules.clone();
+            rules.set(r, !rules.has(r));
+            let fits = Judge::new(
+                &self.resources,
+                &self.lexicon,
+                &rules,
+                &self.config.pot,
+                &self.config.vowels,
+            )
+            .is_ok();
+            if !fits {
+                return Action::ChooseRule { rule: None };
+            }
         }
         Action::ChooseRule { rule: Some(r) }
     }
@@ -444,7 +465,9 @@ impl Agent<WordSprout> for Bot {
                 if *challenged != me {
                     return None;
                 }
-                let judge = self.judge(view);
+                let Ok(judge) = self.judge(view) else {
+                    return Some(Action::Concede);
+                };
                 let from = view
                     .last_play
                     .as_ref()
@@ -466,7 +489,9 @@ impl Agent<WordSprout> for Bot {
                 if !view.active.get(me.0).copied().unwrap_or(false) {
                     return None;
                 }
-                let judge = self.judge(view);
+                let Ok(judge) = self.judge(view) else {
+                    return (view.to_move == me).then_some(Action::Concede);
+                };
                 if let Some(last) = &view.last_play {
                     let by_active = view.active[last.by.0];
                     if last.out_of_turn && last.by != me && by_active && self.p(1.0, 1.0, 0.9, 0.6)

@@ -8,7 +8,7 @@
 //! one copy.
 
 use crate::rules::{Pot, Rule, RuleSet, Vowels};
-use parlor_core::Resources;
+use parlor_core::{ConfigError, Resources};
 use parlor_lexicon::Lexicon;
 use std::sync::Arc;
 
@@ -93,23 +93,52 @@ pub fn language_key(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowe
 
 impl Judge {
     /// The judge for these rules, built once per host and key.
+    ///
+    /// # Errors
+    ///
+    /// A [`ConfigError`] (kind `bad_setting`) when the valid strings of
+    /// these rules would take more than the host keeps for shared data
+    /// ([`Resources::derived_limit`]); the build stops as soon as it knows.
     pub fn new(
         resources: &Resources,
         lexicon: &Lexicon,
         rules: &RuleSet,
         pot: &Pot,
         vowels: &Vowels,
-    ) -> Judge {
+    ) -> Result<Judge, ConfigError> {
         let key = language_key(lexicon, rules, pot, vowels);
         let (string_rules, pot, vowels) = effective(rules, pot, vowels);
-        let lang = resources.derived(&key, || {
-            Language::new(lexicon, &string_rules, &pot, &vowels)
-        });
-        Judge {
+        let lang = resources
+            .try_derived(&key, |max_bytes| {
+                Language::new_within(lexicon, &string_rules, &pot, &vowels, max_bytes)
+            })
+            .map_err(|too_big| {
+                let mut what = vec![format!("word list {}", lexicon.name())];
+                let names: Vec<&str> = string_rules.0.iter().map(|r| r.name()).collect();
+                what.push(if names.is_empty() {
+                    "the core rules".to_string()
+                } else {
+                    format!("rules {}", names.join(", "))
+                });
+                if string_rules.has(Rule::Tiles) {
+                    what.push(format!("pot {pot}"));
+                }
+                if vowels != Vowels::default() {
+                    what.push(format!("vowels {}", String::from(vowels.clone())));
+                }
+                ConfigError::new(format!(
+                    "Word Sprout's valid strings for {} would take more than {}, the most this \
+                     server keeps for data shared by games; accepted: rules and word lists whose \
+                     strings fit (vowel-fill multiplies them by about twenty)",
+                    what.join(", "),
+                    parlor_core::human_bytes(too_big.limit)
+                ))
+            })?;
+        Ok(Judge {
             lang,
             key,
             resources: resources.clone(),
-        }
+        })
     }
 
     /// The two-player solution of this language, solved once per host.
@@ -180,7 +209,7 @@ mod key_tests {
         let rules = RuleSet(rules.iter().copied().collect());
         let pot: Pot = pot.parse().unwrap();
         let vowels = Vowels::try_from(vowels.to_string()).unwrap();
-        Judge::new(r, lex, &rules, &pot, &vowels)
+        Judge::new(r, lex, &rules, &pot, &vowels).unwrap()
     }
 
     /// Settings that cannot change the language share one: a host is not
@@ -201,5 +230,49 @@ mod key_tests {
         let f = judge(&r, &lex, &[Rule::Tiles], "a2 b1", "aeiou");
         assert!(!Arc::ptr_eq(e.language(), f.language()));
         assert_eq!(r.derived_count(), 5);
+    }
+
+    /// Settings whose valid strings would not fit the host's bound are
+    /// refused with one line, and the build stops early.
+    #[test]
+    fn settings_that_do_not_fit_are_refused() {
+        use parlor_core::{ErrorKind, Game};
+        let r = Resources::embedded().with_derived_limit(64 * 1024);
+        let en = Lexicon::embedded("en").unwrap();
+        let t0 = std::time::Instant::now();
+        let err = Judge::new(
+            &r,
+            &en,
+            &RuleSet(vec![Rule::VowelCap, Rule::Challenge].into_iter().collect()),
+            &Pot::STANDARD,
+            &Vowels::try_from("aeiouy".to_string()).unwrap(),
+        )
+        .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::BadSetting);
+        assert_eq!(
+            err.message,
+            "Word Sprout's valid strings for word list en, rules vowel-cap, vowels aeiouy \
+             would take more than 64 KiB, the most this server keeps for data shared by games; \
+             accepted: rules and word lists whose strings fit (vowel-fill multiplies them by \
+             about twenty)"
+        );
+        assert!(!err.message.contains('\n'));
+        assert!(t0.elapsed() < std::time::Duration::from_secs(20));
+        // Through the game: the same refusal, as a config error.
+        let config = crate::Config::default();
+        let err = crate::WordSprout::new(&config, 1, &r).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::BadSetting);
+        assert!(err.message.contains("would take more than 64 KiB"), "{err}");
+        // A small list fits.
+        let (lex, _) = Lexicon::from_words("t", ["oat", "tomato", "bombastic"]).unwrap();
+        assert!(Judge::new(
+            &r,
+            &lex,
+            &RuleSet::core(),
+            &Pot::STANDARD,
+            &Vowels::default()
+        )
+        .is_ok());
+        assert!(r.derived_bytes() <= 64 * 1024);
     }
 }

@@ -262,6 +262,13 @@ impl std::fmt::Debug for Language {
     }
 }
 
+impl parlor_core::Derived for Language {
+    /// [`heap_size`](Language::heap_size) (the word list is shared, not counted).
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Language>() + self.heap_size()
+    }
+}
+
 /// Lowercases `s` into a byte vector if it is ASCII letters only.
 pub(crate) fn normalise(s: &str) -> Option<Vec<u8>> {
     if s.bytes().all(|b| b.is_ascii_alphabetic()) {
@@ -276,7 +283,25 @@ impl Language {
     /// `rules` (the others are ignored); `pot` matters only with
     /// [`Rule::Tiles`].
     pub fn new(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowels) -> Language {
-        Language::build(lexicon, rules, pot, vowels, false)
+        Language::build(lexicon, rules, pot, vowels, false, usize::MAX).expect("no bound on bytes")
+    }
+
+    /// Like [`new`](Language::new), but gives up (`None`) as soon as the
+    /// valid strings take more than `max_bytes` (as [`heap_size`]
+    /// counts them, checked after each length is built): a host that
+    /// keeps at most so many bytes learns that these settings do not fit
+    /// without paying for the whole build.
+    ///
+    /// [`heap_size`]: Language::heap_size
+    pub fn new_within(
+        lexicon: &Lexicon,
+        rules: &RuleSet,
+        pot: &Pot,
+        vowels: &Vowels,
+        max_bytes: usize,
+    ) -> Option<Language> {
+        Language::build(lexicon, rules, pot, vowels, false, max_bytes)
+            .filter(|l| l.heap_size() <= max_bytes)
     }
 
     /// Like [`new`](Language::new), but when no rule restricts strings or
@@ -287,16 +312,18 @@ impl Language {
     /// queries (the helper: one length), dearer for many; answers are the
     /// same. With a restricting rule this is [`new`](Language::new).
     pub fn new_lazy(lexicon: &Lexicon, rules: &RuleSet, pot: &Pot, vowels: &Vowels) -> Language {
-        Language::build(lexicon, rules, pot, vowels, true)
+        Language::build(lexicon, rules, pot, vowels, true, usize::MAX).expect("no bound on bytes")
     }
 
+    /// `None` once the valid strings take more than `max_bytes`.
     fn build(
         lexicon: &Lexicon,
         rules: &RuleSet,
         pot: &Pot,
         vowels: &Vowels,
         lazy: bool,
-    ) -> Language {
+        max_bytes: usize,
+    ) -> Option<Language> {
         let rules = rules.string_rules();
         let flags = Flags {
             whole_words: rules.has(Rule::WholeWords),
@@ -329,7 +356,7 @@ impl Language {
         } else {
             Some(loop {
                 rounds += 1;
-                let mut levels = build_levels(&goals, &flags);
+                let mut levels = build_levels(&goals, &flags, max_bytes)?;
                 if !flags.restricts() {
                     for level in &mut levels {
                         for f in &mut level.flags {
@@ -373,7 +400,7 @@ impl Language {
         if let Some(levels) = levels {
             let _ = full.set(Arc::new(Levels { levels }));
         }
-        Language {
+        Some(Language {
             rules,
             pot: *pot,
             vowels: vowels.clone(),
@@ -385,7 +412,7 @@ impl Language {
             rounds: rounds.max(1),
             full,
             lazy: lazy.then(|| (0..=max).map(|_| OnceLock::new()).collect()),
-        }
+        })
     }
 
     fn goal_slices(&self) -> Vec<&[u8]> {
@@ -397,7 +424,8 @@ impl Language {
         self.full.get_or_init(|| {
             // Only lazy languages get here: no rule restricts, all valid
             // strings are reachable.
-            let mut levels = build_levels(&self.goal_slices(), &self.flags);
+            let mut levels =
+                build_levels(&self.goal_slices(), &self.flags, usize::MAX).expect("no bound");
             for level in &mut levels {
                 for f in &mut level.flags {
                     if *f & VALID != 0 {
@@ -491,7 +519,8 @@ impl Language {
             .sum()
     }
 
-    /// Approximate heap bytes held by the valid-string sets.
+    /// Approximate heap bytes held by the valid-string sets (built now if
+    /// this language is lazy) and the goal words.
     pub fn heap_size(&self) -> usize {
         self.levels()
             .levels
@@ -499,6 +528,7 @@ impl Language {
             .map(Level::heap_size)
             .sum::<usize>()
             + self.goal_text.capacity()
+            + 4 * self.goal_starts.capacity()
     }
 
     /// Whether `s` may stand at the end of a turn: it is the empty start, or
@@ -775,7 +805,9 @@ pub(crate) fn vowel_fill_match(s: &[u8], w: &[u8], whole: bool, f: &Flags) -> bo
 }
 
 /// The valid strings for goal words `goals` (sorted), unsealed reachability.
-fn build_levels(goals: &[&[u8]], f: &Flags) -> Vec<Level> {
+/// `None` as soon as the levels built take more than `max_bytes` (their
+/// flags, a byte a slot, counted before they are made).
+fn build_levels(goals: &[&[u8]], f: &Flags, max_bytes: usize) -> Option<Vec<Level>> {
     let max = goals.iter().map(|w| w.len()).max().unwrap_or(0);
     // Longest first: the words of each length, then what one deletion makes
     // of every justified string one letter longer: its prefix and suffix
@@ -790,6 +822,7 @@ fn build_levels(goals: &[&[u8]], f: &Flags) -> Vec<Level> {
     let ends = !f.whole_words;
     let vowels = if f.vowel_fill { f.vowels } else { 0 };
     let mut levels: Vec<Level> = (0..=max).map(Level::new).collect();
+    let mut bytes = 0;
     for len in (1..=max).rev() {
         let (lower, upper) = levels.split_at_mut(len + 1);
         let level = &mut lower[len];
@@ -801,13 +834,17 @@ fn build_levels(goals: &[&[u8]], f: &Flags) -> Vec<Level> {
         if len < max && (ends || vowels != 0) {
             table::derive_from(&upper[0], level, ends, vowels);
         }
+        bytes += level.heap_size() + level.slots();
+        if bytes > max_bytes {
+            return None;
+        }
     }
     let check = f.consonant_start || f.vowel_cap;
     let ok = |s: &[u8]| f.string_ok(s);
     for level in &mut levels {
         level.seal(if check { Some(&ok) } else { None });
     }
-    levels
+    Some(levels)
 }
 
 /// The valid strings of one length when no rule restricts (a lazy

@@ -34,6 +34,21 @@ pub struct Solution {
     positions: usize,
 }
 
+impl parlor_core::Derived for Solution {
+    /// A byte a valid string (the strings themselves are the language's).
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Solution>() + self.win.iter().map(|l| l.capacity() + 24).sum::<usize>()
+    }
+}
+
+impl parlor_core::Derived for PlayersSolution {
+    /// A byte a valid string (the strings themselves are the language's).
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<PlayersSolution>()
+            + self.winner.iter().map(|l| l.capacity() + 24).sum::<usize>()
+    }
+}
+
 impl std::fmt::Debug for Solution {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Solution")

@@ -25,10 +25,25 @@ impl WordSprout {
             }
             on = !self.rules.has(rule);
             let shapes = rule.shapes_strings();
-            self.rules.set(rule, on);
             if shapes {
-                self.rebuild_judge();
+                // Built before anything changes: rules whose strings would
+                // not fit this host refuse the action and leave the game as
+                // it was.
+                let mut rules = self.rules.clone();
+                rules.set(rule, on);
+                self.shared.judge = Judge::new(
+                    &self.shared.resources,
+                    &self.shared.lexicon,
+                    &rules,
+                    &self.config.pot,
+                    &self.config.vowels,
+                )
+                .map_err(|e| Error::RuleNotSwitchable {
+                    rule,
+                    why: e.message,
+                })?;
             }
+            self.rules.set(rule, on);
         }
         events.push(Event::RuleChanged { seat, rule, on });
         self.round += 1;
@@ -52,15 +67,5 @@ impl WordSprout {
             .into_iter()
             .filter(|&r| self.unswitchable(r).is_none())
             .collect()
-    }
-
-    fn rebuild_judge(&mut self) {
-        self.shared.judge = Judge::new(
-            &self.shared.resources,
-            &self.shared.lexicon,
-            &self.rules,
-            &self.config.pot,
-            &self.config.vowels,
-        );
     }
 }

@@ -497,7 +497,7 @@ impl Game for WordSprout {
             &config.rules,
             &config.pot,
             &config.vowels,
-        );
+        )?;
         let n = config.players;
         let mut g = WordSprout {
             config: config.clone(),

@@ -1,0 +1,112 @@
+//! What games derive from word lists and settings (Word Sprout's valid
+//! strings, Gobble's tries) is shared in a cache bounded by bytes
+//! (`Settings::derived_cache_bytes`): many distinct settings do not grow it
+//! past the bound, and settings whose data alone would not fit are refused.
+
+mod common;
+
+use common::post;
+use parlor_server::client::http_raw;
+use parlor_server::Settings;
+use serde_json::json;
+
+/// Made-up words of consonants and vowels (deterministic).
+fn words(n: usize) -> String {
+    let consonants = b"bcdfghklmnprstvz";
+    let vowels = b"aeiouy";
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |m: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % m as u64) as usize
+    };
+    let mut out = String::new();
+    for _ in 0..n {
+        let len = 4 + next(5);
+        for i in 0..len {
+            let c = if i % 2 == next(2) {
+                vowels[next(vowels.len())]
+            } else {
+                consonants[next(consonants.len())]
+            };
+            out.push(c as char);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn distinct_settings_stay_within_the_bound() {
+    let bound = 1024 * 1024;
+    let settings = Settings {
+        derived_cache_bytes: bound,
+        ..common::test_settings()
+    };
+    let server = common::start(&common::sqlite_url("derived"), settings).await;
+    let addr = server.addr();
+    let (s, up) = http_raw(
+        addr,
+        "POST",
+        "/api/word-lists?name=made-up",
+        Some(words(1500).as_bytes()),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(s, 201, "{up}");
+    let list = up["id"].as_str().unwrap().to_string();
+    // 40 vowel sets, each a different language under vowel-cap.
+    let letters = b"abcdefghijklmnopqrstuvwxyz";
+    let mut first = 0;
+    for i in 0..40 {
+        let vowels: String = [b'a', b'e', letters[i % 26], letters[(i / 26 + 7 * i) % 26]]
+            .iter()
+            .map(|&c| c as char)
+            .collect();
+        let vowels = if i == 0 { "aeiou".to_string() } else { vowels };
+        let (s, v) = post(
+            addr,
+            "/api/games",
+            json!({"game": "wordsprout",
+                   "config": {"lexicon": list, "rules": ["vowel-cap"], "vowels": vowels}}),
+        )
+        .await;
+        assert_eq!(s, 201, "vowels {vowels}: {v}");
+        let (bytes, limit) = server.derived_cache();
+        assert_eq!(limit, bound);
+        assert!(
+            bytes <= bound,
+            "{bytes} bytes held after {} settings",
+            i + 1
+        );
+        if i == 0 {
+            first = bytes;
+        }
+    }
+    // The settings were worth many times the bound: it was the bound that
+    // held them back.
+    assert!(
+        first > 0 && first * 40 > 3 * bound,
+        "one language is {first} bytes"
+    );
+
+    // Settings whose data alone is over the bound: refused in one line.
+    let (s, v) = post(
+        addr,
+        "/api/games",
+        json!({"game": "wordsprout", "config": {"lexicon": "en"}}),
+    )
+    .await;
+    assert_eq!(s, 400, "{v}");
+    assert_eq!(v["error"]["code"], "bad_config", "{v}");
+    assert_eq!(v["error"]["kind"], "bad_setting", "{v}");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("word list en") && message.contains("would take more than 1 MiB"),
+        "{message}"
+    );
+    assert!(server.derived_cache().0 <= bound);
+    server.stop().await;
+}
