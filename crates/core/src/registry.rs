@@ -425,6 +425,18 @@ fn within_declared(settings: &[Setting], config: &Value) -> Result<(), String> {
     Ok(())
 }
 
+/// The config of a new game of `G`: within the ranges `G` declares, then
+/// read as `G`'s config.
+fn new_config<G: Game>(config: &Value) -> Result<G::Config, RegistryError> {
+    let bad = |kind: ErrorKind, message: String| RegistryError::BadConfig {
+        game: G::INFO.name,
+        kind,
+        message,
+    };
+    within_declared(&G::settings(), config).map_err(|m| bad(ErrorKind::BadSetting, m))?;
+    serde_json::from_value(config.clone()).map_err(|e| bad(ErrorKind::Malformed, e.to_string()))
+}
+
 /// Longest word list name a config may give (names and fingerprints are
 /// far shorter).
 const MAX_WORD_LIST_NAME: usize = 128;
@@ -449,27 +461,10 @@ impl<G: Game> GameEntry for Entry<G> {
         G::settings()
     }
     fn needs(&self, config: &Value) -> Result<Needs, RegistryError> {
-        within_declared(&G::settings(), config).map_err(|message| RegistryError::BadConfig {
-            game: G::INFO.name,
-            kind: ErrorKind::BadSetting,
-            message,
-        })?;
-        let config: G::Config =
-            serde_json::from_value(config.clone()).map_err(|e| RegistryError::BadConfig {
-                game: G::INFO.name,
-                kind: ErrorKind::Malformed,
-                message: e.to_string(),
-            })?;
-        Ok(G::needs(&config))
+        Ok(G::needs(&new_config::<G>(config)?))
     }
     fn hidden_chance(&self, config: &Value) -> Result<bool, RegistryError> {
-        let config: G::Config =
-            serde_json::from_value(config.clone()).map_err(|e| RegistryError::BadConfig {
-                game: G::INFO.name,
-                kind: ErrorKind::Malformed,
-                message: e.to_string(),
-            })?;
-        Ok(G::hidden_chance(&config))
+        Ok(G::hidden_chance(&new_config::<G>(config)?))
     }
     fn new_match(
         &self,
@@ -477,15 +472,13 @@ impl<G: Game> GameEntry for Entry<G> {
         seed: Seed,
         resources: &Resources,
     ) -> Result<Box<dyn DynMatch>, RegistryError> {
-        let bad = |kind: ErrorKind, message: String| RegistryError::BadConfig {
-            game: G::INFO.name,
-            kind,
-            message,
-        };
-        within_declared(&G::settings(), config).map_err(|m| bad(ErrorKind::BadSetting, m))?;
-        let config: G::Config = serde_json::from_value(config.clone())
-            .map_err(|e| bad(ErrorKind::Malformed, e.to_string()))?;
-        let m = Match::<G>::new(config, seed, resources).map_err(|e| bad(e.kind, e.message))?;
+        let m = Match::<G>::new(new_config::<G>(config)?, seed, resources).map_err(|e| {
+            RegistryError::BadConfig {
+                game: G::INFO.name,
+                kind: e.kind,
+                message: e.message,
+            }
+        })?;
         Ok(Box::new(m))
     }
     fn replay(

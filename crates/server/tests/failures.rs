@@ -196,87 +196,13 @@ async fn a_retried_write_after_a_lost_group_ack_counts_once() {
     assert!(store.write(other).await.is_err());
 }
 
-static FRAGILE_BROKEN: AtomicBool = AtomicBool::new(false);
-
-/// "Fragile": one seat adds numbers; while `FRAGILE_BROKEN` is set no game
-/// can be built (so no record can be replayed).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-struct FragileConfig {}
-
-#[derive(Clone, Debug, PartialEq)]
-struct Fragile {
-    config: FragileConfig,
-    sum: u64,
-}
-
-#[derive(Debug, thiserror::Error)]
-#[error("fragile refuses {0}")]
-struct FragileError(u32);
-
-impl GameError for FragileError {
-    fn kind(&self) -> ErrorKind {
-        ErrorKind::Illegal
-    }
-}
-
-impl Game for Fragile {
-    type Config = FragileConfig;
-    type Action = u32;
-    type View = serde_json::Value;
-    type Event = u32;
-    type Error = FragileError;
-    const INFO: GameInfo = GameInfo {
-        name: "fragile",
-        title: "Fragile",
-        min_seats: 1,
-        max_seats: 1,
-    };
-    fn new(config: &FragileConfig, _: Seed, _: &Resources) -> Result<Self, ConfigError> {
-        if FRAGILE_BROKEN.load(Ordering::SeqCst) {
-            return Err(ConfigError::new("broken on purpose"));
-        }
-        Ok(Fragile {
-            config: config.clone(),
-            sum: 0,
-        })
-    }
-    fn config(&self) -> &FragileConfig {
-        &self.config
-    }
-    fn needs(_: &FragileConfig) -> Needs {
-        Needs::seats(1)
-    }
-    fn action_bound(&self) -> usize {
-        usize::MAX
-    }
-    fn seats(&self) -> usize {
-        1
-    }
-    fn to_act(&self) -> ToAct {
-        ToAct::One(Seat(0))
-    }
-    fn apply(&mut self, _: Actor, n: u32) -> Result<Vec<u32>, FragileError> {
-        if n == 0 {
-            return Err(FragileError(n));
-        }
-        self.sum += u64::from(n);
-        Ok(vec![n])
-    }
-    fn view(&self, _: Viewer) -> serde_json::Value {
-        json!({"sum": self.sum})
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        None
-    }
-}
-
 /// A write fails and the state cannot be rebuilt without it: the game
 /// must not go on with the unstored action in memory.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_rollback_leaves_no_unstored_action_in_memory() {
     let (store, flags) = flaky_store("rollback");
     let mut registry = Registry::new();
-    registry.register::<Fragile>();
+    registry.register::<common::Blob>();
     let server = Server::start_with_store(
         registry,
         Resources::embedded(),
@@ -294,7 +220,7 @@ async fn a_failed_rollback_leaves_no_unstored_action_in_memory() {
         addr,
         "POST",
         "/api/games",
-        Some(&json!({"game": "fragile", "take_seat": 0})),
+        Some(&json!({"game": "blob", "take_seat": 0})),
         &[],
     )
     .await
@@ -321,11 +247,11 @@ async fn a_failed_rollback_leaves_no_unstored_action_in_memory() {
 
     // The next write fails, and so does every replay.
     flags.fail.store(true, Ordering::SeqCst);
-    FRAGILE_BROKEN.store(true, Ordering::SeqCst);
+    common::BLOB_BROKEN.store(true, Ordering::SeqCst);
     let (st, v) = act(2).await;
     assert_eq!(v["error"]["code"], "storage", "{st} {v}");
     flags.fail.store(false, Ordering::SeqCst);
-    FRAGILE_BROKEN.store(false, Ordering::SeqCst);
+    common::BLOB_BROKEN.store(false, Ordering::SeqCst);
 
     // What the server shows and builds on is what is stored: one action.
     let (st, s) = http(

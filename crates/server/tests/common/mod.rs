@@ -239,7 +239,11 @@ impl Game for Secret {
 }
 
 /// "Blob": one seat adds numbers forever; the view carries `bytes` of
-/// padding, to make large messages (flow-control tests).
+/// padding, to make large messages (flow-control tests). While
+/// [`BLOB_BROKEN`] is set no Blob can be built (so no record of one can be
+/// replayed: the failure tests).
+pub static BLOB_BROKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct BlobConfig {
@@ -286,6 +290,9 @@ impl Game for Blob {
         max_seats: 1,
     };
     fn new(config: &BlobConfig, _: Seed, _: &Resources) -> Result<Self, ConfigError> {
+        if BLOB_BROKEN.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(ConfigError::new("broken on purpose"));
+        }
         std::thread::sleep(Duration::from_millis(config.build_ms.min(5_000)));
         Ok(Blob {
             config: config.clone(),
