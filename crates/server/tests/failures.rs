@@ -5,17 +5,13 @@
 
 mod common;
 
-use parlor_core::{
-    Actor, ConfigError, ErrorKind, Game, GameError, GameInfo, Needs, Outcome, Registry, Resources,
-    Seat, Seed, ToAct, Viewer,
-};
+use parlor_core::{Registry, Resources};
 use parlor_server::client::http;
 use parlor_server::storage::{
     ActionRow, GameRow, ListFilter, Listed, SeatKind, SeatRow, StatusRow, Storage, StorageError,
     Store, StoredGame, WordListRow, Write,
 };
 use parlor_server::{Server, Settings};
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
