@@ -325,10 +325,14 @@ impl WordLists {
             } => ApiError::new(
                 "bad_word_list",
                 format!(
-                    "the word list has no words ({skipped} lines skipped, {capitalised} capitalised \
-                     skipped as proper nouns): send one word per line, letters a-z (a list all in \
-                     capitals is read in lower case), at most {} letters; blank lines and lines \
-                     starting with # are ignored",
+                    "the word list has no words ({skipped} lines skipped{}): send one word per \
+                     line, letters a-z (a list all in capitals is read in lower case), at most {} \
+                     letters; blank lines and lines starting with # are ignored",
+                    if capitalised > 0 {
+                        format!(", {capitalised} capitalised skipped as proper nouns")
+                    } else {
+                        String::new()
+                    },
                     parlor_lexicon::MAX_WORD_LEN
                 ),
             ),
