@@ -8,8 +8,8 @@ mod common;
 use parlor_core::{Registry, Resources};
 use parlor_server::client::http;
 use parlor_server::storage::{
-    ActionRow, GameRow, ListFilter, Listed, SeatKind, SeatRow, StatusRow, Storage, StorageError,
-    Store, StoredGame, WordListRow, Write,
+    ActionRow, ListFilter, Listed, StatusRow, Storage, StorageError, Store, StoredGame,
+    WordListRow, Write,
 };
 use parlor_server::{Server, Settings};
 use serde_json::json;
@@ -90,36 +90,6 @@ fn flaky_store(tag: &str) -> (Store, Flags) {
     )
 }
 
-fn new_game(id: &str) -> Write {
-    Write::NewGame {
-        row: GameRow {
-            id: id.into(),
-            game: "nim".into(),
-            config: json!({"pile": 5, "max_take": 3}),
-            seed: 7,
-            lexicons: json!([]),
-            public: true,
-            created_ms: 1,
-            status: status(0),
-            rematch_of: None,
-            rematch: None,
-            time_control: parlor_core::TimeControl::default(),
-            aborted: false,
-        },
-        seats: (0..2)
-            .map(|seat| SeatRow {
-                seat,
-                kind: SeatKind::Human,
-                level: None,
-                token: Some(format!("t{seat}")),
-                name: None,
-                player: None,
-                joined: false,
-            })
-            .collect(),
-    }
-}
-
 fn status(seq: usize) -> StatusRow {
     StatusRow {
         seq,
@@ -151,8 +121,8 @@ fn act(id: &str, idx: usize) -> Write {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_retried_write_after_a_lost_group_ack_counts_once() {
     let (store, flags) = flaky_store("lost_ack");
-    store.write(new_game("g1")).await.unwrap();
-    store.write(new_game("g2")).await.unwrap();
+    store.write(common::nim_game_write("g1")).await.unwrap();
+    store.write(common::nim_game_write("g2")).await.unwrap();
     // The first commit is slow: the next two requests queue into a group,
     // which is committed and then reported failed.
     flags.slow.store(true, Ordering::SeqCst);
@@ -168,7 +138,7 @@ async fn a_retried_write_after_a_lost_group_ack_counts_once() {
     };
     let b = {
         let store = store.clone();
-        tokio::spawn(async move { store.write(new_game("g3")).await })
+        tokio::spawn(async move { store.write(common::nim_game_write("g3")).await })
     };
     first.await.unwrap().unwrap();
     a.await

@@ -4,8 +4,7 @@
 
 mod common;
 
-use parlor_server::storage::{DbUrl, PgStorage, SqliteStorage, Store, Write};
-use serde_json::json;
+use parlor_server::storage::{DbUrl, PgStorage, SqliteStorage, Store};
 
 fn versions_pg(url: &str) -> Vec<i64> {
     let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
@@ -52,7 +51,7 @@ fn a_database_from_before_versions_keeps_its_games() {
     let mut dbs = vec![common::sqlite_url("migrate_old")];
     dbs.extend(common::pg_fresh_db("migrate_old"));
     for db in dbs {
-        let game = game_write("old1");
+        let game = common::nim_game_write("old1");
         {
             let mut s = common::open(&db);
             s.commit(std::slice::from_ref(&game)).unwrap();
@@ -119,43 +118,5 @@ fn drop_versions(db: &DbUrl) {
             let c = rusqlite::Connection::open(path).unwrap();
             c.execute_batch("DROP TABLE schema_migrations").unwrap();
         }
-    }
-}
-
-fn game_write(id: &str) -> Write {
-    use parlor_server::storage::{GameRow, SeatKind, SeatRow, StatusRow};
-    Write::NewGame {
-        row: GameRow {
-            id: id.into(),
-            game: "nim".into(),
-            config: json!({"pile": 5, "max_take": 3}),
-            seed: 7,
-            lexicons: json!([]),
-            public: true,
-            created_ms: 1,
-            status: StatusRow {
-                seq: 0,
-                to_act: json!({"one": 0}),
-                outcome: None,
-                over: false,
-                deadline: None,
-                updated_ms: 1,
-            },
-            rematch_of: None,
-            rematch: None,
-            time_control: parlor_core::TimeControl::default(),
-            aborted: false,
-        },
-        seats: (0..2)
-            .map(|seat| SeatRow {
-                seat,
-                kind: SeatKind::Human,
-                level: None,
-                token: Some(format!("t{seat}")),
-                name: None,
-                player: None,
-                joined: false,
-            })
-            .collect(),
     }
 }

@@ -509,3 +509,42 @@ impl Lcg {
         }
     }
 }
+
+/// A new two-seat Nim game as a storage write (storage-level tests).
+pub fn nim_game_write(id: &str) -> parlor_server::storage::Write {
+    use parlor_server::storage::{GameRow, SeatKind, SeatRow, StatusRow, Write};
+    Write::NewGame {
+        row: GameRow {
+            id: id.into(),
+            game: "nim".into(),
+            config: json!({"pile": 5, "max_take": 3}),
+            seed: 7,
+            lexicons: json!([]),
+            public: true,
+            created_ms: 1,
+            status: StatusRow {
+                seq: 0,
+                to_act: json!({"one": 0}),
+                outcome: None,
+                over: false,
+                deadline: None,
+                updated_ms: 1,
+            },
+            rematch_of: None,
+            rematch: None,
+            time_control: parlor_core::TimeControl::default(),
+            aborted: false,
+        },
+        seats: (0..2)
+            .map(|seat| SeatRow {
+                seat,
+                kind: SeatKind::Human,
+                level: None,
+                token: Some(format!("t{seat}")),
+                name: None,
+                player: None,
+                joined: false,
+            })
+            .collect(),
+    }
+}
