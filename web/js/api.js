@@ -20,7 +20,7 @@
  * @typedef {{ends_ms: number, remaining_ms: number}} Timer
  * @typedef {{running: boolean, bank_ms: number|null, delay_ms: number, turn: Timer|null, absent: Timer|null}} SeatClock
  * @typedef {{at_ms: number, seats: SeatClock[], round: {key: string, started_ms: number, ends_ms: number, remaining_ms: number}|null}} Clocks
- * @typedef {'not_your_turn'|'game_over'|'illegal'|'ambiguous'|'unknown_word'|'malformed'|'bad_setting'|'unknown_resource'} ErrorKind
+ * @typedef {'not_your_turn'|'game_over'|'illegal'|'ambiguous'|'unknown_word'|'malformed'|'bad_setting'|'unknown_resource'|'busy'} ErrorKind
  *   A game's own kind of refusal (docs/api.md "Error kinds").
  * @typedef {{value: any, label: string}} SettingOption
  * @typedef {{type: 'seats', min: number, max: number}

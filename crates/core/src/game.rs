@@ -39,6 +39,10 @@ pub enum ErrorKind {
     BadSetting,
     /// A word list or other resource the settings name is not available.
     UnknownResource,
+    /// The settings are fine, but the host has no room for what they need
+    /// now (the data they derive does not fit beside what live games
+    /// hold); asking again later can succeed.
+    Busy,
 }
 
 impl ErrorKind {
@@ -53,6 +57,7 @@ impl ErrorKind {
             ErrorKind::Malformed => "malformed",
             ErrorKind::BadSetting => "bad_setting",
             ErrorKind::UnknownResource => "unknown_resource",
+            ErrorKind::Busy => "busy",
         }
     }
 }

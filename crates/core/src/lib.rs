@@ -135,6 +135,6 @@ pub use game::{
 };
 pub use record::{LexiconStamp, Match, Record, RecordError, RecordedAction, RECORD_VERSION};
 pub use registry::{ActionError, Applied, DynAgent, DynMatch, GameEntry, Registry, RegistryError};
-pub use resources::{human_bytes, Derived, ResourceError, Resources, TooBig};
+pub use resources::{human_bytes, Derived, NoRoom, ResourceError, Resources};
 pub use rng::{GameRng, Seed, RANDOMNESS_VERSION};
 pub use seat::{Actor, Seat, ToAct, Viewer};

@@ -4,7 +4,7 @@ use parlor_lexicon::Lexicon;
 use std::any::{Any, TypeId};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex};
 
 /// A resource a game asked for that is not available.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -28,16 +28,34 @@ pub trait Derived: Any + Send + Sync {
     fn bytes(&self) -> usize;
 }
 
-/// A derived value refused because it would not fit the cache: one value
-/// may take at most the whole bound, `limit` bytes.
+/// A derived value refused because it would not fit the cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "it would take more than {}, the most this host keeps for data shared by games",
-    human_bytes(*.limit)
-)]
-pub struct TooBig {
-    /// The cache's bound, in bytes.
-    pub limit: usize,
+pub enum NoRoom {
+    /// It would take more than the whole bound, `limit` bytes: it never
+    /// fits on this host, whatever else is running.
+    #[error(
+        "it would take more than {}, the most this host keeps for data shared by games",
+        human_bytes(*.limit)
+    )]
+    TooBig {
+        /// The cache's bound, in bytes.
+        limit: usize,
+    },
+    /// It may fit the bound, but values that live games hold take `held`
+    /// bytes of it now and it would take more than the rest: asking again
+    /// once games have ended can succeed.
+    #[error(
+        "live games hold {} of the {} this host keeps for data shared by games, and it \
+         would take more than the rest",
+        human_bytes(*.held),
+        human_bytes(*.limit)
+    )]
+    Full {
+        /// The cache's bound, in bytes.
+        limit: usize,
+        /// Bytes of the values held by others than the cache when refused.
+        held: usize,
+    },
 }
 
 /// A byte count as people read it: `8 MiB`, `64 KiB`, `900 bytes`.
@@ -72,21 +90,23 @@ pub fn human_bytes(n: usize) -> String {
 /// [`derived`](Resources::derived) builds a value once per key and type and
 /// shares it. The cache holds at most [`derived_limit`](Resources::derived_limit)
 /// bytes (by the values' own [`Derived::bytes`]; unbounded unless set with
-/// [`with_derived_limit`](Resources::with_derived_limit)): past it the least
-/// recently used values are let go. Letting go only drops the cache's
-/// reference: a game that holds a value keeps it, and while anyone holds it
-/// a later request for its key gets that same value back instead of
-/// building a second copy. A value that alone would take more than the
-/// bound is refused by [`try_derived`](Resources::try_derived) (its builder
-/// is told the bound and may stop early) and not kept by
-/// [`derived`](Resources::derived).
+/// [`with_derived_limit`](Resources::with_derived_limit)), counting the
+/// values that live games hold as well as those only the cache holds: past
+/// it the least recently used values that nobody else holds are let go
+/// (letting go of a held value would free nothing, and a later request for
+/// its key would build a second copy). [`try_derived`](Resources::try_derived)
+/// builds only within the room that held values leave (its builder is told
+/// that room and may stop early): a value larger than the whole bound is
+/// refused for good ([`NoRoom::TooBig`]), one larger than the room left for
+/// now ([`NoRoom::Full`]). [`derived`](Resources::derived) never refuses,
+/// and does not keep a value larger than the bound.
 #[derive(Clone, Default)]
 pub struct Resources {
     inner: Arc<Inner>,
 }
 
 /// A value as the cache holds it, or its refusal.
-type Built = Result<Arc<dyn Any + Send + Sync>, TooBig>;
+type Built = Result<Arc<dyn Any + Send + Sync>, NoRoom>;
 
 /// One per key: the map's lock is held only to find or add the cell, and
 /// the first caller builds inside the cell while later ones wait for it,
@@ -99,9 +119,10 @@ type Id = (u64, String, TypeId);
 /// Why [`Resources::lookup`] gave no value.
 enum Refused<F> {
     /// This call's build refused.
-    TooBig(TooBig),
-    /// A refusal was remembered: the build, unused.
-    Build(F),
+    NoRoom(NoRoom),
+    /// Another caller's build refused (or a refusal was remembered): this
+    /// call's build, unused, and the refusal.
+    Build(F, NoRoom),
 }
 
 /// What a refusal is counted as in the cache.
@@ -156,9 +177,18 @@ struct CacheState {
     tick: u64,
     /// Bytes of the built slots.
     bytes: usize,
-    /// Values let go while someone may still hold them, with their bytes:
-    /// asked for again, they come back instead of being built twice.
-    released: HashMap<Id, (Weak<dyn Any + Send + Sync>, usize)>,
+}
+
+impl CacheState {
+    /// Bytes of the built values that someone besides the cache holds (a
+    /// live game): the part of the bound that letting go cannot free.
+    fn held(&self) -> usize {
+        self.slots
+            .values()
+            .filter(|s| s.held())
+            .filter_map(|s| s.bytes)
+            .sum()
+    }
 }
 
 struct Slot {
@@ -167,6 +197,13 @@ struct Slot {
     used: u64,
     /// Bytes once built; `None` while building.
     bytes: Option<usize>,
+}
+
+impl Slot {
+    /// Whether a built value of this slot is held outside the cache.
+    fn held(&self) -> bool {
+        matches!(self.cell.get(), Some(Ok(v)) if Arc::strong_count(v) > 1)
+    }
 }
 
 impl DerivedCache {
@@ -182,11 +219,13 @@ impl DerivedCache {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The cell for `id`, marked as used now.
-    fn cell(&self, id: &Id) -> Arc<DerivedCell> {
+    /// The cell for `id`, marked as used now, and the room a new value may
+    /// take: the bound less what others than the cache hold.
+    fn cell(&self, id: &Id) -> (Arc<DerivedCell>, usize) {
         let mut st = self.state();
         st.tick += 1;
         let tick = st.tick;
+        let room = self.limit.saturating_sub(st.held());
         if let Some(slot) = st.slots.get_mut(id) {
             let (old, built) = (slot.used, slot.bytes.is_some());
             slot.used = tick;
@@ -195,31 +234,27 @@ impl DerivedCache {
                 st.order.remove(&old);
                 st.order.insert(tick, id.clone());
             }
-            return cell;
+            return (cell, room);
         }
         let cell = Arc::new(DerivedCell::new());
-        let revived = st
-            .released
-            .remove(id)
-            .and_then(|(weak, bytes)| Some((weak.upgrade()?, bytes)));
-        let bytes = revived.map(|(value, bytes)| {
-            let _ = cell.set(Ok(value));
-            bytes
-        });
         st.slots.insert(
             id.clone(),
             Slot {
                 cell: cell.clone(),
                 used: tick,
-                bytes,
+                bytes: None,
             },
         );
-        if let Some(bytes) = bytes {
-            st.order.insert(tick, id.clone());
-            st.bytes += bytes;
-            self.fit(&mut st, id);
+        (cell, room)
+    }
+
+    /// Drops the slot of `id` if it is still `cell` (a refusal for now is
+    /// not remembered: the next request tries again).
+    fn drop_slot(&self, id: &Id, cell: &Arc<DerivedCell>) {
+        let mut st = self.state();
+        if st.slots.get(id).is_some_and(|s| Arc::ptr_eq(&s.cell, cell)) {
+            st.slots.remove(id);
         }
-        cell
     }
 
     /// Records that `cell`, the slot of `id`, was built with `bytes`: kept
@@ -245,32 +280,27 @@ impl DerivedCache {
         self.fit(st, id);
     }
 
-    /// Lets go of the least recently used values but `keep` until the
-    /// bound holds.
+    /// Lets go of the least recently used values that nobody else holds,
+    /// but `keep`, until the bound holds or only held values are left.
     fn fit(&self, st: &mut CacheState, keep: &Id) {
         if st.bytes <= self.limit {
             return;
         }
-        let mut spared = Vec::new();
-        while st.bytes > self.limit {
-            let Some((tick, id)) = st.order.pop_first() else {
+        let candidates: Vec<(u64, Id)> = st
+            .order
+            .iter()
+            .filter(|(_, id)| *id != keep && st.slots.get(*id).is_some_and(|s| !s.held()))
+            .map(|(tick, id)| (*tick, id.clone()))
+            .collect();
+        for (tick, id) in candidates {
+            if st.bytes <= self.limit {
                 break;
-            };
-            if &id == keep {
-                spared.push((tick, id));
-                continue;
             }
-            let Some(slot) = st.slots.remove(&id) else {
-                continue;
-            };
-            let bytes = slot.bytes.unwrap_or(0);
-            st.bytes -= bytes;
-            if let Some(Ok(value)) = slot.cell.get() {
-                st.released.insert(id, (Arc::downgrade(value), bytes));
+            st.order.remove(&tick);
+            if let Some(slot) = st.slots.remove(&id) {
+                st.bytes -= slot.bytes.unwrap_or(0);
             }
         }
-        st.order.extend(spared);
-        st.released.retain(|_, (weak, _)| weak.strong_count() > 0);
     }
 
     /// Drops every value of `scope`.
@@ -290,8 +320,6 @@ impl DerivedCache {
                 }
             }
         }
-        st.released
-            .retain(|id, (weak, _)| id.0 != scope && weak.strong_count() > 0);
     }
 }
 
@@ -352,6 +380,12 @@ impl Resources {
         self.inner.cache.state().bytes
     }
 
+    /// The part of [`derived_bytes`](Resources::derived_bytes) that live
+    /// games hold (values someone besides the cache has a reference to).
+    pub fn derived_held_bytes(&self) -> usize {
+        self.inner.cache.state().held()
+    }
+
     /// An added list with this [`Lexicon::fingerprint`], if any.
     pub fn lexicon_by_fingerprint(&self, fingerprint: u64) -> Option<Arc<Lexicon>> {
         self.inner
@@ -409,31 +443,32 @@ impl Resources {
     pub fn derived<T: Derived>(&self, key: &str, build: impl FnOnce() -> T) -> Arc<T> {
         match self.lookup(key, false, |_| Some(build())) {
             Ok(value) => value,
-            Err(Refused::Build(build)) => Arc::new(build(usize::MAX).expect("built by `derived`")),
-            Err(Refused::TooBig(_)) => unreachable!("`derived` keeps what it builds"),
+            Err(Refused::Build(build, _)) => {
+                Arc::new(build(usize::MAX).expect("built by `derived`"))
+            }
+            Err(Refused::NoRoom(_)) => unreachable!("`derived` keeps what it builds"),
         }
     }
 
     /// Like [`derived`](Resources::derived) for data that may not fit:
-    /// `build` is given the most bytes one value may take (the cache's
-    /// bound) and returns `None` when the value would take more (it may
-    /// stop building as soon as it knows). A value that takes more than
-    /// the bound is refused too, and so is, at once, every later request
-    /// for the key while the refusal is remembered.
+    /// `build` is given the most bytes the value may take (the bound less
+    /// what live games hold) and returns `None` when the value would take
+    /// more (it may stop building as soon as it knows). A value that takes
+    /// more is refused too. A refusal with the whole bound free is
+    /// remembered, and every later request for the key is refused at once
+    /// while it is; a refusal for want of room now is not.
     ///
     /// # Errors
     ///
-    /// [`TooBig`] when the value would not fit the cache.
+    /// [`NoRoom::TooBig`] when the value would not fit the cache at all,
+    /// [`NoRoom::Full`] when it does not fit beside what games hold now.
     pub fn try_derived<T: Derived>(
         &self,
         key: &str,
         build: impl FnOnce(usize) -> Option<T>,
-    ) -> Result<Arc<T>, TooBig> {
+    ) -> Result<Arc<T>, NoRoom> {
         self.lookup(key, true, build).map_err(|e| match e {
-            Refused::TooBig(e) => e,
-            Refused::Build(_) => TooBig {
-                limit: self.derived_limit(),
-            },
+            Refused::NoRoom(e) | Refused::Build(_, e) => e,
         })
     }
 
@@ -448,30 +483,50 @@ impl Resources {
     ) -> Result<Arc<T>, Refused<F>> {
         let cache = &self.inner.cache;
         let id: Id = (self.inner.scope, key.to_string(), TypeId::of::<T>());
-        let cell = cache.cell(&id);
+        let (cell, room) = cache.cell(&id);
         let limit = cache.limit;
+        let max = if refuse { room } else { limit };
         let mut build = Some(build);
         let mut built = None;
         let value = cell.get_or_init(|| {
             let build = build.take().expect("a cell is initialised once");
-            let value = build(limit).filter(|v| !refuse || v.bytes() <= limit);
-            built = Some(value.as_ref().map_or(REFUSAL_BYTES, |v| v.bytes()));
-            match value {
-                Some(v) => Ok(Arc::new(v) as Arc<dyn Any + Send + Sync>),
-                None => Err(TooBig { limit }),
-            }
+            let value = build(max);
+            let bytes = value.as_ref().map(|v| v.bytes());
+            let outcome = match (value, bytes) {
+                (Some(v), Some(b)) if !refuse || b <= max => {
+                    Ok(Arc::new(v) as Arc<dyn Any + Send + Sync>)
+                }
+                // A value larger than the whole bound never fits; one that
+                // was stopped early, or is larger than the room, fits
+                // perhaps once games let go.
+                (_, Some(b)) if b > limit => Err(NoRoom::TooBig { limit }),
+                _ if max < limit => Err(NoRoom::Full {
+                    limit,
+                    held: limit - max,
+                }),
+                _ => Err(NoRoom::TooBig { limit }),
+            };
+            built = Some(match (&outcome, bytes) {
+                (Ok(_), Some(b)) => b,
+                _ => REFUSAL_BYTES,
+            });
+            outcome
         });
         let value = value.clone();
         if let Some(bytes) = built {
-            cache.settle(&id, &cell, bytes);
+            if matches!(value, Err(NoRoom::Full { .. })) {
+                cache.drop_slot(&id, &cell);
+            } else {
+                cache.settle(&id, &cell, bytes);
+            }
         }
         match (value, build) {
             // The map is keyed by the type too, so the cell always holds a `T`.
             (Ok(value), _) => Ok(value
                 .downcast::<T>()
                 .expect("a derived cell holds the type it is keyed by")),
-            (Err(_), Some(build)) => Err(Refused::Build(build)),
-            (Err(e), None) => Err(Refused::TooBig(e)),
+            (Err(e), Some(build)) => Err(Refused::Build(build, e)),
+            (Err(e), None) => Err(Refused::NoRoom(e)),
         }
     }
 
@@ -552,7 +607,7 @@ mod tests {
             })
             .collect();
         for t in threads {
-            assert_eq!(t.join().unwrap(), Err(TooBig { limit: 1000 }));
+            assert_eq!(t.join().unwrap(), Err(NoRoom::TooBig { limit: 1000 }));
         }
         assert_eq!(builds.load(Ordering::SeqCst), 1);
         assert_eq!(resources.derived_count(), 0);
@@ -588,19 +643,73 @@ mod tests {
         assert_eq!(builds.load(Ordering::SeqCst), 61, "1 was let go");
     }
 
-    /// A value let go while a game holds it comes back, not built again.
+    /// A value a game holds is kept (letting it go would free nothing, and
+    /// the next game would build a second copy); once nobody holds it, it
+    /// is let go like any other.
     #[test]
     fn a_held_value_is_not_built_twice() {
         let resources = Resources::embedded().with_derived_limit(1000);
         let held = resources.derived("held", || Blob(1, 600));
         resources.derived("other", || Blob(2, 600));
-        assert_eq!(resources.derived_count(), 1, "held was let go");
+        assert_eq!(resources.derived_count(), 2, "held is kept");
+        assert_eq!(resources.derived_held_bytes(), 600);
         let again = resources.derived("held", || Blob(99, 600));
         assert!(Arc::ptr_eq(&held, &again));
-        // Not held by anyone once let go: built anew.
+        // Not held by anyone: let go for the next value.
         drop((held, again));
-        resources.derived("other", || Blob(2, 600));
-        assert_eq!(resources.derived("held", || Blob(3, 600)).0, 3);
+        assert_eq!(resources.derived_held_bytes(), 0);
+        resources.derived("third", || Blob(3, 600));
+        assert_eq!(resources.derived("held", || Blob(4, 600)).0, 4);
+        assert!(resources.derived_bytes() <= 1000);
+    }
+
+    /// What live games hold counts against the bound: a value that fits
+    /// only once they let go is refused for now (not remembered), and
+    /// built when there is room again.
+    #[test]
+    fn held_values_count_against_the_bound() {
+        let resources = Resources::embedded().with_derived_limit(1000);
+        let games: Vec<Arc<Blob>> = (0..3)
+            .map(|i| {
+                resources
+                    .try_derived(&format!("g{i}"), |room| {
+                        (300 <= room).then_some(Blob(i, 300))
+                    })
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(resources.derived_held_bytes(), 900);
+        let asked = AtomicUsize::new(0);
+        let fourth = |room: usize| {
+            asked.fetch_add(1, Ordering::SeqCst);
+            (300 <= room).then_some(Blob(3, 300))
+        };
+        let err = resources.try_derived("g3", fourth).unwrap_err();
+        assert_eq!(
+            err,
+            NoRoom::Full {
+                limit: 1000,
+                held: 900
+            }
+        );
+        assert!(err
+            .to_string()
+            .starts_with("live games hold 900 bytes of the 1000 bytes"));
+        // A builder that does not check is refused as well.
+        assert!(resources.try_derived("g3", |_| Some(Blob(3, 300))).is_err());
+        assert_eq!(resources.derived_count(), 3);
+        // One game ends: there is room again, and the refusal was not kept.
+        drop(games.into_iter().next());
+        assert_eq!(resources.try_derived("g3", fourth).unwrap().0, 3);
+        assert_eq!(asked.load(Ordering::SeqCst), 2);
+        assert!(resources.derived_bytes() <= 1000);
+        // Larger than the whole bound is refused for good, held or not.
+        assert_eq!(
+            resources
+                .try_derived("huge", |_| Some(Blob(9, 2000)))
+                .unwrap_err(),
+            NoRoom::TooBig { limit: 1000 }
+        );
     }
 
     #[test]
@@ -612,7 +721,7 @@ mod tests {
         let err = resources
             .try_derived("big", |_| Some(Blob(1, 5000)))
             .unwrap_err();
-        assert_eq!(err, TooBig { limit: 1000 });
+        assert_eq!(err, NoRoom::TooBig { limit: 1000 });
         assert_eq!(
             err.to_string(),
             "it would take more than 1000 bytes, the most this host keeps for data shared by games"

@@ -78,6 +78,31 @@ impl Timeline {
     }
 }
 
+/// Why a stored game could not be rebuilt.
+#[derive(Debug)]
+pub(crate) struct ReplayError {
+    /// The game's rules need room the host has not got now (its shared
+    /// data does not fit beside what live games hold): it can be loaded
+    /// once games end.
+    pub busy: bool,
+    pub message: String,
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<String> for ReplayError {
+    fn from(message: String) -> Self {
+        ReplayError {
+            busy: false,
+            message,
+        }
+    }
+}
+
 /// The game rebuilt from its stored rules, seed and actions, one action at
 /// a time so that the clocks' timeline comes with it. Each action goes into
 /// the record with its stored time.
@@ -86,9 +111,19 @@ pub(crate) fn replay(
     row: &GameRow,
     actions: &[ActionRow],
     resources: &Resources,
-) -> Result<(Box<dyn DynMatch>, Timeline), String> {
+) -> Result<(Box<dyn DynMatch>, Timeline), ReplayError> {
     let start = crate::record_json(row, &[]);
-    let mut m = entry.replay(&start, resources).map_err(|e| e.to_string())?;
+    let mut m = entry.replay(&start, resources).map_err(|e| match e {
+        parlor_core::RegistryError::BadConfig {
+            kind: parlor_core::ErrorKind::Busy,
+            message,
+            ..
+        } => ReplayError {
+            busy: true,
+            message,
+        },
+        e => ReplayError::from(e.to_string()),
+    })?;
     let mut timeline = Timeline::new(&*m);
     for a in actions {
         let actor: Actor = serde_json::from_value(a.actor.clone())

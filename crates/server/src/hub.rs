@@ -332,7 +332,14 @@ impl Hub {
         })
         .await
         .map_err(|e| ApiError::new("internal", e.to_string()))?
-        .map_err(|e| ApiError::new("internal", format!("game {id} cannot be replayed: {e}")))?;
+        .map_err(|e| {
+            if e.busy {
+                ApiError::new("busy", format!("game {id} cannot be loaded now: {e}"))
+                    .retry_after(NO_ROOM_RETRY)
+            } else {
+                ApiError::new("internal", format!("game {id} cannot be replayed: {e}"))
+            }
+        })?;
         let mut games = self.games();
         if let Some(s) = games.get(id) {
             if !s.is_closed() {
@@ -732,10 +739,22 @@ pub(crate) fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 40 && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
+/// When to ask again after a refusal for want of room for shared data:
+/// games end on their own time, so a guess.
+const NO_ROOM_RETRY: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// A refusal of a game's rules at creation: `bad_config` with the game's
 /// kind of refusal (`bad_setting`, `malformed`, `unknown_resource`).
 fn config_error(e: RegistryError) -> ApiError {
     match e {
+        // Rules that fit, but not beside what live games hold now.
+        RegistryError::BadConfig {
+            kind: parlor_core::ErrorKind::Busy,
+            message,
+            ..
+        } => ApiError::new("busy", message)
+            .with_kind(parlor_core::ErrorKind::Busy)
+            .retry_after(NO_ROOM_RETRY),
         RegistryError::BadConfig { kind, .. } => {
             ApiError::new("bad_config", e.to_string()).with_kind(kind)
         }

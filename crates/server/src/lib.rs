@@ -351,6 +351,12 @@ impl Server {
         (r.derived_bytes(), r.derived_limit())
     }
 
+    /// The part of [`derived_cache`](Server::derived_cache)'s bytes that
+    /// games in memory hold (it cannot be let go until they leave).
+    pub fn derived_held(&self) -> usize {
+        self.hub.resources().derived_held_bytes()
+    }
+
     /// The address the server listens on.
     pub fn addr(&self) -> SocketAddr {
         self.addr

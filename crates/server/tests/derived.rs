@@ -1,7 +1,9 @@
 //! What games derive from word lists and settings (Word Sprout's valid
 //! strings, Gobble's tries) is shared in a cache bounded by bytes
 //! (`Settings::derived_cache_bytes`): many distinct settings do not grow it
-//! past the bound, and settings whose data alone would not fit are refused.
+//! past the bound (what live games hold counts: a new language that does
+//! not fit beside them waits, `busy`, until games leave memory), and
+//! settings whose data alone would not fit are refused.
 
 mod common;
 
@@ -40,8 +42,10 @@ fn words(n: usize) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn distinct_settings_stay_within_the_bound() {
     let bound = 1024 * 1024;
+    let idle = std::time::Duration::from_secs(5);
     let settings = Settings {
         derived_cache_bytes: bound,
+        idle_unload: idle,
         ..common::test_settings()
     };
     let server = common::start(&common::sqlite_url("derived"), settings).await;
@@ -59,23 +63,44 @@ async fn distinct_settings_stay_within_the_bound() {
     let list = up["id"].as_str().unwrap().to_string();
     // 40 vowel sets, each a different language under vowel-cap.
     let letters = b"abcdefghijklmnopqrstuvwxyz";
-    let mut first = 0;
+    let create = |vowels: String| {
+        let list = list.clone();
+        async move {
+            post(
+                addr,
+                "/api/games",
+                json!({"game": "wordsprout",
+                       "config": {"lexicon": list, "rules": ["vowel-cap"], "vowels": vowels}}),
+            )
+            .await
+        }
+    };
+    let (mut first, mut refused) = (0, None);
     for i in 0..40 {
         let vowels: String = [b'a', b'e', letters[i % 26], letters[(i / 26 + 7 * i) % 26]]
             .iter()
             .map(|&c| c as char)
             .collect();
         let vowels = if i == 0 { "aeiou".to_string() } else { vowels };
-        let (s, v) = post(
-            addr,
-            "/api/games",
-            json!({"game": "wordsprout",
-                   "config": {"lexicon": list, "rules": ["vowel-cap"], "vowels": vowels}}),
-        )
-        .await;
-        assert_eq!(s, 201, "vowels {vowels}: {v}");
+        let (s, v) = create(vowels.clone()).await;
+        // Each game holds its language while it is in memory: once they
+        // fill the bound, new languages wait for room.
+        if s == 503 {
+            assert_eq!(v["error"]["code"], "busy", "{v}");
+            assert_eq!(v["error"]["kind"], "busy", "{v}");
+            let message = v["error"]["message"].as_str().unwrap();
+            assert!(
+                message.contains("do not fit now") && message.contains("live games hold"),
+                "{message}"
+            );
+            assert!(v["error"]["retry_after_ms"].as_u64().unwrap() > 0, "{v}");
+            refused.get_or_insert(vowels);
+        } else {
+            assert_eq!(s, 201, "vowels {vowels}: {v}");
+        }
         let (bytes, limit) = server.derived_cache();
         assert_eq!(limit, bound);
+        assert!(server.derived_held() > 0, "the games hold their languages");
         assert!(
             bytes <= bound,
             "{bytes} bytes held after {} settings",
@@ -91,8 +116,12 @@ async fn distinct_settings_stay_within_the_bound() {
         first > 0 && first * 40 > 3 * bound,
         "one language is {first} bytes"
     );
-
-    // Settings whose data alone is over the bound: refused in one line.
+    let refused = refused.expect("40 live languages cannot all fit in the bound");
+    // Once the games nobody plays leave memory, there is room again.
+    tokio::time::sleep(idle + std::time::Duration::from_secs(1)).await;
+    assert_eq!(server.derived_held(), 0, "every game left memory");
+    // Settings whose data alone is over the bound: refused in one line (with
+    // the whole bound free, so that it is a refusal for good).
     let (s, v) = post(
         addr,
         "/api/games",
@@ -107,6 +136,8 @@ async fn distinct_settings_stay_within_the_bound() {
         message.contains("word list en") && message.contains("would take more than 1 MiB"),
         "{message}"
     );
+    let (s, v) = create(refused.clone()).await;
+    assert_eq!(s, 201, "vowels {refused} once the idle games left: {v}");
     assert!(server.derived_cache().0 <= bound);
     server.stop().await;
 }

@@ -8,7 +8,7 @@
 //! one copy.
 
 use crate::rules::{Pot, Rule, RuleSet, Vowels};
-use parlor_core::{ConfigError, Resources};
+use parlor_core::{ConfigError, ErrorKind, NoRoom, Resources};
 use parlor_lexicon::Lexicon;
 use std::sync::Arc;
 
@@ -96,9 +96,10 @@ impl Judge {
     ///
     /// # Errors
     ///
-    /// A [`ConfigError`] (kind `bad_setting`) when the valid strings of
-    /// these rules would take more than the host keeps for shared data
-    /// ([`Resources::derived_limit`]); the build stops as soon as it knows.
+    /// A [`ConfigError`] when the valid strings of these rules would take
+    /// more than the host keeps for shared data ([`Resources::derived_limit`]):
+    /// kind `bad_setting`; or more than the room live games leave of it
+    /// now: kind `busy`. The build stops as soon as it knows.
     pub fn new(
         resources: &Resources,
         lexicon: &Lexicon,
@@ -112,7 +113,7 @@ impl Judge {
             .try_derived(&key, |max_bytes| {
                 Language::new_within(lexicon, &string_rules, &pot, &vowels, max_bytes)
             })
-            .map_err(|too_big| {
+            .map_err(|refused| {
                 let mut what = vec![format!("word list {}", lexicon.name())];
                 let names: Vec<&str> = string_rules.0.iter().map(|r| r.name()).collect();
                 what.push(if names.is_empty() {
@@ -126,13 +127,24 @@ impl Judge {
                 if vowels != Vowels::default() {
                     what.push(format!("vowels {}", String::from(vowels.clone())));
                 }
-                ConfigError::new(format!(
-                    "Word Sprout's valid strings for {} would take more than {}, the most this \
-                     server keeps for data shared by games; accepted: rules and word lists whose \
-                     strings fit (vowel-fill multiplies them by about twenty)",
-                    what.join(", "),
-                    parlor_core::human_bytes(too_big.limit)
-                ))
+                match refused {
+                    NoRoom::TooBig { limit } => ConfigError::new(format!(
+                        "Word Sprout's valid strings for {} would take more than {}, the most \
+                         this server keeps for data shared by games; accepted: rules and word \
+                         lists whose strings fit (vowel-fill multiplies them by about twenty)",
+                        what.join(", "),
+                        parlor_core::human_bytes(limit)
+                    )),
+                    full @ NoRoom::Full { .. } => ConfigError::with_kind(
+                        ErrorKind::Busy,
+                        format!(
+                            "Word Sprout's valid strings for {} do not fit now: {full}; try \
+                             again when games have ended, or choose rules that other games \
+                             use already",
+                            what.join(", ")
+                        ),
+                    ),
+                }
             })?;
         Ok(Judge {
             lang,
