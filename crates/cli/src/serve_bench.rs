@@ -173,8 +173,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             // One address plays every game: metering it would measure the
             // limits, not the server.
             "--no-rate-limits",
+            // Each game's socket, and during a rematch its next one and
+            // the request that makes it, while the old one closes.
             "--max-connections",
-            &(args.games + 1024).to_string(),
+            &(2 * args.games + 1024).to_string(),
         ])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -208,6 +210,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let cpu0 = cpu_seconds(&pid);
     let choose = chooser(&args.game, &config)?;
+    // The server's CPU time sampled through the run, so that the measured
+    // window (after set-up) can be told apart from set-up.
+    let samples = std::sync::Arc::new(std::sync::Mutex::new(Vec::<(f64, f64)>::new()));
+    let sampling = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let sampler = {
+        let (samples, sampling, pid) = (samples.clone(), sampling.clone(), pid.clone());
+        let t0 = std::time::Instant::now();
+        std::thread::spawn(move || {
+            while sampling.load(std::sync::atomic::Ordering::Relaxed) {
+                if let Some(cpu) = cpu_seconds(&pid) {
+                    let mut s = samples.lock().unwrap_or_else(|e| e.into_inner());
+                    s.push((t0.elapsed().as_secs_f64(), cpu));
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        })
+    };
     let report: LoadReport = parlor_server::load_blocking(LoadOptions {
         addr,
         game: args.game.clone(),
@@ -221,6 +240,27 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })?;
     let cpu1 = cpu_seconds(&pid);
     let rss = rss_mib(&pid);
+    sampling.store(false, std::sync::atomic::Ordering::Relaxed);
+    let _ = sampler.join();
+    // CPU in the measured window: the samples nearest its start and end.
+    let measured_cpu = {
+        let s = samples.lock().unwrap_or_else(|e| e.into_inner());
+        let at = |t: f64| {
+            s.iter()
+                .min_by(|a, b| (a.0 - t).abs().total_cmp(&(b.0 - t).abs()))
+                .map(|x| x.1)
+        };
+        match (
+            at(report.setup_seconds),
+            at(report.setup_seconds + report.seconds),
+        ) {
+            (Some(a), Some(b)) if b >= a => Some(b - a),
+            _ => None,
+        }
+    };
+    let cpu_per_action_us = measured_cpu
+        .filter(|_| report.total_actions > 0)
+        .map(|c| c * 1e6 / report.total_actions as f64);
     let _ = child.kill();
     let _ = child.wait();
     let server_cpu = match (cpu0, cpu1) {
@@ -238,6 +278,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         v["game"] = serde_json::json!(args.game);
         v["think_ms"] = serde_json::json!(args.think_ms);
         v["server_cpu_seconds"] = serde_json::json!(server_cpu);
+        v["server_cpu_measured_seconds"] = serde_json::json!(measured_cpu);
+        v["server_cpu_us_per_action"] = serde_json::json!(cpu_per_action_us);
         v["server_rss_mib"] = serde_json::json!(rss);
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
@@ -263,6 +305,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 cpu,
                 report.setup_seconds + report.seconds,
                 100.0 * cpu / (report.setup_seconds + report.seconds).max(1e-9)
+            );
+        }
+        if let (Some(cpu), Some(per)) = (measured_cpu, cpu_per_action_us) {
+            println!(
+                "server CPU measured {:.1} s in {:.1} s ({:.0}% of one core): {per:.0} µs per action",
+                cpu,
+                report.seconds,
+                100.0 * cpu / report.seconds.max(1e-9)
             );
         }
         if let Some(rss) = rss {
