@@ -44,11 +44,12 @@ pub(crate) async fn upgrade(
     let max = hub.settings().max_message;
     // Accept frames somewhat over the limit so that the client gets a clear
     // `too_large` instead of a dropped connection; far larger ones close it.
-    // Small buffers: most messages are a few hundred bytes, and ten
-    // thousand connections with the default 128 KiB each would cost memory
-    // and time (zeroing) for nothing.
+    // Small buffers: a client's messages are a few hundred bytes (a larger
+    // one grows the buffer as it comes), and the read buffer is zeroed to
+    // its whole size on the first read, so ten thousand connections with
+    // the default 128 KiB each (or even 8 KiB) would cost memory for nothing.
     Ok(ws
-        .read_buffer_size(8 * 1024)
+        .read_buffer_size(2 * 1024)
         .write_buffer_size(0)
         .max_message_size(max * 8)
         .max_frame_size(max * 8)
