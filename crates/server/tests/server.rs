@@ -294,12 +294,24 @@ async fn http_errors_change_nothing() {
     assert_eq!(error_for(&mut spec, json!(1)).await["code"], "spectator");
 
     // Lobby listing; seat 1 is invited (its token went to the creator),
-    // so nobody may claim it, and the claim learns no token.
+    // so nobody may claim it: the game is not listed as open to strangers
+    // (it is among the live ones), and a claim learns no token.
     let (_, open) = http(addr, "GET", "/api/games?status=open", None, &[])
         .await
         .unwrap();
-    assert_eq!(open["games"][0]["id"], id);
-    assert_eq!(open["games"][0]["seats"][1]["open"], false);
+    assert!(
+        open["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g["id"] != id),
+        "{open}"
+    );
+    let (_, live) = http(addr, "GET", "/api/games?status=live", None, &[])
+        .await
+        .unwrap();
+    assert_eq!(live["games"][0]["id"], id, "{live}");
+    assert_eq!(live["games"][0]["seats"][1]["open"], false);
     let claim = format!("/api/games/{id}/claim");
     let (s, c) = post(addr, &claim, json!({"seat": 1, "name": "Cy"})).await;
     assert_eq!((s, code(&c)), (403, "invite_only".into()), "{c}");

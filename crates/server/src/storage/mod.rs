@@ -340,9 +340,10 @@ impl Write {
 /// Which public games to list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ListFilter {
-    /// Not over, with a free human seat.
+    /// Not over, with a human seat anyone may claim (free, not invited).
     Open,
-    /// Not over, every seat taken.
+    /// Not over, and no seat anyone may claim (all taken, or the free ones
+    /// kept for invited players).
     Live,
     /// Not over.
     Unfinished,

@@ -889,8 +889,9 @@ impl PgConn {
     }
 
     fn list(&mut self, filter: ListFilter, limit: usize) -> Result<Vec<Listed>, StorageError> {
+        // A seat anyone may claim: human, free, and not invited (no token).
         let free = "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id \
-                    AND s.kind = 'human' AND NOT s.joined)";
+                    AND s.kind = 'human' AND NOT s.joined AND s.token IS NULL)";
         let cond = match filter {
             ListFilter::Open => format!("NOT over AND {free}"),
             ListFilter::Live => format!("NOT over AND NOT {free}"),

@@ -629,8 +629,9 @@ impl Storage for SqliteStorage {
     }
 
     fn list(&mut self, filter: ListFilter, limit: usize) -> Result<Vec<Listed>, StorageError> {
+        // A seat anyone may claim: human, free, and not invited (no token).
         let free = "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id \
-                    AND s.kind = 'human' AND s.joined = 0)";
+                    AND s.kind = 'human' AND s.joined = 0 AND s.token IS NULL)";
         let cond = match filter {
             ListFilter::Open => format!("over = 0 AND {free}"),
             ListFilter::Live => format!("over = 0 AND NOT {free}"),
