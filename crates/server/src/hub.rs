@@ -28,7 +28,8 @@ struct Inner {
     resources: Resources,
     word_lists: crate::wordlists::WordLists,
     store: Store,
-    settings: Settings,
+    /// Shared with every game's actor (see `crate::actor::Env`).
+    settings: Arc<Settings>,
     games: Mutex<HashMap<String, GameStub>>,
     /// This process's presence (see `crate::presence`).
     presence: crate::presence::Presence,
@@ -130,7 +131,7 @@ impl Hub {
                 word_lists: crate::wordlists::WordLists::new(resources.clone(), limits),
                 resources,
                 store,
-                settings,
+                settings: Arc::new(settings),
                 games: Mutex::new(HashMap::new()),
                 shutdown,
                 think_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
@@ -156,8 +157,8 @@ impl Hub {
     pub(crate) fn store(&self) -> &Store {
         &self.inner.store
     }
-    pub(crate) fn settings(&self) -> Settings {
-        self.inner.settings.clone()
+    pub(crate) fn settings(&self) -> &Settings {
+        &self.inner.settings
     }
     /// Permits for heavy work running at once: bot decisions and helper
     /// answers share them.

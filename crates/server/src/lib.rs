@@ -326,7 +326,7 @@ impl Server {
             .local_addr()
             .map_err(|source| StartError::Bind { addr, source })?;
         let app = http::router(hub.clone());
-        let settings = hub.settings();
+        let settings = hub.settings().clone();
         let cap = conn::effective_cap(settings.max_connections, conn::raise_fd_limit());
         if cap < settings.max_connections {
             tracing::info!(

@@ -138,6 +138,7 @@ impl GameActor {
         let entry = self.entry.clone();
         let resources = self.resources.clone();
         let settings = self.hub.settings();
+        let think_for = settings.bot_think;
         // One agent per seat for the whole game: its seed is the seat's.
         let seed = self.row.seed ^ (seat.0 as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let delay = if self.round_due().is_some() {
@@ -166,7 +167,7 @@ impl GameActor {
                             .agent(seat, level, seed, &resources)
                             .map(|a| v.insert(a)),
                     };
-                    let budget = Budget::time(settings.bot_think).with_cancel(cancel);
+                    let budget = Budget::time(think_for).with_cancel(cancel);
                     let action = agent
                         .map(|a| a.choose(&*shadow.m, budget))
                         .map_err(|e| e.to_string());
