@@ -137,7 +137,7 @@ impl GameActor {
         };
         let entry = self.entry.clone();
         let resources = self.resources.clone();
-        let settings = self.hub.settings();
+        let settings = &self.env.settings;
         let think_for = settings.bot_think;
         // One agent per seat for the whole game: its seed is the seat's.
         let seed = self.row.seed ^ (seat.0 as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -202,7 +202,7 @@ impl GameActor {
         // At most `bot_threads` decisions run at once, so thinking bots can
         // never take the cores from the tasks that accept and acknowledge
         // people's actions; the others wait their turn.
-        let slots = self.hub.think_slots();
+        let slots = self.env.think_slots.clone();
         tokio::spawn(async move {
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;

@@ -251,7 +251,7 @@ impl GameActor {
                     && !self.claimants(seat).is_empty()
                     && self.m.forfeit_json(seat).is_some()
                 {
-                    let window = self.hub.settings().claim_window.as_millis() as i64;
+                    let window = self.env.settings.claim_window.as_millis() as i64;
                     let until = (ends + window).min(turn_end(seat).unwrap_or(i64::MAX));
                     return Some((seat, until, "claim"));
                 }

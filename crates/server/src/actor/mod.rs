@@ -12,6 +12,7 @@
 
 mod bots;
 mod clock;
+mod env;
 mod play;
 mod presence;
 mod render;
@@ -20,11 +21,11 @@ mod seats;
 
 use crate::clocks::{Timeline, START_KEY};
 use crate::error::ApiError;
-use crate::hub::Hub;
 use crate::now_ms;
 use crate::storage::{GameRow, SeatKind, SeatRow};
 use axum::extract::ws::Utf8Bytes;
 use bots::{BotResult, Bots};
+pub(crate) use env::{Env, Games};
 use parlor_core::{
     Actor, Applied, Clocks, DynMatch, ErrorKind, GameEntry, Resources, Seat, ToAct, Viewer,
 };
@@ -228,7 +229,7 @@ struct Conn {
 }
 
 pub(crate) struct GameActor {
-    hub: Hub,
+    env: Env,
     entry: Arc<dyn GameEntry>,
     m: Box<dyn DynMatch>,
     /// The word lists this game uses (the server's, plus an uploaded one).
@@ -296,7 +297,7 @@ impl GameActor {
     /// Starts the actor task for a game whose state `m` matches `row` and
     /// the stored actions. Returns its stub.
     pub(crate) fn spawn(
-        hub: Hub,
+        env: Env,
         entry: Arc<dyn GameEntry>,
         m: Box<dyn DynMatch>,
         resources: Resources,
@@ -304,11 +305,11 @@ impl GameActor {
         seats: Vec<SeatRow>,
         timeline: Timeline,
     ) -> GameStub {
-        let (tx, rx) = mpsc::channel(hub.settings().game_queue);
+        let (tx, rx) = mpsc::channel(env.settings.game_queue);
         let (bot_tx, bot_rx) = mpsc::unbounded_channel();
         let seq = Arc::new(AtomicUsize::new(m.actions_len()));
         let mut actor = GameActor {
-            hub,
+            env,
             entry,
             m,
             resources,
@@ -359,10 +360,10 @@ impl GameActor {
         mut rx: mpsc::Receiver<Msg>,
         mut bot_rx: mpsc::UnboundedReceiver<BotResult>,
     ) {
-        let mut shutdown = self.hub.shutdown_signal();
+        let mut shutdown = self.env.shutdown.clone();
         // Who is here through other processes, before any countdown runs.
-        if self.hub.store().shared() {
-            match self.hub.remote_seats(&self.row.id).await {
+        if self.env.store.shared() {
+            match self.env.games.remote_seats(&self.row.id).await {
                 Ok(seats) => {
                     self.set_remote(&seats).await;
                 }
@@ -385,7 +386,7 @@ impl GameActor {
             }
         }
         self.maybe_bot();
-        let idle = self.hub.settings().idle_unload;
+        let idle = self.env.settings.idle_unload;
         let mut last_busy = Instant::now();
         loop {
             self.seq.store(self.m.actions_len(), Ordering::Relaxed);
@@ -411,12 +412,12 @@ impl GameActor {
                         && self.next_wake().is_none() => {
                     // Nobody is here and nothing will happen by itself:
                     // leave memory; the next visitor reloads from the database.
-                    if self.hub.unload(&self.row.id, &rx) {
+                    if self.env.games.unload(&self.row.id, &rx) {
                         rx.close();
                         while let Ok(msg) = rx.try_recv() {
                             self.handle(msg).await;
                         }
-                        self.hub.leases().release(self.hub.store(), &self.row.id).await;
+                        self.env.leases.release(&self.env.store, &self.row.id).await;
                         break;
                     }
                     last_busy = Instant::now();
@@ -429,7 +430,7 @@ impl GameActor {
                      the next visitor reloads it from the database",
                     self.row.id
                 );
-                self.hub.forget(&self.row.id);
+                self.env.games.forget(&self.row.id);
                 break;
             }
         }

@@ -76,7 +76,7 @@ impl GameActor {
             game_id: self.row.id.clone(),
             status: status.clone(),
         };
-        match self.hub.store().try_write(write).await {
+        match self.env.store.try_write(write).await {
             Ok(true) => {}
             Ok(false) => {
                 // Another process stored a move (or the abort) first.
@@ -178,7 +178,7 @@ impl GameActor {
                 },
                 status: status.clone(),
             };
-            match self.hub.store().try_write(write).await {
+            match self.env.store.try_write(write).await {
                 Ok(true) => {}
                 Ok(false) => {
                     // Another process stored action `seq - 1` first.
@@ -235,7 +235,7 @@ impl GameActor {
                 | ErrorKind::Ambiguous
         );
         depends_on_state
-            && self.hub.store().shared()
+            && self.env.store.shared()
             && self
                 .refusal_caught_up
                 .is_none_or(|at| at.elapsed() >= REFUSAL_CATCH_UP_EVERY)
@@ -245,7 +245,7 @@ impl GameActor {
     /// whether it did.
     pub(super) async fn rebuild(&mut self) -> bool {
         let id = self.row.id.clone();
-        let Ok(Some(g)) = self.hub.store().read(move |s| s.load(&id)).await else {
+        let Ok(Some(g)) = self.env.store.read(move |s| s.load(&id)).await else {
             return false;
         };
         match crate::clocks::replay(&*self.entry, &g.row, &g.actions, &self.resources) {
@@ -303,7 +303,7 @@ impl GameActor {
             game_id: self.row.id.clone(),
             status: status.clone(),
         };
-        if self.hub.store().try_write(write).await? {
+        if self.env.store.try_write(write).await? {
             self.row.status = status;
         } else {
             self.catch_up().await;

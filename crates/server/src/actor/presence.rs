@@ -53,10 +53,10 @@ impl GameActor {
     /// and the poll keep `remote` close; this read makes the decision on
     /// the database's word. A failed read does not hold the game up.
     pub(super) async fn held_elsewhere(&mut self, seat: Seat) -> bool {
-        if !self.hub.store().shared() {
+        if !self.env.store.shared() {
             return false;
         }
-        match self.hub.remote_seats(&self.row.id).await {
+        match self.env.games.remote_seats(&self.row.id).await {
             Ok(seats) => {
                 self.set_remote(&seats).await;
                 seats.contains(&seat.0)
@@ -80,9 +80,9 @@ impl GameActor {
             if mine != self.local_told[s] {
                 self.local_told[s] = mine;
                 if mine {
-                    self.hub.presence().hold(&self.row.id, s);
+                    self.env.presence.hold(&self.row.id, s);
                 } else {
-                    self.hub.presence().release(&self.row.id, s);
+                    self.env.presence.release(&self.row.id, s);
                 }
             }
             let here = mine || self.remote[s];

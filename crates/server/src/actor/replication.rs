@@ -17,17 +17,12 @@ impl GameActor {
     /// a replay applies a record. Everyone connected here is sent the new
     /// state. Returns whether anything changed. Nothing new is harmless.
     pub(super) async fn catch_up(&mut self) -> bool {
-        if !self.hub.store().shared() {
+        if !self.env.store.shared() {
             return false;
         }
         let id = self.row.id.clone();
         let from = self.m.actions_len();
-        let g = match self
-            .hub
-            .store()
-            .read(move |s| s.load_since(&id, from))
-            .await
-        {
+        let g = match self.env.store.read(move |s| s.load_since(&id, from)).await {
             Ok(Some(g)) => g,
             Ok(None) => return false,
             Err(e) => {
@@ -132,7 +127,7 @@ impl GameActor {
     /// Whether this process runs the game's clocks and bots (always, on a
     /// database it does not share; see `crate::lease`).
     pub(super) fn hosting(&self) -> bool {
-        self.hub.leases().holds(&self.row.id)
+        self.env.leases.holds(&self.row.id)
     }
 
     /// Whether the game has something to do by itself: a clock to keep or
@@ -157,19 +152,16 @@ impl GameActor {
     /// most once per `lease_refresh`), lets go of it when it has nothing
     /// left to do ever.
     pub(super) async fn lease_follow(&mut self) {
-        if !self.hub.store().shared() {
+        if !self.env.store.shared() {
             return;
         }
         let hosting = self.hosting();
         let finished = self.row.aborted || self.m.to_act() == ToAct::Over;
         if hosting && finished {
-            self.hub
-                .leases()
-                .release(self.hub.store(), &self.row.id)
-                .await;
+            self.env.leases.release(&self.env.store, &self.row.id).await;
         } else if !hosting && self.lease_retry_at().is_some_and(|at| at <= Instant::now()) {
             self.lease_tried = Some(Instant::now());
-            if self.hub.leases().take(self.hub.store(), &self.row.id).await {
+            if self.env.leases.take(&self.env.store, &self.row.id).await {
                 self.catch_up().await;
                 self.maybe_bot();
             }
@@ -178,12 +170,12 @@ impl GameActor {
 
     /// When to try again to take the lease of a game that wants a host.
     pub(super) fn lease_retry_at(&self) -> Option<Instant> {
-        if !self.hub.store().shared() || self.hosting() || !self.wants_host() {
+        if !self.env.store.shared() || self.hosting() || !self.wants_host() {
             return None;
         }
         Some(match self.lease_tried {
             None => Instant::now(),
-            Some(t) => t + self.hub.settings().lease_refresh,
+            Some(t) => t + self.env.settings.lease_refresh,
         })
     }
 }

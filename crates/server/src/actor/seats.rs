@@ -52,7 +52,7 @@ impl GameActor {
             None => Viewer::Spectator,
             Some(t) => Viewer::Seat(self.seat_of_token(&t).ok_or_else(ApiError::bad_token)?),
         };
-        let (tx, rx) = mpsc::channel(self.hub.settings().conn_queue);
+        let (tx, rx) = mpsc::channel(self.env.settings.conn_queue);
         let conn = self.next_conn;
         self.next_conn += 1;
         let you = match viewer {
@@ -95,7 +95,7 @@ impl GameActor {
             name: name.clone(),
             player: player.clone(),
         };
-        self.hub.store().write(write).await?;
+        self.env.store.write(write).await?;
         self.seat_taken(seat, name, player).await;
         Ok(())
     }
@@ -170,7 +170,7 @@ impl GameActor {
             name: name.clone(),
             player: player.clone(),
         };
-        if !self.hub.store().try_write(write).await? {
+        if !self.env.store.try_write(write).await? {
             // Somebody claimed it through another process first.
             self.catch_up().await;
             return Err(ApiError::new(
@@ -236,11 +236,11 @@ impl GameActor {
                     rematch_of: Some(self.row.id.clone()),
                     time_control: self.row.time_control.clone(),
                 };
-                let created = self.hub.create(spec).await?;
+                let created = self.env.games.create(spec).await?;
                 let id = created.id.clone();
                 let taken = self
-                    .hub
-                    .store()
+                    .env
+                    .store
                     .try_write(Write::Rematch {
                         from: self.row.id.clone(),
                         to: id.clone(),
@@ -251,7 +251,7 @@ impl GameActor {
                     // is; the game made here is aborted (nobody knows it).
                     if let Some((_, token)) = created.tokens.first() {
                         let token = token.clone();
-                        if let Ok(stub) = self.hub.stub(&id).await {
+                        if let Ok(stub) = self.env.games.stub(&id).await {
                             let _ = stub.ask(|reply| Msg::Abort { token, reply }).await;
                         }
                     }
@@ -283,7 +283,7 @@ impl GameActor {
         new_id: &str,
         new_seat: usize,
     ) -> Result<(usize, String, Value), ApiError> {
-        let stub = self.hub.stub(new_id).await?;
+        let stub = self.env.games.stub(new_id).await?;
         let token = stub
             .ask(|reply| Msg::SeatToken {
                 seat: new_seat,
