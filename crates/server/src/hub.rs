@@ -11,7 +11,7 @@
 use crate::actor::{GameActor, GameStub, Msg};
 use crate::error::ApiError;
 use crate::storage::{GameRow, Notice, SeatKind, SeatRow, StatusRow, Store, Write};
-use crate::{now_ms, Settings};
+use crate::Settings;
 use futures_util::future::BoxFuture;
 use parlor_core::{Level, Registry, RegistryError, Resources, ToAct};
 use rand::Rng;
@@ -195,6 +195,7 @@ impl Hub {
         crate::actor::Env {
             store: self.inner.store.clone(),
             settings: self.inner.settings.clone(),
+            time: self.inner.settings.time.clone(),
             leases: self.inner.leases.clone(),
             presence: self.inner.presence.clone(),
             think_slots: self.inner.think_slots.clone(),
@@ -646,7 +647,7 @@ impl Hub {
             s.player = player;
         }
         let record = m.record_json();
-        let now = now_ms();
+        let now = self.settings().time.now_ms();
         let id = self.unused_id();
         let row = GameRow {
             id: id.clone(),

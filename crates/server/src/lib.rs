@@ -60,6 +60,7 @@ mod lease;
 mod limits;
 mod presence;
 pub mod storage;
+mod time;
 mod web;
 mod wordlists;
 mod ws;
@@ -67,6 +68,7 @@ mod ws;
 pub use conn::raise_fd_limit;
 pub use error::ApiError;
 pub use limits::Rate;
+pub use time::TimeSource;
 
 use hub::Hub;
 use serde_json::{json, Value};
@@ -198,6 +200,10 @@ pub struct Settings {
     /// A WebSocket from which nothing (no message, no pong) has come for
     /// this long is closed: its seat counts as absent.
     pub ws_idle_timeout: Duration,
+    /// Where the game clocks read the time: the system's clock, or a
+    /// manual one that tests move by hand ([`TimeSource::manual`]), so
+    /// that clocks run out in virtual time.
+    pub time: TimeSource,
 }
 
 /// The default of [`Settings::derived_cache_bytes`]: 256 MiB.
@@ -248,6 +254,7 @@ impl Default for Settings {
             tcp_keepalive: Duration::from_secs(60),
             ws_ping: Duration::from_secs(15),
             ws_idle_timeout: Duration::from_secs(45),
+            time: TimeSource::system(),
         }
     }
 }

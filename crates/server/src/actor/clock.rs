@@ -4,7 +4,6 @@
 
 use super::{GameActor, NotStored};
 use crate::error::ApiError;
-use crate::now_ms;
 use crate::storage::SeatKind;
 use parlor_core::{Actor, Clocks, Expiry, Seat, ToAct, Viewer};
 use serde_json::{json, Value};
@@ -66,7 +65,7 @@ impl GameActor {
         if self.human(claimant.0) && !self.row.aborted {
             let clocks = self.clocks.as_ref()?;
             return clocks
-                .flagged(now_ms())
+                .flagged(self.now())
                 .into_iter()
                 .find(|s| *s != claimant && self.human(s.0) && self.m.forfeit_json(*s).is_some());
         }
@@ -162,7 +161,7 @@ impl GameActor {
     /// start now, stores the start (so a restart keeps it) and tells
     /// everyone. Returns whether it did (and so sent everyone the state).
     pub(super) async fn start_clocks(&mut self) -> bool {
-        if !self.try_start(now_ms()) {
+        if !self.try_start(self.now()) {
             return false;
         }
         // The clocks run anyway if this fails; only a restart would start
@@ -223,7 +222,7 @@ impl GameActor {
             return Vec::new();
         };
         let seq = self.m.actions_len();
-        let now = now_ms();
+        let now = self.now();
         let all = clocks.expiries(&self.away_for_clocks());
         let turn_end = |seat: Seat| {
             all.iter()
@@ -280,7 +279,7 @@ impl GameActor {
         // Not the host: wake only for what changes on the screens of the
         // players connected here (a claim window opening), never for
         // what is past (the host acts on that).
-        let now = now_ms();
+        let now = self.now();
         let round = self.round_due().map(|(t, _, _)| t);
         let seats = self.seat_expiries().into_iter().map(|(_, t, _)| t);
         round.into_iter().chain(seats).filter(|&t| t > now).min()
@@ -298,7 +297,7 @@ impl GameActor {
 
     /// A clock ran out (or a claim window opened): the host's rules.
     pub(super) async fn clock_woke(&mut self) {
-        let now = now_ms();
+        let now = self.now();
         if !self.hosting() {
             // Another process acts on the clocks; here, only what the
             // players connected here should see at this moment.
@@ -390,7 +389,7 @@ impl GameActor {
             .find(|(_, _, why)| *why != "flag");
         match first {
             Some((seat, ends, why)) => {
-                let now = now_ms();
+                let now = self.now();
                 let mut v = json!({
                     "seat": seat,
                     "reason": why,
@@ -411,7 +410,7 @@ impl GameActor {
         let (Some(clocks), Some(d)) = (self.running(), self.round_now()) else {
             return Value::Null;
         };
-        match clocks.view(now_ms(), &[]).round {
+        match clocks.view(self.now(), &[]).round {
             Some(r) => json!({
                 "key": r.key,
                 "seconds": d.1,
@@ -429,7 +428,7 @@ impl GameActor {
     pub(super) fn clocks_json(&self) -> Value {
         match &self.clocks {
             Some(c) if !self.row.aborted => {
-                json!(c.view(now_ms(), &self.away_for_clocks()))
+                json!(c.view(self.now(), &self.away_for_clocks()))
             }
             _ => Value::Null,
         }

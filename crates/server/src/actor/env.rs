@@ -1,5 +1,5 @@
 //! What a game's actor needs from its process, and nothing more: the
-//! store, the settings, this process's leases and presence, the
+//! store, the settings, the time, this process's leases and presence, the
 //! pool of heavy work, the shutdown signal, and the few calls back into
 //! the set of live games ([`Games`]). The [`crate::hub::Hub`] makes one for
 //! each actor it starts.
@@ -10,6 +10,7 @@ use crate::hub::{Created, NewGameSpec};
 use crate::lease::Leases;
 use crate::presence::Presence;
 use crate::storage::Store;
+use crate::time::TimeSource;
 use crate::Settings;
 use futures_util::future::BoxFuture;
 use std::sync::Arc;
@@ -36,6 +37,8 @@ pub(crate) trait Games: Send + Sync {
 pub(crate) struct Env {
     pub store: Store,
     pub settings: Arc<Settings>,
+    /// Where the clocks read the time (`Settings::time`).
+    pub time: TimeSource,
     /// Which games' clocks and bots this process runs (see `crate::lease`).
     pub leases: Arc<Leases>,
     /// This process's presence (see `crate::presence`).

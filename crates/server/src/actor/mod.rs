@@ -21,8 +21,8 @@ mod seats;
 
 use crate::clocks::{Timeline, START_KEY};
 use crate::error::ApiError;
-use crate::now_ms;
 use crate::storage::{GameRow, SeatKind, SeatRow};
+use crate::time::TimeSource;
 use axum::extract::ws::Utf8Bytes;
 use bots::{BotResult, Bots};
 pub(crate) use env::{Env, Games};
@@ -33,7 +33,6 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
@@ -294,6 +293,12 @@ pub(crate) struct GameActor {
 const REFUSAL_CATCH_UP_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl GameActor {
+    /// Now, for the clocks ([`Env::time`]: the system's clock, or a test's
+    /// manual one).
+    fn now(&self) -> i64 {
+        self.env.time.now_ms()
+    }
+
     /// Starts the actor task for a game whose state `m` matches `row` and
     /// the stored actions. Returns its stub.
     pub(crate) fn spawn(
@@ -337,7 +342,7 @@ impl GameActor {
             refusal_caught_up: None,
             lease_tried: None,
         };
-        let now = now_ms();
+        let now = actor.now();
         actor.away_since = vec![Some(now); actor.seats.len()];
         actor.remote = vec![false; actor.seats.len()];
         actor.local_told = vec![false; actor.seats.len()];
@@ -387,11 +392,12 @@ impl GameActor {
         }
         self.maybe_bot();
         let idle = self.env.settings.idle_unload;
+        let time = self.env.time.clone();
         let mut last_busy = Instant::now();
         loop {
             self.seq.store(self.m.actions_len(), Ordering::Relaxed);
             self.lease_follow().await;
-            let wake = self.next_wake().map(instant_at);
+            let wake = self.next_wake();
             let lease_retry = self.lease_retry_at();
             tokio::select! {
                 _ = sleep_until_opt(lease_retry) => {}
@@ -404,7 +410,7 @@ impl GameActor {
                     last_busy = Instant::now();
                     self.bot_done(result).await;
                 }
-                _ = sleep_until_opt(wake) => {
+                _ = sleep_until_ms_opt(&time, wake) => {
                     self.clock_woke().await;
                 }
                 _ = tokio::time::sleep_until(last_busy + idle),
@@ -607,9 +613,12 @@ impl GameActor {
     }
 }
 
-/// The tokio instant at a wall-clock time (ms since the epoch).
-fn instant_at(ms: i64) -> Instant {
-    Instant::now() + Duration::from_millis((ms - now_ms()).max(0) as u64)
+/// Waits until `time` reaches `at` (ms since the epoch), or for ever.
+async fn sleep_until_ms_opt(time: &TimeSource, at: Option<i64>) {
+    match at {
+        Some(at) => time.sleep_until_ms(at).await,
+        None => std::future::pending().await,
+    }
 }
 
 async fn sleep_until_opt(at: Option<Instant>) {

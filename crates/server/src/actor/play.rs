@@ -4,7 +4,6 @@
 use super::{ActReply, GameActor, NotStored, Who, REFUSAL_CATCH_UP_EVERY};
 use crate::clocks::START_KEY;
 use crate::error::ApiError;
-use crate::now_ms;
 use crate::storage::{ActionRow, DeadlineRow, StatusRow, Write};
 use parlor_core::{Actor, Applied, ErrorKind, Seat, ToAct, Viewer};
 use serde_json::{json, Value};
@@ -150,7 +149,7 @@ impl GameActor {
                 )
                 .into());
             }
-            let now = now_ms();
+            let now = self.now();
             let events = match self.m.apply_json_at(actor, &action, Some(now)) {
                 Ok(events) => events,
                 Err(e) => {
@@ -333,7 +332,7 @@ impl GameActor {
                     key: START_KEY.to_string(),
                     started_ms,
                 }),
-            updated_ms: now_ms(),
+            updated_ms: self.now(),
         }
     }
 }

@@ -2,7 +2,6 @@
 //! `crate::presence`), and since when a seat is away.
 
 use super::GameActor;
-use crate::now_ms;
 use crate::storage::SeatKind;
 use parlor_core::{Seat, Viewer};
 
@@ -74,7 +73,7 @@ impl GameActor {
     /// Keeps `away_since` in step with the connections (here and
     /// elsewhere), and this process's presence with its own connections.
     pub(super) fn presence_changed(&mut self) {
-        let now = now_ms();
+        let now = self.now();
         for s in 0..self.seats.len() {
             let mine = self.held_here(s);
             if mine != self.local_told[s] {

@@ -4,7 +4,6 @@
 
 use super::{GameActor, Outbound};
 use crate::clocks::START_KEY;
-use crate::now_ms;
 use parlor_core::{Actor, Applied, ToAct};
 use serde_json::json;
 use tokio::time::Instant;
@@ -112,7 +111,7 @@ impl GameActor {
             if self.clocks.is_none() {
                 // Not started by anyone yet: maybe now (stored with the
                 // next action, or by the next arrival).
-                self.try_start(now_ms());
+                self.try_start(self.now());
             }
             self.row.status = self.status_row();
             if seats_changed {
