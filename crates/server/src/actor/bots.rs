@@ -102,7 +102,7 @@ impl GameActor {
 
     /// Starts a bot decision if a bot seat may act and none is under way.
     pub(super) fn maybe_bot(&mut self) {
-        if self.bots.thinking || self.row.aborted || self.held {
+        if self.bots.thinking || self.row.aborted || self.clock.held {
             return;
         }
         if self.unwatched_bots_only() {

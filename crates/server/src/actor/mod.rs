@@ -25,10 +25,9 @@ use crate::storage::{GameRow, SeatKind, SeatRow};
 use crate::time::TimeSource;
 use axum::extract::ws::Utf8Bytes;
 use bots::{BotResult, Bots};
+use clock::GameClock;
 pub(crate) use env::{Env, Games};
-use parlor_core::{
-    Actor, Applied, Clocks, DynMatch, ErrorKind, GameEntry, Resources, Seat, ToAct, Viewer,
-};
+use parlor_core::{Actor, Applied, DynMatch, ErrorKind, GameEntry, Resources, ToAct, Viewer};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -237,17 +236,8 @@ pub(crate) struct GameActor {
     seats: Vec<SeatRow>,
     conns: HashMap<u64, Conn>,
     next_conn: u64,
-    /// The clocks of the seats and the game's round (see `crate::clocks`),
-    /// once play has started; `None` before (or for a game with no clock).
-    clocks: Option<Clocks>,
-    /// When play started for the clocks (stored, see `crate::clocks`).
-    start_ms: Option<i64>,
-    /// What the clocks are rebuilt from.
-    timeline: Timeline,
-    /// Seats whose flag fell at this seq and whose forfeit was tried.
-    flag_done: Vec<(Seat, usize)>,
-    /// A clock key whose action the game refused: not retried.
-    dead_clock: Option<String>,
+    /// The clocks (see [`GameClock`]).
+    clock: GameClock,
     bots: Bots,
     bot_tx: mpsc::UnboundedSender<BotResult>,
     last_by: Option<Actor>,
@@ -261,17 +251,11 @@ pub(crate) struct GameActor {
     /// Per seat: whether this process's presence says it holds the seat
     /// (what it last told the presence tracker).
     local_told: Vec<bool>,
-    /// The game's clocks are to start, with a round clock or banks, but a
-    /// human seat is not there yet (neither arrived nor connected): the
-    /// clocks wait, and so does play.
-    held: bool,
     /// Per seat: whether its player has arrived for the clock's sake
     /// (joined; bots always have). A rematch keeps its seats joined (they
     /// stay reserved for the same players) but its players have not
     /// arrived until they join or connect, so its clock waits for them.
     arrived: Vec<bool>,
-    /// The claim window (seat, seq) everyone was told about.
-    claim_told: Option<(Seat, usize)>,
     /// Shared with the stubs: see [`GameStub::behind`].
     seq: Arc<AtomicUsize>,
     /// When a refused action last sent this game to the database to catch
@@ -313,6 +297,7 @@ impl GameActor {
         let (tx, rx) = mpsc::channel(env.settings.game_queue);
         let (bot_tx, bot_rx) = mpsc::unbounded_channel();
         let seq = Arc::new(AtomicUsize::new(m.actions_len()));
+        let clock = GameClock::new(row.time_control.clone(), seats.len(), timeline);
         let mut actor = GameActor {
             env,
             entry,
@@ -322,11 +307,7 @@ impl GameActor {
             seats,
             conns: HashMap::new(),
             next_conn: 1,
-            clocks: None,
-            start_ms: None,
-            timeline,
-            flag_done: Vec::new(),
-            dead_clock: None,
+            clock,
             bots: Bots::default(),
             bot_tx,
             last_by: None,
@@ -334,10 +315,8 @@ impl GameActor {
             away_since: Vec::new(),
             remote: Vec::new(),
             local_told: Vec::new(),
-            held: false,
             stale: false,
             arrived: Vec::new(),
-            claim_told: None,
             seq: seq.clone(),
             refusal_caught_up: None,
             lease_tried: None,
@@ -380,7 +359,7 @@ impl GameActor {
         // its round clock's start: stored again as the start of play).
         match self.row.status.deadline.clone() {
             Some(d) => {
-                self.start_ms = Some(d.started_ms);
+                self.clock.start_ms = Some(d.started_ms);
                 self.rebuild_clocks();
                 if d.key != START_KEY && !self.row.aborted {
                     let _ = self.store_status().await;

@@ -96,7 +96,7 @@ impl GameActor {
             }
         }
         self.row.status = status;
-        self.clocks = None;
+        self.clock.clocks = None;
         self.last_by = Some(Actor::Referee);
         self.last_events = Applied::default();
         Ok(self.summary())
@@ -142,7 +142,7 @@ impl GameActor {
                     .with_kind(ErrorKind::GameOver)
                     .into());
             }
-            if self.held {
+            if self.clock.held {
                 return Err(ApiError::new(
                     "waiting",
                     "waiting for players: the game's clock starts, and play with it, once every seat is taken",
@@ -164,7 +164,11 @@ impl GameActor {
                 }
             };
             let seq = self.m.actions_len();
-            let old = (self.clocks.clone(), self.start_ms, self.held);
+            let old = (
+                self.clock.clocks.clone(),
+                self.clock.start_ms,
+                self.clock.held,
+            );
             self.clocks_follow(actor, now);
             let status = self.status_row();
             let write = Write::Action {
@@ -181,7 +185,7 @@ impl GameActor {
                 Ok(true) => {}
                 Ok(false) => {
                     // Another process stored action `seq - 1` first.
-                    (self.clocks, self.start_ms, self.held) = old;
+                    (self.clock.clocks, self.clock.start_ms, self.clock.held) = old;
                     self.rollback_last().await;
                     if self.stale {
                         return Err(ApiError::gone().into());
@@ -196,7 +200,7 @@ impl GameActor {
                 Err(e) => {
                     // As the record holds it (the game's own form of it).
                     let ours = self.m.record_json()["actions"][seq - 1].clone();
-                    (self.clocks, self.start_ms, self.held) = old;
+                    (self.clock.clocks, self.clock.start_ms, self.clock.held) = old;
                     self.rollback_last().await;
                     if self.stale {
                         return Err(ApiError::storage(e).into());
@@ -250,7 +254,7 @@ impl GameActor {
         match crate::clocks::replay(&*self.entry, &g.row, &g.actions, &self.resources) {
             Ok((m, timeline)) => {
                 self.m = m;
-                self.timeline = timeline;
+                self.clock.timeline = timeline;
                 self.rebuild_clocks();
                 self.bots.shadow = None;
                 self.bots.pending.clear();
@@ -279,7 +283,7 @@ impl GameActor {
         match self.entry.replay(&record, &self.resources) {
             Ok(m) => {
                 self.m = m;
-                self.timeline.steps.truncate(self.m.actions_len());
+                self.clock.timeline.steps.truncate(self.m.actions_len());
                 return;
             }
             Err(e) => tracing::warn!(
@@ -326,6 +330,7 @@ impl GameActor {
                 .map(|o| serde_json::to_value(o).unwrap_or(Value::Null)),
             over: self.m.to_act() == ToAct::Over || self.row.aborted,
             deadline: self
+                .clock
                 .start_ms
                 .filter(|_| !self.row.aborted)
                 .map(|started_ms| DeadlineRow {

@@ -30,7 +30,7 @@ impl GameActor {
         // While the clock waits for its players nobody sees the game: a
         // seat that could read the board (Gobble's letters) before the
         // clock starts would have time the others do not.
-        let view = if self.held {
+        let view = if self.clock.held {
             Value::Null
         } else {
             self.m.view_json(viewer)
@@ -50,7 +50,7 @@ impl GameActor {
             "events": self.last_events.for_viewer(viewer),
         });
         if let (true, Viewer::Seat(seat)) = (legal, viewer) {
-            v["legal"] = if self.held {
+            v["legal"] = if self.clock.held {
                 Value::Null
             } else {
                 json!(self.m.legal_actions_json(seat))

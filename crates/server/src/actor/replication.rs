@@ -100,15 +100,15 @@ impl GameActor {
         // The clocks' start as stored (another process may have started
         // them).
         if let Some(d) = g.row.status.deadline.filter(|d| d.key == START_KEY) {
-            if self.start_ms != Some(d.started_ms) {
-                self.start_ms = Some(d.started_ms);
-                self.held = false;
+            if self.clock.start_ms != Some(d.started_ms) {
+                self.clock.start_ms = Some(d.started_ms);
+                self.clock.held = false;
                 self.rebuild_clocks();
                 changed = true;
             }
         }
         if changed || seats_changed {
-            if self.clocks.is_none() {
+            if self.clock.clocks.is_none() {
                 // Not started by anyone yet: maybe now (stored with the
                 // next action, or by the next arrival).
                 self.try_start(self.now());
@@ -132,7 +132,7 @@ impl GameActor {
     /// Whether the game has something to do by itself: a clock to keep or
     /// a bot to move.
     pub(super) fn wants_host(&self) -> bool {
-        if self.row.aborted || self.held || self.m.to_act() == ToAct::Over {
+        if self.row.aborted || self.clock.held || self.m.to_act() == ToAct::Over {
             return false;
         }
         if self.clock_wake().is_some() {
