@@ -707,3 +707,388 @@ impl GameActor {
         }
     }
 }
+
+/// The state machine in virtual time: every test picks its `now`, nothing
+/// sleeps.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_core::{
+        ConfigError, Deadline, ErrorKind, Game, GameError, GameInfo, Outcome, Registry, Resources,
+        Seed,
+    };
+    use serde::{Deserialize, Serialize};
+
+    /// "Duel": two seats take turns saying a number, `turns` in all. With
+    /// `round`, a round clock of that many seconds whose referee action
+    /// ends the game; with `forfeit`, the seat to act can be put out.
+    #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    #[serde(default)]
+    struct DuelConfig {
+        turns: u32,
+        round: Option<f64>,
+        forfeit: bool,
+    }
+
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum DuelAction {
+        Say(u32),
+        Forfeit(usize),
+        Time,
+    }
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("not now")]
+    struct NotNow;
+
+    impl GameError for NotNow {
+        fn kind(&self) -> ErrorKind {
+            ErrorKind::Illegal
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    struct Duel {
+        config: DuelConfig,
+        said: u32,
+        ended: bool,
+    }
+
+    impl Game for Duel {
+        type Config = DuelConfig;
+        type Action = DuelAction;
+        type View = u32;
+        type Event = u32;
+        type Error = NotNow;
+        const INFO: GameInfo = GameInfo {
+            name: "duel",
+            title: "Duel",
+            min_seats: 2,
+            max_seats: 2,
+        };
+        fn new(config: &DuelConfig, _: Seed, _: &Resources) -> Result<Self, ConfigError> {
+            Ok(Duel {
+                config: config.clone(),
+                said: 0,
+                ended: false,
+            })
+        }
+        fn config(&self) -> &DuelConfig {
+            &self.config
+        }
+        fn action_bound(&self) -> usize {
+            self.config.turns as usize + 1
+        }
+        fn seats(&self) -> usize {
+            2
+        }
+        fn to_act(&self) -> ToAct {
+            if self.ended || self.said >= self.config.turns {
+                ToAct::Over
+            } else {
+                ToAct::One(Seat(self.said as usize % 2))
+            }
+        }
+        fn apply(&mut self, actor: Actor, action: DuelAction) -> Result<Vec<u32>, NotNow> {
+            match (actor, action) {
+                _ if self.to_act() == ToAct::Over => return Err(NotNow),
+                (Actor::Seat(s), DuelAction::Say(n)) if ToAct::One(s) == self.to_act() => {
+                    self.said += 1;
+                    return Ok(vec![n]);
+                }
+                (Actor::Referee, DuelAction::Forfeit(_) | DuelAction::Time) => self.ended = true,
+                _ => return Err(NotNow),
+            }
+            Ok(Vec::new())
+        }
+        fn view(&self, _: Viewer) -> u32 {
+            self.said
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            (self.to_act() == ToAct::Over).then(|| Outcome::from_scores(vec![0, 0]))
+        }
+        fn deadline(&self) -> Option<Deadline<DuelAction>> {
+            let seconds = self.config.round?;
+            (self.to_act() != ToAct::Over).then(|| Deadline {
+                key: "round".into(),
+                seconds,
+                action: DuelAction::Time,
+            })
+        }
+        fn forfeit(&self, seat: Seat) -> Option<DuelAction> {
+            (self.config.forfeit && ToAct::One(seat) == self.to_act())
+                .then_some(DuelAction::Forfeit(seat.0))
+        }
+    }
+
+    /// The table around the clocks: both seats human unless said, each
+    /// here unless away.
+    struct Fake {
+        m: Box<dyn DynMatch>,
+        human: [bool; 2],
+        away: [Option<i64>; 2],
+        asked: Vec<(Seat, usize)>,
+        window_ms: i64,
+    }
+
+    impl Table for Fake {
+        fn game(&self) -> &dyn DynMatch {
+            &*self.m
+        }
+        fn aborted(&self) -> bool {
+            false
+        }
+        fn human(&self, seat: usize) -> bool {
+            self.human[seat]
+        }
+        fn here(&self, seat: usize) -> bool {
+            self.away[seat].is_none()
+        }
+        fn away_since(&self, seat: usize) -> Option<i64> {
+            self.away[seat]
+        }
+        fn bot_asked(&self, seat: Seat, seq: usize) -> bool {
+            self.asked.contains(&(seat, seq))
+        }
+        fn claim_window_ms(&self) -> i64 {
+            self.window_ms
+        }
+    }
+
+    /// Play starts at this time (ms since the epoch).
+    const T0: i64 = 1_700_000_000_000;
+
+    /// A Duel of `config` under `control`, its clocks started at `T0` (if it
+    /// has any).
+    fn table(config: serde_json::Value, control: TimeControl) -> (Fake, GameClock) {
+        let mut registry = Registry::new();
+        registry.register::<Duel>();
+        let entry = registry.get("duel").unwrap();
+        let m = entry.new_match(&config, 1, &Resources::default()).unwrap();
+        let timeline = Timeline::new(&*m);
+        let fake = Fake {
+            m,
+            human: [true, true],
+            away: [None, None],
+            asked: Vec::new(),
+            window_ms: 1_000,
+        };
+        let mut clock = GameClock::new(control, 2, timeline);
+        // Untimed without a round, nothing starts.
+        clock.try_start(&*fake.m, false, T0, false).unwrap();
+        (fake, clock)
+    }
+
+    /// Seat `seat` says a number at `at`.
+    fn say(fake: &mut Fake, clock: &mut GameClock, seat: usize, at: i64) {
+        let actor = Actor::Seat(Seat(seat));
+        fake.m
+            .apply_json_at(actor, &json!({"say": 1}), Some(at))
+            .unwrap();
+        clock.follow(&*fake.m, false, actor, at, false).unwrap();
+    }
+
+    fn expiry(seat: usize, at_ms: i64, why: Why) -> SeatExpiry {
+        SeatExpiry {
+            seat: Seat(seat),
+            at_ms,
+            why,
+        }
+    }
+
+    fn bank(seconds: f64, increment: f64) -> TimeControl {
+        TimeControl {
+            bank_seconds: Some(seconds),
+            increment_seconds: increment,
+            ..TimeControl::default()
+        }
+    }
+
+    #[test]
+    fn a_bank_runs_out_at_its_time_and_an_increment_puts_it_off() {
+        let (mut fake, mut clock) = table(json!({"turns": 9, "forfeit": true}), bank(10.0, 2.0));
+        assert_eq!(clock.wake(&fake, T0), Some(T0 + 10_000));
+        assert_eq!(clock.seat_ran_out(&fake, T0 + 9_999), None);
+        assert_eq!(
+            clock.seat_ran_out(&fake, T0 + 10_000),
+            Some(expiry(0, T0 + 10_000, Why::Flag))
+        );
+        // Ann says her number after 4 s: 6 s left, plus 2; Bea's bank runs.
+        say(&mut fake, &mut clock, 0, T0 + 4_000);
+        assert_eq!(clock.seat_ran_out(&fake, T0 + 10_000), None);
+        assert_eq!(clock.wake(&fake, T0 + 4_000), Some(T0 + 14_000));
+        let view = clock.view(&fake, T0 + 5_000).unwrap();
+        assert_eq!(view.seats[0].bank_ms, Some(8_000));
+        assert_eq!(view.seats[1].bank_ms, Some(9_000));
+        // Bea's flag falls: Ann may claim the win; once the forfeit is
+        // tried, the flag is not owed again at this seq.
+        let late = T0 + 14_000;
+        assert_eq!(
+            clock.seat_ran_out(&fake, late),
+            Some(expiry(1, late, Why::Flag))
+        );
+        assert_eq!(clock.flagged(&fake, Seat(0), late), Some(Seat(1)));
+        assert_eq!(clock.flagged(&fake, Seat(0), late - 1), None);
+        clock.flag_tried(Seat(1), 1);
+        assert_eq!(clock.seat_ran_out(&fake, late), None);
+        clock.flag_failed(Seat(1), 1);
+        assert_eq!(
+            clock.seat_ran_out(&fake, late).map(|e| e.why),
+            Some(Why::Flag)
+        );
+    }
+
+    #[test]
+    fn a_bank_or_a_round_waits_for_every_player_a_turn_clock_does_not() {
+        let (fake, _) = table(json!({"turns": 9}), TimeControl::default());
+        let mut clock = GameClock::new(bank(60.0, 0.0), 2, Timeline::new(&*fake.m));
+        assert!(!clock.try_start(&*fake.m, false, T0, true).unwrap());
+        assert!(clock.held);
+        assert_eq!(clock.running(&fake), None);
+        assert_eq!(clock.wake(&fake, T0 + 999_999), None);
+        assert!(clock.try_start(&*fake.m, false, T0 + 5_000, false).unwrap());
+        assert!(!clock.held);
+        assert_eq!(clock.start_ms, Some(T0 + 5_000));
+        assert_eq!(clock.wake(&fake, T0 + 5_000), Some(T0 + 65_000));
+
+        let turn = TimeControl {
+            turn_seconds: Some(5.0),
+            ..TimeControl::default()
+        };
+        let mut clock = GameClock::new(turn, 2, Timeline::new(&*fake.m));
+        assert!(clock.try_start(&*fake.m, false, T0, true).unwrap());
+
+        // Untimed, no round: no clocks at all.
+        let mut clock = GameClock::new(TimeControl::default(), 2, Timeline::new(&*fake.m));
+        assert!(!clock.try_start(&*fake.m, false, T0, false).unwrap());
+        assert_eq!(clock.view(&fake, T0), None);
+    }
+
+    #[test]
+    fn the_turn_clock_hands_the_seat_to_its_bot_once() {
+        let turn = TimeControl {
+            turn_seconds: Some(5.0),
+            ..TimeControl::default()
+        };
+        let (mut fake, mut clock) = table(json!({"turns": 9}), turn);
+        assert_eq!(clock.seat_ran_out(&fake, T0 + 4_999), None);
+        assert_eq!(
+            clock.seat_ran_out(&fake, T0 + 5_000),
+            Some(expiry(0, T0 + 5_000, Why::Turn))
+        );
+        // Its bot was asked: nothing more is owed at this seq.
+        fake.asked.push((Seat(0), 0));
+        assert_eq!(clock.seat_ran_out(&fake, T0 + 60_000), None);
+        assert_eq!(clock.wake(&fake, T0 + 60_000), None);
+        // The move restarts the clock, for the other seat.
+        say(&mut fake, &mut clock, 0, T0 + 6_000);
+        assert_eq!(clock.wake(&fake, T0 + 6_000), Some(T0 + 11_000));
+        // Bots are never timed out.
+        fake.human[1] = false;
+        assert_eq!(clock.wake(&fake, T0 + 6_000), None);
+    }
+
+    #[test]
+    fn the_absent_countdown_runs_only_for_the_absent_then_a_claim_window() {
+        let absent = TimeControl {
+            absent_seconds: Some(3.0),
+            ..TimeControl::default()
+        };
+        let (mut fake, clock) = table(json!({"turns": 9, "forfeit": true}), absent.clone());
+        // Ann is here: no countdown however long she thinks.
+        assert_eq!(clock.wake(&fake, T0 + 600_000), None);
+        // Ann left at T0 + 1 s: her countdown ends 3 s later. Bea is here,
+        // and the game can put Ann out: Bea may claim the win for the
+        // claim window; then Ann's bot moves.
+        fake.away[0] = Some(T0 + 1_000);
+        assert_eq!(
+            clock.seat_expiries(&fake, T0 + 3_999),
+            vec![expiry(0, T0 + 4_000, Why::Absent)]
+        );
+        let opened = T0 + 4_000;
+        assert_eq!(
+            clock.seat_expiries(&fake, opened),
+            vec![expiry(0, opened + 1_000, Why::Claim)]
+        );
+        assert_eq!(clock.claim_open(&fake, opened), Some(Seat(0)));
+        assert_eq!(clock.seat_ran_out(&fake, opened), None);
+        assert_eq!(clock.next_wake(&fake, opened, true), Some(opened + 1_000));
+        assert_eq!(
+            clock.seat_ran_out(&fake, opened + 1_000),
+            Some(expiry(0, opened + 1_000, Why::Claim))
+        );
+        // Everyone is told once that the window opened.
+        let mut clock = clock;
+        assert_eq!(clock.claim_to_tell(&fake, opened), Some(Seat(0)));
+        clock.claim_told(Seat(0), 0);
+        assert_eq!(clock.claim_to_tell(&fake, opened), None);
+        // Nobody here to claim: the countdown's end hands the seat to its
+        // bot at once.
+        fake.away[1] = Some(T0);
+        assert_eq!(
+            clock.seat_ran_out(&fake, opened),
+            Some(expiry(0, opened, Why::Absent))
+        );
+        // Without a forfeit in the game, no claim window either.
+        let (mut fake, clock) = table(json!({"turns": 9}), absent);
+        fake.away[0] = Some(T0);
+        assert_eq!(
+            clock.seat_ran_out(&fake, T0 + 3_000),
+            Some(expiry(0, T0 + 3_000, Why::Absent))
+        );
+    }
+
+    #[test]
+    fn the_round_clock_runs_out_once_and_a_refused_action_is_not_retried() {
+        let (fake, mut clock) = table(json!({"turns": 9, "round": 30.0}), TimeControl::default());
+        assert_eq!(clock.round_ran_out(&fake, T0 + 29_999), None);
+        assert_eq!(clock.wake(&fake, T0), Some(T0 + 30_000));
+        assert_eq!(
+            clock.round_ran_out(&fake, T0 + 30_000),
+            Some(("round".to_string(), json!("time")))
+        );
+        clock.dead_clock = Some("round".into());
+        assert_eq!(clock.round_ran_out(&fake, T0 + 30_000), None);
+        assert_eq!(clock.wake(&fake, T0 + 30_000), None);
+    }
+
+    #[test]
+    fn another_process_wakes_only_for_what_is_still_to_come() {
+        let turn = TimeControl {
+            turn_seconds: Some(5.0),
+            ..TimeControl::default()
+        };
+        let (fake, clock) = table(json!({"turns": 9}), turn);
+        assert_eq!(clock.next_wake(&fake, T0, false), Some(T0 + 5_000));
+        // Past it, the host acts; another process has nothing to wake for.
+        assert_eq!(clock.next_wake(&fake, T0 + 5_000, false), None);
+        assert_eq!(clock.next_wake(&fake, T0 + 5_000, true), Some(T0 + 5_000));
+    }
+
+    #[test]
+    fn clocks_rebuilt_from_the_timeline_are_the_clocks_that_followed_play() {
+        let (mut fake, mut clock) = table(json!({"turns": 9}), bank(10.0, 1.0));
+        say(&mut fake, &mut clock, 0, T0 + 2_500);
+        say(&mut fake, &mut clock, 1, T0 + 3_000);
+        say(&mut fake, &mut clock, 0, T0 + 9_000);
+        let mut rebuilt = GameClock::new(bank(10.0, 1.0), 2, clock.timeline.clone());
+        rebuilt.start_ms = Some(T0);
+        rebuilt.rebuild().unwrap();
+        let now = T0 + 9_500;
+        assert_eq!(
+            json!(rebuilt.view(&fake, now).unwrap()),
+            json!(clock.view(&fake, now).unwrap())
+        );
+        assert_eq!(rebuilt.wake(&fake, now), clock.wake(&fake, now));
+        // A control the model refuses: no clocks, said so.
+        let refused = TimeControl {
+            bank_seconds: Some(-1.0),
+            ..TimeControl::default()
+        };
+        let mut bad = GameClock::new(refused, 2, clock.timeline.clone());
+        bad.start_ms = Some(T0);
+        assert!(bad.rebuild().is_err());
+        assert!(bad.clocks.is_none());
+    }
+}
