@@ -243,7 +243,9 @@ async fn a_race_for_one_turn_has_one_winner() {
 /// goes on from the stored start.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_clock_held_by_two_processes_fires_once() {
-    let Some((db, a, b)) = two_servers("multi_clock").await else {
+    // Both processes read the same virtual time.
+    let (settings, time) = common::virtual_time();
+    let Some((db, a, b)) = two_servers_with("multi_clock", settings).await else {
         return;
     };
     let (id, t0, t1) = created_on_a_joined_on_b(
@@ -269,8 +271,8 @@ async fn a_clock_held_by_two_processes_fires_once() {
     assert_eq!(sa["clock"]["started_ms"], sb["clock"]["started_ms"]);
 
     // Round 0 times out (both processes try): applied once.
-    let ends = Duration::from_secs(3) + LIVE;
-    let sa = expect(&mut ann, "state", ends, |v| v["view"]["round"] == 1).await;
+    time.advance(Duration::from_millis(1500));
+    let sa = expect(&mut ann, "state", LIVE, |v| v["view"]["round"] == 1).await;
     let sb = expect(&mut bea, "state", LIVE, |v| v["view"]["round"] == 1).await;
     assert_eq!(sa["by"], "referee");
     assert_eq!(sa["seq"], 1, "{sa}");
@@ -291,7 +293,8 @@ async fn a_clock_held_by_two_processes_fires_once() {
     let s = expect(&mut ann, "state", LIVE, |v| v["view"]["round"] == 2).await;
     assert_eq!(s["view"]["revealed"], json!([[0, 0], [3, 1]]));
     // Round 2 times out once, and the game is over.
-    let s = expect(&mut bea, "state", ends, |v| v["to_act"] == "over").await;
+    time.advance(Duration::from_millis(1500));
+    let s = expect(&mut bea, "state", LIVE, |v| v["to_act"] == "over").await;
     assert_eq!(s["view"]["revealed"], json!([[0, 0], [3, 1], [0, 0]]));
     expect(&mut ann, "state", LIVE, |v| v["to_act"] == "over").await;
     let record = stored_actions(&db, &id);
