@@ -293,8 +293,13 @@ impl GameClock {
     /// yet (at this seq).
     pub(super) fn claim_to_tell(&self, t: &impl Table, now: i64) -> Option<Seat> {
         let seq = t.game().actions_len();
-        self.seat_expiries(t, now)
-            .into_iter()
+        self.untold(&self.seat_expiries(t, now), seq, now)
+    }
+
+    /// Of `expiries`, the open claim window not told yet at `seq`.
+    fn untold(&self, expiries: &[SeatExpiry], seq: usize, now: i64) -> Option<Seat> {
+        expiries
+            .iter()
             .find(|e| e.why == Why::Claim && e.at_ms > now)
             .map(|e| e.seat)
             .filter(|&seat| self.claim_told != Some((seat, seq)))
@@ -307,8 +312,13 @@ impl GameClock {
 
     /// When the clocks next need the host, whoever hosts.
     pub(super) fn wake(&self, t: &impl Table, now: i64) -> Option<i64> {
+        let seats = self.seat_expiries(t, now);
+        if self.untold(&seats, t.game().actions_len(), now).is_some() {
+            // A claim window opened while the actor was busy: tell it now.
+            return Some(now);
+        }
         let round = self.round_due(t).map(|(at, _, _)| at);
-        let seat = self.seat_expiries(t, now).first().map(|e| e.at_ms);
+        let seat = seats.first().map(|e| e.at_ms);
         match (round, seat) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -318,13 +328,19 @@ impl GameClock {
     /// When to look at the clocks again: for the host, [`GameClock::wake`];
     /// for another process, only at what changes on the screens of the
     /// players connected to it (a claim window opening), never at what is
-    /// past (the host acts on that).
+    /// past (the host acts on that). Either way, at once while an open
+    /// claim window has not been told: the actor may have been busy (a
+    /// database call) at the moment it opened.
     pub(super) fn next_wake(&self, t: &impl Table, now: i64, hosting: bool) -> Option<i64> {
         if hosting {
             return self.wake(t, now);
         }
+        let seats = self.seat_expiries(t, now);
+        if self.untold(&seats, t.game().actions_len(), now).is_some() {
+            return Some(now);
+        }
         let round = self.round_due(t).map(|(at, _, _)| at);
-        let seats = self.seat_expiries(t, now).into_iter().map(|e| e.at_ms);
+        let seats = seats.into_iter().map(|e| e.at_ms);
         round.into_iter().chain(seats).filter(|&at| at > now).min()
     }
 
@@ -1013,7 +1029,10 @@ mod tests {
         );
         assert_eq!(clock.claim_open(&fake, opened), Some(Seat(0)));
         assert_eq!(clock.seat_ran_out(&fake, opened), None);
-        assert_eq!(clock.next_wake(&fake, opened, true), Some(opened + 1_000));
+        // Not told yet (the actor was busy when it opened): at once.
+        let busy = opened + 300;
+        assert_eq!(clock.next_wake(&fake, busy, true), Some(busy));
+        assert_eq!(clock.next_wake(&fake, busy, false), Some(busy));
         assert_eq!(
             clock.seat_ran_out(&fake, opened + 1_000),
             Some(expiry(0, opened + 1_000, Why::Claim))
@@ -1023,6 +1042,10 @@ mod tests {
         assert_eq!(clock.claim_to_tell(&fake, opened), Some(Seat(0)));
         clock.claim_told(Seat(0), 0);
         assert_eq!(clock.claim_to_tell(&fake, opened), None);
+        // Told: the next wake is the window's end (nothing to show to
+        // another process's players until then).
+        assert_eq!(clock.next_wake(&fake, busy, true), Some(opened + 1_000));
+        assert_eq!(clock.next_wake(&fake, busy, false), Some(opened + 1_000));
         // Nobody here to claim: the countdown's end hands the seat to its
         // bot at once.
         fake.away[1] = Some(T0);
