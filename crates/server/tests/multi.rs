@@ -584,14 +584,22 @@ async fn ann_on_b_bea_on_a(a: &Server, b: &Server, absent: f64) -> (String, Stri
 /// claim the win.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_held_through_another_process_is_present() {
-    let Some((db, a, b)) = two_servers_with("multi_presence", presence_settings()).await else {
+    // The game clocks run in virtual time, shared by both processes;
+    // presence runs in real time (its rows expire by the database's clock).
+    let (settings, time) = common::virtual_time();
+    let settings = parlor_server::Settings {
+        time: settings.time,
+        ..presence_settings()
+    };
+    let Some((db, a, b)) = two_servers_with("multi_presence", settings).await else {
         return;
     };
     for absent in [0.2, 0.6, 1.2] {
         let (id, t1, ann, mut bea) = ann_on_b_bea_on_a(&a, &b, absent).await;
-        // Several countdown lengths (and presence refreshes) pass.
-        let during = Duration::from_secs_f64(absent * 3.0 + 0.5);
-        no_countdown_for(&mut bea, during).await;
+        // Several countdown lengths pass, and presence refreshes past the
+        // rows' expiry (1 s).
+        time.advance(Duration::from_secs_f64(absent * 3.0));
+        no_countdown_for(&mut bea, Duration::from_millis(1100)).await;
         assert!(stored_actions(&db, &id).is_empty(), "nothing moved");
         let (_, g) = http(
             a.addr(),
@@ -615,12 +623,10 @@ async fn a_seat_held_through_another_process_is_present() {
         })
         .await;
         assert_eq!(s["turn_clock"]["seat"], 0, "{s}");
-        let s = expect(
-            &mut bea,
-            "state",
-            LIVE + Duration::from_secs_f64(absent),
-            |v| v["turn_clock"]["reason"] == "claim",
-        )
+        time.advance(Duration::from_secs_f64(absent));
+        let s = expect(&mut bea, "state", LIVE, |v| {
+            v["turn_clock"]["reason"] == "claim"
+        })
         .await;
         assert_eq!(s["turn_clock"]["claimable_by"], json!([1]), "{s}");
         let (_, g) = http(a.addr(), "GET", &format!("/api/games/{id}"), None, &[])
@@ -653,10 +659,17 @@ async fn a_seat_held_through_another_process_is_present() {
     let (mut ann, _) = connect(b.addr(), &id, &token(&created, 0)).await;
     until_connected(&a, &id, 0, true, LIVE).await;
     let (mut bea, _) = connect(a.addr(), &id, &token(&created, 1)).await;
-    no_countdown_for(&mut bea, Duration::from_millis(1500)).await;
+    time.advance(Duration::from_millis(900));
+    no_countdown_for(&mut bea, Duration::from_millis(500)).await;
     assert!(stored_actions(&db, &id).is_empty(), "nothing moved");
     let _ = ann.recv_timeout(Duration::from_millis(10)).await;
     ann.close().await;
+    // A sees her go: her countdown runs, and runs out.
+    expect(&mut bea, "state", LIVE, |v| {
+        v["turn_clock"]["reason"] == "absent"
+    })
+    .await;
+    time.advance(Duration::from_millis(300));
     let s = expect(&mut bea, "state", LIVE, |v| v["seq"] == 1).await;
     assert_eq!(s["by"], json!({"seat": 0}), "the bot moved for Ann: {s}");
     assert_eq!(stored_actions(&db, &id).len(), 1);
