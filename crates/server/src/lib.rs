@@ -13,7 +13,7 @@
 //! - [`storage`]: one [`storage::Storage`] trait, an SQLite and a PostgreSQL
 //!   implementation, and [`storage::Store`], the async handle that commits
 //!   writes in groups on a writer thread.
-//! - one actor task per live game (`actor.rs`): it owns the game's state,
+//! - one actor task per live game (`actor/`): it owns the game's state,
 //!   takes messages from a bounded queue, stores every accepted action before
 //!   acknowledging it, keeps the game's clock, and asks bots for their moves
 //!   on blocking threads so that a thinking bot never holds up the game.
