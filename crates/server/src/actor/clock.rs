@@ -411,7 +411,7 @@ impl Table for GameActor {
         GameActor::here(self, seat)
     }
     fn away_since(&self, seat: usize) -> Option<i64> {
-        self.away_since.get(seat).copied().flatten()
+        self.holders.away_since.get(seat).copied().flatten()
     }
     fn bot_asked(&self, seat: Seat, seq: usize) -> bool {
         self.bots.forced == Some((seat, seq)) || self.bots.passed.contains(&(seat, seq))

@@ -28,6 +28,7 @@ use bots::{BotResult, Bots};
 use clock::GameClock;
 pub(crate) use env::{Env, Games};
 use parlor_core::{Actor, Applied, DynMatch, ErrorKind, GameEntry, Resources, ToAct, Viewer};
+use presence::Holders;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -242,15 +243,8 @@ pub(crate) struct GameActor {
     bot_tx: mpsc::UnboundedSender<BotResult>,
     last_by: Option<Actor>,
     last_events: Applied,
-    /// Per seat: since when no connection holds it, here or in another
-    /// process (None while one does).
-    away_since: Vec<Option<i64>>,
-    /// Per seat: held by a connection to another process (presence, see
-    /// `crate::presence`), as last read or told.
-    remote: Vec<bool>,
-    /// Per seat: whether this process's presence says it holds the seat
-    /// (what it last told the presence tracker).
-    local_told: Vec<bool>,
+    /// Who holds each seat (see [`Holders`]).
+    holders: Holders,
     /// Per seat: whether its player has arrived for the clock's sake
     /// (joined; bots always have). A rematch keeps its seats joined (they
     /// stay reserved for the same players) but its players have not
@@ -312,9 +306,7 @@ impl GameActor {
             bot_tx,
             last_by: None,
             last_events: Applied::default(),
-            away_since: Vec::new(),
-            remote: Vec::new(),
-            local_told: Vec::new(),
+            holders: Holders::default(),
             stale: false,
             arrived: Vec::new(),
             seq: seq.clone(),
@@ -322,9 +314,7 @@ impl GameActor {
             lease_tried: None,
         };
         let now = actor.now();
-        actor.away_since = vec![Some(now); actor.seats.len()];
-        actor.remote = vec![false; actor.seats.len()];
-        actor.local_told = vec![false; actor.seats.len()];
+        actor.holders = Holders::new(actor.seats.len(), now);
         // A rematch nobody has moved in whose clock has not started: its
         // players come again (join or connect) before its clock runs.
         let fresh_rematch = actor.row.rematch_of.is_some()

@@ -5,6 +5,31 @@ use super::GameActor;
 use crate::storage::SeatKind;
 use parlor_core::{Seat, Viewer};
 
+/// Who holds each seat, as far as this actor knows.
+#[derive(Default)]
+pub(super) struct Holders {
+    /// Per seat: since when no connection holds it, here or in another
+    /// process (None while one does).
+    pub away_since: Vec<Option<i64>>,
+    /// Per seat: held by a connection to another process (presence, see
+    /// `crate::presence`), as last read or told.
+    pub remote: Vec<bool>,
+    /// Per seat: whether this process's presence says it holds the seat
+    /// (what it last told the presence tracker).
+    pub local_told: Vec<bool>,
+}
+
+impl Holders {
+    /// `seats` seats nobody holds, away since `now`.
+    pub(super) fn new(seats: usize, now: i64) -> Holders {
+        Holders {
+            away_since: vec![Some(now); seats],
+            remote: vec![false; seats],
+            local_told: vec![false; seats],
+        }
+    }
+}
+
 impl GameActor {
     /// The human seats other than `seat` held by a connection now (to
     /// this process or another): who may claim the win from `seat` once
@@ -27,7 +52,7 @@ impl GameActor {
     /// Whether a connection holds `seat`, to this process or (as last
     /// known) to another.
     pub(super) fn here(&self, seat: usize) -> bool {
-        self.held_here(seat) || self.remote.get(seat).copied().unwrap_or(false)
+        self.held_here(seat) || self.holders.remote.get(seat).copied().unwrap_or(false)
     }
 
     /// Takes the seats other processes hold (`held`) as known; when that
@@ -35,10 +60,10 @@ impl GameActor {
     /// players may start).
     pub(super) async fn set_remote(&mut self, held: &[usize]) {
         let remote: Vec<bool> = (0..self.seats.len()).map(|s| held.contains(&s)).collect();
-        if remote == self.remote {
+        if remote == self.holders.remote {
             return;
         }
-        self.remote = remote;
+        self.holders.remote = remote;
         self.broadcast_seats();
         if !self.start_clocks().await {
             // The countdown may have stopped or started: show it.
@@ -70,24 +95,24 @@ impl GameActor {
         }
     }
 
-    /// Keeps `away_since` in step with the connections (here and
+    /// Keeps `holders.away_since` in step with the connections (here and
     /// elsewhere), and this process's presence with its own connections.
     pub(super) fn presence_changed(&mut self) {
         let now = self.now();
         for s in 0..self.seats.len() {
             let mine = self.held_here(s);
-            if mine != self.local_told[s] {
-                self.local_told[s] = mine;
+            if mine != self.holders.local_told[s] {
+                self.holders.local_told[s] = mine;
                 if mine {
                     self.env.presence.hold(&self.row.id, s);
                 } else {
                     self.env.presence.release(&self.row.id, s);
                 }
             }
-            let here = mine || self.remote[s];
-            match (here, self.away_since[s]) {
-                (true, _) => self.away_since[s] = None,
-                (false, None) => self.away_since[s] = Some(now),
+            let here = mine || self.holders.remote[s];
+            match (here, self.holders.away_since[s]) {
+                (true, _) => self.holders.away_since[s] = None,
+                (false, None) => self.holders.away_since[s] = Some(now),
                 (false, Some(_)) => {}
             }
         }
