@@ -1,5 +1,7 @@
 //! The live games of one server process, by id, and the shared state every
-//! handler and actor reaches through one [`Hub`].
+//! handler reaches through one [`Hub`]. A game's actor gets only the part it
+//! needs, an [`crate::actor::Env`] (its calls back into the live games go
+//! through [`crate::actor::Games`]).
 //!
 //! A game is loaded into memory (replayed from the database) the first time
 //! something asks for it, and leaves memory when idle. Nothing here is
@@ -9,7 +11,8 @@
 use crate::actor::{GameActor, GameStub, Msg};
 use crate::error::ApiError;
 use crate::storage::{GameRow, Notice, SeatKind, SeatRow, StatusRow, Store, Write};
-use crate::{now_ms, Settings};
+use crate::Settings;
+use futures_util::future::BoxFuture;
 use parlor_core::{Level, Registry, RegistryError, Resources, ToAct};
 use rand::Rng;
 use serde_json::Value;
@@ -17,7 +20,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, watch};
 
-/// Shared by every request and every game actor. Cheap to clone.
+/// Shared by every request. Cheap to clone.
 #[derive(Clone)]
 pub(crate) struct Hub {
     inner: Arc<Inner>,
@@ -28,10 +31,11 @@ struct Inner {
     resources: Resources,
     word_lists: crate::wordlists::WordLists,
     store: Store,
-    settings: Settings,
+    /// Shared with every game's actor (see `crate::actor::Env`).
+    settings: Arc<Settings>,
     games: Mutex<HashMap<String, GameStub>>,
     /// This process's presence (see `crate::presence`).
-    presence: crate::presence::Presence,
+    presence: Arc<crate::presence::Presence>,
     /// Per live game: the seats other processes hold, as last told to its
     /// actor (only games with some): the poll and the presence notices
     /// wake an actor only when this changes.
@@ -49,7 +53,7 @@ struct Inner {
     /// Games being created at once.
     creations: tokio::sync::Semaphore,
     /// Which games' clocks and bots this process runs (see `crate::lease`).
-    leases: crate::lease::Leases,
+    leases: Arc<crate::lease::Leases>,
 }
 
 /// How often live games compare their record with the database's, when
@@ -124,20 +128,20 @@ impl Hub {
         let resources = resources.with_derived_limit(settings.derived_cache_bytes);
         Hub {
             inner: Arc::new(Inner {
-                presence,
+                presence: Arc::new(presence),
                 remote: Mutex::new(HashMap::new()),
                 registry,
                 word_lists: crate::wordlists::WordLists::new(resources.clone(), limits),
                 resources,
                 store,
-                settings,
+                settings: Arc::new(settings),
                 games: Mutex::new(HashMap::new()),
                 shutdown,
                 think_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
                 assist_queue: Arc::new(tokio::sync::Semaphore::new(ASSIST_QUEUE)),
                 limits: limits_by_client,
                 creations,
-                leases,
+                leases: Arc::new(leases),
             }),
         }
     }
@@ -156,8 +160,8 @@ impl Hub {
     pub(crate) fn store(&self) -> &Store {
         &self.inner.store
     }
-    pub(crate) fn settings(&self) -> Settings {
-        self.inner.settings.clone()
+    pub(crate) fn settings(&self) -> &Settings {
+        &self.inner.settings
     }
     /// Permits for heavy work running at once: bot decisions and helper
     /// answers share them.
@@ -183,6 +187,21 @@ impl Hub {
     /// This process's leases.
     pub(crate) fn leases(&self) -> &crate::lease::Leases {
         &self.inner.leases
+    }
+
+    /// What a game's actor needs from this process (see
+    /// [`crate::actor::Env`]).
+    fn actor_env(&self) -> crate::actor::Env {
+        crate::actor::Env {
+            store: self.inner.store.clone(),
+            settings: self.inner.settings.clone(),
+            time: self.inner.settings.time.clone(),
+            leases: self.inner.leases.clone(),
+            presence: self.inner.presence.clone(),
+            think_slots: self.inner.think_slots.clone(),
+            shutdown: self.inner.shutdown.clone(),
+            games: Arc::new(self.clone()),
+        }
     }
 
     /// Game `id`'s lease changed hands: a live game is told; a game taken
@@ -348,7 +367,7 @@ impl Hub {
             }
         }
         let stub = GameActor::spawn(
-            self.clone(),
+            self.actor_env(),
             entry,
             m,
             game_resources,
@@ -635,7 +654,7 @@ impl Hub {
             s.player = player;
         }
         let record = m.record_json();
-        let now = now_ms();
+        let now = self.settings().time.now_ms();
         let id = self.unused_id();
         let row = GameRow {
             id: id.clone(),
@@ -672,7 +691,15 @@ impl Hub {
             .filter_map(|s| s.token.clone().map(|t| (s.seat, t)))
             .collect();
         let timeline = crate::clocks::Timeline::new(&*m);
-        let stub = GameActor::spawn(self.clone(), entry, m, game_resources, row, seats, timeline);
+        let stub = GameActor::spawn(
+            self.actor_env(),
+            entry,
+            m,
+            game_resources,
+            row,
+            seats,
+            timeline,
+        );
         self.games().insert(id.clone(), stub.clone());
         let summary = stub.ask(|reply| Msg::Summary { reply }).await?;
         Ok(Created {
@@ -706,6 +733,25 @@ impl Hub {
             }
         }
         Ok(n)
+    }
+}
+
+/// The calls an actor makes back into the live games.
+impl crate::actor::Games for Hub {
+    fn unload(&self, id: &str, rx: &mpsc::Receiver<Msg>) -> bool {
+        Hub::unload(self, id, rx)
+    }
+    fn forget(&self, id: &str) {
+        Hub::forget(self, id)
+    }
+    fn remote_seats<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<usize>, ApiError>> {
+        Box::pin(Hub::remote_seats(self, id))
+    }
+    fn create(&self, spec: NewGameSpec) -> BoxFuture<'_, Result<Created, ApiError>> {
+        Box::pin(Hub::create(self, spec))
+    }
+    fn stub<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<GameStub, ApiError>> {
+        Box::pin(Hub::stub(self, id))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Who runs a game's clocks and bots when several processes share it.
 //!
 //! Every process serves every game (actions from any process are stored
-//! with optimistic concurrency, see `actor.rs`), but what happens *by
+//! with optimistic concurrency, see `actor/play.rs`), but what happens *by
 //! itself* — a bot's move, a clock running out, an absent player's
 //! countdown — is done by one process at a time: the holder of the game's
 //! lease, a row `(game_id, owner, expires_at)` in the `leases` table.

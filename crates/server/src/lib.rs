@@ -13,7 +13,7 @@
 //! - [`storage`]: one [`storage::Storage`] trait, an SQLite and a PostgreSQL
 //!   implementation, and [`storage::Store`], the async handle that commits
 //!   writes in groups on a writer thread.
-//! - one actor task per live game (`actor.rs`): it owns the game's state,
+//! - one actor task per live game (`actor/`): it owns the game's state,
 //!   takes messages from a bounded queue, stores every accepted action before
 //!   acknowledging it, keeps the game's clock, and asks bots for their moves
 //!   on blocking threads so that a thinking bot never holds up the game.
@@ -60,6 +60,7 @@ mod lease;
 mod limits;
 mod presence;
 pub mod storage;
+mod time;
 mod web;
 mod wordlists;
 mod ws;
@@ -67,6 +68,7 @@ mod ws;
 pub use conn::raise_fd_limit;
 pub use error::ApiError;
 pub use limits::Rate;
+pub use time::TimeSource;
 
 use hub::Hub;
 use serde_json::{json, Value};
@@ -198,6 +200,10 @@ pub struct Settings {
     /// A WebSocket from which nothing (no message, no pong) has come for
     /// this long is closed: its seat counts as absent.
     pub ws_idle_timeout: Duration,
+    /// Where the game clocks read the time: the system's clock, or a
+    /// manual one that tests move by hand ([`TimeSource::manual`]), so
+    /// that clocks run out in virtual time.
+    pub time: TimeSource,
 }
 
 /// The default of [`Settings::derived_cache_bytes`]: 256 MiB.
@@ -248,6 +254,7 @@ impl Default for Settings {
             tcp_keepalive: Duration::from_secs(60),
             ws_ping: Duration::from_secs(15),
             ws_idle_timeout: Duration::from_secs(45),
+            time: TimeSource::system(),
         }
     }
 }
@@ -326,7 +333,7 @@ impl Server {
             .local_addr()
             .map_err(|source| StartError::Bind { addr, source })?;
         let app = http::router(hub.clone());
-        let settings = hub.settings();
+        let settings = hub.settings().clone();
         let cap = conn::effective_cap(settings.max_connections, conn::raise_fd_limit());
         if cap < settings.max_connections {
             tracing::info!(

@@ -22,7 +22,8 @@
 //! disconnection write, through the group commit like everything else.
 //! How the other processes use the rows is in `hub.rs` (notices and the
 //! safety-net poll keep each live game's "held elsewhere" seats in
-//! memory) and `actor.rs` (a fresh read before an absent countdown acts).
+//! memory) and `actor/presence.rs` (a fresh read before an absent
+//! countdown acts).
 //!
 //! SQLite (one process) starts no tracker: presence is the actors' own.
 

@@ -9,6 +9,7 @@ use common::{create, get, post, token};
 use parlor_server::client::Ws;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
+use std::time::Duration;
 
 async fn join(addr: SocketAddr, id: &str, token: &str) {
     let (status, v) = post(
@@ -50,7 +51,8 @@ async fn state(addr: SocketAddr, id: &str, token: &str) -> Value {
 /// the referee).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_whose_bank_runs_out_loses_on_time() {
-    let server = common::start(&common::sqlite_url("bank"), common::test_settings()).await;
+    let (settings, time) = common::virtual_time();
+    let server = common::start(&common::sqlite_url("bank"), settings).await;
     let addr = server.addr();
     let created = create(
         addr,
@@ -75,15 +77,24 @@ async fn a_seat_whose_bank_runs_out_loses_on_time() {
         .unwrap();
     let seats = &s["clocks"]["seats"];
     assert_eq!(seats[0]["running"], true, "{s}");
-    assert!(seats[1]["bank_ms"].as_i64().unwrap() <= 1500, "{s}");
-    // Ann picks at once: her bank gains the increment and stops.
+    assert_eq!(seats[1]["bank_ms"], 1500, "{s}");
+    // Ann picks after 0.4 s: her bank gains the increment and stops.
+    time.advance(Duration::from_millis(400));
     act(&mut a, 1, json!({"pick": 2})).await;
     let s = a.recv_until("state", |v| v["seq"] == 1).await.unwrap();
     let ann = &s["clocks"]["seats"][0];
     assert_eq!(ann["running"], false, "{s}");
-    assert!(ann["bank_ms"].as_i64().unwrap() > 1500, "{s}");
+    assert_eq!(ann["bank_ms"], 1100 + 5000, "{s}");
+    // Both pick at once: Bea's bank has run from the start.
     assert_eq!(s["clocks"]["seats"][1]["running"], true, "{s}");
+    assert_eq!(s["clocks"]["seats"][1]["bank_ms"], 1100, "{s}");
     // Bea never picks: her flag falls and she loses on time.
+    time.advance(Duration::from_millis(1099));
+    a.send(&json!({"type": "sync"})).await.unwrap();
+    let s = a.recv_until("state", |_| true).await.unwrap();
+    assert_eq!(s["seq"], 1, "Bea has 1 ms left: {s}");
+    assert_eq!(s["clocks"]["seats"][1]["bank_ms"], 1, "{s}");
+    time.advance(Duration::from_millis(1));
     let s = a
         .recv_until("state", |v| v["to_act"] == "over")
         .await
@@ -123,7 +134,8 @@ async fn a_seat_whose_bank_runs_out_loses_on_time() {
 /// by the game's bot, at once on each of its turns from then on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn out_of_time_without_a_forfeit_the_bot_moves() {
-    let server = common::start(&common::sqlite_url("bank-nim"), common::test_settings()).await;
+    let (settings, time) = common::virtual_time();
+    let server = common::start(&common::sqlite_url("bank-nim"), settings).await;
     let addr = server.addr();
     let created = create(
         addr,
@@ -134,6 +146,12 @@ async fn out_of_time_without_a_forfeit_the_bot_moves() {
     let id = created["game"]["id"].as_str().unwrap().to_string();
     join(addr, &id, &token(&created, 1)).await;
     let (mut spec, _) = connect(addr, &id, None).await;
+    // Ann's bank runs out: her bot moves; then Bea's, and from then on
+    // both bots move at once.
+    time.advance(Duration::from_millis(300));
+    let s = spec.recv_until("state", |v| v["seq"] == 1).await.unwrap();
+    assert_eq!(s["by"], json!({"seat": 0}), "{s}");
+    time.advance(Duration::from_millis(300));
     let s = spec
         .recv_until("state", |v| v["to_act"] == "over")
         .await
@@ -206,7 +224,8 @@ async fn two_processes_keep_the_same_clocks() {
 }
 
 async fn clocks_survive_a_restart_on(db: parlor_server::storage::DbUrl) {
-    let server = common::start(&db, common::test_settings()).await;
+    let (settings, time) = common::virtual_time();
+    let server = common::start(&db, settings.clone()).await;
     let addr = server.addr();
     let created = create(
         addr,
@@ -218,37 +237,39 @@ async fn clocks_survive_a_restart_on(db: parlor_server::storage::DbUrl) {
     let (t0, t1) = (token(&created, 0), token(&created, 1));
     join(addr, &id, &t1).await;
     let (mut a, _) = connect(addr, &id, Some(&t0)).await;
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    time.advance(Duration::from_millis(200));
     act(&mut a, 1, json!(1)).await;
     let before = a.recv_until("state", |v| v["seq"] == 1).await.unwrap();
     let ann = before["clocks"]["seats"][0]["bank_ms"].as_i64().unwrap();
-    assert!(ann < 61_000 - 150 && ann > 50_000, "{before}");
+    assert_eq!(ann, 60_000 - 200 + 1_000, "{before}");
     let bea = before["clocks"]["seats"][1]["bank_ms"].as_i64().unwrap();
+    assert_eq!(bea, 60_000, "{before}");
     a.close().await;
     server.stop().await;
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    // The server is down for 0.1 s.
+    time.advance(Duration::from_millis(100));
 
-    let server = common::start(&db, common::test_settings()).await;
+    let server = common::start(&db, settings).await;
     let addr = server.addr();
     let after = state(addr, &id, &t1).await;
     let seats = &after["clocks"]["seats"];
     assert_eq!(seats[0]["bank_ms"], ann, "Ann's bank is as it was: {after}");
     assert_eq!(seats[0]["running"], false);
     assert_eq!(seats[1]["running"], true);
-    assert!(
-        seats[1]["bank_ms"].as_i64().unwrap() <= bea - 100,
+    assert_eq!(
+        seats[1]["bank_ms"],
+        bea - 100,
         "Bea's bank ran on: {before} / {after}"
     );
     // Play goes on with the same clocks.
     let (mut b, _) = connect(addr, &id, Some(&t1)).await;
+    time.advance(Duration::from_millis(50));
     act(&mut b, 1, json!(1)).await;
     let s = b.recv_until("state", |v| v["seq"] == 2).await.unwrap();
     // Ann's bank runs again from where it stopped.
-    let ann_now = s["clocks"]["seats"][0]["bank_ms"].as_i64().unwrap();
-    assert!(ann_now <= ann && ann_now > ann - 5_000, "{s}");
+    assert_eq!(s["clocks"]["seats"][0]["bank_ms"], ann, "{s}");
     assert_eq!(s["clocks"]["seats"][0]["running"], true, "{s}");
-    let bea_now = s["clocks"]["seats"][1]["bank_ms"].as_i64().unwrap();
-    assert!(bea_now < bea + 1000 - 100 && bea_now > 50_000, "{s}");
+    assert_eq!(s["clocks"]["seats"][1]["bank_ms"], bea - 150 + 1_000, "{s}");
     server.stop().await;
 }
 

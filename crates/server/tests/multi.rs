@@ -243,7 +243,9 @@ async fn a_race_for_one_turn_has_one_winner() {
 /// goes on from the stored start.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_clock_held_by_two_processes_fires_once() {
-    let Some((db, a, b)) = two_servers("multi_clock").await else {
+    // Both processes read the same virtual time.
+    let (settings, time) = common::virtual_time();
+    let Some((db, a, b)) = two_servers_with("multi_clock", settings).await else {
         return;
     };
     let (id, t0, t1) = created_on_a_joined_on_b(
@@ -269,8 +271,8 @@ async fn a_clock_held_by_two_processes_fires_once() {
     assert_eq!(sa["clock"]["started_ms"], sb["clock"]["started_ms"]);
 
     // Round 0 times out (both processes try): applied once.
-    let ends = Duration::from_secs(3) + LIVE;
-    let sa = expect(&mut ann, "state", ends, |v| v["view"]["round"] == 1).await;
+    time.advance(Duration::from_millis(1500));
+    let sa = expect(&mut ann, "state", LIVE, |v| v["view"]["round"] == 1).await;
     let sb = expect(&mut bea, "state", LIVE, |v| v["view"]["round"] == 1).await;
     assert_eq!(sa["by"], "referee");
     assert_eq!(sa["seq"], 1, "{sa}");
@@ -291,7 +293,8 @@ async fn a_clock_held_by_two_processes_fires_once() {
     let s = expect(&mut ann, "state", LIVE, |v| v["view"]["round"] == 2).await;
     assert_eq!(s["view"]["revealed"], json!([[0, 0], [3, 1]]));
     // Round 2 times out once, and the game is over.
-    let s = expect(&mut bea, "state", ends, |v| v["to_act"] == "over").await;
+    time.advance(Duration::from_millis(1500));
+    let s = expect(&mut bea, "state", LIVE, |v| v["to_act"] == "over").await;
     assert_eq!(s["view"]["revealed"], json!([[0, 0], [3, 1], [0, 0]]));
     expect(&mut ann, "state", LIVE, |v| v["to_act"] == "over").await;
     let record = stored_actions(&db, &id);
@@ -581,14 +584,22 @@ async fn ann_on_b_bea_on_a(a: &Server, b: &Server, absent: f64) -> (String, Stri
 /// claim the win.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_held_through_another_process_is_present() {
-    let Some((db, a, b)) = two_servers_with("multi_presence", presence_settings()).await else {
+    // The game clocks run in virtual time, shared by both processes;
+    // presence runs in real time (its rows expire by the database's clock).
+    let (settings, time) = common::virtual_time();
+    let settings = parlor_server::Settings {
+        time: settings.time,
+        ..presence_settings()
+    };
+    let Some((db, a, b)) = two_servers_with("multi_presence", settings).await else {
         return;
     };
     for absent in [0.2, 0.6, 1.2] {
         let (id, t1, ann, mut bea) = ann_on_b_bea_on_a(&a, &b, absent).await;
-        // Several countdown lengths (and presence refreshes) pass.
-        let during = Duration::from_secs_f64(absent * 3.0 + 0.5);
-        no_countdown_for(&mut bea, during).await;
+        // Several countdown lengths pass, and presence refreshes past the
+        // rows' expiry (1 s).
+        time.advance(Duration::from_secs_f64(absent * 3.0));
+        no_countdown_for(&mut bea, Duration::from_millis(1100)).await;
         assert!(stored_actions(&db, &id).is_empty(), "nothing moved");
         let (_, g) = http(
             a.addr(),
@@ -612,12 +623,10 @@ async fn a_seat_held_through_another_process_is_present() {
         })
         .await;
         assert_eq!(s["turn_clock"]["seat"], 0, "{s}");
-        let s = expect(
-            &mut bea,
-            "state",
-            LIVE + Duration::from_secs_f64(absent),
-            |v| v["turn_clock"]["reason"] == "claim",
-        )
+        time.advance(Duration::from_secs_f64(absent));
+        let s = expect(&mut bea, "state", LIVE, |v| {
+            v["turn_clock"]["reason"] == "claim"
+        })
         .await;
         assert_eq!(s["turn_clock"]["claimable_by"], json!([1]), "{s}");
         let (_, g) = http(a.addr(), "GET", &format!("/api/games/{id}"), None, &[])
@@ -650,10 +659,17 @@ async fn a_seat_held_through_another_process_is_present() {
     let (mut ann, _) = connect(b.addr(), &id, &token(&created, 0)).await;
     until_connected(&a, &id, 0, true, LIVE).await;
     let (mut bea, _) = connect(a.addr(), &id, &token(&created, 1)).await;
-    no_countdown_for(&mut bea, Duration::from_millis(1500)).await;
+    time.advance(Duration::from_millis(900));
+    no_countdown_for(&mut bea, Duration::from_millis(500)).await;
     assert!(stored_actions(&db, &id).is_empty(), "nothing moved");
     let _ = ann.recv_timeout(Duration::from_millis(10)).await;
     ann.close().await;
+    // A sees her go: her countdown runs, and runs out.
+    expect(&mut bea, "state", LIVE, |v| {
+        v["turn_clock"]["reason"] == "absent"
+    })
+    .await;
+    time.advance(Duration::from_millis(300));
     let s = expect(&mut bea, "state", LIVE, |v| v["seq"] == 1).await;
     assert_eq!(s["by"], json!({"seat": 0}), "the bot moved for Ann: {s}");
     assert_eq!(stored_actions(&db, &id).len(), 1);

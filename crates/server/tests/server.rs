@@ -848,7 +848,8 @@ async fn a_stalled_client_cannot_stall_the_game() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clocks_resume_without_visitors() {
     let db = common::sqlite_url("resume");
-    let server = common::start(&db, common::test_settings()).await;
+    let (settings, time) = common::virtual_time();
+    let server = common::start(&db, settings.clone()).await;
     let created = create(
         server.addr(),
         json!({"game": "secret", "config": {"rounds": 1, "seconds": 1.0}, "take_seat": 0}),
@@ -859,8 +860,9 @@ async fn clocks_resume_without_visitors() {
     // Let the clock's start reach the database, then stop.
     tokio::time::sleep(Duration::from_millis(300)).await;
     server.stop().await;
-    tokio::time::sleep(Duration::from_millis(1000)).await;
-    let server = common::start(&db, common::test_settings()).await;
+    // The round's second passes while the server is down.
+    time.advance(Duration::from_millis(1000));
+    let server = common::start(&db, settings).await;
     let mut over = false;
     for _ in 0..100 {
         let (_, list) = http(server.addr(), "GET", "/api/games?status=over", None, &[])
@@ -920,7 +922,8 @@ async fn idle_games_unload_and_reload() {
 /// by the game's bot; the clock is in every state message.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn turn_clock_moves_for_the_absent() {
-    let server = common::start(&common::sqlite_url("turn"), common::test_settings()).await;
+    let (settings, time) = common::virtual_time();
+    let server = common::start(&common::sqlite_url("turn"), settings).await;
     let addr = server.addr();
     let (s, v) = post(
         addr,
@@ -938,12 +941,27 @@ async fn turn_clock_moves_for_the_absent() {
     let id = created["game"]["id"].as_str().unwrap();
     let (mut spec, first) = connect(addr, id, None).await;
     assert_eq!(first["turn_clock"]["seat"], 0, "{first}");
-    assert!(first["turn_clock"]["remaining_ms"].as_i64().unwrap() <= 300);
-    // Nobody moves: the clock plays both seats to the end.
-    let last = spec
-        .recv_until("state", |v| v["to_act"] == "over")
-        .await
-        .unwrap();
+    assert_eq!(first["turn_clock"]["remaining_ms"], 300, "{first}");
+    // Nobody moves: the clock plays both seats to the end, a move every
+    // 0.3 s and not before.
+    let mut seq = 0;
+    let last = loop {
+        time.advance(Duration::from_millis(299));
+        spec.send(&json!({"type": "sync"})).await.unwrap();
+        let s = spec.recv_until("state", |_| true).await.unwrap();
+        assert_eq!(s["seq"], seq, "not before the turn clock ends: {s}");
+        assert_eq!(s["turn_clock"]["remaining_ms"], 1, "{s}");
+        time.advance(Duration::from_millis(1));
+        let s = spec
+            .recv_until("state", |v| v["seq"].as_u64() > Some(seq))
+            .await
+            .unwrap();
+        assert_eq!(s["by"], json!({"seat": seq % 2}), "{s}");
+        if s["to_act"] == "over" {
+            break s;
+        }
+        seq = s["seq"].as_u64().unwrap();
+    };
     assert_eq!(last["turn_clock"], Value::Null);
     assert!(last["seq"].as_u64().unwrap() >= 2);
     server.stop().await;
@@ -1016,7 +1034,8 @@ async fn abort_before_the_first_move() {
 /// bot; a connected player may think as long as they like.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn absent_countdown_only_for_the_absent() {
-    let server = common::start(&common::sqlite_url("absent"), common::test_settings()).await;
+    let (settings, time) = common::virtual_time();
+    let server = common::start(&common::sqlite_url("absent"), settings).await;
     let addr = server.addr();
     let created = create(
         addr,
@@ -1030,16 +1049,34 @@ async fn absent_countdown_only_for_the_absent() {
     assert_eq!(s["turn_clock"]["reason"], "absent", "{s}");
     assert_eq!(s["turn_clock"]["seat"], 0);
     // Ann's move is made for her; then it is Bea's turn, with no countdown.
+    time.advance(Duration::from_millis(300));
     let s = bea.recv_until("state", |v| v["seq"] == 1).await.unwrap();
     assert_eq!(s["by"], json!({"seat": 0}));
     assert_eq!(s["turn_clock"], Value::Null, "Bea is here: {s}");
-    tokio::time::sleep(Duration::from_millis(600)).await;
-    bea.send(&json!({"type": "sync"})).await.unwrap();
-    let s = bea.recv_until("state", |_| true).await.unwrap();
-    assert_eq!(s["seq"], 1, "nothing was played for Bea while she was here");
+    time.advance(Duration::from_millis(600));
+    for _ in 0..2 {
+        bea.send(&json!({"type": "sync"})).await.unwrap();
+        let s = bea.recv_until("state", |_| true).await.unwrap();
+        assert_eq!(s["seq"], 1, "nothing was played for Bea while she was here");
+        assert_eq!(s["turn_clock"], Value::Null, "Bea is here: {s}");
+    }
     // Bea leaves on her turn: her countdown starts and her move is made.
     bea.close().await;
     let (mut spec, _) = connect(addr, &id, None).await;
+    // Once the game has seen her go (a poll: her socket's close reaches
+    // the game in its own time), her countdown runs.
+    let mut countdown = Value::Null;
+    for _ in 0..200 {
+        spec.send(&json!({"type": "sync"})).await.unwrap();
+        countdown = spec.recv_until("state", |_| true).await.unwrap()["turn_clock"].clone();
+        if countdown["seat"] == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(countdown["reason"], "absent", "{countdown}");
+    assert_eq!(countdown["remaining_ms"], 300, "{countdown}");
+    time.advance(Duration::from_millis(300));
     let s = spec.recv_until("state", |v| v["seq"] == 2).await.unwrap();
     assert_eq!(s["by"], json!({"seat": 1}));
     server.stop().await;
@@ -1191,7 +1228,8 @@ async fn the_games_helper() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clock_waits_for_the_players() {
     let db = common::sqlite_url("waits");
-    let server = common::start(&db, common::test_settings()).await;
+    let (settings, time) = common::virtual_time();
+    let server = common::start(&db, settings.clone()).await;
     let addr = server.addr();
     let created = create(
         addr,
@@ -1223,7 +1261,7 @@ async fn clock_waits_for_the_players() {
     .await;
     assert_eq!((s, code(&v)), (409, "waiting".into()), "{v}");
     // Longer than the round: nothing runs out.
-    tokio::time::sleep(Duration::from_millis(2300)).await;
+    time.advance(Duration::from_millis(2300));
     let s = state(addr, id.clone(), t0.clone()).await;
     assert_eq!(
         (s["seq"].clone(), s["clock"].clone()),
@@ -1233,18 +1271,18 @@ async fn clock_waits_for_the_players() {
     assert_eq!(s["waiting_for"], json!([1]));
     // A restart keeps waiting.
     server.stop().await;
-    let server = common::start(&db, common::test_settings()).await;
+    let server = common::start(&db, settings.clone()).await;
     let addr = server.addr();
     let s = state(addr, id.clone(), t0.clone()).await;
     assert_eq!(s["clock"], Value::Null, "{s}");
     assert_eq!(s["waiting_for"], json!([1]));
 
     // Player 2 arrives: the clock starts now.
-    let before = now_ms();
+    let before = time.now_ms();
     let joined = join(addr, &id, &t1).await;
     let clock = joined["game"]["clock"].clone();
     let started = clock["started_ms"].as_i64().expect("a running clock");
-    assert!(started >= before, "{clock}");
+    assert_eq!(started, before, "{clock}");
     assert_eq!(joined["game"]["waiting_for"], json!([]));
     let (s, v) = post(
         addr,
@@ -1255,17 +1293,18 @@ async fn clock_waits_for_the_players() {
     assert_eq!(s, 200, "{v}");
     // A restart keeps its start; the referee ends the round on time.
     server.stop().await;
-    let server = common::start(&db, common::test_settings()).await;
+    let server = common::start(&db, settings).await;
     let addr = server.addr();
     let (mut a, s) = connect(addr, &id, Some(&t0)).await;
-    if s["to_act"] != "over" {
-        assert_eq!(s["clock"]["started_ms"], started, "{s}");
-        let s = a
-            .recv_until("state", |v| v["to_act"] == "over")
-            .await
-            .unwrap();
-        assert_eq!(s["by"], "referee");
-    }
+    assert_ne!(s["to_act"], "over", "{s}");
+    assert_eq!(s["clock"]["started_ms"], started, "{s}");
+    assert_eq!(s["clock"]["remaining_ms"], 2000, "{s}");
+    time.advance(Duration::from_millis(2000));
+    let s = a
+        .recv_until("state", |v| v["to_act"] == "over")
+        .await
+        .unwrap();
+    assert_eq!(s["by"], "referee");
     let s = state(addr, id.clone(), t1.clone()).await;
     assert_eq!(s["view"]["revealed"], json!([[2, 0]]), "{s}");
 
@@ -1416,9 +1455,10 @@ async fn a_rematch_clock_waits_for_its_players() {
 /// moves as before; a game without a forfeit: the bot moves at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn claim_a_win_from_one_who_left() {
+    let (settings, time) = common::virtual_time();
     let settings = parlor_server::Settings {
         claim_window: Duration::from_millis(1500),
-        ..common::test_settings()
+        ..settings
     };
     let server = common::start(&common::sqlite_url("claim_win"), settings).await;
     let addr = server.addr();
@@ -1438,8 +1478,10 @@ async fn claim_a_win_from_one_who_left() {
     let (mut bea, s) = connect(addr, &id, Some(&t1)).await;
     assert_eq!(s["turn_clock"]["reason"], "absent", "{s}");
     // Too early: the countdown still runs.
+    time.advance(Duration::from_millis(299));
     let (st, v) = post(addr, &claim, json!({"token": t1})).await;
     assert_eq!((st, code(&v)), (409, "not_claimable".into()), "{v}");
+    time.advance(Duration::from_millis(1));
     let s = bea
         .recv_until("state", |v| v["turn_clock"]["reason"] == "claim")
         .await
@@ -1472,6 +1514,7 @@ async fn claim_a_win_from_one_who_left() {
     // Over the WebSocket.
     let (id, _, t1) = new_game(addr).await;
     let (mut bea, _) = connect(addr, &id, Some(&t1)).await;
+    time.advance(Duration::from_millis(300));
     bea.recv_until("state", |v| v["turn_clock"]["reason"] == "claim")
         .await
         .unwrap();
@@ -1486,14 +1529,20 @@ async fn claim_a_win_from_one_who_left() {
     // Nobody claims: once the window closes the bot moves for Ann.
     let (id, _, t1) = new_game(addr).await;
     let (mut bea, _) = connect(addr, &id, Some(&t1)).await;
+    time.advance(Duration::from_millis(300));
     let s = bea
         .recv_until("state", |v| v["turn_clock"]["reason"] == "claim")
         .await
         .unwrap();
     let window_end = s["turn_clock"]["ends_ms"].as_i64().unwrap();
+    assert_eq!(window_end, time.now_ms() + 1500, "{s}");
+    time.advance(Duration::from_millis(1499));
+    bea.send(&json!({"type": "sync"})).await.unwrap();
+    let s = bea.recv_until("state", |_| true).await.unwrap();
+    assert_eq!(s["seq"], 0, "not before the window closed: {s}");
+    time.advance(Duration::from_millis(1));
     let s = bea.recv_until("state", |v| v["seq"] == 1).await.unwrap();
     assert_eq!(s["by"], json!({"seat": 0}), "the bot moved for Ann: {s}");
-    assert!(now_ms() >= window_end - 50, "not before the window closed");
     assert_ne!(s["to_act"], "over", "{s}");
     bea.send(&json!({"type": "claim-win", "ref": 2}))
         .await
@@ -1508,6 +1557,7 @@ async fn claim_a_win_from_one_who_left() {
     .await;
     let id = created["game"]["id"].as_str().unwrap().to_string();
     let (mut bea, _) = connect(addr, &id, Some(&token(&created, 1))).await;
+    time.advance(Duration::from_millis(300));
     let s = bea.recv_until("state", |v| v["seq"] == 1).await.unwrap();
     assert_eq!(s["by"], json!({"seat": 0}), "{s}");
     let (st, v) = post(

@@ -145,7 +145,7 @@ impl Store {
     }
 
     /// Whether other processes may write the same games (PostgreSQL):
-    /// live games then catch up with the database (see `actor.rs`).
+    /// live games then catch up with the database (see `actor/replication.rs`).
     pub fn shared(&self) -> bool {
         self.inner.kind == "postgres"
     }

@@ -9,7 +9,7 @@ use parlor_core::{
 };
 use parlor_server::client::http;
 use parlor_server::storage::{DbUrl, PgStorage, Storage};
-use parlor_server::{Server, Settings};
+use parlor_server::{Server, Settings, TimeSource};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
@@ -372,6 +372,22 @@ pub fn test_settings() -> Settings {
         rate_limits: false,
         ..Settings::default()
     }
+}
+
+/// Test settings whose game clocks stand still until the test moves them
+/// (`time.advance(..)`): clocks run out in virtual time, nobody sleeps.
+/// Restart a server with the same settings to keep the same time.
+pub fn virtual_time() -> (Settings, TimeSource) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let time = TimeSource::manual(now);
+    let settings = Settings {
+        time: time.clone(),
+        ..test_settings()
+    };
+    (settings, time)
 }
 
 pub async fn start(db: &DbUrl, settings: Settings) -> Server {

@@ -1,0 +1,269 @@
+//! Bots: a copy of the game that thinks off the actor's task, one agent
+//! per bot seat, and what happens with a bot's decision.
+
+use super::{GameActor, NotStored};
+use crate::storage::SeatKind;
+use parlor_core::{Actor, Budget, Cancel, DynAgent, DynMatch, Level, Seat};
+use serde_json::Value;
+
+/// A bot's copy of the game, so it can think off the actor's task while the
+/// actor goes on accepting actions.
+#[derive(Default)]
+pub(super) struct Bots {
+    /// The copy, when it is home (not lent to a thinking task).
+    pub(super) shadow: Option<Shadow>,
+    /// Raised to stop a decision nobody will use (the game was rebuilt,
+    /// the actor stopped); a fresh flag for each decision.
+    pub(super) cancel: Cancel,
+    /// Whether a decision is under way.
+    pub(super) thinking: bool,
+    /// Actions accepted while the copy was away, to replay on its return.
+    pub(super) pending: Vec<(Actor, Value)>,
+    /// Bot seats that passed (or failed) at this seq: not asked again
+    /// until something changes.
+    pub(super) passed: Vec<(Seat, usize)>,
+    /// Seat the next simultaneous-phase decision starts looking from.
+    pub(super) next: usize,
+    /// A human seat whose turn clock ran out at this seq: its bot moves.
+    pub(super) forced: Option<(Seat, usize)>,
+    /// The game was rebuilt while the copy was away: drop it on return.
+    pub(super) discard: bool,
+}
+
+impl Drop for Bots {
+    /// The game left memory (or the server stops): a decision under way is
+    /// of no use to anyone.
+    fn drop(&mut self) {
+        self.cancel.cancel();
+    }
+}
+
+/// The bots' copy of the game and the bots themselves: one agent per bot
+/// seat, kept for the life of the game so that it may remember what it
+/// has seen. A copy made again from the record (after a restart, or when
+/// it fell out of step) starts with new agents, which catch up from the
+/// game's history before their first decision.
+pub(super) struct Shadow {
+    pub(super) m: Box<dyn DynMatch>,
+    /// Behind a lock only so that the actor stays `Sync` (agents are
+    /// `Send`); one thread uses them at a time.
+    pub(super) agents: std::sync::Mutex<std::collections::BTreeMap<usize, Box<dyn DynAgent>>>,
+}
+
+impl Shadow {
+    pub(super) fn new(m: Box<dyn DynMatch>) -> Self {
+        Shadow {
+            m,
+            agents: Default::default(),
+        }
+    }
+}
+
+pub(super) struct BotResult {
+    pub(super) shadow: Option<Shadow>,
+    pub(super) seat: Seat,
+    pub(super) at_seq: usize,
+    pub(super) action: Result<Option<Value>, String>,
+}
+
+impl GameActor {
+    /// Keeps the bots' copy of the game in step with an accepted action.
+    pub(super) fn bots_follow(&mut self, actor: Actor, action: &Value) {
+        if self.bots.thinking {
+            self.bots.pending.push((actor, action.clone()));
+        } else if let Some(shadow) = self.bots.shadow.as_mut() {
+            if shadow.m.apply_json(actor, action).is_err() {
+                // A copy that disagrees is useless; a new one is made when needed.
+                self.bots.shadow = None;
+            }
+        }
+    }
+
+    pub(super) fn bot_level(&self, seat: Seat) -> Option<Level> {
+        let s = self.seats.get(seat.0)?;
+        if self.bots.forced == Some((seat, self.m.actions_len())) {
+            return Some(Level::Easy);
+        }
+        if s.kind != SeatKind::Bot {
+            return None;
+        }
+        Some(
+            s.level
+                .as_deref()
+                .and_then(|l| l.parse().ok())
+                .unwrap_or(Level::Easy),
+        )
+    }
+
+    /// Whether every seat is a bot's and no connection here watches.
+    pub(super) fn unwatched_bots_only(&self) -> bool {
+        self.conns.is_empty() && self.seats.iter().all(|s| s.kind == SeatKind::Bot)
+    }
+
+    /// Starts a bot decision if a bot seat may act and none is under way.
+    pub(super) fn maybe_bot(&mut self) {
+        if self.bots.thinking || self.row.aborted || self.clock.held {
+            return;
+        }
+        if self.unwatched_bots_only() {
+            // Bots playing bots for nobody: paused until somebody watches
+            // (the game then leaves memory like any idle one).
+            return;
+        }
+        if !self.hosting() {
+            // Another process runs the bots (or will, once it takes the
+            // lease: see `lease_follow`).
+            return;
+        }
+        let seq = self.m.actions_len();
+        self.bots.passed.retain(|&(_, at)| at == seq);
+        let to_act = self.m.to_act().seats();
+        let n = self.seats.len().max(1);
+        let start = self.bots.next % n;
+        let pick = (0..n).map(|i| Seat((start + i) % n)).find(|s| {
+            to_act.contains(s)
+                && self.bot_level(*s).is_some()
+                && !self.bots.passed.iter().any(|(p, _)| p == s)
+        });
+        let Some(seat) = pick else { return };
+        let level = self.bot_level(seat).unwrap_or(Level::Easy);
+        self.bots.next = seat.0 + 1;
+        self.bots.thinking = true;
+        let shadow = self.bots.shadow.take();
+        let record = if shadow.is_none() {
+            Some(self.m.record_json())
+        } else {
+            None
+        };
+        let entry = self.entry.clone();
+        let resources = self.resources.clone();
+        let settings = &self.env.settings;
+        let think_for = settings.bot_think;
+        // One agent per seat for the whole game: its seed is the seat's.
+        let seed = self.row.seed ^ (seat.0 as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let delay = if self.round_due().is_some() {
+            settings.bot_delay_clocked
+        } else {
+            settings.bot_delay
+        };
+        let tx = self.bot_tx.clone();
+        let cancel = Cancel::new();
+        self.bots.cancel = cancel.clone();
+        let think = move || {
+            let shadow = match shadow {
+                Some(s) => Ok(s),
+                None => entry
+                    .replay(&record.unwrap_or(Value::Null), &resources)
+                    .map(Shadow::new)
+                    .map_err(|e| e.to_string()),
+            };
+            match shadow {
+                Ok(shadow) => {
+                    let mut agents = shadow.agents.lock().unwrap_or_else(|e| e.into_inner());
+                    let agent = match agents.entry(seat.0) {
+                        std::collections::btree_map::Entry::Occupied(a) => Ok(a.into_mut()),
+                        std::collections::btree_map::Entry::Vacant(v) => shadow
+                            .m
+                            .agent(seat, level, seed, &resources)
+                            .map(|a| v.insert(a)),
+                    };
+                    let budget = Budget::time(think_for).with_cancel(cancel);
+                    let action = agent
+                        .map(|a| a.choose(&*shadow.m, budget))
+                        .map_err(|e| e.to_string());
+                    drop(agents);
+                    BotResult {
+                        shadow: Some(shadow),
+                        seat,
+                        at_seq: seq,
+                        action,
+                    }
+                }
+                Err(e) => BotResult {
+                    shadow: None,
+                    seat,
+                    at_seq: seq,
+                    action: Err(e),
+                },
+            }
+        };
+        // The decision runs on a blocking thread; a panicking bot reports
+        // an error instead of leaving the game waiting forever.
+        let job = move || {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(think))
+                .unwrap_or_else(|_| BotResult {
+                    shadow: None,
+                    seat,
+                    at_seq: seq,
+                    action: Err("the bot panicked".into()),
+                });
+            let _ = tx.send(result);
+        };
+        // At most `bot_threads` decisions run at once, so thinking bots can
+        // never take the cores from the tasks that accept and acknowledge
+        // people's actions; the others wait their turn.
+        let slots = self.env.think_slots.clone();
+        tokio::spawn(async move {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            let Ok(permit) = slots.acquire_owned().await else {
+                return;
+            };
+            let _ = tokio::task::spawn_blocking(move || {
+                job();
+                drop(permit);
+            })
+            .await;
+        });
+    }
+
+    pub(super) async fn bot_done(&mut self, r: BotResult) {
+        self.bots.thinking = false;
+        let mut shadow = r.shadow;
+        if std::mem::take(&mut self.bots.discard) {
+            shadow = None;
+            self.bots.pending.clear();
+        }
+        for (actor, action) in std::mem::take(&mut self.bots.pending) {
+            if let Some(s) = shadow.as_mut() {
+                if s.m.apply_json(actor, &action).is_err() {
+                    shadow = None;
+                }
+            }
+        }
+        self.bots.shadow = shadow;
+        if self.m.actions_len() != r.at_seq {
+            // The game moved on while the bot thought: ask again.
+            self.maybe_bot();
+            return;
+        }
+        match r.action {
+            Ok(Some(action)) => match self.act_as(Actor::Seat(r.seat), action, false).await {
+                Ok(_) => self.after_change(),
+                // Another process's bot (or a person) moved first.
+                Err(NotStored::MovedOn) => self.maybe_bot(),
+                Err(NotStored::Refused(e)) => {
+                    if e.code != "storage" {
+                        tracing::warn!(
+                            "game {}: bot at {} chose a refused action: {e}",
+                            self.row.id,
+                            r.seat
+                        );
+                    }
+                    self.bots.passed.push((r.seat, r.at_seq));
+                    self.maybe_bot();
+                }
+            },
+            Ok(None) => {
+                self.bots.passed.push((r.seat, r.at_seq));
+                self.maybe_bot();
+            }
+            Err(e) => {
+                tracing::warn!("game {}: bot at {} failed: {e}", self.row.id, r.seat);
+                self.bots.passed.push((r.seat, r.at_seq));
+                self.maybe_bot();
+            }
+        }
+    }
+}

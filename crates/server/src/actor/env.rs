@@ -1,0 +1,50 @@
+//! What a game's actor needs from its process, and nothing more: the
+//! store, the settings, the time, this process's leases and presence, the
+//! pool of heavy work, the shutdown signal, and the few calls back into
+//! the set of live games ([`Games`]). The [`crate::hub::Hub`] makes one for
+//! each actor it starts.
+
+use super::{GameStub, Msg};
+use crate::error::ApiError;
+use crate::hub::{Created, NewGameSpec};
+use crate::lease::Leases;
+use crate::presence::Presence;
+use crate::storage::Store;
+use crate::time::TimeSource;
+use crate::Settings;
+use futures_util::future::BoxFuture;
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch, Semaphore};
+
+/// The calls a game's actor makes back into its process's live games.
+pub(crate) trait Games: Send + Sync {
+    /// An idle actor asks to leave memory: forgotten if nothing waits in
+    /// its queue. Returns whether it was.
+    fn unload(&self, id: &str, rx: &mpsc::Receiver<Msg>) -> bool;
+    /// The actor stops because its memory may not match the database.
+    fn forget(&self, id: &str);
+    /// The seats of game `id` that other processes hold now (from the
+    /// database, shared databases only).
+    fn remote_seats<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<usize>, ApiError>>;
+    /// Creates, stores and starts a game (a rematch).
+    fn create(&self, spec: NewGameSpec) -> BoxFuture<'_, Result<Created, ApiError>>;
+    /// The live game `id`, loaded if needed (a rematch's).
+    fn stub<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<GameStub, ApiError>>;
+}
+
+/// A game actor's environment (instead of the whole hub).
+#[derive(Clone)]
+pub(crate) struct Env {
+    pub store: Store,
+    pub settings: Arc<Settings>,
+    /// Where the clocks read the time (`Settings::time`).
+    pub time: TimeSource,
+    /// Which games' clocks and bots this process runs (see `crate::lease`).
+    pub leases: Arc<Leases>,
+    /// This process's presence (see `crate::presence`).
+    pub presence: Arc<Presence>,
+    /// Permits for heavy work at once (bot decisions, the helper).
+    pub think_slots: Arc<Semaphore>,
+    pub shutdown: watch::Receiver<bool>,
+    pub games: Arc<dyn Games>,
+}

@@ -1,0 +1,598 @@
+//! One task per live game: the [`GameActor`] owns the game's state, the
+//! [`GameStub`]s talk to it through a bounded queue.
+//!
+//! Everything that touches a game goes through its actor, one message at a
+//! time: actions (from a seat's connection, from HTTP, from a bot, from the
+//! clock), joins, connections. So nothing needs a lock, and the order in
+//! which actions are accepted is the order in which they are stored.
+//!
+//! An action is applied to the in-memory state, written to the database and
+//! only then acknowledged and shown to anyone. If the write fails, the state
+//! is rebuilt without it and the sender gets a `storage` error.
+
+mod bots;
+mod clock;
+mod env;
+mod play;
+mod presence;
+mod render;
+mod replication;
+mod seats;
+
+use crate::clocks::{Timeline, START_KEY};
+use crate::error::ApiError;
+use crate::storage::{GameRow, SeatKind, SeatRow};
+use crate::time::TimeSource;
+use axum::extract::ws::Utf8Bytes;
+use bots::{BotResult, Bots};
+use clock::GameClock;
+pub(crate) use env::{Env, Games};
+use parlor_core::{Actor, Applied, DynMatch, ErrorKind, GameEntry, Resources, ToAct, Viewer};
+use presence::Holders;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+/// The internal error code of an action decided for a state that another
+/// process has moved past (a clock's, a bot's): dropped, never shown.
+/// Why an action was not stored ([`GameActor::act_as`]).
+#[derive(Debug)]
+enum NotStored {
+    /// An action decided for an older state (a bot's, the clock's, a
+    /// claimed forfeit) lost the race to another process's move: dropped;
+    /// the game has caught up.
+    MovedOn,
+    /// Refused: the rules, the database or the game's state said no.
+    Refused(ApiError),
+}
+
+impl From<ApiError> for NotStored {
+    fn from(e: ApiError) -> Self {
+        NotStored::Refused(e)
+    }
+}
+
+impl From<NotStored> for ApiError {
+    fn from(e: NotStored) -> Self {
+        match e {
+            NotStored::MovedOn => ApiError::new(
+                "illegal_action",
+                "the game moved on meanwhile (a move was made): look again",
+            )
+            .with_kind(ErrorKind::Illegal),
+            NotStored::Refused(e) => e,
+        }
+    }
+}
+
+/// What a connection's writer receives: a text frame, already serialised.
+pub(crate) type Outbound = Utf8Bytes;
+
+/// Who is sending an action.
+pub(crate) enum Who {
+    /// A connection already bound to a seat (or a spectator's: refused).
+    Conn(u64),
+    /// An HTTP request with a seat token.
+    Token(String),
+    /// An HTTP request without a token (a spectator's; only the helper
+    /// accepts it).
+    Nobody,
+}
+
+/// Where the answer to an action goes.
+pub(crate) enum ActReply {
+    /// Into the connection's queue, as `ack`/`error` with the client's ref.
+    Conn { conn: u64, reference: Value },
+    /// To an HTTP handler.
+    Http(oneshot::Sender<Result<(usize, Vec<Value>), ApiError>>),
+}
+
+pub(crate) struct Connected {
+    pub conn: u64,
+    pub out: mpsc::Receiver<Outbound>,
+    /// A spectator's connection: its actions are refused before they
+    /// reach the game's queue.
+    pub spectator: bool,
+}
+
+pub(crate) enum Msg {
+    Connect {
+        token: Option<String>,
+        legal: bool,
+        reply: oneshot::Sender<Result<Connected, ApiError>>,
+    },
+    Disconnect {
+        conn: u64,
+    },
+    Act {
+        who: Who,
+        action: Value,
+        reply: ActReply,
+    },
+    /// Claim the win from a player who left (see `GameActor::claim_win`).
+    ClaimWin {
+        who: Who,
+        reply: ActReply,
+    },
+    Sync {
+        conn: u64,
+    },
+    State {
+        token: Option<String>,
+        reply: oneshot::Sender<Result<Value, ApiError>>,
+    },
+    Summary {
+        reply: oneshot::Sender<Value>,
+    },
+    Join {
+        token: String,
+        name: Option<String>,
+        player: Option<String>,
+        reply: oneshot::Sender<Result<(usize, Value), ApiError>>,
+    },
+    Claim {
+        seat: usize,
+        name: Option<String>,
+        player: Option<String>,
+        reply: oneshot::Sender<Result<(usize, String, Value), ApiError>>,
+    },
+    SeatToken {
+        seat: usize,
+        reply: oneshot::Sender<Option<String>>,
+    },
+    Rematch {
+        token: String,
+        reply: oneshot::Sender<Result<(usize, String, Value), ApiError>>,
+    },
+    Record {
+        reply: oneshot::Sender<Result<Value, ApiError>>,
+    },
+    Abort {
+        token: String,
+        reply: oneshot::Sender<Result<Value, ApiError>>,
+    },
+    /// The seats of this game that other processes hold now (presence,
+    /// from the hub: a notice or its poll).
+    Presence {
+        held: Vec<usize>,
+    },
+    /// Another process changed the game (PostgreSQL's `NOTIFY`, or the
+    /// hub's safety-net poll): with `seq`, its record is that long now.
+    /// Catch up if it is ahead of ours (see `GameActor::catch_up`).
+    Notified {
+        seq: Option<usize>,
+    },
+    /// This process took or lost the game's lease (see `crate::lease`).
+    Hosting,
+    /// A snapshot for the game's helper: who asks, and the record to
+    /// rebuild the game from off the actor (see `crate::assist`).
+    Assist {
+        who: Who,
+        reply: oneshot::Sender<Result<(Viewer, Value, Resources), ApiError>>,
+    },
+}
+
+/// The handle to a live game, cloned into every connection.
+#[derive(Clone)]
+pub(crate) struct GameStub {
+    tx: mpsc::Sender<Msg>,
+    /// How many actions the actor holds, kept by the actor after every
+    /// message: the hub wakes an actor about another process's change only
+    /// when the database is ahead of it (its own writes come back as
+    /// notices too, and the safety-net poll names every live game).
+    seq: Arc<AtomicUsize>,
+}
+
+impl GameStub {
+    /// Whether the database's `seq` is ahead of the actor.
+    pub(crate) fn behind(&self, seq: usize) -> bool {
+        seq > self.seq.load(Ordering::Relaxed)
+    }
+
+    /// Queues a message; a full queue hands the work back as `busy`.
+    pub(crate) fn send(&self, msg: Msg) -> Result<(), ApiError> {
+        self.tx.try_send(msg).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(_) => ApiError::busy(),
+            mpsc::error::TrySendError::Closed(_) => ApiError::gone(),
+        })
+    }
+
+    /// Sends a request and waits for its answer.
+    pub(crate) async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<T>) -> Msg,
+    ) -> Result<T, ApiError> {
+        let (tx, rx) = oneshot::channel();
+        self.send(make(tx))?;
+        rx.await.map_err(|_| ApiError::gone())
+    }
+
+    /// Queues a message, waiting for room.
+    pub(crate) async fn send_wait(&self, msg: Msg) -> Result<(), ApiError> {
+        self.tx.send(msg).await.map_err(|_| ApiError::gone())
+    }
+
+    pub(crate) fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+}
+
+struct Conn {
+    viewer: Viewer,
+    /// Whether state messages carry the seat's legal actions.
+    legal: bool,
+    out: mpsc::Sender<Outbound>,
+}
+
+pub(crate) struct GameActor {
+    env: Env,
+    entry: Arc<dyn GameEntry>,
+    m: Box<dyn DynMatch>,
+    /// The word lists this game uses (the server's, plus an uploaded one).
+    resources: Resources,
+    row: GameRow,
+    seats: Vec<SeatRow>,
+    conns: HashMap<u64, Conn>,
+    next_conn: u64,
+    /// The clocks (see [`GameClock`]).
+    clock: GameClock,
+    bots: Bots,
+    bot_tx: mpsc::UnboundedSender<BotResult>,
+    last_by: Option<Actor>,
+    last_events: Applied,
+    /// Who holds each seat (see [`Holders`]).
+    holders: Holders,
+    /// Per seat: whether its player has arrived for the clock's sake
+    /// (joined; bots always have). A rematch keeps its seats joined (they
+    /// stay reserved for the same players) but its players have not
+    /// arrived until they join or connect, so its clock waits for them.
+    arrived: Vec<bool>,
+    /// Shared with the stubs: see [`GameStub::behind`].
+    seq: Arc<AtomicUsize>,
+    /// When a refused action last sent this game to the database to catch
+    /// up (see [`GameActor::act_as`]).
+    refusal_caught_up: Option<Instant>,
+    /// When this process last tried to take the game's lease (shared
+    /// databases, see `crate::lease`).
+    lease_tried: Option<Instant>,
+    /// Memory may no longer match the database (a failed write could not
+    /// be undone, nor the game rebuilt from its record): the actor stops
+    /// and the hub forgets the game, so the next visitor loads it as
+    /// stored.
+    stale: bool,
+}
+
+/// A refused action sends the game to the database to catch up at most
+/// this often: the database's change notices bring other processes' moves
+/// anyway, and a client sending refused actions must not cost a read each.
+const REFUSAL_CATCH_UP_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+
+impl GameActor {
+    /// Now, for the clocks ([`Env::time`]: the system's clock, or a test's
+    /// manual one).
+    fn now(&self) -> i64 {
+        self.env.time.now_ms()
+    }
+
+    /// Starts the actor task for a game whose state `m` matches `row` and
+    /// the stored actions. Returns its stub.
+    pub(crate) fn spawn(
+        env: Env,
+        entry: Arc<dyn GameEntry>,
+        m: Box<dyn DynMatch>,
+        resources: Resources,
+        row: GameRow,
+        seats: Vec<SeatRow>,
+        timeline: Timeline,
+    ) -> GameStub {
+        let (tx, rx) = mpsc::channel(env.settings.game_queue);
+        let (bot_tx, bot_rx) = mpsc::unbounded_channel();
+        let seq = Arc::new(AtomicUsize::new(m.actions_len()));
+        let clock = GameClock::new(row.time_control.clone(), seats.len(), timeline);
+        let mut actor = GameActor {
+            env,
+            entry,
+            m,
+            resources,
+            row,
+            seats,
+            conns: HashMap::new(),
+            next_conn: 1,
+            clock,
+            bots: Bots::default(),
+            bot_tx,
+            last_by: None,
+            last_events: Applied::default(),
+            holders: Holders::default(),
+            stale: false,
+            arrived: Vec::new(),
+            seq: seq.clone(),
+            refusal_caught_up: None,
+            lease_tried: None,
+        };
+        let now = actor.now();
+        actor.holders = Holders::new(actor.seats.len(), now);
+        // A rematch nobody has moved in whose clock has not started: its
+        // players come again (join or connect) before its clock runs.
+        let fresh_rematch = actor.row.rematch_of.is_some()
+            && actor.m.actions_len() == 0
+            && actor.row.status.deadline.is_none();
+        actor.arrived = actor
+            .seats
+            .iter()
+            .map(|s| s.kind == SeatKind::Bot || (s.joined && !fresh_rematch))
+            .collect();
+        tokio::spawn(actor.run(rx, bot_rx));
+        GameStub { tx, seq }
+    }
+
+    async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<Msg>,
+        mut bot_rx: mpsc::UnboundedReceiver<BotResult>,
+    ) {
+        let mut shutdown = self.env.shutdown.clone();
+        // Who is here through other processes, before any countdown runs.
+        if self.env.store.shared() {
+            match self.env.games.remote_seats(&self.row.id).await {
+                Ok(seats) => {
+                    self.set_remote(&seats).await;
+                }
+                Err(e) => tracing::warn!("game {}: cannot read presence: {e}", self.row.id),
+            }
+        }
+        // Clocks stored before a restart continue from their stored start
+        // and the stored actions' times (a row of an older version holds
+        // its round clock's start: stored again as the start of play).
+        match self.row.status.deadline.clone() {
+            Some(d) => {
+                self.clock.start_ms = Some(d.started_ms);
+                self.rebuild_clocks();
+                if d.key != START_KEY && !self.row.aborted {
+                    let _ = self.store_status().await;
+                }
+            }
+            None => {
+                self.start_clocks().await;
+            }
+        }
+        self.maybe_bot();
+        let idle = self.env.settings.idle_unload;
+        let time = self.env.time.clone();
+        let mut last_busy = Instant::now();
+        loop {
+            self.seq.store(self.m.actions_len(), Ordering::Relaxed);
+            self.lease_follow().await;
+            let wake = self.next_wake();
+            let lease_retry = self.lease_retry_at();
+            tokio::select! {
+                _ = sleep_until_opt(lease_retry) => {}
+                msg = rx.recv() => {
+                    let Some(msg) = msg else { break };
+                    last_busy = Instant::now();
+                    self.handle(msg).await;
+                }
+                Some(result) = bot_rx.recv() => {
+                    last_busy = Instant::now();
+                    self.bot_done(result).await;
+                }
+                _ = sleep_until_ms_opt(&time, wake) => {
+                    self.clock_woke().await;
+                }
+                _ = tokio::time::sleep_until(last_busy + idle),
+                    if self.conns.is_empty() && !self.bots.thinking
+                        && self.next_wake().is_none() => {
+                    // Nobody is here and nothing will happen by itself:
+                    // leave memory; the next visitor reloads from the database.
+                    if self.env.games.unload(&self.row.id, &rx) {
+                        rx.close();
+                        while let Ok(msg) = rx.try_recv() {
+                            self.handle(msg).await;
+                        }
+                        self.env.leases.release(&self.env.store, &self.row.id).await;
+                        break;
+                    }
+                    last_busy = Instant::now();
+                }
+                _ = shutdown.changed() => break,
+            }
+            if self.stale {
+                tracing::warn!(
+                    "game {}: leaving memory after a failed write it could not undo; \
+                     the next visitor reloads it from the database",
+                    self.row.id
+                );
+                self.env.games.forget(&self.row.id);
+                break;
+            }
+        }
+    }
+
+    async fn handle(&mut self, msg: Msg) {
+        match msg {
+            Msg::Connect {
+                token,
+                legal,
+                reply,
+            } => {
+                // A newcomer gets the state as stored, whoever stored it.
+                self.catch_up().await;
+                let r = self.connect(token, legal);
+                let conn = r.as_ref().ok().map(|c| c.conn);
+                let _ = reply.send(r);
+                // A watcher wakes a game that bots play alone.
+                self.maybe_bot();
+                // The first state goes after the clock's start, if this
+                // seat was the last one missing: it carries the view.
+                if !self.start_clocks().await {
+                    if let Some(conn) = conn {
+                        if let Some((v, legal)) = self.conns.get(&conn).map(|c| (c.viewer, c.legal))
+                        {
+                            let text = self.state_text(v, legal);
+                            self.send_to(conn, text);
+                        }
+                    }
+                }
+            }
+            Msg::Disconnect { conn } => {
+                if let Some(c) = self.conns.remove(&conn) {
+                    if matches!(c.viewer, Viewer::Seat(_)) {
+                        self.broadcast_seats();
+                    }
+                }
+            }
+            Msg::Act { who, action, reply } => {
+                self.learn_token(&who).await;
+                let result = match self.seat_of_who(&who) {
+                    Ok(seat) => self.act(seat, action).await,
+                    Err(e) => Err(e),
+                };
+                self.reply_act(reply, result);
+            }
+            Msg::ClaimWin { who, reply } => {
+                self.learn_token(&who).await;
+                let result = match self.seat_of_who(&who) {
+                    Ok(seat) => self.claim_win(seat).await,
+                    Err(e) => Err(e),
+                };
+                self.reply_act(reply, result);
+            }
+            Msg::Sync { conn } => {
+                if let Some((v, legal)) = self.conns.get(&conn).map(|c| (c.viewer, c.legal)) {
+                    let text = self.state_text(v, legal);
+                    self.send_to(conn, text);
+                }
+            }
+            Msg::State { token, reply } => {
+                self.catch_up().await;
+                let r = match token.filter(|t| !t.is_empty()) {
+                    None => Ok(self.state_json(Viewer::Spectator, false)),
+                    Some(t) => match self.seat_of_token(&t) {
+                        Some(s) => Ok(self.state_json(Viewer::Seat(s), true)),
+                        None => Err(ApiError::bad_token()),
+                    },
+                };
+                let _ = reply.send(r);
+            }
+            Msg::Summary { reply } => {
+                let _ = reply.send(self.summary());
+            }
+            Msg::Join {
+                token,
+                name,
+                player,
+                reply,
+            } => {
+                let token = Who::Token(token);
+                self.learn_token(&token).await;
+                let r = match self.seat_of_who(&token) {
+                    Err(e) => Err(e),
+                    Ok(seat) => self
+                        .take_seat(seat.0, name, player)
+                        .await
+                        .map(|()| (seat.0, self.summary())),
+                };
+                let _ = reply.send(r);
+            }
+            Msg::Claim {
+                seat,
+                name,
+                player,
+                reply,
+            } => {
+                let r = self.claim(seat, name, player).await;
+                let _ = reply.send(r);
+            }
+            Msg::SeatToken { seat, reply } => {
+                let _ = reply.send(self.seats.get(seat).and_then(|s| s.token.clone()));
+            }
+            Msg::Rematch { token, reply } => {
+                self.catch_up().await;
+                let r = self.rematch(token).await;
+                let _ = reply.send(r);
+            }
+            Msg::Abort { token, reply } => {
+                self.catch_up().await;
+                let r = self.abort(token).await;
+                let changed = r.is_ok();
+                let _ = reply.send(r);
+                if changed {
+                    self.broadcast_state();
+                }
+            }
+            Msg::Assist { who, reply } => {
+                self.learn_token(&who).await;
+                let viewer = match who {
+                    Who::Conn(conn) => self
+                        .conns
+                        .get(&conn)
+                        .map(|c| c.viewer)
+                        .ok_or_else(ApiError::gone),
+                    Who::Token(t) if t.is_empty() => Ok(Viewer::Spectator),
+                    Who::Token(t) => self
+                        .seat_of_token(&t)
+                        .map(Viewer::Seat)
+                        .ok_or_else(ApiError::bad_token),
+                    Who::Nobody => Ok(Viewer::Spectator),
+                };
+                let _ =
+                    reply.send(viewer.map(|v| (v, self.m.record_json(), self.resources.clone())));
+            }
+            Msg::Presence { held } => {
+                self.set_remote(&held).await;
+            }
+            Msg::Hosting => {
+                // Taken over: catch up with what the last host stored, and
+                // go on; lost: `maybe_bot` and the clocks see it.
+                if self.hosting() {
+                    self.catch_up().await;
+                }
+                self.maybe_bot();
+            }
+            Msg::Notified { seq } => {
+                let behind = match seq {
+                    Some(seq) => seq > self.m.actions_len(),
+                    None => true,
+                };
+                if behind {
+                    self.catch_up().await;
+                }
+            }
+            Msg::Record { reply } => {
+                if self.m.to_act() != ToAct::Over && !self.row.aborted {
+                    self.catch_up().await;
+                }
+                let r = if self.m.outcome().is_some()
+                    || self.m.to_act() == ToAct::Over
+                    || self.row.aborted
+                {
+                    Ok(self.m.record_json())
+                } else {
+                    Err(ApiError::new(
+                        "not_over",
+                        "the record holds hidden information: it is available once the game is over",
+                    ))
+                };
+                let _ = reply.send(r);
+            }
+        }
+    }
+}
+
+/// Waits until `time` reaches `at` (ms since the epoch), or for ever.
+async fn sleep_until_ms_opt(time: &TimeSource, at: Option<i64>) {
+    match at {
+        Some(at) => time.sleep_until_ms(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,343 @@
+//! Play: an action applied, stored, then acknowledged; rollback and rebuild
+//! when a write fails; aborting a game nobody moved in.
+
+use super::{ActReply, GameActor, NotStored, Who, REFUSAL_CATCH_UP_EVERY};
+use crate::clocks::START_KEY;
+use crate::error::ApiError;
+use crate::storage::{ActionRow, DeadlineRow, StatusRow, Write};
+use parlor_core::{Actor, Applied, ErrorKind, Seat, ToAct, Viewer};
+use serde_json::{json, Value};
+use tokio::time::Instant;
+
+impl GameActor {
+    /// The seat acting through `who` (spectators and strangers: refused).
+    pub(super) fn seat_of_who(&self, who: &Who) -> Result<Seat, ApiError> {
+        match who {
+            Who::Conn(conn) => match self.conns.get(conn).map(|c| c.viewer) {
+                Some(Viewer::Seat(s)) => Ok(s),
+                Some(Viewer::Spectator) => Err(ApiError::new(
+                    "spectator",
+                    "spectators cannot act: join with a seat token",
+                )),
+                None => Err(ApiError::gone()),
+            },
+            Who::Token(t) => self.seat_of_token(t).ok_or_else(ApiError::bad_token),
+            Who::Nobody => Err(ApiError::bad_token()),
+        }
+    }
+
+    /// Answers an action (or a claim): `ack`/`error` on the connection, or
+    /// the HTTP handler's result; then shows an accepted one.
+    pub(super) fn reply_act(
+        &mut self,
+        reply: ActReply,
+        result: Result<(usize, Vec<Value>), ApiError>,
+    ) {
+        let ok = result.is_ok();
+        match reply {
+            ActReply::Http(tx) => {
+                let _ = tx.send(result);
+            }
+            ActReply::Conn { conn, reference } => {
+                let msg = match &result {
+                    Ok((seq, _)) => json!({"type": "ack", "ref": reference, "seq": seq}),
+                    Err(e) => crate::ws::error_json(reference.clone(), e),
+                };
+                self.send_to(conn, msg.to_string().into());
+            }
+        }
+        if ok {
+            self.after_change();
+        }
+    }
+
+    /// Stops a game before its first move: over, without an outcome.
+    pub(super) async fn abort(&mut self, token: String) -> Result<Value, ApiError> {
+        self.seat_of_token(&token).ok_or_else(ApiError::bad_token)?;
+        if self.row.aborted {
+            return Ok(self.summary());
+        }
+        if self.m.to_act() == ToAct::Over {
+            return Err(
+                ApiError::new("illegal_action", "the game is over").with_kind(ErrorKind::GameOver)
+            );
+        }
+        if self.m.actions_len() > 0 {
+            return Err(ApiError::new(
+                "illegal_action",
+                "moves have been made: only a game nobody has moved in can be aborted",
+            )
+            .with_kind(ErrorKind::Illegal));
+        }
+        self.row.aborted = true;
+        let status = self.status_row();
+        let write = Write::Abort {
+            game_id: self.row.id.clone(),
+            status: status.clone(),
+        };
+        match self.env.store.try_write(write).await {
+            Ok(true) => {}
+            Ok(false) => {
+                // Another process stored a move (or the abort) first.
+                self.row.aborted = false;
+                self.catch_up().await;
+                if self.row.aborted {
+                    return Ok(self.summary());
+                }
+                return Err(ApiError::new(
+                    "illegal_action",
+                    "moves have been made: only a game nobody has moved in can be aborted",
+                )
+                .with_kind(ErrorKind::Illegal));
+            }
+            Err(e) => {
+                self.row.aborted = false;
+                return Err(ApiError::storage(e));
+            }
+        }
+        self.row.status = status;
+        self.clock.clocks = None;
+        self.last_by = Some(Actor::Referee);
+        self.last_events = Applied::default();
+        Ok(self.summary())
+    }
+
+    /// A person's action: see [`GameActor::act_as`].
+    pub(super) async fn act(
+        &mut self,
+        seat: Seat,
+        action: Value,
+    ) -> Result<(usize, Vec<Value>), ApiError> {
+        let (seq, applied) = self
+            .act_as(Actor::Seat(seat), action, true)
+            .await
+            .map_err(ApiError::from)?;
+        Ok((seq, applied.for_viewer(Viewer::Seat(seat)).to_vec()))
+    }
+
+    /// Applies, stores, and only then reports an action. On a storage error
+    /// the state is rebuilt without the action.
+    ///
+    /// Optimistic concurrency with other processes on the same database:
+    /// the action is stored at the next index only if that index is free.
+    /// If another process stored one there first, this game catches up
+    /// with the database and then, with `recheck` (a person's action),
+    /// checks the action again against the new state: still legal, it is
+    /// stored at the new index; no longer legal, the sender gets the rules'
+    /// refusal as for any illegal action. Without `recheck` (the clock's,
+    /// a bot's or a referee's action, decided for the old state) it is
+    /// dropped: [`NotStored::MovedOn`]. A person's action the rules refuse is also
+    /// checked again after a catch-up, in case this process had not yet
+    /// seen another's moves.
+    pub(super) async fn act_as(
+        &mut self,
+        actor: Actor,
+        action: Value,
+        recheck: bool,
+    ) -> Result<(usize, Applied), NotStored> {
+        let mut caught_up = false;
+        for _ in 0..8 {
+            if self.row.aborted {
+                return Err(ApiError::new("illegal_action", "the game was aborted")
+                    .with_kind(ErrorKind::GameOver)
+                    .into());
+            }
+            if self.clock.held {
+                return Err(ApiError::new(
+                    "waiting",
+                    "waiting for players: the game's clock starts, and play with it, once every seat is taken",
+                )
+                .into());
+            }
+            let now = self.now();
+            let events = match self.m.apply_json_at(actor, &action, Some(now)) {
+                Ok(events) => events,
+                Err(e) => {
+                    if recheck && !caught_up && self.refusal_may_be_stale(e.kind) {
+                        caught_up = true;
+                        self.refusal_caught_up = Some(Instant::now());
+                        if self.catch_up().await {
+                            continue;
+                        }
+                    }
+                    return Err(ApiError::action(&e).into());
+                }
+            };
+            let seq = self.m.actions_len();
+            let old = (
+                self.clock.clocks.clone(),
+                self.clock.start_ms,
+                self.clock.held,
+            );
+            self.clocks_follow(actor, now);
+            let status = self.status_row();
+            let write = Write::Action {
+                game_id: self.row.id.clone(),
+                action: ActionRow {
+                    idx: seq - 1,
+                    actor: serde_json::to_value(actor).unwrap_or(Value::Null),
+                    action: action.clone(),
+                    at_ms: now,
+                },
+                status: status.clone(),
+            };
+            match self.env.store.try_write(write).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    // Another process stored action `seq - 1` first.
+                    (self.clock.clocks, self.clock.start_ms, self.clock.held) = old;
+                    self.rollback_last().await;
+                    if self.stale {
+                        return Err(ApiError::gone().into());
+                    }
+                    self.catch_up().await;
+                    caught_up = true;
+                    if !recheck {
+                        return Err(NotStored::MovedOn);
+                    }
+                    continue;
+                }
+                Err(e) => {
+                    // As the record holds it (the game's own form of it).
+                    let ours = self.m.record_json()["actions"][seq - 1].clone();
+                    (self.clock.clocks, self.clock.start_ms, self.clock.held) = old;
+                    self.rollback_last().await;
+                    if self.stale {
+                        return Err(ApiError::storage(e).into());
+                    }
+                    // A connection that broke during the commit leaves it
+                    // unknown whether the action went in: on a shared
+                    // database, the database says (SQLite commits or not).
+                    if self.catch_up().await
+                        && self.m.record_json()["actions"].get(seq - 1) == Some(&ours)
+                    {
+                        return Ok((seq, events));
+                    }
+                    return Err(ApiError::storage(e).into());
+                }
+            }
+            self.row.status = status;
+            self.last_by = Some(actor);
+            self.last_events = events.clone();
+            self.bots_follow(actor, &action);
+            return Ok((seq, events));
+        }
+        Err(ApiError::busy().into())
+    }
+
+    /// Whether a refusal of this kind could come from this process not
+    /// having seen another's moves yet, and it is time to look: a
+    /// malformed action or an unknown word is refused whatever the state,
+    /// so it never costs a database read.
+    pub(super) fn refusal_may_be_stale(&self, kind: ErrorKind) -> bool {
+        let depends_on_state = matches!(
+            kind,
+            ErrorKind::NotYourTurn
+                | ErrorKind::GameOver
+                | ErrorKind::Illegal
+                | ErrorKind::Ambiguous
+        );
+        depends_on_state
+            && self.env.store.shared()
+            && self
+                .refusal_caught_up
+                .is_none_or(|at| at.elapsed() >= REFUSAL_CATCH_UP_EVERY)
+    }
+
+    /// Replaces the state by a replay of the whole stored record. Returns
+    /// whether it did.
+    pub(super) async fn rebuild(&mut self) -> bool {
+        let id = self.row.id.clone();
+        let Ok(Some(g)) = self.env.store.read(move |s| s.load(&id)).await else {
+            return false;
+        };
+        match crate::clocks::replay(&*self.entry, &g.row, &g.actions, &self.resources) {
+            Ok((m, timeline)) => {
+                self.m = m;
+                self.clock.timeline = timeline;
+                self.rebuild_clocks();
+                self.bots.shadow = None;
+                self.bots.pending.clear();
+                self.bots.discard = self.bots.thinking;
+                // A decision for the old copy is of no use: stop it now.
+                self.bots.cancel.cancel();
+                true
+            }
+            Err(e) => {
+                tracing::warn!("game {}: cannot replay its stored record: {e}", self.row.id);
+                false
+            }
+        }
+    }
+
+    /// Rebuilds the state from its record minus the last action (one that
+    /// was not stored). If that replay fails, the state is rebuilt from the
+    /// database; if that fails too, the actor is marked `stale`, so it
+    /// stops before anyone sees or builds on the unstored action.
+    pub(super) async fn rollback_last(&mut self) {
+        let mut record = self.m.record_json();
+        if let Some(actions) = record.get_mut("actions").and_then(Value::as_array_mut) {
+            actions.pop();
+        }
+        self.bots.shadow = None;
+        match self.entry.replay(&record, &self.resources) {
+            Ok(m) => {
+                self.m = m;
+                self.clock.timeline.steps.truncate(self.m.actions_len());
+                return;
+            }
+            Err(e) => tracing::warn!(
+                "game {}: cannot rebuild after a failed write ({e}); \
+                 rebuilding from the database",
+                self.row.id
+            ),
+        }
+        if !self.rebuild().await {
+            self.stale = true;
+        }
+    }
+
+    /// Stores the game's status (a clock's start) at its stored seq. When
+    /// another process changed the game since (started the clock itself,
+    /// or moved on), theirs stands and the game catches up instead.
+    pub(super) async fn store_status(&mut self) -> Result<(), crate::storage::StorageError> {
+        let status = self.status_row();
+        let write = Write::Status {
+            game_id: self.row.id.clone(),
+            status: status.clone(),
+        };
+        if self.env.store.try_write(write).await? {
+            self.row.status = status;
+        } else {
+            self.catch_up().await;
+        }
+        Ok(())
+    }
+
+    /// After any accepted action: show it, then let clocks and bots react.
+    pub(super) fn after_change(&mut self) {
+        self.broadcast_state();
+        self.maybe_bot();
+    }
+
+    pub(super) fn status_row(&self) -> StatusRow {
+        StatusRow {
+            seq: self.m.actions_len(),
+            to_act: serde_json::to_value(self.m.to_act()).unwrap_or(Value::Null),
+            outcome: self
+                .m
+                .outcome()
+                .map(|o| serde_json::to_value(o).unwrap_or(Value::Null)),
+            over: self.m.to_act() == ToAct::Over || self.row.aborted,
+            deadline: self
+                .clock
+                .start_ms
+                .filter(|_| !self.row.aborted)
+                .map(|started_ms| DeadlineRow {
+                    key: START_KEY.to_string(),
+                    started_ms,
+                }),
+            updated_ms: self.now(),
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! Presence: who holds each seat, through this process or another (see
+//! `crate::presence`), and since when a seat is away.
+
+use super::GameActor;
+use crate::storage::SeatKind;
+use parlor_core::{Seat, Viewer};
+
+/// Who holds each seat, as far as this actor knows.
+#[derive(Default)]
+pub(super) struct Holders {
+    /// Per seat: since when no connection holds it, here or in another
+    /// process (None while one does).
+    pub away_since: Vec<Option<i64>>,
+    /// Per seat: held by a connection to another process (presence, see
+    /// `crate::presence`), as last read or told.
+    pub remote: Vec<bool>,
+    /// Per seat: whether this process's presence says it holds the seat
+    /// (what it last told the presence tracker).
+    pub local_told: Vec<bool>,
+}
+
+impl Holders {
+    /// `seats` seats nobody holds, away since `now`.
+    pub(super) fn new(seats: usize, now: i64) -> Holders {
+        Holders {
+            away_since: vec![Some(now); seats],
+            remote: vec![false; seats],
+            local_told: vec![false; seats],
+        }
+    }
+}
+
+impl GameActor {
+    /// The human seats other than `seat` held by a connection now (to
+    /// this process or another): who may claim the win from `seat` once
+    /// its absent countdown has run out.
+    pub(super) fn claimants(&self, seat: Seat) -> Vec<usize> {
+        self.seats
+            .iter()
+            .filter(|s| s.kind == SeatKind::Human && s.seat != seat.0 && self.here(s.seat))
+            .map(|s| s.seat)
+            .collect()
+    }
+
+    /// Whether a connection to this process holds `seat`.
+    pub(super) fn held_here(&self, seat: usize) -> bool {
+        self.conns
+            .values()
+            .any(|c| c.viewer == Viewer::Seat(Seat(seat)))
+    }
+
+    /// Whether a connection holds `seat`, to this process or (as last
+    /// known) to another.
+    pub(super) fn here(&self, seat: usize) -> bool {
+        self.held_here(seat) || self.holders.remote.get(seat).copied().unwrap_or(false)
+    }
+
+    /// Takes the seats other processes hold (`held`) as known; when that
+    /// changes who is here, everyone is told (and a clock waiting for
+    /// players may start).
+    pub(super) async fn set_remote(&mut self, held: &[usize]) {
+        let remote: Vec<bool> = (0..self.seats.len()).map(|s| held.contains(&s)).collect();
+        if remote == self.holders.remote {
+            return;
+        }
+        self.holders.remote = remote;
+        self.broadcast_seats();
+        if !self.start_clocks().await {
+            // The countdown may have stopped or started: show it.
+            self.broadcast_state();
+        }
+    }
+
+    /// Before an absent countdown acts against `seat` (its bot moves, a
+    /// claim window opens, a claim is made): reads whether a connection to
+    /// another process holds it now (shared databases only). The notices
+    /// and the poll keep `remote` close; this read makes the decision on
+    /// the database's word. A failed read does not hold the game up.
+    pub(super) async fn held_elsewhere(&mut self, seat: Seat) -> bool {
+        if !self.env.store.shared() {
+            return false;
+        }
+        match self.env.games.remote_seats(&self.row.id).await {
+            Ok(seats) => {
+                self.set_remote(&seats).await;
+                seats.contains(&seat.0)
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "game {}: cannot read presence before the absent countdown acts: {e}",
+                    self.row.id
+                );
+                false
+            }
+        }
+    }
+
+    /// Keeps `holders.away_since` in step with the connections (here and
+    /// elsewhere), and this process's presence with its own connections.
+    pub(super) fn presence_changed(&mut self) {
+        let now = self.now();
+        for s in 0..self.seats.len() {
+            let mine = self.held_here(s);
+            if mine != self.holders.local_told[s] {
+                self.holders.local_told[s] = mine;
+                if mine {
+                    self.env.presence.hold(&self.row.id, s);
+                } else {
+                    self.env.presence.release(&self.row.id, s);
+                }
+            }
+            let here = mine || self.holders.remote[s];
+            match (here, self.holders.away_since[s]) {
+                (true, _) => self.holders.away_since[s] = None,
+                (false, None) => self.holders.away_since[s] = Some(now),
+                (false, Some(_)) => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! Seats: tokens, connections, joins and claims, and the rematch.
+
+use super::{Conn, Connected, GameActor, Msg, Outbound, Who};
+use crate::error::ApiError;
+use crate::hub::NewGameSpec;
+use crate::storage::{SeatKind, SeatRow, Write};
+use parlor_core::{Seat, ToAct, Viewer};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+impl GameActor {
+    pub(super) fn human(&self, seat: usize) -> bool {
+        self.seats
+            .get(seat)
+            .is_some_and(|s| s.kind == SeatKind::Human)
+    }
+
+    /// A token this actor does not know may be a seat's claimed through
+    /// another process (shared databases: an open seat gets its token when
+    /// claimed): then it reads the seats afresh first. Only while some
+    /// seat of ours is still open, so a wrong token costs a read only
+    /// then.
+    pub(super) async fn learn_token(&mut self, who: &Who) {
+        let Who::Token(t) = who else { return };
+        if !t.is_empty()
+            && self.seat_of_token(t).is_none()
+            && self
+                .seats
+                .iter()
+                .any(|s| s.kind == SeatKind::Human && s.token.is_none())
+        {
+            self.catch_up().await;
+        }
+    }
+
+    pub(super) fn seat_of_token(&self, token: &str) -> Option<Seat> {
+        if token.is_empty() {
+            return None;
+        }
+        self.seats
+            .iter()
+            .find(|s| s.token.as_deref() == Some(token))
+            .map(|s| Seat(s.seat))
+    }
+
+    pub(super) fn connect(
+        &mut self,
+        token: Option<String>,
+        legal: bool,
+    ) -> Result<Connected, ApiError> {
+        let viewer = match token.filter(|t| !t.is_empty()) {
+            None => Viewer::Spectator,
+            Some(t) => Viewer::Seat(self.seat_of_token(&t).ok_or_else(ApiError::bad_token)?),
+        };
+        let (tx, rx) = mpsc::channel(self.env.settings.conn_queue);
+        let conn = self.next_conn;
+        self.next_conn += 1;
+        let you = match viewer {
+            Viewer::Seat(s) => json!({"seat": s.0}),
+            Viewer::Spectator => json!({"spectator": true}),
+        };
+        self.conns.insert(
+            conn,
+            Conn {
+                viewer,
+                legal,
+                out: tx,
+            },
+        );
+        let welcome = json!({"type": "welcome", "you": you, "game": self.summary()});
+        self.send_to(conn, welcome.to_string().into());
+        // The whole state follows (see `Msg::Connect`).
+        if matches!(viewer, Viewer::Seat(_)) {
+            self.broadcast_seats();
+        }
+        Ok(Connected {
+            conn,
+            out: rx,
+            spectator: viewer == Viewer::Spectator,
+        })
+    }
+
+    pub(super) async fn take_seat(
+        &mut self,
+        seat: usize,
+        name: Option<String>,
+        player: Option<String>,
+    ) -> Result<(), ApiError> {
+        let name = name
+            .map(|n| n.trim().chars().take(40).collect::<String>())
+            .filter(|n| !n.is_empty());
+        let write = Write::Join {
+            game_id: self.row.id.clone(),
+            seat,
+            name: name.clone(),
+            player: player.clone(),
+        };
+        self.env.store.write(write).await?;
+        self.seat_taken(seat, name, player).await;
+        Ok(())
+    }
+
+    /// After a stored join or claim: the seat is its player's.
+    pub(super) async fn seat_taken(
+        &mut self,
+        seat: usize,
+        name: Option<String>,
+        player: Option<String>,
+    ) {
+        let s = &mut self.seats[seat];
+        s.joined = true;
+        self.arrived[seat] = true;
+        if name.is_some() {
+            s.name = name;
+        }
+        if player.is_some() {
+            s.player = player;
+        }
+        self.broadcast_seats();
+        self.start_clocks().await;
+    }
+
+    pub(super) async fn claim(
+        &mut self,
+        seat: usize,
+        name: Option<String>,
+        player: Option<String>,
+    ) -> Result<(usize, String, Value), ApiError> {
+        if !self.row.public {
+            return Err(ApiError::new(
+                "bad_token",
+                "this game is private: ask a player for an invite link",
+            ));
+        }
+        let Some(s) = self.seats.get(seat) else {
+            return Err(ApiError::bad_json(format!(
+                "seat {seat} does not exist: this game has seats 0 to {}",
+                self.seats.len().saturating_sub(1)
+            )));
+        };
+        if s.kind == SeatKind::Bot {
+            return Err(ApiError::bad_json(format!("seat {seat} is a bot's")));
+        }
+        if s.joined {
+            return Err(ApiError::new(
+                "seat_taken",
+                format!("seat {seat} is taken: choose a free seat"),
+            ));
+        }
+        if s.token.is_some() {
+            // An invited seat: its token is its invitee's, and a seat has
+            // one holder.
+            return Err(ApiError::new(
+                "invite_only",
+                format!(
+                    "seat {seat} is kept for an invited player: only their invite link takes it; choose an open seat"
+                ),
+            ));
+        }
+        // The claimant's own secret, minted now: an open seat has no token
+        // until it is claimed.
+        let token = crate::hub::new_token();
+        let name = name
+            .map(|n| n.trim().chars().take(40).collect::<String>())
+            .filter(|n| !n.is_empty());
+        let write = Write::Claim {
+            game_id: self.row.id.clone(),
+            seat,
+            token: token.clone(),
+            name: name.clone(),
+            player: player.clone(),
+        };
+        if !self.env.store.try_write(write).await? {
+            // Somebody claimed it through another process first.
+            self.catch_up().await;
+            return Err(ApiError::new(
+                "seat_taken",
+                format!("seat {seat} is taken: choose a free seat"),
+            ));
+        }
+        self.seats[seat].token = Some(token.clone());
+        self.seat_taken(seat, name, player).await;
+        Ok((seat, token, self.summary()))
+    }
+
+    pub(super) async fn rematch(
+        &mut self,
+        token: String,
+    ) -> Result<(usize, String, Value), ApiError> {
+        let old = self.seat_of_token(&token).ok_or_else(ApiError::bad_token)?;
+        if self.m.to_act() != ToAct::Over {
+            return Err(ApiError::new(
+                "not_over",
+                "a rematch can be made once this game is over",
+            ));
+        }
+        let n = self.seats.len();
+        let new_seat = (old.0 + n - 1) % n;
+        let new_id = match &self.row.rematch {
+            Some(id) => id.clone(),
+            None => {
+                // New seat k is old seat k + 1: the first player alternates.
+                let seats: Vec<SeatRow> = (0..n)
+                    .map(|k| {
+                        let o = &self.seats[(k + 1) % n];
+                        SeatRow {
+                            seat: k,
+                            kind: o.kind,
+                            level: o.level.clone(),
+                            token: None,
+                            name: o.name.clone(),
+                            player: o.player.clone(),
+                            joined: o.joined,
+                        }
+                    })
+                    .collect();
+                // A seat that was open and nobody claimed stays open.
+                let open_seats = seats
+                    .iter()
+                    .filter(|s| {
+                        let o = &self.seats[(s.seat + 1) % n];
+                        o.kind == SeatKind::Human && o.token.is_none()
+                    })
+                    .map(|s| s.seat)
+                    .collect();
+                let spec = NewGameSpec {
+                    game: self.row.game.clone(),
+                    config: self.row.config.clone(),
+                    // A fresh seed, drawn by the server.
+                    seed: None,
+                    public: self.row.public,
+                    seats: Some(seats),
+                    bots: Vec::new(),
+                    open_seats,
+                    take_seat: None,
+                    rematch_of: Some(self.row.id.clone()),
+                    time_control: self.row.time_control.clone(),
+                };
+                let created = self.env.games.create(spec).await?;
+                let id = created.id.clone();
+                let taken = self
+                    .env
+                    .store
+                    .try_write(Write::Rematch {
+                        from: self.row.id.clone(),
+                        to: id.clone(),
+                    })
+                    .await?;
+                if !taken {
+                    // Another process made the rematch first: that one it
+                    // is; the game made here is aborted (nobody knows it).
+                    if let Some((_, token)) = created.tokens.first() {
+                        let token = token.clone();
+                        if let Ok(stub) = self.env.games.stub(&id).await {
+                            let _ = stub.ask(|reply| Msg::Abort { token, reply }).await;
+                        }
+                    }
+                    self.catch_up().await;
+                    match self.row.rematch.clone() {
+                        Some(theirs) => return self.rematch_seat(&theirs, new_seat).await,
+                        None => {
+                            return Err(ApiError::storage(
+                                "the rematch was made elsewhere but cannot be read",
+                            ))
+                        }
+                    }
+                }
+                self.row.rematch = Some(id.clone());
+                let text: Outbound = json!({"type": "rematch", "game": id}).to_string().into();
+                let conns: Vec<u64> = self.conns.keys().copied().collect();
+                for c in conns {
+                    self.send_to(c, text.clone());
+                }
+                id
+            }
+        };
+        self.rematch_seat(&new_id, new_seat).await
+    }
+
+    /// The seat, token and summary of `new_seat` in the rematch `new_id`.
+    pub(super) async fn rematch_seat(
+        &self,
+        new_id: &str,
+        new_seat: usize,
+    ) -> Result<(usize, String, Value), ApiError> {
+        let stub = self.env.games.stub(new_id).await?;
+        let token = stub
+            .ask(|reply| Msg::SeatToken {
+                seat: new_seat,
+                reply,
+            })
+            .await?
+            .unwrap_or_default();
+        let summary = stub.ask(|reply| Msg::Summary { reply }).await?;
+        Ok((new_seat, token, summary))
+    }
+}
