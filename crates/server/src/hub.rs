@@ -492,7 +492,7 @@ impl Hub {
 
     /// Called by an idle actor: forgets it if nothing is waiting in its
     /// queue. Returns whether it was forgotten.
-    pub(crate) fn unload(&self, id: &str, rx: &mpsc::Receiver<Msg>) -> bool {
+    pub(crate) fn unload(&self, id: &str, rx: &crate::actor::Inbox) -> bool {
         let mut games = self.games();
         if !rx.is_empty() {
             return false;
@@ -738,7 +738,7 @@ impl Hub {
 
 /// The calls an actor makes back into the live games.
 impl crate::actor::Games for Hub {
-    fn unload(&self, id: &str, rx: &mpsc::Receiver<Msg>) -> bool {
+    fn unload(&self, id: &str, rx: &crate::actor::Inbox) -> bool {
         Hub::unload(self, id, rx)
     }
     fn forget(&self, id: &str) {

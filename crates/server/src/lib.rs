@@ -108,6 +108,9 @@ pub struct Settings {
     /// A game with no connection, no clock and no bot at work leaves memory
     /// after this long.
     pub idle_unload: Duration,
+    /// The same for a game that is over (or aborted): its players have
+    /// moved on, and one who comes back reloads it from the database.
+    pub idle_unload_over: Duration,
     /// At start-up, start the unfinished games whose clock runs or whose bot
     /// is to act, so they go on by themselves.
     pub resume: bool,
@@ -226,6 +229,7 @@ impl Default for Settings {
                 .unwrap_or(1)
                 .max(1),
             idle_unload: Duration::from_secs(600),
+            idle_unload_over: Duration::from_secs(10),
             resume: true,
             claim_window: Duration::from_secs(30),
             word_list_max_bytes: 8 * 1024 * 1024,

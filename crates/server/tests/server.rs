@@ -883,6 +883,51 @@ async fn clocks_resume_without_visitors() {
     server.stop().await;
 }
 
+/// A game that is over leaves memory soon after its last visitor
+/// (`idle_unload_over`), while an unfinished one waits its `idle_unload`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finished_games_unload_sooner() {
+    let settings = parlor_server::Settings {
+        idle_unload: Duration::from_secs(60),
+        idle_unload_over: Duration::from_millis(200),
+        ..common::test_settings()
+    };
+    let server = common::start(&common::sqlite_url("idle_over"), settings).await;
+    let addr = server.addr();
+    let done = create(addr, json!({"game": "nim"})).await;
+    let waiting = create(addr, json!({"game": "nim"})).await;
+    let id = done["game"]["id"].as_str().unwrap();
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/abort"),
+        json!({"token": token(&done, 0)}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(server.live_games(), 2);
+    for _ in 0..60 {
+        if server.live_games() == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(server.live_games(), 1, "the finished game left memory");
+    // The unfinished one is still there, and the finished one reloads.
+    let wid = waiting["game"]["id"].as_str().unwrap();
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{wid}/actions"),
+        json!({"token": token(&waiting, 0), "action": 1}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (_, st) = http(addr, "GET", &format!("/api/games/{id}"), None, &[])
+        .await
+        .unwrap();
+    assert_eq!(st["status"], "over", "{st}");
+    server.stop().await;
+}
+
 /// Idle games leave memory and come back whole on the next visit.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_games_unload_and_reload() {

@@ -197,7 +197,7 @@ impl GameActor {
                     at_seq: seq,
                     action: Err("the bot panicked".into()),
                 });
-            let _ = tx.send(result);
+            let _ = tx.send(Box::new(result));
         };
         // At most `bot_threads` decisions run at once, so thinking bots can
         // never take the cores from the tasks that accept and acknowledge

@@ -4,7 +4,7 @@
 //! the set of live games ([`Games`]). The [`crate::hub::Hub`] makes one for
 //! each actor it starts.
 
-use super::{GameStub, Msg};
+use super::GameStub;
 use crate::error::ApiError;
 use crate::hub::{Created, NewGameSpec};
 use crate::lease::Leases;
@@ -14,13 +14,13 @@ use crate::time::TimeSource;
 use crate::Settings;
 use futures_util::future::BoxFuture;
 use std::sync::Arc;
-use tokio::sync::{mpsc, watch, Semaphore};
+use tokio::sync::{watch, Semaphore};
 
 /// The calls a game's actor makes back into its process's live games.
 pub(crate) trait Games: Send + Sync {
     /// An idle actor asks to leave memory: forgotten if nothing waits in
     /// its queue. Returns whether it was.
-    fn unload(&self, id: &str, rx: &mpsc::Receiver<Msg>) -> bool;
+    fn unload(&self, id: &str, rx: &super::Inbox) -> bool;
     /// The actor stops because its memory may not match the database.
     fn forget(&self, id: &str);
     /// The seats of game `id` that other processes hold now (from the
