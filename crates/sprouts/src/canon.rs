@@ -49,6 +49,8 @@ struct Tree<'a> {
     comp_stacks: Vec<Vec<(usize, usize)>>,
     /// For each row, the drawings with a boundary in it.
     row_comps: Vec<Vec<usize>>,
+    /// Keep spot numbers (no renumbering): [`labelled_key`].
+    labelled: bool,
 }
 
 impl<'a> Tree<'a> {
@@ -67,6 +69,7 @@ impl<'a> Tree<'a> {
             rows,
             comp_stacks,
             row_comps,
+            labelled: false,
         }
     }
 
@@ -93,6 +96,37 @@ impl<'a> Tree<'a> {
             })
             .collect();
         let mut best: Option<String> = None;
+        if self.labelled {
+            // Numbers kept: each boundary from its least card sequence,
+            // boundaries sorted, the lesser mirror image.
+            for mirror in [false, true] {
+                let mut items: Vec<String> = bounds
+                    .iter()
+                    .zip(&notes)
+                    .map(|(&(r, s), note)| {
+                        let mut v = self.rows[r][s].clone();
+                        if mirror {
+                            v.reverse();
+                        }
+                        let least = (0..v.len())
+                            .map(|i| {
+                                let mut w = v.clone();
+                                w.rotate_left(i);
+                                w
+                            })
+                            .min()
+                            .unwrap_or_default();
+                        format!("{least:?}{note}")
+                    })
+                    .collect();
+                items.sort();
+                let item = items.concat();
+                if best.as_ref().is_none_or(|b| item < *b) {
+                    best = Some(item);
+                }
+            }
+            return format!("{{{}}}", best.unwrap_or_default());
+        }
         for mirror in [false, true] {
             let seqs: Vec<Vec<Spot>> = bounds
                 .iter()
@@ -210,7 +244,10 @@ impl Search<'_> {
 
 /// The canonical form of `position`.
 pub fn canonical(position: &Position) -> Canonical {
-    let tree = Tree::new(position);
+    Canonical(root_key(&Tree::new(position)))
+}
+
+fn root_key(tree: &Tree) -> String {
     let rows = tree.rows.len();
     let ncomp = tree.comp_stacks.len();
     // Centre of the tree (rows 0..rows, drawings rows..): peel leaves.
@@ -244,11 +281,10 @@ pub fn canonical(position: &Position) -> Canonical {
     }
     let centres: Vec<usize> = (0..nodes).filter(|&n| !removed[n]).collect();
     // Two centres are a row and a drawing: root at the drawing.
-    let key = match centres.iter().find(|&&n| n >= rows) {
+    match centres.iter().find(|&&n| n >= rows) {
         Some(&c) => format!("C{}", tree.drawing(c - rows, None)),
         None => format!("R{}", tree.region(centres[0], None)),
-    };
-    Canonical(key)
+    }
 }
 
 /// For each stack of row `row`, the canonical key of its drawing and of
@@ -257,69 +293,20 @@ pub fn canonical(position: &Position) -> Canonical {
 pub(crate) fn branch_keys(position: &Position, row: usize) -> Vec<String> {
     let tree = Tree::new(position);
     let (comp, _) = components(position.rows());
-    comp[row].iter().map(|&c| tree.drawing(c, Some(row))).collect()
+    comp[row]
+        .iter()
+        .map(|&c| tree.drawing(c, Some(row)))
+        .collect()
 }
 
 /// A key equal for positions that differ only by cuts, the order of rows
 /// and stacks, and mirroring of connected drawings, spot numbers kept: the
-/// identity of a drawing in a game record, where numbers matter. With
-/// `drop_dead`, stacks whose spots are all dead are left out (where they
-/// lie can never matter).
-pub fn labelled_key(position: &Position, drop_dead: bool) -> String {
-    let rows = position.rows();
-    let (comp, n) = components(rows);
-    let least = |v: &[Spot]| -> Vec<Spot> {
-        (0..v.len())
-            .map(|i| {
-                let mut w = v.to_vec();
-                w.rotate_left(i);
-                w
-            })
-            .min()
-            .unwrap_or_default()
-    };
-    // Each drawing's orientation: the one whose sorted boundaries are least.
-    let mut mirror = vec![false; n];
-    for (c, m) in mirror.iter_mut().enumerate() {
-        let mut fwd = Vec::new();
-        let mut rev = Vec::new();
-        for (r, row) in rows.iter().enumerate() {
-            for (s, stack) in row.iter().enumerate() {
-                if comp[r][s] == c {
-                    fwd.push(least(stack));
-                    let mut x = stack.clone();
-                    x.reverse();
-                    rev.push(least(&x));
-                }
-            }
-        }
-        fwd.sort();
-        rev.sort();
-        *m = rev < fwd;
-    }
-    let mut out: Vec<Vec<Vec<Spot>>> = rows
-        .iter()
-        .enumerate()
-        .map(|(r, row)| {
-            let mut stacks: Vec<Vec<Spot>> = row
-                .iter()
-                .enumerate()
-                .filter(|(_, st)| !drop_dead || st.iter().any(|&c| position.is_live(c)))
-                .map(|(s, st)| {
-                    let mut x = st.clone();
-                    if mirror[comp[r][s]] {
-                        x.reverse();
-                    }
-                    least(&x)
-                })
-                .collect();
-            stacks.sort();
-            stacks
-        })
-        .filter(|row| !row.is_empty())
-        .collect();
-    out.sort();
-    format!("{out:?}")
+/// identity of a drawing in a game record, where numbers matter. Built
+/// like [`canonical`], with the numbers as written instead of renumbering.
+pub fn labelled_key(position: &Position) -> String {
+    let mut tree = Tree::new(position);
+    tree.labelled = true;
+    root_key(&tree)
 }
 
 #[cfg(test)]
@@ -353,8 +340,12 @@ mod tests {
 
     #[test]
     fn labelled_key_keeps_numbers() {
-        let k = |t: &str| labelled_key(&Position::parse(t).unwrap(), false);
+        let k = |t: &str| labelled_key(&Position::parse(t).unwrap());
         assert_eq!(k("1,3,2,3"), k("2,3,1,3"));
         assert_ne!(k("3,1/3,1;2"), k("3,2/3,2;1"));
+        // The same drawing mirrored, numbers kept.
+        assert_eq!(k("4,1,3,2/4,2,3,1"), k("2,3,1,4/1,3,2,4"));
+        // Which of two mirror-image boundaries holds the other drawing.
+        assert_eq!(k("16,6,14;2,5/16,14,6/14,6"), k("16,6,14/16,14,6;2,5/14,6"));
     }
 }

@@ -212,7 +212,10 @@ pub fn apply(position: &Position, mv: &Move) -> Result<Position, MoveError> {
             rows.push(vec![vec![top]]);
             // Step 3: one or more cards, not all, from the top to a new row.
             if *take == 0 || *take > k {
-                return Err(MoveError::BadTake { take: *take, max: k });
+                return Err(MoveError::BadTake {
+                    take: *take,
+                    max: k,
+                });
             }
             let mut new_stack: Vec<Spot> = s[..*take].to_vec();
             let mut original: Vec<Spot> = s[*take..].to_vec();
@@ -311,7 +314,7 @@ pub fn successors(position: &Position) -> Vec<(Move, Position, Canonical)> {
         let movable: Vec<usize> = (0..row.len())
             .filter(|&s| row[s].iter().any(|&c| position.is_live(c)))
             .collect();
-        for s in 0..row.len() {
+        for (s, stack) in row.iter().enumerate() {
             let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
             for &m in movable.iter().filter(|&&m| m != s) {
                 match groups.iter_mut().find(|(k, _)| *k == keys[m]) {
@@ -319,13 +322,13 @@ pub fn successors(position: &Position) -> Vec<(Move, Position, Canonical)> {
                     None => groups.push((keys[m].clone(), vec![m])),
                 }
             }
-            let k = row[s].len();
+            let k = stack.len();
             for cut in 0..k {
-                if !usable(&row[s], cut) {
+                if !usable(stack, cut) {
                     continue;
                 }
                 for take in 1..=k {
-                    if !usable(&row[s], (cut + take - 1) % k) {
+                    if !usable(stack, (cut + take - 1) % k) {
                         continue;
                     }
                     let mut counts = vec![0usize; groups.len()];
@@ -366,7 +369,10 @@ pub fn successors(position: &Position) -> Vec<(Move, Position, Canonical)> {
 /// The legal moves of `position`, one per class of equivalent results (see
 /// [`successors`]).
 pub fn legal_moves(position: &Position) -> Vec<Move> {
-    successors(position).into_iter().map(|(m, _, _)| m).collect()
+    successors(position)
+        .into_iter()
+        .map(|(m, _, _)| m)
+        .collect()
 }
 
 #[cfg(test)]

@@ -456,7 +456,10 @@ fn validate(rows: &[Vec<Vec<Spot>>]) -> Result<(), PositionError> {
             for &c in stack {
                 if let Some(&other) = seen.get(&c) {
                     if other != s {
-                        return Err(PositionError::TwoStacksInRow { spot: c, row: r + 1 });
+                        return Err(PositionError::TwoStacksInRow {
+                            spot: c,
+                            row: r + 1,
+                        });
                     }
                 }
                 seen.insert(c, s);
@@ -624,7 +627,10 @@ mod tests {
         let e = Setup::parse("1;;2").unwrap_err();
         assert!(e.reason.contains("missing"), "{e}");
         assert!(Setup::parse("0").is_err());
-        assert!(Setup::parse(&"1,".repeat(5000)).unwrap_err().reason.contains("bytes"));
+        assert!(Setup::parse(&"1,".repeat(5000))
+            .unwrap_err()
+            .reason
+            .contains("bytes"));
     }
 
     #[test]
@@ -633,12 +639,27 @@ mod tests {
             Err(PositionTextError::Impossible(e)) => e,
             other => panic!("{t}: {other:?}"),
         };
-        assert!(matches!(err("1,2,1,2,1,2,1,2"), PositionError::TooManyCopies { spot: 1, copies: 4 }));
-        assert!(matches!(err("1;1,2"), PositionError::LoneCardElsewhere { spot: 1 }));
-        assert!(matches!(err("1,1"), PositionError::RepeatedNeighbour { .. }));
-        assert!(matches!(err("1,2;2,1"), PositionError::TwoStacksInRow { .. }));
+        assert!(matches!(
+            err("1,2,1,2,1,2,1,2"),
+            PositionError::TooManyCopies { spot: 1, copies: 4 }
+        ));
+        assert!(matches!(
+            err("1;1,2"),
+            PositionError::LoneCardElsewhere { spot: 1 }
+        ));
+        assert!(matches!(
+            err("1,1"),
+            PositionError::RepeatedNeighbour { .. }
+        ));
+        assert!(matches!(
+            err("1,2;2,1"),
+            PositionError::TwoStacksInRow { .. }
+        ));
         assert!(matches!(err("1,2,3"), PositionError::Unbalanced { .. }));
-        assert!(matches!(err("1,3,2,3/1,2"), PositionError::Corners { spot: 1 }));
+        assert!(matches!(
+            err("1,3,2,3/1,2"),
+            PositionError::Corners { spot: 1 }
+        ));
         assert!(matches!(err("1,2,1,2"), PositionError::Euler { .. }));
         assert!(matches!(err("1/2"), PositionError::NotPlanar { .. }));
     }
