@@ -8,7 +8,7 @@
 //! per spot); a step that cannot be done makes the move illegal
 //! ([`MoveError`]).
 
-use crate::canon::{branch_keys, canonical, Canonical};
+use crate::canon::{branch_keys, canonical_reduced, labelled_key, Canonical};
 use crate::position::{Position, Spot};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -263,8 +263,11 @@ fn cut_stack(stack: &[Spot], cut: usize) -> Result<Vec<Spot>, MoveError> {
 }
 
 /// Every legal move of `position`, one per class of equivalent results
-/// (equal [`canonical`] forms), with the position it leads to and that
-/// position's canonical form.
+/// (equal [`canonical_reduced`] forms: the same game up to cuts, order,
+/// renumbering, mirroring and the place of dead boundaries; or equal
+/// [`labelled_key`]s: drawings the record notation does not tell apart
+/// because they differ only in dead spots), with the position it leads to
+/// and its [`canonical_reduced`] form.
 ///
 /// Two simplifications keep the list finite and short without losing a
 /// class: stacks whose spots are all dead are never moved to the new row
@@ -274,10 +277,17 @@ fn cut_stack(stack: &[Spot], cut: usize) -> Result<Vec<Spot>, MoveError> {
 pub fn successors(position: &Position) -> Vec<(Move, Position, Canonical)> {
     let mut out = Vec::new();
     let mut seen: HashSet<Canonical> = HashSet::new();
+    let mut seen_labelled: HashSet<String> = HashSet::new();
     let mut push = |mv: Move, out: &mut Vec<(Move, Position, Canonical)>| {
         if let Ok(p) = apply(position, &mv) {
-            let key = canonical(&p);
-            if seen.insert(key.clone()) {
+            let key = canonical_reduced(&p);
+            // Also one per drawing as the record notation tells drawings
+            // apart (dead spots aside), so every listed move has a written
+            // form of its own.
+            let labelled = labelled_key(&p);
+            if !seen.contains(&key) && !seen_labelled.contains(&labelled) {
+                seen.insert(key.clone());
+                seen_labelled.insert(labelled);
                 out.push((mv, p, key));
             }
         }
@@ -397,7 +407,7 @@ mod tests {
             },
         )
         .unwrap();
-        assert_eq!(canonical(&one), canonical(&p("1,3,2,3")));
+        assert_eq!(crate::canonical(&one), crate::canonical(&p("1,3,2,3")));
         // (4) dividing 1,3,2,3: take 3 cards.
         let two = apply(
             &p("1,3,2,3"),

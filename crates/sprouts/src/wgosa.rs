@@ -241,9 +241,9 @@ struct Candidate {
     row: usize,
     result: Position,
     key: String,
-    /// Which card of `from` (stack, index) and its (previous, next) cards.
-    from_corner: (usize, usize, Option<(Spot, Spot)>),
-    to_corner: (usize, usize, Option<(Spot, Spot)>),
+    /// Which card of `from` (row, stack, index) and its (previous, next) cards.
+    from_corner: (usize, usize, usize, Option<(Spot, Spot)>),
+    to_corner: (usize, usize, usize, Option<(Spot, Spot)>),
     /// For a curve with `[L]`: whether the listed side is the new row.
     listed_new: Option<bool>,
 }
@@ -337,8 +337,8 @@ pub fn resolve(position: &Position, wm: &WgosaMove) -> Result<(Move, Position), 
             }
         }
         for ((sf, i), (sh, j)) in pairs {
-            let from_corner = (sf, i, corner(&row[sf], i));
-            let to_corner = (sh, j, corner(&row[sh], j));
+            let from_corner = (r, sf, i, corner(&row[sf], i));
+            let to_corner = (r, sh, j, corner(&row[sh], j));
             let push =
                 |mv: Move,
                  listed_new: Option<bool>,
@@ -504,19 +504,23 @@ pub fn resolve(position: &Position, wm: &WgosaMove) -> Result<(Move, Position), 
     }
     if classes(&cands) > 1 {
         // The ! tie-breaks, each only where its choice is open.
-        let open = |cands: &[Candidate], pick: &dyn Fn(&Candidate) -> (usize, usize)| {
-            let set: BTreeSet<(usize, usize)> = cands.iter().map(pick).collect();
+        let open = |cands: &[Candidate], pick: &dyn Fn(&Candidate) -> (usize, usize, usize)| {
+            let set: BTreeSet<(usize, usize, usize)> = cands.iter().map(pick).collect();
             set.len() > 1
         };
         let fits = |c: Option<(Spot, Spot)>, flip: bool| match c {
             Some((prev, next)) if prev != next => (next < prev) != flip,
             _ => true,
         };
-        if f != h && open(&cands, &|c| (c.from_corner.0, c.from_corner.1)) {
-            cands.retain(|c| fits(c.from_corner.2, wm.flip_from));
+        if f != h
+            && open(&cands, &|c| {
+                (c.from_corner.0, c.from_corner.1, c.from_corner.2)
+            })
+        {
+            cands.retain(|c| fits(c.from_corner.3, wm.flip_from));
         }
-        if f != h && open(&cands, &|c| (c.to_corner.0, c.to_corner.1)) {
-            cands.retain(|c| fits(c.to_corner.2, wm.flip_to));
+        if f != h && open(&cands, &|c| (c.to_corner.0, c.to_corner.1, c.to_corner.2)) {
+            cands.retain(|c| fits(c.to_corner.3, wm.flip_to));
         }
         let sides: BTreeSet<Option<bool>> = cands.iter().map(|c| c.listed_new).collect();
         if f != h && sides.contains(&Some(true)) && sides.contains(&Some(false)) {
