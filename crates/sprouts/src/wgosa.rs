@@ -319,6 +319,16 @@ fn resolve_noting_ties(
             )));
         }
     }
+    if let Some(s) = wm
+        .listed
+        .iter()
+        .flatten()
+        .find(|&&s| s != g && position.copies(s) == 0)
+    {
+        return Err(RuleError::Illegal(format!(
+            "listed spot {s} is not on the table"
+        )));
+    }
     let listed_live: Vec<Spot> = wm
         .listed
         .iter()
