@@ -164,3 +164,21 @@ fn registered_and_replayed_over_json() {
         serde_json::to_value(typed.state().view(Viewer::Spectator)).unwrap()
     );
 }
+
+#[test]
+fn resigning_ends_the_game_for_the_other_seat() {
+    for misere in [false, true] {
+        let mut g = table(3, misere);
+        play(&mut g, &["1(4)2"]);
+        assert_eq!(g.forfeit(Seat(0)), None);
+        assert_eq!(g.forfeit(Seat(1)), Some(Action::new("resign")));
+        let e = g
+            .apply(Actor::Seat(Seat(0)), Action::new("resign"))
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotYourTurn);
+        g.apply(Actor::Referee, Action::new("resign")).unwrap();
+        assert_eq!(g.to_act(), ToAct::Over);
+        assert_eq!(g.outcome().unwrap().winners(), &[Seat(0)]);
+        assert!(g.view(Viewer::Spectator).record.ends_with(" I"));
+    }
+}
