@@ -1,0 +1,526 @@
+//! Sprouts at a parlor table: [`Sprouts`] implements [`parlor_core::Game`].
+//!
+//! Two seats alternate, seat 0 first; an action is one move in WGOSA
+//! notation (a JSON string, `"1(4)2"`); everything is public. Under normal
+//! play the last player to move wins, under misère the last player to move
+//! loses.
+
+use crate::canon::{canonical_reduced, labelled_key};
+use crate::moves::successors;
+use crate::position::{Position, PositionTextError};
+use crate::wgosa::{describe, resolve, NotationError, RuleError, WgosaMove};
+use parlor_core::{
+    Actor, Agent, AgentContext, ConfigError, ErrorKind, Game, GameError, GameInfo, GameRng, Level,
+    Needs, Outcome, Resources, Seat, Seed, Setting, SettingKind, ToAct, Viewer,
+};
+use serde::{Deserialize, Serialize};
+
+/// The most starting spots a table may have.
+pub const MAX_SPOTS: u32 = 32;
+
+/// The rules of a table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Starting spots, 1 to [`MAX_SPOTS`].
+    pub spots: u32,
+    /// Misère: the last player to move loses.
+    pub misere: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            spots: 3,
+            misere: false,
+        }
+    }
+}
+
+/// One move: WGOSA move text (`"1(4)2"`, `"1(10)1[3,4]"`, `"6(16@2)14"`).
+/// A move that no WGOSA text singles out (none is known, but the notation
+/// is not proved complete) is listed as `=` and the position it leads to,
+/// and such text is accepted too. `"resign"` gives the game up (the seat
+/// to move, or the referee on its behalf: [`Game::forfeit`]); it is never
+/// listed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Action(pub String);
+
+impl Action {
+    /// The action for a written move.
+    pub fn new(text: impl Into<String>) -> Action {
+        Action(text.into())
+    }
+}
+
+/// What happened: a move, as written in the record, and the position after it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum Event {
+    /// `seat` moved.
+    Moved {
+        /// Who moved.
+        seat: Seat,
+        /// The move in its shortest WGOSA form.
+        #[serde(rename = "move")]
+        text: String,
+        /// The position after it, in the card notation.
+        position: String,
+    },
+    /// `seat` gave the game up.
+    Resigned {
+        /// Who resigned.
+        seat: Seat,
+    },
+}
+
+/// What every viewer sees: the whole table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct View {
+    /// Starting spots.
+    pub spots: u32,
+    /// Misère play.
+    pub misere: bool,
+    /// The position in the card notation.
+    pub position: String,
+    /// The number the next new spot gets.
+    pub next_spot: u32,
+    /// Lives left on the table (each move uses one).
+    pub lives: usize,
+    /// The moves so far, in WGOSA notation.
+    pub moves: Vec<String>,
+    /// The game record so far (`3+ 1(4)2 ...`).
+    pub record: String,
+    /// Who moves now, if the game is not over.
+    pub to_move: Option<Seat>,
+    /// The winner, once over.
+    pub winner: Option<Seat>,
+    /// Who resigned, if the game ended that way.
+    pub resigned: Option<Seat>,
+}
+
+/// A refused action.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// Not this actor's turn.
+    #[error("it is {expected}'s turn, not {got}'s")]
+    NotYourTurn {
+        /// Whose turn it is.
+        expected: Seat,
+        /// Who tried.
+        got: Actor,
+    },
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// Not move text.
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    /// A `=POSITION` action whose position cannot be read.
+    #[error("{0}")]
+    Position(#[from] PositionTextError),
+    /// A move the rules refuse, or one that could mean several drawings.
+    #[error("{text}: {error}")]
+    Rule {
+        /// The move as written.
+        text: String,
+        /// Why.
+        error: RuleError,
+    },
+    /// A `=POSITION` action naming no position one move away.
+    #[error("no legal move leads to {0}")]
+    NotASuccessor(String),
+}
+
+impl GameError for Error {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            Error::NotYourTurn { .. } => ErrorKind::NotYourTurn,
+            Error::Over => ErrorKind::GameOver,
+            Error::Notation(_) | Error::Position(_) => ErrorKind::Malformed,
+            Error::Rule {
+                error: RuleError::Ambiguous(_),
+                ..
+            } => ErrorKind::Ambiguous,
+            Error::Rule { .. } | Error::NotASuccessor(_) => ErrorKind::Illegal,
+        }
+    }
+}
+
+/// A Sprouts table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sprouts {
+    config: Config,
+    position: Position,
+    moves: Vec<String>,
+    turn: Seat,
+    over: bool,
+    /// The seat that resigned, if one did.
+    resigned: Option<Seat>,
+}
+
+impl Sprouts {
+    /// The position now.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Each legal move once (equivalent results counted once), with its
+    /// action text and the position it leads to.
+    pub fn moves_with_text(&self) -> Vec<(Action, Position)> {
+        successors(&self.position)
+            .into_iter()
+            .map(|(mv, p, _)| {
+                let text = match describe(&self.position, &mv) {
+                    Some(wm) => wm.to_string(),
+                    None => format!("={p}"),
+                };
+                (Action(text), p)
+            })
+            .collect()
+    }
+
+    fn winner(&self) -> Option<Seat> {
+        if let Some(r) = self.resigned {
+            return Some(Seat(1 - r.0));
+        }
+        // `turn` is the player who cannot move; under normal play the
+        // other one (who moved last) wins.
+        self.over.then(|| {
+            if self.config.misere {
+                self.turn
+            } else {
+                Seat(1 - self.turn.0)
+            }
+        })
+    }
+
+    /// The position `text` leads to, and the move as the record writes it.
+    fn play(&self, text: &str) -> Result<(Position, String), Error> {
+        if let Some(pos) = text.strip_prefix('=') {
+            let target = Position::parse(pos.trim())?;
+            // Same spots as the move must give (the old ones and the next
+            // number), and equivalent to a legal successor.
+            let mut expected = self.position.spots();
+            expected.push(self.position.next_spot());
+            if target.spots() != expected {
+                return Err(Error::NotASuccessor(pos.trim().to_string()));
+            }
+            let key = canonical_reduced(&target);
+            let Some((mv, p, _)) = successors(&self.position)
+                .into_iter()
+                .find(|(_, _, k)| *k == key)
+            else {
+                return Err(Error::NotASuccessor(pos.trim().to_string()));
+            };
+            let written = describe(&self.position, &mv)
+                .filter(|_| labelled_key(&p) == labelled_key(&target))
+                .map(|wm| wm.to_string())
+                .unwrap_or_else(|| format!("={target}"));
+            return Ok((target, written));
+        }
+        let wm: WgosaMove = text.parse()?;
+        let (mv, p) = resolve(&self.position, &wm).map_err(|error| Error::Rule {
+            text: text.trim().to_string(),
+            error,
+        })?;
+        let written = describe(&self.position, &mv)
+            .map(|w| w.to_string())
+            .unwrap_or_else(|| wm.to_string());
+        Ok((p, written))
+    }
+
+    fn record(&self) -> String {
+        let mut s = format!(
+            "{}{}",
+            self.config.spots,
+            if self.config.misere { "-" } else { "+" }
+        );
+        for m in &self.moves {
+            s.push(' ');
+            s.push_str(m);
+        }
+        if let Some(w) = self.winner() {
+            s.push_str(if w == Seat(0) { " I" } else { " II" });
+        }
+        s
+    }
+}
+
+impl Game for Sprouts {
+    type Config = Config;
+    type Action = Action;
+    type View = View;
+    type Event = Event;
+    type Error = Error;
+
+    const INFO: GameInfo = GameInfo {
+        name: "sprouts",
+        title: "Sprouts",
+        min_seats: 2,
+        max_seats: 2,
+    };
+
+    fn new(config: &Config, _seed: Seed, _: &Resources) -> Result<Self, ConfigError> {
+        if !(1..=MAX_SPOTS).contains(&config.spots) {
+            return Err(ConfigError::new(format!(
+                "spots must be 1 to {MAX_SPOTS}, not {}",
+                config.spots
+            )));
+        }
+        Ok(Sprouts {
+            config: config.clone(),
+            position: Position::start(config.spots),
+            moves: Vec::new(),
+            turn: Seat(0),
+            over: false,
+            resigned: None,
+        })
+    }
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn needs(_: &Config) -> Needs {
+        Needs::seats(2)
+    }
+
+    fn settings() -> Vec<Setting> {
+        vec![
+            Setting {
+                field: "spots",
+                label: "Spots",
+                help: "spots on the paper at the start",
+                kind: SettingKind::Integer {
+                    min: 1,
+                    max: MAX_SPOTS as i64,
+                    optional: false,
+                },
+            },
+            Setting {
+                field: "misere",
+                label: "Misère",
+                help: "the last player to move loses (normal play: wins)",
+                kind: SettingKind::Bool,
+            },
+        ]
+    }
+
+    /// Nothing is left to chance.
+    fn hidden_chance(_: &Config) -> bool {
+        false
+    }
+
+    /// Each move uses one of the 3n lives, and a move needs two: at most
+    /// 3n - 1 moves, or fewer and a resignation.
+    fn action_bound(&self) -> usize {
+        3 * self.config.spots as usize
+    }
+
+    /// The seat to move may be resigned for (its player left).
+    fn forfeit(&self, seat: Seat) -> Option<Action> {
+        (!self.over && seat == self.turn).then(|| Action::new("resign"))
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn to_act(&self) -> ToAct {
+        if self.over {
+            ToAct::Over
+        } else {
+            ToAct::One(self.turn)
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Option<Vec<Action>> {
+        if self.over || seat != self.turn {
+            return Some(Vec::new());
+        }
+        Some(self.moves_with_text().into_iter().map(|(a, _)| a).collect())
+    }
+
+    fn apply(&mut self, actor: Actor, action: Action) -> Result<Vec<Event>, Error> {
+        if self.over {
+            return Err(Error::Over);
+        }
+        if action.0.trim() == "resign" {
+            if actor != Actor::Referee && actor != Actor::Seat(self.turn) {
+                return Err(Error::NotYourTurn {
+                    expected: self.turn,
+                    got: actor,
+                });
+            }
+            let seat = self.turn;
+            self.resigned = Some(seat);
+            self.over = true;
+            return Ok(vec![Event::Resigned { seat }]);
+        }
+        if actor != Actor::Seat(self.turn) {
+            return Err(Error::NotYourTurn {
+                expected: self.turn,
+                got: actor,
+            });
+        }
+        let (next, written) = self.play(&action.0)?;
+        let seat = self.turn;
+        self.position = next;
+        self.moves.push(written.clone());
+        self.turn = Seat(1 - seat.0);
+        self.over = !self.position.has_move();
+        Ok(vec![Event::Moved {
+            seat,
+            text: written,
+            position: self.position.to_string(),
+        }])
+    }
+
+    fn view(&self, _: Viewer) -> View {
+        View {
+            spots: self.config.spots,
+            misere: self.config.misere,
+            position: self.position.to_string(),
+            next_spot: self.position.next_spot(),
+            lives: self.position.total_lives(),
+            moves: self.moves.clone(),
+            record: self.record(),
+            to_move: (!self.over).then_some(self.turn),
+            resigned: self.resigned,
+            winner: self.winner(),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.winner().map(|w| Outcome {
+            ranking: vec![vec![w], vec![Seat(1 - w.0)]],
+            scores: None,
+        })
+    }
+
+    fn agent(
+        config: &Config,
+        level: Level,
+        seed: Seed,
+        _: &Resources,
+    ) -> Result<Box<dyn Agent<Self>>, ConfigError> {
+        Ok(Box::new(Greedy {
+            misere: config.misere,
+            level,
+            rng: GameRng::from_seed(seed),
+        }))
+    }
+}
+
+/// The computer player until the solver comes: at `easy` it plays at
+/// random; above, it takes a move that ends the game in its favour, avoids
+/// one that ends it against it, and (at `hard` and `best`) avoids moves
+/// after which the opponent can do that; otherwise at random.
+struct Greedy {
+    misere: bool,
+    level: Level,
+    rng: GameRng,
+}
+
+impl Greedy {
+    /// Whether the player to move in `p` can win at once: at normal play,
+    /// by a move after which nobody can move. (At misère, ending the game
+    /// loses, so there is no such threat.)
+    fn wins_at_once(&self, p: &Position) -> bool {
+        !self.misere && successors(p).iter().any(|(_, child, _)| !child.has_move())
+    }
+}
+
+impl Agent<Sprouts> for Greedy {
+    fn choose(&mut self, ctx: &AgentContext<'_, Sprouts>) -> Option<Action> {
+        let legal = ctx.legal?;
+        if legal.is_empty() {
+            return None;
+        }
+        let pick = |rng: &mut GameRng, v: &[Action]| v[rng.below(v.len())].clone();
+        if self.level == Level::Easy {
+            return Some(pick(&mut self.rng, legal));
+        }
+        let Ok(here) = Position::parse(&ctx.view.position) else {
+            return Some(pick(&mut self.rng, legal));
+        };
+        let started = std::time::Instant::now();
+        let mut nodes = 0u64;
+        let mut good = Vec::new();
+        let mut fair = Vec::new();
+        let mut bad = Vec::new();
+        for a in legal {
+            let child = match a.0.strip_prefix('=') {
+                Some(t) => Position::parse(t).ok(),
+                None => {
+                    a.0.parse::<WgosaMove>()
+                        .ok()
+                        .and_then(|wm| resolve(&here, &wm).ok().map(|(_, p)| p))
+                }
+            };
+            let Some(child) = child else {
+                fair.push(a.clone());
+                continue;
+            };
+            if !child.has_move() {
+                // The game ends with this move: it wins at normal play.
+                if self.misere {
+                    bad.push(a.clone());
+                } else {
+                    good.push(a.clone());
+                }
+            } else if self.level >= Level::Hard && !ctx.budget.exhausted(started, nodes) && {
+                nodes += 1;
+                self.wins_at_once(&child)
+            } {
+                bad.push(a.clone());
+            } else {
+                fair.push(a.clone());
+            }
+        }
+        for v in [&good, &fair, &bad] {
+            if !v.is_empty() {
+                return Some(pick(&mut self.rng, v));
+            }
+        }
+        None
+    }
+}
+
+/// The conformance suite for `config`, with junk, misplaced and
+/// out-of-turn moves as extra actions.
+pub fn conformance_suite(config: Config) -> parlor_core::conformance::Suite<'static, Sprouts> {
+    parlor_core::conformance::Suite::new(config).extra(0.2, |g: &Sprouts, rng: &mut GameRng| {
+        const JUNK: &[&str] = &[
+            "",
+            "1",
+            "1(2)",
+            "(3)",
+            "1(99)2",
+            "1(4)1[2,3]",
+            "1!(4)!2![9]",
+            "=1;2",
+            "=",
+            "2(1)1",
+            "1(4@9)2",
+            "99999999(1)2",
+        ];
+        let actor = match rng.below(4) {
+            0 => Actor::Referee,
+            1 => Actor::Seat(Seat(1 - g.turn.0)),
+            _ => Actor::Seat(g.turn),
+        };
+        let text = if rng.chance(0.5) {
+            JUNK[rng.below(JUNK.len())].to_string()
+        } else {
+            // A plausible move between random spots, with the right number.
+            let spots = g.position.spots();
+            let f = spots[rng.below(spots.len())];
+            let h = spots[rng.below(spots.len())];
+            format!("{f}({}){h}", g.position.next_spot())
+        };
+        Some((actor, Action(text)))
+    })
+}
