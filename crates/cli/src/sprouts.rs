@@ -21,6 +21,9 @@ enum Cmd {
     /// The legal moves of a position in the card notation ("1,3,2,3"), one
     /// per class of equivalent results, each with its WGOSA form.
     Moves(MovesArgs),
+    /// Play a game at this terminal against the computer (or two players
+    /// taking turns): moves in WGOSA form or by number.
+    Play(crate::sprouts_play::PlayArgs),
 }
 
 #[derive(clap::Args)]
@@ -49,6 +52,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Moves(a) => moves(a),
+        Cmd::Play(a) => crate::sprouts_play::run(a),
     }
 }
 

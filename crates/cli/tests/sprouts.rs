@@ -108,3 +108,77 @@ fn replay_file_takes_json_and_wgosa_records() {
     assert!(out.contains("II wins"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Runs `parlor sprouts play` with `input` on standard input.
+fn play(args: &[&str], input: &str) -> (i32, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(["sprouts", "play"])
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// Two players at one terminal play the document's game, by WGOSA text and
+/// by number, through a refused move, an unknown command and a move number
+/// out of range; the record printed at the end is the game played, and it
+/// replays.
+#[test]
+fn play_two_players_at_one_terminal() {
+    let input = "1(3)2\n1(4)2\n/dance\n99\n1(9)1\n1(5)4\n2(6)3\n";
+    let (code, out) = play(&["--spots", "2", "--bot", "none"], input);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Unknown command \"/dance\""), "{out}");
+    assert!(out.contains("There is no move 99"), "{out}");
+    assert!(out.contains("(no move is left)"), "{out}");
+    assert!(out.contains("Player 2 wins."), "{out}");
+    let record = out
+        .lines()
+        .find_map(|l| l.strip_prefix("Record: "))
+        .expect("a record line");
+    assert_eq!(record, "2+ 1(3)2 1(4)2 1(5)4 2(6)3 II");
+    let (code, replayed, _) = parlor(&["sprouts", "replay", record]);
+    assert_eq!(code, 0);
+    assert!(replayed.contains("II wins"), "{replayed}");
+}
+
+/// Against the computer, always taking the first listed move, the game
+/// reaches its end within 3n - 1 moves; a resignation ends it early and
+/// is said so.
+#[test]
+fn play_against_the_computer() {
+    let (code, out) = play(
+        &["--spots", "3", "--bot", "hard", "--seed", "7"],
+        &"1\n".repeat(10),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("(no move is left)"), "{out}");
+    assert!(
+        out.contains("You win.") || out.contains("The computer wins."),
+        "{out}"
+    );
+    let (code, out) = play(
+        &["--spots", "4", "--first", "2", "--seed", "1"],
+        "/resign\n",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("The computer played"), "{out}");
+    assert!(out.contains("(ended by resignation)"), "{out}");
+    assert!(out.contains("The computer wins."), "{out}");
+    let (code, _) = play(&["--spots", "33"], "");
+    assert_ne!(code, 0);
+}
