@@ -112,11 +112,7 @@ pub fn run(a: PlayArgs) -> Result<ExitCode> {
     let stdin = std::io::stdin();
     let mut lines = stdin.lock();
     let mut listed = true;
-    loop {
-        let seat = match game.state().to_act() {
-            ToAct::One(s) => s,
-            _ => break,
-        };
+    while let ToAct::One(seat) = game.state().to_act() {
         let moves = game.state().moves_with_text();
         if listed {
             show(game.state().position(), seat, &name(seat));
