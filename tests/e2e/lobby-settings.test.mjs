@@ -37,8 +37,10 @@ test('Lobby: each game\'s rules form drawn from its declared settings', { timeou
         assert.ok(text.includes(s.label), `${game.name}: ${s.label} shown`);
         assert.ok(text.includes(s.help), `${game.name}: the help of ${s.field} shown`);
       }
+      // The seat range: from a seats setting, else the game's fixed count.
       const seats = game.settings.find((/** @type {any} */ s) => s.kind.type === 'seats');
-      assert.equal(await A.getAttribute('#seats', 'max'), String(seats.kind.max), `${game.name}: seat range from its settings`);
+      const max = seats ? seats.kind.max : game.max_seats;
+      assert.equal(await A.getAttribute('#seats', 'max'), String(max), `${game.name}: seat range from its settings`);
       assert.equal(await A.locator('#word-list').isVisible(), game.settings.some((/** @type {any} */ s) => s.kind.type === 'word_list'));
     }
 

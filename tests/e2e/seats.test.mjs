@@ -69,8 +69,11 @@ test('the lobby seats a stranger in an open seat, never in an invited one', { ti
     const open = await srv.api('/api/games', { game: 'wordsprout', take_seat: 0, name: 'Eve', open_seats: [1] });
     assert.deepEqual(open.seats.map((/** @type {any} */ s) => s.seat), [0], 'an open seat has no token yet');
     await D.goto(srv.url + '/');
-    const invitedRow = D.locator('#open-games li', { hasText: 'Ann' });
+    // A game whose free seat is invited is not among the open ones: it
+    // is listed with the running games, and offers no seat.
+    const invitedRow = D.locator('#live-games li', { hasText: 'Ann' });
     await invitedRow.locator('text=Player 2: invited').waitFor();
+    assert.equal(await D.locator('#open-games li', { hasText: 'Ann' }).count(), 0);
     assert.equal(await invitedRow.locator('button:has-text("Sit as player 2")').count(), 0);
     // Dee sits in the open seat: her own new token, kept out of the address.
     await D.locator('#open-games li', { hasText: 'Eve' }).locator('button:has-text("Sit as player 2")').click();
