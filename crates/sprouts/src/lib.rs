@@ -69,6 +69,7 @@ pub mod canon;
 pub mod game;
 pub mod moves;
 pub mod position;
+pub mod solve;
 pub mod wgosa;
 
 pub use canon::{canonical, labelled_key, Canonical};
