@@ -14,7 +14,7 @@ use std::time::Instant;
 /// `parlor conformance`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The game: sealed-bid, nim, wordsprout or gobble.
+    /// The game: sealed-bid, nim, wordsprout, gobble or sprouts.
     game: String,
     /// How many games to play (seeds SEED, SEED+1, ...).
     #[arg(long, default_value_t = 10_000)]
@@ -92,8 +92,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 configs(lexicon).into_iter().map(suite).collect()
             })
         }
+        "sprouts" => {
+            use parlor_sprouts::game::{conformance_suite, Config};
+            drive(&args, &resources, || {
+                [(1, false), (3, false), (5, true), (6, false)]
+                    .into_iter()
+                    .map(|(spots, misere)| conformance_suite(Config { spots, misere }))
+                    .collect()
+            })
+        }
         other => {
-            bail!("unknown game {other:?}: the suite runs sealed-bid, nim, wordsprout, gobble")
+            bail!(
+                "unknown game {other:?}: the suite runs sealed-bid, nim, wordsprout, gobble, sprouts"
+            )
         }
     }
 }

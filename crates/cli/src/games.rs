@@ -8,6 +8,7 @@ pub fn registry() -> Registry {
     let mut registry = Registry::new();
     registry
         .register::<parlor_wordsprout::WordSprout>()
-        .register::<parlor_gobble::Gobble>();
+        .register::<parlor_gobble::Gobble>()
+        .register::<parlor_sprouts::Sprouts>();
     registry
 }

@@ -15,6 +15,7 @@ mod lexicon;
 mod records;
 mod serve;
 mod serve_bench;
+mod sprouts;
 mod wordsprout;
 
 /// Word and pencil games: play them, check them, solve them.
@@ -34,6 +35,8 @@ enum Command {
     Wordsprout(wordsprout::Args),
     /// Gobble: boards from keyphrases, the solver, benchmarks, timed play.
     Gobble(gobble::Args),
+    /// Sprouts: replay WGOSA game records, list the legal moves of a position.
+    Sprouts(sprouts::Args),
     /// The conformance suite over many random games (a benchmark and a long check).
     Conformance(conformance::Args),
     /// The games this build hosts, with their default rules.
@@ -95,6 +98,7 @@ fn main() -> ExitCode {
         Command::Lexicon(args) => lexicon::run(args),
         Command::Wordsprout(args) => wordsprout::run(args),
         Command::Gobble(args) => gobble::run(args),
+        Command::Sprouts(args) => sprouts::run(args),
         Command::Conformance(args) => conformance::run(args),
         Command::Games(args) => records::games(args),
         Command::Replay(args) => records::replay(args),

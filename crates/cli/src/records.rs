@@ -77,8 +77,21 @@ fn parse_viewer(text: &str) -> Result<Viewer, String> {
 pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read record {}", args.file.display()))?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a JSON game record", args.file.display()))?;
+    let value: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        // A Sprouts record in WGOSA notation (`2+ 1(3)2 ...`) rather than JSON.
+        Err(_) if parlor_sprouts::Record::parse(&text).is_ok() => {
+            crate::sprouts::print_replay(&text, args.json)
+                .with_context(|| format!("{} does not replay", args.file.display()))?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(e) => {
+            return Err(anyhow::Error::new(e).context(format!(
+                "{} is not a JSON game record (nor a Sprouts record in WGOSA notation)",
+                args.file.display()
+            )))
+        }
+    };
     let resources = match (&args.dict.dict, &args.dict.lexicon) {
         (None, None) => parlor_core::Resources::embedded(),
         _ => args.dict.resources()?.0,

@@ -43,8 +43,8 @@ impl fmt::Display for Canonical {
     }
 }
 
-struct Tree<'a> {
-    rows: &'a [Vec<Vec<Spot>>],
+struct Tree {
+    rows: Vec<Vec<Vec<Spot>>>,
     /// For each drawing, its boundaries as (row, stack).
     comp_stacks: Vec<Vec<(usize, usize)>>,
     /// For each row, the drawings with a boundary in it.
@@ -53,10 +53,9 @@ struct Tree<'a> {
     labelled: bool,
 }
 
-impl<'a> Tree<'a> {
-    fn new(p: &'a Position) -> Tree<'a> {
-        let rows = p.rows();
-        let (comp, n) = components(rows);
+impl Tree {
+    fn new(rows: Vec<Vec<Vec<Spot>>>) -> Tree {
+        let (comp, n) = components(&rows);
         let mut comp_stacks = vec![Vec::new(); n];
         let mut row_comps = vec![Vec::new(); rows.len()];
         for (r, row) in comp.iter().enumerate() {
@@ -242,56 +241,98 @@ impl Search<'_> {
     }
 }
 
-/// The canonical form of `position`.
+/// The canonical form of `position`, every card counted.
 pub fn canonical(position: &Position) -> Canonical {
-    Canonical(root_key(&Tree::new(position)))
+    Canonical(root_key(&Tree::new(position.rows().to_vec())))
 }
 
+/// The rows without the stacks whose spots are all dead (and without rows
+/// left empty): no move can ever touch such a stack, so where it lies does
+/// not change the game.
+fn live_rows(position: &Position) -> Vec<Vec<Vec<Spot>>> {
+    let lives = position.lives_map();
+    let live = |c: Spot| lives.get(&c).is_some_and(|&l| l > 0);
+    position
+        .rows()
+        .iter()
+        .map(|row| {
+            row.iter()
+                .filter(|st| st.iter().any(|&c| live(c)))
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+        .filter(|row| !row.is_empty())
+        .collect()
+}
+
+/// The canonical form of `position` with its dead boundaries left out (see
+/// [`live_rows`]): equal for positions that are the same game up to the
+/// symmetries of [`canonical`] and the place of boundaries whose spots are
+/// all dead. The move generator identifies moves by it.
+pub fn canonical_reduced(position: &Position) -> Canonical {
+    Canonical(root_key(&Tree::new(live_rows(position))))
+}
+
+/// The key of a forest of region/drawing trees (a position is one tree;
+/// leaving dead boundaries out can split it): each tree from its centre,
+/// the trees sorted.
 fn root_key(tree: &Tree) -> String {
     let rows = tree.rows.len();
     let ncomp = tree.comp_stacks.len();
-    // Centre of the tree (rows 0..rows, drawings rows..): peel leaves.
+    // Rows are nodes 0..rows, drawings rows..rows+ncomp.
     let nodes = rows + ncomp;
     let mut adj: Vec<Vec<usize>> = vec![Vec::new(); nodes];
+    let mut dsu = crate::position::Dsu::new(nodes);
     for (r, cs) in tree.row_comps.iter().enumerate() {
         for &c in cs {
             adj[r].push(rows + c);
             adj[rows + c].push(r);
+            dsu.union(r, rows + c);
         }
     }
+    let mut pieces: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for n in 0..nodes {
+        pieces.entry(dsu.find(n)).or_default().push(n);
+    }
+    let mut keys: Vec<String> = Vec::new();
     let mut degree: Vec<usize> = adj.iter().map(Vec::len).collect();
-    let mut left = nodes;
-    let mut layer: Vec<usize> = (0..nodes).filter(|&n| degree[n] <= 1).collect();
     let mut removed = vec![false; nodes];
-    while left > 2 {
-        let mut next = Vec::new();
-        for &n in &layer {
-            removed[n] = true;
-            left -= 1;
-            for &m in &adj[n] {
-                if !removed[m] {
-                    degree[m] -= 1;
-                    if degree[m] == 1 {
-                        next.push(m);
+    for piece in pieces.values() {
+        // The centre: peel leaves, a layer at a time.
+        let mut left = piece.len();
+        let mut layer: Vec<usize> = piece.iter().copied().filter(|&n| degree[n] <= 1).collect();
+        while left > 2 {
+            let mut next = Vec::new();
+            for &n in &layer {
+                removed[n] = true;
+                left -= 1;
+                for &m in &adj[n] {
+                    if !removed[m] {
+                        degree[m] -= 1;
+                        if degree[m] == 1 {
+                            next.push(m);
+                        }
                     }
                 }
             }
+            layer = next;
         }
-        layer = next;
+        let centres: Vec<usize> = piece.iter().copied().filter(|&n| !removed[n]).collect();
+        // Two centres are a row and a drawing: root at the drawing.
+        keys.push(match centres.iter().find(|&&n| n >= rows) {
+            Some(&c) => format!("C{}", tree.drawing(c - rows, None)),
+            None => format!("R{}", tree.region(centres[0], None)),
+        });
     }
-    let centres: Vec<usize> = (0..nodes).filter(|&n| !removed[n]).collect();
-    // Two centres are a row and a drawing: root at the drawing.
-    match centres.iter().find(|&&n| n >= rows) {
-        Some(&c) => format!("C{}", tree.drawing(c - rows, None)),
-        None => format!("R{}", tree.region(centres[0], None)),
-    }
+    keys.sort();
+    keys.concat()
 }
 
 /// For each stack of row `row`, the canonical key of its drawing and of
 /// everything hanging off it away from the row: stacks with equal keys are
 /// interchangeable in moves made in that row.
 pub(crate) fn branch_keys(position: &Position, row: usize) -> Vec<String> {
-    let tree = Tree::new(position);
+    let tree = Tree::new(position.rows().to_vec());
     let (comp, _) = components(position.rows());
     comp[row]
         .iter()
@@ -300,13 +341,101 @@ pub(crate) fn branch_keys(position: &Position, row: usize) -> Vec<String> {
 }
 
 /// A key equal for positions that differ only by cuts, the order of rows
-/// and stacks, and mirroring of connected drawings, spot numbers kept: the
-/// identity of a drawing in a game record, where numbers matter. Built
-/// like [`canonical`], with the numbers as written instead of renumbering.
+/// and stacks, mirroring, and dead spots, spot numbers kept: the identity
+/// of a drawing in a game record, where numbers matter and, as the
+/// notation says, dead spots do not change which drawing is meant.
+///
+/// Every dead card is taken out (then empty stacks and rows); what is left
+/// is, for each region, the cyclic order of the live corners round each
+/// boundary, which is all a move can use. Pieces linked by shared live
+/// spots are mirrored as one; pieces whose mirror image is themselves are
+/// tried both ways (up to ten of them; beyond, they keep their written
+/// orientation, which can only make two equal drawings look different).
 pub fn labelled_key(position: &Position) -> String {
-    let mut tree = Tree::new(position);
-    tree.labelled = true;
-    root_key(&tree)
+    let lives = position.lives_map();
+    let live = |c: Spot| lives.get(&c).is_some_and(|&l| l > 0);
+    let rows: Vec<Vec<Vec<Spot>>> = position
+        .rows()
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|st| st.iter().copied().filter(|&c| live(c)).collect::<Vec<_>>())
+                .filter(|st| !st.is_empty())
+                .collect::<Vec<_>>()
+        })
+        .filter(|row| !row.is_empty())
+        .collect();
+    let least = |v: &[Spot], mirror: bool| -> Vec<Spot> {
+        let mut v = v.to_vec();
+        if mirror {
+            v.reverse();
+        }
+        (0..v.len())
+            .map(|i| {
+                let mut w = v.clone();
+                w.rotate_left(i);
+                w
+            })
+            .min()
+            .unwrap_or_default()
+    };
+    if rows.is_empty() {
+        return "[]".into();
+    }
+    let (comp, n) = components(&rows);
+    // Each piece's orientation where its two images differ; the rest tied.
+    let mut fixed: Vec<Option<bool>> = vec![Some(false); n];
+    for (c, slot) in fixed.iter_mut().enumerate() {
+        let mut fwd = Vec::new();
+        let mut rev = Vec::new();
+        for (r, row) in rows.iter().enumerate() {
+            for (s, st) in row.iter().enumerate() {
+                if comp[r][s] == c {
+                    fwd.push(least(st, false));
+                    rev.push(least(st, true));
+                }
+            }
+        }
+        // A piece whose every boundary reads the same both ways round is
+        // its own mirror image, boundary by boundary: nothing to choose.
+        if fwd == rev {
+            continue;
+        }
+        fwd.sort();
+        rev.sort();
+        *slot = match fwd.cmp(&rev) {
+            std::cmp::Ordering::Less => Some(false),
+            std::cmp::Ordering::Greater => Some(true),
+            std::cmp::Ordering::Equal => None,
+        };
+    }
+    let tied: Vec<usize> = (0..n).filter(|&c| fixed[c].is_none()).take(10).collect();
+    let mut best: Option<String> = None;
+    for mask in 0..(1u32 << tied.len()) {
+        let mut mirror: Vec<bool> = fixed.iter().map(|f| f.unwrap_or(false)).collect();
+        for (bit, &c) in tied.iter().enumerate() {
+            mirror[c] = mask & (1 << bit) != 0;
+        }
+        let mut out: Vec<Vec<Vec<Spot>>> = rows
+            .iter()
+            .enumerate()
+            .map(|(r, row)| {
+                let mut stacks: Vec<Vec<Spot>> = row
+                    .iter()
+                    .enumerate()
+                    .map(|(s, st)| least(st, mirror[comp[r][s]]))
+                    .collect();
+                stacks.sort();
+                stacks
+            })
+            .collect();
+        out.sort();
+        let key = format!("{out:?}");
+        if best.as_ref().is_none_or(|b| key < *b) {
+            best = Some(key);
+        }
+    }
+    best.unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -322,6 +451,15 @@ mod tests {
         assert_eq!(c("1,3,2,3"), c("3,1,3,2"));
         assert_eq!(c("1;2"), c("2;1"));
         assert_eq!(c("4,1,3,2/4,2,3,1"), c("2,3,1,4/1,3,2,4"));
+        // The place of a boundary of dead spots only counts in the full form.
+        let a = Position::parse("4,1;2;3/5,4,1/5,1,4").unwrap();
+        let b = Position::parse("4,1;2/5,4,1/5,1,4;3").unwrap();
+        assert_ne!(canonical(&a), canonical(&b));
+        let a = Position::parse("6,2;4,1;3/5,4,1/5,1,4/6,2").unwrap();
+        let b = Position::parse("6,2;3/5,4,1/5,1,4/6,2;4,1").unwrap();
+        assert_ne!(canonical(&a), canonical(&b));
+        assert_eq!(canonical_reduced(&a), canonical_reduced(&b));
+        assert_eq!(labelled_key(&a), labelled_key(&b));
         // Renumbered 1<->5 and mirrored.
         assert_eq!(
             c("5,1,3,2,4/5,4,1/6,2,3/6,3,1,4,2"),

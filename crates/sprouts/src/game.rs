@@ -5,7 +5,7 @@
 //! play the last player to move wins, under misère the last player to move
 //! loses.
 
-use crate::canon::{canonical, labelled_key};
+use crate::canon::{canonical_reduced, labelled_key};
 use crate::moves::successors;
 use crate::position::{Position, PositionTextError};
 use crate::wgosa::{describe, resolve, NotationError, RuleError, WgosaMove};
@@ -193,7 +193,7 @@ impl Sprouts {
             if target.spots() != expected {
                 return Err(Error::NotASuccessor(pos.trim().to_string()));
             }
-            let key = canonical(&target);
+            let key = canonical_reduced(&target);
             let Some((mv, p, _)) = successors(&self.position)
                 .into_iter()
                 .find(|(_, _, k)| *k == key)

@@ -72,7 +72,7 @@ pub mod position;
 pub mod solve;
 pub mod wgosa;
 
-pub use canon::{canonical, labelled_key, Canonical};
+pub use canon::{canonical, canonical_reduced, labelled_key, Canonical};
 pub use game::{Action, Config, Sprouts};
 pub use moves::{apply, legal_moves, successors, Move, MoveError};
 pub use position::{ParseError, Position, PositionError, PositionTextError, Setup, Spot};

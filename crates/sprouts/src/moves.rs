@@ -8,7 +8,7 @@
 //! per spot); a step that cannot be done makes the move illegal
 //! ([`MoveError`]).
 
-use crate::canon::{branch_keys, canonical, Canonical};
+use crate::canon::{branch_keys, canonical_reduced, labelled_key, Canonical};
 use crate::position::{Position, Spot};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -263,8 +263,11 @@ fn cut_stack(stack: &[Spot], cut: usize) -> Result<Vec<Spot>, MoveError> {
 }
 
 /// Every legal move of `position`, one per class of equivalent results
-/// (equal [`canonical`] forms), with the position it leads to and that
-/// position's canonical form.
+/// (equal [`canonical_reduced`] forms: the same game up to cuts, order,
+/// renumbering, mirroring and the place of dead boundaries; or equal
+/// [`labelled_key`]s: drawings the record notation does not tell apart
+/// because they differ only in dead spots), with the position it leads to
+/// and its [`canonical_reduced`] form.
 ///
 /// Two simplifications keep the list finite and short without losing a
 /// class: stacks whose spots are all dead are never moved to the new row
@@ -274,20 +277,41 @@ fn cut_stack(stack: &[Spot], cut: usize) -> Result<Vec<Spot>, MoveError> {
 pub fn successors(position: &Position) -> Vec<(Move, Position, Canonical)> {
     let mut out = Vec::new();
     let mut seen: HashSet<Canonical> = HashSet::new();
+    let mut seen_labelled: HashSet<String> = HashSet::new();
     let mut push = |mv: Move, out: &mut Vec<(Move, Position, Canonical)>| {
         if let Ok(p) = apply(position, &mv) {
-            let key = canonical(&p);
-            if seen.insert(key.clone()) {
+            let key = canonical_reduced(&p);
+            // Also one per drawing as the record notation tells drawings
+            // apart (dead spots aside), so every listed move has a written
+            // form of its own.
+            let labelled = labelled_key(&p);
+            if !seen.contains(&key) && !seen_labelled.contains(&labelled) {
+                seen.insert(key.clone());
+                seen_labelled.insert(labelled);
                 out.push((mv, p, key));
             }
         }
     };
+    let lives = position.lives_map();
+    let live = |c: Spot| lives.get(&c).is_some_and(|&l| l > 0);
     for (r, row) in position.rows().iter().enumerate() {
         // A corner is usable if its spot is live (a stack of one card is an
         // isolated spot; its cut is always 0).
-        let usable = |stack: &[Spot], i: usize| position.is_live(stack[i]);
+        let usable = |stack: &[Spot], i: usize| live(stack[i]);
+        // Stacks of a row with equal keys are interchangeable: moves from
+        // one give the same positions, up to equivalence, as from another.
+        let keys = branch_keys(position, r);
+        let mut pairs_seen: HashSet<(&str, &str)> = HashSet::new();
         for a in 0..row.len() {
             for b in a + 1..row.len() {
+                let pair = if keys[a] <= keys[b] {
+                    (keys[a].as_str(), keys[b].as_str())
+                } else {
+                    (keys[b].as_str(), keys[a].as_str())
+                };
+                if !pairs_seen.insert(pair) {
+                    continue;
+                }
                 for i in 0..row[a].len() {
                     if !usable(&row[a], i) {
                         continue;
@@ -310,11 +334,14 @@ pub fn successors(position: &Position) -> Vec<(Move, Position, Canonical)> {
             }
         }
         // Groups of interchangeable movable stacks.
-        let keys = branch_keys(position, r);
+        let mut split_seen: HashSet<&str> = HashSet::new();
         let movable: Vec<usize> = (0..row.len())
-            .filter(|&s| row[s].iter().any(|&c| position.is_live(c)))
+            .filter(|&s| row[s].iter().any(|&c| live(c)))
             .collect();
         for (s, stack) in row.iter().enumerate() {
+            if !split_seen.insert(keys[s].as_str()) {
+                continue;
+            }
             let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
             for &m in movable.iter().filter(|&&m| m != s) {
                 match groups.iter_mut().find(|(k, _)| *k == keys[m]) {
@@ -397,7 +424,7 @@ mod tests {
             },
         )
         .unwrap();
-        assert_eq!(canonical(&one), canonical(&p("1,3,2,3")));
+        assert_eq!(crate::canonical(&one), crate::canonical(&p("1,3,2,3")));
         // (4) dividing 1,3,2,3: take 3 cards.
         let two = apply(
             &p("1,3,2,3"),

@@ -1,0 +1,110 @@
+//! `parlor sprouts replay|moves` and `parlor replay FILE` for Sprouts.
+
+use parlor_core::{Actor, Game, Match, Resources, ToAct};
+use parlor_sprouts::{Config, Sprouts};
+use std::process::Command;
+
+fn parlor(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(args)
+        .output()
+        .expect("parlor runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn replay_shows_every_position_and_the_winner() {
+    let (code, out, err) = parlor(&["sprouts", "replay", "2+ 1(3)2 1(4)2 1(5)4 2(6)3"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 7, "{out}");
+    assert!(out.contains("II wins"), "{out}");
+    let (code, out, err) = parlor(&[
+        "sprouts",
+        "replay",
+        "2- (Ann - Bob*) 1(3)2 1(4)2 1(5)4 2(6)3",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(v["moves"][1]["player"], 2);
+    assert_eq!(v["moves"][1]["name"], "Bob");
+    // Misère: the last mover (Bob, second) loses.
+    assert_eq!(v["winner"], 1);
+    assert_eq!(v["over"], true);
+}
+
+#[test]
+fn moves_lists_written_forms() {
+    let (code, out, err) = parlor(&["sprouts", "moves", "1;2;3", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let moves: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves.len(), 3, "{moves:?}");
+    assert!(moves.contains(&"1(4)2"), "{moves:?}");
+    // A finished position has none.
+    let (code, out, _) = parlor(&["sprouts", "moves", "5,1,3,2,4/5,4,1/6,2,3/6,3,1,4,2"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("No legal move"), "{out}");
+}
+
+#[test]
+fn bad_input_is_one_line() {
+    for args in [
+        &["sprouts", "replay", "2+ 1(3)2 1(5)2"][..],
+        &["sprouts", "replay", "2* 1(3)2"],
+        &["sprouts", "replay", "2+ 1(3)2 1(4)2 1(5)4 2(6)3 I"],
+        &["sprouts", "moves", "1,x"],
+        &["sprouts", "moves", "1,2,3"],
+        &["sprouts", "moves", ""],
+    ] {
+        let (code, _, err) = parlor(args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("parlor: error: "), "{err}");
+        assert!(!err.contains("internal error"), "{err}");
+    }
+    let (_, _, err) = parlor(&["sprouts", "replay", "2+ 1(3)2 1(5)2"]);
+    assert!(err.contains("move 2 (1(5)2): illegal"), "{err}");
+}
+
+#[test]
+fn replay_file_takes_json_and_wgosa_records() {
+    let res = Resources::embedded();
+    let mut m = Match::<Sprouts>::new(
+        Config {
+            spots: 2,
+            misere: false,
+        },
+        1,
+        &res,
+    )
+    .unwrap();
+    while let ToAct::One(seat) = m.state().to_act() {
+        let first = m.state().legal_actions(seat).unwrap()[0].clone();
+        m.apply(Actor::Seat(seat), first).unwrap();
+    }
+    let dir = std::env::temp_dir().join(format!("parlor-sprouts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("game.json");
+    std::fs::write(&json, m.record().to_json()).unwrap();
+    let (code, out, err) = parlor(&["replay", json.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Sprouts: 2 players"), "{out}");
+    assert!(out.contains("Finished"), "{out}");
+    let text = dir.join("game.txt");
+    std::fs::write(&text, "2+ 1(3)2 1(4)2 1(5)4 2(6)3\n").unwrap();
+    let (code, out, err) = parlor(&["replay", text.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("II wins"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
