@@ -16,6 +16,7 @@ mod records;
 mod serve;
 mod serve_bench;
 mod sprouts;
+mod sprouts_solve;
 mod wordsprout;
 
 /// Word and pencil games: play them, check them, solve them.

@@ -21,6 +21,9 @@ enum Cmd {
     /// The legal moves of a position in the card notation ("1,3,2,3"), one
     /// per class of equivalent results, each with its WGOSA form.
     Moves(MovesArgs),
+    /// Who wins from the start with N spots (or from a position), normal or
+    /// misère, with nimbers: `solve --spots 1..11 [--misere] [--nimber]`.
+    Solve(crate::sprouts_solve::Args),
 }
 
 #[derive(clap::Args)]
@@ -49,6 +52,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Moves(a) => moves(a),
+        Cmd::Solve(a) => crate::sprouts_solve::run(a),
     }
 }
 
