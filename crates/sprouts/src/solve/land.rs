@@ -344,11 +344,21 @@ fn runs(n: usize, same: impl Fn(usize, usize) -> bool) -> Vec<(usize, usize)> {
     out
 }
 
+/// Whether a region's chosen side leaves a choice open: two boundaries
+/// of equal signature, or a boundary with two starts giving it.
+fn side_has_ties(side: &Side) -> bool {
+    side.groups.len() != side.bounds.len() || side.bounds.iter().any(|l| l.starts.len() > 1)
+}
+
 /// Whether a writing depends on names given before it: only names shared
 /// with another region can have been named already.
 fn open_names(sig: &[u8]) -> bool {
-    sig.contains(&SHARED)
+    sig.iter().any(|&c| c >= SHARED_CLASS)
 }
+
+/// Signature bytes of shared names start here: `SHARED_CLASS + c` where
+/// `c` is the class of the region holding the name's other corner.
+const SHARED_CLASS: u8 = 0x80;
 
 /// The exact canonical writing: every tie between boundaries, starts,
 /// regions and sides whose writing depends on earlier names is tried,
@@ -356,7 +366,7 @@ fn open_names(sig: &[u8]) -> bool {
 /// and layout, so a prefix already above the best cuts the branch.
 struct Exact<'a> {
     regions: &'a [&'a Vec<Vec<u8>>],
-    sym: &'a [u8],
+    syms: &'a [Vec<u8>],
     sides: &'a [(usize, Vec<Side>)],
     groups: Vec<(usize, usize)>,
     best: Option<Vec<u8>>,
@@ -449,8 +459,25 @@ impl Exact<'_> {
             return;
         }
         let region = self.regions[sides[si].0];
+        let sym = &self.syms[sides[si].0];
         let open = open_names(&side.bounds[bleft[0]].sig);
         let tries = if open { bleft.len() } else { 1 };
+        let single = tries == 1 && (!open || side.bounds[bleft[0]].starts.len() == 1);
+        if single {
+            // No choice: write on, without copying the names.
+            let bi = bleft.remove(0);
+            let l = &side.bounds[bi];
+            let mark = key.len();
+            if !first {
+                key.push(BOUNDARY);
+            }
+            let mut names = names;
+            names.write(&region[l.index], side.reverse, l.starts[0], sym, key);
+            self.bounds_step(gi, rleft, si, sd, bg, bleft, false, names, key);
+            key.truncate(mark);
+            bleft.insert(0, bi);
+            return;
+        }
         for idx in 0..tries {
             let bi = bleft.remove(idx);
             let l = &side.bounds[bi];
@@ -461,7 +488,7 @@ impl Exact<'_> {
                     key.push(BOUNDARY);
                 }
                 let mut n = names.clone();
-                n.write(&region[l.index], side.reverse, s, self.sym, key);
+                n.write(&region[l.index], side.reverse, s, sym, key);
                 self.bounds_step(gi, rleft, si, sd, bg, bleft, false, n, key);
                 key.truncate(mark);
             }
@@ -533,14 +560,101 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
             bid += 1;
         }
     }
+    // First pass: each region's signature with shared names unmarked;
+    // its rank among them is the region's class.
+    let nr = regions.len();
+    let mut classes: Vec<u8> = vec![0; nr];
+    let mut syms: Vec<Vec<u8>> = Vec::with_capacity(nr);
+    let mut plain: Vec<(usize, Vec<Side>)> = Vec::with_capacity(nr);
+    for (i, r) in regions.iter().enumerate() {
+        let f = side(r, false, &sym);
+        let b = side(r, true, &sym);
+        let v = match f.sig.cmp(&b.sig) {
+            std::cmp::Ordering::Less => vec![f],
+            std::cmp::Ordering::Greater => vec![b],
+            std::cmp::Ordering::Equal => vec![f, b],
+        };
+        plain.push((i, v));
+    }
+    plain.sort_by(|a, b| a.1[0].sig.cmp(&b.1[0].sig));
+    let no_ties = plain
+        .iter()
+        .all(|(_, v)| v.len() == 1 && !side_has_ties(&v[0]))
+        && plain.windows(2).all(|w| w[0].1[0].sig != w[1].1[0].sig);
+    if no_ties {
+        // Nothing to choose: write the regions as they come.
+        let mut names = Names {
+            of: vec![u8::MAX; nv],
+            next: 0,
+        };
+        let mut key: Vec<u8> = Vec::new();
+        for (k, (ri, v)) in plain.iter().enumerate() {
+            if k > 0 {
+                key.push(REGION);
+            }
+            for (j, l) in v[0].bounds.iter().enumerate() {
+                if j > 0 {
+                    key.push(BOUNDARY);
+                }
+                names.write(
+                    &regions[*ri][l.index],
+                    v[0].reverse,
+                    l.starts[0],
+                    &sym,
+                    &mut key,
+                );
+            }
+        }
+        return key.into_boxed_slice();
+    }
+    if nr == 1 {
+        syms.push(sym);
+    } else {
+        let mut first: Vec<Vec<u8>> = vec![Vec::new(); nr];
+        for (ri, v) in &plain {
+            first[*ri] = v[0].sig.clone();
+        }
+        let mut sorted: Vec<&Vec<u8>> = first.iter().collect();
+        sorted.sort();
+        sorted.dedup();
+        for (r, sig) in first.iter().enumerate() {
+            let c = sorted.binary_search(&sig).unwrap_or(0);
+            classes[r] = c.min(126) as u8;
+        }
+        // Second pass: a shared name is marked with the class of the
+        // region holding its other corner.
+        let mut at: Vec<[u8; 2]> = vec![[u8::MAX; 2]; nv];
+        for (ri, r) in regions.iter().enumerate() {
+            for &v in r.iter().flatten() {
+                let a = &mut at[v as usize];
+                if a[0] == u8::MAX {
+                    a[0] = ri as u8;
+                } else if a[0] != ri as u8 {
+                    a[1] = ri as u8;
+                }
+            }
+        }
+        for (ri, r) in regions.iter().enumerate() {
+            let mut sr = sym.clone();
+            for &v in r.iter().flatten() {
+                let vi = v as usize;
+                if sym[vi] == SHARED {
+                    let [a, b] = at[vi];
+                    let other = if a as usize == ri { b } else { a };
+                    sr[vi] = SHARED_CLASS + classes.get(other as usize).copied().unwrap_or(0);
+                }
+            }
+            syms.push(sr);
+        }
+    }
     // Each region's least side (both when mirroring gives the same
     // signature), regions in signature order.
     let mut sides: Vec<(usize, Vec<Side>)> = regions
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let f = side(r, false, &sym);
-            let b = side(r, true, &sym);
+            let f = side(r, false, &syms[i]);
+            let b = side(r, true, &syms[i]);
             let v = match f.sig.cmp(&b.sig) {
                 std::cmp::Ordering::Less => vec![f],
                 std::cmp::Ordering::Greater => vec![b],
@@ -558,7 +672,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     let (a, b) = groups[0];
     let mut exact = Exact {
         regions,
-        sym: &sym,
+        syms: &syms,
         sides: &sides,
         groups,
         best: None,
