@@ -51,6 +51,13 @@ enum Command {
     ServeBench(serve_bench::Args),
 }
 
+/// mimalloc rather than the system's allocator: the server allocates and
+/// frees many small buffers per message from several threads, where glibc's
+/// malloc spent about a tenth of the server's CPU and fragmented its memory
+/// (see crates/server/README.md, "Load").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     // A panic is a bug; still, the person at the terminal gets one line,
     // not a backtrace.

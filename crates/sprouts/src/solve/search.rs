@@ -427,3 +427,4 @@ pub(crate) fn join(lands: &[Key]) -> Vec<u8> {
     }
     v
 }
+
