@@ -687,17 +687,34 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
 /// The positions one move away from a land, each as its lands' keys
 /// (sorted), without repeats.
 pub(crate) fn children(key: &[u8]) -> Vec<Vec<Key>> {
+    let mut out = Vec::new();
+    visit_children(key, &mut |k| {
+        out.push(k);
+        false
+    });
+    out
+}
+
+/// Hands each position one move away from a land to `f` (its lands' keys,
+/// sorted; each position once) until `f` returns true; returns whether it
+/// did. A search that finds a winning option among the first ones spares
+/// the work of making the rest.
+pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) -> bool {
     let w = parse(key);
-    let mut out: Vec<Vec<Key>> = Vec::new();
     let mut seen: HashSet<Vec<Key>> = HashSet::new();
-    let mut emit = |mut w: Work| {
+    let mut stop = false;
+    let mut emit = |mut w: Work| -> bool {
+        if stop {
+            return true;
+        }
         let mut lands = Vec::new();
         finish(std::mem::take(&mut w), &mut lands);
         lands.sort();
         if !seen.contains(&lands) {
             seen.insert(lands.clone());
-            out.push(lands);
+            stop = f(lands);
         }
+        stop
     };
     let v = w.lives.len() as u8;
     for r in 0..w.regions.len() {
@@ -756,7 +773,9 @@ pub(crate) fn children(key: &[u8]) -> Vec<Vec<Key>> {
                             }
                             nr.push(joined);
                             c.regions[r] = nr;
-                            emit(c);
+                            if emit(c) {
+                                return true;
+                            }
                         }
                     }
                 }
@@ -795,14 +814,16 @@ pub(crate) fn children(key: &[u8]) -> Vec<Vec<Key>> {
                     }
                     c.regions[r] = r1;
                     c.regions.push(r2);
-                    emit(c);
+                    if emit(c) {
+                        return true;
+                    }
                     let mut g = 0;
                     while g < groups.len() && counts[g] == groups[g].len() {
                         counts[g] = 0;
                         g += 1;
                     }
                     if g == groups.len() {
-                        break;
+                        return false;
                     }
                     counts[g] += 1;
                 }
@@ -824,7 +845,9 @@ pub(crate) fn children(key: &[u8]) -> Vec<Vec<Key>> {
                         s.push(x);
                         s
                     };
-                    split(x, x, vec![v, x], side2, true);
+                    if split(x, x, vec![v, x], side2, true) {
+                        return true;
+                    }
                 }
                 // A curve between two corners: each side takes one arc.
                 for j in i + 1..m {
@@ -838,12 +861,14 @@ pub(crate) fn children(key: &[u8]) -> Vec<Vec<Key>> {
                     let mut s2 = Vec::with_capacity(m - (j - i) + 2);
                     s2.push(v);
                     s2.extend(b[j..].iter().chain(&b[..=i]));
-                    split(x, y, s1, s2, false);
+                    if split(x, y, s1, s2, false) {
+                        return true;
+                    }
                 }
             }
         }
     }
-    out
+    false
 }
 
 /// Always true: every corner of a reduced boundary is usable (dead spots

@@ -27,7 +27,7 @@
 //! rest go smallest first (the largest land that would still need a
 //! search), since small lands are settled fast and often from the tables.
 
-use super::land::{children, Key, LAND};
+use super::land::{children, visit_children, Key, LAND};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -254,7 +254,38 @@ impl<'a> Search<'a> {
         if self.stop.load(Ordering::Relaxed) {
             return None;
         }
-        let kids = self.kids(land);
+        let s = shard_of(land);
+        let cached = lock(&self.t.kids[s]).get(land).cloned();
+        let kids = match cached {
+            Some(kids) => kids,
+            None => {
+                // Make the options one by one, and stop at one the tables
+                // already show losing for the opponent.
+                self.nodes += 1;
+                let mut list = Vec::new();
+                let mut hit = false;
+                let me = &*self;
+                visit_children(land, &mut |kid| {
+                    if me.quick_loses(&kid, k) == Some(true) {
+                        hit = true;
+                    } else {
+                        list.push(kid);
+                    }
+                    hit
+                });
+                if hit {
+                    self.t.set_win(land, k);
+                    return Some(true);
+                }
+                let list = Arc::new(list);
+                let mut m = lock(&self.t.kids[s]);
+                if m.len() >= KIDS_PER_SHARD {
+                    m.clear();
+                }
+                m.insert(land.into(), list.clone());
+                list
+            }
+        };
         if kids.is_empty() {
             self.t.set_nim(land, 0);
             return Some(k != 0);
@@ -427,4 +458,3 @@ pub(crate) fn join(lands: &[Key]) -> Vec<u8> {
     }
     v
 }
-
