@@ -17,6 +17,7 @@ mod serve;
 mod serve_bench;
 mod sprouts;
 mod sprouts_play;
+mod sprouts_solve;
 mod wordsprout;
 
 /// Word and pencil games: play them, check them, solve them.

@@ -24,6 +24,9 @@ enum Cmd {
     /// Play a game at this terminal against the computer (or two players
     /// taking turns): moves in WGOSA form or by number.
     Play(crate::sprouts_play::PlayArgs),
+    /// Who wins from the start with N spots (or from a position), normal or
+    /// misère, with nimbers: `solve --spots 1..11 [--misere] [--nimber]`.
+    Solve(crate::sprouts_solve::Args),
 }
 
 #[derive(clap::Args)]
@@ -53,6 +56,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         Cmd::Moves(a) => moves(a),
         Cmd::Play(a) => crate::sprouts_play::run(a),
+        Cmd::Solve(a) => crate::sprouts_solve::run(a),
     }
 }
 

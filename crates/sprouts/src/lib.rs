@@ -80,6 +80,7 @@ pub mod canon;
 pub mod game;
 pub mod moves;
 pub mod position;
+pub mod solve;
 pub mod wgosa;
 
 pub use canon::{canonical, canonical_reduced, labelled_key, Canonical};

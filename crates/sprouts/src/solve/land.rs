@@ -1,0 +1,962 @@
+//! The solver's own position form: lands as canonical byte strings, their
+//! reduction, splitting and move generation.
+//!
+//! # The form
+//!
+//! Only live corners matter to the rest of a game, so a land (an
+//! independent part of a position) keeps nothing else. A land is a list of
+//! regions, a region a list of boundaries, a boundary a cyclic list of
+//! live spot occurrences, each written by what it can still do:
+//!
+//! | byte | spot |
+//! | --- | --- |
+//! | `0` | three lives (an isolated spot, alone on its boundary) |
+//! | `1` | two lives (one line, one corner) |
+//! | `2` | one life, its only usable corner here |
+//! | a name (`A`, `B`, ...) | one life, two usable corners: the name is written twice |
+//!
+//! Boundaries are separated by `.`, regions by `/`. A boundary is walked
+//! with its region on the left, as in the card notation.
+//!
+//! # Reductions (each keeps the game the same)
+//!
+//! - Dead spots are dropped from boundaries, and boundaries left empty
+//!   are dropped: a boundary without a live corner is never touched again,
+//!   and on which side of a later curve it lies changes no move.
+//! - A region whose live spots hold fewer than two lives in all is dropped:
+//!   a line needs two lives in one region and lives are never gained.
+//!   Its spots' corners there are forgotten, so a one-life spot left with a
+//!   single corner becomes a `2`.
+//! - Regions that share no live spot are independent games (lands): a move
+//!   changes one region and the lives of its own spots only.
+//! - Mirroring one region alone (reversing all its boundaries) changes no
+//!   move: boundaries of other regions meet it only through shared spots,
+//!   never through orientation.
+//!
+//! # Keys
+//!
+//! [`canon`] writes a land as a key: each region in the direction and each
+//! boundary from the rotation giving the least signature (names replaced
+//! by their pattern inside the boundary and a mark for names shared with
+//! another region), regions sorted by signature, then names assigned in
+//! order of first appearance. The key describes the land completely (it is
+//! never ambiguous), and most equivalent lands share it; where ties between
+//! equal signatures are broken arbitrarily, two keys for one class only
+//! cost a second search, never a wrong answer.
+
+use std::collections::HashSet;
+
+/// A canonical land (see the module documentation).
+pub(crate) type Key = Box<[u8]>;
+
+/// Separates boundaries in a key.
+pub(crate) const BOUNDARY: u8 = b'.';
+/// Separates regions in a key.
+pub(crate) const REGION: u8 = b'/';
+/// Separates lands in a position key.
+pub(crate) const LAND: u8 = b'+';
+/// The first name byte; names run up from here.
+const NAME0: u8 = b'A';
+/// A name byte can go up to 255.
+pub(crate) const MAX_NAMES: usize = (u8::MAX - NAME0) as usize + 1;
+/// Signature mark for a name whose other corner is in another region.
+const SHARED: u8 = b'L';
+
+/// A position being worked on: regions of boundaries of spot ids, and the
+/// lives of each id.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Work {
+    pub regions: Vec<Vec<Vec<u8>>>,
+    pub lives: Vec<u8>,
+}
+
+/// Reads a key back into a work position (ids in order of appearance).
+/// Keys come from [`canon`] or were checked by [`check_key`].
+pub(crate) fn parse(key: &[u8]) -> Work {
+    let mut regions: Vec<Vec<Vec<u8>>> = vec![vec![Vec::new()]];
+    let mut lives: Vec<u8> = Vec::new();
+    let mut names = [u8::MAX; 256];
+    for &b in key {
+        match b {
+            REGION => regions.push(vec![Vec::new()]),
+            BOUNDARY => {
+                if let Some(r) = regions.last_mut() {
+                    r.push(Vec::new());
+                }
+            }
+            b'0' | b'1' | b'2' => {
+                let id = lives.len() as u8;
+                lives.push(3 - (b - b'0'));
+                push_occ(&mut regions, id);
+            }
+            _ => {
+                if names[b as usize] == u8::MAX {
+                    names[b as usize] = lives.len() as u8;
+                    lives.push(1);
+                }
+                push_occ(&mut regions, names[b as usize]);
+            }
+        }
+    }
+    Work { regions, lives }
+}
+
+fn push_occ(regions: &mut [Vec<Vec<u8>>], id: u8) {
+    if let Some(b) = regions.last_mut().and_then(|r| r.last_mut()) {
+        b.push(id);
+    }
+}
+
+/// Checks that outside bytes form a key [`parse`] reads as a real land:
+/// known bytes, no empty boundary, each name twice, at most 250 spots.
+pub(crate) fn check_key(key: &[u8]) -> Result<(), String> {
+    if key.is_empty() {
+        return Err("empty land".into());
+    }
+    let mut count = [0u8; 256];
+    let mut spots = 0usize;
+    let mut in_boundary = 0usize;
+    for &b in key {
+        match b {
+            REGION | BOUNDARY => {
+                if in_boundary == 0 {
+                    return Err("empty boundary".into());
+                }
+                in_boundary = 0;
+            }
+            b'0' | b'1' | b'2' => {
+                spots += 1;
+                in_boundary += 1;
+            }
+            NAME0..=u8::MAX => {
+                if count[b as usize] == 0 {
+                    spots += 1;
+                }
+                count[b as usize] = count[b as usize].saturating_add(1);
+                in_boundary += 1;
+            }
+            _ => return Err(format!("unexpected byte {b}")),
+        }
+    }
+    if in_boundary == 0 {
+        return Err("empty boundary".into());
+    }
+    if spots > 250 {
+        return Err("too many spots".into());
+    }
+    if count.iter().any(|&c| c != 0 && c != 2) {
+        return Err("a name must be written exactly twice".into());
+    }
+    Ok(())
+}
+
+/// Reduces a work position (see the module documentation) and appends its
+/// lands' keys to `out`, unsorted.
+pub(crate) fn finish(mut w: Work, out: &mut Vec<Key>) {
+    let lives = &w.lives;
+    for region in &mut w.regions {
+        for b in region.iter_mut() {
+            b.retain(|&v| lives[v as usize] > 0);
+        }
+        region.retain(|b| !b.is_empty());
+    }
+    w.regions.retain(|r| region_lives(r, lives) >= 2);
+    if w.regions.is_empty() {
+        return;
+    }
+    // Lands: regions joined by shared spots (union-find over regions).
+    let n = w.regions.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    let mut owner = vec![usize::MAX; lives.len()];
+    for (r, region) in w.regions.iter().enumerate() {
+        for &v in region.iter().flatten() {
+            let o = owner[v as usize];
+            if o == usize::MAX {
+                owner[v as usize] = r;
+            } else if o != r {
+                let (a, b) = (find(&mut parent, o), find(&mut parent, r));
+                parent[a] = b;
+            }
+        }
+    }
+    let roots: Vec<usize> = (0..n).map(|r| find(&mut parent, r)).collect();
+    let mut done = vec![false; n];
+    let mut group: Vec<&Vec<Vec<u8>>> = Vec::new();
+    for r in 0..n {
+        if done[roots[r]] {
+            continue;
+        }
+        done[roots[r]] = true;
+        group.clear();
+        group.extend(
+            (r..n)
+                .filter(|&s| roots[s] == roots[r])
+                .map(|s| &w.regions[s]),
+        );
+        out.push(canon(&group, lives));
+    }
+}
+
+/// Lives a region can use: the lives of its distinct spots (counting up to
+/// two is enough).
+fn region_lives(region: &[Vec<u8>], lives: &[u8]) -> u32 {
+    let mut total = 0u32;
+    let mut first: Option<u8> = None;
+    for b in region {
+        for &v in b {
+            let l = lives[v as usize] as u32;
+            if l >= 2 {
+                return 2;
+            }
+            match first {
+                None => {
+                    first = Some(v);
+                    total = l;
+                }
+                Some(f) if f != v => return 2,
+                _ => {}
+            }
+        }
+    }
+    total
+}
+
+/// Writes the signature of boundary `b` from `start` into `out`. `sym`
+/// gives each spot's byte, with `SHARED` for names shared with another
+/// region and 255 for names with both corners in `b`, which are numbered
+/// in order of first appearance (`a`, `b`, ...).
+fn signature(
+    b: &[u8],
+    reverse: bool,
+    start: usize,
+    sym: &[u8],
+    seen: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) {
+    let m = b.len();
+    seen.clear();
+    out.clear();
+    for t in 0..m {
+        let i = if reverse {
+            (start + m - t) % m
+        } else {
+            (start + t) % m
+        };
+        let v = b[i];
+        let c = sym[v as usize];
+        if c != 255 {
+            out.push(c);
+            continue;
+        }
+        let k = match seen.iter().position(|&x| x == v) {
+            Some(k) => k,
+            None => {
+                seen.push(v);
+                seen.len() - 1
+            }
+        };
+        out.push(b'a'.wrapping_add(k as u8));
+    }
+}
+
+/// One boundary's least signature walked one way, and every start that
+/// gives it.
+struct Least {
+    index: usize,
+    sig: Vec<u8>,
+    starts: Vec<usize>,
+}
+
+fn least_rotations(index: usize, b: &[u8], reverse: bool, sym: &[u8]) -> Least {
+    let mut seen = Vec::new();
+    let mut best: Vec<u8> = Vec::new();
+    let mut cur = Vec::with_capacity(b.len());
+    let mut starts = Vec::new();
+    for s in 0..b.len() {
+        signature(b, reverse, s, sym, &mut seen, &mut cur);
+        if s == 0 || cur < best {
+            std::mem::swap(&mut best, &mut cur);
+            starts.clear();
+            starts.push(s);
+        } else if cur == best {
+            starts.push(s);
+        }
+    }
+    Least {
+        index,
+        sig: best,
+        starts,
+    }
+}
+
+/// A region walked one way: boundaries sorted by signature, and the
+/// region's signature (theirs joined).
+struct Side {
+    reverse: bool,
+    sig: Vec<u8>,
+    bounds: Vec<Least>,
+    /// Runs of equal signature in `bounds`, as index ranges.
+    groups: Vec<(usize, usize)>,
+}
+
+fn side(region: &[Vec<u8>], reverse: bool, sym: &[u8]) -> Side {
+    let mut bounds: Vec<Least> = region
+        .iter()
+        .enumerate()
+        .map(|(i, b)| least_rotations(i, b, reverse, sym))
+        .collect();
+    bounds.sort_by(|a, b| a.sig.cmp(&b.sig));
+    let mut sig = Vec::new();
+    for (k, l) in bounds.iter().enumerate() {
+        if k > 0 {
+            sig.push(BOUNDARY);
+        }
+        sig.extend_from_slice(&l.sig);
+    }
+    let groups = runs(bounds.len(), |a, b| bounds[a].sig == bounds[b].sig);
+    Side {
+        reverse,
+        sig,
+        bounds,
+        groups,
+    }
+}
+
+/// Index ranges of runs of equal items in a sorted list of `n`.
+fn runs(n: usize, same: impl Fn(usize, usize) -> bool) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < n {
+        let mut j = i + 1;
+        while j < n && same(i, j) {
+            j += 1;
+        }
+        out.push((i, j));
+        i = j;
+    }
+    out
+}
+
+/// Whether a region's chosen side leaves a choice open: two boundaries
+/// of equal signature, or a boundary with two starts giving it.
+fn side_has_ties(side: &Side) -> bool {
+    side.groups.len() != side.bounds.len() || side.bounds.iter().any(|l| l.starts.len() > 1)
+}
+
+/// Whether a writing depends on names given before it: only names shared
+/// with another region can have been named already.
+fn open_names(sig: &[u8]) -> bool {
+    sig.iter().any(|&c| c >= SHARED_CLASS)
+}
+
+/// Signature bytes of shared names start here: `SHARED_CLASS + c` where
+/// `c` is the class of the region holding the name's other corner.
+const SHARED_CLASS: u8 = 0x80;
+
+/// The exact canonical writing: every tie between boundaries, starts,
+/// regions and sides whose writing depends on earlier names is tried,
+/// and the least whole key kept. All candidate keys have the same length
+/// and layout, so a prefix already above the best cuts the branch.
+struct Exact<'a> {
+    regions: &'a [&'a Vec<Vec<u8>>],
+    syms: &'a [Vec<u8>],
+    sides: &'a [(usize, Vec<Side>)],
+    groups: Vec<(usize, usize)>,
+    best: Option<Vec<u8>>,
+}
+
+impl Exact<'_> {
+    fn cut(&self, key: &[u8]) -> bool {
+        match &self.best {
+            Some(b) => key > &b[..key.len()],
+            None => false,
+        }
+    }
+
+    fn regions_step(
+        &mut self,
+        gi: usize,
+        rleft: &mut Vec<usize>,
+        names: &Names,
+        key: &mut Vec<u8>,
+    ) {
+        if rleft.is_empty() {
+            let gi = gi + 1;
+            if gi >= self.groups.len() {
+                if self.best.as_ref().is_none_or(|b| *key < *b) {
+                    self.best = Some(key.clone());
+                }
+                return;
+            }
+            let (a, b) = self.groups[gi];
+            let mut next: Vec<usize> = (a..b).collect();
+            return self.regions_step(gi, &mut next, names, key);
+        }
+        if self.cut(key) {
+            return;
+        }
+        let sides = self.sides;
+        let branch = rleft.len() > 1 || sides[rleft[0]].1.len() > 1;
+        let tries = if branch && open_names(&sides[rleft[0]].1[0].sig) {
+            rleft.len()
+        } else {
+            1
+        };
+        for idx in 0..tries {
+            let si = rleft.remove(idx);
+            let options = if tries > 1 || sides[si].1.len() > 1 {
+                sides[si].1.len()
+            } else {
+                1
+            };
+            for sd in 0..options {
+                let mark = key.len();
+                if !key.is_empty() {
+                    key.push(REGION);
+                }
+                let side = &sides[si].1[sd];
+                let (a, b) = side.groups[0];
+                let mut bleft: Vec<usize> = (a..b).collect();
+                self.bounds_step(gi, rleft, si, sd, 0, &mut bleft, true, names.clone(), key);
+                key.truncate(mark);
+            }
+            rleft.insert(idx, si);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn bounds_step(
+        &mut self,
+        gi: usize,
+        rleft: &mut Vec<usize>,
+        si: usize,
+        sd: usize,
+        bg: usize,
+        bleft: &mut Vec<usize>,
+        first: bool,
+        names: Names,
+        key: &mut Vec<u8>,
+    ) {
+        let sides = self.sides;
+        let side = &sides[si].1[sd];
+        if bleft.is_empty() {
+            let bg = bg + 1;
+            if bg >= side.groups.len() {
+                return self.regions_step(gi, rleft, &names, key);
+            }
+            let (a, b) = side.groups[bg];
+            let mut next: Vec<usize> = (a..b).collect();
+            return self.bounds_step(gi, rleft, si, sd, bg, &mut next, first, names, key);
+        }
+        if self.cut(key) {
+            return;
+        }
+        let region = self.regions[sides[si].0];
+        let sym = &self.syms[sides[si].0];
+        let open = open_names(&side.bounds[bleft[0]].sig);
+        let tries = if open { bleft.len() } else { 1 };
+        let single = tries == 1 && (!open || side.bounds[bleft[0]].starts.len() == 1);
+        if single {
+            // No choice: write on, without copying the names.
+            let bi = bleft.remove(0);
+            let l = &side.bounds[bi];
+            let mark = key.len();
+            if !first {
+                key.push(BOUNDARY);
+            }
+            let mut names = names;
+            names.write(&region[l.index], side.reverse, l.starts[0], sym, key);
+            self.bounds_step(gi, rleft, si, sd, bg, bleft, false, names, key);
+            key.truncate(mark);
+            bleft.insert(0, bi);
+            return;
+        }
+        for idx in 0..tries {
+            let bi = bleft.remove(idx);
+            let l = &side.bounds[bi];
+            let starts = if open { &l.starts[..] } else { &l.starts[..1] };
+            for &s in starts {
+                let mark = key.len();
+                if !first {
+                    key.push(BOUNDARY);
+                }
+                let mut n = names.clone();
+                n.write(&region[l.index], side.reverse, s, sym, key);
+                self.bounds_step(gi, rleft, si, sd, bg, bleft, false, n, key);
+                key.truncate(mark);
+            }
+            bleft.insert(idx, bi);
+        }
+    }
+}
+
+/// Names given so far: per spot, its name index, or `u8::MAX`.
+#[derive(Clone)]
+struct Names {
+    of: Vec<u8>,
+    next: u8,
+}
+
+impl Names {
+    /// Writes boundary `b` from `start` with final names, giving new names
+    /// in order of appearance.
+    fn write(&mut self, b: &[u8], reverse: bool, start: usize, sym: &[u8], out: &mut Vec<u8>) {
+        let m = b.len();
+        for t in 0..m {
+            let i = if reverse {
+                (start + m - t) % m
+            } else {
+                (start + t) % m
+            };
+            let v = b[i] as usize;
+            let c = sym[v];
+            if c == b'0' || c == b'1' || c == b'2' {
+                out.push(c);
+            } else {
+                if self.of[v] == u8::MAX {
+                    self.of[v] = self.next;
+                    self.next += 1;
+                }
+                out.push(NAME0 + self.of[v]);
+            }
+        }
+    }
+}
+
+/// The key of one land given as its regions.
+pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
+    let nv = lives.len();
+    let mut count = vec![0u8; nv];
+    for &v in regions.iter().flat_map(|r| r.iter()).flatten() {
+        count[v as usize] += 1;
+    }
+    // Each spot's byte; a name seen a second time in the same boundary
+    // has both corners there (255, numbered inside the boundary).
+    let mut home = vec![u32::MAX; nv];
+    let mut sym = vec![0u8; nv];
+    let mut bid = 0u32;
+    for r in regions {
+        for b in r.iter() {
+            for &v in b {
+                let vi = v as usize;
+                sym[vi] = match lives[vi] {
+                    3 => b'0',
+                    2 => b'1',
+                    _ if count[vi] == 1 => b'2',
+                    _ if home[vi] == bid => 255,
+                    _ => {
+                        home[vi] = bid;
+                        SHARED
+                    }
+                };
+            }
+            bid += 1;
+        }
+    }
+    // First pass: each region's signature with shared names unmarked;
+    // its rank among them is the region's class.
+    let nr = regions.len();
+    let mut classes: Vec<u8> = vec![0; nr];
+    let mut syms: Vec<Vec<u8>> = Vec::with_capacity(nr);
+    let mut plain: Vec<(usize, Vec<Side>)> = Vec::with_capacity(nr);
+    for (i, r) in regions.iter().enumerate() {
+        let f = side(r, false, &sym);
+        let b = side(r, true, &sym);
+        let v = match f.sig.cmp(&b.sig) {
+            std::cmp::Ordering::Less => vec![f],
+            std::cmp::Ordering::Greater => vec![b],
+            std::cmp::Ordering::Equal => vec![f, b],
+        };
+        plain.push((i, v));
+    }
+    plain.sort_by(|a, b| a.1[0].sig.cmp(&b.1[0].sig));
+    let no_ties = plain
+        .iter()
+        .all(|(_, v)| v.len() == 1 && !side_has_ties(&v[0]))
+        && plain.windows(2).all(|w| w[0].1[0].sig != w[1].1[0].sig);
+    if no_ties {
+        // Nothing to choose: write the regions as they come.
+        let mut names = Names {
+            of: vec![u8::MAX; nv],
+            next: 0,
+        };
+        let mut key: Vec<u8> = Vec::new();
+        for (k, (ri, v)) in plain.iter().enumerate() {
+            if k > 0 {
+                key.push(REGION);
+            }
+            for (j, l) in v[0].bounds.iter().enumerate() {
+                if j > 0 {
+                    key.push(BOUNDARY);
+                }
+                names.write(
+                    &regions[*ri][l.index],
+                    v[0].reverse,
+                    l.starts[0],
+                    &sym,
+                    &mut key,
+                );
+            }
+        }
+        return key.into_boxed_slice();
+    }
+    if nr == 1 {
+        syms.push(sym);
+    } else {
+        let mut first: Vec<Vec<u8>> = vec![Vec::new(); nr];
+        for (ri, v) in &plain {
+            first[*ri] = v[0].sig.clone();
+        }
+        let mut sorted: Vec<&Vec<u8>> = first.iter().collect();
+        sorted.sort();
+        sorted.dedup();
+        for (r, sig) in first.iter().enumerate() {
+            let c = sorted.binary_search(&sig).unwrap_or(0);
+            classes[r] = c.min(126) as u8;
+        }
+        // Second pass: a shared name is marked with the class of the
+        // region holding its other corner.
+        let mut at: Vec<[u8; 2]> = vec![[u8::MAX; 2]; nv];
+        for (ri, r) in regions.iter().enumerate() {
+            for &v in r.iter().flatten() {
+                let a = &mut at[v as usize];
+                if a[0] == u8::MAX {
+                    a[0] = ri as u8;
+                } else if a[0] != ri as u8 {
+                    a[1] = ri as u8;
+                }
+            }
+        }
+        for (ri, r) in regions.iter().enumerate() {
+            let mut sr = sym.clone();
+            for &v in r.iter().flatten() {
+                let vi = v as usize;
+                if sym[vi] == SHARED {
+                    let [a, b] = at[vi];
+                    let other = if a as usize == ri { b } else { a };
+                    sr[vi] = SHARED_CLASS + classes.get(other as usize).copied().unwrap_or(0);
+                }
+            }
+            syms.push(sr);
+        }
+    }
+    // Each region's least side (both when mirroring gives the same
+    // signature), regions in signature order.
+    let mut sides: Vec<(usize, Vec<Side>)> = regions
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let f = side(r, false, &syms[i]);
+            let b = side(r, true, &syms[i]);
+            let v = match f.sig.cmp(&b.sig) {
+                std::cmp::Ordering::Less => vec![f],
+                std::cmp::Ordering::Greater => vec![b],
+                std::cmp::Ordering::Equal => vec![f, b],
+            };
+            (i, v)
+        })
+        .collect();
+    sides.sort_by(|a, b| a.1[0].sig.cmp(&b.1[0].sig));
+    let groups = runs(sides.len(), |a, b| sides[a].1[0].sig == sides[b].1[0].sig);
+    let names = Names {
+        of: vec![u8::MAX; nv],
+        next: 0,
+    };
+    let (a, b) = groups[0];
+    let mut exact = Exact {
+        regions,
+        syms: &syms,
+        sides: &sides,
+        groups,
+        best: None,
+    };
+    let mut key: Vec<u8> = Vec::new();
+    let mut first: Vec<usize> = (a..b).collect();
+    exact.regions_step(0, &mut first, &names, &mut key);
+    let key = exact.best.unwrap_or_default();
+    key.into_boxed_slice()
+}
+
+/// The positions one move away from a land, each as its lands' keys
+/// (sorted), without repeats.
+pub(crate) fn children(key: &[u8]) -> Vec<Vec<Key>> {
+    let mut out = Vec::new();
+    visit_children(key, &mut |k| {
+        out.push(k);
+        false
+    });
+    out
+}
+
+/// Hands each position one move away from a land to `f` (its lands' keys,
+/// sorted; each position once) until `f` returns true; returns whether it
+/// did. A search that finds a winning option among the first ones spares
+/// the work of making the rest.
+pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) -> bool {
+    let w = parse(key);
+    let mut seen: HashSet<Vec<Key>> = HashSet::new();
+    let mut stop = false;
+    let mut emit = |mut w: Work| -> bool {
+        if stop {
+            return true;
+        }
+        let mut lands = Vec::new();
+        finish(std::mem::take(&mut w), &mut lands);
+        lands.sort();
+        if !seen.contains(&lands) {
+            seen.insert(lands.clone());
+            stop = f(lands);
+        }
+        stop
+    };
+    let v = w.lives.len() as u8;
+    for r in 0..w.regions.len() {
+        let region = &w.regions[r];
+        let nb = region.len();
+        // Interchangeable boundaries: only the first of a group is divided
+        // or joined (the first two, for a join inside one group).
+        let all: Vec<usize> = (0..nb).collect();
+        let mut gid = vec![0usize; nb];
+        let mut rank = vec![0usize; nb];
+        for (g, members) in interchangeable(region, &all, &w.lives).iter().enumerate() {
+            for (k, &b) in members.iter().enumerate() {
+                gid[b] = g;
+                rank[b] = k;
+            }
+        }
+        // Joining moves: a line between two boundaries of the region.
+        for b1 in 0..nb {
+            for b2 in b1 + 1..nb {
+                let first = if gid[b1] == gid[b2] {
+                    rank[b1] == 0 && rank[b2] == 1
+                } else {
+                    rank[b1] == 0 && rank[b2] == 0
+                };
+                if !first {
+                    continue;
+                }
+                let (p, q) = (&region[b1], &region[b2]);
+                for i in 0..p.len() {
+                    if first_corner(p, i) {
+                        for j in 0..q.len() {
+                            if !first_corner(q, j) {
+                                continue;
+                            }
+                            let (x, y) = (p[i], q[j]);
+                            let mut joined = Vec::with_capacity(p.len() + q.len() + 4);
+                            joined.push(v);
+                            joined.extend(p[i..].iter().chain(&p[..i]));
+                            if w.lives[x as usize] < 3 {
+                                joined.push(x);
+                            }
+                            joined.push(v);
+                            joined.extend(q[j..].iter().chain(&q[..j]));
+                            if w.lives[y as usize] < 3 {
+                                joined.push(y);
+                            }
+                            let mut c = w.clone();
+                            c.lives[x as usize] -= 1;
+                            c.lives[y as usize] -= 1;
+                            c.lives.push(1);
+                            let mut nr: Vec<Vec<u8>> = Vec::with_capacity(nb - 1);
+                            for (k, b) in region.iter().enumerate() {
+                                if k != b1 && k != b2 {
+                                    nr.push(b.clone());
+                                }
+                            }
+                            nr.push(joined);
+                            c.regions[r] = nr;
+                            if emit(c) {
+                                return true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Dividing moves: a curve from a boundary back to it.
+        for bi in 0..nb {
+            if rank[bi] != 0 {
+                continue;
+            }
+            let b = &region[bi];
+            let m = b.len();
+            let others: Vec<usize> = (0..nb).filter(|&k| k != bi).collect();
+            let groups = interchangeable(region, &others, &w.lives);
+            let mut split = |x: u8, y: u8, side1: Vec<u8>, side2: Vec<u8>, twice: bool| {
+                let mut counts = vec![0usize; groups.len()];
+                loop {
+                    let mut c = w.clone();
+                    if twice {
+                        c.lives[x as usize] -= 2;
+                    } else {
+                        c.lives[x as usize] -= 1;
+                        c.lives[y as usize] -= 1;
+                    }
+                    c.lives.push(1);
+                    let mut r1 = vec![side1.clone()];
+                    let mut r2 = vec![side2.clone()];
+                    for (g, &n) in groups.iter().zip(&counts) {
+                        for (k, &s) in g.iter().enumerate() {
+                            if k < n {
+                                r1.push(region[s].clone());
+                            } else {
+                                r2.push(region[s].clone());
+                            }
+                        }
+                    }
+                    c.regions[r] = r1;
+                    c.regions.push(r2);
+                    if emit(c) {
+                        return true;
+                    }
+                    let mut g = 0;
+                    while g < groups.len() && counts[g] == groups[g].len() {
+                        counts[g] = 0;
+                        g += 1;
+                    }
+                    if g == groups.len() {
+                        return false;
+                    }
+                    counts[g] += 1;
+                }
+            };
+            for i in 0..m {
+                if !first_corner(b, i) {
+                    continue;
+                }
+                let x = b[i];
+                let lx = w.lives[x as usize];
+                // A loop from one corner: nothing of this boundary inside.
+                if lx >= 2 {
+                    let side2 = if lx == 3 {
+                        vec![v, x]
+                    } else {
+                        let mut s = Vec::with_capacity(m + 2);
+                        s.push(v);
+                        s.extend(b[i..].iter().chain(&b[..i]));
+                        s.push(x);
+                        s
+                    };
+                    if split(x, x, vec![v, x], side2, true) {
+                        return true;
+                    }
+                }
+                // A curve between two corners: each side takes one arc.
+                for j in i + 1..m {
+                    let y = b[j];
+                    if y == x {
+                        continue;
+                    }
+                    let mut s1 = Vec::with_capacity(j - i + 2);
+                    s1.push(v);
+                    s1.extend_from_slice(&b[i..=j]);
+                    let mut s2 = Vec::with_capacity(m - (j - i) + 2);
+                    s2.push(v);
+                    s2.extend(b[j..].iter().chain(&b[..=i]));
+                    if split(x, y, s1, s2, false) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Always true: every corner of a reduced boundary is usable (dead spots
+/// were dropped). Kept as the one place to skip corners that cannot matter.
+#[inline]
+fn first_corner(_b: &[u8], _i: usize) -> bool {
+    true
+}
+
+/// The other boundaries of a region in groups whose members can be
+/// exchanged without changing the position: boundaries without names
+/// (nothing ties them to the rest) with the same cyclic writing. Other
+/// boundaries are groups of one.
+fn interchangeable(region: &[Vec<u8>], others: &[usize], lives: &[u8]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<(Vec<u8>, Vec<usize>)> = Vec::new();
+    let mut solo: Vec<Vec<usize>> = Vec::new();
+    for &k in others {
+        let b = &region[k];
+        // Spots with one life that appear once here may still appear in
+        // another region: such a boundary is tied to the rest.
+        let free = b.iter().all(|&v| lives[v as usize] >= 2);
+        if !free {
+            solo.push(vec![k]);
+            continue;
+        }
+        let writing: Vec<u8> = b.iter().map(|&v| lives[v as usize]).collect();
+        let m = writing.len();
+        let least = (0..m)
+            .map(|s| {
+                let mut w = writing.clone();
+                w.rotate_left(s);
+                w
+            })
+            .min()
+            .unwrap_or_default();
+        match groups.iter_mut().find(|(w, _)| *w == least) {
+            Some((_, v)) => v.push(k),
+            None => groups.push((least, vec![k])),
+        }
+    }
+    let mut out: Vec<Vec<usize>> = groups.into_iter().map(|(_, v)| v).collect();
+    out.extend(solo);
+    out
+}
+
+/// Writes a key for people and files: names as `A`-`Z`, `a`-`z`, then `{n}`.
+pub(crate) fn show(key: &[u8]) -> String {
+    let mut s = String::with_capacity(key.len());
+    for &b in key {
+        match b {
+            b'0' | b'1' | b'2' | BOUNDARY | REGION | LAND => s.push(b as char),
+            _ => {
+                let i = (b - NAME0) as u32;
+                if i < 26 {
+                    s.push(char::from(b'A' + i as u8));
+                } else if i < 52 {
+                    s.push(char::from(b'a' + (i - 26) as u8));
+                } else {
+                    s.push_str(&format!("{{{i}}}"));
+                }
+            }
+        }
+    }
+    s
+}
+
+/// Reads what [`show`] wrote (the name bytes only; structure is checked
+/// by [`check_key`]).
+pub(crate) fn unshow(text: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '0' | '1' | '2' | '.' | '/' | '+' => out.push(c as u8),
+            'A'..='Z' => out.push(NAME0 + (c as u8 - b'A')),
+            'a'..='z' => out.push(NAME0 + 26 + (c as u8 - b'a')),
+            '{' => {
+                let digits: String = chars.by_ref().take_while(|&d| d != '}').collect();
+                let i: usize = digits
+                    .parse()
+                    .map_err(|_| format!("bad name {{{digits}}}"))?;
+                if i >= MAX_NAMES {
+                    return Err(format!("name {{{i}}} out of range"));
+                }
+                out.push(NAME0 + i as u8);
+            }
+            _ => return Err(format!("unexpected character {c:?}")),
+        }
+    }
+    Ok(out)
+}

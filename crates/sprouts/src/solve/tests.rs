@@ -1,0 +1,245 @@
+use super::land::{children, finish, parse, show, Key};
+use super::*;
+use crate::moves::successors;
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+fn q() -> Query {
+    Query::default()
+}
+
+#[test]
+fn normal_outcomes_follow_n_mod_6() {
+    let s = Solver::new();
+    for n in 1..=6u32 {
+        let a = s.solve_start(n, &q()).unwrap();
+        assert_eq!(a.first_player_wins, matches!(n % 6, 3..=5), "n = {n}");
+    }
+}
+
+#[test]
+fn normal_outcomes_from_fresh_tables() {
+    for n in 1..=5u32 {
+        let a = Solver::new().solve_start(n, &q()).unwrap();
+        assert_eq!(a.first_player_wins, matches!(n % 6, 3..=5), "n = {n}");
+    }
+}
+
+#[test]
+fn nimbers_of_start_positions() {
+    let known = [0, 0, 1, 1, 1];
+    let s = Solver::new();
+    let nq = Query {
+        nimber: true,
+        ..q()
+    };
+    for (i, &k) in known.iter().enumerate() {
+        let a = s.solve_start(i as u32 + 1, &nq).unwrap();
+        assert_eq!(a.nimber, Some(k), "n = {}", i + 1);
+        assert_eq!(a.first_player_wins, k != 0);
+    }
+}
+
+#[test]
+fn misere_outcomes() {
+    // W L L L W W L (n = 1..7).
+    let known = [true, false, false, false, true];
+    let s = Solver::new();
+    let mq = Query {
+        misere: true,
+        ..q()
+    };
+    for (i, &w) in known.iter().enumerate() {
+        let a = s.solve_start(i as u32 + 1, &mq).unwrap();
+        assert_eq!(a.first_player_wins, w, "misère n = {}", i + 1);
+    }
+}
+
+#[test]
+fn two_threads_agree() {
+    let s = Solver::new();
+    let tq = Query { threads: 2, ..q() };
+    for n in 1..=5u32 {
+        let a = s.solve_start(n, &tq).unwrap();
+        assert_eq!(a.first_player_wins, matches!(n % 6, 3..=5), "n = {n}");
+    }
+    let m = Solver::new()
+        .solve_start(
+            5,
+            &Query {
+                misere: true,
+                threads: 2,
+                ..q()
+            },
+        )
+        .unwrap();
+    assert!(m.first_player_wins);
+}
+
+#[test]
+fn bad_questions_are_refused() {
+    let s = Solver::new();
+    assert_eq!(s.solve_start(0, &q()), Err(SolveError::NoSpots));
+    assert!(matches!(
+        s.solve_start(MAX_SPOTS + 1, &q()),
+        Err(SolveError::TooManySpots { .. })
+    ));
+    let both = Query {
+        misere: true,
+        nimber: true,
+        ..q()
+    };
+    assert_eq!(s.solve_start(3, &both), Err(SolveError::NimberInMisere));
+    let none = Query { threads: 0, ..q() };
+    assert!(matches!(
+        s.solve_start(3, &none),
+        Err(SolveError::Threads { .. })
+    ));
+}
+
+#[test]
+fn reduced_forms() {
+    assert_eq!(reduced(&Position::start(3)).unwrap(), "0.0.0");
+    // 1,3,2,3: spots 1 and 2 have two lives, 3 one life on both corners.
+    assert_eq!(
+        reduced(&Position::parse("1,3,2,3").unwrap()).unwrap(),
+        "1A1A"
+    );
+    // The document's game ends with no move left.
+    let end = Position::parse("5,1,3,2,4/5,4,1/6,2,3/6,3,1,4,2").unwrap();
+    assert_eq!(reduced(&end).unwrap(), "");
+}
+
+#[test]
+fn document_game_values() {
+    // After 2+ 1(3)2 1(4)2 the position 4,1,3,2/4,2,3,1 has moves; the
+    // document's game shows the first player made the last move.
+    let s = Solver::new();
+    let p = Position::parse("4,1,3,2/4,2,3,1").unwrap();
+    let a = s.solve(&p, &q()).unwrap();
+    // Two more moves were played and the game ended: with spot 2's and
+    // spot 1's lives left the mover here cannot stop that parity.
+    let kids = successors(&p);
+    assert!(!kids.is_empty());
+    let any_losing = kids
+        .iter()
+        .any(|(_, c, _)| !s.solve(c, &q()).unwrap().first_player_wins);
+    assert_eq!(a.first_player_wins, any_losing);
+}
+
+#[test]
+fn tables_round_trip() {
+    let s = Solver::new();
+    let nq = Query {
+        nimber: true,
+        ..q()
+    };
+    s.solve_start(5, &nq).unwrap();
+    s.solve_start(
+        5,
+        &Query {
+            misere: true,
+            ..q()
+        },
+    )
+    .unwrap();
+    let text = s.export();
+    let t = Solver::new();
+    let read = t.import(&text).unwrap();
+    assert!(read > 10);
+    assert_eq!(t.export(), text);
+    // A solver with the table answers from it.
+    let a = t.solve_start(5, &nq).unwrap();
+    assert_eq!(a.nimber, Some(1));
+    assert_eq!(a.positions, 0);
+}
+
+#[test]
+fn bad_tables_are_refused() {
+    let s = Solver::new();
+    for bad in [
+        "n x 0.0",
+        "n 1",
+        "q 1 0.0",
+        "n 1 0.A",
+        "n 1 0..0",
+        "m 2 0",
+        "n 1 0?",
+        "n 1 {999}{999}",
+        "n 1 0.0+0",
+    ] {
+        assert!(
+            matches!(s.import(bad), Err(SolveError::Table { line: 1, .. })),
+            "{bad}"
+        );
+    }
+    assert_eq!(s.table_sizes(), (0, 0));
+}
+
+/// The children of a position as the solver sees them: per land, each
+/// option with the other lands kept.
+fn solver_children(lands: &[Key]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for i in 0..lands.len() {
+        for kid in children(&lands[i]) {
+            let mut p: Vec<Key> = lands[..i].to_vec();
+            p.extend(lands[i + 1..].iter().cloned());
+            p.extend(kid);
+            p.sort_unstable();
+            out.insert(show(&search::join(&p)));
+        }
+    }
+    out
+}
+
+fn random_position(spots: u32, moves: usize, seed: u64) -> Position {
+    let mut p = Position::start(spots);
+    let mut x = seed;
+    for _ in 0..moves {
+        let kids = successors(&p);
+        if kids.is_empty() {
+            break;
+        }
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let i = (x >> 33) as usize % kids.len();
+        p = kids[i].1.clone();
+    }
+    p
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The solver's moves and the rules crate's moves reach the same
+    /// positions (as the solver writes them).
+    #[test]
+    fn moves_match_the_rules(spots in 1u32..=4, moves in 0usize..7, seed in any::<u64>()) {
+        let p = random_position(spots, moves, seed);
+        let lands = lands_of(&p).unwrap();
+        let ours = solver_children(&lands);
+        let theirs: BTreeSet<String> = successors(&p)
+            .iter()
+            .map(|(_, c, _)| reduced(c).unwrap())
+            .collect();
+        prop_assert_eq!(ours, theirs, "position {}", p);
+    }
+
+    /// A key read back and written again is the same key.
+    #[test]
+    fn keys_are_stable(spots in 1u32..=5, moves in 0usize..9, seed in any::<u64>()) {
+        let p = random_position(spots, moves, seed);
+        for l in lands_of(&p).unwrap() {
+            let mut again = Vec::new();
+            finish(parse(&l), &mut again);
+            prop_assert_eq!(again, vec![l]);
+        }
+    }
+
+    /// Table text of any bytes never panics.
+    #[test]
+    fn table_junk_never_panics(text in ".{0,80}") {
+        let _ = Solver::new().import(&text);
+    }
+}
