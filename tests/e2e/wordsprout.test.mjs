@@ -47,9 +47,10 @@ test('a complete Word Sprout game in two browsers, with a server restart', { tim
   const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
   assert.match(invite, /\/play\/[a-z0-9]+#[0-9a-f]{32}$/);
   await A.click('#go-play');
-  // Bea sees the game in the lobby's open games, then follows her invite.
+  // Bea sees the game in the lobby (with the running games: its free seat
+  // is invited, not open to anyone), then follows her invite.
   await B.goto(srv.url + '/');
-  await B.waitForSelector('#open-games li:has-text("Word Sprout"):has-text("Player 2: invited")');
+  await B.waitForSelector('#live-games li:has-text("Word Sprout"):has-text("Player 2: invited")');
   await B.goto(invite);
 
   await A.waitForSelector('#ws-status:has-text("Your turn")');
