@@ -10,8 +10,8 @@ use crate::moves::successors;
 use crate::position::{Position, PositionTextError};
 use crate::wgosa::{describe, resolve, NotationError, RuleError, WgosaMove};
 use parlor_core::{
-    Actor, Agent, AgentContext, ConfigError, ErrorKind, Game, GameError, GameInfo, GameRng, Level,
-    Needs, Outcome, Resources, Seat, Seed, Setting, SettingKind, ToAct, Viewer,
+    Actor, Agent, ConfigError, ErrorKind, Game, GameError, GameInfo, GameRng, Level, Needs,
+    Outcome, Resources, Seat, Seed, Setting, SettingKind, ToAct, Viewer,
 };
 use serde::{Deserialize, Serialize};
 
@@ -406,86 +406,11 @@ impl Game for Sprouts {
         seed: Seed,
         _: &Resources,
     ) -> Result<Box<dyn Agent<Self>>, ConfigError> {
-        Ok(Box::new(Greedy {
-            misere: config.misere,
+        Ok(Box::new(crate::bot::Player::new(
+            config.misere,
             level,
-            rng: GameRng::from_seed(seed),
-        }))
-    }
-}
-
-/// The computer player until the solver comes: at `easy` it plays at
-/// random; above, it takes a move that ends the game in its favour, avoids
-/// one that ends it against it, and (at `hard` and `best`) avoids moves
-/// after which the opponent can do that; otherwise at random.
-struct Greedy {
-    misere: bool,
-    level: Level,
-    rng: GameRng,
-}
-
-impl Greedy {
-    /// Whether the player to move in `p` can win at once: at normal play,
-    /// by a move after which nobody can move. (At misère, ending the game
-    /// loses, so there is no such threat.)
-    fn wins_at_once(&self, p: &Position) -> bool {
-        !self.misere && successors(p).iter().any(|(_, child, _)| !child.has_move())
-    }
-}
-
-impl Agent<Sprouts> for Greedy {
-    fn choose(&mut self, ctx: &AgentContext<'_, Sprouts>) -> Option<Action> {
-        let legal = ctx.legal?;
-        if legal.is_empty() {
-            return None;
-        }
-        let pick = |rng: &mut GameRng, v: &[Action]| v[rng.below(v.len())].clone();
-        if self.level == Level::Easy {
-            return Some(pick(&mut self.rng, legal));
-        }
-        let Ok(here) = Position::parse(&ctx.view.position) else {
-            return Some(pick(&mut self.rng, legal));
-        };
-        let started = std::time::Instant::now();
-        let mut nodes = 0u64;
-        let mut good = Vec::new();
-        let mut fair = Vec::new();
-        let mut bad = Vec::new();
-        for a in legal {
-            let child = match a.0.strip_prefix('=') {
-                Some(t) => Position::parse(t).ok(),
-                None => {
-                    a.0.parse::<WgosaMove>()
-                        .ok()
-                        .and_then(|wm| resolve(&here, &wm).ok().map(|(_, p)| p))
-                }
-            };
-            let Some(child) = child else {
-                fair.push(a.clone());
-                continue;
-            };
-            if !child.has_move() {
-                // The game ends with this move: it wins at normal play.
-                if self.misere {
-                    bad.push(a.clone());
-                } else {
-                    good.push(a.clone());
-                }
-            } else if self.level >= Level::Hard && !ctx.budget.exhausted(started, nodes) && {
-                nodes += 1;
-                self.wins_at_once(&child)
-            } {
-                bad.push(a.clone());
-            } else {
-                fair.push(a.clone());
-            }
-        }
-        for v in [&good, &fair, &bad] {
-            if !v.is_empty() {
-                return Some(pick(&mut self.rng, v));
-            }
-        }
-        None
+            GameRng::from_seed(seed),
+        )))
     }
 }
 

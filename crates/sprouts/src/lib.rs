@@ -76,6 +76,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod bot;
 pub mod canon;
 pub mod game;
 pub mod moves;

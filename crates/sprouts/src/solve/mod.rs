@@ -228,6 +228,35 @@ impl Solver {
         })
     }
 
+    /// Like [`solve`](Solver::solve) on one thread, but gives up (`None`)
+    /// once `stop` is raised: for a player with a time budget. What was
+    /// learnt before stopping stays in the tables, so asking again goes on
+    /// from there.
+    pub fn solve_until(
+        &self,
+        position: &Position,
+        query: &Query,
+        stop: &AtomicBool,
+    ) -> Result<Option<Answer>, SolveError> {
+        if query.misere && query.nimber {
+            return Err(SolveError::NimberInMisere);
+        }
+        let lands = lands_of(position)?;
+        let mut s = Search::new(&self.tables, stop, 0, 1);
+        let result = if query.misere {
+            s.misere_win(&lands).map(|w| (w, None))
+        } else if query.nimber {
+            s.sum_nimber(&lands).map(|n| (n != 0, Some(n)))
+        } else {
+            s.sum_loses(&lands, 0).map(|l| (!l, None))
+        };
+        Ok(result.map(|(first_player_wins, nimber)| Answer {
+            first_player_wins,
+            nimber,
+            positions: s.nodes,
+        }))
+    }
+
     /// Runs one search on `threads` threads sharing the tables; the first
     /// to finish stops the others. Returns the answer and the nodes
     /// expanded by all threads.
