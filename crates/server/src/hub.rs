@@ -546,7 +546,7 @@ impl Hub {
         let entry2 = entry.clone();
         // A few builds at once: the rest wait their turn, briefly.
         let wait = self.inner.settings.create_wait;
-        let _building = match tokio::time::timeout(wait, self.inner.creations.acquire()).await {
+        let building = match tokio::time::timeout(wait, self.inner.creations.acquire()).await {
             Ok(Ok(permit)) => permit,
             _ => {
                 return Err(ApiError::new(
@@ -560,6 +560,10 @@ impl Hub {
             .await
             .map_err(|e| ApiError::new("internal", e.to_string()))?
             .map_err(config_error)?;
+        // The build is what the permit bounds (CPU, memory); storing the
+        // game waits in the writer's queue like any write, without
+        // holding others back from building theirs.
+        drop(building);
         let n = needs.seats;
         if m.seats() != n {
             return Err(ApiError::new(
