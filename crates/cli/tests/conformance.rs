@@ -1,19 +1,9 @@
 //! `parlor conformance`: the suite from the command line, on the embedded
 //! list or a list of one's own.
 
-use std::process::Command;
+mod common;
 
-fn parlor(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(args)
-        .output()
-        .expect("parlor runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::parlor;
 
 #[test]
 fn word_games_run_on_a_list_of_ones_own() {

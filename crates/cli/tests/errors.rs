@@ -1,18 +1,8 @@
 //! Bad input anywhere: one line on stderr, a non-zero exit, no panic.
 
-use std::process::Command;
+mod common;
 
-fn parlor(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(args)
-        .output()
-        .expect("parlor runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::parlor;
 
 #[test]
 fn usage_errors_are_one_line() {
@@ -58,7 +48,7 @@ fn a_record_replays_with_its_word_list_from_another_path() {
     std::fs::write(dir.join("words.txt"), words).unwrap();
     std::fs::write(dir.join("sub/copy.txt"), words).unwrap();
     let record = dir.join("game.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_parlor"))
         .current_dir(&dir)
         .args([
             "wordsprout",

@@ -2,19 +2,9 @@
 
 use parlor_core::{Actor, Game, Match, Resources, ToAct};
 use parlor_sprouts::{Config, Sprouts};
-use std::process::Command;
+mod common;
 
-fn parlor(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(args)
-        .output()
-        .expect("parlor runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::parlor;
 
 #[test]
 fn replay_shows_every_position_and_the_winner() {
@@ -111,26 +101,10 @@ fn replay_file_takes_json_and_wgosa_records() {
 
 /// Runs `parlor sprouts play` with `input` on standard input.
 fn play(args: &[&str], input: &str) -> (i32, String) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(["sprouts", "play"])
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let mut all = vec!["sprouts", "play"];
+    all.extend_from_slice(args);
+    let (code, out, _) = common::parlor_with_input(&all, input);
+    (code, out)
 }
 
 /// Two players at one terminal play the document's game, by WGOSA text and

@@ -25,7 +25,9 @@ fn play(config: &Config, first: Level, second: Level, seed: u64) -> Seat {
             legal: Some(&legal),
             budget: Budget::time(Duration::from_secs(20)),
         };
-        let action = agents[seat.0].choose(&ctx).expect("a move where there is one");
+        let action = agents[seat.0]
+            .choose(&ctx)
+            .expect("a move where there is one");
         assert!(legal.contains(&action), "{action:?} is listed");
         game.apply(Actor::Seat(seat), action).unwrap();
     }
