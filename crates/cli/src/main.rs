@@ -16,6 +16,7 @@ mod records;
 mod serve;
 mod serve_bench;
 mod sprouts;
+mod sprouts_analyse;
 mod sprouts_play;
 mod sprouts_solve;
 mod wordsprout;

@@ -24,6 +24,9 @@ enum Cmd {
     /// Play a game at this terminal against the computer (or two players
     /// taking turns): moves in WGOSA form or by number.
     Play(crate::sprouts_play::PlayArgs),
+    /// The solver's verdict on every move of a game record: who could win
+    /// before it and after it, and the moves that gave a win away.
+    Analyse(crate::sprouts_analyse::AnalyseArgs),
     /// Who wins from the start with N spots (or from a position), normal or
     /// misère, with nimbers: `solve --spots 1..11 [--misere] [--nimber]`.
     Solve(crate::sprouts_solve::Args),
@@ -56,6 +59,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         Cmd::Moves(a) => moves(a),
         Cmd::Play(a) => crate::sprouts_play::run(a),
+        Cmd::Analyse(a) => crate::sprouts_analyse::run(a),
         Cmd::Solve(a) => crate::sprouts_solve::run(a),
     }
 }

@@ -156,3 +156,21 @@ fn play_against_the_computer() {
     let (code, _) = play(&["--spots", "33"], "");
     assert_ne!(code, 0);
 }
+
+/// The verdicts of the document's 2-spot game: the first player cannot
+/// win, so nothing is given away; JSON carries the same.
+#[test]
+fn analyse_a_record() {
+    let (code, out, err) = parlor(&["sprouts", "analyse", "2+ 1(3)2 1(4)2 1(5)4 2(6)3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("the first player loses"), "{out}");
+    assert!(!out.contains("gives the win away"), "{out}");
+    let (code, out, _) = parlor(&["sprouts", "analyse", "2+ 1(3)2 1(4)2", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["first_player_wins"], false);
+    assert_eq!(v["moves"].as_array().unwrap().len(), 2);
+    let (code, _, err) = parlor(&["sprouts", "analyse", "2+ 1(3)2 1(9)2"]);
+    assert_ne!(code, 0);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

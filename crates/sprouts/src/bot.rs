@@ -150,6 +150,42 @@ impl Player {
     }
 }
 
+/// Runs `f` with a stop flag that a watchdog raises when `budget` is
+/// exhausted (or cancelled), after `limit` if one is given, and, with
+/// `quarter`, once a quarter of the budget's time is spent. The solver
+/// checks the flag as it goes.
+pub(crate) fn within<T>(
+    budget: &parlor_core::Budget,
+    limit: Option<Duration>,
+    quarter: bool,
+    f: impl FnOnce(&AtomicBool) -> T,
+) -> T {
+    let started = Instant::now();
+    let stop = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                let elapsed = started.elapsed();
+                let out = budget.exhausted(started, 0)
+                    || limit.is_some_and(|l| elapsed >= l)
+                    || (quarter
+                        && started
+                            .checked_sub(elapsed * 3)
+                            .is_some_and(|s| budget.exhausted(s, 0)));
+                if out {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        });
+        let r = f(&stop);
+        done.store(true, Ordering::Relaxed);
+        r
+    })
+}
+
 /// What the solver found in the time it had.
 enum Verdict {
     /// This move wins.
@@ -181,32 +217,10 @@ impl Agent<Sprouts> for Player {
         if self.level < Level::Hard {
             return self.greedy(&moves, &[]);
         }
-        let started = Instant::now();
-        let stop = AtomicBool::new(false);
-        let done = AtomicBool::new(false);
-        let budget = &ctx.budget;
-        let hard = self.level == Level::Hard;
-        // The solver checks `stop` as it goes; a watchdog raises it when
-        // the budget (or the host) says so.
-        let verdict = std::thread::scope(|scope| {
-            scope.spawn(|| {
-                while !done.load(Ordering::Relaxed) {
-                    let out = budget.exhausted(started, 0)
-                        || (hard && started.elapsed() >= HARD_LIMIT)
-                        || (hard
-                            && started
-                                .checked_sub(started.elapsed() * 3)
-                                .is_some_and(|s| budget.exhausted(s, 0)));
-                    if out {
-                        stop.store(true, Ordering::Relaxed);
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-            });
-            let v = self.solve(&here, &moves, &stop);
-            done.store(true, Ordering::Relaxed);
-            v
+        let limit = (self.level == Level::Hard).then_some(HARD_LIMIT);
+        let quarter = self.level == Level::Hard;
+        let verdict = within(&ctx.budget, limit, quarter, |stop| {
+            self.solve(&here, &moves, stop)
         });
         let (t, m) = self.solver.table_sizes();
         if t + m > MAX_TABLE_ENTRIES {

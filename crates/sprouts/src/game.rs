@@ -400,6 +400,47 @@ impl Game for Sprouts {
         })
     }
 
+    /// After the game, the solver's verdict on every move (see
+    /// [`crate::analysis`]): who could win before each move and after it,
+    /// and which moves gave a win away. Not during play: it would tell a
+    /// player the winning move.
+    fn assist(
+        &self,
+        _viewer: Viewer,
+        _request: &serde_json::Value,
+        budget: &parlor_core::Budget,
+    ) -> Option<Result<serde_json::Value, String>> {
+        if !self.over {
+            return Some(Err(
+                "the solver's verdicts on the moves come once the game is over".into(),
+            ));
+        }
+        let mut positions = vec![Position::start(self.config.spots)];
+        for (i, text) in self.moves.iter().enumerate() {
+            let here = positions.last().expect("the start at least");
+            let next = match text.strip_prefix('=') {
+                Some(t) => Position::parse(t).map_err(|e| e.to_string()),
+                None => text
+                    .parse::<WgosaMove>()
+                    .map_err(|e| e.to_string())
+                    .and_then(|wm| {
+                        resolve(here, &wm)
+                            .map(|(_, p)| p)
+                            .map_err(|e| e.to_string())
+                    }),
+            };
+            match next {
+                Ok(p) => positions.push(p),
+                Err(e) => {
+                    return Some(Err(format!("move {} ({text}) does not replay: {e}", i + 1)))
+                }
+            }
+        }
+        let analysis =
+            crate::analysis::analyse_within(&positions, &self.moves, self.config.misere, budget);
+        Some(serde_json::to_value(analysis).map_err(|e| e.to_string()))
+    }
+
     fn agent(
         config: &Config,
         level: Level,

@@ -76,6 +76,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod analysis;
 mod bot;
 pub mod canon;
 pub mod game;
