@@ -27,8 +27,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Entries the solver's tables may hold between decisions before they are
-/// cleared: a long game on many spots must not grow a bot without bound.
-const MAX_TABLE_ENTRIES: usize = 2_000_000;
+/// cleared: a long game on many spots must not grow a bot without bound
+/// (a server holds one per bot seat of every live game). What one decision
+/// adds is bounded by its time budget.
+const MAX_TABLE_ENTRIES: usize = 200_000;
 
 /// The most `hard` thinks per move.
 const HARD_LIMIT: Duration = Duration::from_secs(2);
