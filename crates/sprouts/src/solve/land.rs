@@ -301,7 +301,7 @@ fn least_rotations(index: usize, b: &[u8], reverse: bool, sym: &[u8]) -> Least {
         seen.clear();
         cur.clear();
         let mut order = std::cmp::Ordering::Equal;
-        for t in 0..m {
+        for (t, &want) in best.iter().enumerate() {
             let i = if reverse {
                 (s + m - t) % m
             } else {
@@ -321,7 +321,7 @@ fn least_rotations(index: usize, b: &[u8], reverse: bool, sym: &[u8]) -> Least {
             }
             cur.push(c);
             if order == std::cmp::Ordering::Equal {
-                order = c.cmp(&best[t]);
+                order = c.cmp(&want);
                 if order == std::cmp::Ordering::Greater {
                     break;
                 }
