@@ -734,6 +734,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
 
 /// The positions one move away from a land, each as its lands' keys
 /// (sorted), without repeats.
+#[cfg(test)]
 pub(crate) fn children(key: &[u8]) -> Vec<Vec<Key>> {
     let mut out = Vec::new();
     visit_children(key, &mut |k| {
