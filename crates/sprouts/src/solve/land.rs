@@ -275,18 +275,66 @@ struct Least {
 }
 
 fn least_rotations(index: usize, b: &[u8], reverse: bool, sym: &[u8]) -> Least {
-    let mut seen = Vec::new();
+    let m = b.len();
+    // A signature starts with its least byte: only starts there can win
+    // (a name with both corners here always reads `a` first).
+    let first = |i: usize| {
+        let c = sym[b[i] as usize];
+        if c == 255 {
+            b'a'
+        } else {
+            c
+        }
+    };
+    let low = (0..m).map(first).min().unwrap_or(0);
+    let mut seen: Vec<u8> = Vec::new();
     let mut best: Vec<u8> = Vec::new();
-    let mut cur = Vec::with_capacity(b.len());
     let mut starts = Vec::new();
-    for s in 0..b.len() {
-        signature(b, reverse, s, sym, &mut seen, &mut cur);
-        if s == 0 || cur < best {
-            std::mem::swap(&mut best, &mut cur);
-            starts.clear();
+    let mut cur: Vec<u8> = Vec::with_capacity(m);
+    for s in (0..m).filter(|&s| first(s) == low) {
+        if best.is_empty() {
+            signature(b, reverse, s, sym, &mut seen, &mut best);
             starts.push(s);
-        } else if cur == best {
-            starts.push(s);
+            continue;
+        }
+        // Compare while writing: stop as soon as this start is worse.
+        seen.clear();
+        cur.clear();
+        let mut order = std::cmp::Ordering::Equal;
+        for (t, &want) in best.iter().enumerate() {
+            let i = if reverse {
+                (s + m - t) % m
+            } else {
+                (s + t) % m
+            };
+            let v = b[i];
+            let mut c = sym[v as usize];
+            if c == 255 {
+                let k = match seen.iter().position(|&x| x == v) {
+                    Some(k) => k,
+                    None => {
+                        seen.push(v);
+                        seen.len() - 1
+                    }
+                };
+                c = b'a'.wrapping_add(k as u8);
+            }
+            cur.push(c);
+            if order == std::cmp::Ordering::Equal {
+                order = c.cmp(&want);
+                if order == std::cmp::Ordering::Greater {
+                    break;
+                }
+            }
+        }
+        match order {
+            std::cmp::Ordering::Less => {
+                std::mem::swap(&mut best, &mut cur);
+                starts.clear();
+                starts.push(s);
+            }
+            std::cmp::Ordering::Equal => starts.push(s),
+            std::cmp::Ordering::Greater => {}
         }
     }
     Least {
@@ -500,7 +548,7 @@ impl Exact<'_> {
 /// Names given so far: per spot, its name index, or `u8::MAX`.
 #[derive(Clone)]
 struct Names {
-    of: Vec<u8>,
+    of: [u8; 256],
     next: u8,
 }
 
@@ -584,7 +632,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     if no_ties {
         // Nothing to choose: write the regions as they come.
         let mut names = Names {
-            of: vec![u8::MAX; nv],
+            of: [u8::MAX; 256],
             next: 0,
         };
         let mut key: Vec<u8> = Vec::new();
@@ -666,7 +714,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     sides.sort_by(|a, b| a.1[0].sig.cmp(&b.1[0].sig));
     let groups = runs(sides.len(), |a, b| sides[a].1[0].sig == sides[b].1[0].sig);
     let names = Names {
-        of: vec![u8::MAX; nv],
+        of: [u8::MAX; 256],
         next: 0,
     };
     let (a, b) = groups[0];
@@ -686,6 +734,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
 
 /// The positions one move away from a land, each as its lands' keys
 /// (sorted), without repeats.
+#[cfg(test)]
 pub(crate) fn children(key: &[u8]) -> Vec<Vec<Key>> {
     let mut out = Vec::new();
     visit_children(key, &mut |k| {

@@ -27,7 +27,7 @@
 //! rest go smallest first (the largest land that would still need a
 //! search), since small lands are settled fast and often from the tables.
 
-use super::land::{children, visit_children, Key, LAND};
+use super::land::{visit_children, Key, LAND};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -185,21 +185,6 @@ impl<'a> Search<'a> {
             threads: threads.max(1),
             depth: 0,
         }
-    }
-
-    fn kids(&mut self, land: &[u8]) -> Options {
-        let s = shard_of(land);
-        if let Some(k) = lock(&self.t.kids[s]).get(land) {
-            return k.clone();
-        }
-        self.nodes += 1;
-        let k = Arc::new(children(land));
-        let mut m = lock(&self.t.kids[s]);
-        if m.len() >= KIDS_PER_SHARD {
-            m.clear();
-        }
-        m.insert(land.into(), k.clone());
-        k
     }
 
     fn known(&self, land: &[u8], k: u32) -> Option<bool> {
@@ -390,38 +375,70 @@ impl<'a> Search<'a> {
             return None;
         }
         self.nodes += 1;
+        // Options made land by land, checked against the table as they
+        // come: one known lost for the opponent ends the work at once.
         let mut options: Vec<Vec<Key>> = Vec::new();
+        let mut order = Vec::new();
+        let mut hit = false;
         for i in 0..lands.len() {
             if i > 0 && lands[i] == lands[i - 1] {
                 continue;
             }
-            let kids = self.kids(&lands[i]);
-            for kid in kids.iter() {
+            let t = self.t;
+            let mut look = |kid: &[Key]| -> bool {
                 let mut p: Vec<Key> = Vec::with_capacity(lands.len() + kid.len());
                 p.extend(lands[..i].iter().cloned());
                 p.extend(lands[i + 1..].iter().cloned());
                 p.extend(kid.iter().cloned());
                 p.sort_unstable();
-                options.push(p);
-            }
-        }
-        let mut order = Vec::with_capacity(options.len());
-        for (i, p) in options.iter().enumerate() {
-            let known = if p.is_empty() {
-                Some(true)
-            } else {
-                self.t.misere_get(&join(p))
+                let known = if p.is_empty() {
+                    Some(true)
+                } else {
+                    t.misere_get(&join(&p))
+                };
+                match known {
+                    Some(false) => {
+                        hit = true;
+                        return true;
+                    }
+                    Some(true) => {}
+                    None => {
+                        let size: usize = p.iter().map(|l| l.len()).sum();
+                        order.push((size as u32, options.len()));
+                        options.push(p);
+                    }
+                }
+                false
             };
-            match known {
-                Some(false) => {
-                    self.t.misere_set(&key, true);
-                    return Some(true);
+            let s = shard_of(&lands[i]);
+            let cached = lock(&t.kids[s]).get(&lands[i]).cloned();
+            match cached {
+                Some(kids) => {
+                    for kid in kids.iter() {
+                        if look(kid) {
+                            break;
+                        }
+                    }
                 }
-                Some(true) => {}
                 None => {
-                    let size: usize = p.iter().map(|l| l.len()).sum();
-                    order.push((size as u32, i));
+                    let mut list = Vec::new();
+                    let stopped = visit_children(&lands[i], &mut |kid| {
+                        let stop = look(&kid);
+                        list.push(kid);
+                        stop
+                    });
+                    if !stopped {
+                        let mut m = lock(&t.kids[s]);
+                        if m.len() >= KIDS_PER_SHARD {
+                            m.clear();
+                        }
+                        m.insert(lands[i].clone(), Arc::new(list));
+                    }
                 }
+            }
+            if hit {
+                self.t.misere_set(&key, true);
+                return Some(true);
             }
         }
         let order = self.order(order);
