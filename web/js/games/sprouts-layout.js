@@ -593,21 +593,33 @@ export class Drawing {
    * @param {Move} mv @param {Pt[]} pts
    */
   place(mv, pts) {
-    let total = 0;
-    for (let k = 0; k + 1 < pts.length; k++) total += Math.hypot(pts[k + 1][0] - pts[k][0], pts[k + 1][1] - pts[k][1]);
-    let acc = 0;
+    // The new spot goes where the line has the most room around it (within
+    // its middle part), so its corners can be reached later.
+    const fd = this.field();
+    /** @type {number[]} */
+    const cum = [0];
+    for (let k = 0; k + 1 < pts.length; k++) cum.push(cum[k] + Math.hypot(pts[k + 1][0] - pts[k][0], pts[k + 1][1] - pts[k][1]));
+    const total = cum[cum.length - 1];
     let at = 1;
     /** @type {Pt} */
     let mid = pts[0];
-    for (let k = 0; k + 1 < pts.length; k++) {
-      const l = Math.hypot(pts[k + 1][0] - pts[k][0], pts[k + 1][1] - pts[k][1]);
-      if (acc + l >= total / 2) {
-        const t = l ? (total / 2 - acc) / l : 0;
-        mid = [pts[k][0] + t * (pts[k + 1][0] - pts[k][0]), pts[k][1] + t * (pts[k + 1][1] - pts[k][1])];
+    let best = -1;
+    for (let t = 0.3; t <= 0.701; t += 0.05) {
+      const want = total * t;
+      let k = 0;
+      while (k + 2 < cum.length && cum[k + 1] < want) k++;
+      const l = cum[k + 1] - cum[k];
+      const u = l ? (want - cum[k]) / l : 0;
+      /** @type {Pt} */
+      const p = [pts[k][0] + u * (pts[k + 1][0] - pts[k][0]), pts[k][1] + u * (pts[k + 1][1] - pts[k][1])];
+      const c = cellAt(p[0], p[1]);
+      // Room, with a slight pull to the middle of the line.
+      const room = (c >= 0 ? fd.dist[c] : 0) - 20 * Math.abs(t - 0.5);
+      if (room > best) {
+        best = room;
+        mid = [Math.round(p[0] * 10) / 10, Math.round(p[1] * 10) / 10];
         at = k + 1;
-        break;
       }
-      acc += l;
     }
     this.spots = new Map(this.spots);
     this.spots.set(mv.g, mid);
@@ -747,6 +759,24 @@ export class Drawing {
    * @returns {Pt[]}
    */
   smooth(mv, pts, _F) {
+    if (pts.length > 3 && same(pts[0], pts[pts.length - 1])) {
+      // A loop: each quarter on its own, so no shortcut flattens it.
+      /** @type {Pt[]} */
+      const out = [pts[0]];
+      for (let q = 0; q < 4; q++) {
+        const from = Math.floor((q * (pts.length - 1)) / 4), to = Math.floor(((q + 1) * (pts.length - 1)) / 4);
+        if (to > from) out.push(...this.smoothOpen(mv, pts.slice(from, to + 1)).slice(1));
+      }
+      return out;
+    }
+    return this.smoothOpen(mv, pts);
+  }
+
+  /**
+   * @param {Move} mv @param {Pt[]} pts
+   * @returns {Pt[]}
+   */
+  smoothOpen(mv, pts) {
     const fd = this.field();
     // A shortcut is fine when every point along it is in a cell at least
     // R + 2 from other lines (or near the line's own ends).
@@ -788,8 +818,10 @@ export class Drawing {
     let i = 0;
     while (i < pts.length - 1) {
       let j = Math.min(pts.length - 1, i + 1);
-      for (let k = pts.length - 1; k > i + 1; k--) {
-        if (clear(pts[i], pts[k])) {
+      for (let k = Math.min(pts.length - 1, i + 120); k > i + 1; k--) {
+        // The shortcut must be clear and must not cut a spot off to the
+        // other side (lines cannot be cut off: they would cross it).
+        if (clear(pts[i], pts[k]) && !this.spotInside(pts.slice(i, k + 1), mv)) {
           j = k;
           break;
         }
@@ -815,6 +847,7 @@ export class Drawing {
       // Keep the cut only if it stays clear (else the corner stays sharp).
       let ok = true;
       for (let k = 1; k + 2 < next.length && ok; k++) ok = clear(next[k], next[k + 1]);
+      for (let k = 1; k + 1 < line.length && ok; k++) ok = !this.spotInside([line[k - 1], line[k], line[k + 1]], mv);
       if (!ok) break;
       line = next;
     }
@@ -822,9 +855,26 @@ export class Drawing {
   }
 
   /**
+   * Whether a spot (other than the move's ends) lies inside the polygon.
+   * @param {Pt[]} poly @param {Move} mv
+   */
+  spotInside(poly, mv) {
+    for (const [s, p] of this.spots) {
+      if (s === mv.f || s === mv.h) continue;
+      let inside = false;
+      for (let a = 0, b = poly.length - 1; a < poly.length; b = a++) {
+        const [xa, ya] = poly[a], [xb, yb] = poly[b];
+        if (ya > p[1] !== yb > p[1] && p[0] < ((xb - xa) * (p[1] - ya)) / (yb - ya) + xa) inside = !inside;
+      }
+      if (inside) return true;
+    }
+    return false;
+  }
+
+  /**
    * Ways of drawing a dividing move (f and h on one boundary) in face F.
    * @param {Move} mv @param {number} F
-   * @param {{cells: number[]}[]} sf @param {{cells: number[]}[]} sh
+   * @param {{cells: number[], from: number, to: number}[]} sf @param {{cells: number[], from: number, to: number}[]} sh
    * @returns {Generator<{pts: Pt[], check: (d: Drawing) => boolean}>}
    */
   *dividing(mv, F, sf, sh) {
@@ -881,7 +931,7 @@ export class Drawing {
             // Roomy first (the blob grown into free space, so regions read
             // as regions), then tight.
             for (const grow of [12, 5, 0]) {
-              const outline = this.blob(mv, F, C, plan, arc, a.cells, b.cells, grow);
+              const outline = this.blob(mv, F, C, plan, arc, a, b, grow);
               if (!outline) continue;
               for (const pts of this.pinch(mv, outline, C)) yield { pts: this.smooth(mv, pts, F), check };
             }
@@ -985,10 +1035,12 @@ export class Drawing {
    * @param {Move} mv @param {number} F @param {number} C
    * @param {{islands: number[], own: 'none' | 'all' | 'piece'}} plan
    * @param {number[][]} arc band pieces of C that go to side Z
-   * @param {number[]} fCells @param {number[]} hCells @param {number} grow layers of free space to add
+   * @param {{cells: number[], from: number, to: number}} fSec @param {{cells: number[], from: number, to: number}} hSec the corners used
+   * @param {number} grow layers of free space to add
    * @returns {Pt[] | null}
    */
-  blob(mv, F, C, plan, arc, fCells, hCells, grow) {
+  blob(mv, F, C, plan, arc, fSec, hSec, grow) {
+    const fCells = fSec.cells;
     const fd = this.field();
     const zComps = new Set(plan.islands);
     if (plan.own === 'all') zComps.add(C);
@@ -1045,12 +1097,16 @@ export class Drawing {
       parts.push(part);
     }
     // The corner(s) at the ends: a small patch of the sector's free cells.
-    const patch = (/** @type {number[]} */ cells, /** @type {Pt} */ p) => {
-      const sorted = [...cells].sort((a, b) => Math.hypot(cx(a) - p[0], cy(a) - p[1]) - Math.hypot(cx(b) - p[0], cy(b) - p[1]));
+    // Near the middle of the corner, so the line leaves the spot well
+    // away from its other lines.
+    const patch = (/** @type {{cells: number[], from: number, to: number}} */ sec, /** @type {Pt} */ p) => {
+      const mid = (sec.from + sec.to) / 2;
+      const q = [p[0] + Math.cos(mid) * (R + 3 * CS), p[1] + Math.sin(mid) * (R + 3 * CS)];
+      const sorted = [...sec.cells].sort((a, b) => Math.hypot(cx(a) - q[0], cy(a) - q[1]) - Math.hypot(cx(b) - q[0], cy(b) - q[1]));
       return sorted.slice(0, 4);
     };
-    parts.unshift(patch(fCells, f));
-    if (mv.f !== mv.h) parts.push(patch(hCells, h));
+    parts.unshift(patch(fSec, f));
+    if (mv.f !== mv.h) parts.push(patch(hSec, h));
     for (const piece of arc) parts.push(piece);
     for (const p of parts) for (const c of p) inB[c] = 1;
     // Join the parts one by one to the first, each by a cheapest path.
@@ -1087,7 +1143,36 @@ export class Drawing {
       for (const c of target) join(c);
     }
     // Grown into the free space around it, keeping the gap.
-    const roomy = (/** @type {number} */ c) => fd.face[c] === F && other[c] >= GAP + 2 * CS && (!distC || distC[c] >= GAP + 2 * CS);
+    // Near the ends, C's lines there may be closer in proportion (the blob
+    // opens from the corner like a fan).
+    const rEnd = (/** @type {number} */ c) => Math.min(Math.hypot(cx(c) - f[0], cy(c) - f[1]), Math.hypot(cx(c) - h[0], cy(c) - h[1]));
+    // Away from the part of C that goes to the other side: the band along
+    // it (outside the ends), and up to 6 cells from it.
+    const fromOther = new Uint8Array(GW * GH).fill(255);
+    if (distC) {
+      /** @type {number[]} */
+      let front = [];
+      for (let c = 0; c < GW * GH; c++) {
+        if (fd.face[c] === F && fd.owner[c] === C && fd.dist[c] < R + 3 * CS && !pieceCells[c] && rEnd(c) >= GAP) {
+          fromOther[c] = 0;
+          front.push(c);
+        }
+      }
+      for (let g = 1; g <= 6; g++) {
+        /** @type {number[]} */
+        const next = [];
+        for (const c of front)
+          for (const d of n4(c)) {
+            if (fromOther[d] > g) {
+              fromOther[d] = g;
+              next.push(d);
+            }
+          }
+        front = next;
+      }
+    }
+    const roomy = (/** @type {number} */ c) =>
+      fd.face[c] === F && other[c] >= GAP + 2 * CS && (!distC || (fromOther[c] > 5 && distC[c] >= Math.min(R + 3 * CS, 0.6 * rEnd(c))));
     let layer = [];
     for (let c = 0; c < GW * GH; c++) if (inB[c]) layer.push(c);
     for (let g = 0; g < grow; g++) {
