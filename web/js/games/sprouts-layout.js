@@ -47,6 +47,8 @@ const GW = Math.ceil(W / CS);
 const GH = Math.ceil(H / CS);
 /** Cells closer than this to a line or spot are blocked. */
 const R = 3;
+/** A spot's radius, for keeping lines off it. */
+const SPOT = CS;
 /** Distances are capped here (costs only care about nearby lines). */
 const MAXD = R + 36;
 /**
@@ -204,6 +206,15 @@ function newCrossings(d, k) {
     for (let j = i + 1; j < fresh.length; j++) if (polylinesCross(fresh[i].pts, fresh[j].pts)) n++;
   }
   const sub = { spots: d.spots, curves: fresh };
+  // Old lines through the new spots.
+  const newSpots = new Set(fresh.flatMap((c) => [c.a, c.b]));
+  for (const o of old) {
+    for (const s of newSpots) {
+      if (s === o.a || s === o.b) continue;
+      const p = /** @type {Pt} */ (d.spots.get(s));
+      for (let k = 0; k + 1 < o.pts.length; k++) if (segDist(p, o.pts[k], o.pts[k + 1]) < 1) n++;
+    }
+  }
   return n + crossings(sub).length;
 }
 
@@ -312,6 +323,10 @@ export class Drawing {
     this.moves = [];
     /** @type {number[]} indices of moves drawn approximately */
     this.approximate = [];
+    /** @type {Curve[]} lines that could not be drawn without crossing (shown apart) */
+    this.unplaced = [];
+    /** @type {string[]} why each approximate move is so (for tests and the curious) */
+    this.why = [];
     this.n = n;
     const cols = Math.ceil(Math.sqrt(n * 1.5));
     const rows = Math.ceil(n / cols);
@@ -359,20 +374,22 @@ export class Drawing {
     const dist = new Float32Array(GW * GH).fill(MAXD);
     const owner = new Int32Array(GW * GH).fill(-1);
     /** @param {Pt} a @param {Pt} b @param {number} who */
-    const paint = (a, b, who) => {
+    const paint = (a, b, who, extra = 0) => {
       const i0 = Math.max(0, Math.floor((Math.min(a[0], b[0]) - MAXD) / CS)), i1 = Math.min(GW - 1, Math.floor((Math.max(a[0], b[0]) + MAXD) / CS));
       const j0 = Math.max(0, Math.floor((Math.min(a[1], b[1]) - MAXD) / CS)), j1 = Math.min(GH - 1, Math.floor((Math.max(a[1], b[1]) + MAXD) / CS));
       for (let j = j0; j <= j1; j++)
         for (let i = i0; i <= i1; i++) {
           const c = j * GW + i;
-          const d = segDist([i * CS + CS / 2, j * CS + CS / 2], a, b);
+          const d = Math.max(0, segDist([i * CS + CS / 2, j * CS + CS / 2], a, b) - extra);
           if (d < dist[c]) {
             dist[c] = d;
             owner[c] = who;
           }
         }
     };
-    for (const [s, p] of this.spots) paint(p, p, /** @type {number} */ (comp.get(s)));
+    // A spot counts as a small disc: lines keep off it, and a spot alone
+    // still blocks a few cells (it is an island of its own).
+    for (const [s, p] of this.spots) paint(p, p, /** @type {number} */ (comp.get(s)), SPOT);
     for (const c of this.curves) {
       const who = /** @type {number} */ (comp.get(c.a));
       for (let k = 0; k + 1 < c.pts.length; k++) paint(c.pts[k], c.pts[k + 1], who);
@@ -577,15 +594,65 @@ export class Drawing {
       this.cache = null;
     }
     this.approximate.push(index);
+    this.why.push(`${text}: ${['no planar line', 'lines too close to read', 'wrong side', 'regions differ from the position'][fallback ? fallback.rank : 0]}`);
+    if (!fallback) {
+      // Unsmoothed paths along the cells, which stay off every line.
+      for (const pts of this.rawCandidates(mv)) {
+        const saved = { curves: this.curves, spots: this.spots };
+        this.place(mv, pts);
+        if (newCrossings(this, 2) === 0) return false;
+        this.curves = saved.curves;
+        this.spots = saved.spots;
+        this.cache = null;
+      }
+    }
     if (fallback) {
       this.place(mv, fallback.pts);
     } else {
-      // Nothing planar was found: a straight line, flagged (never silent).
+      // No planar line was found (the paper is too crowded there): the move
+      // is shown as a straight line apart from the drawing, flagged, and
+      // kept out of the lines that must not cross.
       const f = /** @type {Pt} */ (this.spots.get(mv.f)), h = /** @type {Pt} */ (this.spots.get(mv.h));
-      const pts = mv.f === mv.h ? [f, [f[0] + 30, f[1] - 30], [f[0] + 30, f[1] + 30], f] : [f, h];
-      this.place(mv, /** @type {Pt[]} */ (pts));
+      const pts = /** @type {Pt[]} */ (mv.f === mv.h ? [f, [f[0] + 30, f[1] - 30], [f[0] + 30, f[1] + 30], f] : [f, h]);
+      const fd = this.field();
+      this.place(mv, pts);
+      this.unplaced.push(...this.curves.splice(-2, 2));
+      // Its new spot goes to the free cell nearest the middle, off every line.
+      const m = /** @type {Pt} */ (this.spots.get(mv.g));
+      let best = -1, bd = Infinity;
+      for (let c = 0; c < GW * GH; c++) {
+        if (fd.dist[c] < 2 * R + CS) continue;
+        const d = Math.hypot(cx(c) - m[0], cy(c) - m[1]);
+        if (d < bd) { bd = d; best = c; }
+      }
+      if (best >= 0) this.spots.set(mv.g, [cx(best), cy(best)]);
+      this.cache = null;
     }
     return false;
+  }
+
+  /**
+   * Lines along the cells of a face, not smoothed: the last resort.
+   * @param {Move} mv
+   * @returns {Generator<Pt[]>}
+   */
+  *rawCandidates(mv) {
+    const fd = this.field();
+    const fs = fd.sectors.get(mv.f) || [], hs = fd.sectors.get(mv.h) || [];
+    const f = /** @type {Pt} */ (this.spots.get(mv.f)), h = /** @type {Pt} */ (this.spots.get(mv.h));
+    /** @param {{cells: number[], from: number, to: number}} sec @param {Pt} p @param {number} t */
+    const near = (sec, p, t) => {
+      const a = sec.from + (sec.to - sec.from) * t;
+      const q = [p[0] + Math.cos(a) * (R + 2 * CS), p[1] + Math.sin(a) * (R + 2 * CS)];
+      return [...sec.cells].sort((x, y) => Math.hypot(cx(x) - q[0], cy(x) - q[1]) - Math.hypot(cx(y) - q[0], cy(y) - q[1])).slice(0, 2);
+    };
+    for (const a of fs)
+      for (const b of hs) {
+        if (a.face !== b.face || a.face < 0) continue;
+        const from = near(a, f, mv.f === mv.h ? 0.35 : 0.5), to = near(b, h, mv.f === mv.h ? 0.65 : 0.5);
+        const cells = this.route(a.face, from, to, null);
+        if (cells) yield [f, ...cells.map((c) => /** @type {Pt} */ ([cx(c), cy(c)])), h];
+      }
   }
 
   /**
@@ -974,17 +1041,17 @@ export class Drawing {
     const fd = this.field();
     const dist = new Float32Array(GW * GH).fill(MAXD);
     /** @param {Pt} a @param {Pt} b */
-    const paint = (a, b) => {
+    const paint = (a, b, extra = 0) => {
       const i0 = Math.max(0, Math.floor((Math.min(a[0], b[0]) - MAXD) / CS)), i1 = Math.min(GW - 1, Math.floor((Math.max(a[0], b[0]) + MAXD) / CS));
       const j0 = Math.max(0, Math.floor((Math.min(a[1], b[1]) - MAXD) / CS)), j1 = Math.min(GH - 1, Math.floor((Math.max(a[1], b[1]) + MAXD) / CS));
       for (let j = j0; j <= j1; j++)
         for (let i = i0; i <= i1; i++) {
           const c = j * GW + i;
-          const d = segDist([i * CS + CS / 2, j * CS + CS / 2], a, b);
+          const d = Math.max(0, segDist([i * CS + CS / 2, j * CS + CS / 2], a, b) - extra);
           if (d < dist[c]) dist[c] = d;
         }
     };
-    for (const [s, p] of this.spots) if (which(/** @type {number} */ (fd.comp.get(s)))) paint(p, p);
+    for (const [s, p] of this.spots) if (which(/** @type {number} */ (fd.comp.get(s)))) paint(p, p, SPOT);
     for (const c of this.curves) {
       if (!which(/** @type {number} */ (fd.comp.get(c.a)))) continue;
       for (let k = 0; k + 1 < c.pts.length; k++) paint(c.pts[k], c.pts[k + 1]);
@@ -1099,11 +1166,22 @@ export class Drawing {
     // The corner(s) at the ends: a small patch of the sector's free cells.
     // Near the middle of the corner, so the line leaves the spot well
     // away from its other lines.
+    // Of the directions in the middle of the corner, the roomiest.
     const patch = (/** @type {{cells: number[], from: number, to: number}} */ sec, /** @type {Pt} */ p) => {
-      const mid = (sec.from + sec.to) / 2;
-      const q = [p[0] + Math.cos(mid) * (R + 3 * CS), p[1] + Math.sin(mid) * (R + 3 * CS)];
-      const sorted = [...sec.cells].sort((a, b) => Math.hypot(cx(a) - q[0], cy(a) - q[1]) - Math.hypot(cx(b) - q[0], cy(b) - q[1]));
-      return sorted.slice(0, 4);
+      let best = null, score = -Infinity;
+      for (let t = 0.2; t <= 0.801; t += 0.1) {
+        const a = sec.from + (sec.to - sec.from) * t;
+        const q = [p[0] + Math.cos(a) * (R + 3 * CS), p[1] + Math.sin(a) * (R + 3 * CS)];
+        const sorted = [...sec.cells].sort((x, y) => Math.hypot(cx(x) - q[0], cy(x) - q[1]) - Math.hypot(cx(y) - q[0], cy(y) - q[1])).slice(0, 4);
+        if (!sorted.length) continue;
+        const ahead = cellAt(p[0] + Math.cos(a) * (R + 10 * CS), p[1] + Math.sin(a) * (R + 10 * CS));
+        const room = (ahead >= 0 && fd.face[ahead] === F ? other[ahead] : 0) - 30 * Math.abs(t - 0.5);
+        if (room > score) {
+          score = room;
+          best = sorted;
+        }
+      }
+      return best || [];
     };
     parts.unshift(patch(fSec, f));
     if (mv.f !== mv.h) parts.push(patch(hSec, h));
@@ -1153,7 +1231,7 @@ export class Drawing {
       /** @type {number[]} */
       let front = [];
       for (let c = 0; c < GW * GH; c++) {
-        if (fd.face[c] === F && fd.owner[c] === C && fd.dist[c] < R + 3 * CS && !pieceCells[c] && rEnd(c) >= GAP) {
+        if (fd.face[c] === F && fd.owner[c] === C && fd.dist[c] < R + 3 * CS && !pieceCells[c] && rEnd(c) >= GAP + 3 * CS) {
           fromOther[c] = 0;
           front.push(c);
         }
@@ -1172,7 +1250,7 @@ export class Drawing {
       }
     }
     const roomy = (/** @type {number} */ c) =>
-      fd.face[c] === F && other[c] >= GAP + 2 * CS && (!distC || (fromOther[c] > 5 && distC[c] >= Math.min(R + 3 * CS, 0.6 * rEnd(c))));
+      fd.face[c] === F && other[c] >= GAP + CS && (!distC || (fromOther[c] > 5 && distC[c] >= Math.min(R + 3 * CS, 0.6 * rEnd(c))));
     let layer = [];
     for (let c = 0; c < GW * GH; c++) if (inB[c]) layer.push(c);
     for (let g = 0; g < grow; g++) {

@@ -1,0 +1,77 @@
+// The Sprouts page's drawing (web/js/games/sprouts-layout.js), without a
+// browser: games replayed move by move, each move's position taken from
+// `parlor sprouts replay --json` (the rules crate), random games played
+// through `parlor sprouts moves --json`. After every move no two lines may
+// cross (the hard rule); the drawing must read back as the position
+// (regions and their boundaries) wherever it is not flagged approximate,
+// and the documents' games must be drawn exactly.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { parlorBin } from './harness.mjs';
+import { Drawing, crossings, positionKey } from '../../web/js/games/sprouts-layout.js';
+
+/** @param {string[]} args */
+const parlor = (args) => JSON.parse(execFileSync(parlorBin(), args, { encoding: 'utf8' }));
+
+/**
+ * Draws a record's moves with their positions; checks planarity after each
+ * and that every move not flagged approximate reads back as its position.
+ * @param {string} record
+ */
+function drawRecord(record) {
+  const r = parlor(['sprouts', 'replay', record, '--json']);
+  const d = new Drawing(r.spots);
+  for (const m of r.moves) {
+    const exact = d.apply(m.shortest, m.position);
+    assert.deepEqual(crossings(d), [], `no crossing after ${m.shortest} in ${record}`);
+    if (exact) assert.equal(d.key(), positionKey(m.position), `${m.shortest} in ${record} reads back as ${m.position}`);
+  }
+  return d;
+}
+
+/** A small deterministic generator (mulberry32). @param {number} seed */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test("the documents' games are drawn exactly", () => {
+  for (const rec of ['2+ 1(3)2 1(4)2 1(5)4 2(6)3', '8+ 1(9)2 1(10)1[3,4] 3(11)10 2(12)5 5(13)5 6(14)6[7,8] 7(15)8 6(16@2)14']) {
+    const d = drawRecord(rec);
+    assert.deepEqual(d.approximate, [], `every move of ${rec} drawn as the position says`);
+  }
+});
+
+test('random games: never a crossing; how many moves are drawn approximately', { timeout: 600000 }, () => {
+  let moves = 0, approx = 0;
+  /** @type {string[]} */
+  const reasons = [];
+  const games = Number(process.env.SPROUTS_LAYOUT_GAMES || 24);
+  for (let g = 0; g < games; g++) {
+    const random = rng(1000 + g);
+    const n = 2 + (g % 5);
+    let position = Array.from({ length: n }, (_, k) => String(k + 1)).join(';');
+    const d = new Drawing(n);
+    for (;;) {
+      const m = parlor(['sprouts', 'moves', position, '--json']);
+      if (!m.moves.length) break;
+      const pick = m.moves[Math.floor(random() * m.moves.length)];
+      const exact = d.apply(pick.move, pick.position);
+      assert.deepEqual(crossings(d), [], `no crossing after ${d.moves.join(' ')}`);
+      if (exact) assert.equal(d.key(), positionKey(pick.position), `${pick.move} reads back`);
+      moves++;
+      if (!exact) approx++;
+      if (!exact && d.why.length === 1) reasons.push(`# first approximate move of game ${g} (${n} spots): ${d.moves.join(' ')} — ${d.why[0]}`);
+      position = pick.position;
+    }
+  }
+  console.log(reasons.join("\n"));
+  console.log(`# ${games} random games, ${moves} moves, ${approx} drawn approximately (${((100 * approx) / Math.max(1, moves)).toFixed(1)}%)`);
+});
