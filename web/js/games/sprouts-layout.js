@@ -997,8 +997,8 @@ export class Drawing {
           for (const b of sh) {
             // Roomy first (the blob grown into free space, so regions read
             // as regions), then tight.
-            for (const grow of [12, 5, 0]) {
-              const outline = this.blob(mv, F, C, plan, arc, a, b, grow);
+            for (const [grow, roomiest] of /** @type {[number, boolean][]} */ ([[12, false], [12, true], [5, false], [0, false]])) {
+              const outline = this.blob(mv, F, C, plan, arc, a, b, grow, roomiest);
               if (!outline) continue;
               for (const pts of this.pinch(mv, outline, C)) yield { pts: this.smooth(mv, pts, F), check };
             }
@@ -1104,9 +1104,10 @@ export class Drawing {
    * @param {number[][]} arc band pieces of C that go to side Z
    * @param {{cells: number[], from: number, to: number}} fSec @param {{cells: number[], from: number, to: number}} hSec the corners used
    * @param {number} grow layers of free space to add
+   * @param {boolean} roomiest leave a lone spot the roomiest way (else the first way round)
    * @returns {Pt[] | null}
    */
-  blob(mv, F, C, plan, arc, fSec, hSec, grow) {
+  blob(mv, F, C, plan, arc, fSec, hSec, grow, roomiest) {
     const fCells = fSec.cells;
     const fd = this.field();
     const zComps = new Set(plan.islands);
@@ -1169,13 +1170,15 @@ export class Drawing {
     // Of the directions in the middle of the corner, the roomiest.
     const patch = (/** @type {{cells: number[], from: number, to: number}} */ sec, /** @type {Pt} */ p) => {
       let best = null, score = -Infinity;
-      for (let t = 0.2; t <= 0.801; t += 0.1) {
+      // A spot alone may be left in any direction.
+      const round = roomiest && sec.to - sec.from > 2 * Math.PI - 0.01;
+      for (let t = round ? 0 : 0.2; t <= (round ? 0.95 : 0.801); t += round ? 1 / 16 : 0.1) {
         const a = sec.from + (sec.to - sec.from) * t;
         const q = [p[0] + Math.cos(a) * (R + 3 * CS), p[1] + Math.sin(a) * (R + 3 * CS)];
         const sorted = [...sec.cells].sort((x, y) => Math.hypot(cx(x) - q[0], cy(x) - q[1]) - Math.hypot(cx(y) - q[0], cy(y) - q[1])).slice(0, 4);
         if (!sorted.length) continue;
         const ahead = cellAt(p[0] + Math.cos(a) * (R + 10 * CS), p[1] + Math.sin(a) * (R + 10 * CS));
-        const room = (ahead >= 0 && fd.face[ahead] === F ? other[ahead] : 0) - 30 * Math.abs(t - 0.5);
+        const room = (ahead >= 0 && fd.face[ahead] === F ? other[ahead] : 0) - (round ? 0 : 30 * Math.abs(t - 0.5));
         if (room > score) {
           score = room;
           best = sorted;
