@@ -313,8 +313,14 @@ const N8 = Array.from({ length: GW * GH }, (_, c) => n8of(c));
  */
 
 export class Drawing {
-  /** @param {number} n starting spots */
-  constructor(n) {
+  /**
+   * @param {number} n starting spots
+   * @param {number} [variant] which starting arrangement (0: a loose grid;
+   *   1: a circle; 2: the grid, shifted): another one is tried when a game
+   *   cannot be drawn exactly on the first
+   */
+  constructor(n, variant = 0) {
+    this.variant = variant;
     /** @type {Map<number, Pt>} */
     this.spots = new Map();
     /** @type {Curve[]} */
@@ -335,8 +341,16 @@ export class Drawing {
     for (let k = 0; k < n; k++) {
       const r = Math.floor(k / cols), c = k % cols;
       const inRow = r === rows - 1 ? n - r * cols : cols;
-      const x = (W * (c + 1)) / (inRow + 1);
-      const y = (H * (r + 1)) / (rows + 1);
+      let x = (W * (c + 1)) / (inRow + 1);
+      let y = (H * (r + 1)) / (rows + 1);
+      if (variant === 1 && n > 1) {
+        x = W / 2 + Math.cos((2 * Math.PI * k) / n + 0.3) * W * 0.3;
+        y = H / 2 + Math.sin((2 * Math.PI * k) / n + 0.3) * H * 0.3;
+      } else if (variant === 2) {
+        // A fixed wobble, different for each spot.
+        x += Math.sin(k * 2.3 + 1) * 45;
+        y += Math.cos(k * 1.7 + 2) * 45 + (c % 2 ? 30 : -30);
+      }
       this.spots.set(k + 1, [Math.round(x), Math.round(y)]);
     }
     /** @type {Field | null} */
@@ -1466,9 +1480,21 @@ function subsets(items) {
  * Draws a whole game from its moves; `positions[k]`, where known, is the
  * position after move k.
  * @param {number} n @param {string[]} moves @param {(string | undefined)[]} [positions]
+ * @param {number} [variants] starting arrangements to try; the one with the
+ *   fewest approximate moves is kept
  */
-export function drawGame(n, moves, positions = []) {
-  const d = new Drawing(n);
-  moves.forEach((m, k) => d.apply(m, positions[k]));
-  return d;
+export function drawGame(n, moves, positions = [], variants = 1) {
+  /** @type {Drawing | null} */
+  let best = null;
+  for (let v = 0; v < variants; v++) {
+    const d = new Drawing(n, v);
+    for (let k = 0; k < moves.length; k++) {
+      d.apply(moves[k], positions[k]);
+      // Worse than the best so far already: stop.
+      if (best && d.approximate.length >= best.approximate.length) break;
+    }
+    if (d.moves.length === moves.length && (!best || d.approximate.length < best.approximate.length)) best = d;
+    if (best && !best.approximate.length) break;
+  }
+  return /** @type {Drawing} */ (best);
 }
