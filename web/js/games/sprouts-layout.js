@@ -58,7 +58,7 @@ const MAXD = R + 36;
 const GAP = 2 * R + 3 * CS;
 
 /** @typedef {[number, number]} Pt */
-/** @typedef {{a: number, b: number, pts: Pt[]}} Curve */
+/** @typedef {{a: number, b: number, pts: Pt[], move?: number}} Curve */
 /**
  * A parsed WGOSA move.
  * @typedef {{f: number, g: number, h: number, at: number | null, list: number[] | null}} Move
@@ -704,7 +704,8 @@ export class Drawing {
     }
     this.spots = new Map(this.spots);
     this.spots.set(mv.g, mid);
-    this.curves = [...this.curves, { a: mv.f, b: mv.g, pts: [...pts.slice(0, at), mid] }, { a: mv.g, b: mv.h, pts: [mid, ...pts.slice(at)] }];
+    const move = this.moves.length - 1;
+    this.curves = [...this.curves, { a: mv.f, b: mv.g, pts: [...pts.slice(0, at), mid], move }, { a: mv.g, b: mv.h, pts: [mid, ...pts.slice(at)], move }];
     this.cache = null;
   }
 

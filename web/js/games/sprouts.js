@@ -11,7 +11,7 @@
  * WGOSA text; the view has `moves`, `position`, `record`, `to_move`, `winner`).
  */
 import { h, replace } from '../dom.js';
-import { Drawing, parseMove, W, H, crossings } from './sprouts-layout.js';
+import { Drawing, drawGame, parseMove, W, H, crossings } from './sprouts-layout.js';
 
 /** @type {import('../settings.js').LobbyHooks} */
 export const lobby = {
@@ -33,6 +33,12 @@ function svg(tag, attrs = {}) {
 /** @param {[number, number][]} pts */
 const pathD = (pts) => pts.map((p, i) => `${i ? 'L' : 'M'}${p[0]} ${p[1]}`).join(' ');
 
+/**
+ * Redrawing a whole game from other starting arrangements takes about a
+ * second for each 20 moves; past this many moves the page keeps its drawing.
+ */
+const RELAYOUT_MOVES = 24;
+
 /** How far from a spot's centre a press or release still counts as on it. */
 const HIT = 22;
 
@@ -46,6 +52,8 @@ export function mount(ctx) {
   let drag = null;
   /** @type {string[]} the moves the chooser offers */
   let choosing = [];
+  /** @type {(string | undefined)[]} the position after each move, where this page saw it */
+  let positions = [];
 
   const status = h('h2', { id: 'sp-status', class: 'status', 'aria-live': 'polite' });
   const rules = h('p', { id: 'sp-rules' });
@@ -256,12 +264,14 @@ export function mount(ctx) {
     spotsG.replaceChildren();
     const approx = new Set(drawing.approximate);
     const newest = drawing.moves.length ? parseMove(drawing.moves[drawing.moves.length - 1]) : null;
-    drawing.curves.forEach((c, i) => {
-      const move = Math.floor(i / 2);
-      const el = svg('path', { d: pathD(c.pts), class: `sp-line${approx.has(move) ? ' approx' : ''}${drawing && move === drawing.moves.length - 1 ? ' newest' : ''}` });
-      el.dataset.move = String(move + 1);
-      linesG.append(el);
-    });
+    for (const [list, extra] of /** @type {[import('./sprouts-layout.js').Curve[], string][]} */ ([[drawing.curves, ''], [drawing.unplaced, ' unplaced']])) {
+      for (const c of list) {
+        const move = c.move ?? -1;
+        const el = svg('path', { d: pathD(c.pts), class: `sp-line${extra}${approx.has(move) ? ' approx' : ''}${move === drawing.moves.length - 1 ? ' newest' : ''}` });
+        el.dataset.move = String(move + 1);
+        linesG.append(el);
+      }
+    }
     const live = liveSpots();
     const deg = new Map();
     for (const c of drawing.curves) {
@@ -286,7 +296,7 @@ export function mount(ctx) {
     board.dataset.crossings = String(bad.length);
     board.dataset.approximate = String(drawing.approximate.length);
     replace(note, drawing.approximate.length
-      ? `⚠ The drawing of move${drawing.approximate.length > 1 ? 's' : ''} ${drawing.approximate.map((k) => k + 1).join(', ')} is approximate: the regions are right in the record, the lines there may not show them exactly.`
+      ? `⚠ The drawing of move${drawing.approximate.length > 1 ? 's' : ''} ${drawing.approximate.map((k) => k + 1).join(', ')} (dashed) is approximate: the record and the legal moves are right, the lines there may not show the regions exactly${drawing.unplaced.length ? '; a red dashed line could not be drawn without crossing' : ''}.`
       : '');
   }
 
@@ -331,11 +341,21 @@ export function mount(ctx) {
       const v = s.view;
       const prevMoves = drawing ? drawing.moves : [];
       const extends_ = drawing && drawing.n === v.spots && prevMoves.every((m, i) => v.moves[i] === m) && v.moves.length >= prevMoves.length;
-      if (!extends_) drawing = new Drawing(v.spots);
+      if (!extends_) {
+        drawing = new Drawing(v.spots);
+        positions = [];
+      }
+      // The position after the last move is known (and after every move
+      // this page saw arrive): it picks the drawing.
+      if (v.moves.length) positions[v.moves.length - 1] = v.position;
       const d = /** @type {Drawing} */ (drawing);
-      for (let k = d.moves.length; k < v.moves.length; k++) {
-        // The position after the last move is known: it picks the drawing.
-        d.apply(v.moves[k], k === v.moves.length - 1 ? v.position : undefined);
+      let exact = true;
+      for (let k = d.moves.length; k < v.moves.length; k++) exact = d.apply(v.moves[k], positions[k]) && exact;
+      if (!exact && v.moves.length <= RELAYOUT_MOVES) {
+        // Drawn only approximately: the whole game again from other
+        // starting arrangements, keeping whichever is drawn best.
+        const again = drawGame(v.spots, v.moves, positions, 3);
+        if (again.approximate.length < d.approximate.length) drawing = again;
       }
       const changed = !st || st.seq !== s.seq;
       st = s;
