@@ -37,8 +37,10 @@ test('Lobby: each game\'s rules form drawn from its declared settings', { timeou
         assert.ok(text.includes(s.label), `${game.name}: ${s.label} shown`);
         assert.ok(text.includes(s.help), `${game.name}: the help of ${s.field} shown`);
       }
+      // A game with a fixed table (Sprouts: two) declares no seats setting:
+      // the lobby takes the range from the catalog's min_seats/max_seats.
       const seats = game.settings.find((/** @type {any} */ s) => s.kind.type === 'seats');
-      assert.equal(await A.getAttribute('#seats', 'max'), String(seats.kind.max), `${game.name}: seat range from its settings`);
+      assert.equal(await A.getAttribute('#seats', 'max'), String(seats ? seats.kind.max : game.max_seats), `${game.name}: seat range from its settings`);
       assert.equal(await A.locator('#word-list').isVisible(), game.settings.some((/** @type {any} */ s) => s.kind.type === 'word_list'));
     }
 
