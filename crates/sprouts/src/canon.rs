@@ -250,12 +250,14 @@ pub fn canonical(position: &Position) -> Canonical {
 /// left empty): no move can ever touch such a stack, so where it lies does
 /// not change the game.
 fn live_rows(position: &Position) -> Vec<Vec<Vec<Spot>>> {
+    let lives = position.lives_map();
+    let live = |c: Spot| lives.get(&c).is_some_and(|&l| l > 0);
     position
         .rows()
         .iter()
         .map(|row| {
             row.iter()
-                .filter(|st| st.iter().any(|&c| position.is_live(c)))
+                .filter(|st| st.iter().any(|&c| live(c)))
                 .cloned()
                 .collect::<Vec<_>>()
         })
@@ -350,17 +352,14 @@ pub(crate) fn branch_keys(position: &Position, row: usize) -> Vec<String> {
 /// tried both ways (up to ten of them; beyond, they keep their written
 /// orientation, which can only make two equal drawings look different).
 pub fn labelled_key(position: &Position) -> String {
+    let lives = position.lives_map();
+    let live = |c: Spot| lives.get(&c).is_some_and(|&l| l > 0);
     let rows: Vec<Vec<Vec<Spot>>> = position
         .rows()
         .iter()
         .map(|row| {
             row.iter()
-                .map(|st| {
-                    st.iter()
-                        .copied()
-                        .filter(|&c| position.is_live(c))
-                        .collect::<Vec<_>>()
-                })
+                .map(|st| st.iter().copied().filter(|&c| live(c)).collect::<Vec<_>>())
                 .filter(|st| !st.is_empty())
                 .collect::<Vec<_>>()
         })
@@ -385,7 +384,7 @@ pub fn labelled_key(position: &Position) -> String {
     }
     let (comp, n) = components(&rows);
     // Each piece's orientation where its two images differ; the rest tied.
-    let mut fixed: Vec<Option<bool>> = vec![None; n];
+    let mut fixed: Vec<Option<bool>> = vec![Some(false); n];
     for (c, slot) in fixed.iter_mut().enumerate() {
         let mut fwd = Vec::new();
         let mut rev = Vec::new();
@@ -396,6 +395,11 @@ pub fn labelled_key(position: &Position) -> String {
                     rev.push(least(st, true));
                 }
             }
+        }
+        // A piece whose every boundary reads the same both ways round is
+        // its own mirror image, boundary by boundary: nothing to choose.
+        if fwd == rev {
+            continue;
         }
         fwd.sort();
         rev.sort();

@@ -292,12 +292,26 @@ pub fn successors(position: &Position) -> Vec<(Move, Position, Canonical)> {
             }
         }
     };
+    let lives = position.lives_map();
+    let live = |c: Spot| lives.get(&c).is_some_and(|&l| l > 0);
     for (r, row) in position.rows().iter().enumerate() {
         // A corner is usable if its spot is live (a stack of one card is an
         // isolated spot; its cut is always 0).
-        let usable = |stack: &[Spot], i: usize| position.is_live(stack[i]);
+        let usable = |stack: &[Spot], i: usize| live(stack[i]);
+        // Stacks of a row with equal keys are interchangeable: moves from
+        // one give the same positions, up to equivalence, as from another.
+        let keys = branch_keys(position, r);
+        let mut pairs_seen: HashSet<(&str, &str)> = HashSet::new();
         for a in 0..row.len() {
             for b in a + 1..row.len() {
+                let pair = if keys[a] <= keys[b] {
+                    (keys[a].as_str(), keys[b].as_str())
+                } else {
+                    (keys[b].as_str(), keys[a].as_str())
+                };
+                if !pairs_seen.insert(pair) {
+                    continue;
+                }
                 for i in 0..row[a].len() {
                     if !usable(&row[a], i) {
                         continue;
@@ -320,11 +334,14 @@ pub fn successors(position: &Position) -> Vec<(Move, Position, Canonical)> {
             }
         }
         // Groups of interchangeable movable stacks.
-        let keys = branch_keys(position, r);
+        let mut split_seen: HashSet<&str> = HashSet::new();
         let movable: Vec<usize> = (0..row.len())
-            .filter(|&s| row[s].iter().any(|&c| position.is_live(c)))
+            .filter(|&s| row[s].iter().any(|&c| live(c)))
             .collect();
         for (s, stack) in row.iter().enumerate() {
+            if !split_seen.insert(keys[s].as_str()) {
+                continue;
+            }
             let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
             for &m in movable.iter().filter(|&&m| m != s) {
                 match groups.iter_mut().find(|(k, _)| *k == keys[m]) {

@@ -241,11 +241,21 @@ pub struct Position {
 
 impl Position {
     /// The starting position with `n` isolated spots numbered `1..=n`, each
-    /// its own stack, all in one row (`1;2;3` for three).
+    /// its own stack, all in one row (`1;2;3` for three). With `n = 0`, the
+    /// empty table: no row at all (and no move).
     pub fn start(n: u32) -> Position {
+        if n == 0 {
+            return Position { rows: Vec::new() };
+        }
         Position {
             rows: vec![(1..=n).map(|s| vec![s]).collect()],
         }
+    }
+
+    /// How many cards are on the table (the size that move generation's
+    /// work grows with).
+    pub fn cards(&self) -> usize {
+        self.rows.iter().flatten().map(Vec::len).sum()
     }
 
     /// Checks a setup against the rules.
@@ -309,6 +319,24 @@ impl Position {
         } else {
             3 - self.degree(spot).min(3)
         }
+    }
+
+    /// Every spot's lives at once (cheaper than [`Position::lives`] spot by
+    /// spot): spots not on the table are absent.
+    pub fn lives_map(&self) -> HashMap<Spot, usize> {
+        let mut map: HashMap<Spot, usize> = HashMap::new();
+        for stack in self.rows.iter().flatten() {
+            if stack.len() == 1 {
+                map.insert(stack[0], 3);
+                continue;
+            }
+            for &c in stack {
+                // Each card of a spot with lines is one line used.
+                let e = map.entry(c).or_insert(3);
+                *e = e.saturating_sub(1);
+            }
+        }
+        map
     }
 
     /// Whether `spot` is on the table and may take another line.

@@ -260,11 +260,14 @@ fn exclusive_live(
     other: &[Vec<Spot>],
     except: &[Spot],
 ) -> BTreeSet<Spot> {
+    let lives = p.lives_map();
     let on_other: BTreeSet<Spot> = other.iter().flatten().copied().collect();
     side.iter()
         .flatten()
         .copied()
-        .filter(|s| !on_other.contains(s) && !except.contains(s) && p.is_live(*s))
+        .filter(|s| {
+            !on_other.contains(s) && !except.contains(s) && lives.get(s).is_some_and(|&l| l > 0)
+        })
         .collect()
 }
 
@@ -276,6 +279,17 @@ fn classes(cands: &[Candidate]) -> usize {
 /// The drawing `wm` means in `position`: the move and the position it
 /// leads to. An error says why no drawing, or more than one, matches.
 pub fn resolve(position: &Position, wm: &WgosaMove) -> Result<(Move, Position), RuleError> {
+    let mut ties = false;
+    resolve_noting_ties(position, wm, &mut ties)
+}
+
+/// [`resolve`], setting `ties` when the `!` tie-breaks were reached (so a
+/// form with other flags could mean something else).
+fn resolve_noting_ties(
+    position: &Position,
+    wm: &WgosaMove,
+    ties: &mut bool,
+) -> Result<(Move, Position), RuleError> {
     let (f, h, g) = (wm.from, wm.to, wm.new);
     let next = position.next_spot();
     if g != next {
@@ -305,6 +319,16 @@ pub fn resolve(position: &Position, wm: &WgosaMove) -> Result<(Move, Position), 
             )));
         }
     }
+    if let Some(s) = wm
+        .listed
+        .iter()
+        .flatten()
+        .find(|&&s| s != g && position.copies(s) == 0)
+    {
+        return Err(RuleError::Illegal(format!(
+            "listed spot {s} is not on the table"
+        )));
+    }
     let listed_live: Vec<Spot> = wm
         .listed
         .iter()
@@ -312,6 +336,7 @@ pub fn resolve(position: &Position, wm: &WgosaMove) -> Result<(Move, Position), 
         .copied()
         .filter(|&s| s != f && s != h && position.is_live(s))
         .collect();
+    let lives_before = position.lives_map();
     let mut cands: Vec<Candidate> = Vec::new();
     let mut refusal: Option<String> = None;
     for (r, row) in position.rows().iter().enumerate() {
@@ -380,7 +405,12 @@ pub fn resolve(position: &Position, wm: &WgosaMove) -> Result<(Move, Position), 
             let len = row[sf].len();
             let take = (j + len - i) % len + 1;
             let others: Vec<usize> = (0..row.len())
-                .filter(|&s| s != sf && row[s].iter().any(|&c| position.is_live(c)))
+                .filter(|&s| {
+                    s != sf
+                        && row[s]
+                            .iter()
+                            .any(|c| lives_before.get(c).is_some_and(|&l| l > 0))
+                })
                 .collect();
             let divide = |moved: Vec<usize>| Move::Divide {
                 row: r,
@@ -478,31 +508,20 @@ pub fn resolve(position: &Position, wm: &WgosaMove) -> Result<(Move, Position), 
             .copied()
             .filter(|&r| position.live_in_row(r).iter().all(|&s| s == f || s == h))
             .collect();
-        let before = cands.clone();
-        cands.retain(|c| quiet.contains(&c.row));
-        if cands.is_empty() || classes(&cands) > 1 && quiet.len() > 1 {
-            let mut all: Vec<Spot> = Vec::new();
-            for r in &rows {
-                all.extend(
-                    position
-                        .live_in_row(*r)
-                        .into_iter()
-                        .filter(|&s| s != f && s != h),
-                );
-            }
-            all.dedup();
-            if cands.is_empty() && classes(&before) == 1 {
-                cands = before;
-            } else {
-                return Err(RuleError::Ambiguous(format!(
-                    "the line can be drawn in {} regions; name one with @ and a live spot in it (one of {:?})",
-                    rows.len(),
-                    all
-                )));
-            }
+        // Where no region is free of other live spots, the rule does not
+        // apply; the `!` flags (whose corners lie in one region each) or an
+        // ambiguity error settle it below.
+        let kept: Vec<Candidate> = cands
+            .iter()
+            .filter(|c| quiet.contains(&c.row))
+            .cloned()
+            .collect();
+        if !kept.is_empty() {
+            cands = kept;
         }
     }
     if classes(&cands) > 1 {
+        *ties = true;
         // The ! tie-breaks, each only where its choice is open.
         let open = |cands: &[Candidate], pick: &dyn Fn(&Candidate) -> (usize, usize, usize)| {
             let set: BTreeSet<(usize, usize, usize)> = cands.iter().map(pick).collect();
@@ -532,6 +551,24 @@ pub fn resolve(position: &Position, wm: &WgosaMove) -> Result<(Move, Position), 
             ));
         }
         let n = classes(&cands);
+        let regions: BTreeSet<usize> = cands.iter().map(|c| c.row).collect();
+        if n > 1 && regions.len() > 1 {
+            let mut live: Vec<Spot> = Vec::new();
+            for &r in &regions {
+                live.extend(
+                    position
+                        .live_in_row(r)
+                        .into_iter()
+                        .filter(|&s| s != f && s != h),
+                );
+            }
+            live.sort_unstable();
+            live.dedup();
+            return Err(RuleError::Ambiguous(format!(
+                "the line can be drawn in {} regions; name one with @ and a live spot only it holds (live there: {live:?}), or pick a corner with !",
+                regions.len()
+            )));
+        }
         if n > 1 {
             let hint = if f == h || wm.listed.is_none() {
                 "name the region with @ or the enclosed spots with [L]"
@@ -574,8 +611,23 @@ pub fn describe(position: &Position, mv: &Move) -> Option<WgosaMove> {
             (*row, st[*cut], st[(cut + take - 1) % st.len()], true)
         }
     };
+    // `@` helps only where f and h share more than one region, and then
+    // only with a live spot of this region that the others lack.
+    let holds = |row: &Vec<Vec<Spot>>, x: Spot| row.iter().flatten().any(|&c| c == x);
+    let shared: Vec<usize> = (0..rows.len())
+        .filter(|&q| holds(&rows[q], f) && holds(&rows[q], h))
+        .collect();
     let mut ats: Vec<Option<Spot>> = vec![None];
-    ats.extend(position.live_in_row(r).into_iter().map(Some));
+    if shared.len() > 1 {
+        ats.extend(
+            position
+                .live_in_row(r)
+                .into_iter()
+                .filter(|&i| shared.iter().all(|&q| q == r || !holds(&rows[q], i)))
+                .take(1)
+                .map(Some),
+        );
+    }
     let mut lists: Vec<Option<Vec<Spot>>> = vec![None];
     if divide {
         let n = target.rows().len();
@@ -629,10 +681,34 @@ pub fn describe(position: &Position, mv: &Move) -> Option<WgosaMove> {
     }
     forms.sort_by(|x, y| (x.0, &x.1).cmp(&(y.0, &y.1)));
     forms.dedup_by(|x, y| x.1 == y.1);
-    forms
-        .into_iter()
-        .map(|(_, _, wm)| wm)
-        .find(|wm| matches!(resolve(position, wm), Ok((_, p)) if labelled_key(&p) == key))
+    // The flags only break ties: a form whose flagless version never
+    // reached the tie-breaks means what that version means, so it is tried
+    // only when that version did (each flagless version resolved once).
+    let mut flagless: std::collections::HashMap<String, bool> = Default::default();
+    let means =
+        |wm: &WgosaMove| matches!(resolve(position, wm), Ok((_, p)) if labelled_key(&p) == key);
+    for (_, _, wm) in forms {
+        if wm.flip_from || wm.flip_to || wm.flip_side {
+            let plain = WgosaMove {
+                flip_from: false,
+                flip_to: false,
+                flip_side: false,
+                ..wm.clone()
+            };
+            let tied = *flagless.entry(plain.to_string()).or_insert_with(|| {
+                let mut ties = false;
+                let _ = resolve_noting_ties(position, &plain, &mut ties);
+                ties
+            });
+            if !tied {
+                continue;
+            }
+        }
+        if means(&wm) {
+            return Some(wm);
+        }
+    }
+    None
 }
 
 /// Who won, as a record's last token says: `I` (the first player) or `II`.
@@ -1003,6 +1079,35 @@ mod tests {
         assert_eq!(r.to_string(), text);
         let replay = r.replay().unwrap();
         assert_eq!(replay.positions.len(), 9);
+    }
+
+    #[test]
+    fn flags_choose_between_corners() {
+        // Positions met in random play where only a flag tells two
+        // drawings apart.
+        for (pos, plain, flagged) in [
+            ("3;7,6,1/7,1,6,2,6;8,4,8,5", "1(9)7", "1!(9)7"),
+            ("5;8,3,7,6,1,6,2,6,7,3,8,4", "2(9)7[1]", "2(9)!7[1]"),
+        ] {
+            let p = Position::parse(pos).unwrap();
+            let (ma, a) = resolve(&p, &plain.parse().unwrap()).unwrap();
+            let (mb, b) = resolve(&p, &flagged.parse().unwrap()).unwrap();
+            assert_ne!(labelled_key(&a), labelled_key(&b), "{pos}");
+            assert_eq!(describe(&p, &ma).unwrap().to_string(), plain);
+            assert_eq!(describe(&p, &mb).unwrap().to_string(), flagged);
+        }
+        // The default corner at 1: walking from the new spot into it, the
+        // lower neighbour on the left, i.e. the corner reading 7,1,6 (next
+        // 6 < previous 7), which is in the region of spot 2.
+        let p = Position::parse("3;7,6,1/7,1,6,2,6;8,4,8,5").unwrap();
+        let (_, a) = resolve(&p, &"1(9)7".parse().unwrap()).unwrap();
+        assert!(
+            a.rows().iter().any(|row| {
+                let spots: Vec<Spot> = row.iter().flatten().copied().collect();
+                spots.contains(&9) && spots.contains(&2)
+            }),
+            "{a}"
+        );
     }
 
     #[test]
