@@ -202,3 +202,19 @@ test('Sprouts: a game against the computer, to the end', { timeout: 240000 }, as
     console.log(`# against the bot: record ${record}, approximate drawings: ${await A.getAttribute('#sp-board', 'data-approximate')}`);
   });
 });
+
+test('Sprouts: resigning, confirmed first', { timeout: 60000 }, async () => {
+  const ann = await player(browser, 'Ann');
+  const A = ann.page;
+  await withArtifacts([ann], async () => {
+    const res = await srv.api('/api/games', { game: 'sprouts', config: { spots: 2 }, bots: [{ seat: 1, level: 'easy' }], take_seat: 0, name: 'Ann' });
+    await A.goto(`${srv.url}/play/${res.game.id}#${res.you.token}`);
+    await A.waitForSelector('#sp-status:has-text("Your turn")');
+    await A.click('#sp-resign');
+    await A.click('dialog[open] button:has-text("Resign")');
+    await A.waitForSelector('#sp-status:has-text("you resigned")');
+    await A.waitForSelector('#ranking li:first-child:has-text("bot")');
+    assert.equal(await A.locator('#sp-resign').isHidden(), true);
+    assert.match(await A.inputValue('#sp-record'), /^2\+ .*II$/);
+  });
+});

@@ -85,12 +85,22 @@ export function mount(ctx) {
     },
   }, '⧉ Copy');
   const movesEl = h('ol', { id: 'sp-moves', class: 'sp-moves' });
+  // Resigning is only for the seat to move (the rules take it from no one else).
+  const resignBtn = h('button', {
+    type: 'button',
+    id: 'sp-resign',
+    class: 'danger',
+    hidden: true,
+    onclick: async () => {
+      if (await ctx.confirm('Resign this game? Your opponent wins.', 'Resign')) ctx.act('resign').catch(() => {});
+    },
+  }, '⚐ Resign');
   const help = h('p', { class: 'note', id: 'sp-help' }, 'Drag from a live spot to a live spot (or back to the same spot) to draw a line; then choose the move if several fit.');
 
   replace(
     ctx.root,
     h('div', { class: 'sp-page' },
-      h('div', { class: 'sp-main' }, status, rules, h('div', { class: 'sp-paper' }, board, chooser), note, help),
+      h('div', { class: 'sp-main' }, status, rules, h('div', { class: 'sp-paper' }, board, chooser), note, help, resignBtn),
       h('aside', { class: 'sp-side' },
         h('h3', null, 'Record (WGOSA)'), record, h('div', { class: 'row' }, copyBtn),
         h('h3', null, 'Moves'), movesEl,
@@ -323,11 +333,15 @@ export function mount(ctx) {
     let text;
     if (v.winner !== null && v.winner !== undefined) {
       const who = v.winner === ctx.mySeat ? 'You win' : `${ctx.seatName(v.winner)} wins`;
-      text = `Game over: ${who} — ${v.misere ? 'misère: the last to move loses' : 'the last to move wins'}.`;
+      const why = v.resigned !== null && v.resigned !== undefined
+        ? `${v.resigned === ctx.mySeat ? 'you' : ctx.seatName(v.resigned)} resigned`
+        : v.misere ? 'misère: the last to move loses' : 'the last to move wins';
+      text = `Game over: ${who} — ${why}.`;
     } else if (st.to_act === 'over') text = 'Game over.';
     else if (myTurn()) text = '▶ Your turn: drag from a spot to a spot.';
     else text = `${ctx.seatName(v.to_move)} to move.`;
     status.textContent = text;
+    resignBtn.hidden = !myTurn();
     replace(rules,
       h('span', { class: 'chip', id: 'sp-play' }, v.misere ? 'Misère play (last move loses)' : 'Normal play (last move wins)'),
       ' ', h('span', { class: 'chip' }, `${v.spots} spots`),
