@@ -1186,14 +1186,16 @@ export class Drawing {
     const patch = (/** @type {{cells: number[], from: number, to: number}} */ sec, /** @type {Pt} */ p) => {
       let best = null, score = -Infinity;
       // A spot alone may be left in any direction.
-      const round = roomiest && sec.to - sec.from > 2 * Math.PI - 0.01;
-      for (let t = round ? 0 : 0.2; t <= (round ? 0.95 : 0.801); t += round ? 1 / 16 : 0.1) {
+      const round = sec.to - sec.from > 2 * Math.PI - 0.01;
+      // The roomiest way: any direction of the corner, by the room ahead.
+      const lo = roomiest ? (round ? 0 : 0.15) : 0.2, hi = roomiest ? (round ? 0.95 : 0.85) : 0.8;
+      for (let t = lo; t <= hi + 1e-9; t += roomiest ? 1 / 16 : 0.1) {
         const a = sec.from + (sec.to - sec.from) * t;
         const q = [p[0] + Math.cos(a) * (R + 3 * CS), p[1] + Math.sin(a) * (R + 3 * CS)];
         const sorted = [...sec.cells].sort((x, y) => Math.hypot(cx(x) - q[0], cy(x) - q[1]) - Math.hypot(cx(y) - q[0], cy(y) - q[1])).slice(0, 4);
         if (!sorted.length) continue;
         const ahead = cellAt(p[0] + Math.cos(a) * (R + 10 * CS), p[1] + Math.sin(a) * (R + 10 * CS));
-        const room = (ahead >= 0 && fd.face[ahead] === F ? other[ahead] : 0) - (round ? 0 : 30 * Math.abs(t - 0.5));
+        const room = (ahead >= 0 && fd.face[ahead] === F ? Math.min(other[ahead], distC ? distC[ahead] : MAXD) : 0) - (roomiest ? 0 : 30 * Math.abs(t - 0.5));
         if (room > score) {
           score = room;
           best = sorted;
