@@ -21,12 +21,17 @@ const parlor = (args) => JSON.parse(execFileSync(parlorBin(), args, { encoding: 
  */
 function drawRecord(record) {
   const r = parlor(['sprouts', 'replay', record, '--json']);
-  const d = new Drawing(r.spots);
-  for (const m of r.moves) {
-    const exact = d.apply(m.shortest, m.position);
-    assert.deepEqual(crossings(d), [], `no crossing after ${m.shortest} in ${record}`);
-    if (exact) assert.equal(d.key(), positionKey(m.position), `${m.shortest} in ${record} reads back as ${m.position}`);
-  }
+  const moves = r.moves.map((/** @type {any} */ m) => m.shortest), positions = r.moves.map((/** @type {any} */ m) => m.position);
+  // As the page does: the best of three starting arrangements.
+  const d = drawGame(r.spots, moves, positions, 3);
+  assert.deepEqual(crossings(d), [], `no crossing in ${record}`);
+  // Move by move on that arrangement: planar, and read back as the position.
+  const again = new Drawing(r.spots, d.variant);
+  moves.forEach((/** @type {string} */ m, /** @type {number} */ k) => {
+    const exact = again.apply(m, positions[k]);
+    assert.deepEqual(crossings(again), [], `no crossing after ${m} in ${record}`);
+    if (exact) assert.equal(again.key(), positionKey(positions[k]), `${m} in ${record} reads back as ${positions[k]}`);
+  });
   return d;
 }
 

@@ -1012,7 +1012,7 @@ export class Drawing {
           for (const b of sh) {
             // Roomy first (the blob grown into free space, so regions read
             // as regions), then tight.
-            for (const [grow, roomiest] of /** @type {[number, boolean][]} */ ([[12, false], [12, true], [5, false], [0, false]])) {
+            for (const [grow, roomiest] of /** @type {[number, boolean][]} */ ([[20, false], [12, false], [12, true], [5, false], [0, false]])) {
               const outline = this.blob(mv, F, C, plan, arc, a, b, grow, roomiest);
               if (!outline) continue;
               for (const pts of this.pinch(mv, outline, C)) yield { pts: this.smooth(mv, pts, F), check };
