@@ -47,6 +47,11 @@ const GW = Math.ceil(W / CS);
 const GH = Math.ceil(H / CS);
 /** Cells closer than this to a line or spot are blocked. */
 const R = 3;
+/**
+ * How many more ways of drawing a move are tried once a planar one is
+ * found (the page draws in the browser's only thread).
+ */
+const MOVE_BUDGET = 16;
 /** A spot's radius, for keeping lines off it. */
 const SPOT = CS;
 /** Distances are capped here (costs only care about nearby lines). */
@@ -590,7 +595,11 @@ export class Drawing {
     let fallback = null;
     const facesBefore = this.readFaces();
     const dividing = facesBefore >= 0 && this.components().get(mv.f) === this.components().get(mv.h);
+    let tried = 0;
     for (const cand of this.candidates(mv)) {
+      // Bounded work (counted, not timed, so every browser draws the same):
+      // past the budget, the best drawing found so far.
+      if (fallback && ++tried > MOVE_BUDGET) break;
       const saved = { curves: this.curves, spots: this.spots };
       this.place(mv, cand.pts);
       const planar = newCrossings(this, 2) === 0;

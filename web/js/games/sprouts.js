@@ -83,7 +83,7 @@ export function mount(ctx) {
         ctx.toast('Press Ctrl+C to copy the selected record.');
       }
     },
-  }, '⧉ Copy');
+  }, 'Copy the record');
   const movesEl = h('ol', { id: 'sp-moves', class: 'sp-moves' });
   // Resigning is only for the seat to move (the rules take it from no one else).
   const resignBtn = h('button', {
@@ -342,6 +342,8 @@ export function mount(ctx) {
     else text = `${ctx.seatName(v.to_move)} to move.`;
     status.textContent = text;
     resignBtn.hidden = !myTurn();
+    // The how-to is for players, while the game goes on.
+    help.hidden = ctx.mySeat === null || v.to_move === null || v.to_move === undefined;
     replace(rules,
       h('span', { class: 'chip', id: 'sp-play' }, v.misere ? 'Misère play (last move loses)' : 'Normal play (last move wins)'),
       ' ', h('span', { class: 'chip' }, `${v.spots} spots`),
