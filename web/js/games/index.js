@@ -18,6 +18,7 @@
 export const pages = {
   wordsprout: () => import('./wordsprout.js'),
   gobble: () => import('./gobble.js'),
+  sprouts: () => import('./sprouts.js'),
 };
 
 /**

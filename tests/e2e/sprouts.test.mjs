@@ -1,0 +1,220 @@
+// Sprouts in the browser: two players (two contexts) play a whole game
+// from two spots by dragging lines between spots on the drawing, each move
+// confirmed in the chooser that lists the legal moves fitting the drag;
+// after every move the drawing has no crossing lines, both pages show the
+// same record, and at the end the winner. Then a game from three spots
+// against the computer, to the end.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { ParlorServer, launch, player, withArtifacts } from './harness.mjs';
+
+/** @type {ParlorServer} */ let srv;
+/** @type {import('playwright-core').Browser} */ let browser;
+
+before(async () => {
+  srv = new ParlorServer();
+  await srv.start();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await srv?.stop();
+});
+
+/** @param {string} t */
+function ends(t) {
+  const m = /^(\d+)!?\(\d+(?:@\d+)?\)!?(\d+)/.exec(t);
+  assert.ok(m, `a WGOSA move: ${t}`);
+  return { f: Number(m[1]), h: Number(m[2]) };
+}
+
+/** @param {import('playwright-core').Page} page */
+const movesOf = (page) => page.evaluate(() => Number(document.body.dataset.spMoves || 0));
+
+/** @param {import('playwright-core').Page} page @param {number} n */
+async function waitMoves(page, n) {
+  await page.waitForFunction((want) => Number(document.body.dataset.spMoves || -1) >= want, n, { timeout: 30000 });
+}
+
+/** The centre of a spot on the screen. @param {import('playwright-core').Page} page @param {number} s */
+async function spotXY(page, s) {
+  const box = await page.locator(`#sp-board .sp-spot[data-spot="${s}"] .sp-dot`).boundingBox();
+  assert.ok(box, `spot ${s} is drawn`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/**
+ * Drags a line for `move` with the mouse (a loop goes out and comes back),
+ * checks the chooser lists exactly the legal moves with the same ends, and
+ * picks `move` in it.
+ * @param {import('playwright-core').Page} page @param {string} move @param {string[]} legal
+ */
+async function dragMove(page, move, legal) {
+  const { f, h } = ends(move);
+  const a = await spotXY(page, f), b = await spotXY(page, h);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  if (f === h) {
+    // Out and back: a loop.
+    await page.mouse.move(a.x + 70, a.y - 50, { steps: 6 });
+    await page.mouse.move(a.x + 70, a.y + 50, { steps: 6 });
+    await page.mouse.move(a.x, a.y, { steps: 6 });
+  } else {
+    await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2 - 30, { steps: 8 });
+    await page.mouse.move(b.x, b.y, { steps: 8 });
+  }
+  await page.mouse.up();
+  await page.waitForSelector('#sp-chooser:not([hidden])');
+  const offered = await page.locator('#sp-chooser button.sp-choice').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.move));
+  const fitting = legal.filter((t) => {
+    const e = ends(t);
+    return (e.f === f && e.h === h) || (e.f === h && e.h === f);
+  });
+  assert.deepEqual([...offered].sort(), [...fitting].sort(), `the chooser offers the legal moves from ${f} to ${h}`);
+  await page.click(`#sp-chooser button.sp-choice[data-move="${move}"]`);
+}
+
+/** @param {import('playwright-core').Page} page @returns {Promise<string[]>} */
+const legalOf = (page) => page.locator('#sp-legal button.sp-legal-move').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.move || ''));
+
+/** Planarity, as the page computed it (every pair of lines checked). @param {import('playwright-core').Page} page */
+async function assertPlanar(page) {
+  const crossings = await page.getAttribute('#sp-board', 'data-crossings');
+  assert.equal(crossings, '0', 'no two lines cross');
+}
+
+test('Sprouts: two players play a whole game by dragging', { timeout: 240000 }, async () => {
+  const ann = await player(browser, 'Ann');
+  const bea = await player(browser, 'Bea');
+  const A = ann.page, B = bea.page;
+  await withArtifacts([ann, bea], async () => {
+    // Created in the lobby from the settings Sprouts declares.
+    await A.goto(srv.url + '/');
+    await A.selectOption('#game', 'sprouts');
+    await A.waitForSelector('#sprouts-rules');
+    await A.fill('#sp-spots', '2');
+    assert.equal(await A.isChecked('#sp-misere'), false);
+    await A.selectOption('#seat-0', 'me');
+    await A.selectOption('#seat-1', 'human');
+    await A.click('#create-form button[type=submit]');
+    const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
+    await A.click('#go-play');
+    await B.goto(invite);
+    await A.waitForSelector('#sp-status:has-text("Your turn")');
+    await B.waitForSelector('#sp-status:has-text("to move")');
+    await A.waitForSelector('#sp-play:has-text("Normal play")');
+    assert.equal(await A.locator('#sp-board .sp-spot').count(), 2);
+
+    // Bea may not draw out of turn: her drag opens nothing.
+    const b1 = await spotXY(B, 1), b2 = await spotXY(B, 2);
+    await B.mouse.move(b1.x, b1.y);
+    await B.mouse.down();
+    await B.mouse.move(b2.x, b2.y, { steps: 5 });
+    await B.mouse.up();
+    assert.equal(await B.locator('#sp-chooser').isHidden(), true);
+
+    const pages = [A, B];
+    let n = 0;
+    // At most 3n - 1 = 5 moves from two spots.
+    for (; n < 5; n++) {
+      const status = await A.locator('#sp-status').textContent();
+      if (/Game over/.test(status || '')) break;
+      const me = pages[n % 2];
+      await me.waitForSelector('#sp-status:has-text("Your turn")');
+      const legal = await legalOf(me);
+      assert.ok(legal.length > 0, 'legal moves are listed');
+      // Prefer a loop or a move with a list once, so the drawing has to
+      // enclose something; else the first move.
+      const move = legal.find((t) => /\[/.test(t)) || legal.find((t) => ends(t).f === ends(t).h) || legal[0];
+      await dragMove(me, move, legal);
+      for (const p of pages) {
+        await waitMoves(p, n + 1);
+        await assertPlanar(p);
+      }
+      // Both pages show the same record, and it ends with the move.
+      const ra = await A.inputValue('#sp-record'), rb = await B.inputValue('#sp-record');
+      assert.equal(ra, rb);
+      assert.match(ra, /^2\+ /);
+      await A.waitForSelector(`#sp-moves li:nth-child(${n + 1})`);
+      if (!(await A.locator('#sp-legal-box').isHidden()) && !(await B.locator('#sp-legal-box').isHidden())) {
+        assert.fail('only the player to move is offered moves');
+      }
+    }
+    // The game is over: the result and the record with the winner.
+    for (const p of pages) {
+      await p.waitForSelector('#sp-status:has-text("Game over")');
+      await p.waitForSelector('#shell-over:has-text("Game over")');
+    }
+    const record = await A.inputValue('#sp-record');
+    const winner = / II$/.test(record) ? 'Bea' : 'Ann';
+    assert.match(record, / (I|II)$/);
+    // Normal play: whoever moved last won.
+    assert.equal(winner, (await movesOf(A)) % 2 === 1 ? 'Ann' : 'Bea');
+    await A.waitForSelector(`#sp-status:has-text("${winner === 'Ann' ? 'You win' : 'Bea wins'}")`);
+    await B.waitForSelector(`#ranking li:first-child:has-text("${winner}")`);
+    // The record is copyable (clipboard or, without permission, selected).
+    await A.click('#sp-copy');
+    await A.waitForFunction(() => document.querySelector('.toast') !== null, null, { timeout: 5000 }).catch(() => {});
+    // Nothing is offered after the game.
+    assert.equal(await A.locator('#sp-legal button').count(), 0);
+    // Every drawn move read back as the server's position (or says so).
+    const approx = await A.getAttribute('#sp-board', 'data-approximate');
+    console.log(`# two players: ${await movesOf(A)} moves, record ${record}, approximate drawings: ${approx}`);
+  });
+});
+
+test('Sprouts: a game against the computer, to the end', { timeout: 240000 }, async () => {
+  const ann = await player(browser, 'Ann');
+  const A = ann.page;
+  await withArtifacts([ann], async () => {
+    await A.goto(srv.url + '/');
+    await A.selectOption('#game', 'sprouts');
+    await A.waitForSelector('#sprouts-rules');
+    await A.fill('#sp-spots', '3');
+    await A.check('#sp-misere');
+    const botLevels = await A.locator('#seat-1 option').evaluateAll((els) => els.map((e) => /** @type {HTMLOptionElement} */ (e).value).filter((v) => v.startsWith('bot:')));
+    assert.ok(botLevels.length >= 2, `bots offered: ${botLevels}`);
+    await A.selectOption('#seat-0', 'me');
+    await A.selectOption('#seat-1', botLevels[botLevels.length - 1]);
+    await A.click('#create-form button[type=submit]');
+    await A.click('#go-play');
+    await A.waitForSelector('#sp-play:has-text("Misère")');
+    // At most 3n - 1 = 8 moves; the bot answers each of Ann's.
+    for (let turn = 0; turn < 8; turn++) {
+      await A.waitForSelector('#sp-status:has-text("Your turn"), #sp-status:has-text("Game over")', { timeout: 30000 });
+      if (/Game over/.test((await A.locator('#sp-status').textContent()) || '')) break;
+      const before = await movesOf(A);
+      const legal = await legalOf(A);
+      const move = legal[legal.length - 1];
+      await dragMove(A, move, legal);
+      await waitMoves(A, before + 1);
+      await assertPlanar(A);
+    }
+    await A.waitForSelector('#sp-status:has-text("Game over")');
+    await A.waitForSelector('#shell-over:has-text("Game over")');
+    await assertPlanar(A);
+    const record = await A.inputValue('#sp-record');
+    assert.match(record, /^3- .* (I|II)$/);
+    // Misère: whoever moved last lost.
+    const lastByAnn = (await movesOf(A)) % 2 === 1;
+    await A.waitForSelector(`#sp-status:has-text("${lastByAnn ? 'wins' : 'You win'}")`);
+    console.log(`# against the bot: record ${record}, approximate drawings: ${await A.getAttribute('#sp-board', 'data-approximate')}`);
+  });
+});
+
+test('Sprouts: resigning, confirmed first', { timeout: 60000 }, async () => {
+  const ann = await player(browser, 'Ann');
+  const A = ann.page;
+  await withArtifacts([ann], async () => {
+    const res = await srv.api('/api/games', { game: 'sprouts', config: { spots: 2 }, bots: [{ seat: 1, level: 'easy' }], take_seat: 0, name: 'Ann' });
+    await A.goto(`${srv.url}/play/${res.game.id}#${res.you.token}`);
+    await A.waitForSelector('#sp-status:has-text("Your turn")');
+    await A.click('#sp-resign');
+    await A.click('dialog[open] button:has-text("Resign")');
+    await A.waitForSelector('#sp-status:has-text("you resigned")');
+    await A.waitForSelector('#ranking li:first-child:has-text("bot")');
+    assert.equal(await A.locator('#sp-resign').isHidden(), true);
+    assert.match(await A.inputValue('#sp-record'), /^2\+ .*II$/);
+  });
+});

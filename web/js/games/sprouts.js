@@ -1,0 +1,389 @@
+// @ts-check
+/**
+ * Sprouts' page: the paper drawn as spots and lines (SVG, computed from the
+ * moves by ./sprouts-layout.js, never crossing), moves made by dragging from
+ * a spot to a spot (or back to itself) and confirmed in a small chooser that
+ * lists every legal move matching the drag (which region, which spots
+ * inside) in WGOSA notation; the legal moves as a plain list too; the
+ * record beside the drawing, copyable.
+ *
+ * Actions and view: crates/sprouts/src/game.rs (an action is the move's
+ * WGOSA text; the view has `moves`, `position`, `record`, `to_move`, `winner`).
+ */
+import { h, replace } from '../dom.js';
+import { Drawing, drawGame, parseMove, W, H, crossings } from './sprouts-layout.js';
+
+/** @type {import('../settings.js').LobbyHooks} */
+export const lobby = {
+  prefix: 'sp',
+  note: 'Draw a line from a spot to a spot (or to itself) and put a new spot on it; a spot takes at most three lines. Normal play: whoever moves last wins; misère: loses.',
+};
+
+const SVGNS = 'http://www.w3.org/2000/svg';
+/**
+ * @param {string} tag @param {Record<string, string | number>} attrs
+ * @returns {SVGElement}
+ */
+function svg(tag, attrs = {}) {
+  const el = /** @type {SVGElement} */ (document.createElementNS(SVGNS, tag));
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+/** @param {[number, number][]} pts */
+const pathD = (pts) => pts.map((p, i) => `${i ? 'L' : 'M'}${p[0]} ${p[1]}`).join(' ');
+
+/**
+ * Redrawing a whole game from other starting arrangements takes about a
+ * second for each 20 moves; past this many moves the page keeps its drawing.
+ */
+const RELAYOUT_MOVES = 24;
+
+/** How far from a spot's centre a press or release still counts as on it. */
+const HIT = 22;
+
+/** @param {import('../play.js').PageContext} ctx */
+export function mount(ctx) {
+  /** @type {import('../api.js').StateMsg | null} */
+  let st = null;
+  /** @type {Drawing | null} */
+  let drawing = null;
+  /** @type {{from: number, pointer: number, line: [number, number][]} | null} */
+  let drag = null;
+  /** @type {string[]} the moves the chooser offers */
+  let choosing = [];
+  /** @type {(string | undefined)[]} the position after each move, where this page saw it */
+  let positions = [];
+
+  const status = h('h2', { id: 'sp-status', class: 'status', 'aria-live': 'polite' });
+  const rules = h('p', { id: 'sp-rules' });
+  const board = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (svg('svg', { id: 'sp-board', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': 'The paper: spots and lines' })));
+  board.classList.add('sp-board');
+  const linesG = svg('g', { class: 'sp-lines' });
+  const dragG = svg('g', { class: 'sp-drag' });
+  const spotsG = svg('g', { class: 'sp-spots' });
+  board.append(linesG, dragG, spotsG);
+  const note = h('p', { id: 'sp-note', class: 'note' });
+  const chooser = h('div', { id: 'sp-chooser', class: 'sp-chooser', hidden: true, role: 'dialog', 'aria-label': 'Choose the move' });
+  const legalEl = h('ol', { id: 'sp-legal', class: 'sp-legal' });
+  const legalBox = h('details', { id: 'sp-legal-box' }, h('summary', null, 'Legal moves'), h('p', { class: 'note' }, 'Click one to play it.'), legalEl);
+  const record = /** @type {HTMLTextAreaElement} */ (h('textarea', { id: 'sp-record', readonly: true, rows: 4, cols: 36, 'aria-label': 'The game record in WGOSA notation', spellcheck: false }));
+  const copyBtn = h('button', {
+    type: 'button',
+    id: 'sp-copy',
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(record.value);
+        ctx.toast('Record copied.');
+      } catch {
+        // No clipboard permission (an http page, a locked browser): select
+        // it, so Ctrl+C copies.
+        record.focus();
+        record.select();
+        ctx.toast('Press Ctrl+C to copy the selected record.');
+      }
+    },
+  }, 'Copy the record');
+  const movesEl = h('ol', { id: 'sp-moves', class: 'sp-moves' });
+  // Resigning is only for the seat to move (the rules take it from no one else).
+  const resignBtn = h('button', {
+    type: 'button',
+    id: 'sp-resign',
+    class: 'danger',
+    hidden: true,
+    onclick: async () => {
+      if (await ctx.confirm('Resign this game? Your opponent wins.', 'Resign')) ctx.act('resign').catch(() => {});
+    },
+  }, '⚐ Resign');
+  const help = h('p', { class: 'note', id: 'sp-help' }, 'Drag from a live spot to a live spot (or back to the same spot) to draw a line; then choose the move if several fit.');
+
+  replace(
+    ctx.root,
+    h('div', { class: 'sp-page' },
+      h('div', { class: 'sp-main' }, status, rules, h('div', { class: 'sp-paper' }, board, chooser), note, help, resignBtn),
+      h('aside', { class: 'sp-side' },
+        h('h3', null, 'Record (WGOSA)'), record, h('div', { class: 'row' }, copyBtn),
+        h('h3', null, 'Moves'), movesEl,
+        legalBox)),
+  );
+
+  const myTurn = () => !!st && st.view && ctx.mySeat !== null && st.view.to_move === ctx.mySeat && !(ctx.waitingFor().length);
+  /** @returns {string[]} */
+  const legal = () => (myTurn() && st && Array.isArray(st.legal) ? st.legal : []);
+
+  /** Spots with lives left, from the drawing's degrees. @returns {Set<number>} */
+  function liveSpots() {
+    const out = new Set();
+    if (!drawing) return out;
+    const deg = new Map();
+    for (const c of drawing.curves) {
+      deg.set(c.a, (deg.get(c.a) || 0) + 1);
+      deg.set(c.b, (deg.get(c.b) || 0) + 1);
+    }
+    for (const s of drawing.spots.keys()) if ((deg.get(s) || 0) < 3) out.add(s);
+    return out;
+  }
+
+  /**
+   * The legal moves from spot a to spot b (either way round).
+   * @param {number} a @param {number} b
+   */
+  function matching(a, b) {
+    return legal().filter((t) => {
+      const m = parseMove(t);
+      return m && ((m.f === a && m.h === b) || (m.f === b && m.h === a));
+    });
+  }
+
+  /** @param {string} text */
+  async function play(text) {
+    closeChooser();
+    try {
+      await ctx.act(text);
+    } catch {
+      // The shell shows the server's reason.
+    }
+  }
+
+  function closeChooser() {
+    choosing = [];
+    chooser.hidden = true;
+    replace(chooser);
+    dragG.replaceChildren();
+    highlight([]);
+  }
+
+  /** Marks spots (a move's ends and listed spots) on the paper. @param {number[]} spots */
+  function highlight(spots) {
+    for (const el of spotsG.querySelectorAll('.sp-spot')) {
+      el.classList.toggle('hl', spots.includes(Number(/** @type {SVGElement} */ (el).dataset.spot)));
+    }
+  }
+
+  /** @param {string} text */
+  function spotsOf(text) {
+    const m = parseMove(text);
+    return m ? [m.f, m.h, ...(m.list || []), ...(m.at !== null ? [m.at] : [])] : [];
+  }
+
+  /** @param {number} a @param {number} b */
+  function openChooser(a, b) {
+    const found = matching(a, b);
+    if (!found.length) {
+      dragG.replaceChildren();
+      ctx.showError(a === b ? `No legal loop from spot ${a}.` : `No legal line from spot ${a} to spot ${b}.`);
+      return;
+    }
+    choosing = found;
+    chooser.hidden = false;
+    replace(
+      chooser,
+      h('p', null, found.length === 1 ? `Play this move?` : `${found.length} moves fit this line — which one?`),
+      h('ul', null, found.map((t) => h('li', null, h('button', {
+        type: 'button',
+        class: 'sp-choice primary',
+        dataset: { move: t },
+        onmouseenter: () => highlight(spotsOf(t)),
+        onfocus: () => highlight(spotsOf(t)),
+        onclick: () => play(t),
+      }, `✓ ${t}`), h('span', { class: 'note' }, ' ', explain(t))))),
+      h('button', { type: 'button', class: 'cancel', id: 'sp-cancel', onclick: closeChooser }, '✗ Cancel (Esc)'),
+    );
+    /** @type {HTMLElement | null} */ (chooser.querySelector('button.sp-choice'))?.focus();
+  }
+
+  /** What a move's extras mean, in words. @param {string} t */
+  function explain(t) {
+    const m = parseMove(t);
+    if (!m) return '';
+    const parts = [];
+    if (m.at !== null) parts.push(`in the region of spot ${m.at}`);
+    if (m.list) parts.push(`spots ${m.list.join(', ')} on one side`);
+    else if (m.f === m.h || (drawing && drawing.components().get(m.f) === drawing.components().get(m.h))) parts.push('nothing else inside');
+    return parts.length ? `(${parts.join('; ')})` : '';
+  }
+
+  /** @param {PointerEvent} e @returns {[number, number]} */
+  function toPaper(e) {
+    const r = board.getBoundingClientRect();
+    return [((e.clientX - r.left) / r.width) * W, ((e.clientY - r.top) / r.height) * H];
+  }
+
+  /** The live spot under a point, if any. @param {[number, number]} p */
+  function spotAt(p) {
+    if (!drawing) return null;
+    let best = null, bd = HIT;
+    const live = liveSpots();
+    for (const [s, q] of drawing.spots) {
+      const d = Math.hypot(q[0] - p[0], q[1] - p[1]);
+      if (live.has(s) && d < bd) { bd = d; best = s; }
+    }
+    return best;
+  }
+
+  board.addEventListener('pointerdown', (e) => {
+    if (!myTurn()) return;
+    const p = toPaper(e);
+    const s = spotAt(p);
+    if (s === null) return;
+    e.preventDefault();
+    closeChooser();
+    board.setPointerCapture(e.pointerId);
+    drag = { from: s, pointer: e.pointerId, line: [/** @type {[number, number]} */ (drawing?.spots.get(s)), p] };
+    highlight([s]);
+    drawDrag();
+  });
+  board.addEventListener('pointermove', (e) => {
+    if (!drag || e.pointerId !== drag.pointer) return;
+    const p = toPaper(e);
+    const last = drag.line[drag.line.length - 1];
+    if (Math.hypot(p[0] - last[0], p[1] - last[1]) > 4) drag.line.push(p);
+    const over = spotAt(p);
+    highlight(over === null ? [drag.from] : [drag.from, over]);
+    drawDrag();
+  });
+  const endDrag = (/** @type {PointerEvent} */ e) => {
+    if (!drag || e.pointerId !== drag.pointer) return;
+    const from = drag.from;
+    const p = toPaper(e);
+    drag.line.push(p);
+    const to = spotAt(p);
+    // A loop needs the line to leave the spot first, so a click is not one.
+    const wandered = drag.line.some((q) => drawing && Math.hypot(q[0] - (drawing.spots.get(from) || q)[0], q[1] - (drawing.spots.get(from) || q)[1]) > HIT * 2);
+    drag = null;
+    if (e.type === 'pointercancel' || to === null || (to === from && !wandered)) {
+      closeChooser();
+      return;
+    }
+    openChooser(from, to);
+  };
+  board.addEventListener('pointerup', endDrag);
+  board.addEventListener('pointercancel', endDrag);
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && choosing.length) closeChooser();
+  });
+
+  function drawDrag() {
+    dragG.replaceChildren();
+    if (drag) dragG.append(svg('path', { d: pathD(drag.line), class: 'sp-stroke' }));
+  }
+
+  function drawPaper() {
+    if (!drawing) return;
+    linesG.replaceChildren();
+    spotsG.replaceChildren();
+    const approx = new Set(drawing.approximate);
+    const newest = drawing.moves.length ? parseMove(drawing.moves[drawing.moves.length - 1]) : null;
+    for (const [list, extra] of /** @type {[import('./sprouts-layout.js').Curve[], string][]} */ ([[drawing.curves, ''], [drawing.unplaced, ' unplaced']])) {
+      for (const c of list) {
+        const move = c.move ?? -1;
+        const el = svg('path', { d: pathD(c.pts), class: `sp-line${extra}${approx.has(move) ? ' approx' : ''}${move === drawing.moves.length - 1 ? ' newest' : ''}` });
+        el.dataset.move = String(move + 1);
+        linesG.append(el);
+      }
+    }
+    const live = liveSpots();
+    const deg = new Map();
+    for (const c of drawing.curves) {
+      deg.set(c.a, (deg.get(c.a) || 0) + 1);
+      deg.set(c.b, (deg.get(c.b) || 0) + 1);
+    }
+    for (const [s, p] of drawing.spots) {
+      const lives = 3 - (deg.get(s) || 0);
+      const g = svg('g', { class: `sp-spot${live.has(s) ? ' live' : ' dead'}${newest && newest.g === s ? ' newest' : ''}`, transform: `translate(${p[0]} ${p[1]})` });
+      g.dataset.spot = String(s);
+      g.dataset.lives = String(lives);
+      const title = svg('title');
+      title.textContent = `spot ${s}: ${lives} ${lives === 1 ? 'life' : 'lives'} left`;
+      g.append(title, svg('circle', { r: HIT, class: 'sp-hit' }), svg('circle', { r: 7, class: 'sp-dot' }));
+      const label = svg('text', { x: 10, y: -10, class: 'sp-label' });
+      // Lives are written as well as coloured: colour never carries meaning alone.
+      label.textContent = lives > 0 ? `${s}${'·'.repeat(lives)}` : String(s);
+      g.append(label);
+      spotsG.append(g);
+    }
+    const bad = crossings(drawing);
+    board.dataset.crossings = String(bad.length);
+    board.dataset.approximate = String(drawing.approximate.length);
+    replace(note, drawing.approximate.length
+      ? `⚠ The drawing of move${drawing.approximate.length > 1 ? 's' : ''} ${drawing.approximate.map((k) => k + 1).join(', ')} (dashed) is approximate: the record and the legal moves are right, the lines there may not show the regions exactly${drawing.unplaced.length ? '; a red dashed line could not be drawn without crossing' : ''}.`
+      : '');
+  }
+
+  function drawSide() {
+    if (!st) return;
+    const v = st.view;
+    record.value = v.record;
+    replace(movesEl, v.moves.map((/** @type {string} */ m, /** @type {number} */ i) => h('li', { dataset: { move: m } }, `${ctx.seatName(i % 2)}: `, h('code', null, m))));
+    const moves = legal();
+    replace(legalEl, moves.map((t) => h('li', null, h('button', {
+      type: 'button',
+      class: 'link sp-legal-move',
+      dataset: { move: t },
+      onmouseenter: () => highlight(spotsOf(t)),
+      onmouseleave: () => highlight([]),
+      onclick: () => play(t),
+    }, t))));
+    legalBox.hidden = !moves.length;
+  }
+
+  function drawStatus() {
+    if (!st) return;
+    const v = st.view;
+    let text;
+    if (v.winner !== null && v.winner !== undefined) {
+      const who = v.winner === ctx.mySeat ? 'You win' : `${ctx.seatName(v.winner)} wins`;
+      const why = v.resigned !== null && v.resigned !== undefined
+        ? `${v.resigned === ctx.mySeat ? 'you' : ctx.seatName(v.resigned)} resigned`
+        : v.misere ? 'misère: the last to move loses' : 'the last to move wins';
+      text = `Game over: ${who} — ${why}.`;
+    } else if (st.to_act === 'over') text = 'Game over.';
+    else if (myTurn()) text = '▶ Your turn: drag from a spot to a spot.';
+    else text = `${ctx.seatName(v.to_move)} to move.`;
+    status.textContent = text;
+    resignBtn.hidden = !myTurn();
+    // The how-to is for players, while the game goes on.
+    help.hidden = ctx.mySeat === null || v.to_move === null || v.to_move === undefined;
+    replace(rules,
+      h('span', { class: 'chip', id: 'sp-play' }, v.misere ? 'Misère play (last move loses)' : 'Normal play (last move wins)'),
+      ' ', h('span', { class: 'chip' }, `${v.spots} spots`),
+      ' ', h('span', { class: 'chip', id: 'sp-lives' }, `${v.lives} lives left`),
+      ' ', h('span', { class: 'chip' }, `move ${v.moves.length + (v.to_move === null ? 0 : 1)}`));
+  }
+
+  return {
+    /** @param {import('../api.js').StateMsg} s */
+    update(s) {
+      const v = s.view;
+      const prevMoves = drawing ? drawing.moves : [];
+      const extends_ = drawing && drawing.n === v.spots && prevMoves.every((m, i) => v.moves[i] === m) && v.moves.length >= prevMoves.length;
+      if (!extends_) {
+        drawing = new Drawing(v.spots);
+        positions = [];
+      }
+      // The position after the last move is known (and after every move
+      // this page saw arrive): it picks the drawing.
+      if (v.moves.length) positions[v.moves.length - 1] = v.position;
+      const d = /** @type {Drawing} */ (drawing);
+      let exact = true;
+      for (let k = d.moves.length; k < v.moves.length; k++) exact = d.apply(v.moves[k], positions[k]) && exact;
+      if (!exact && v.moves.length <= RELAYOUT_MOVES) {
+        // Drawn only approximately: the whole game again from other
+        // starting arrangements, keeping whichever is drawn best.
+        const again = drawGame(v.spots, v.moves, positions, 3);
+        if (again.approximate.length < d.approximate.length) drawing = again;
+      }
+      const changed = !st || st.seq !== s.seq;
+      st = s;
+      if (changed) closeChooser();
+      drawPaper();
+      drawStatus();
+      drawSide();
+      document.body.dataset.spMoves = String(v.moves.length);
+    },
+    error() {
+      dragG.replaceChildren();
+      return false;
+    },
+  };
+}
