@@ -51,7 +51,7 @@ const R = 3;
  * How many more ways of drawing a move are tried once a planar one is
  * found (the page draws in the browser's only thread).
  */
-const MOVE_BUDGET = 16;
+const MOVE_BUDGET = 40;
 /** A spot's radius, for keeping lines off it. */
 const SPOT = CS;
 /** Distances are capped here (costs only care about nearby lines). */

@@ -198,7 +198,7 @@ export function mount(ctx) {
     if (!m) return '';
     const parts = [];
     if (m.at !== null) parts.push(`in the region of spot ${m.at}`);
-    if (m.list) parts.push(`spots ${m.list.join(', ')} on one side`);
+    if (m.list) parts.push(`${m.list.length === 1 ? 'spot' : 'spots'} ${m.list.join(', ')} on one side`);
     else if (m.f === m.h || (drawing && drawing.components().get(m.f) === drawing.components().get(m.h))) parts.push('nothing else inside');
     return parts.length ? `(${parts.join('; ')})` : '';
   }
