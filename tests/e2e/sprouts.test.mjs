@@ -200,6 +200,19 @@ test('Sprouts: a game against the computer, to the end', { timeout: 240000 }, as
     const lastByAnn = (await movesOf(A)) % 2 === 1;
     await A.waitForSelector(`#sp-status:has-text("${lastByAnn ? 'wins' : 'You win'}")`);
     console.log(`# against the bot: record ${record}, approximate drawings: ${await A.getAttribute('#sp-board', 'data-approximate')}`);
+    // After the game, the solver's verdict on each move: misère with 3
+    // spots is lost by the first player, and the strongest bot (the second
+    // player) never gives the win away.
+    await A.click('#sp-verdicts');
+    await A.waitForSelector('#sp-verdict-note:has-text("the second player wins")');
+    const marks = await A.locator('#sp-moves li').evaluateAll((els) => els.map((e) => {
+      const v = e.querySelector('.sp-verdict');
+      return v ? /** @type {HTMLElement} */ (v).dataset.verdict : null;
+    }));
+    assert.equal(marks.length, await movesOf(A));
+    assert.ok(marks.every((m) => m !== null && m !== 'unknown'), `every move judged: ${marks}`);
+    assert.ok(marks.every((m, i) => i % 2 === 0 || m !== 'mistake'), `the bot gave nothing away: ${marks}`);
+    assert.ok(await A.locator('#sp-verdicts').isHidden());
   });
 });
 

@@ -85,6 +85,34 @@ export function mount(ctx) {
     },
   }, 'Copy the record');
   const movesEl = h('ol', { id: 'sp-moves', class: 'sp-moves' });
+  // After the game: the solver's verdict on each move (the game's helper,
+  // which answers only once the game is over), by move number.
+  /** @type {Map<number, any>} */
+  let verdicts = new Map();
+  /** The record the verdicts are for. */
+  let verdictsFor = '';
+  const verdictNote = h('p', { class: 'note', id: 'sp-verdict-note' });
+  const verdictBtn = h('button', {
+    type: 'button',
+    id: 'sp-verdicts',
+    hidden: true,
+    onclick: async () => {
+      if (!st) return;
+      const forRecord = st.view.record;
+      verdictNote.textContent = '… the solver is looking at every move';
+      try {
+        const a = await ctx.assist({});
+        verdicts = new Map(a.moves.map((/** @type {any} */ m) => [m.number, m]));
+        verdictsFor = forRecord;
+        const mistakes = a.moves.filter((/** @type {any} */ m) => m.mistake).length;
+        const start = a.first_player_wins === true ? 'the first player wins' : a.first_player_wins === false ? 'the second player wins' : 'unknown';
+        verdictNote.textContent = `With perfect play from the start ${start}. ${mistakes ? `${mistakes} move${mistakes > 1 ? 's' : ''} gave the win away (✗).` : 'No move gave the win away.'}${a.complete ? '' : ' Some positions took the solver too long: marked ?.'}`;
+      } catch (e) {
+        verdictNote.textContent = `⚠ ${/** @type {Error} */ (e).message}`;
+      }
+      drawSide();
+    },
+  }, 'Solver’s verdict on each move');
   // Resigning is only for the seat to move (the rules take it from no one else).
   const resignBtn = h('button', {
     type: 'button',
@@ -103,7 +131,7 @@ export function mount(ctx) {
       h('div', { class: 'sp-main' }, status, rules, h('div', { class: 'sp-paper' }, board, chooser), note, help, resignBtn),
       h('aside', { class: 'sp-side' },
         h('h3', null, 'Record (WGOSA)'), record, h('div', { class: 'row' }, copyBtn),
-        h('h3', null, 'Moves'), movesEl,
+        h('h3', null, 'Moves'), movesEl, verdictBtn, verdictNote,
         legalBox)),
   );
 
@@ -314,7 +342,23 @@ export function mount(ctx) {
     if (!st) return;
     const v = st.view;
     record.value = v.record;
-    replace(movesEl, v.moves.map((/** @type {string} */ m, /** @type {number} */ i) => h('li', { dataset: { move: m } }, `${ctx.seatName(i % 2)}: `, h('code', null, m))));
+    const over = v.to_move === null || v.to_move === undefined;
+    if (verdictsFor !== v.record) {
+      verdicts = new Map();
+      verdictNote.textContent = '';
+    }
+    verdictBtn.hidden = !over || verdicts.size > 0;
+    /** @param {number} n the move's number */
+    const mark = (n) => {
+      const m = verdicts.get(n);
+      if (!m) return null;
+      const title = m.could_win === null ? 'the solver did not answer in time'
+        : m.mistake ? 'gave the win away: its player could win before this move, not after'
+          : m.wins_after ? 'its player can still win after it' : 'its player could not win before it either';
+      return h('span', { class: `sp-verdict ${m.mistake ? 'loses' : m.wins_after ? 'wins' : ''}`, title, dataset: { verdict: m.mistake ? 'mistake' : m.wins_after === null ? 'unknown' : m.wins_after ? 'winning' : 'lost' } },
+        m.could_win === null || m.wins_after === null ? ' ?' : m.mistake ? ' ✗' : m.wins_after ? ' ★' : ' ·');
+    };
+    replace(movesEl, v.moves.map((/** @type {string} */ m, /** @type {number} */ i) => h('li', { dataset: { move: m } }, `${ctx.seatName(i % 2)}: `, h('code', null, m), mark(i + 1))));
     const moves = legal();
     replace(legalEl, moves.map((t) => h('li', null, h('button', {
       type: 'button',
