@@ -231,3 +231,44 @@ test('Sprouts: resigning, confirmed first', { timeout: 60000 }, async () => {
     assert.match(await A.inputValue('#sp-record'), /^2\+ .*II$/);
   });
 });
+
+test('Sprouts: a game that goes on from a pasted record', { timeout: 120000 }, async () => {
+  const ann = await player(browser, 'Ann');
+  const A = ann.page;
+  await withArtifacts([ann], async () => {
+    await A.goto(srv.url + '/');
+    await A.selectOption('#game', 'sprouts');
+    await A.waitForSelector('#sprouts-rules');
+    await A.fill('#sp-spots', '2');
+    await A.fill('#sp-start', '2+ 1(3)2 1(4)2');
+    await A.selectOption('#seat-0', 'me');
+    const botLevels = await A.locator('#seat-1 option').evaluateAll((els) => els.map((e) => /** @type {HTMLOptionElement} */ (e).value).filter((v) => v.startsWith('bot:')));
+    await A.selectOption('#seat-1', botLevels[botLevels.length - 1]);
+    await A.click('#create-form button[type=submit]');
+    await A.click('#go-play');
+    // The record's two moves are the game's first; Ann (first player) is
+    // to move, and the drawing shows them without a crossing.
+    await waitMoves(A, 2);
+    await A.waitForSelector('#sp-status:has-text("Your turn")');
+    await assertPlanar(A);
+    assert.match(await A.inputValue('#sp-record'), /^2\+ 1\(3\)2 1\(4\)2/);
+    // Play on to the end.
+    for (let turn = 0; turn < 4; turn++) {
+      await A.waitForSelector('#sp-status:has-text("Your turn"), #sp-status:has-text("Game over")', { timeout: 30000 });
+      if (/Game over/.test((await A.locator('#sp-status').textContent()) || '')) break;
+      const before = await movesOf(A);
+      const legal = await legalOf(A);
+      await dragMove(A, legal[0], legal);
+      await waitMoves(A, before + 1);
+      await assertPlanar(A);
+    }
+    await A.waitForSelector('#sp-status:has-text("Game over")');
+    // A record of another game is refused at creation, in one line.
+    await A.goto(srv.url + '/');
+    await A.selectOption('#game', 'sprouts');
+    await A.fill('#sp-spots', '3');
+    await A.fill('#sp-start', '2+ 1(3)2');
+    await A.click('#create-form button[type=submit]');
+    await A.waitForSelector('text=set spots and misère to match');
+  });
+});

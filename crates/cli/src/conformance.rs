@@ -97,7 +97,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
             drive(&args, &resources, || {
                 [(1, false), (3, false), (5, true), (6, false)]
                     .into_iter()
-                    .map(|(spots, misere)| conformance_suite(Config { spots, misere }))
+                    .map(|(spots, misere)| {
+                        conformance_suite(Config {
+                            spots,
+                            misere,
+                            ..Config::default()
+                        })
+                    })
                     .collect()
             })
         }

@@ -71,6 +71,7 @@ pub fn run(a: PlayArgs) -> Result<ExitCode> {
     let config = Config {
         spots: a.spots,
         misere: a.misere,
+        ..Config::default()
     };
     let resources = Resources::embedded();
     let seed = a.seed.unwrap_or_else(|| {

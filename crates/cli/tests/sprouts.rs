@@ -74,6 +74,7 @@ fn replay_file_takes_json_and_wgosa_records() {
         Config {
             spots: 2,
             misere: false,
+            ..Config::default()
         },
         1,
         &res,

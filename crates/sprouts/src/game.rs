@@ -8,7 +8,7 @@
 use crate::canon::{canonical_reduced, labelled_key};
 use crate::moves::successors;
 use crate::position::{Position, PositionTextError};
-use crate::wgosa::{describe, resolve, NotationError, RuleError, WgosaMove};
+use crate::wgosa::{describe, resolve, NotationError, Record, RuleError, WgosaMove};
 use parlor_core::{
     Actor, Agent, ConfigError, ErrorKind, Game, GameError, GameInfo, GameRng, Level, Needs,
     Outcome, Resources, Seat, Seed, Setting, SettingKind, ToAct, Viewer,
@@ -26,13 +26,23 @@ pub struct Config {
     pub spots: u32,
     /// Misère: the last player to move loses.
     pub misere: bool,
+    /// A game to go on from: a WGOSA record whose header matches `spots`
+    /// and `misere` (`4+ 1(5)2 3(6)4`); its moves are the table's first
+    /// moves. `None` (or empty): a new game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
 }
+
+/// The longest `start` record accepted, in characters: a game from 32
+/// spots has at most 95 moves, each a few characters.
+pub const MAX_START_LEN: usize = 4000;
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             spots: 3,
             misere: false,
+            start: None,
         }
     }
 }
@@ -161,6 +171,48 @@ pub struct Sprouts {
 }
 
 impl Sprouts {
+    /// Plays the moves of the record `text` (the config's `start`), after
+    /// checking that it is this table's game: same spots, same convention,
+    /// every move legal, and a move left to play.
+    fn go_on_from(&mut self, text: &str) -> Result<(), ConfigError> {
+        let bad = |why: String| ConfigError::new(format!("start: {why}"));
+        if text.len() > MAX_START_LEN {
+            return Err(bad(format!(
+                "the record has {} characters; at most {MAX_START_LEN} are accepted",
+                text.len()
+            )));
+        }
+        let record = Record::parse(text).map_err(|e| bad(format!("not a WGOSA record: {e}")))?;
+        if record.spots != self.config.spots || record.misere != self.config.misere {
+            return Err(bad(format!(
+                "the record is a game of {} spot{} at {} play ({}{}), this table {} at {} play: \
+                 set spots and misère to match",
+                record.spots,
+                if record.spots == 1 { "" } else { "s" },
+                if record.misere { "misère" } else { "normal" },
+                record.spots,
+                if record.misere { "-" } else { "+" },
+                self.config.spots,
+                if self.config.misere {
+                    "misère"
+                } else {
+                    "normal"
+                },
+            )));
+        }
+        let replay = record.replay().map_err(|e| bad(e.to_string()))?;
+        let last = replay.positions.last().expect("the start at least").clone();
+        if !last.has_move() {
+            return Err(bad(
+                "the record's game is over (no move is left): there is nothing to play".into(),
+            ));
+        }
+        self.moves = record.moves.iter().map(|m| m.to_string()).collect();
+        self.turn = Seat(self.moves.len() % 2);
+        self.position = last;
+        Ok(())
+    }
+
     /// The position now.
     pub fn position(&self) -> &Position {
         &self.position
@@ -269,14 +321,18 @@ impl Game for Sprouts {
                 config.spots
             )));
         }
-        Ok(Sprouts {
+        let mut table = Sprouts {
             config: config.clone(),
             position: Position::start(config.spots),
             moves: Vec::new(),
             turn: Seat(0),
             over: false,
             resigned: None,
-        })
+        };
+        if let Some(text) = config.start.as_deref().filter(|t| !t.trim().is_empty()) {
+            table.go_on_from(text)?;
+        }
+        Ok(table)
     }
 
     fn config(&self) -> &Config {
@@ -304,6 +360,15 @@ impl Game for Sprouts {
                 label: "Misère",
                 help: "the last player to move loses (normal play: wins)",
                 kind: SettingKind::Bool,
+            },
+            Setting {
+                field: "start",
+                label: "Go on from",
+                help: "a game record to continue (WGOSA, e.g. 3+ 1(4)2 2(5)3; spots and misère must match it); empty: a new game",
+                kind: SettingKind::Text {
+                    max_len: MAX_START_LEN,
+                    optional: true,
+                },
             },
         ]
     }

@@ -47,7 +47,11 @@ fn game(config: &Config, first: Level, second: Level, seed: u64) -> (Match<Sprou
 #[test]
 fn verdicts_follow_the_game() {
     for (spots, misere) in [(3, false), (4, false), (3, true)] {
-        let config = Config { spots, misere };
+        let config = Config {
+            spots,
+            misere,
+            ..Config::default()
+        };
         for seed in 0..4 {
             let (g, v) = game(&config, Level::Easy, Level::Easy, seed);
             assert_eq!(v["complete"], true, "{v}");
@@ -81,6 +85,7 @@ fn a_perfect_player_gives_no_win_away() {
     let config = Config {
         spots: 4,
         misere: false,
+        ..Config::default()
     };
     for seed in 0..3 {
         let (_, v) = game(&config, Level::Best, Level::Easy, seed);

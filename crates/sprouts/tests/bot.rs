@@ -49,7 +49,11 @@ fn best_wins_what_can_be_won() {
         (3, true, 1),
     ];
     for (spots, misere, winner) in cases {
-        let config = Config { spots, misere };
+        let config = Config {
+            spots,
+            misere,
+            ..Config::default()
+        };
         for seed in 0..6 {
             // The perfect player in the winning seat, a random one against it.
             let (first, second) = if winner == 0 {
@@ -70,7 +74,11 @@ fn best_wins_what_can_be_won() {
 #[test]
 fn best_against_best() {
     for (spots, misere, winner) in [(3, false, 0), (2, false, 1), (4, true, 1)] {
-        let config = Config { spots, misere };
+        let config = Config {
+            spots,
+            misere,
+            ..Config::default()
+        };
         assert_eq!(play(&config, Level::Best, Level::Best, 3), Seat(winner));
     }
 }

@@ -11,9 +11,13 @@ fn part(misere: bool) {
     for spots in 1..=6 {
         let n = if spots <= 3 { 40 } else { 8 };
         let from = spots as u64 * 1_000;
-        games += conformance_suite(Config { spots, misere })
-            .check(from..from + n, &res)
-            .games;
+        games += conformance_suite(Config {
+            spots,
+            misere,
+            ..Config::default()
+        })
+        .check(from..from + n, &res)
+        .games;
     }
     assert_eq!(games, 3 * 40 + 3 * 8);
 }

@@ -7,7 +7,16 @@ use parlor_core::{
 use parlor_sprouts::{Action, Config, Position, Sprouts};
 
 fn table(spots: u32, misere: bool) -> Sprouts {
-    Sprouts::new(&Config { spots, misere }, 0, &Resources::embedded()).unwrap()
+    Sprouts::new(
+        &Config {
+            spots,
+            misere,
+            ..Config::default()
+        },
+        0,
+        &Resources::embedded(),
+    )
+    .unwrap()
 }
 
 fn play(g: &mut Sprouts, moves: &[&str]) {
@@ -77,7 +86,8 @@ fn refusals_have_kinds_and_change_nothing() {
     assert!(Sprouts::new(
         &Config {
             spots: 0,
-            misere: false
+            misere: false,
+            ..Config::default()
         },
         0,
         &Resources::embedded()
@@ -86,7 +96,8 @@ fn refusals_have_kinds_and_change_nothing() {
     assert!(Sprouts::new(
         &Config {
             spots: 33,
-            misere: false
+            misere: false,
+            ..Config::default()
         },
         0,
         &Resources::embedded()
@@ -151,6 +162,7 @@ fn registered_and_replayed_over_json() {
         Config {
             spots: 2,
             misere: true,
+            ..Config::default()
         },
         1,
         &res,
@@ -180,5 +192,49 @@ fn resigning_ends_the_game_for_the_other_seat() {
         assert_eq!(g.to_act(), ToAct::Over);
         assert_eq!(g.outcome().unwrap().winners(), &[Seat(0)]);
         assert!(g.view(Viewer::Spectator).record.ends_with(" I"));
+    }
+}
+
+/// A table may go on from a record (`start`): the record's moves are its
+/// first moves, and play continues from there; a record of another game,
+/// a finished one, or not a record at all is refused as a bad setting
+/// naming `start`.
+#[test]
+fn a_table_goes_on_from_a_record() {
+    let config = |spots, misere, start: &str| Config {
+        spots,
+        misere,
+        start: Some(start.to_string()),
+    };
+    let r = Resources::embedded();
+    let mut g = Sprouts::new(&config(2, false, "2+ 1(3)2 1(4)2"), 0, &r).unwrap();
+    let v = g.view(Viewer::Spectator);
+    assert_eq!(v.moves, vec!["1(3)2", "1(4)2"]);
+    assert_eq!(v.to_move, Some(Seat(0)));
+    let expected = Position::parse("4,2,3,1/4,1,3,2").unwrap();
+    assert_eq!(
+        parlor_sprouts::canonical(g.position()),
+        parlor_sprouts::canonical(&expected)
+    );
+    g.apply(Actor::Seat(Seat(0)), Action::new("1(5)4")).unwrap();
+    g.apply(Actor::Seat(Seat(1)), Action::new("2(6)3")).unwrap();
+    let v = g.view(Viewer::Spectator);
+    assert_eq!(v.winner, Some(Seat(1)));
+    assert_eq!(v.record, "2+ 1(3)2 1(4)2 1(5)4 2(6)3 II");
+    // An empty start is a new game.
+    let fresh = Sprouts::new(&config(2, false, "  "), 0, &r).unwrap();
+    assert!(fresh.view(Viewer::Spectator).moves.is_empty());
+    for (cfg, says) in [
+        (config(3, false, "2+ 1(3)2"), "2 spots at normal play"),
+        (config(2, true, "2+ 1(3)2"), "set spots and misère to match"),
+        (config(2, false, "2+ 1(3)2 1(4)2 1(5)4 2(6)3"), "is over"),
+        (config(2, false, "2+ 1(3)2 1(9)2"), "move 2"),
+        (config(2, false, "hello"), "not a WGOSA record"),
+        (config(2, false, &"1(3)2 ".repeat(1000)), "at most 4000"),
+    ] {
+        let e = Sprouts::new(&cfg, 0, &r).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::BadSetting, "{}", e.message);
+        assert!(e.message.starts_with("start: "), "{}", e.message);
+        assert!(e.message.contains(says), "{}: {}", says, e.message);
     }
 }
