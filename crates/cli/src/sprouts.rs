@@ -163,8 +163,18 @@ pub fn print_replay(text: &str, json: bool) -> Result<()> {
     Ok(())
 }
 
+/// The most cards `moves` works on: a game from 32 spots never holds more
+/// than 381 (127 spots of three cards), and the work grows with the square
+/// of the cards.
+const MAX_MOVES_CARDS: usize = 400;
+
 fn moves(args: MovesArgs) -> Result<ExitCode> {
     let position = Position::parse(&args.position)?;
+    anyhow::ensure!(
+        position.cards() <= MAX_MOVES_CARDS,
+        "the position has {} cards; moves are listed for at most {MAX_MOVES_CARDS}",
+        position.cards()
+    );
     let list: Vec<(String, String)> = successors(&position)
         .into_iter()
         .map(|(mv, p, _)| {

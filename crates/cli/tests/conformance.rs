@@ -46,3 +46,20 @@ fn word_games_run_on_a_list_of_ones_own() {
     assert!(err.contains("unknown embedded word list"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn sprouts_runs_under_the_suite() {
+    let (code, out, err) = parlor(&[
+        "conformance",
+        "sprouts",
+        "--games",
+        "8",
+        "--jobs",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["games"], 8, "{v}");
+    assert_eq!(v["failure"], serde_json::Value::Null, "{v}");
+}

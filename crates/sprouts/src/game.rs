@@ -40,7 +40,9 @@ impl Default for Config {
 /// One move: WGOSA move text (`"1(4)2"`, `"1(10)1[3,4]"`, `"6(16@2)14"`).
 /// A move that no WGOSA text singles out (none is known, but the notation
 /// is not proved complete) is listed as `=` and the position it leads to,
-/// and such text is accepted too.
+/// and such text is accepted too. `"resign"` gives the game up (the seat
+/// to move, or the referee on its behalf: [`Game::forfeit`]); it is never
+/// listed.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Action(pub String);
@@ -66,6 +68,11 @@ pub enum Event {
         /// The position after it, in the card notation.
         position: String,
     },
+    /// `seat` gave the game up.
+    Resigned {
+        /// Who resigned.
+        seat: Seat,
+    },
 }
 
 /// What every viewer sees: the whole table.
@@ -89,6 +96,8 @@ pub struct View {
     pub to_move: Option<Seat>,
     /// The winner, once over.
     pub winner: Option<Seat>,
+    /// Who resigned, if the game ended that way.
+    pub resigned: Option<Seat>,
 }
 
 /// A refused action.
@@ -147,6 +156,8 @@ pub struct Sprouts {
     moves: Vec<String>,
     turn: Seat,
     over: bool,
+    /// The seat that resigned, if one did.
+    resigned: Option<Seat>,
 }
 
 impl Sprouts {
@@ -171,6 +182,9 @@ impl Sprouts {
     }
 
     fn winner(&self) -> Option<Seat> {
+        if let Some(r) = self.resigned {
+            return Some(Seat(1 - r.0));
+        }
         // `turn` is the player who cannot move; under normal play the
         // other one (who moved last) wins.
         self.over.then(|| {
@@ -261,6 +275,7 @@ impl Game for Sprouts {
             moves: Vec::new(),
             turn: Seat(0),
             over: false,
+            resigned: None,
         })
     }
 
@@ -299,9 +314,14 @@ impl Game for Sprouts {
     }
 
     /// Each move uses one of the 3n lives, and a move needs two: at most
-    /// 3n - 1 moves.
+    /// 3n - 1 moves, or fewer and a resignation.
     fn action_bound(&self) -> usize {
-        3 * self.config.spots as usize - 1
+        3 * self.config.spots as usize
+    }
+
+    /// The seat to move may be resigned for (its player left).
+    fn forfeit(&self, seat: Seat) -> Option<Action> {
+        (!self.over && seat == self.turn).then(|| Action::new("resign"))
     }
 
     fn seats(&self) -> usize {
@@ -326,6 +346,18 @@ impl Game for Sprouts {
     fn apply(&mut self, actor: Actor, action: Action) -> Result<Vec<Event>, Error> {
         if self.over {
             return Err(Error::Over);
+        }
+        if action.0.trim() == "resign" {
+            if actor != Actor::Referee && actor != Actor::Seat(self.turn) {
+                return Err(Error::NotYourTurn {
+                    expected: self.turn,
+                    got: actor,
+                });
+            }
+            let seat = self.turn;
+            self.resigned = Some(seat);
+            self.over = true;
+            return Ok(vec![Event::Resigned { seat }]);
         }
         if actor != Actor::Seat(self.turn) {
             return Err(Error::NotYourTurn {
@@ -356,6 +388,7 @@ impl Game for Sprouts {
             moves: self.moves.clone(),
             record: self.record(),
             to_move: (!self.over).then_some(self.turn),
+            resigned: self.resigned,
             winner: self.winner(),
         }
     }

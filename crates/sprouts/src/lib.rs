@@ -31,6 +31,17 @@
 //! | [`wgosa`] | [`WgosaMove`], [`resolve`], [`describe`], [`Record`] |
 //! | [`game`] | [`Sprouts`], the table, implementing [`parlor_core::Game`] |
 //!
+//! # For a solver
+//!
+//! [`successors`] lists a position's moves once per class of equivalent
+//! results, each with the position it leads to and its
+//! [`canonical_reduced`] key (cuts, order, renumbering, mirroring and dead
+//! boundaries factored out), ready for a transposition table;
+//! [`Position::has_move`] tells a terminal position without listing moves;
+//! [`Position::lives_map`] counts every spot's lives in one pass. Keys are
+//! text; a solver that needs more speed can reduce positions further (dead
+//! spots, independent regions) before keying them.
+//!
 //! # Parameters ([`game::Config`])
 //!
 //! | name | type | default | meaning |

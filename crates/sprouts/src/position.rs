@@ -241,11 +241,21 @@ pub struct Position {
 
 impl Position {
     /// The starting position with `n` isolated spots numbered `1..=n`, each
-    /// its own stack, all in one row (`1;2;3` for three).
+    /// its own stack, all in one row (`1;2;3` for three). With `n = 0`, the
+    /// empty table: no row at all (and no move).
     pub fn start(n: u32) -> Position {
+        if n == 0 {
+            return Position { rows: Vec::new() };
+        }
         Position {
             rows: vec![(1..=n).map(|s| vec![s]).collect()],
         }
+    }
+
+    /// How many cards are on the table (the size that move generation's
+    /// work grows with).
+    pub fn cards(&self) -> usize {
+        self.rows.iter().flatten().map(Vec::len).sum()
     }
 
     /// Checks a setup against the rules.

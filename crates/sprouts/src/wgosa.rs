@@ -319,6 +319,16 @@ fn resolve_noting_ties(
             )));
         }
     }
+    if let Some(s) = wm
+        .listed
+        .iter()
+        .flatten()
+        .find(|&&s| s != g && position.copies(s) == 0)
+    {
+        return Err(RuleError::Illegal(format!(
+            "listed spot {s} is not on the table"
+        )));
+    }
     let listed_live: Vec<Spot> = wm
         .listed
         .iter()
@@ -1069,6 +1079,35 @@ mod tests {
         assert_eq!(r.to_string(), text);
         let replay = r.replay().unwrap();
         assert_eq!(replay.positions.len(), 9);
+    }
+
+    #[test]
+    fn flags_choose_between_corners() {
+        // Positions met in random play where only a flag tells two
+        // drawings apart.
+        for (pos, plain, flagged) in [
+            ("3;7,6,1/7,1,6,2,6;8,4,8,5", "1(9)7", "1!(9)7"),
+            ("5;8,3,7,6,1,6,2,6,7,3,8,4", "2(9)7[1]", "2(9)!7[1]"),
+        ] {
+            let p = Position::parse(pos).unwrap();
+            let (ma, a) = resolve(&p, &plain.parse().unwrap()).unwrap();
+            let (mb, b) = resolve(&p, &flagged.parse().unwrap()).unwrap();
+            assert_ne!(labelled_key(&a), labelled_key(&b), "{pos}");
+            assert_eq!(describe(&p, &ma).unwrap().to_string(), plain);
+            assert_eq!(describe(&p, &mb).unwrap().to_string(), flagged);
+        }
+        // The default corner at 1: walking from the new spot into it, the
+        // lower neighbour on the left, i.e. the corner reading 7,1,6 (next
+        // 6 < previous 7), which is in the region of spot 2.
+        let p = Position::parse("3;7,6,1/7,1,6,2,6;8,4,8,5").unwrap();
+        let (_, a) = resolve(&p, &"1(9)7".parse().unwrap()).unwrap();
+        assert!(
+            a.rows().iter().any(|row| {
+                let spots: Vec<Spot> = row.iter().flatten().copied().collect();
+                spots.contains(&9) && spots.contains(&2)
+            }),
+            "{a}"
+        );
     }
 
     #[test]

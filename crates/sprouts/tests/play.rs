@@ -79,7 +79,10 @@ fn transform(p: &Position, seed: &[usize], relabel: bool, mirror: bool) -> Posit
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    // 48 cases by default; PROPTEST_CASES=N for a longer run.
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(48)
+    ))]
 
     #[test]
     fn random_play_keeps_the_rules(n in 1u32..=6, choices in prop::collection::vec(any::<usize>(), 1..20)) {

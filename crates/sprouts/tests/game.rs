@@ -1,0 +1,184 @@
+//! The parlor table: turns, outcomes under both conventions, refusals and
+//! their kinds, the `=POSITION` form, the registry.
+
+use parlor_core::{
+    Actor, ErrorKind, Game, GameError, Match, Registry, Resources, Seat, ToAct, Viewer,
+};
+use parlor_sprouts::{Action, Config, Position, Sprouts};
+
+fn table(spots: u32, misere: bool) -> Sprouts {
+    Sprouts::new(&Config { spots, misere }, 0, &Resources::embedded()).unwrap()
+}
+
+fn play(g: &mut Sprouts, moves: &[&str]) {
+    for (k, m) in moves.iter().enumerate() {
+        g.apply(Actor::Seat(Seat(k % 2)), Action::new(*m)).unwrap();
+    }
+}
+
+#[test]
+fn the_documents_game_at_a_table() {
+    for misere in [false, true] {
+        let mut g = table(2, misere);
+        play(&mut g, &["1(3)2", "1(4)2", "1(5)4", "2(6)3"]);
+        assert_eq!(g.to_act(), ToAct::Over);
+        // Seat 1 (the second player) moved last.
+        let winner = g.outcome().unwrap().winners()[0];
+        assert_eq!(winner, if misere { Seat(0) } else { Seat(1) });
+        let view = g.view(Viewer::Spectator);
+        assert_eq!(view.moves.len(), 4);
+        assert_eq!(
+            view.record,
+            format!(
+                "2{} 1(3)2 1(4)2 1(5)4 2(6)3 {}",
+                if misere { "-" } else { "+" },
+                if misere { "I" } else { "II" }
+            )
+        );
+        assert_eq!(view.lives, 2);
+    }
+}
+
+#[test]
+fn refusals_have_kinds_and_change_nothing() {
+    let mut g = table(3, false);
+    let before = g.clone();
+    let kind = |g: &mut Sprouts, actor: Actor, text: &str| {
+        g.apply(actor, Action::new(text)).unwrap_err().kind()
+    };
+    assert_eq!(
+        kind(&mut g, Actor::Seat(Seat(1)), "1(4)2"),
+        ErrorKind::NotYourTurn
+    );
+    assert_eq!(
+        kind(&mut g, Actor::Referee, "1(4)2"),
+        ErrorKind::NotYourTurn
+    );
+    assert_eq!(
+        kind(&mut g, Actor::Seat(Seat(0)), "1(4"),
+        ErrorKind::Malformed
+    );
+    assert_eq!(
+        kind(&mut g, Actor::Seat(Seat(0)), "1(5)2"),
+        ErrorKind::Illegal
+    );
+    // A loop at 1 with 2 and 3 on different sides needs [L].
+    play(&mut g, &["1(4)1[2]"]);
+    let mut h = table(3, false);
+    assert_eq!(
+        kind(&mut h, Actor::Seat(Seat(0)), "1(4)1[9]"),
+        ErrorKind::Illegal
+    );
+    assert_eq!(h, before);
+    // After 1(4)2, joining 3 to 4 can be drawn from either of 4's corners,
+    // both in the one region: the corner flags default, nothing ambiguous.
+    let mut k = table(3, false);
+    play(&mut k, &["1(4)2", "3(5)4"]);
+    assert!(Sprouts::new(
+        &Config {
+            spots: 0,
+            misere: false
+        },
+        0,
+        &Resources::embedded()
+    )
+    .is_err());
+    assert!(Sprouts::new(
+        &Config {
+            spots: 33,
+            misere: false
+        },
+        0,
+        &Resources::embedded()
+    )
+    .is_err());
+}
+
+#[test]
+fn a_position_names_a_move_too() {
+    let mut g = table(2, false);
+    let after = "3,1,3,2";
+    g.apply(Actor::Seat(Seat(0)), Action::new(format!("={after}")))
+        .unwrap();
+    assert_eq!(g.view(Viewer::Spectator).moves, vec!["1(3)2".to_string()]);
+    assert_eq!(g.position(), &Position::parse(after).unwrap());
+    // Not one move away.
+    let e = g
+        .apply(Actor::Seat(Seat(1)), Action::new("=3,1,3,2"))
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Illegal);
+    let e = g
+        .apply(Actor::Seat(Seat(1)), Action::new("=1;;2"))
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Malformed);
+}
+
+#[test]
+fn every_listed_action_is_written_in_notation() {
+    let mut g = table(5, false);
+    let mut seat = 0;
+    while g.to_act() != ToAct::Over {
+        let acts = g.legal_actions(Seat(seat)).unwrap();
+        assert!(!acts.is_empty());
+        assert!(acts.iter().all(|a| !a.0.starts_with('=')), "{acts:?}");
+        assert_eq!(
+            g.legal_actions(Seat(1 - seat)).unwrap(),
+            Vec::<Action>::new()
+        );
+        g.apply(Actor::Seat(Seat(seat)), acts[acts.len() - 1].clone())
+            .unwrap();
+        seat = 1 - seat;
+    }
+    assert!(g.view(Viewer::Seat(Seat(0))).moves.len() < 15);
+}
+
+#[test]
+fn registered_and_replayed_over_json() {
+    let mut registry = Registry::new();
+    registry.register::<Sprouts>();
+    let entry = registry.get("sprouts").unwrap();
+    let res = Resources::embedded();
+    let mut m = entry
+        .new_match(&serde_json::json!({"spots": 2, "misere": true}), 1, &res)
+        .unwrap();
+    m.apply_json(Actor::Seat(Seat(0)), &serde_json::json!("1(3)2"))
+        .unwrap();
+    let e = m
+        .apply_json(Actor::Seat(Seat(1)), &serde_json::json!({"move": 1}))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Malformed);
+    let mut typed = Match::<Sprouts>::new(
+        Config {
+            spots: 2,
+            misere: true,
+        },
+        1,
+        &res,
+    )
+    .unwrap();
+    typed
+        .apply(Actor::Seat(Seat(0)), Action::new("1(3)2"))
+        .unwrap();
+    assert_eq!(
+        m.view_json(Viewer::Spectator),
+        serde_json::to_value(typed.state().view(Viewer::Spectator)).unwrap()
+    );
+}
+
+#[test]
+fn resigning_ends_the_game_for_the_other_seat() {
+    for misere in [false, true] {
+        let mut g = table(3, misere);
+        play(&mut g, &["1(4)2"]);
+        assert_eq!(g.forfeit(Seat(0)), None);
+        assert_eq!(g.forfeit(Seat(1)), Some(Action::new("resign")));
+        let e = g
+            .apply(Actor::Seat(Seat(0)), Action::new("resign"))
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotYourTurn);
+        g.apply(Actor::Referee, Action::new("resign")).unwrap();
+        assert_eq!(g.to_act(), ToAct::Over);
+        assert_eq!(g.outcome().unwrap().winners(), &[Seat(0)]);
+        assert!(g.view(Viewer::Spectator).record.ends_with(" I"));
+    }
+}
