@@ -395,7 +395,24 @@ fn runs(n: usize, same: impl Fn(usize, usize) -> bool) -> Vec<(usize, usize)> {
 /// Whether a region's chosen side leaves a choice open: two boundaries
 /// of equal signature, or a boundary with two starts giving it.
 fn side_has_ties(side: &Side) -> bool {
-    side.groups.len() != side.bounds.len() || side.bounds.iter().any(|l| l.starts.len() > 1)
+    // A tie matters only where the writing holds names shared with
+    // another region: anything else is written the same whichever way
+    // the tie is broken.
+    let tied_groups = side
+        .groups
+        .iter()
+        .any(|&(a, b)| b - a > 1 && shares(&side.bounds[a].sig));
+    tied_groups
+        || side
+            .bounds
+            .iter()
+            .any(|l| l.starts.len() > 1 && shares(&l.sig))
+}
+
+/// Whether a signature holds a name shared with another region (marked
+/// or classed).
+fn shares(sig: &[u8]) -> bool {
+    sig.iter().any(|&c| c == SHARED || c >= SHARED_CLASS)
 }
 
 /// Whether a writing depends on names given before it: only names shared
@@ -627,7 +644,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     plain.sort_by(|a, b| a.1[0].sig.cmp(&b.1[0].sig));
     let no_ties = plain
         .iter()
-        .all(|(_, v)| v.len() == 1 && !side_has_ties(&v[0]))
+        .all(|(_, v)| (v.len() == 1 || !shares(&v[0].sig)) && !side_has_ties(&v[0]))
         && plain.windows(2).all(|w| w[0].1[0].sig != w[1].1[0].sig);
     if no_ties {
         // Nothing to choose: write the regions as they come.
