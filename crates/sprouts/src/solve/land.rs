@@ -809,39 +809,35 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
                     continue;
                 }
                 let (p, q) = (&region[b1], &region[b2]);
+                // Every corner of a reduced boundary is live.
                 for i in 0..p.len() {
-                    if first_corner(p, i) {
-                        for j in 0..q.len() {
-                            if !first_corner(q, j) {
-                                continue;
+                    for j in 0..q.len() {
+                        let (x, y) = (p[i], q[j]);
+                        let mut joined = Vec::with_capacity(p.len() + q.len() + 4);
+                        joined.push(v);
+                        joined.extend(p[i..].iter().chain(&p[..i]));
+                        if w.lives[x as usize] < 3 {
+                            joined.push(x);
+                        }
+                        joined.push(v);
+                        joined.extend(q[j..].iter().chain(&q[..j]));
+                        if w.lives[y as usize] < 3 {
+                            joined.push(y);
+                        }
+                        let mut c = w.clone();
+                        c.lives[x as usize] -= 1;
+                        c.lives[y as usize] -= 1;
+                        c.lives.push(1);
+                        let mut nr: Vec<Vec<u8>> = Vec::with_capacity(nb - 1);
+                        for (k, b) in region.iter().enumerate() {
+                            if k != b1 && k != b2 {
+                                nr.push(b.clone());
                             }
-                            let (x, y) = (p[i], q[j]);
-                            let mut joined = Vec::with_capacity(p.len() + q.len() + 4);
-                            joined.push(v);
-                            joined.extend(p[i..].iter().chain(&p[..i]));
-                            if w.lives[x as usize] < 3 {
-                                joined.push(x);
-                            }
-                            joined.push(v);
-                            joined.extend(q[j..].iter().chain(&q[..j]));
-                            if w.lives[y as usize] < 3 {
-                                joined.push(y);
-                            }
-                            let mut c = w.clone();
-                            c.lives[x as usize] -= 1;
-                            c.lives[y as usize] -= 1;
-                            c.lives.push(1);
-                            let mut nr: Vec<Vec<u8>> = Vec::with_capacity(nb - 1);
-                            for (k, b) in region.iter().enumerate() {
-                                if k != b1 && k != b2 {
-                                    nr.push(b.clone());
-                                }
-                            }
-                            nr.push(joined);
-                            c.regions[r] = nr;
-                            if emit(c) {
-                                return true;
-                            }
+                        }
+                        nr.push(joined);
+                        c.regions[r] = nr;
+                        if emit(c) {
+                            return true;
                         }
                     }
                 }
@@ -895,9 +891,6 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
                 }
             };
             for i in 0..m {
-                if !first_corner(b, i) {
-                    continue;
-                }
                 let x = b[i];
                 let lx = w.lives[x as usize];
                 // A loop from one corner: nothing of this boundary inside.
@@ -935,13 +928,6 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
         }
     }
     false
-}
-
-/// Always true: every corner of a reduced boundary is usable (dead spots
-/// were dropped). Kept as the one place to skip corners that cannot matter.
-#[inline]
-fn first_corner(_b: &[u8], _i: usize) -> bool {
-    true
 }
 
 /// The other boundaries of a region in groups whose members can be
