@@ -9,6 +9,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+/// The largest table file read (`--db`), checked before reading it.
+const MAX_DB_BYTES: u64 = 4 << 30;
+
 /// Options of `parlor sprouts solve`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -113,6 +116,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let solver = Solver::new();
     if let Some(path) = &args.db {
         if path.exists() {
+            let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+            if size > MAX_DB_BYTES {
+                bail!(
+                    "the table file {} has {size} bytes; at most {MAX_DB_BYTES} are read",
+                    path.display()
+                );
+            }
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read the table file {}", path.display()))?;
             let n = solver

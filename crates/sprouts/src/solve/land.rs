@@ -395,7 +395,24 @@ fn runs(n: usize, same: impl Fn(usize, usize) -> bool) -> Vec<(usize, usize)> {
 /// Whether a region's chosen side leaves a choice open: two boundaries
 /// of equal signature, or a boundary with two starts giving it.
 fn side_has_ties(side: &Side) -> bool {
-    side.groups.len() != side.bounds.len() || side.bounds.iter().any(|l| l.starts.len() > 1)
+    // A tie matters only where the writing holds names shared with
+    // another region: anything else is written the same whichever way
+    // the tie is broken.
+    let tied_groups = side
+        .groups
+        .iter()
+        .any(|&(a, b)| b - a > 1 && shares(&side.bounds[a].sig));
+    tied_groups
+        || side
+            .bounds
+            .iter()
+            .any(|l| l.starts.len() > 1 && shares(&l.sig))
+}
+
+/// Whether a signature holds a name shared with another region (marked
+/// or classed).
+fn shares(sig: &[u8]) -> bool {
+    sig.iter().any(|&c| c == SHARED || c >= SHARED_CLASS)
 }
 
 /// Whether a writing depends on names given before it: only names shared
@@ -627,7 +644,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     plain.sort_by(|a, b| a.1[0].sig.cmp(&b.1[0].sig));
     let no_ties = plain
         .iter()
-        .all(|(_, v)| v.len() == 1 && !side_has_ties(&v[0]))
+        .all(|(_, v)| (v.len() == 1 || !shares(&v[0].sig)) && !side_has_ties(&v[0]))
         && plain.windows(2).all(|w| w[0].1[0].sig != w[1].1[0].sig);
     if no_ties {
         // Nothing to choose: write the regions as they come.
@@ -792,39 +809,35 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
                     continue;
                 }
                 let (p, q) = (&region[b1], &region[b2]);
+                // Every corner of a reduced boundary is live.
                 for i in 0..p.len() {
-                    if first_corner(p, i) {
-                        for j in 0..q.len() {
-                            if !first_corner(q, j) {
-                                continue;
+                    for j in 0..q.len() {
+                        let (x, y) = (p[i], q[j]);
+                        let mut joined = Vec::with_capacity(p.len() + q.len() + 4);
+                        joined.push(v);
+                        joined.extend(p[i..].iter().chain(&p[..i]));
+                        if w.lives[x as usize] < 3 {
+                            joined.push(x);
+                        }
+                        joined.push(v);
+                        joined.extend(q[j..].iter().chain(&q[..j]));
+                        if w.lives[y as usize] < 3 {
+                            joined.push(y);
+                        }
+                        let mut c = w.clone();
+                        c.lives[x as usize] -= 1;
+                        c.lives[y as usize] -= 1;
+                        c.lives.push(1);
+                        let mut nr: Vec<Vec<u8>> = Vec::with_capacity(nb - 1);
+                        for (k, b) in region.iter().enumerate() {
+                            if k != b1 && k != b2 {
+                                nr.push(b.clone());
                             }
-                            let (x, y) = (p[i], q[j]);
-                            let mut joined = Vec::with_capacity(p.len() + q.len() + 4);
-                            joined.push(v);
-                            joined.extend(p[i..].iter().chain(&p[..i]));
-                            if w.lives[x as usize] < 3 {
-                                joined.push(x);
-                            }
-                            joined.push(v);
-                            joined.extend(q[j..].iter().chain(&q[..j]));
-                            if w.lives[y as usize] < 3 {
-                                joined.push(y);
-                            }
-                            let mut c = w.clone();
-                            c.lives[x as usize] -= 1;
-                            c.lives[y as usize] -= 1;
-                            c.lives.push(1);
-                            let mut nr: Vec<Vec<u8>> = Vec::with_capacity(nb - 1);
-                            for (k, b) in region.iter().enumerate() {
-                                if k != b1 && k != b2 {
-                                    nr.push(b.clone());
-                                }
-                            }
-                            nr.push(joined);
-                            c.regions[r] = nr;
-                            if emit(c) {
-                                return true;
-                            }
+                        }
+                        nr.push(joined);
+                        c.regions[r] = nr;
+                        if emit(c) {
+                            return true;
                         }
                     }
                 }
@@ -878,9 +891,6 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
                 }
             };
             for i in 0..m {
-                if !first_corner(b, i) {
-                    continue;
-                }
                 let x = b[i];
                 let lx = w.lives[x as usize];
                 // A loop from one corner: nothing of this boundary inside.
@@ -918,13 +928,6 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
         }
     }
     false
-}
-
-/// Always true: every corner of a reduced boundary is usable (dead spots
-/// were dropped). Kept as the one place to skip corners that cannot matter.
-#[inline]
-fn first_corner(_b: &[u8], _i: usize) -> bool {
-    true
 }
 
 /// The other boundaries of a region in groups whose members can be

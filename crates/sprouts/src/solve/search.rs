@@ -125,9 +125,14 @@ impl Tables {
             .unwrap_or_default()
     }
     pub fn set_nim(&self, land: &[u8], n: u32) {
+        // 255 means unknown; a larger nimber (never seen in Sprouts) is
+        // simply not kept rather than kept wrong.
+        if n >= u8::MAX as u32 {
+            return;
+        }
         let mut m = lock(&self.lands[shard_of(land)]);
         let e = m.entry(land.into()).or_default();
-        e.nim = n.min(254) as u8;
+        e.nim = n as u8;
     }
     fn set_win(&self, land: &[u8], k: u32) {
         if k < 64 {

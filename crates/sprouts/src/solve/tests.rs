@@ -55,6 +55,33 @@ fn misere_outcomes() {
     }
 }
 
+/// The published values further on: minutes in a release build, so run
+/// on demand (`cargo test --release -p parlor-sprouts -- --ignored`).
+#[test]
+#[ignore]
+fn known_values_further_on() {
+    let s = Solver::new();
+    for n in 7..=8u32 {
+        let a = s.solve_start(n, &q()).unwrap();
+        assert_eq!(a.first_player_wins, matches!(n % 6, 3..=5), "n = {n}");
+    }
+    let nq = Query {
+        nimber: true,
+        ..q()
+    };
+    for (n, k) in [(6, 0), (7, 0), (8, 0)] {
+        assert_eq!(s.solve_start(n, &nq).unwrap().nimber, Some(k), "n = {n}");
+    }
+    let mq = Query {
+        misere: true,
+        ..q()
+    };
+    for (n, w) in [(6, true), (7, false), (8, false)] {
+        let a = s.solve_start(n, &mq).unwrap();
+        assert_eq!(a.first_player_wins, w, "misère n = {n}");
+    }
+}
+
 #[test]
 fn two_threads_agree() {
     let s = Solver::new();
