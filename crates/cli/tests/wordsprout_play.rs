@@ -1,29 +1,12 @@
 //! `parlor wordsprout play` driven through stdin: the rules page's worked
 //! example, a record saved and replayed.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
+/// Runs `parlor` with `stdin` as its input: (success, stdout, stderr).
 fn parlor(args: &[&str], stdin: &str) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("parlor runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (code, out, err) = common::parlor_with_input(args, stdin);
+    (code == 0, out, err)
 }
 
 #[test]

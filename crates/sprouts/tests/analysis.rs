@@ -2,8 +2,10 @@
 //! helper (`assist`): consistent from one move to the next, a perfect
 //! player never gives a win away, and nothing is said during play.
 
-use parlor_core::{Actor, AgentContext, Budget, Game, Level, Match, Resources, ToAct, Viewer};
-use parlor_sprouts::{Action, Config, Sprouts};
+mod common;
+
+use parlor_core::{Budget, Game, Level, Match, Viewer};
+use parlor_sprouts::{Config, Sprouts};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -20,26 +22,10 @@ fn verdicts(game: &Match<Sprouts>) -> Result<Value, String> {
 /// A game of `first` against `second`, with the verdicts asked before
 /// every move (refused) and after the end.
 fn game(config: &Config, first: Level, second: Level, seed: u64) -> (Match<Sprouts>, Value) {
-    let resources = Resources::embedded();
-    let mut game: Match<Sprouts> = Match::new(config.clone(), seed, &resources).unwrap();
-    let mut agents = [
-        Sprouts::agent(config, first, seed, &resources).unwrap(),
-        Sprouts::agent(config, second, seed + 1, &resources).unwrap(),
-    ];
-    while let ToAct::One(seat) = game.state().to_act() {
-        let refused = verdicts(&game).unwrap_err();
+    let game = common::play_out(config, first, second, seed, |g| {
+        let refused = verdicts(g).unwrap_err();
         assert!(refused.contains("once the game is over"), "{refused}");
-        let view = game.state().view(Viewer::Seat(seat));
-        let legal: Vec<Action> = game.state().legal_actions(seat).unwrap();
-        let ctx = AgentContext {
-            seat,
-            view: &view,
-            legal: Some(&legal),
-            budget: Budget::time(Duration::from_secs(20)),
-        };
-        let action = agents[seat.0].choose(&ctx).unwrap();
-        game.apply(Actor::Seat(seat), action).unwrap();
-    }
+    });
     let v = verdicts(&game).unwrap();
     (game, v)
 }

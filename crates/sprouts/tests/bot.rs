@@ -2,35 +2,14 @@
 //! start, whatever the other side plays (where the solver answers in time:
 //! small games), under both conventions.
 
-use parlor_core::{
-    Actor, AgentContext, Budget, Game, Level, Match, Resources, Seat, ToAct, Viewer,
-};
-use parlor_sprouts::{Action, Config, Sprouts};
-use std::time::Duration;
+mod common;
+
+use parlor_core::{Game, Level, Seat, Viewer};
+use parlor_sprouts::Config;
 
 /// Plays one game: seat 0 at `first`, seat 1 at `second`. Returns the winner.
 fn play(config: &Config, first: Level, second: Level, seed: u64) -> Seat {
-    let resources = Resources::embedded();
-    let mut game: Match<Sprouts> = Match::new(config.clone(), seed, &resources).unwrap();
-    let mut agents = [
-        Sprouts::agent(config, first, seed, &resources).unwrap(),
-        Sprouts::agent(config, second, seed ^ 0xabcd, &resources).unwrap(),
-    ];
-    while let ToAct::One(seat) = game.state().to_act() {
-        let view = game.state().view(Viewer::Seat(seat));
-        let legal: Vec<Action> = game.state().legal_actions(seat).unwrap();
-        let ctx = AgentContext {
-            seat,
-            view: &view,
-            legal: Some(&legal),
-            budget: Budget::time(Duration::from_secs(20)),
-        };
-        let action = agents[seat.0]
-            .choose(&ctx)
-            .expect("a move where there is one");
-        assert!(legal.contains(&action), "{action:?} is listed");
-        game.apply(Actor::Seat(seat), action).unwrap();
-    }
+    let game = common::play_out(config, first, second, seed, |_| {});
     game.state().view(Viewer::Spectator).winner.unwrap()
 }
 

@@ -1,4 +1,6 @@
 //! What the command-line tests share: running the `parlor` binary.
+//! (Each test file uses what it needs of it.)
+#![allow(dead_code)]
 
 use std::io::Write;
 use std::process::{Command, Stdio};
