@@ -78,6 +78,46 @@ async function dragMove(page, move, legal) {
 /** @param {import('playwright-core').Page} page @returns {Promise<string[]>} */
 const legalOf = (page) => page.locator('#sp-legal button.sp-legal-move').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.move || ''));
 
+/**
+ * Ann's new table from the lobby against the strongest bot offered.
+ * @param {import('playwright-core').Page} A
+ * @param {{spots: number, misere?: boolean, start?: string}} rules
+ */
+async function newGameAgainstTheBot(A, rules) {
+  await A.goto(srv.url + '/');
+  await A.selectOption('#game', 'sprouts');
+  await A.waitForSelector('#sprouts-rules');
+  await A.fill('#sp-spots', String(rules.spots));
+  if (rules.misere) await A.check('#sp-misere');
+  if (rules.start) await A.fill('#sp-start', rules.start);
+  const botLevels = await A.locator('#seat-1 option').evaluateAll((els) => els.map((e) => /** @type {HTMLOptionElement} */ (e).value).filter((v) => v.startsWith('bot:')));
+  assert.ok(botLevels.length >= 2, `bots offered: ${botLevels}`);
+  await A.selectOption('#seat-0', 'me');
+  await A.selectOption('#seat-1', botLevels[botLevels.length - 1]);
+  await A.click('#create-form button[type=submit]');
+  await A.click('#go-play');
+}
+
+/**
+ * Ann plays (by dragging) until the game is over: `pick` chooses among the
+ * legal moves; the drawing stays planar after every move.
+ * @param {import('playwright-core').Page} A
+ * @param {number} turns at most this many of Ann's moves
+ * @param {(legal: string[]) => string} pick
+ */
+async function playToTheEnd(A, turns, pick) {
+  for (let turn = 0; turn < turns; turn++) {
+    await A.waitForSelector('#sp-status:has-text("Your turn"), #sp-status:has-text("Game over")', { timeout: 30000 });
+    if (/Game over/.test((await A.locator('#sp-status').textContent()) || '')) break;
+    const before = await movesOf(A);
+    const legal = await legalOf(A);
+    await dragMove(A, pick(legal), legal);
+    await waitMoves(A, before + 1);
+    await assertPlanar(A);
+  }
+  await A.waitForSelector('#sp-status:has-text("Game over")');
+}
+
 /** Planarity, as the page computed it (every pair of lines checked). @param {import('playwright-core').Page} page */
 async function assertPlanar(page) {
   const crossings = await page.getAttribute('#sp-board', 'data-crossings');
@@ -168,30 +208,10 @@ test('Sprouts: a game against the computer, to the end', { timeout: 240000 }, as
   const ann = await player(browser, 'Ann');
   const A = ann.page;
   await withArtifacts([ann], async () => {
-    await A.goto(srv.url + '/');
-    await A.selectOption('#game', 'sprouts');
-    await A.waitForSelector('#sprouts-rules');
-    await A.fill('#sp-spots', '3');
-    await A.check('#sp-misere');
-    const botLevels = await A.locator('#seat-1 option').evaluateAll((els) => els.map((e) => /** @type {HTMLOptionElement} */ (e).value).filter((v) => v.startsWith('bot:')));
-    assert.ok(botLevels.length >= 2, `bots offered: ${botLevels}`);
-    await A.selectOption('#seat-0', 'me');
-    await A.selectOption('#seat-1', botLevels[botLevels.length - 1]);
-    await A.click('#create-form button[type=submit]');
-    await A.click('#go-play');
+    await newGameAgainstTheBot(A, { spots: 3, misere: true });
     await A.waitForSelector('#sp-play:has-text("Misère")');
     // At most 3n - 1 = 8 moves; the bot answers each of Ann's.
-    for (let turn = 0; turn < 8; turn++) {
-      await A.waitForSelector('#sp-status:has-text("Your turn"), #sp-status:has-text("Game over")', { timeout: 30000 });
-      if (/Game over/.test((await A.locator('#sp-status').textContent()) || '')) break;
-      const before = await movesOf(A);
-      const legal = await legalOf(A);
-      const move = legal[legal.length - 1];
-      await dragMove(A, move, legal);
-      await waitMoves(A, before + 1);
-      await assertPlanar(A);
-    }
-    await A.waitForSelector('#sp-status:has-text("Game over")');
+    await playToTheEnd(A, 8, (legal) => legal[legal.length - 1]);
     await A.waitForSelector('#shell-over:has-text("Game over")');
     await assertPlanar(A);
     const record = await A.inputValue('#sp-record');
@@ -236,16 +256,7 @@ test('Sprouts: a game that goes on from a pasted record', { timeout: 120000 }, a
   const ann = await player(browser, 'Ann');
   const A = ann.page;
   await withArtifacts([ann], async () => {
-    await A.goto(srv.url + '/');
-    await A.selectOption('#game', 'sprouts');
-    await A.waitForSelector('#sprouts-rules');
-    await A.fill('#sp-spots', '2');
-    await A.fill('#sp-start', '2+ 1(3)2 1(4)2');
-    await A.selectOption('#seat-0', 'me');
-    const botLevels = await A.locator('#seat-1 option').evaluateAll((els) => els.map((e) => /** @type {HTMLOptionElement} */ (e).value).filter((v) => v.startsWith('bot:')));
-    await A.selectOption('#seat-1', botLevels[botLevels.length - 1]);
-    await A.click('#create-form button[type=submit]');
-    await A.click('#go-play');
+    await newGameAgainstTheBot(A, { spots: 2, start: '2+ 1(3)2 1(4)2' });
     // The record's two moves are the game's first; Ann (first player) is
     // to move, and the drawing shows them without a crossing.
     await waitMoves(A, 2);
@@ -253,16 +264,7 @@ test('Sprouts: a game that goes on from a pasted record', { timeout: 120000 }, a
     await assertPlanar(A);
     assert.match(await A.inputValue('#sp-record'), /^2\+ 1\(3\)2 1\(4\)2/);
     // Play on to the end.
-    for (let turn = 0; turn < 4; turn++) {
-      await A.waitForSelector('#sp-status:has-text("Your turn"), #sp-status:has-text("Game over")', { timeout: 30000 });
-      if (/Game over/.test((await A.locator('#sp-status').textContent()) || '')) break;
-      const before = await movesOf(A);
-      const legal = await legalOf(A);
-      await dragMove(A, legal[0], legal);
-      await waitMoves(A, before + 1);
-      await assertPlanar(A);
-    }
-    await A.waitForSelector('#sp-status:has-text("Game over")');
+    await playToTheEnd(A, 4, (legal) => legal[0]);
     // A record of another game is refused at creation, in one line.
     await A.goto(srv.url + '/');
     await A.selectOption('#game', 'sprouts');
