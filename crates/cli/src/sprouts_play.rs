@@ -210,7 +210,7 @@ pub fn run(a: PlayArgs) -> Result<ExitCode> {
     }
     let over = game.state().view(Viewer::Spectator);
     println!();
-    if game.state().moves_with_text().is_empty() {
+    if !game.state().position().has_move() {
         println!(
             "Final position {} (no move is left)",
             game.state().position()

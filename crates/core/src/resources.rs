@@ -219,13 +219,18 @@ impl DerivedCache {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The cell for `id`, marked as used now, and the room a new value may
-    /// take: the bound less what others than the cache hold.
-    fn cell(&self, id: &Id) -> (Arc<DerivedCell>, usize) {
+    /// The room a new value may take: the bound less what others than the
+    /// cache hold. Asked only when a value is to be built (it walks every
+    /// slot), not on every look-up.
+    fn room(&self) -> usize {
+        self.limit.saturating_sub(self.state().held())
+    }
+
+    /// The cell for `id`, marked as used now.
+    fn cell(&self, id: &Id) -> Arc<DerivedCell> {
         let mut st = self.state();
         st.tick += 1;
         let tick = st.tick;
-        let room = self.limit.saturating_sub(st.held());
         if let Some(slot) = st.slots.get_mut(id) {
             let (old, built) = (slot.used, slot.bytes.is_some());
             slot.used = tick;
@@ -234,7 +239,7 @@ impl DerivedCache {
                 st.order.remove(&old);
                 st.order.insert(tick, id.clone());
             }
-            return (cell, room);
+            return cell;
         }
         let cell = Arc::new(DerivedCell::new());
         st.slots.insert(
@@ -245,7 +250,7 @@ impl DerivedCache {
                 bytes: None,
             },
         );
-        (cell, room)
+        cell
     }
 
     /// Drops the slot of `id` if it is still `cell` (a refusal for now is
@@ -483,13 +488,13 @@ impl Resources {
     ) -> Result<Arc<T>, Refused<F>> {
         let cache = &self.inner.cache;
         let id: Id = (self.inner.scope, key.to_string(), TypeId::of::<T>());
-        let (cell, room) = cache.cell(&id);
+        let cell = cache.cell(&id);
         let limit = cache.limit;
-        let max = if refuse { room } else { limit };
         let mut build = Some(build);
         let mut built = None;
         let value = cell.get_or_init(|| {
             let build = build.take().expect("a cell is initialised once");
+            let max = if refuse { cache.room() } else { limit };
             let value = build(max);
             let bytes = value.as_ref().map(|v| v.bytes());
             let outcome = match (value, bytes) {
