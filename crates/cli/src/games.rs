@@ -9,6 +9,7 @@ pub fn registry() -> Registry {
     registry
         .register::<parlor_wordsprout::WordSprout>()
         .register::<parlor_gobble::Gobble>()
-        .register::<parlor_sprouts::Sprouts>();
+        .register::<parlor_sprouts::Sprouts>()
+        .register::<parlor_wordchain::WordChain>();
     registry
 }

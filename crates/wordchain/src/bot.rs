@@ -1,0 +1,251 @@
+//! Computer players.
+//!
+//! - **Easy** plays a random word from the lower-scoring half of what its
+//!   hand can make, and notices a false word only half the time.
+//! - **Medium** plays the highest-scoring word.
+//! - **Hard** plays the best tactical value ([`crate::best`]): the score,
+//!   less the link handed to the next player, the Multicards spent and the
+//!   imbalance a redraw cannot mend; takes its five cards when its best
+//!   word is poor.
+//! - **Best** weighs the link it leaves by how many words begin with that
+//!   letter (a link few words begin with costs the next player), goes for
+//!   points alone when they reach the target, and draws from the deck
+//!   whose unseen cards are worth more to it (the cards still unseen: the
+//!   pack less its hand, the displayed hands, the link and the discards).
+//!
+//! Computer players never bluff; they challenge a word the dictionary
+//! does not hold.
+
+use crate::best::{self, Limits, Play};
+use crate::card::Card;
+use crate::config::Config;
+use crate::pack::Pack;
+use crate::scoring::ScoreRules;
+use crate::{Action, LogEntry, View, WordCards, WordChain};
+use parlor_core::{Agent, AgentContext, ConfigError, GameRng, Level, Resources, Seed};
+use parlor_lexicon::Lexicon;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// A computer player for one seat.
+pub struct Bot {
+    level: Level,
+    rng: GameRng,
+    lexicon: Arc<Lexicon>,
+    rules: ScoreRules,
+    pack: Pack,
+    /// Words beginning with each letter, as a share of the most.
+    starts: [f64; 26],
+}
+
+impl Bot {
+    /// A bot at `level` for a table with `config`.
+    pub fn new(
+        config: &Config,
+        level: Level,
+        seed: Seed,
+        resources: &Resources,
+    ) -> Result<Bot, ConfigError> {
+        let pack = config.check()?;
+        let lexicon = resources.lexicon(&config.lexicon)?;
+        let mut counts = [0usize; 26];
+        for w in lexicon.words() {
+            counts[usize::from(w.as_bytes()[0] - b'a')] += 1;
+        }
+        let most = counts.iter().copied().max().unwrap_or(1).max(1) as f64;
+        let mut starts = [0.0; 26];
+        for (s, c) in starts.iter_mut().zip(counts) {
+            *s = c as f64 / most;
+        }
+        Ok(Bot {
+            level,
+            rng: GameRng::from_seed(seed),
+            lexicon,
+            rules: config.score_rules(),
+            pack,
+            starts,
+        })
+    }
+
+    /// The plays this seat can make now, words already played removed
+    /// where each word counts once.
+    pub fn plays(&self, view: &View) -> Vec<Play> {
+        let (Some(hand), Some(link)) = (&view.hand, view.link) else {
+            return Vec::new();
+        };
+        let limits = Limits {
+            max_from_hand: view.max_from_hand.unwrap_or(usize::MAX),
+        };
+        let mut plays = best::plays(hand, link, &self.lexicon, &self.rules, limits);
+        if view.config.once_only {
+            let played: BTreeSet<&str> = view
+                .log
+                .iter()
+                .filter_map(|e| match e {
+                    LogEntry::Play {
+                        words, challenge, ..
+                    } if challenge.is_none_or(|(_, up)| !up) => {
+                        Some(words.iter().map(|w| w.word.as_str()))
+                    }
+                    _ => None,
+                })
+                .flatten()
+                .collect();
+            plays.retain(|p| !played.contains(p.word.as_str()));
+        }
+        plays
+    }
+
+    fn choose_play(&mut self, view: &View, me: usize) -> Option<Play> {
+        let mut plays = self.plays(view);
+        if plays.is_empty() {
+            return None;
+        }
+        Some(match self.level {
+            Level::Easy => {
+                let half = plays.len().div_ceil(2);
+                let lower = plays.split_off(plays.len() - half);
+                lower[self.rng.below(lower.len())].clone()
+            }
+            Level::Medium => plays.swap_remove(0),
+            Level::Hard => best::by_tactical(plays).swap_remove(0),
+            Level::Best => {
+                if let Some(t) = view.config.target {
+                    let mine = view.team_scores[me];
+                    if let Some(p) = plays
+                        .iter()
+                        .find(|p| mine + i64::from(p.score) >= i64::from(t))
+                    {
+                        return Some(p.clone());
+                    }
+                }
+                let starts = self.starts;
+                let key = |p: &Play| {
+                    let last = p.cards[p.cards.len() - 1];
+                    let gift = if last.is_multi() {
+                        best::MULTICARD_LINK_GIFT as f64
+                    } else {
+                        f64::from(last.value())
+                    };
+                    // The plain tactical value counts the gift in full;
+                    // a link few words begin with is worth less to the next.
+                    p.tactical as f64 + gift * (1.0 - (0.5 + 0.5 * starts[last.letter.index()]))
+                };
+                let mut bestp = plays[0].clone();
+                let mut bestk = key(&bestp);
+                for p in &plays[1..] {
+                    let k = key(p);
+                    if k > bestk {
+                        bestk = k;
+                        bestp = p.clone();
+                    }
+                }
+                bestp
+            }
+        })
+    }
+
+    /// How many cards to draw from the consonant deck after using `used`.
+    fn draw_choice(&self, view: &View, me: usize, play: &Play) -> Option<usize> {
+        let hand = view.hand.as_ref()?;
+        let used: Vec<Card> = play
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != play.link)
+            .map(|(_, c)| c.card)
+            .collect();
+        let n = used.len();
+        let mut left = hand.clone();
+        for c in &used {
+            if let Some(k) = left.iter().position(|h| h == c) {
+                left.remove(k);
+            }
+        }
+        let v = left.iter().filter(|c| c.in_vowel_deck()).count();
+        let c = left.len() - v;
+        // An even split, a card more from the vowel deck when it holds
+        // unseen Multicards worth drawing for (Best).
+        let total = left.len() + n;
+        let mut want_c = (total / 2).saturating_sub(c).min(n);
+        if self.level == Level::Best && want_c > 0 && self.unseen_multis(view, me) > 0 {
+            want_c -= 1;
+        }
+        Some(want_c)
+    }
+
+    /// Multicards not in sight: the pack's, less those in this hand, the
+    /// displayed hands and on the table.
+    fn unseen_multis(&self, view: &View, me: usize) -> usize {
+        let total = self
+            .pack
+            .consonants
+            .iter()
+            .chain(&self.pack.vowels)
+            .filter(|c| **c == Card::Multi)
+            .count();
+        let seen = view
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|(s, _)| *s != me)
+            .filter_map(|(_, s)| s.hand.as_ref())
+            .chain(view.hand.as_ref())
+            .flatten()
+            .filter(|c| **c == Card::Multi)
+            .count()
+            + usize::from(view.link == Some(Card::Multi));
+        total.saturating_sub(seen)
+    }
+}
+
+impl Agent<WordChain> for Bot {
+    fn choose(&mut self, ctx: &AgentContext<'_, WordChain>) -> Option<Action> {
+        let view = ctx.view;
+        let me = ctx.seat.0;
+        match view.phase {
+            "challenge" => {
+                let p = view.pending.as_ref()?;
+                if p.seat == me || p.accepted.contains(&me) {
+                    return None;
+                }
+                let false_word = p.words.iter().any(|w| !self.lexicon.contains(&w.word));
+                let notices = self.level != Level::Easy || self.rng.chance(0.5);
+                Some(if false_word && notices {
+                    Action::Challenge
+                } else {
+                    Action::Accept
+                })
+            }
+            "turn" if view.turn == me => {
+                let play = self.choose_play(view, me);
+                let decks = view.decks[0] + view.decks[1] >= 5;
+                let five = !view.seats[me].five_used && decks;
+                let poor = play.as_ref().is_none_or(|p| p.score < 15);
+                match play {
+                    Some(_) if five && poor && matches!(self.level, Level::Hard | Level::Best) => {
+                        let left = view.hand.as_ref().map(Vec::len).unwrap_or(0);
+                        let v = view
+                            .hand
+                            .as_ref()
+                            .map(|h| h.iter().filter(|c| c.in_vowel_deck()).count())
+                            .unwrap_or(0);
+                        Some(Action::FiveCards {
+                            consonants: Some(((left + 5) / 2).saturating_sub(left - v).min(5)),
+                        })
+                    }
+                    Some(p) => Some(Action::Play {
+                        consonants: self.draw_choice(view, me, &p),
+                        words: vec![WordCards {
+                            cards: p.cards.iter().map(|c| c.text()).collect(),
+                            link: p.link,
+                        }],
+                    }),
+                    None if five => Some(Action::FiveCards { consonants: None }),
+                    None => Some(Action::Pass),
+                }
+            }
+            _ => None,
+        }
+    }
+}

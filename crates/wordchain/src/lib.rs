@@ -1,0 +1,256 @@
+//! WORDCHAIN: players form a chain of words from the cards in their hands,
+//! each word beginning on the last card of the word before (the link
+//! card). The rules are the original WORDCHAIN rules (`docs/rules/wordchain.md`
+//! says how parlor reads each one).
+//!
+//! | module | what |
+//! | --- | --- |
+//! | [`card`] | letters, suits, colours, Multicards and the card notation (`Kh`, `*Eh`) |
+//! | [`pack`] | the consonant and vowel decks, read from a text a house may replace |
+//! | [`scoring`] | a word's score, rules A–N, step by step |
+//! | [`best`] | every play a hand can make, by score and by tactical value |
+//! | [`config`] | the table's rules and house rules |
+//! | [`WordChain`] | the game, hidden hands and all, for `parlor-core` hosts |
+//! | [`bot`] | computer players |
+//!
+//! Parameters ([`Config`], all with defaults):
+//!
+//! | field | default | what |
+//! | --- | --- | --- |
+//! | `players` | 2 | 2 to 8 |
+//! | `hand`, `consonants` | 12, 6 | cards dealt, of them from the consonant deck |
+//! | `scoring` | `standard` | or `simple` (a point a card) |
+//! | `dice` | 0 | 0, 1 or 2 dice |
+//! | `challenges` | on | plays may be challenged; bluffs allowed |
+//! | `target` | 1000 | the agreed score that ends the game |
+//! | `turn_limit`, `minutes`, `deals` | 400, none, 1 | other agreed ends |
+//!
+//! ```
+//! use parlor_wordchain::{card::parse_cards, scoring::{score, ScoreRules}};
+//! // KNOP on the link K: 11 + 14 + 15 + 16 = 56, letters rising (+15%): 65.
+//! let cards: Vec<_> = parse_cards("Kh Nc Od Ps").unwrap().iter().map(|c| c.played().unwrap()).collect();
+//! assert_eq!(score(&cards, 0, 5, &ScoreRules::default()).score, 65);
+//! ```
+#![deny(missing_docs)]
+
+pub mod best;
+pub mod bot;
+pub mod card;
+pub mod config;
+pub mod conformance;
+mod game;
+pub mod pack;
+pub mod scoring;
+mod view;
+
+pub use config::Config;
+pub use game::{Action, Error, Event, LogEntry, WordCards, WordChain, WordPlayed, MAX_WORD_CARDS};
+pub use view::{PendingView, SeatView, View};
+
+use game::Phase;
+use parlor_core::{
+    Actor, Agent, ConfigError, Deadline, Game, GameInfo, Level, LexiconStamp, Needs, Outcome,
+    Resources, Seat, Seed, Setting, ToAct, Viewer,
+};
+
+impl Game for WordChain {
+    type Config = Config;
+    type Action = Action;
+    type View = View;
+    type Event = Event;
+    type Error = Error;
+
+    const INFO: GameInfo = GameInfo {
+        name: "wordchain",
+        title: "WORDCHAIN",
+        min_seats: 2,
+        max_seats: config::MAX_PLAYERS,
+    };
+
+    fn new(config: &Config, seed: Seed, resources: &Resources) -> Result<Self, ConfigError> {
+        WordChain::create(config, seed, resources)
+    }
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn needs(config: &Config) -> Needs {
+        Needs::seats(config.players).word_list("words", &config.lexicon)
+    }
+
+    fn settings() -> Vec<Setting> {
+        config::settings()
+    }
+
+    /// Every turn is at most a throw, a play and the others' answers; each
+    /// deal is one chance step; each seat displays once and leaves once.
+    fn action_bound(&self) -> usize {
+        let n = self.config.players;
+        self.config.deals as usize + self.config.turn_limit as usize * (n + 2) + 2 * n + 2
+    }
+
+    fn seats(&self) -> usize {
+        self.config.players
+    }
+
+    fn to_act(&self) -> ToAct {
+        self.to_act_now()
+    }
+
+    /// The choices that can be listed: pass, the five cards, accept or
+    /// challenge, display. Plays are not listed (a hand makes thousands,
+    /// and the list would be the best words): the page spells them.
+    fn legal_actions(&self, seat: Seat) -> Option<Vec<Action>> {
+        let s = seat.0;
+        if s >= self.config.players || matches!(self.phase, Phase::Over(_)) {
+            return Some(Vec::new());
+        }
+        let mut out = Vec::new();
+        match &self.phase {
+            Phase::Turn if self.turn == s => {
+                out.push(Action::Pass);
+                let decks = self.decks.iter().any(|d| !d.is_empty())
+                    || (self.config.discards == config::Discards::Reshuffle
+                        && self.discards.iter().any(|d| !d.is_empty()));
+                if !self.five_used[s] && decks {
+                    out.push(Action::FiveCards { consonants: None });
+                }
+            }
+            Phase::Challenge(p) if p.seat != s && !p.accepted[s] => {
+                out.push(Action::Accept);
+                out.push(Action::Challenge);
+            }
+            _ => {}
+        }
+        if !self.displayed[s] && !self.forfeited[s] {
+            out.push(Action::Display);
+        }
+        Some(out)
+    }
+
+    fn apply(&mut self, actor: Actor, action: Action) -> Result<Vec<Event>, Error> {
+        if matches!(self.phase, Phase::Over(_)) {
+            return Err(Error::Over);
+        }
+        match (actor, action) {
+            (Actor::Referee, Action::TimeUp) => return Ok(self.time_up()),
+            (Actor::Referee, Action::Forfeit { seat }) => return self.forfeit(seat),
+            (Actor::Seat(_), Action::TimeUp | Action::Forfeit { .. }) => {
+                return Err(Error::NotNow(
+                    "only the referee ends the game or removes a player".into(),
+                ))
+            }
+            (actor, action) => {
+                let seat = self.check_seat(actor)?;
+                if self.forfeited[seat] {
+                    return Err(Error::NotNow("you have left this game".into()));
+                }
+                match (&self.phase, action) {
+                    (_, Action::Display) => self.display(seat),
+                    (Phase::Turn, Action::Play { words, consonants }) if self.turn == seat => {
+                        self.play(seat, words, consonants)
+                    }
+                    (Phase::Turn, Action::Pass) if self.turn == seat => Ok(self.pass(seat)),
+                    (Phase::Turn, Action::FiveCards { consonants }) if self.turn == seat => {
+                        self.five_cards(seat, consonants)
+                    }
+                    (Phase::Challenge(p), Action::Accept)
+                        if p.seat != seat && !p.accepted[seat] =>
+                    {
+                        Ok(self.accept(seat))
+                    }
+                    (Phase::Challenge(p), Action::Challenge)
+                        if p.seat != seat && !p.accepted[seat] =>
+                    {
+                        Ok(self.challenge(seat))
+                    }
+                    (Phase::Challenge(p), _) if p.seat == seat => Err(Error::NotNow(
+                        "your play waits for the others to accept or challenge it".into(),
+                    )),
+                    (Phase::Challenge(_), Action::Accept | Action::Challenge) => {
+                        Err(Error::NotNow("you have let this play stand already".into()))
+                    }
+                    (Phase::Challenge(_), _) => Err(Error::NotNow(
+                        "a play is on the table: accept it or challenge it first".into(),
+                    )),
+                    (Phase::Turn, Action::Accept | Action::Challenge) => Err(Error::NotNow(
+                        "there is no play to accept or challenge".into(),
+                    )),
+                    (Phase::Turn, _) => Err(Error::NotNow(format!(
+                        "it is player {}'s turn",
+                        self.turn + 1
+                    ))),
+                    _ => Err(Error::NotNow("the cards or dice are not dealt yet".into())),
+                }
+            }
+        }
+    }
+
+    fn resolve_chance(&mut self) -> Vec<Event> {
+        match self.phase {
+            Phase::Deal => self.deal_now(),
+            Phase::Throw => self.throw(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        self.view_for(viewer)
+    }
+
+    fn event_view(event: &Event, viewer: Viewer) -> Option<Event> {
+        Some(view::event_for(event, viewer))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !matches!(self.phase, Phase::Over(_)) {
+            return None;
+        }
+        // Sides by their score; sides with a player who left come last.
+        let n = self.config.players;
+        let of = self.config.team_of();
+        let team = self.team_scores();
+        let key = |s: usize| {
+            let left = (0..n).any(|t| of[t] == of[s] && self.forfeited[t]);
+            (left, std::cmp::Reverse(team[s]))
+        };
+        let mut seats: Vec<usize> = (0..n).collect();
+        seats.sort_by_key(|&s| key(s));
+        let mut ranking: Vec<Vec<Seat>> = Vec::new();
+        for s in seats {
+            match ranking.last_mut() {
+                Some(place) if key(place[0].0) == key(s) => place.push(Seat(s)),
+                _ => ranking.push(vec![Seat(s)]),
+            }
+        }
+        Some(Outcome {
+            ranking,
+            scores: Some(self.scores.clone()),
+        })
+    }
+
+    fn deadline(&self) -> Option<Deadline<Action>> {
+        self.deadline_now()
+    }
+
+    fn forfeit(&self, seat: Seat) -> Option<Action> {
+        (seat.0 < self.config.players
+            && !self.forfeited[seat.0]
+            && !matches!(self.phase, Phase::Over(_)))
+        .then_some(Action::Forfeit { seat: seat.0 })
+    }
+
+    fn lexicons(&self) -> Vec<LexiconStamp> {
+        vec![self.stamp.clone()]
+    }
+
+    fn agent(
+        config: &Config,
+        level: Level,
+        seed: Seed,
+        resources: &Resources,
+    ) -> Result<Box<dyn Agent<Self>>, ConfigError> {
+        Ok(Box::new(bot::Bot::new(config, level, seed, resources)?))
+    }
+}
