@@ -19,6 +19,8 @@ mod sprouts;
 mod sprouts_analyse;
 mod sprouts_play;
 mod sprouts_solve;
+mod wordchain;
+mod wordchain_play;
 mod wordsprout;
 
 /// Word and pencil games: play them, check them, solve them.
@@ -40,6 +42,8 @@ enum Command {
     Gobble(gobble::Args),
     /// Sprouts: replay WGOSA game records, list the legal moves of a position.
     Sprouts(sprouts::Args),
+    /// WORDCHAIN: score a word, the best plays of a hand, play a game.
+    Wordchain(wordchain::Args),
     /// The conformance suite over many random games (a benchmark and a long check).
     Conformance(conformance::Args),
     /// The games this build hosts, with their default rules.
@@ -109,6 +113,7 @@ fn main() -> ExitCode {
         Command::Wordsprout(args) => wordsprout::run(args),
         Command::Gobble(args) => gobble::run(args),
         Command::Sprouts(args) => sprouts::run(args),
+        Command::Wordchain(args) => wordchain::run(args),
         Command::Conformance(args) => conformance::run(args),
         Command::Games(args) => records::games(args),
         Command::Replay(args) => records::replay(args),

@@ -104,8 +104,209 @@ impl HandCounts {
     }
 }
 
+/// The words of a list with their letters counted, for the search: built
+/// once per list (a host keeps it with [`parlor_core::Resources::derived`]).
+pub struct WordIndex {
+    /// Every word followed by nothing: word `i` is `text[starts[i]..starts[i + 1]]`.
+    text: String,
+    starts: Vec<u32>,
+    /// Letters of each word, counted (lanes 26..32 stay 0).
+    counts: Vec<[u8; 32]>,
+}
+
+impl WordIndex {
+    /// Counts the letters of every word of `lexicon` (words longer than
+    /// [`crate::MAX_WORD_CARDS`] cannot be played and are left out).
+    pub fn new(lexicon: &Lexicon) -> WordIndex {
+        let mut index = WordIndex {
+            text: String::new(),
+            starts: vec![0],
+            counts: Vec::new(),
+        };
+        for w in lexicon.words() {
+            if w.len() < 2 || w.len() > crate::MAX_WORD_CARDS {
+                continue;
+            }
+            let mut c = [0u8; 32];
+            for b in w.bytes() {
+                c[usize::from(b - b'a')] += 1;
+            }
+            index.text.push_str(w);
+            index.starts.push(index.text.len() as u32);
+            index.counts.push(c);
+        }
+        index
+    }
+
+    /// The number of words.
+    pub fn len(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+
+    /// Word `i`.
+    pub fn word(&self, i: usize) -> &str {
+        &self.text[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+}
+
+/// The index of the word list `name`, built once per list and kept with
+/// the host's other shared data.
+pub fn index_for(
+    resources: &parlor_core::Resources,
+    name: &str,
+) -> Result<std::sync::Arc<WordIndex>, parlor_core::ConfigError> {
+    let lexicon = resources.lexicon(name)?;
+    // Keyed by the list's contents, not its name: a name can be reused.
+    let key = format!("wordchain-index:{:016x}", lexicon.fingerprint());
+    Ok(resources.derived(&key, || WordIndex::new(&lexicon)))
+}
+
+impl std::fmt::Debug for WordIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "WordIndex({} words)", self.len())
+    }
+}
+
+impl parlor_core::Derived for WordIndex {
+    fn bytes(&self) -> usize {
+        self.text.len() + self.starts.len() * 4 + self.counts.len() * 32
+    }
+}
+
+/// Letters a word needs beyond those held: the sum of the lanes'
+/// shortfalls (written so that it compiles to a few vector instructions).
+#[inline]
+fn shortfall(need: &[u8; 32], have: &[u8; 32]) -> u32 {
+    let mut sum = 0u32;
+    for i in 0..32 {
+        sum += u32::from(need[i].saturating_sub(have[i]));
+    }
+    sum
+}
+
+/// One playable word, scored without building its cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// The word's number in the [`WordIndex`].
+    pub word: u32,
+    /// Its score.
+    pub score: u32,
+    /// Its tactical value.
+    pub tactical: i64,
+    /// The letter that ends it (0 for A), the next player's link.
+    pub last: u8,
+    /// Whether the card that ends it is a Multicard.
+    pub last_multi: bool,
+    link: u8,
+    aim: u8,
+}
+
+/// Every word a hand can play on a link, scored.
+pub struct Search<'a> {
+    index: &'a WordIndex,
+    counts: HandCounts,
+    link: Card,
+    rules: ScoreRules,
+    /// The candidates, in the index's order.
+    pub candidates: Vec<Candidate>,
+}
+
+/// Finds every word the hand and the link card can form.
+pub fn search<'a>(
+    index: &'a WordIndex,
+    hand: &[Card],
+    link: Card,
+    rules: &ScoreRules,
+    limits: Limits,
+) -> Search<'a> {
+    let counts = HandCounts::new(hand);
+    let mut have = [0u8; 32];
+    for (l, c) in counts.cards.iter().enumerate() {
+        have[l] = c.iter().sum();
+    }
+    let mut blanks = counts.multis as u32;
+    match link {
+        Card::Letter(l, _) => have[l.index()] += 1,
+        Card::Multi => blanks += 1,
+    }
+    let max_len = counts.size.min(limits.max_from_hand).saturating_add(1);
+    let mut candidates = Vec::new();
+    for (i, need) in index.counts.iter().enumerate() {
+        let len = (index.starts[i + 1] - index.starts[i]) as usize;
+        if len > max_len || shortfall(need, &have) > blanks {
+            continue;
+        }
+        if let Card::Letter(l, _) = link {
+            if need[l.index()] == 0 {
+                continue;
+            }
+        }
+        if let Some(c) = evaluate(index.word(i).as_bytes(), i as u32, &counts, link, rules) {
+            candidates.push(c);
+        }
+    }
+    Search {
+        index,
+        counts,
+        link,
+        rules: *rules,
+        candidates,
+    }
+}
+
+impl Search<'_> {
+    /// The play of a candidate, its cards chosen.
+    pub fn play(&self, c: &Candidate) -> Play {
+        let word = self.index.word(c.word as usize);
+        build(word, c, &self.counts, self.link, &self.rules)
+    }
+
+    /// The `k` best by score (ties: tactical value, then the word).
+    pub fn by_score(&self, k: usize) -> Vec<Play> {
+        let mut c = self.candidates.clone();
+        c.sort_by(|a, b| {
+            b.score
+                .cmp(&a.score)
+                .then(b.tactical.cmp(&a.tactical))
+                .then_with(|| {
+                    self.index
+                        .word(a.word as usize)
+                        .cmp(self.index.word(b.word as usize))
+                })
+        });
+        c.iter().take(k).map(|c| self.play(c)).collect()
+    }
+
+    /// The `k` best by tactical value (ties: score, then the word).
+    pub fn by_tactical(&self, k: usize) -> Vec<Play> {
+        let mut c = self.candidates.clone();
+        c.sort_by(|a, b| {
+            b.tactical
+                .cmp(&a.tactical)
+                .then(b.score.cmp(&a.score))
+                .then_with(|| {
+                    self.index
+                        .word(a.word as usize)
+                        .cmp(self.index.word(b.word as usize))
+                })
+        });
+        c.iter().take(k).map(|c| self.play(c)).collect()
+    }
+
+    /// The word of a candidate.
+    pub fn word(&self, c: &Candidate) -> &str {
+        self.index.word(c.word as usize)
+    }
+}
+
 /// Every play from `hand` on `link`, best score first (ties: better
-/// tactical value, then the word).
+/// tactical value, then the word). Builds every play's cards: for the
+/// best few, [`search`] and [`Search::by_score`] are faster.
 pub fn plays(
     hand: &[Card],
     link: Card,
@@ -113,34 +314,21 @@ pub fn plays(
     rules: &ScoreRules,
     limits: Limits,
 ) -> Vec<Play> {
-    let counts = HandCounts::new(hand);
-    let mut letters: String = hand
-        .iter()
-        .filter_map(|c| c.letter())
-        .map(|l| l.lower())
-        .collect();
-    let mut blanks = counts.multis;
-    match link {
-        Card::Letter(l, _) => letters.push(l.lower()),
-        Card::Multi => blanks += 1,
+    let index = WordIndex::new(lexicon);
+    let s = search(&index, hand, link, rules, limits);
+    s.by_score(usize::MAX)
+}
+
+/// The best way to play the word `word` (any letters, in the lexicon or
+/// not: a bluff is spelt the same way) from `hand` on `link`; `None` when
+/// the hand and the link cannot spell it.
+pub fn for_word(word: &str, hand: &[Card], link: Card, rules: &ScoreRules) -> Option<Play> {
+    let w = word.to_ascii_lowercase();
+    if w.len() < 2 || w.len() > crate::MAX_WORD_CARDS || !w.bytes().all(|b| b.is_ascii_lowercase())
+    {
+        return None;
     }
-    let mut out = Vec::new();
-    for word in lexicon.formable(&letters, blanks) {
-        let w = word.as_bytes();
-        if w.len() < 2 || w.len() - 1 > limits.max_from_hand || w.len() - 1 > counts.size {
-            continue;
-        }
-        if let Some(play) = best_for_word(word, &counts, link, rules) {
-            out.push(play);
-        }
-    }
-    out.sort_by(|a, b| {
-        b.score
-            .cmp(&a.score)
-            .then(b.tactical.cmp(&a.tactical))
-            .then_with(|| a.word.cmp(&b.word))
-    });
-    out
+    best_for_word(&w, &HandCounts::new(hand), link, rules)
 }
 
 /// The plays ranked by tactical value instead.
@@ -169,16 +357,14 @@ fn place_link(w: &[u8], counts: &HandCounts, link: Card) -> Option<(usize, [u8; 
         }
         missing <= counts.multis
     };
-    let positions: Vec<usize> = match link {
-        // First where the word begins with it; otherwise any place costs
-        // the same penalty, so the first.
-        Card::Letter(l, _) => (0..w.len())
-            .filter(|&i| usize::from(w[i] - b'a') == l.index())
-            .take(1)
-            .collect(),
-        Card::Multi => (0..w.len()).collect(),
+    // A letter link: first where the word begins with it; otherwise any
+    // place costs the same penalty, so the first. A Multicard: first
+    // where the hand spells the rest, else where it must stand.
+    let only = match link {
+        Card::Letter(l, _) => Some(w.iter().position(|&c| usize::from(c - b'a') == l.index())?),
+        Card::Multi => None,
     };
-    for p in positions {
+    for p in only.map_or(0..w.len(), |p| p..p + 1) {
         let mut n = need;
         n[usize::from(w[p] - b'a')] -= 1;
         if fits(&n) {
@@ -228,21 +414,34 @@ fn standard_score(
 }
 
 fn best_for_word(word: &str, counts: &HandCounts, link: Card, rules: &ScoreRules) -> Option<Play> {
-    let w = word.as_bytes();
+    let c = evaluate(word.as_bytes(), 0, counts, link, rules)?;
+    Some(build(word, &c, counts, link, rules))
+}
+
+/// The best aim for a word, scored by arithmetic alone (the same steps as
+/// [`scoring::score`]; a test checks they agree).
+fn evaluate(
+    w: &[u8],
+    index: u32,
+    counts: &HandCounts,
+    link: Card,
+    rules: &ScoreRules,
+) -> Option<Candidate> {
     let (p, need) = place_link(w, counts, link)?;
     let used = w.len() - 1;
     let hand_left = counts.size - used;
-    let letters = w.iter().map(|&c| usize::from(c - b'a'));
-    let seq = scoring::sequenced(letters);
+    let seq = scoring::sequenced(w.iter().map(|&c| usize::from(c - b'a')));
     let link_letter = Letter::from_index(usize::from(w[p] - b'a'))?;
     let last = usize::from(w[w.len() - 1] - b'a');
-    // The best aim: (score, aim index, multis used).
-    let mut best: Option<(u32, usize, usize)> = None;
+    let link_last = p == w.len() - 1;
+    // The best aim: (score, aim, multis, vowel-deck cards used).
+    let mut best: Option<(u32, usize, usize, usize)> = None;
     for (a, &aim) in AIMS.iter().enumerate() {
         if link_played(link, link_letter, aim).is_none() {
             continue;
         }
         let mut multis = 0usize;
+        let mut vowels = 0usize;
         let mut base = link.value();
         for (l, &n) in need.iter().enumerate() {
             if n == 0 {
@@ -251,20 +450,21 @@ fn best_for_word(word: &str, counts: &HandCounts, link: Card, rules: &ScoreRules
             let real = n.min(counts.by_aim[a][l]);
             multis += usize::from(n - real);
             base += u32::from(real) * (l as u32 + 1);
+            if VOWEL_DECK[l] {
+                vowels += usize::from(real);
+            }
         }
-        // The last card is spelt first (see `spell`): a letter card
-        // whenever the hand has one of an allowed suit.
-        let last_is_multi = counts.by_aim[a][last] == 0;
         if multis > counts.multis {
             continue;
         }
         let score = if rules.scoring == Scoring::Simple {
             w.len() as u32
         } else {
-            let pattern = aim_pattern(a, seq);
-            let last_value = if p == w.len() - 1 {
+            let last_value = if link_last {
                 link.value()
-            } else if last_is_multi {
+            } else if counts.by_aim[a][last] == 0 {
+                // The last card is spelt first (see `spell`): a letter
+                // card whenever the hand has one of an allowed suit.
                 0
             } else {
                 last as u32 + 1
@@ -275,29 +475,79 @@ fn best_for_word(word: &str, counts: &HandCounts, link: Card, rules: &ScoreRules
                 } else {
                     0
                 };
-            standard_score(base, pattern, hand_left, bonus, p, w.len(), rules)
+            standard_score(
+                base,
+                aim_pattern(a, seq),
+                hand_left,
+                bonus,
+                p,
+                w.len(),
+                rules,
+            )
         };
-        if best.is_none_or(|(s, _, m)| score > s || (score == s && multis < m)) {
-            best = Some((score, a, multis));
+        if best.is_none_or(|(s, _, m, _)| score > s || (score == s && multis < m)) {
+            best = Some((score, a, multis, vowels + multis));
         }
     }
-    let (_, a, _) = best?;
-    let cards = spell(w, p, counts, link, AIMS[a])?;
-    let breakdown = scoring::score(&cards, p, hand_left, rules);
-    let pattern = if rules.scoring == Scoring::Simple {
-        Pattern::Plain
+    let (score, a, multis, vowels_used) = best?;
+    let last_multi = if link_last {
+        link == Card::Multi
     } else {
-        aim_pattern(a, seq)
+        counts.by_aim[a][last] == 0
     };
-    let tactical = tactical(breakdown.score, &cards, p, counts);
-    Some(Play {
+    let gift = if last_multi {
+        MULTICARD_LINK_GIFT
+    } else {
+        last as i64 + 1
+    };
+    let v = counts.vowels.saturating_sub(vowels_used) as i64;
+    let c = (counts.size - used) as i64 - v;
+    let imbalance = ((v - c).abs() - used as i64).max(0);
+    let tactical = i64::from(score) - gift - MULTICARD_WORTH * multis as i64 - 3 * imbalance;
+    Some(Candidate {
+        word: index,
+        score,
+        tactical,
+        last: last as u8,
+        last_multi,
+        link: p as u8,
+        aim: a as u8,
+    })
+}
+
+/// Which letters' cards belong to the vowel deck.
+const VOWEL_DECK: [bool; 26] = {
+    let mut v = [false; 26];
+    let letters = *b"aeiouys";
+    let mut i = 0;
+    while i < letters.len() {
+        v[(letters[i] - b'a') as usize] = true;
+        i += 1;
+    }
+    v
+};
+
+/// The cards of a candidate, and its breakdown.
+fn build(word: &str, c: &Candidate, counts: &HandCounts, link: Card, rules: &ScoreRules) -> Play {
+    let w = word.as_bytes();
+    let p = usize::from(c.link);
+    let a = usize::from(c.aim);
+    let cards = spell(w, p, counts, link, AIMS[a]).unwrap_or_default();
+    let hand_left = counts.size - (w.len() - 1);
+    let score = scoring::score(&cards, p, hand_left, rules).score;
+    let seq = scoring::sequenced(w.iter().map(|&c| usize::from(c - b'a')));
+    Play {
         word: word.to_string(),
         cards,
         link: p,
-        score: breakdown.score,
-        tactical,
-        pattern,
-    })
+        score,
+        tactical: c.tactical + i64::from(score) - i64::from(c.score),
+        pattern: if rules.scoring == Scoring::Simple {
+            Pattern::Plain
+        } else {
+            aim_pattern(a, seq)
+        },
+    }
 }
 
 fn aim_pattern(aim_index: usize, seq: bool) -> Pattern {
@@ -341,31 +591,4 @@ fn spell(w: &[u8], p: usize, counts: &HandCounts, link: Card, aim: u8) -> Option
         });
     }
     cards.into_iter().collect()
-}
-
-/// The score, less the link handed on, the Multicards spent and the
-/// imbalance of vowels and consonants a redraw cannot mend.
-fn tactical(score: u32, cards: &[Played], link: usize, counts: &HandCounts) -> i64 {
-    let last = cards[cards.len() - 1];
-    let gift = if last.is_multi() {
-        MULTICARD_LINK_GIFT
-    } else {
-        i64::from(last.value())
-    };
-    let from_hand: Vec<&Played> = cards
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| i != link)
-        .map(|(_, c)| c)
-        .collect();
-    let multis = from_hand.iter().filter(|c| c.is_multi()).count() as i64;
-    let vowels_used = from_hand
-        .iter()
-        .filter(|c| c.is_multi() || c.letter.in_vowel_deck())
-        .count();
-    let used = from_hand.len();
-    let v = counts.vowels.saturating_sub(vowels_used) as i64;
-    let c = (counts.size - used) as i64 - v;
-    let imbalance = ((v - c).abs() - used as i64).max(0);
-    i64::from(score) - gift - MULTICARD_WORTH * multis - 3 * imbalance
 }

@@ -16,7 +16,7 @@
 //! Computer players never bluff; they challenge a word the dictionary
 //! does not hold.
 
-use crate::best::{self, Limits, Play};
+use crate::best::{self, Candidate, Limits, Play, WordIndex};
 use crate::card::Card;
 use crate::config::Config;
 use crate::pack::Pack;
@@ -32,6 +32,7 @@ pub struct Bot {
     level: Level,
     rng: GameRng,
     lexicon: Arc<Lexicon>,
+    index: Arc<WordIndex>,
     rules: ScoreRules,
     pack: Pack,
     /// Words beginning with each letter, as a share of the most.
@@ -58,6 +59,7 @@ impl Bot {
             *s = c as f64 / most;
         }
         Ok(Bot {
+            index: best::index_for(resources, &config.lexicon)?,
             level,
             rng: GameRng::from_seed(seed),
             lexicon,
@@ -67,16 +69,15 @@ impl Bot {
         })
     }
 
-    /// The plays this seat can make now, words already played removed
-    /// where each word counts once.
-    pub fn plays(&self, view: &View) -> Vec<Play> {
+    /// The play this seat would make now, if any.
+    pub fn choose_play(&mut self, view: &View, me: usize) -> Option<Play> {
         let (Some(hand), Some(link)) = (&view.hand, view.link) else {
-            return Vec::new();
+            return None;
         };
         let limits = Limits {
             max_from_hand: view.max_from_hand.unwrap_or(usize::MAX),
         };
-        let mut plays = best::plays(hand, link, &self.lexicon, &self.rules, limits);
+        let mut found = best::search(&self.index, hand, link, &self.rules, limits);
         if view.config.once_only {
             let played: BTreeSet<&str> = view
                 .log
@@ -91,58 +92,69 @@ impl Bot {
                 })
                 .flatten()
                 .collect();
-            plays.retain(|p| !played.contains(p.word.as_str()));
+            let index = &self.index;
+            found
+                .candidates
+                .retain(|c| !played.contains(index.word(c.word as usize)));
         }
-        plays
-    }
-
-    fn choose_play(&mut self, view: &View, me: usize) -> Option<Play> {
-        let mut plays = self.plays(view);
-        if plays.is_empty() {
+        let mut cands = std::mem::take(&mut found.candidates);
+        if cands.is_empty() {
             return None;
         }
-        Some(match self.level {
+        let pick = |cands: &[Candidate], key: &dyn Fn(&Candidate) -> f64| -> Candidate {
+            let mut bestc = cands[0];
+            let mut bestk = key(&bestc);
+            for c in &cands[1..] {
+                let k = key(c);
+                if k > bestk {
+                    bestk = k;
+                    bestc = *c;
+                }
+            }
+            bestc
+        };
+        let chosen = match self.level {
             Level::Easy => {
-                let half = plays.len().div_ceil(2);
-                let lower = plays.split_off(plays.len() - half);
-                lower[self.rng.below(lower.len())].clone()
+                cands.sort_by_key(|c| c.score);
+                let half = cands.len().div_ceil(2);
+                cands[self.rng.below(half)]
             }
-            Level::Medium => plays.swap_remove(0),
-            Level::Hard => best::by_tactical(plays).swap_remove(0),
+            Level::Medium => pick(&cands, &|c| f64::from(c.score) + c.tactical as f64 * 1e-6),
+            Level::Hard => pick(&cands, &|c| c.tactical as f64 + f64::from(c.score) * 1e-6),
             Level::Best => {
-                if let Some(t) = view.config.target {
+                let reach = view.config.target.and_then(|t| {
                     let mine = view.team_scores[me];
-                    if let Some(p) = plays
+                    cands
                         .iter()
-                        .find(|p| mine + i64::from(p.score) >= i64::from(t))
-                    {
-                        return Some(p.clone());
+                        .filter(|c| mine + i64::from(c.score) >= i64::from(t))
+                        .max_by_key(|c| c.score)
+                        .copied()
+                });
+                match reach {
+                    Some(c) => c,
+                    None => {
+                        let starts = self.starts;
+                        pick(&cands, &|c| {
+                            let gift = if c.last_multi {
+                                best::MULTICARD_LINK_GIFT as f64
+                            } else {
+                                f64::from(c.last) + 1.0
+                            };
+                            // The plain tactical value counts the gift in
+                            // full; a link few words begin with is worth
+                            // less to the next player.
+                            let starts_here = if c.last_multi {
+                                1.0
+                            } else {
+                                starts[usize::from(c.last)]
+                            };
+                            c.tactical as f64 + gift * (0.5 - 0.5 * starts_here)
+                        })
                     }
                 }
-                let starts = self.starts;
-                let key = |p: &Play| {
-                    let last = p.cards[p.cards.len() - 1];
-                    let gift = if last.is_multi() {
-                        best::MULTICARD_LINK_GIFT as f64
-                    } else {
-                        f64::from(last.value())
-                    };
-                    // The plain tactical value counts the gift in full;
-                    // a link few words begin with is worth less to the next.
-                    p.tactical as f64 + gift * (1.0 - (0.5 + 0.5 * starts[last.letter.index()]))
-                };
-                let mut bestp = plays[0].clone();
-                let mut bestk = key(&bestp);
-                for p in &plays[1..] {
-                    let k = key(p);
-                    if k > bestk {
-                        bestk = k;
-                        bestp = p.clone();
-                    }
-                }
-                bestp
             }
-        })
+        };
+        Some(found.play(&chosen))
     }
 
     /// How many cards to draw from the consonant deck after using `used`.

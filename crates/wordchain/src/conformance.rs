@@ -147,11 +147,11 @@ fn extra(g: &WordChain, rng: &mut GameRng) -> Option<(Actor, Action)> {
             },
         ));
     }
-    let plays = best::plays(hand, link, &g.lexicon, &g.rules, limits);
-    if plays.is_empty() {
+    let found = best::search(&g.index, hand, link, &g.rules, limits);
+    if found.candidates.is_empty() {
         return None;
     }
-    let p = &plays[rng.below(plays.len().min(40))];
+    let p = &found.play(&found.candidates[rng.below(found.candidates.len())]);
     let word = WordCards {
         cards: p.cards.iter().map(|c| c.text()).collect(),
         link: p.link,

@@ -330,6 +330,7 @@ pub struct WordChain {
     pub(crate) rules: ScoreRules,
     pub(crate) pack: Pack,
     pub(crate) lexicon: Arc<Lexicon>,
+    pub(crate) index: Arc<crate::best::WordIndex>,
     pub(crate) stamp: LexiconStamp,
     pub(crate) rng: GameRng,
     /// The consonant deck (the only one with one deck), then the vowel
@@ -393,7 +394,9 @@ impl WordChain {
         let pack = config.check()?;
         let lexicon = resources.lexicon(&config.lexicon)?;
         let n = config.players;
+        let index = crate::best::index_for(resources, &config.lexicon)?;
         Ok(WordChain {
+            index,
             rules: config.score_rules(),
             stamp: LexiconStamp::of(&lexicon),
             lexicon,
@@ -443,6 +446,11 @@ impl WordChain {
     /// The word list.
     pub fn lexicon(&self) -> &Arc<Lexicon> {
         &self.lexicon
+    }
+
+    /// The word list's index for [`crate::best::search`].
+    pub fn word_index(&self) -> &crate::best::WordIndex {
+        &self.index
     }
 
     /// The scoring rules.
