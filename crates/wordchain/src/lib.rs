@@ -42,6 +42,8 @@ mod game;
 pub mod pack;
 pub mod scoring;
 mod view;
+#[cfg(test)]
+mod tests;
 
 pub use config::Config;
 pub use game::{Action, Error, Event, LogEntry, WordCards, WordChain, WordPlayed, MAX_WORD_CARDS};

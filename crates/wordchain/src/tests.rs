@@ -1,0 +1,311 @@
+//! The game's rules, situation by situation: tables arranged by hand.
+
+use crate::card::{parse_cards, Card, CardText};
+use crate::game::Phase;
+use crate::{Action, Config, Event, WordCards, WordChain};
+use parlor_core::{Actor, Game, Resources, Seat, ToAct, Viewer};
+
+/// A table, chance resolved after every action as a host does.
+struct T {
+    g: WordChain,
+    opening: Vec<Event>,
+}
+
+impl T {
+    fn new(config: Config, seed: u64) -> T {
+        let mut g = WordChain::new(&config, seed, &Resources::embedded()).unwrap();
+        let opening = settle(&mut g);
+        T { g, opening }
+    }
+    fn apply(&mut self, actor: Actor, action: Action) -> Result<Vec<Event>, crate::Error> {
+        let mut e = self.g.apply(actor, action)?;
+        e.extend(settle(&mut self.g));
+        Ok(e)
+    }
+    fn state(&self) -> &WordChain {
+        &self.g
+    }
+}
+
+fn settle(g: &mut WordChain) -> Vec<Event> {
+    let mut e = Vec::new();
+    while g.to_act() == ToAct::Chance {
+        e.extend(g.resolve_chance());
+    }
+    e
+}
+
+fn cards(text: &str) -> Vec<Card> {
+    parse_cards(text).unwrap().iter().map(|t| t.card()).collect()
+}
+
+fn word(text: &str, link: usize) -> WordCards {
+    WordCards {
+        cards: parse_cards(text).unwrap(),
+        link,
+    }
+}
+
+fn play(text: &str, link: usize) -> Action {
+    Action::Play {
+        words: vec![word(text, link)],
+        consonants: None,
+    }
+}
+
+fn seat(s: usize) -> Actor {
+    Actor::Seat(Seat(s))
+}
+
+/// A table after the deal, with seat 0 to play, hands and link replaced.
+fn table(config: Config, hands: &[&str], link: &str) -> T {
+    let mut m = T::new(config, 7);
+    let g = &mut m.g;
+    for (s, h) in hands.iter().enumerate() {
+        g.hands[s] = cards(h);
+    }
+    g.link = Some(cards(link)[0]);
+    g.turn = 0;
+    if g.config.dice == 0 {
+        g.phase = Phase::Turn;
+    }
+    m
+}
+
+#[test]
+fn the_deal() {
+    let m = T::new(Config::default(), 1);
+    let g = m.state();
+    for s in 0..2 {
+        let h = g.hand(s);
+        assert_eq!(h.len(), 12);
+        assert_eq!(h.iter().filter(|c| c.in_vowel_deck()).count(), 6);
+    }
+    assert!(!g.link().unwrap().in_vowel_deck());
+    assert_eq!(g.deck_sizes(), [53 - 12 - 1, 50 - 12]);
+    // The player to the dealer's left plays first.
+    assert_eq!(g.to_act(), ToAct::One(Seat((g.dealer + 1) % 2)));
+    // Each hand is hidden from the other seat and from spectators.
+    let mine = serde_json::to_string(g.hand(0)).unwrap();
+    for v in [Viewer::Seat(Seat(1)), Viewer::Spectator] {
+        let view = serde_json::to_string(&g.view(v)).unwrap();
+        assert!(!view.contains(&mine), "{view}");
+        for e in m.opening.iter() {
+            let seen = serde_json::to_string(&WordChain::event_view(e, v)).unwrap();
+            assert!(!seen.contains(&mine), "{seen}");
+        }
+    }
+    assert!(serde_json::to_string(&g.view(Viewer::Seat(Seat(0)))).unwrap().contains(&mine));
+}
+
+#[test]
+fn a_play_scores_draws_and_hands_on_its_last_card() {
+    let cfg = Config {
+        challenges: false,
+        ..Config::default()
+    };
+    let mut m = table(cfg, &["Ah Cd Sc Od Eh Ts", "Bh Bd Bc Bs Eh Es"], "Kh");
+    // Not a word: refused with challenges off.
+    let e = m.apply(seat(0), play("Kh Ah Cd", 0)).unwrap_err();
+    assert_eq!(parlor_core::GameError::kind(&e), parlor_core::ErrorKind::UnknownWord);
+    // A card not held; the link in the wrong place; out of turn.
+    assert!(m.apply(seat(0), play("Kh Ah Zd", 0)).is_err());
+    assert!(m.apply(seat(0), play("Ah Kh Ts", 0)).is_err());
+    assert!(m.apply(seat(1), play("Kh Eh", 0)).is_err());
+    let before = m.state().deck_sizes();
+    // KOAS? no: KEAS? Use COAT with the link elsewhere? Link K: KAE is not
+    // a word; "oak" has K last.
+    let events = m.apply(seat(0), play("Od Ah Kh", 2)).unwrap();
+    let g = m.state();
+    // O 15 + A 1 + K 11 = 27, red (+5%) = 28.35 -> 29, link not first x 0.667 -> 20.
+    assert_eq!(g.scores()[0], 20);
+    assert_eq!(g.link(), Some(cards("Kh")[0]), "OAK ends on the link card, which stays");
+    assert_eq!(g.hand(0).len(), 6, "two cards played, two drawn");
+    let after = g.deck_sizes();
+    assert_eq!(before[0] + before[1] - 2, after[0] + after[1]);
+    // By default the same kinds as played: O and A from the vowel deck.
+    assert_eq!(after[1], before[1] - 2);
+    assert!(events.iter().any(|e| matches!(e, Event::Drew { vowels: 2, .. })));
+    assert_eq!(g.to_act(), ToAct::One(Seat(1)));
+}
+
+#[test]
+fn challenges_taken_back_and_failed() {
+    let mut m = table(Config::default(), &["Ah Cd Sc Od Eh Ts", "Bh Bd Bc Bs Eh Es"], "Th");
+    // A bluff: TSA.
+    m.apply(seat(0), play("Th Sc Ah", 0)).unwrap();
+    assert!(matches!(m.state().to_act(), ToAct::Simultaneous(ref s) if s == &[Seat(1)]));
+    // The player cannot act on its own play; others cannot pass now.
+    assert!(m.apply(seat(0), Action::Accept).is_err());
+    assert!(m.apply(seat(1), Action::Pass).is_err());
+    let score = match &m.state().phase {
+        Phase::Challenge(p) => p.score,
+        _ => unreachable!(),
+    };
+    m.apply(seat(1), Action::Challenge).unwrap();
+    let g = m.state();
+    assert_eq!(g.scores(), &[0, i64::from(score)]);
+    assert_eq!(g.hand(0).len(), 6, "the cards come back");
+    assert_eq!(g.link(), Some(cards("Th")[0]));
+    assert_eq!(g.to_act(), ToAct::One(Seat(1)), "the bluffer's turn is over");
+    // Seat 1 plays a real word (BE on... the link T: BET, link last).
+    m.apply(seat(1), play("Bh Eh Th", 2)).unwrap();
+    let score = match &m.state().phase {
+        Phase::Challenge(p) => p.score,
+        _ => unreachable!(),
+    };
+    let s1 = m.state().scores()[1];
+    m.apply(seat(0), Action::Challenge).unwrap();
+    let g = m.state();
+    // The challenge fails: the challenger loses the score, the player gains it again.
+    assert_eq!(g.scores()[0], -i64::from(score));
+    assert_eq!(g.scores()[1], s1 + 2 * i64::from(score));
+}
+
+#[test]
+fn accepting_lets_the_play_stand() {
+    let mut m = table(Config::default(), &["Ah Cd Sc Od Eh Ts", "Bh Bd Bc Bs Eh Es"], "Th");
+    m.apply(seat(0), play("Th Ah Cd Od", 0)).unwrap();
+    m.apply(seat(1), Action::Accept).unwrap();
+    let g = m.state();
+    assert!(g.scores()[0] > 0);
+    assert_eq!(g.link(), Some(cards("Od")[0]));
+}
+
+#[test]
+fn five_cards_once_and_a_round_of_passes_ends_the_deal() {
+    let mut m = table(Config::default(), &["Ah Cd", "Bh Bd"], "Xh");
+    m.apply(seat(0), Action::FiveCards { consonants: Some(5) }).unwrap();
+    assert_eq!(m.state().hand(0).len(), 7);
+    assert_eq!(m.state().hand(0).iter().filter(|c| !c.in_vowel_deck()).count(), 6);
+    m.apply(seat(1), Action::Pass).unwrap();
+    assert!(m.apply(seat(0), Action::FiveCards { consonants: None }).is_err());
+    m.apply(seat(0), Action::Pass).unwrap();
+    assert_eq!(m.state().to_act(), ToAct::Over, "a round of passes: nobody could form a word");
+    assert!(m.state().outcome().is_some());
+}
+
+#[test]
+fn dice_limit_the_word_and_a_double_allows_two() {
+    let cfg = Config {
+        dice: 2,
+        challenges: false,
+        ..Config::default()
+    };
+    let mut m = table(cfg, &["Ah Cd Sc Od Eh Ts Oc Wh", "Bh Bd Bc Bs Eh Es"], "Th");
+    {
+        let g = &mut m.g;
+        g.dice = Some(vec![1, 1]);
+        g.phase = Phase::Turn;
+    }
+    // TACO takes 3 cards: more than the throw's 2.
+    let e = m.apply(seat(0), play("Th Ah Cd Od", 0)).unwrap_err();
+    assert!(e.to_string().contains("allows 2"), "{e}");
+    // On the double: TA and TO, one card each, both on the link.
+    m.apply(
+        seat(0),
+        Action::Play {
+            words: vec![word("Th Ah", 0), word("Th Od", 0)],
+            consonants: None,
+        },
+    )
+    .unwrap();
+    let g = m.state();
+    assert_eq!(g.link(), Some(cards("Od")[0]), "the second word's last card");
+    assert_eq!(g.hand(0).len(), 8);
+    assert_eq!(g.to_act(), ToAct::One(Seat(1)), "the next throw is resolved at once");
+    assert!(g.dice().is_some());
+}
+
+#[test]
+fn multicards_are_named_and_a_multicard_link_is_named_by_the_next_player() {
+    let cfg = Config {
+        challenges: false,
+        ..Config::default()
+    };
+    let mut m = table(cfg, &["Ah * Sc", "Oh Bd"], "Ch");
+    // Unnamed Multicard in a word: malformed.
+    let e = m
+        .apply(
+            seat(0),
+            Action::Play {
+                words: vec![WordCards {
+                    cards: vec![CardText::parse("Ch").unwrap(), CardText::parse("Ah").unwrap(), CardText::parse("*").unwrap()],
+                    link: 0,
+                }],
+                consonants: None,
+            },
+        )
+        .unwrap_err();
+    assert_eq!(parlor_core::GameError::kind(&e), parlor_core::ErrorKind::Malformed);
+    // CAB with the Multicard named B ends on the Multicard.
+    m.apply(seat(0), play("Ch Ah *Bh", 0)).unwrap();
+    assert_eq!(m.state().link(), Some(Card::Multi));
+    // The next player names it: NO, the link named N.
+    m.apply(seat(1), play("*Ns Oh", 0)).unwrap();
+    assert_eq!(m.state().link(), Some(cards("Oh")[0]));
+}
+
+#[test]
+fn the_target_ends_the_game_and_teams_share() {
+    let cfg = Config {
+        challenges: false,
+        target: Some(10),
+        players: 4,
+        teams: vec![vec![0, 2], vec![1, 3]],
+        ..Config::default()
+    };
+    let mut m = table(cfg, &["Ah Cd Sc Od", "Bh", "Eh", "Es"], "Th");
+    m.apply(seat(0), play("Th Ah Cd Od", 0)).unwrap();
+    let g = m.state();
+    assert_eq!(g.to_act(), ToAct::Over);
+    let out = g.outcome().unwrap();
+    assert_eq!(out.ranking[0], vec![Seat(0), Seat(2)]);
+}
+
+#[test]
+fn displayed_hands_are_seen_and_drawn_cards_too() {
+    let mut m = table(Config::default(), &["Ah Cd Sc Od Eh Ts", "Bh Bd Bc Bs Eh Es"], "Th");
+    m.apply(seat(1), Action::Display).unwrap();
+    assert!(m.apply(seat(1), Action::Display).is_err());
+    let v = m.state().view(Viewer::Seat(Seat(0)));
+    assert_eq!(v.seats[1].hand.as_ref().unwrap().len(), 6);
+    assert!(v.seats[0].hand.is_some(), "one's own");
+    let v = m.state().view(Viewer::Spectator);
+    assert!(v.seats[0].hand.is_none());
+}
+
+#[test]
+fn bots_play_whole_games_at_every_level() {
+    use parlor_core::{AgentContext, Budget, Level};
+    let res = Resources::embedded();
+    for (i, level) in [Level::Easy, Level::Medium, Level::Hard, Level::Best].into_iter().enumerate() {
+        let cfg = Config {
+            dice: (i % 3) as u8,
+            turn_limit: 80,
+            ..Config::default()
+        };
+        let mut m = T::new(cfg.clone(), i as u64);
+        let mut bots: Vec<_> = (0..2)
+            .map(|s| WordChain::agent(&cfg, level, s, &res).unwrap())
+            .collect();
+        let mut plays = 0;
+        while m.state().to_act() != ToAct::Over {
+            let s = m.state().to_act().seats()[0];
+            let view = m.state().view(Viewer::Seat(s));
+            let legal = m.state().legal_actions(s);
+            let ctx = AgentContext {
+                seat: s,
+                view: &view,
+                legal: legal.as_deref(),
+                budget: Budget::nodes(1),
+            };
+            let a = bots[s.0].choose(&ctx).expect("a bot always acts");
+            if matches!(a, Action::Play { .. }) {
+                plays += 1;
+            }
+            m.apply(Actor::Seat(s), a).unwrap();
+        }
+        assert!(plays > 5, "{level:?}: {plays} plays");
+    }
+}
