@@ -466,7 +466,9 @@ fn print_events(game: &Match<WordChain>, from: usize, name: &dyn Fn(usize) -> St
                 Event::Cut { dealer, .. } => {
                     format!("{} cut closest to A and deals.", name(dealer))
                 }
-                Event::NewDeal { deal, dealer } => format!("Deal {deal}: {} deals.", name(dealer)),
+                Event::NewDeal { deal, dealer } => {
+                    format!("Deal {deal}, dealer: {}.", name(dealer))
+                }
                 Event::LinkTurned { card } => format!("The first link card: {card}."),
                 Event::Thrown { seat, dice } => format!("{} throws {dice:?}.", name(seat)),
                 Event::Played {
