@@ -27,6 +27,30 @@ enum Cmd {
     /// A full game at this terminal: hidden hands, computer players, every
     /// house rule selectable.
     Play(crate::wordchain_play::PlayArgs),
+    /// Computer players against each other: win rates between two levels
+    /// over many games (seats swapped every game).
+    Selfplay(SelfplayArgs),
+}
+
+#[derive(clap::Args)]
+struct SelfplayArgs {
+    /// The two levels, as `best,medium`.
+    #[arg(long, default_value = "best,medium")]
+    levels: String,
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// First seed (game i uses seed + i).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Dice: 0, 1 or 2.
+    #[arg(long, default_value_t = 0)]
+    dice: u8,
+    #[command(flatten)]
+    dict: DictArgs,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Scoring options shared by the commands.
@@ -106,6 +130,27 @@ struct BestArgs {
     /// Print JSON: `{"by_score": [...], "by_tactical": [...], "plays": N}`.
     #[arg(long)]
     json: bool,
+    /// Measure: run the search this many times and report the median
+    /// time of one (wall and this thread's CPU), as `bench` commands do.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    repeat: u32,
+}
+
+/// This thread's CPU time in seconds (Linux), for measurements on a
+/// shared machine where wall time is noise.
+fn thread_cpu_seconds() -> f64 {
+    #[cfg(target_os = "linux")]
+    {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes one timespec we own.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0 {
+            return t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9;
+        }
+    }
+    0.0
 }
 
 /// Runs a WORDCHAIN command.
@@ -114,7 +159,104 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::Score(a) => score(a),
         Cmd::Best(a) => best_plays(a),
         Cmd::Play(a) => crate::wordchain_play::run(a),
+        Cmd::Selfplay(a) => selfplay(a),
     }
+}
+
+fn selfplay(a: SelfplayArgs) -> Result<ExitCode> {
+    use parlor_core::{Actor, AgentContext, Budget, Game, Level, Match, ToAct, Viewer};
+    use parlor_wordchain::{Action, Config, WordChain};
+    let levels: Vec<Level> = a
+        .levels
+        .split(',')
+        .map(|l| l.trim().parse().map_err(anyhow::Error::msg))
+        .collect::<Result<_>>()?;
+    let [first, second] = levels[..] else {
+        bail!("--levels {:?}: two levels, as best,medium", a.levels);
+    };
+    if a.games == 0 || a.games > 100_000 {
+        bail!("--games {}: 1 to 100000", a.games);
+    }
+    let (resources, lexicon) = a.dict.resources()?;
+    let config = Config {
+        lexicon,
+        dice: a.dice,
+        ..Config::default()
+    };
+    config.check()?;
+    let (mut wins, mut points, mut ties) = ([0u64; 2], [0i64; 2], 0u64);
+    for i in 0..a.games {
+        let seed = a.seed.wrapping_add(i);
+        // Level k sits in seat (k + i) % 2: seats swap every game.
+        let seat_of = |k: usize| (k + i as usize) % 2;
+        let mut m: Match<WordChain> = Match::new(config.clone(), seed, &resources)?;
+        let mut agents = Vec::new();
+        for s in 0..2 {
+            let level = if seat_of(0) == s { first } else { second };
+            agents.push(WordChain::agent(
+                &config,
+                level,
+                seed ^ (s as u64 + 1),
+                &resources,
+            )?);
+        }
+        while let Some(&seat) = match m.state().to_act() {
+            ToAct::Over | ToAct::Chance => None,
+            t => Some(t.seats()),
+        }
+        .as_ref()
+        .and_then(|s| s.first())
+        {
+            let view = m.state().view(Viewer::Seat(seat));
+            let legal = m.state().legal_actions(seat);
+            let ctx = AgentContext {
+                seat,
+                view: &view,
+                legal: legal.as_deref(),
+                budget: Budget::nodes(1),
+            };
+            let action = agents[seat.0].choose(&ctx).unwrap_or(Action::Pass);
+            if m.apply(Actor::Seat(seat), action).is_err() {
+                m.apply(Actor::Seat(seat), Action::Pass)
+                    .or_else(|_| m.apply(Actor::Seat(seat), Action::Accept))
+                    .map_err(|e| anyhow::anyhow!("game {i}: {e}"))?;
+            }
+        }
+        let scores = m.state().scores();
+        let (s0, s1) = (scores[seat_of(0)], scores[seat_of(1)]);
+        points[0] += s0;
+        points[1] += s1;
+        match s0.cmp(&s1) {
+            std::cmp::Ordering::Greater => wins[0] += 1,
+            std::cmp::Ordering::Less => wins[1] += 1,
+            std::cmp::Ordering::Equal => ties += 1,
+        }
+    }
+    let n = a.games as f64;
+    if a.json {
+        println!(
+            "{}",
+            json!({
+                "games": a.games,
+                "levels": [format!("{first:?}").to_lowercase(), format!("{second:?}").to_lowercase()],
+                "wins": wins,
+                "ties": ties,
+                "mean_points": [points[0] as f64 / n, points[1] as f64 / n],
+            })
+        );
+    } else {
+        println!(
+            "{} games: {first:?} won {} ({:.1}%), {second:?} won {} ({:.1}%), {ties} tied; mean points {:.0} to {:.0}",
+            a.games,
+            wins[0],
+            100.0 * wins[0] as f64 / n,
+            wins[1],
+            100.0 * wins[1] as f64 / n,
+            points[0] as f64 / n,
+            points[1] as f64 / n
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Reads cards given as several arguments, each of which may hold several.
@@ -202,13 +344,30 @@ fn best_plays(a: BestArgs) -> Result<ExitCode> {
     let limits = Limits {
         max_from_hand: a.max_from_hand.unwrap_or(usize::MAX),
     };
+    if !(1..=10_000).contains(&a.repeat) {
+        bail!("--repeat {}: 1 to 10000", a.repeat);
+    }
     let index = best::WordIndex::new(&lexicon);
-    let started = std::time::Instant::now();
-    let found = best::search(&index, &hand, link, &rules, limits);
-    let by_score: Vec<Play> = found.by_score(a.top);
-    let by_tactical: Vec<Play> = found.by_tactical(a.top);
-    let seconds = started.elapsed().as_secs_f64();
-    let count = found.candidates.len();
+    let mut walls = Vec::new();
+    let mut cpus = Vec::new();
+    let mut result = None;
+    for _ in 0..a.repeat {
+        let (started, cpu) = (std::time::Instant::now(), thread_cpu_seconds());
+        let found = best::search(&index, &hand, link, &rules, limits);
+        let by_score: Vec<Play> = found.by_score(a.top);
+        let by_tactical: Vec<Play> = found.by_tactical(a.top);
+        cpus.push(thread_cpu_seconds() - cpu);
+        walls.push(started.elapsed().as_secs_f64());
+        result = Some((found.candidates.len(), by_score, by_tactical));
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (seconds, cpu_seconds) = (median(&mut walls), median(&mut cpus));
+    let Some((count, by_score, by_tactical)) = result else {
+        bail!("nothing was searched");
+    };
     if a.json {
         println!(
             "{}",
@@ -217,6 +376,8 @@ fn best_plays(a: BestArgs) -> Result<ExitCode> {
                 "by_score": by_score,
                 "by_tactical": by_tactical,
                 "seconds": seconds,
+                "cpu_seconds": cpu_seconds,
+                "repeat": a.repeat,
             })
         );
         return Ok(ExitCode::SUCCESS);
@@ -225,7 +386,12 @@ fn best_plays(a: BestArgs) -> Result<ExitCode> {
         println!("no word can be formed from this hand on {link}");
         return Ok(ExitCode::SUCCESS);
     }
-    println!("{count} plays ({:.1} ms)", seconds * 1000.0);
+    println!(
+        "{count} plays ({:.1} ms, {:.1} ms of CPU{})",
+        seconds * 1000.0,
+        cpu_seconds * 1000.0,
+        if a.repeat > 1 { ", medians" } else { "" }
+    );
     for (title, list) in [("by score", &by_score), ("by tactical value", &by_tactical)] {
         println!("{title}:");
         for p in list {

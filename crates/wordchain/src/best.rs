@@ -72,6 +72,8 @@ struct HandCounts {
     cards: [[u8; 4]; 26],
     /// Letter cards by aim and letter.
     by_aim: [[u8; 26]; 7],
+    /// Letter cards by letter, any suit.
+    total: [u8; 26],
     multis: usize,
     size: usize,
     /// Cards of the vowel deck held (for the balance).
@@ -83,6 +85,7 @@ impl HandCounts {
         let mut h = HandCounts {
             cards: [[0; 4]; 26],
             by_aim: [[0; 26]; 7],
+            total: [0; 26],
             multis: 0,
             size: hand.len(),
             vowels: hand.iter().filter(|c| c.in_vowel_deck()).count(),
@@ -91,6 +94,7 @@ impl HandCounts {
             match *c {
                 Card::Letter(l, s) => {
                     h.cards[l.index()][s.index()] += 1;
+                    h.total[l.index()] += 1;
                     for (a, aim) in AIMS.iter().enumerate() {
                         if aim & suit_bit(s) != 0 {
                             h.by_aim[a][l.index()] += 1;
@@ -268,34 +272,35 @@ impl Search<'_> {
 
     /// The `k` best by score (ties: tactical value, then the word).
     pub fn by_score(&self, k: usize) -> Vec<Play> {
-        let mut c = self.candidates.clone();
-        c.sort_by(|a, b| {
-            b.score
-                .cmp(&a.score)
-                .then(b.tactical.cmp(&a.tactical))
-                .then_with(|| {
-                    self.index
-                        .word(a.word as usize)
-                        .cmp(self.index.word(b.word as usize))
-                })
-        });
-        c.iter().take(k).map(|c| self.play(c)).collect()
+        self.top(k, |c| (i64::from(c.score), c.tactical))
     }
 
     /// The `k` best by tactical value (ties: score, then the word).
     pub fn by_tactical(&self, k: usize) -> Vec<Play> {
-        let mut c = self.candidates.clone();
-        c.sort_by(|a, b| {
-            b.tactical
-                .cmp(&a.tactical)
-                .then(b.score.cmp(&a.score))
-                .then_with(|| {
-                    self.index
-                        .word(a.word as usize)
-                        .cmp(self.index.word(b.word as usize))
-                })
-        });
-        c.iter().take(k).map(|c| self.play(c)).collect()
+        self.top(k, |c| (c.tactical, i64::from(c.score)))
+    }
+
+    /// The `k` best by `key`, highest first, ties by the word: the `k`
+    /// are selected first and only they are sorted and spelt.
+    fn top(&self, k: usize, key: impl Fn(&Candidate) -> (i64, i64)) -> Vec<Play> {
+        // The index is in word order: the lower number is the lesser word.
+        let order = |a: &Candidate, b: &Candidate| key(b).cmp(&key(a)).then(a.word.cmp(&b.word));
+        let mut best: Vec<Candidate> = Vec::with_capacity(k.min(self.candidates.len()) + 1);
+        if k >= self.candidates.len() {
+            best.extend_from_slice(&self.candidates);
+            best.sort_unstable_by(order);
+        } else if k > 0 {
+            // One pass, the best k kept in order (k is small: a screenful).
+            for c in &self.candidates {
+                if best.len() == k && order(c, &best[k - 1]).is_ge() {
+                    continue;
+                }
+                let at = best.partition_point(|b| order(b, c).is_lt());
+                best.insert(at, *c);
+                best.truncate(k);
+            }
+        }
+        best.iter().map(|c| self.play(c)).collect()
     }
 
     /// The word of a candidate.
@@ -351,8 +356,7 @@ fn place_link(w: &[u8], counts: &HandCounts, link: Card) -> Option<(usize, [u8; 
     }
     let fits = |need: &[u8; 26]| {
         let mut missing = 0usize;
-        for (l, &n) in need.iter().enumerate() {
-            let have: u8 = counts.cards[l].iter().sum();
+        for (&n, &have) in need.iter().zip(&counts.total) {
             missing += usize::from(n.saturating_sub(have));
         }
         missing <= counts.multis
@@ -434,6 +438,16 @@ fn evaluate(
     let link_letter = Letter::from_index(usize::from(w[p] - b'a'))?;
     let last = usize::from(w[w.len() - 1] - b'a');
     let link_last = p == w.len() - 1;
+    // The letters the hand gives, once.
+    let mut letters = [0u8; 26];
+    let mut distinct = 0;
+    for (l, &n) in need.iter().enumerate() {
+        if n > 0 {
+            letters[distinct] = l as u8;
+            distinct += 1;
+        }
+    }
+    let letters = &letters[..distinct];
     // The best aim: (score, aim, multis, vowel-deck cards used).
     let mut best: Option<(u32, usize, usize, usize)> = None;
     for (a, &aim) in AIMS.iter().enumerate() {
@@ -443,18 +457,23 @@ fn evaluate(
         let mut multis = 0usize;
         let mut vowels = 0usize;
         let mut base = link.value();
-        for (l, &n) in need.iter().enumerate() {
-            if n == 0 {
-                continue;
-            }
+        let mut fits = true;
+        for &l in letters {
+            let l = usize::from(l);
+            let n = need[l];
             let real = n.min(counts.by_aim[a][l]);
             multis += usize::from(n - real);
+            if multis > counts.multis {
+                // Most words fit no single suit or colour: stop early.
+                fits = false;
+                break;
+            }
             base += u32::from(real) * (l as u32 + 1);
             if VOWEL_DECK[l] {
                 vowels += usize::from(real);
             }
         }
-        if multis > counts.multis {
+        if !fits {
             continue;
         }
         let score = if rules.scoring == Scoring::Simple {

@@ -41,9 +41,9 @@ pub mod conformance;
 mod game;
 pub mod pack;
 pub mod scoring;
-mod view;
 #[cfg(test)]
 mod tests;
+mod view;
 
 pub use config::Config;
 pub use game::{Action, Error, Event, LogEntry, WordCards, WordChain, WordPlayed, MAX_WORD_CARDS};

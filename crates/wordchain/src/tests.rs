@@ -36,7 +36,11 @@ fn settle(g: &mut WordChain) -> Vec<Event> {
 }
 
 fn cards(text: &str) -> Vec<Card> {
-    parse_cards(text).unwrap().iter().map(|t| t.card()).collect()
+    parse_cards(text)
+        .unwrap()
+        .iter()
+        .map(|t| t.card())
+        .collect()
 }
 
 fn word(text: &str, link: usize) -> WordCards {
@@ -95,7 +99,9 @@ fn the_deal() {
             assert!(!seen.contains(&mine), "{seen}");
         }
     }
-    assert!(serde_json::to_string(&g.view(Viewer::Seat(Seat(0)))).unwrap().contains(&mine));
+    assert!(serde_json::to_string(&g.view(Viewer::Seat(Seat(0))))
+        .unwrap()
+        .contains(&mine));
 }
 
 #[test]
@@ -107,7 +113,10 @@ fn a_play_scores_draws_and_hands_on_its_last_card() {
     let mut m = table(cfg, &["Ah Cd Sc Od Eh Ts", "Bh Bd Bc Bs Eh Es"], "Kh");
     // Not a word: refused with challenges off.
     let e = m.apply(seat(0), play("Kh Ah Cd", 0)).unwrap_err();
-    assert_eq!(parlor_core::GameError::kind(&e), parlor_core::ErrorKind::UnknownWord);
+    assert_eq!(
+        parlor_core::GameError::kind(&e),
+        parlor_core::ErrorKind::UnknownWord
+    );
     // A card not held; the link in the wrong place; out of turn.
     assert!(m.apply(seat(0), play("Kh Ah Zd", 0)).is_err());
     assert!(m.apply(seat(0), play("Ah Kh Ts", 0)).is_err());
@@ -119,19 +128,29 @@ fn a_play_scores_draws_and_hands_on_its_last_card() {
     let g = m.state();
     // O 15 + A 1 + K 11 = 27, red (+5%) = 28.35 -> 29, link not first x 0.667 -> 20.
     assert_eq!(g.scores()[0], 20);
-    assert_eq!(g.link(), Some(cards("Kh")[0]), "OAK ends on the link card, which stays");
+    assert_eq!(
+        g.link(),
+        Some(cards("Kh")[0]),
+        "OAK ends on the link card, which stays"
+    );
     assert_eq!(g.hand(0).len(), 6, "two cards played, two drawn");
     let after = g.deck_sizes();
     assert_eq!(before[0] + before[1] - 2, after[0] + after[1]);
     // By default the same kinds as played: O and A from the vowel deck.
     assert_eq!(after[1], before[1] - 2);
-    assert!(events.iter().any(|e| matches!(e, Event::Drew { vowels: 2, .. })));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::Drew { vowels: 2, .. })));
     assert_eq!(g.to_act(), ToAct::One(Seat(1)));
 }
 
 #[test]
 fn challenges_taken_back_and_failed() {
-    let mut m = table(Config::default(), &["Ah Cd Sc Od Eh Ts", "Bh Bd Bc Bs Eh Es"], "Th");
+    let mut m = table(
+        Config::default(),
+        &["Ah Cd Sc Od Eh Ts", "Bh Bd Bc Bs Eh Es"],
+        "Th",
+    );
     // A bluff: TSA.
     m.apply(seat(0), play("Th Sc Ah", 0)).unwrap();
     assert!(matches!(m.state().to_act(), ToAct::Simultaneous(ref s) if s == &[Seat(1)]));
@@ -147,7 +166,11 @@ fn challenges_taken_back_and_failed() {
     assert_eq!(g.scores(), &[0, i64::from(score)]);
     assert_eq!(g.hand(0).len(), 6, "the cards come back");
     assert_eq!(g.link(), Some(cards("Th")[0]));
-    assert_eq!(g.to_act(), ToAct::One(Seat(1)), "the bluffer's turn is over");
+    assert_eq!(
+        g.to_act(),
+        ToAct::One(Seat(1)),
+        "the bluffer's turn is over"
+    );
     // Seat 1 plays a real word (BE on... the link T: BET, link last).
     m.apply(seat(1), play("Bh Eh Th", 2)).unwrap();
     let score = match &m.state().phase {
@@ -164,7 +187,11 @@ fn challenges_taken_back_and_failed() {
 
 #[test]
 fn accepting_lets_the_play_stand() {
-    let mut m = table(Config::default(), &["Ah Cd Sc Od Eh Ts", "Bh Bd Bc Bs Eh Es"], "Th");
+    let mut m = table(
+        Config::default(),
+        &["Ah Cd Sc Od Eh Ts", "Bh Bd Bc Bs Eh Es"],
+        "Th",
+    );
     m.apply(seat(0), play("Th Ah Cd Od", 0)).unwrap();
     m.apply(seat(1), Action::Accept).unwrap();
     let g = m.state();
@@ -175,13 +202,32 @@ fn accepting_lets_the_play_stand() {
 #[test]
 fn five_cards_once_and_a_round_of_passes_ends_the_deal() {
     let mut m = table(Config::default(), &["Ah Cd", "Bh Bd"], "Xh");
-    m.apply(seat(0), Action::FiveCards { consonants: Some(5) }).unwrap();
+    m.apply(
+        seat(0),
+        Action::FiveCards {
+            consonants: Some(5),
+        },
+    )
+    .unwrap();
     assert_eq!(m.state().hand(0).len(), 7);
-    assert_eq!(m.state().hand(0).iter().filter(|c| !c.in_vowel_deck()).count(), 6);
+    assert_eq!(
+        m.state()
+            .hand(0)
+            .iter()
+            .filter(|c| !c.in_vowel_deck())
+            .count(),
+        6
+    );
     m.apply(seat(1), Action::Pass).unwrap();
-    assert!(m.apply(seat(0), Action::FiveCards { consonants: None }).is_err());
+    assert!(m
+        .apply(seat(0), Action::FiveCards { consonants: None })
+        .is_err());
     m.apply(seat(0), Action::Pass).unwrap();
-    assert_eq!(m.state().to_act(), ToAct::Over, "a round of passes: nobody could form a word");
+    assert_eq!(
+        m.state().to_act(),
+        ToAct::Over,
+        "a round of passes: nobody could form a word"
+    );
     assert!(m.state().outcome().is_some());
 }
 
@@ -211,9 +257,17 @@ fn dice_limit_the_word_and_a_double_allows_two() {
     )
     .unwrap();
     let g = m.state();
-    assert_eq!(g.link(), Some(cards("Od")[0]), "the second word's last card");
+    assert_eq!(
+        g.link(),
+        Some(cards("Od")[0]),
+        "the second word's last card"
+    );
     assert_eq!(g.hand(0).len(), 8);
-    assert_eq!(g.to_act(), ToAct::One(Seat(1)), "the next throw is resolved at once");
+    assert_eq!(
+        g.to_act(),
+        ToAct::One(Seat(1)),
+        "the next throw is resolved at once"
+    );
     assert!(g.dice().is_some());
 }
 
@@ -230,14 +284,21 @@ fn multicards_are_named_and_a_multicard_link_is_named_by_the_next_player() {
             seat(0),
             Action::Play {
                 words: vec![WordCards {
-                    cards: vec![CardText::parse("Ch").unwrap(), CardText::parse("Ah").unwrap(), CardText::parse("*").unwrap()],
+                    cards: vec![
+                        CardText::parse("Ch").unwrap(),
+                        CardText::parse("Ah").unwrap(),
+                        CardText::parse("*").unwrap(),
+                    ],
                     link: 0,
                 }],
                 consonants: None,
             },
         )
         .unwrap_err();
-    assert_eq!(parlor_core::GameError::kind(&e), parlor_core::ErrorKind::Malformed);
+    assert_eq!(
+        parlor_core::GameError::kind(&e),
+        parlor_core::ErrorKind::Malformed
+    );
     // CAB with the Multicard named B ends on the Multicard.
     m.apply(seat(0), play("Ch Ah *Bh", 0)).unwrap();
     assert_eq!(m.state().link(), Some(Card::Multi));
@@ -265,7 +326,11 @@ fn the_target_ends_the_game_and_teams_share() {
 
 #[test]
 fn displayed_hands_are_seen_and_drawn_cards_too() {
-    let mut m = table(Config::default(), &["Ah Cd Sc Od Eh Ts", "Bh Bd Bc Bs Eh Es"], "Th");
+    let mut m = table(
+        Config::default(),
+        &["Ah Cd Sc Od Eh Ts", "Bh Bd Bc Bs Eh Es"],
+        "Th",
+    );
     m.apply(seat(1), Action::Display).unwrap();
     assert!(m.apply(seat(1), Action::Display).is_err());
     let v = m.state().view(Viewer::Seat(Seat(0)));
@@ -279,7 +344,10 @@ fn displayed_hands_are_seen_and_drawn_cards_too() {
 fn bots_play_whole_games_at_every_level() {
     use parlor_core::{AgentContext, Budget, Level};
     let res = Resources::embedded();
-    for (i, level) in [Level::Easy, Level::Medium, Level::Hard, Level::Best].into_iter().enumerate() {
+    for (i, level) in [Level::Easy, Level::Medium, Level::Hard, Level::Best]
+        .into_iter()
+        .enumerate()
+    {
         let cfg = Config {
             dice: (i % 3) as u8,
             turn_limit: 80,
