@@ -49,6 +49,9 @@ pub struct PlayArgs {
     /// Each word may be played once.
     #[arg(long)]
     once_only: bool,
+    /// Two-word names allowed (typed with a space: vice versa).
+    #[arg(long)]
+    two_word_names: bool,
     /// The agreed score that ends the game; 0 for none.
     #[arg(long, default_value_t = 1000)]
     target: u32,
@@ -128,6 +131,7 @@ pub fn run(a: PlayArgs) -> Result<ExitCode> {
         dice: a.dice,
         challenges: !a.no_challenges,
         once_only: a.once_only,
+        two_word_names: a.two_word_names,
         target: (a.target > 0).then_some(a.target),
         turn_limit: a.turn_limit,
         minutes: None,
@@ -406,13 +410,23 @@ fn read_action(line: &str, view: &View, state: &WordChain) -> Result<Input> {
         let is_cards =
             text.split_whitespace().count() > 1 || CardText::parse(text).is_ok() && text.len() <= 3;
         if is_cards && text.split_whitespace().all(|t| CardText::parse(t).is_ok()) {
-            let cards = read_cards(&[text.clone()])?;
+            let cards = read_cards(std::slice::from_ref(text))?;
             let at = cards
                 .iter()
                 .position(|c| c.card() == link)
                 .with_context(|| format!("the cards must include the link card {link}"))?;
-            words.push(WordCards { cards, link: at });
+            words.push(WordCards {
+                cards,
+                link: at,
+                space: None,
+            });
         } else {
+            // A two-word name (where agreed): spelt as one, split after its first word.
+            let space = text
+                .find(' ')
+                .filter(|_| state.rules_config().two_word_names);
+            let joined: String = text.split_whitespace().collect();
+            let text = &joined;
             let play =
                 best::for_word(text, &left, link, state.score_rules()).with_context(|| {
                     format!("{text:?} cannot be spelt from your hand and the link card {link}")
@@ -427,6 +441,7 @@ fn read_action(line: &str, view: &View, state: &WordChain) -> Result<Input> {
             words.push(WordCards {
                 cards: play.cards.iter().map(|c| c.text()).collect(),
                 link: play.link,
+                space,
             });
         }
     }

@@ -7,11 +7,14 @@
 //!   less the link handed to the next player, the Multicards spent and the
 //!   imbalance a redraw cannot mend; takes its five cards when its best
 //!   word is poor.
-//! - **Best** weighs the link it leaves by how many words begin with that
-//!   letter (a link few words begin with costs the next player), goes for
-//!   points alone when they reach the target, and draws from the deck
-//!   whose unseen cards are worth more to it (the cards still unseen: the
-//!   pack less its hand, the displayed hands, the link and the discards).
+//! - **Best** looks one turn ahead: for its best plays by tactical value
+//!   and by score it estimates what the next player could score on the
+//!   link each leaves, over three hands drawn from the cards it has not
+//!   seen (the pack less its hand, the displayed hands, the link and the
+//!   cards of plays that stood) or the next player's displayed hand, and
+//!   weighs that instead of the link's face value; it goes for points alone
+//!   when a play reaches the target, and draws a card more from the vowel
+//!   deck while Multicards are unseen.
 //!
 //! Computer players never bluff; they challenge a word the dictionary
 //! does not hold.
@@ -27,6 +30,9 @@ use parlor_lexicon::Lexicon;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+/// Hands of the next player Best draws from the unseen cards.
+const LOOK_AHEAD_SAMPLES: usize = 3;
+
 /// A computer player for one seat.
 pub struct Bot {
     level: Level,
@@ -35,8 +41,6 @@ pub struct Bot {
     index: Arc<WordIndex>,
     rules: ScoreRules,
     pack: Pack,
-    /// Words beginning with each letter, as a share of the most.
-    starts: [f64; 26],
 }
 
 impl Bot {
@@ -49,15 +53,6 @@ impl Bot {
     ) -> Result<Bot, ConfigError> {
         let pack = config.check()?;
         let lexicon = resources.lexicon(&config.lexicon)?;
-        let mut counts = [0usize; 26];
-        for w in lexicon.words() {
-            counts[usize::from(w.as_bytes()[0] - b'a')] += 1;
-        }
-        let most = counts.iter().copied().max().unwrap_or(1).max(1) as f64;
-        let mut starts = [0.0; 26];
-        for (s, c) in starts.iter_mut().zip(counts) {
-            *s = c as f64 / most;
-        }
         Ok(Bot {
             index: best::index_for(resources, &config.lexicon)?,
             level,
@@ -65,7 +60,6 @@ impl Bot {
             lexicon,
             rules: config.score_rules(),
             pack,
-            starts,
         })
     }
 
@@ -77,7 +71,8 @@ impl Bot {
         let limits = Limits {
             max_from_hand: view.max_from_hand.unwrap_or(usize::MAX),
         };
-        let mut found = best::search(&self.index, hand, link, &self.rules, limits);
+        let index = Arc::clone(&self.index);
+        let mut found = best::search(&index, hand, link, &self.rules, limits);
         if view.config.once_only {
             let played: BTreeSet<&str> = view
                 .log
@@ -132,29 +127,132 @@ impl Bot {
                 });
                 match reach {
                     Some(c) => c,
-                    None => {
-                        let starts = self.starts;
-                        pick(&cands, &|c| {
-                            let gift = if c.last_multi {
-                                best::MULTICARD_LINK_GIFT as f64
-                            } else {
-                                f64::from(c.last) + 1.0
-                            };
-                            // The plain tactical value counts the gift in
-                            // full; a link few words begin with is worth
-                            // less to the next player.
-                            let starts_here = if c.last_multi {
-                                1.0
-                            } else {
-                                starts[usize::from(c.last)]
-                            };
-                            c.tactical as f64 + gift * (0.5 - 0.5 * starts_here)
-                        })
-                    }
+                    None => self.look_ahead(&found, &cands, view, me),
                 }
             }
         };
         Some(found.play(&chosen))
+    }
+
+    /// Best's choice: the few best plays by tactical value and by score,
+    /// each weighed by what the next player could score on the link it
+    /// leaves, over hands drawn from the cards still unseen (or their
+    /// displayed hand).
+    fn look_ahead(
+        &mut self,
+        found: &best::Search<'_>,
+        cands: &[Candidate],
+        view: &View,
+        me: usize,
+    ) -> Candidate {
+        let mut shortlist: Vec<Candidate> = Vec::new();
+        let mut by = |key: &dyn Fn(&Candidate) -> (i64, i64), k: usize| {
+            let mut c: Vec<Candidate> = cands.to_vec();
+            let k = k.min(c.len());
+            c.select_nth_unstable_by(k.saturating_sub(1), |a, b| key(b).cmp(&key(a)));
+            for x in &c[..k] {
+                if !shortlist.iter().any(|y| y.word == x.word) {
+                    shortlist.push(*x);
+                }
+            }
+        };
+        by(&|c| (c.tactical, i64::from(c.score)), 8);
+        by(&|c| (i64::from(c.score), c.tactical), 4);
+        let n = view.seats.len();
+        let next = (1..n)
+            .map(|k| (me + k) % n)
+            .find(|&s| !view.seats[s].left)
+            .unwrap_or(me);
+        let hands: Vec<Vec<Card>> = match &view.seats[next].hand {
+            Some(h) if next != me => vec![h.clone()],
+            _ => {
+                let mut pool = self.unseen(view, me);
+                let size = view.seats[next].cards.min(pool.len());
+                (0..LOOK_AHEAD_SAMPLES)
+                    .map(|_| {
+                        self.rng.shuffle(&mut pool);
+                        pool[..size].to_vec()
+                    })
+                    .collect()
+            }
+        };
+        let mut best = shortlist[0];
+        let mut best_value = f64::NEG_INFINITY;
+        for c in shortlist {
+            let play = found.play(&c);
+            let Some(last) = play.cards.last() else {
+                continue;
+            };
+            let their: f64 = hands
+                .iter()
+                .map(|h| {
+                    let s = best::search(&self.index, h, last.card, &self.rules, Limits::default());
+                    f64::from(s.candidates.iter().map(|c| c.score).max().unwrap_or(0))
+                })
+                .sum::<f64>()
+                / hands.len().max(1) as f64;
+            let gift = if c.last_multi {
+                best::MULTICARD_LINK_GIFT
+            } else {
+                i64::from(c.last) + 1
+            };
+            // The tactical value less its flat guess at the link's worth
+            // to the next player, less the estimate instead.
+            let value = (c.tactical + gift) as f64 - their;
+            if value > best_value {
+                best_value = value;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// The cards this seat has not seen: the pack, less its hand, the
+    /// displayed hands, the link card and the cards of plays that stood.
+    fn unseen(&self, view: &View, me: usize) -> Vec<Card> {
+        let mut pool: Vec<Card> = self
+            .pack
+            .consonants
+            .iter()
+            .chain(&self.pack.vowels)
+            .copied()
+            .collect();
+        let mut remove = |c: Card| {
+            if let Some(k) = pool.iter().position(|p| *p == c) {
+                pool.swap_remove(k);
+            }
+        };
+        for (s, seat) in view.seats.iter().enumerate() {
+            if s != me {
+                for &c in seat.hand.iter().flatten() {
+                    remove(c);
+                }
+            }
+        }
+        for &c in view.hand.iter().flatten() {
+            remove(c);
+        }
+        if let Some(l) = view.link {
+            remove(l);
+        }
+        for e in &view.log {
+            if let LogEntry::Play {
+                words, challenge, ..
+            } = e
+            {
+                if challenge.is_none_or(|(_, upheld)| !upheld) {
+                    for w in words {
+                        for (i, c) in w.cards.iter().enumerate() {
+                            if i != w.link {
+                                remove(c.card);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        pool.sort();
+        pool
     }
 
     /// How many cards to draw from the consonant deck after using `used`.
@@ -221,7 +319,10 @@ impl Agent<WordChain> for Bot {
                 if p.seat == me || p.accepted.contains(&me) {
                     return None;
                 }
-                let false_word = p.words.iter().any(|w| !self.lexicon.contains(&w.word));
+                let false_word = p
+                    .words
+                    .iter()
+                    .any(|w| !w.word.split(' ').all(|x| self.lexicon.contains(x)));
                 let notices = self.level != Level::Easy || self.rng.chance(0.5);
                 Some(if false_word && notices {
                     Action::Challenge
@@ -251,6 +352,7 @@ impl Agent<WordChain> for Bot {
                         words: vec![WordCards {
                             cards: p.cards.iter().map(|c| c.text()).collect(),
                             link: p.link,
+                            space: None,
                         }],
                     }),
                     None if five => Some(Action::FiveCards { consonants: None }),

@@ -57,6 +57,9 @@ pub struct Config {
     pub challenges: bool,
     /// A word may be played only once in a game (rule 19's example).
     pub once_only: bool,
+    /// Two-word names by agreement (rule 16: VICE VERSA): a play may be
+    /// two words of the dictionary written as one, with a space.
+    pub two_word_names: bool,
     /// The agreed score that ends the game (1,000 or 5,000); `None`: none.
     pub target: Option<u32>,
     /// The game ends after this many turns in all (the agreed end point;
@@ -95,6 +98,7 @@ impl Default for Config {
             dice: 0,
             challenges: true,
             once_only: false,
+            two_word_names: false,
             target: Some(1000),
             turn_limit: 400,
             minutes: None,
@@ -327,6 +331,12 @@ pub fn settings() -> Vec<Setting> {
             field: "once_only",
             label: "Each word once",
             help: "a word may be played only once in the game",
+            kind: SettingKind::Bool,
+        },
+        Setting {
+            field: "two_word_names",
+            label: "Two-word names",
+            help: "a play may be two words of the dictionary with a space (VICE VERSA)",
             kind: SettingKind::Bool,
         },
         Setting {

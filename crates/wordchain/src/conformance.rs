@@ -25,6 +25,7 @@ pub fn configs(lexicon: &str) -> Vec<Config> {
             dice: 2,
             players: 3,
             once_only: true,
+            two_word_names: true,
             ..base.clone()
         },
         Config {
@@ -102,6 +103,7 @@ fn extra(g: &WordChain, rng: &mut GameRng) -> Option<(Actor, Action)> {
                     words: vec![WordCards {
                         cards,
                         link: rng.below(6),
+                        space: rng.chance(0.2).then(|| rng.below(6)),
                     }],
                     consonants: Some(rng.below(30)),
                 },
@@ -142,7 +144,11 @@ fn extra(g: &WordChain, rng: &mut GameRng) -> Option<(Actor, Action)> {
         return Some((
             actor,
             Action::Play {
-                words: vec![WordCards { cards, link: 0 }],
+                words: vec![WordCards {
+                    cards,
+                    link: 0,
+                    space: None,
+                }],
                 consonants: None,
             },
         ));
@@ -152,9 +158,14 @@ fn extra(g: &WordChain, rng: &mut GameRng) -> Option<(Actor, Action)> {
         return None;
     }
     let p = &found.play(&found.candidates[rng.below(found.candidates.len())]);
+    // Where two-word names are agreed, now and then a word split in two
+    // (most splits are not two words: a bluff to challenge).
+    let space = (g.config.two_word_names && p.cards.len() >= 4 && rng.chance(0.3))
+        .then(|| 1 + rng.below(p.cards.len() - 1));
     let word = WordCards {
         cards: p.cards.iter().map(|c| c.text()).collect(),
         link: p.link,
+        space,
     };
     // On a double, now and then the same word twice (each within one die
     // is not checked here: the game refuses what does not fit).

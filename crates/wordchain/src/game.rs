@@ -33,6 +33,10 @@ pub struct WordCards {
     /// Where the link card stands (0, first, by default).
     #[serde(default)]
     pub link: usize,
+    /// A two-word name (where the table allows them): how many cards the
+    /// first word has (`VICE VERSA`: 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub space: Option<usize>,
 }
 
 /// What a seat (or the referee) submits. JSON:
@@ -448,6 +452,11 @@ impl WordChain {
         &self.lexicon
     }
 
+    /// Whether the dictionary holds `word` (a two-word name: both words).
+    pub fn valid(&self, word: &str) -> bool {
+        word.split(' ').all(|w| self.lexicon.contains(w))
+    }
+
     /// The word list's index for [`crate::best::search`].
     pub fn word_index(&self) -> &crate::best::WordIndex {
         &self.index
@@ -714,7 +723,20 @@ impl WordChain {
                     ));
                 }
             }
-            let text: String = cards.iter().map(|c| c.letter.lower()).collect();
+            let mut text: String = cards.iter().map(|c| c.letter.lower()).collect();
+            if let Some(at) = word.space {
+                if !self.config.two_word_names {
+                    return illegal(format!(
+                        "{which}two-word names are not agreed at this table"
+                    ));
+                }
+                if at == 0 || at >= len {
+                    return illegal(format!(
+                        "{which}a two-word name has a space between two of its {len} cards, not after {at}"
+                    ));
+                }
+                text.insert(at, ' ');
+            }
             if self.config.once_only
                 && (self.words_played.contains(&text)
                     || played.iter().any(|p: &WordPlayed| p.word == text))
@@ -723,7 +745,7 @@ impl WordChain {
                     "{which}{text:?} has been played already (each word once)"
                 ));
             }
-            if !self.config.challenges && !self.lexicon.contains(&text) {
+            if !self.config.challenges && !self.valid(&text) {
                 return Err(Error::UnknownWord(text));
             }
             let breakdown = scoring::score(&cards, word.link, hand.len(), &self.rules);
@@ -836,7 +858,7 @@ impl WordChain {
         let invalid: Vec<String> = p
             .words
             .iter()
-            .filter(|w| !self.lexicon.contains(&w.word))
+            .filter(|w| !self.valid(&w.word))
             .map(|w| w.word.clone())
             .collect();
         let upheld = !invalid.is_empty();

@@ -136,10 +136,10 @@ impl Game for WordChain {
             return Err(Error::Over);
         }
         match (actor, action) {
-            (Actor::Referee, Action::TimeUp) => return Ok(self.time_up()),
-            (Actor::Referee, Action::Forfeit { seat }) => return self.forfeit(seat),
+            (Actor::Referee, Action::TimeUp) => Ok(self.time_up()),
+            (Actor::Referee, Action::Forfeit { seat }) => self.forfeit(seat),
             (Actor::Seat(_), Action::TimeUp | Action::Forfeit { .. }) => {
-                return Err(Error::NotNow(
+                Err(Error::NotNow(
                     "only the referee ends the game or removes a player".into(),
                 ))
             }

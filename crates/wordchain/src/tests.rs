@@ -47,6 +47,7 @@ fn word(text: &str, link: usize) -> WordCards {
     WordCards {
         cards: parse_cards(text).unwrap(),
         link,
+        space: None,
     }
 }
 
@@ -284,6 +285,7 @@ fn multicards_are_named_and_a_multicard_link_is_named_by_the_next_player() {
             seat(0),
             Action::Play {
                 words: vec![WordCards {
+                    space: None,
                     cards: vec![
                         CardText::parse("Ch").unwrap(),
                         CardText::parse("Ah").unwrap(),
@@ -375,5 +377,41 @@ fn bots_play_whole_games_at_every_level() {
             m.apply(Actor::Seat(s), a).unwrap();
         }
         assert!(plays > 5, "{level:?}: {plays} plays");
+    }
+}
+
+#[test]
+fn two_word_names_by_agreement() {
+    let cfg = Config {
+        challenges: false,
+        ..Config::default()
+    };
+    // TO BE: refused unless agreed.
+    let two = |m: &mut T| {
+        m.apply(
+            seat(0),
+            Action::Play {
+                words: vec![WordCards {
+                    space: Some(2),
+                    ..word("Th Od Bc Eh", 0)
+                }],
+                consonants: None,
+            },
+        )
+    };
+    let mut m = table(cfg.clone(), &["Od Bc Eh Ts", "Bh"], "Th");
+    assert!(two(&mut m).unwrap_err().to_string().contains("not agreed"));
+    let mut m = table(
+        Config {
+            two_word_names: true,
+            ..cfg
+        },
+        &["Od Bc Eh Ts", "Bh"],
+        "Th",
+    );
+    two(&mut m).unwrap();
+    match &m.state().log()[0] {
+        crate::LogEntry::Play { words, .. } => assert_eq!(words[0].word, "to be"),
+        e => panic!("{e:?}"),
     }
 }
