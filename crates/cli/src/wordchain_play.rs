@@ -73,6 +73,11 @@ pub struct PlayArgs {
     /// Teams as seat lists from 1: `1,3/2,4`.
     #[arg(long)]
     teams: Option<String>,
+    /// The whole table's rules as JSON, as `parlor games` and the API show
+    /// them (`{"players": 3, "dice": 2, "target": 500}`; fields left out
+    /// take their defaults); replaces the rule options above.
+    #[arg(long, value_name = "JSON")]
+    rules_json: Option<String>,
     #[command(flatten)]
     rules: RuleArgs,
     #[command(flatten)]
@@ -148,6 +153,32 @@ pub fn run(a: PlayArgs) -> Result<ExitCode> {
             None => Vec::new(),
         },
     };
+    let config = match &a.rules_json {
+        None => config,
+        Some(text) => {
+            if text.len() > 10_000 {
+                bail!("--rules-json: at most 10,000 characters");
+            }
+            let mut c: Config = serde_json::from_str(text).map_err(|e| {
+                anyhow::anyhow!("--rules-json: {e}; the fields are those of `parlor games`")
+            })?;
+            if a.dict.dict.is_some() || a.dict.lexicon.is_some() {
+                c.lexicon = config.lexicon;
+            }
+            if a.bots > c.players {
+                bail!(
+                    "--bots {}: at most the table's {} players",
+                    a.bots,
+                    c.players
+                );
+            }
+            c
+        }
+    };
+    let a = PlayArgs {
+        players: config.players,
+        ..a
+    };
     let seed = a.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -168,7 +199,7 @@ pub fn run(a: PlayArgs) -> Result<ExitCode> {
         if s >= humans {
             format!("Computer {}", s + 1)
         } else if humans == 1 {
-            "You".to_string()
+            format!("Player {} (you)", s + 1)
         } else {
             format!("Player {}", s + 1)
         }
@@ -485,7 +516,7 @@ fn print_events(game: &Match<WordChain>, from: usize, name: &dyn Fn(usize) -> St
                     format!("Deal {deal}, dealer: {}.", name(dealer))
                 }
                 Event::LinkTurned { card } => format!("The first link card: {card}."),
-                Event::Thrown { seat, dice } => format!("{} throws {dice:?}.", name(seat)),
+                Event::Thrown { seat, dice } => format!("Dice for {}: {dice:?}.", name(seat)),
                 Event::Played {
                     seat,
                     words,

@@ -138,11 +138,9 @@ impl Game for WordChain {
         match (actor, action) {
             (Actor::Referee, Action::TimeUp) => Ok(self.time_up()),
             (Actor::Referee, Action::Forfeit { seat }) => self.forfeit(seat),
-            (Actor::Seat(_), Action::TimeUp | Action::Forfeit { .. }) => {
-                Err(Error::NotNow(
-                    "only the referee ends the game or removes a player".into(),
-                ))
-            }
+            (Actor::Seat(_), Action::TimeUp | Action::Forfeit { .. }) => Err(Error::NotNow(
+                "only the referee ends the game or removes a player".into(),
+            )),
             (actor, action) => {
                 let seat = self.check_seat(actor)?;
                 if self.forfeited[seat] {
