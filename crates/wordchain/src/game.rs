@@ -325,6 +325,18 @@ pub enum LogEntry {
         /// Who.
         seat: usize,
     },
+    /// A deal began.
+    Deal {
+        /// Which, from 1.
+        deal: u32,
+        /// Its dealer.
+        dealer: usize,
+    },
+    /// A player laid their hand face up.
+    Display {
+        /// Who.
+        seat: usize,
+    },
 }
 
 /// A WORDCHAIN table.
@@ -542,6 +554,10 @@ impl WordChain {
             });
         }
         self.deal += 1;
+        self.log.push(LogEntry::Deal {
+            deal: self.deal,
+            dealer: self.dealer,
+        });
         let from_consonants = if self.config.one_deck {
             self.config.hand
         } else {
@@ -807,10 +823,10 @@ impl WordChain {
         let last_is_link = last_word.link == last_word.cards.len() - 1;
         let new_link = last_word.cards[last_word.cards.len() - 1].card;
         let mut gone = p.used.clone();
-        if let Some(old) = self.link {
-            gone.push(old);
-        }
         if !last_is_link {
+            // The old link card goes with the word, unless it ends it
+            // (then it stays the link).
+            gone.extend(self.link);
             if let Some(k) = gone.iter().rposition(|&c| c == new_link) {
                 gone.remove(k);
             }
@@ -1017,6 +1033,7 @@ impl WordChain {
             return Err(Error::Illegal("your hand is displayed already".into()));
         }
         self.displayed[seat] = true;
+        self.log.push(LogEntry::Display { seat });
         Ok(vec![Event::Displayed {
             seat,
             cards: self.hands[seat].clone(),
