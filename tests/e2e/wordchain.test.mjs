@@ -261,7 +261,7 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
       const plain = hand.map((c, i) => (c.startsWith('*') ? -1 : i)).filter((i) => i >= 0);
       if (!did.refused && plain.length > mv.max_from_hand) {
         for (const i of plain.slice(0, mv.max_from_hand + 1)) await me.page.click(`#wc-hand button.wc-card[data-idx="${i}"]`);
-        await me.page.waitForSelector('#wc-word-0 .warn:has-text("The throw allows")');
+        await me.page.waitForSelector('#wc-wordbox-0 .warn:has-text("The throw allows")');
         await me.page.click('#wc-play');
         await me.page.waitForSelector('#wc-message:has-text("Not done")');
         assert.match(await me.page.locator('#wc-message').innerText(), /throw allows \d+ cards/);
@@ -339,14 +339,14 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
       // Once: the link card moved from first place, and back (the penalty shown).
       if (!did.accepted) {
         await me.page.click('#wc-word-0 .wc-slot[data-pos="0"] .wc-right');
-        await me.page.waitForSelector('#wc-word-0 .wc-penalty:has-text("rule L")');
+        await me.page.waitForSelector('#wc-wordbox-0 .wc-penalty:has-text("rule L")');
         await me.page.click('#wc-word-0 .wc-slot[data-pos="1"] .wc-left');
-        assert.equal(await me.page.locator('#wc-word-0 .wc-penalty').count(), 0);
+        assert.equal(await me.page.locator('#wc-wordbox-0 .wc-penalty').count(), 0);
       }
       // Draw all from the consonant deck once (the chooser).
       const n = plan.reduce((t, p) => t + p.cards.length, 0);
       if (!did.failed) await me.page.selectOption('#wc-draw', String(n));
-      const est = await me.page.locator('#wc-word-0 .wc-estimate summary').innerText();
+      const est = await me.page.locator('#wc-wordbox-0 .wc-estimate summary').innerText();
       await me.page.click('#wc-play');
       const pend = (await waitState(other, (x) => !!x.view.pending, 'the pending play')).view.pending;
       assert.deepEqual(pend.words.map((/** @type {any} */ w) => w.word), plan.map((p) => p.word));

@@ -333,10 +333,10 @@ export function mount(ctx) {
       h('ul', { class: 'wc-seat-list' },
         v.seats.map((/** @type {any} */ s, /** @type {number} */ i) => {
           const marks = [];
-          if (i === v.dealer) marks.push(h('span', { class: 'mark dealer' }, 'Ⓓ dealer'));
+          if (i === v.dealer) marks.push(h('span', { class: 'mark dealer' }, '◆ dealer'));
           if (!v.over && v.phase !== 'challenge' && i === v.turn) marks.push(h('span', { class: 'mark acting' }, '▶ to play'));
-          if (s.displayed) marks.push(h('span', { class: 'mark' }, '👁 hand displayed'));
-          if (s.five_used) marks.push(h('span', { class: 'mark' }, '✋ took five cards'));
+          if (s.displayed) marks.push(h('span', { class: 'mark' }, '◉ hand displayed'));
+          if (s.five_used) marks.push(h('span', { class: 'mark' }, '⊕ took five cards'));
           if (s.left) marks.push(h('span', { class: 'mark' }, '✗ left'));
           const shown = i === me() ? null : s.hand
             ? h('div', { class: 'wc-cards' }, s.hand.map((/** @type {string} */ c) => cardEl(c)))
@@ -379,7 +379,7 @@ export function mount(ctx) {
             onclick: async () => {
               if (await ctx.confirm('Display your hand? Every player will see your cards for the rest of the game.', 'Display my hand')) send({ type: 'display' });
             },
-          }, '👁 Display my hand'))
+          }, '◉ Display my hand'))
         : null,
     );
   }
@@ -464,7 +464,7 @@ export function mount(ctx) {
         h('summary', null, `Estimated score: ${e.score}`),
         h('ol', { class: 'wc-steps' }, e.steps.map((x) => h('li', null, `${x.rule}: ${x.what} → ${x.total}`))));
     }
-    return h('div', { class: 'wc-word-box' },
+    return h('div', { class: 'wc-word-box', id: `wc-wordbox-${w}` },
       words.length > 1 ? h('h4', null, `Word ${w + 1}${w === 1 ? ' (its last card is the new link)' : ''}`) : null,
       row,
       h('p', { class: 'wc-spelled', id: `wc-spelled-${w}` }, spelled ? `${spelled} · ${taken} card${taken === 1 ? '' : 's'} from the hand${limit !== null ? ` (at most ${limit})` : ''}` : ''),
@@ -506,7 +506,7 @@ export function mount(ctx) {
               ? h('button', { type: 'button', id: 'wc-second', onclick: () => { words.push([linkSlot()]); active = 1; drawBuild(); drawHand(); drawTable(); } }, '＋ A second word (double)')
               : h('button', { type: 'button', id: 'wc-second', onclick: () => { words.pop(); active = 0; drawBuild(); drawHand(); drawTable(); } }, '− One word only'))
         : null,
-      v.config.one_deck ? null : h('label', { id: 'wc-draw-help' }, `Draw ${n} card${n === 1 ? '' : 's'} afterwards: `, drawSel),
+      v.config.one_deck || n === 0 ? null : h('label', { id: 'wc-draw-help' }, `Draw ${n} card${n === 1 ? '' : 's'} afterwards: `, drawSel),
       h('div', { class: 'row' },
         h('button', { type: 'button', id: 'wc-play', class: 'primary', onclick: play }, '✓ Play'),
         h('button', { type: 'button', id: 'wc-clear', onclick: () => { resetDrafts(); drawBuild(); drawHand(); drawTable(); } }, 'Clear'),
@@ -523,7 +523,7 @@ export function mount(ctx) {
           onclick: async () => {
             if (await ctx.confirm('Take five cards instead of playing? You may do this once a game.', 'Take five cards')) send({ type: 'five_cards' });
           },
-        }, '✋ Take five cards (once)') : null),
+        }, '⊕ Take five cards (once)') : null),
     );
   }
 
@@ -594,6 +594,7 @@ export function mount(ctx) {
   }
 
   return {
+    namesSeats: true, // players' names are in the status, the seats and the log: redrawn when they change
     /** @param {import('../api.js').StateMsg} s */
     update(s) {
       st = s;
