@@ -185,8 +185,9 @@ function checkHidden(from, fromSeat, to) {
 test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { timeout: 300000 }, async () => {
   const ann = await player(browser, 'Ann');
   const bea = await player(browser, 'Bea');
+  const cat = await player(browser, 'Cat');
   const A = ann.page, B = bea.page;
-  await withArtifacts([ann, bea], async () => {
+  await withArtifacts([ann, bea, cat], async () => {
     // Created in the lobby from the settings WORDCHAIN declares.
     await A.goto(srv.url + '/');
     await A.selectOption('#game', 'wordchain');
@@ -200,6 +201,9 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
     const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
     await A.click('#go-play');
     await B.goto(invite);
+    // Cat watches: a spectator sees no hand but a displayed one.
+    await cat.page.goto(srv.url + new URL(invite).pathname);
+    await cat.page.waitForSelector('#you:has-text("You are watching")');
 
     const P = [ann, bea];
     const first = await waitState(ann, (m) => m.view.phase === 'turn', 'the deal');
@@ -398,6 +402,13 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
     // Hidden hands: never in the other's frames while hidden.
     const shownA = checkHidden(ann, 0, bea);
     const shownB = checkHidden(bea, 1, ann);
+    for (const m of states(cat)) {
+      assert.equal(m.view.hand, undefined, 'the spectator has no hand');
+      m.view.seats.forEach((/** @type {any} */ x, /** @type {number} */ i) => assert.ok(x.displayed || x.hand === undefined, `the spectator got seat ${i}'s hidden hand`));
+      for (const e of m.events || []) if (e.type === 'dealt' || e.type === 'drew') assert.ok(e.shown || e.cards === undefined, 'the spectator got dealt or drawn cards');
+    }
+    assert.equal(await cat.page.locator('#wc-build').isHidden(), true);
+    assert.equal(await cat.page.locator('#wc-hand .wc-card').count(), 0);
     // ...and there once displayed, so the check above can fail.
     assert.ok(shownA + shownB > 0, 'a displayed hand reached the other page');
 
@@ -456,5 +467,70 @@ test('WORDCHAIN: a game against the computer, to its end', { timeout: 240000 }, 
     const firstBot = end.view.log.findIndex((/** @type {any} */ e) => e.seat === 1 && e.type === 'play');
     if (firstBot >= 0) await A.locator(`#wc-log > li >> nth=${firstBot}`).locator('ol.wc-steps li[data-rule="B"]').first().waitFor();
     console.log(`# against the bot: ${n} moves, scores ${end.view.seats.map((/** @type {any} */ x) => x.score)}: ${end.view.over}`);
+  });
+});
+
+test('WORDCHAIN: two words on a double', { timeout: 240000 }, async () => {
+  const ann = await player(browser, 'Ann');
+  const A = ann.page;
+  await withArtifacts([ann], async () => {
+    await A.goto(srv.url + '/');
+    // Tables until one opens on a double the hand can use twice: the first
+    // throw of each is read as a spectator over the WebSocket.
+    const config = { dice: 2, challenges: false, turn_limit: 4 };
+    /** @type {any} */
+    let found = null;
+    for (let tries = 0; tries < 80 && !found; tries++) {
+      const res = await srv.api('/api/games', { game: 'wordchain', config, public: false, take_seat: 0, name: 'Ann' });
+      const id = res.game.id;
+      const tokens = Object.fromEntries(res.seats.map((/** @type {any} */ x) => [x.seat, x.token]));
+      tokens[0] = res.you.token;
+      const seat = await A.evaluate(async (gameId) => {
+        const ws = new WebSocket(`ws://${location.host}/api/games/${gameId}/ws`);
+        const m = await new Promise((resolve) => {
+          ws.onmessage = (ev) => {
+            const msg = JSON.parse(ev.data);
+            if (msg.type === 'state' && msg.view) resolve(msg.view);
+          };
+          setTimeout(() => resolve(null), 3000);
+        });
+        ws.close();
+        return m && m.double && m.dice[0] >= 2 ? m.turn : null;
+      }, id);
+      if (seat !== null) found = { id, seat, token: tokens[seat] };
+    }
+    assert.ok(found, 'a table opened on a double');
+    // Ann takes the seat on turn (the other stays empty: no challenges).
+    ann.frames.length = 0; // the probes' frames
+    await A.goto(`${srv.url}/play/${found.id}#${found.token}`);
+    const v = (await waitState(ann, (x) => x.view.phase === 'turn', 'the deal')).view;
+    assert.equal(v.turn, found.seat);
+    assert.ok(v.double);
+    await A.waitForSelector('#wc-double');
+    const d = v.dice[0];
+    const one = findWord(v.hand, v.link, d, { minLen: 2 });
+    const two = one && findWord(v.hand, v.link, d, { minLen: 2, avoid: new Set(one.cards.map((c) => c.idx)) });
+    if (!one || !two) {
+      console.log(`# a double of ${d}, but no two words in ${v.hand.join(' ')} on ${v.link}: not played`);
+      return;
+    }
+    const linkLetter = v.link.startsWith('*') ? 'S' : v.link[0];
+    await buildWord(A, 0, one.cards, linkLetter);
+    await A.click('#wc-second');
+    await A.waitForSelector('#wc-word-1.active .wc-slot.link');
+    await buildWord(A, 1, two.cards, linkLetter);
+    await A.waitForSelector(`#wc-spelled-1:has-text("${two.word.toUpperCase()}")`);
+    await A.waitForSelector(`#wc-spelled-0:has-text("at most ${d}")`);
+    await A.click('#wc-play');
+    const after = await waitState(ann, (x) => x.view.log.length > 0, 'the double');
+    const e = after.view.log[0];
+    assert.deepEqual(e.words.map((/** @type {any} */ w) => w.word), [one.word, two.word]);
+    assert.deepEqual(e.dice, v.dice);
+    // The second word's last card is the new link.
+    const lastCard = e.words[1].cards[e.words[1].cards.length - 1];
+    assert.equal(after.view.link, lastCard.startsWith('*') ? '*' : lastCard);
+    await A.waitForSelector(`#wc-log > li[data-kind="play"]:has-text("${one.word.toUpperCase()} and ${two.word.toUpperCase()}")`);
+    assert.equal(await A.locator('#wc-log > li >> nth=0').locator('.wc-played').count(), 2);
+    console.log(`# a double of ${d}: ${one.word} and ${two.word} for ${e.score}`);
   });
 });
