@@ -40,6 +40,14 @@ after(async () => {
   await srv?.stop();
 });
 
+/**
+ * A screenshot for looking at the page by eye, where $E2E_SHOTS names a folder.
+ * @param {import('playwright-core').Page} page @param {string} name
+ */
+async function shot(page, name) {
+  if (process.env.E2E_SHOTS) await page.screenshot({ path: join(process.env.E2E_SHOTS, `wordchain-${name}.png`), fullPage: true });
+}
+
 /** @typedef {{page: import('playwright-core').Page, frames: {t: number, text: string}[], name: string}} Player */
 
 /** Every state message a player received, parsed. @param {Player} p @returns {any[]} */
@@ -289,6 +297,7 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
         assert.equal(await me.page.locator('#wc-accept').count(), 0, 'the player does not answer their own play');
         const before = mv.seats[1 - s].score;
         const pts = (await waitState(other, (x) => !!x.view.pending, 'the pending play')).view.pending.score;
+        await shot(other.page, 'pending');
         await confirmed(other.page, '#wc-challenge');
         const after = await waitState(me, (x) => x.view.log.length > logBefore, 'the challenge');
         const e = after.view.log[after.view.log.length - 1];
@@ -350,6 +359,7 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
       // Draw all from the consonant deck once (the chooser).
       const n = plan.reduce((t, p) => t + p.cards.length, 0);
       if (!did.failed) await me.page.selectOption('#wc-draw', String(n));
+      await shot(me.page, 'building');
       const est = await me.page.locator('#wc-wordbox-0 .wc-estimate summary').innerText();
       await me.page.click('#wc-play');
       const pend = (await waitState(other, (x) => !!x.view.pending, 'the pending play')).view.pending;
@@ -393,6 +403,8 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
       assert.equal(await p.page.locator('#wc-log > li').count(), end.view.log.length);
       assert.equal(await p.page.locator('#wc-build').isHidden(), true);
     }
+    await shot(A, 'over');
+    await shot(cat.page, 'spectator');
     const top = end.outcome.ranking[0][0];
     await B.waitForSelector(`#ranking li:first-child:has-text("${P[top].name}")`);
     assert.ok(did.upheld && did.five && did.failed, `a challenge upheld, a five-card draw, a challenge failed: ${JSON.stringify(did)}`);

@@ -282,7 +282,7 @@ export function mount(ctx) {
     if (!v) return;
     const dealer = `dealer ${ctx.seatName(v.dealer)}`;
     let text;
-    if (v.over) text = `Game over: ${v.over}`;
+    if (v.over) text = 'Game over';
     else if (v.phase === 'challenge' && v.pending) {
       if (v.pending.seat === me()) text = 'Your play is on the table: waiting for the others to accept or challenge it';
       else if (me() !== null && !v.pending.accepted.includes(me())) text = `${ctx.seatName(v.pending.seat)} played: accept or challenge`;
@@ -301,7 +301,7 @@ export function mount(ctx) {
     const decks = cfg.one_deck
       ? h('span', { id: 'wc-decks', class: 'chip', dataset: { consonants: String(v.decks[0]), vowels: String(v.decks[1]) } }, `Deck: ${v.decks[0]} cards`)
       : h('span', { id: 'wc-decks', class: 'chip', dataset: { consonants: String(v.decks[0]), vowels: String(v.decks[1]) } }, `Consonant deck: ${v.decks[0]} · vowel deck: ${v.decks[1]}`);
-    const diceEl = v.dice
+    const diceEl = v.over ? null : v.dice
       ? h('p', { id: 'wc-dice', class: 'wc-dice', dataset: { dice: v.dice.join(','), max: String(v.max_from_hand ?? '') } },
           h('span', { class: 'dice', 'aria-hidden': 'true' }, v.dice.map((/** @type {number} */ d) => DIE[d] || String(d)).join(' ')),
           ` Dice: ${v.dice.join(' + ')} — at most ${v.max_from_hand} card${v.max_from_hand === 1 ? '' : 's'} from the hand`,
