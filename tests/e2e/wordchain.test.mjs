@@ -13,9 +13,11 @@
 // with a small word finder over data/lexicon/en.txt (the default list).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ParlorServer, launch, player, withArtifacts, repo } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, repo, parlorBin } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -214,6 +216,10 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
     await cat.page.waitForSelector('#you:has-text("You are watching")');
 
     const P = [ann, bea];
+    const gameId = new URL(invite).pathname.split('/')[2];
+    // The record (seed and all) is kept back while the game runs.
+    const early = await fetch(`${srv.url}/api/games/${gameId}/record`);
+    assert.equal(early.ok, false, 'no record before the end');
     const first = await waitState(ann, (m) => m.view.phase === 'turn', 'the deal');
     assert.equal(first.view.config.dice, 2);
     assert.equal(first.view.config.turn_limit, 9);
@@ -423,6 +429,21 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
     assert.equal(await cat.page.locator('#wc-hand .wc-card').count(), 0);
     // ...and there once displayed, so the check above can fail.
     assert.ok(shownA + shownB > 0, 'a displayed hand reached the other page');
+
+    // The record, once the game is over, replays exactly (`parlor replay`).
+    // Written as the server sent it: its 64-bit seed does not survive a
+    // JavaScript number.
+    const res = await fetch(`${srv.url}/api/games/${gameId}/record`);
+    assert.ok(res.ok, 'the record once the game is over');
+    const dir = mkdtempSync(join(tmpdir(), 'parlor-wc-'));
+    try {
+      writeFileSync(join(dir, 'game.json'), await res.text());
+      const out = JSON.parse(execFileSync(parlorBin(), ['replay', '--json', join(dir, 'game.json')], { encoding: 'utf8' }));
+      assert.equal(out.view.over, end.view.over);
+      assert.deepEqual(out.view.seats.map((/** @type {any} */ x) => x.score), end.view.seats.map((/** @type {any} */ x) => x.score));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
 
     // Rematch, as on the other pages: one click, the same rules.
     const oldPath = new URL(A.url()).pathname;
