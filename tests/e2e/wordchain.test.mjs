@@ -484,8 +484,13 @@ test('WORDCHAIN: a game against the computer, to its end', { timeout: 240000 }, 
       if (!w) {
         await confirmed(A, '#wc-pass');
       } else {
-        await buildWord(A, 0, w.cards, v.link.startsWith('*') ? 'S' : v.link[0]);
-        await A.click('#wc-play');
+        // By keyboard alone: the letters after the link card, then Enter.
+        await A.click('#wc-status');
+        await A.keyboard.type(w.word.slice(1));
+        await A.waitForSelector(`#wc-spelled-0:has-text("${v.link.startsWith('*') ? '?' : v.link[0]}${w.word.slice(1).toUpperCase()}")`);
+        if (v.link.startsWith('*')) await A.selectOption('#wc-word-0 .wc-slot[data-pos="0"] select.wc-name-letter', w.word[0].toUpperCase());
+        await A.click('#wc-status');
+        await A.keyboard.press('Enter');
       }
       await waitState(ann, (x) => x.view.log.length > logBefore || !!x.view.over, 'my move done');
     }

@@ -275,6 +275,47 @@ export function mount(ctx) {
     await send(p.action);
   }
 
+  /**
+   * Typing spells the word: a letter takes the first card of that letter
+   * left in the hand (else a Multicard, named so); Backspace takes the last
+   * card back; Enter plays. Not while a field, a chooser or a dialog has
+   * the keys.
+   */
+  document.addEventListener('keydown', (e) => {
+    if (!myTurn() || e.ctrlKey || e.metaKey || e.altKey || document.querySelector('dialog[open]')) return;
+    const t = /** @type {HTMLElement} */ (e.target);
+    if (t && t.closest && t.closest('input, select, textarea, [contenteditable]')) return;
+    const v = view();
+    if (/^[a-zA-Z]$/.test(e.key)) {
+      const L = e.key.toUpperCase();
+      const used = usedIdx();
+      let i = v.hand.findIndex((/** @type {string} */ c, /** @type {number} */ k) => !used.has(k) && !c.startsWith('*') && c[0] === L);
+      const multi = i < 0;
+      if (multi) i = v.hand.findIndex((/** @type {string} */ c, /** @type {number} */ k) => !used.has(k) && c.startsWith('*'));
+      e.preventDefault();
+      if (i < 0) {
+        say(`No ${L} left in your hand.`);
+        return;
+      }
+      addCard('hand', i);
+      if (multi) {
+        const w = words[active];
+        w[w.length - 1].letter = L;
+        drawBuild();
+      }
+    } else if (e.key === 'Backspace') {
+      const w = words[active];
+      const last = w.length - 1;
+      if (last >= 0 && w[last].src === 'hand') {
+        e.preventDefault();
+        removeCard(active, last);
+      }
+    } else if (e.key === 'Enter' && (!t || !t.closest || !t.closest('button, a'))) {
+      e.preventDefault();
+      play();
+    }
+  });
+
   // ---- drawing ----
 
   function drawStatus() {
@@ -399,15 +440,18 @@ export function mount(ctx) {
         const target = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('.wc-slot'));
         const at = target ? Number(target.dataset.pos) : undefined;
         active = w;
-        const [src, idx] = data.split(':');
+        const [src, a, b] = data.split(':');
         if (src === 'slot') {
-          // Reordering within a word: from position idx to before `at`.
-          const from = Number(idx);
-          const [s] = words[w].splice(from, 1);
-          const to = at === undefined ? words[w].length : at > from ? at - 1 : at;
-          words[w].splice(to, 0, s);
+          // A card of a word moved: within it (to before `at`) or into the other word.
+          const fw = Number(a), from = Number(b);
+          const moving = words[fw] && words[fw][from];
+          if (!moving || (fw !== w && moving.src === 'link' && hasLink(w))) return;
+          words[fw].splice(from, 1);
+          const to = at === undefined ? words[w].length : fw === w && at > from ? at - 1 : at;
+          words[w].splice(to, 0, moving);
           drawBuild();
-        } else if (src === 'hand' || src === 'link') addCard(src, Number(idx), at);
+          drawTable();
+        } else if (src === 'hand' || src === 'link') addCard(src, Number(a), at);
       },
       onclick: () => {
         if (active !== w) {
@@ -425,7 +469,7 @@ export function mount(ctx) {
         class: `wc-slot${s.src === 'link' ? ' link' : ''}`,
         dataset: { pos: String(i), src: s.src },
         draggable: 'true',
-        ondragstart: (/** @type {DragEvent} */ e) => e.dataTransfer?.setData('text/plain', `slot:${i}`),
+        ondragstart: (/** @type {DragEvent} */ e) => e.dataTransfer?.setData('text/plain', `slot:${w}:${i}`),
       },
       cardEl(shown, s.src === 'link' ? { class: 'is-link' } : {}),
       s.src === 'link' ? h('small', { class: 'wc-link-tag' }, 'link') : null,
@@ -498,7 +542,7 @@ export function mount(ctx) {
     replace(
       buildEl,
       h('h3', null, 'Your word'),
-      h('p', { class: 'note', id: 'wc-help' }, 'Click (or drag) cards from your hand into the word; the link card stands first unless you move it (a penalty). ◀ ▶ reorder, ✕ takes a card back. Name each Multicard.'),
+      h('p', { class: 'note', id: 'wc-help' }, 'Click (or drag) cards from your hand into the word, or type its letters after the link card (Backspace takes the last back, Enter plays); the link card stands first unless you move it (a penalty). ◀ ▶ reorder, ✕ takes a card back. Name each Multicard.'),
       words.map((_, w) => wordRow(w)),
       v.double
         ? h('div', { class: 'row' },
