@@ -462,11 +462,21 @@ test('WORDCHAIN: a game against the computer, to its end', { timeout: 240000 }, 
     await A.selectOption('#game', 'wordchain');
     await A.waitForSelector('#wordchain-rules');
     await A.fill('#wc-turn_limit', '12');
+    // No target (an empty field), and a house pack written on one line:
+    // the default pack (103 cards) with two more Multicards.
+    await A.fill('#wc-target', '');
+    const pack = readFileSync(join(repo, 'data/wordchain/deck.txt'), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#')).join('; ');
+    assert.match(pack, /\* 4/);
+    await A.fill('#wc-deck', pack.replace('* 4', '* 6'));
     const botLevels = await A.locator('#seat-1 option').evaluateAll((els) => els.map((e) => /** @type {HTMLOptionElement} */ (e).value).filter((v) => v.startsWith('bot:')));
     await A.selectOption('#seat-0', 'me');
     await A.selectOption('#seat-1', botLevels[botLevels.length - 1]);
     await A.click('#create-form button[type=submit]');
     await A.click('#go-play');
+    const start = await waitState(ann, (x) => x.view.phase !== 'deal', 'the deal');
+    assert.equal(start.view.config.target, null);
+    assert.match(start.view.config.deck, /^\* 6$/m);
+    assert.equal(start.view.decks[0] + start.view.decks[1] + 2 * 12 + 1, 105, 'the house pack: 105 cards');
     let guard = 0;
     for (;;) {
       assert.ok(guard++ < 40, 'the game ends');

@@ -18,7 +18,17 @@ import { h, replace } from '../dom.js';
 /** @type {import('../settings.js').LobbyHooks} */
 export const lobby = {
   prefix: 'wc',
-  note: 'Each hand is hidden from the other players unless its holder displays it. With dice, the throw limits the cards a word takes from the hand; a double with two dice allows two words on the link card.',
+  placeholders: { deck: '[consonants]; B hd; C csh; … [vowels]; A hdcs; … * 2' },
+  note: 'Each hand is hidden from the other players unless its holder displays it. With dice, the throw limits the cards a word takes from the hand; a double with two dice allows two words on the link card. A house pack is written on one line here, its lines split by “;”. Target score left empty: no target.',
+  finish(config) {
+    // An empty target means none (the form alone would keep the default 1000).
+    const target = document.getElementById('wc-target');
+    if (target instanceof HTMLInputElement && !target.value.trim()) config.target = null;
+    // The pack format is lines; the form's field is one line.
+    if (typeof config.deck === 'string' && !config.deck.includes('\n')) {
+      config.deck = `${config.deck.split(';').map((/** @type {string} */ l) => l.trim()).filter(Boolean).join('\n')}\n`;
+    }
+  },
 };
 
 const SUITS = /** @type {const} */ (['h', 'd', 'c', 's']);
