@@ -324,6 +324,10 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
         assert.equal(await other.page.locator(`#wc-seats li[data-seat="${s}"] .wc-card.back`).count(), hand.length + 5);
         await me.page.waitForSelector(`#wc-hand .wc-card >> nth=${hand.length + 4}`);
         assert.equal(await me.page.locator('#wc-five').count(), 0);
+        // What happened, in words: the cards to their holder, a count to the other.
+        await me.page.waitForSelector('#wc-news li:has-text("You drew") .wc-card >> nth=4');
+        await other.page.waitForSelector(`#wc-news li:has-text("${me.name} (P${s + 1}) drew 5 cards")`);
+        assert.equal(await other.page.locator('#wc-news .wc-card').count(), 0);
         did.five = true;
         continue;
       }

@@ -158,10 +158,11 @@ export function mount(ctx) {
   const mineEl = h('section', { id: 'wc-mine', class: 'wc-mine' });
   const logEl = h('ol', { id: 'wc-log', class: 'wc-log' });
   const overEl = h('p', { id: 'wc-over', class: 'wc-over', hidden: true });
+  const newsEl = h('ul', { id: 'wc-news', class: 'wc-news', 'aria-live': 'polite', 'aria-label': 'What just happened' });
   replace(
     ctx.root,
     h('div', { class: 'wc-page' },
-      h('div', { class: 'wc-main' }, status, overEl, message, tableEl, pendingEl, mineEl, buildEl, seatsEl),
+      h('div', { class: 'wc-main' }, status, overEl, message, newsEl, tableEl, pendingEl, mineEl, buildEl, seatsEl),
       h('aside', { class: 'wc-side' }, h('h3', null, 'Moves'), h('p', { class: 'note' }, 'Every play with its score step by step (rule letters as in the original rules).'), logEl)),
   );
 
@@ -647,6 +648,47 @@ export function mount(ctx) {
     document.body.dataset.wcLog = String(v.log.length);
   }
 
+  /**
+   * What the last move did, in words (the events the server sent this
+   * seat: its own drawn cards, the others' counts).
+   * @param {any[]} events
+   */
+  function drawNews(events) {
+    const plural = (/** @type {number} */ n, /** @type {string} */ w) => `${n} ${w}${n === 1 ? '' : 's'}`;
+    /** @type {(string | HTMLElement)[]} */
+    const lines = [];
+    for (const e of events || []) {
+      switch (e.type) {
+        case 'cut': {
+          const last = e.rounds[e.rounds.length - 1] || [];
+          const cuts = last.map((/** @type {string | null} */ c, /** @type {number} */ i) => (c ? `${ctx.seatName(i)} ${c}` : null)).filter(Boolean).join(' · ');
+          lines.push(`The cut${e.rounds.length > 1 ? ` (round ${e.rounds.length})` : ''}: ${cuts} — ${ctx.seatName(e.dealer)} deals`);
+          break;
+        }
+        case 'new_deal': lines.push(`Deal ${e.deal}, dealt by ${ctx.seatName(e.dealer)}`); break;
+        case 'challenged':
+          lines.push(e.upheld
+            ? `${ctx.seatName(e.by)} challenged ${ctx.seatName(e.seat)}: upheld (not in the dictionary: ${e.invalid.map((/** @type {string} */ w) => w.toUpperCase()).join(', ')})`
+            : `${ctx.seatName(e.by)} challenged ${ctx.seatName(e.seat)}: the play stands`);
+          break;
+        case 'scored': lines.push(`${name(e.seat)} ${e.points >= 0 ? '+' : '−'}${Math.abs(e.points)} (${e.reason})`); break;
+        case 'link': lines.push(h('span', null, 'New link card: ', cardEl(e.card, { class: 'tiny' }))); break;
+        case 'drew':
+          lines.push(e.cards
+            ? h('span', null, `${e.seat === me() ? 'You' : ctx.seatName(e.seat)} drew `, e.cards.map((/** @type {string} */ c) => cardEl(c, { class: 'tiny' })), ` (${e.consonants} from the consonant deck, ${e.vowels} from the vowel deck)`)
+            : `${ctx.seatName(e.seat)} drew ${plural(e.consonants + e.vowels, 'card')} (${e.consonants} from the consonant deck, ${e.vowels} from the vowel deck)`);
+          break;
+        case 'reshuffled': lines.push(`The played ${e.deck} were shuffled back into their deck (${plural(e.count, 'card')})`); break;
+        case 'five_cards': lines.push(`${name(e.seat)} took five cards`); break;
+        case 'passed': lines.push(`${name(e.seat)} passed`); break;
+        case 'displayed': lines.push(`${name(e.seat)} displayed their hand`); break;
+        case 'deal_over': lines.push(`The deal is over: ${e.reason}`); break;
+        default: break;
+      }
+    }
+    if (lines.length) replace(newsEl, lines.map((l) => h('li', null, l)));
+  }
+
   return {
     namesSeats: true, // players' names are in the status, the seats and the log: redrawn when they change
     /** @param {import('../api.js').StateMsg} s */
@@ -669,6 +711,7 @@ export function mount(ctx) {
       drawBuild();
       drawSeats();
       drawLog();
+      if (s.events && s.events.length) drawNews(s.events);
     },
     /** @param {Error} e */
     error(e) {
