@@ -278,7 +278,18 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
       // shown in one line and cleared by the next action.
       const plain = hand.map((c, i) => (c.startsWith('*') ? -1 : i)).filter((i) => i >= 0);
       if (!did.refused && plain.length > mv.max_from_hand) {
-        for (const i of plain.slice(0, mv.max_from_hand + 1)) await me.page.click(`#wc-hand button.wc-card[data-idx="${i}"]`);
+        const chosen = plain.slice(0, mv.max_from_hand + 1);
+        // The first by keyboard: Enter on the focused card, and the focus
+        // goes on to the next card left in the hand.
+        await me.page.focus(`#wc-hand button.wc-card[data-idx="${chosen[0]}"]`);
+        await me.page.keyboard.press('Enter');
+        await me.page.waitForSelector('#wc-word-0 .wc-slot[data-pos="1"]');
+        const focusIdx = await me.page.evaluate(() => {
+          const a = /** @type {HTMLElement | null} */ (document.activeElement);
+          return a && a.closest('#wc-hand') ? Number(a.dataset.idx) : null;
+        });
+        assert.ok(focusIdx !== null && focusIdx !== chosen[0], `the focus stays in the hand (${focusIdx})`);
+        for (const i of chosen.slice(1)) await me.page.click(`#wc-hand button.wc-card[data-idx="${i}"]`);
         await me.page.waitForSelector('#wc-wordbox-0 .warn:has-text("The throw allows")');
         await me.page.click('#wc-play');
         await me.page.waitForSelector('#wc-message:has-text("Not done")');

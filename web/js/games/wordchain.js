@@ -413,6 +413,9 @@ export function mount(ctx) {
     const used = usedIdx();
     const turn = myTurn();
     const mySeat = v.seats[/** @type {number} */ (me())];
+    // A card chosen by keyboard: the focus goes on to the next card left.
+    const focused = /** @type {HTMLElement | null} */ (document.activeElement);
+    const hadFocus = focused && handEl.contains(focused) ? Number(focused.dataset.idx) : null;
     replace(
       handEl,
       v.hand.map((/** @type {string} */ c, /** @type {number} */ i) =>
@@ -434,6 +437,10 @@ export function mount(ctx) {
           }, '◉ Display my hand'))
         : null,
     );
+    if (hadFocus !== null) {
+      const cards = /** @type {HTMLButtonElement[]} */ ([...handEl.querySelectorAll('button.wc-card:not([disabled])')]);
+      (cards.find((b) => Number(b.dataset.idx) >= hadFocus) || cards[cards.length - 1])?.focus();
+    }
   }
 
   /** One word row of the builder. @param {number} w */
