@@ -185,14 +185,19 @@ export function mount(ctx) {
 
   /** Sends an action; clears the last refusal first. @param {any} action */
   async function send(action) {
+    if (sending) return false; // one action at a time (a double click sends once)
+    sending = true;
     say('');
     try {
       await ctx.act(action);
       return true;
     } catch {
       return false; // shown by error() below
+    } finally {
+      sending = false;
     }
   }
+  let sending = false;
 
   // ---- drafts ----
 
