@@ -59,7 +59,7 @@ let mySeat = null;
 let summary;
 /** @type {import('./api.js').StateMsg | null} */
 let last = null;
-/** @type {{update: (s: any) => void, waitsWithoutView?: boolean, showsClock?: boolean, error?: (e: ApiError, action: any) => boolean | void, wouldLose?: () => boolean, summary?: () => void} | null} */
+/** @type {{update: (s: any) => void, waitsWithoutView?: boolean, namesSeats?: boolean, showsClock?: boolean, error?: (e: ApiError, action: any) => boolean | void, wouldLose?: () => boolean, summary?: () => void} | null} */
 let page = null;
 /** @type {WebSocket | null} */
 let ws = null;
@@ -363,6 +363,8 @@ function connect() {
       case 'seats':
         if (summary) summary.seats = msg.seats;
         drawSeats();
+        // A page that writes players' names in its own drawing redraws them.
+        if (page?.namesSeats && last && last.view !== null) page.update(last);
         break;
       case 'rematch':
         if (summary) summary.rematch = msg.game;

@@ -19,6 +19,7 @@ export const pages = {
   wordsprout: () => import('./wordsprout.js'),
   gobble: () => import('./gobble.js'),
   sprouts: () => import('./sprouts.js'),
+  wordchain: () => import('./wordchain.js'),
 };
 
 /**
