@@ -347,7 +347,7 @@ fn best_plays(a: BestArgs) -> Result<ExitCode> {
     if !(1..=10_000).contains(&a.repeat) {
         bail!("--repeat {}: 1 to 10000", a.repeat);
     }
-    let index = best::WordIndex::new(&lexicon);
+    let index = best::index(&lexicon);
     let mut walls = Vec::new();
     let mut cpus = Vec::new();
     let mut result = None;

@@ -28,6 +28,12 @@ pub trait Derived: Any + Send + Sync {
     fn bytes(&self) -> usize;
 }
 
+impl Derived for parlor_lexicon::CountedWords {
+    fn bytes(&self) -> usize {
+        self.heap_size()
+    }
+}
+
 /// A derived value refused because it would not fit the cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NoRoom {
@@ -434,6 +440,22 @@ impl Resources {
         let lexicon = Arc::new(lexicon);
         cache.insert(name.to_string(), lexicon.clone());
         Ok(lexicon)
+    }
+
+    /// The words of the list `name` up to `max_len` letters with their
+    /// letters counted ([`parlor_lexicon::CountedWords`]), built once per
+    /// list and length and shared by every game that asks.
+    pub fn counted_words(
+        &self,
+        name: &str,
+        max_len: usize,
+    ) -> Result<Arc<parlor_lexicon::CountedWords>, ResourceError> {
+        let lexicon = self.lexicon(name)?;
+        // Keyed by the list's contents, not its name: a name can be reused.
+        let key = format!("counted-words:{:016x}:{max_len}", lexicon.fingerprint());
+        Ok(self.derived(&key, || {
+            parlor_lexicon::CountedWords::new(&lexicon, max_len)
+        }))
     }
 
     /// Data derived from a resource, built once per `key` and type and then

@@ -140,6 +140,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod counted;
 mod cursor;
 mod error;
 mod load;
@@ -151,6 +152,7 @@ use std::sync::{Arc, OnceLock};
 
 use fst::raw::Fst;
 
+pub use counted::{common, count_letters, shortfall, CountedWords};
 pub use cursor::Cursor;
 pub use error::LexiconError;
 pub use load::{Case, LoadReport, FIRST_SKIPPED_MAX, MAX_WORD_LEN};

@@ -2,7 +2,7 @@
 //! issue's goal is under 20 ms, so that bots can call it every turn.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use parlor_wordchain::best::{search, Limits, WordIndex};
+use parlor_wordchain::best::{index, search, Limits};
 use parlor_wordchain::card::{parse_cards, Card};
 use parlor_wordchain::scoring::ScoreRules;
 
@@ -16,7 +16,7 @@ fn cards(text: &str) -> Vec<Card> {
 
 fn bench(c: &mut Criterion) {
     let lexicon = parlor_lexicon::Lexicon::embedded("en-large").unwrap();
-    let index = WordIndex::new(&lexicon);
+    let words = index(&lexicon);
     let rules = ScoreRules::default();
     let hands = [
         (
@@ -37,14 +37,14 @@ fn bench(c: &mut Criterion) {
             &format!("best/{name}/20 cards, 2 Multicards, en-large"),
             |b| {
                 b.iter(|| {
-                    let s = search(&index, &hand, link, &rules, Limits::default());
+                    let s = search(&words, &hand, link, &rules, Limits::default());
                     (s.by_score(10), s.by_tactical(10))
                 })
             },
         );
     }
     c.bench_function("best/index en-large", |b| {
-        b.iter(|| WordIndex::new(&lexicon))
+        b.iter(|| index(&lexicon))
     });
 }
 

@@ -14,7 +14,7 @@
 
 use crate::card::{Card, Letter, Played, Suit};
 use crate::scoring::{self, LinkBonus, Pattern, ScoreRules, Scoring};
-use parlor_lexicon::Lexicon;
+use parlor_lexicon::{shortfall, CountedWords, Lexicon};
 use serde::Serialize;
 
 /// What a Multicard is worth kept in hand, in points, for the tactical
@@ -108,55 +108,10 @@ impl HandCounts {
     }
 }
 
-/// The words of a list with their letters counted, for the search: built
-/// once per list (a host keeps it with [`parlor_core::Resources::derived`]).
-pub struct WordIndex {
-    /// Every word followed by nothing: word `i` is `text[starts[i]..starts[i + 1]]`.
-    text: String,
-    starts: Vec<u32>,
-    /// Letters of each word, counted (lanes 26..32 stay 0).
-    counts: Vec<[u8; 32]>,
-}
-
-impl WordIndex {
-    /// Counts the letters of every word of `lexicon` (words longer than
-    /// [`crate::MAX_WORD_CARDS`] cannot be played and are left out).
-    pub fn new(lexicon: &Lexicon) -> WordIndex {
-        let mut index = WordIndex {
-            text: String::new(),
-            starts: vec![0],
-            counts: Vec::new(),
-        };
-        for w in lexicon.words() {
-            if w.len() < 2 || w.len() > crate::MAX_WORD_CARDS {
-                continue;
-            }
-            let mut c = [0u8; 32];
-            for b in w.bytes() {
-                c[usize::from(b - b'a')] += 1;
-            }
-            index.text.push_str(w);
-            index.starts.push(index.text.len() as u32);
-            index.counts.push(c);
-        }
-        index
-    }
-
-    /// The number of words.
-    pub fn len(&self) -> usize {
-        self.counts.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.counts.is_empty()
-    }
-
-    /// Word `i`.
-    pub fn word(&self, i: usize) -> &str {
-        &self.text[self.starts[i] as usize..self.starts[i + 1] as usize]
-    }
-}
+/// The words the search reads: the list's words of 2 to
+/// [`crate::MAX_WORD_CARDS`] letters with their letters counted (shared
+/// with other games through [`parlor_core::Resources::counted_words`]).
+pub type WordIndex = CountedWords;
 
 /// The index of the word list `name`, built once per list and kept with
 /// the host's other shared data.
@@ -164,33 +119,12 @@ pub fn index_for(
     resources: &parlor_core::Resources,
     name: &str,
 ) -> Result<std::sync::Arc<WordIndex>, parlor_core::ConfigError> {
-    let lexicon = resources.lexicon(name)?;
-    // Keyed by the list's contents, not its name: a name can be reused.
-    let key = format!("wordchain-index:{:016x}", lexicon.fingerprint());
-    Ok(resources.derived(&key, || WordIndex::new(&lexicon)))
+    Ok(resources.counted_words(name, crate::MAX_WORD_CARDS)?)
 }
 
-impl std::fmt::Debug for WordIndex {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "WordIndex({} words)", self.len())
-    }
-}
-
-impl parlor_core::Derived for WordIndex {
-    fn bytes(&self) -> usize {
-        self.text.len() + self.starts.len() * 4 + self.counts.len() * 32
-    }
-}
-
-/// Letters a word needs beyond those held: the sum of the lanes'
-/// shortfalls (written so that it compiles to a few vector instructions).
-#[inline]
-fn shortfall(need: &[u8; 32], have: &[u8; 32]) -> u32 {
-    let mut sum = 0u32;
-    for i in 0..32 {
-        sum += u32::from(need[i].saturating_sub(have[i]));
-    }
-    sum
+/// The index of `lexicon` (for a list outside a host's resources).
+pub fn index(lexicon: &Lexicon) -> WordIndex {
+    CountedWords::new(lexicon, crate::MAX_WORD_CARDS)
 }
 
 /// One playable word, scored without building its cards.
@@ -240,8 +174,8 @@ pub fn search<'a>(
     }
     let max_len = counts.size.min(limits.max_from_hand).saturating_add(1);
     let mut candidates = Vec::new();
-    for (i, need) in index.counts.iter().enumerate() {
-        let len = (index.starts[i + 1] - index.starts[i]) as usize;
+    for (i, need) in index.all_counts().iter().enumerate() {
+        let len = index.word_len(i);
         if len > max_len || shortfall(need, &have) > blanks {
             continue;
         }
@@ -319,7 +253,7 @@ pub fn plays(
     rules: &ScoreRules,
     limits: Limits,
 ) -> Vec<Play> {
-    let index = WordIndex::new(lexicon);
+    let index = index(lexicon);
     let s = search(&index, hand, link, rules, limits);
     s.by_score(usize::MAX)
 }

@@ -1,7 +1,7 @@
 //! The best plays of a hand: exact against a plain search, and scored as
 //! `scoring::score` scores the cards chosen.
 
-use parlor_wordchain::best::{for_word, search, Limits, WordIndex};
+use parlor_wordchain::best::{for_word, index, search, Limits, WordIndex};
 use parlor_wordchain::card::{parse_cards, Card};
 use parlor_wordchain::scoring::{score, ScoreRules, Scoring};
 use proptest::prelude::*;
@@ -20,14 +20,14 @@ fn words() -> Vec<&'static str> {
     ]
 }
 
-fn index() -> WordIndex {
+fn small_index() -> WordIndex {
     let (lex, _) = parlor_lexicon::Lexicon::from_words("t", words()).unwrap();
-    WordIndex::new(&lex)
+    index(&lex)
 }
 
 #[test]
 fn every_formable_word_and_the_link_first_where_it_can_be() {
-    let idx = index();
+    let idx = small_index();
     let hand = cards("Ah Cd Sc Od");
     let found = search(
         &idx,
@@ -83,7 +83,7 @@ fn the_cards_are_chosen_for_the_best_bonus() {
     // gives 21, coloured and sequenced (+20%) = 25.2 -> 26; the Multicard
     // named Ah gives 20, suited and sequenced (+25%) = 25. Ad wins.
     let (lex, _) = parlor_lexicon::Lexicon::from_words("t", ["ta"]).unwrap();
-    let idx = WordIndex::new(&lex);
+    let idx = index(&lex);
     let found = search(
         &idx,
         &cards("Ad *"),
@@ -108,7 +108,7 @@ fn the_cards_are_chosen_for_the_best_bonus() {
     // Z: 26 + T 20 = 46 x 1.2 vs. the Multicard's 20 x 1.25: the letter card.
     // A hand of Multicards alone: suited and sequenced.
     let (lex, _) = parlor_lexicon::Lexicon::from_words("t", ["tsk"]).unwrap();
-    let idx = WordIndex::new(&lex);
+    let idx = index(&lex);
     let found = search(
         &idx,
         &cards("Sc Kd *"),
@@ -144,7 +144,7 @@ proptest! {
         simple in any::<bool>(),
     ) {
         let lex = parlor_lexicon::Lexicon::embedded("en").unwrap();
-        let idx = WordIndex::new(&lex);
+        let idx = index(&lex);
         let rules = ScoreRules { scoring: if simple { Scoring::Simple } else { Scoring::Standard }, ..ScoreRules::default() };
         let found = search(&idx, &hand, link, &rules, Limits::default());
         let plays = found.by_score(usize::MAX);
