@@ -1,0 +1,283 @@
+//! The computer player: every legal word at every column, scored exactly
+//! and fast, with a look at the opponent's best reply.
+//!
+//! - **Easy**: a random scoring placement.
+//! - **Medium**: the highest score now.
+//! - **Hard**: of the 8 highest-scoring placements, the one that leaves the
+//!   opponent's best reply (against the new word, in their grid) furthest
+//!   behind.
+//! - **Best**: the same over the 24 highest.
+//!
+//! The opening: player 1 writes the opening word in the middle of its row
+//! and gives no points; as player 2 it swaps when player 1's side has more
+//! points than its own. It never bluffs (a bluff only pays against an opponent who
+//! does not check words, and the bot's opponents may) and challenges every
+//! word its dictionary does not hold (Easy: half of them).
+
+use crate::game::{Config, TwinGrids};
+use crate::grid::Grid;
+use crate::{Action, View};
+use parlor_core::{Agent, AgentContext, ConfigError, GameRng, Level, Resources, Seed};
+use parlor_lexicon::{common, count_letters, CountedWords, Lexicon};
+use std::sync::Arc;
+
+/// One placement: a word at a column, and its score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The word.
+    pub word: String,
+    /// Its first letter's column, from 0.
+    pub column: usize,
+    /// The turn's score.
+    pub score: u32,
+}
+
+/// What a placement search asks for.
+#[derive(Clone, Copy, Debug)]
+pub struct Query<'a> {
+    /// The opponent's last word, scored against.
+    pub against: &'a str,
+    /// Player 2's first word: shared letters alone.
+    pub first: bool,
+    /// The anagram bonus.
+    pub anagram_bonus: u32,
+    /// How many placements to keep, best first.
+    pub k: usize,
+}
+
+/// Every placement on `grid` for `q`, best first, at most `q.k`, leaving
+/// out words `allowed` refuses.
+pub fn placements(
+    words: &CountedWords,
+    grid: &Grid,
+    lexicon: &Lexicon,
+    q: &Query<'_>,
+    allowed: &dyn Fn(&str) -> bool,
+) -> Vec<Placement> {
+    let Query {
+        against,
+        first,
+        anagram_bonus,
+        k,
+    } = *q;
+    let width = grid.width();
+    let table = grid.vertical_table(lexicon);
+    let theirs = count_letters(against);
+    // (score, word, column), kept as the best `k` allowed.
+    let mut best: Vec<(u32, u32, usize)> = Vec::new();
+    let worst = |best: &Vec<(u32, u32, usize)>| {
+        if best.len() < k {
+            None
+        } else {
+            best.last().map(|b| b.0)
+        }
+    };
+    for i in 0..words.len() {
+        let len = words.word_len(i);
+        if len > width {
+            continue;
+        }
+        let shares = common(words.counts(i), &theirs);
+        let anagram = anagram_bonus > 0 && len == against.len() && words.counts(i) == &theirs;
+        let bonus = if anagram && !first { anagram_bonus } else { 0 };
+        // The most this word can score anywhere: shares x the grid's tallest column.
+        let cap = if first {
+            shares
+        } else {
+            shares * (grid.rows() as u32 + 1)
+        } + bonus;
+        if worst(&best).is_some_and(|w| cap <= w) {
+            continue;
+        }
+        let w = words.word(i).as_bytes();
+        for column in 0..=width - len {
+            let score = if first {
+                shares
+            } else {
+                let longest = w
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &b)| u32::from(table[column + j][usize::from(b - b'a')]))
+                    .max()
+                    .unwrap_or(0);
+                shares * longest + bonus
+            };
+            if worst(&best).is_some_and(|w| score <= w) {
+                continue;
+            }
+            let word = words.word(i);
+            if word == against && anagram || !allowed(word) {
+                break;
+            }
+            let at = best.partition_point(|b| b.0 >= score);
+            best.insert(at, (score, i as u32, column));
+            best.truncate(k);
+        }
+    }
+    best.into_iter()
+        .map(|(score, i, column)| Placement {
+            word: words.word(i as usize).to_string(),
+            column,
+            score,
+        })
+        .collect()
+}
+
+/// What a player sees when choosing a word (all of it public).
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// The player's grid.
+    pub mine: Grid,
+    /// The opponent's grid.
+    pub theirs: Grid,
+    /// The opponent's last word (the opening word before they have one).
+    pub against: String,
+    /// Player 2's first word: scored by shared letters alone.
+    pub first: bool,
+    /// Every word played.
+    pub played: Vec<String>,
+    /// The anagram bonus.
+    pub anagram_bonus: u32,
+}
+
+impl Table {
+    /// The table as `role` sees it in `view`.
+    pub fn from_view(view: &View, role: usize) -> Option<Table> {
+        let grid = |rows: &[String]| {
+            if rows.is_empty() {
+                Some(Grid::new(view.config.width))
+            } else {
+                Grid::parse(&rows.join("/"), Some(view.config.width)).ok()
+            }
+        };
+        let mut played = vec![view.opening.clone()];
+        for t in &view.log {
+            if let crate::Turn::Word { word, .. } = t {
+                played.push(word.clone());
+            }
+        }
+        Some(Table {
+            mine: grid(&view.grids[role])?,
+            theirs: grid(&view.grids[1 - role])?,
+            against: view.last[1 - role]
+                .clone()
+                .unwrap_or_else(|| view.opening.clone()),
+            first: role == 1 && view.turns_taken[1] == 0,
+            played,
+            anagram_bonus: view.config.anagram_bonus,
+        })
+    }
+}
+
+/// The computer player for one seat.
+pub struct Bot {
+    level: Level,
+    rng: GameRng,
+    lexicon: Arc<Lexicon>,
+    words: Arc<CountedWords>,
+}
+
+impl Bot {
+    /// A bot at `level` for a table with `config`.
+    pub fn new(
+        config: &Config,
+        level: Level,
+        seed: Seed,
+        resources: &Resources,
+    ) -> Result<Bot, ConfigError> {
+        config.check()?;
+        Ok(Bot {
+            level,
+            rng: GameRng::from_seed(seed),
+            lexicon: resources.lexicon(&config.lexicon)?,
+            words: resources.counted_words(&config.lexicon, config.width)?,
+        })
+    }
+
+    /// The word and column this bot would play at `table`.
+    pub fn choose_word(&mut self, table: &Table) -> Option<Placement> {
+        let allowed = |w: &str| !table.played.iter().any(|x| w.contains(x.as_str()));
+        let k = match self.level {
+            Level::Easy => 200,
+            Level::Medium => 1,
+            Level::Hard => 8,
+            Level::Best => 24,
+        };
+        let place =
+            |grid: &Grid, against: &str, first: bool, k: usize, allowed: &dyn Fn(&str) -> bool| {
+                let q = Query {
+                    against,
+                    first,
+                    anagram_bonus: table.anagram_bonus,
+                    k,
+                };
+                placements(&self.words, grid, &self.lexicon, &q, allowed)
+            };
+        let mut found = place(&table.mine, &table.against, table.first, k, &allowed);
+        if found.is_empty() {
+            // Nothing scores: any word that fits.
+            found = place(&table.mine, "", true, 1, &allowed);
+        }
+        match self.level {
+            Level::Easy => {
+                let n = found.len();
+                (n > 0).then(|| found.swap_remove(self.rng.below(n)))
+            }
+            Level::Medium => found.into_iter().next(),
+            Level::Hard | Level::Best => {
+                let mut best: Option<(i64, Placement)> = None;
+                for p in found {
+                    let allowed = |w: &str| allowed(w) && !w.contains(p.word.as_str());
+                    let reply = place(&table.theirs, &p.word, false, 1, &allowed)
+                        .first()
+                        .map_or(0, |r| r.score);
+                    let value = i64::from(p.score) - i64::from(reply);
+                    if best.as_ref().is_none_or(|(v, _)| value > *v) {
+                        best = Some((value, p));
+                    }
+                }
+                best.map(|(_, p)| p)
+            }
+        }
+    }
+
+    fn challenge(&mut self, word: Option<&str>) -> bool {
+        let fake = word.is_some_and(|w| !self.lexicon.contains(w));
+        fake && (self.level != Level::Easy || self.rng.chance(0.5))
+    }
+}
+
+impl Agent<TwinGrids> for Bot {
+    fn choose(&mut self, ctx: &AgentContext<'_, TwinGrids>) -> Option<Action> {
+        let view: &View = ctx.view;
+        let role = view.role?;
+        let their_last = view.last[1 - role].as_deref();
+        match view.phase {
+            "open" => Some(Action::Open {
+                column: (view.config.width - view.opening.len()) / 2,
+                to: 1,
+                points: 0,
+            }),
+            "pie" => Some(Action::Pie {
+                swap: view.scores[0] > view.scores[1],
+            }),
+            "last_challenge" => Some(if view.can_challenge && self.challenge(their_last) {
+                Action::Challenge
+            } else {
+                Action::Accept
+            }),
+            "turn" => {
+                if view.can_challenge && self.challenge(their_last) {
+                    return Some(Action::Challenge);
+                }
+                let table = Table::from_view(view, role)?;
+                let p = self.choose_word(&table)?;
+                Some(Action::Play {
+                    word: p.word,
+                    column: p.column,
+                })
+            }
+            _ => None,
+        }
+    }
+}

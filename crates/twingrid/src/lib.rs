@@ -1,0 +1,333 @@
+//! Twin Grids: Nick Bentley's two-grid word game (posted to
+//! rec.games.abstract in 2009, never published, no name of its own).
+//! `docs/rules/twingrid.md` gives the rules as implemented and every
+//! reading of what the posting leaves open.
+//!
+//! Each player writes a word in the next row of their own grid; it scores
+//! the letters it shares with the opponent's last word times the longest
+//! word it forms down a column ([`grid`]). The opening word is drawn from
+//! the dictionary, player 1 gives points to either side, and the pie rule
+//! lets player 2 choose a side ([`TwinGrids`]).
+//!
+//! ```
+//! use parlor_twingrid::grid::{shared, Grid};
+//! let lexicon = parlor_lexicon::Lexicon::embedded("en").unwrap();
+//! let mut grid = Grid::new(9);
+//! grid.write("tan", 1);
+//! // cat with its t under the a of tan: "at" down column 2 (and "ta" down column 1).
+//! let s = grid.score("cat", 0, "tact", 10, &lexicon);
+//! assert_eq!((s.shared, s.longest_vertical, s.score), (3, 2, 6));
+//! assert_eq!(shared("tact", "that").0, 3);
+//! ```
+#![deny(missing_docs)]
+
+pub mod bot;
+mod game;
+pub mod grid;
+
+pub use game::{Action, Config, Error, Turn, TwinGrids};
+
+use game::Phase;
+use parlor_core::{
+    Actor, Agent, ConfigError, Game, GameInfo, Level, LexiconStamp, Needs, Outcome, Resources,
+    Seat, Seed, Setting, SettingKind, ToAct, Viewer,
+};
+use serde::Serialize;
+
+/// What a viewer sees: everything (Twin Grids has no hidden information).
+#[derive(Clone, Debug, Serialize)]
+pub struct View {
+    /// The viewer's seat, if a player.
+    pub seat: Option<usize>,
+    /// The viewer's role (0: player 1), if a player.
+    pub role: Option<usize>,
+    /// The rules.
+    pub config: Config,
+    /// `draw`, `open`, `pie`, `turn`, `last_challenge` or `over`.
+    pub phase: &'static str,
+    /// The seat playing each role.
+    pub seat_of: [usize; 2],
+    /// The role to act now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_play: Option<usize>,
+    /// The opening word (empty until drawn).
+    pub opening: String,
+    /// The grids by role, rows as text (`.` empty).
+    pub grids: [Vec<String>; 2],
+    /// Scores by role.
+    pub scores: [i64; 2],
+    /// Turns taken by role.
+    pub turns_taken: [usize; 2],
+    /// Each role's last word.
+    pub last: [Option<String>; 2],
+    /// Whether the last word may still be challenged.
+    pub can_challenge: bool,
+    /// Every turn.
+    pub log: Vec<Turn>,
+}
+
+impl Game for TwinGrids {
+    type Config = Config;
+    type Action = Action;
+    type View = View;
+    type Event = Turn;
+    type Error = Error;
+
+    const INFO: GameInfo = GameInfo {
+        name: "twingrid",
+        title: "Twin Grids",
+        min_seats: 2,
+        max_seats: 2,
+    };
+
+    fn new(config: &Config, seed: Seed, resources: &Resources) -> Result<Self, ConfigError> {
+        TwinGrids::create(config, seed, resources)
+    }
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn needs(config: &Config) -> Needs {
+        Needs::seats(2).word_list("words", &config.lexicon)
+    }
+
+    fn settings() -> Vec<Setting> {
+        vec![
+            Setting {
+                field: "width",
+                label: "Width",
+                help: "cells in a row of each grid",
+                kind: SettingKind::Integer {
+                    min: 3,
+                    max: grid::MAX_WIDTH as i64,
+                    optional: false,
+                },
+            },
+            Setting {
+                field: "turns",
+                label: "Turns",
+                help: "turns each player takes, the opening word included",
+                kind: SettingKind::Integer {
+                    min: 2,
+                    max: 30,
+                    optional: false,
+                },
+            },
+            Setting {
+                field: "anagram_bonus",
+                label: "Anagram bonus",
+                help: "points for an anagram of the opponent's last word",
+                kind: SettingKind::Integer {
+                    min: 0,
+                    max: 1000,
+                    optional: false,
+                },
+            },
+            Setting {
+                field: "challenges",
+                label: "Challenges",
+                help: "words may be challenged, and so bluffed",
+                kind: SettingKind::Bool,
+            },
+            Setting {
+                field: "lexicon",
+                label: "Dictionary",
+                help: "the words allowed, and the opening word's source",
+                kind: SettingKind::WordList { role: "words" },
+            },
+        ]
+    }
+
+    /// The game is the opening, the pie, and at most two actions a turn
+    /// (a challenge and a word), plus the last challenge.
+    fn action_bound(&self) -> usize {
+        2 + 4 * self.config.turns + 2
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    /// Twin Grids has no hidden chance beyond the opening word, which
+    /// everyone sees the moment it is drawn; still, whoever picked the
+    /// seed would pick the opening: the host draws it.
+    fn hidden_chance(_: &Config) -> bool {
+        true
+    }
+
+    fn to_act(&self) -> ToAct {
+        match self.phase {
+            Phase::Draw => ToAct::Chance,
+            Phase::Open => ToAct::One(Seat(self.seat_of[0])),
+            Phase::Pie => ToAct::One(Seat(self.seat_of[1])),
+            Phase::Turn(r) | Phase::LastChallenge(r) => ToAct::One(Seat(self.seat_of[r])),
+            Phase::Over => ToAct::Over,
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Option<Vec<Action>> {
+        if self.to_act() != ToAct::One(seat) {
+            return Some(Vec::new());
+        }
+        match self.phase {
+            Phase::Open => Some(
+                (0..=self.config.width - self.opening.len())
+                    .flat_map(|c| [(c, 0), (c, 1)])
+                    .map(|(column, to)| Action::Open {
+                        column,
+                        to,
+                        points: 0,
+                    })
+                    .collect(),
+            ),
+            Phase::Pie => Some(vec![
+                Action::Pie { swap: false },
+                Action::Pie { swap: true },
+            ]),
+            Phase::LastChallenge(_) => Some(vec![Action::Challenge, Action::Accept]),
+            // Words are typed: their list would be the dictionary.
+            Phase::Turn(_) => None,
+            _ => Some(Vec::new()),
+        }
+    }
+
+    fn apply(&mut self, actor: Actor, action: Action) -> Result<Vec<Turn>, Error> {
+        if self.is_over() {
+            return Err(Error::Over);
+        }
+        let before = self.log.len();
+        if let (Actor::Referee, Action::Forfeit { seat }) = (actor, &action) {
+            if *seat > 1 {
+                return Err(Error::Illegal(format!("there is no seat {seat}")));
+            }
+            self.forfeited = Some(*seat);
+            self.phase = Phase::Over;
+            return Ok(Vec::new());
+        }
+        let seat = match actor {
+            Actor::Seat(s) if s.0 < 2 => s.0,
+            _ => {
+                return Err(Error::NotNow(
+                    "only the players act; the referee removes a player".into(),
+                ))
+            }
+        };
+        if self.to_act() != ToAct::One(Seat(seat)) {
+            return Err(Error::NotNow("it is not your turn".into()));
+        }
+        match (&self.phase, action) {
+            (Phase::Open, Action::Open { column, to, points }) => self.open(column, to, points)?,
+            (Phase::Pie, Action::Pie { swap }) => self.pie(swap),
+            (Phase::Turn(r), Action::Play { word, column }) => {
+                let r = *r;
+                self.play(r, &word, column)?
+            }
+            (Phase::Turn(r) | Phase::LastChallenge(r), Action::Challenge) => {
+                if !self.config.challenges {
+                    return Err(Error::Illegal("challenges are off at this table".into()));
+                }
+                let r = *r;
+                self.challenge(r)?;
+            }
+            (Phase::LastChallenge(_), Action::Accept) => self.phase = Phase::Over,
+            (Phase::Open, _) => {
+                return Err(Error::NotNow(
+                    "first place the opening word and give its points".into(),
+                ))
+            }
+            (Phase::Pie, _) => {
+                return Err(Error::NotNow(
+                    "first choose your side (the pie rule)".into(),
+                ))
+            }
+            (Phase::LastChallenge(_), _) => {
+                return Err(Error::NotNow(
+                    "the game is over but for a challenge of the last word: challenge or accept"
+                        .into(),
+                ))
+            }
+            _ => return Err(Error::NotNow("that is not a move now".into())),
+        }
+        Ok(self.log[before..].to_vec())
+    }
+
+    fn resolve_chance(&mut self) -> Vec<Turn> {
+        if self.phase == Phase::Draw {
+            self.draw_opening();
+        }
+        Vec::new()
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        let seat = match viewer {
+            Viewer::Seat(s) if s.0 < 2 => Some(s.0),
+            _ => None,
+        };
+        let grid = |r: usize| -> Vec<String> {
+            self.grids[r]
+                .cells()
+                .iter()
+                .map(|row| row.iter().map(|c| c.map_or('.', char::from)).collect())
+                .collect()
+        };
+        View {
+            seat,
+            role: seat.map(|s| self.role_of(s)),
+            config: self.config.clone(),
+            phase: match self.phase {
+                Phase::Draw => "draw",
+                Phase::Open => "open",
+                Phase::Pie => "pie",
+                Phase::Turn(_) => "turn",
+                Phase::LastChallenge(_) => "last_challenge",
+                Phase::Over => "over",
+            },
+            seat_of: self.seat_of,
+            to_play: match self.phase {
+                Phase::Turn(r) | Phase::LastChallenge(r) => Some(r),
+                Phase::Open => Some(0),
+                Phase::Pie => Some(1),
+                _ => None,
+            },
+            opening: self.opening.clone(),
+            grids: [grid(0), grid(1)],
+            scores: self.scores,
+            turns_taken: self.taken,
+            last: self.last.clone(),
+            can_challenge: self.challengeable.is_some(),
+            log: self.log.clone(),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        let by_seat: Vec<i64> = (0..2).map(|s| self.scores[self.role_of(s)]).collect();
+        if let Some(f) = self.forfeited {
+            return Some(Outcome {
+                ranking: vec![vec![Seat(1 - f)], vec![Seat(f)]],
+                scores: Some(by_seat),
+            });
+        }
+        Some(Outcome::from_scores(by_seat))
+    }
+
+    fn forfeit(&self, seat: Seat) -> Option<Action> {
+        (seat.0 < 2 && !self.is_over()).then_some(Action::Forfeit { seat: seat.0 })
+    }
+
+    fn lexicons(&self) -> Vec<LexiconStamp> {
+        vec![self.stamp.clone()]
+    }
+
+    fn agent(
+        config: &Config,
+        level: Level,
+        seed: Seed,
+        resources: &Resources,
+    ) -> Result<Box<dyn Agent<Self>>, ConfigError> {
+        Ok(Box::new(bot::Bot::new(config, level, seed, resources)?))
+    }
+}
