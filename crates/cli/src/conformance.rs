@@ -14,7 +14,7 @@ use std::time::Instant;
 /// `parlor conformance`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The game: sealed-bid, nim, wordsprout, gobble, sprouts or wordchain.
+    /// The game: sealed-bid, nim, wordsprout, gobble, sprouts, wordchain or twingrid.
     game: String,
     /// How many games to play (seeds SEED, SEED+1, ...).
     #[arg(long, default_value_t = 10_000)]
@@ -113,9 +113,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 configs(lexicon).into_iter().map(suite).collect()
             })
         }
+        "twingrid" => {
+            use parlor_twingrid::conformance::{configs, suite};
+            drive(&args, &resources, || {
+                configs(lexicon).into_iter().map(suite).collect()
+            })
+        }
         other => {
             bail!(
-                "unknown game {other:?}: the suite runs sealed-bid, nim, wordsprout, gobble, sprouts, wordchain"
+                "unknown game {other:?}: the suite runs sealed-bid, nim, wordsprout, gobble, sprouts, wordchain, twingrid"
             )
         }
     }

@@ -10,6 +10,7 @@ pub fn registry() -> Registry {
         .register::<parlor_wordsprout::WordSprout>()
         .register::<parlor_gobble::Gobble>()
         .register::<parlor_sprouts::Sprouts>()
-        .register::<parlor_wordchain::WordChain>();
+        .register::<parlor_wordchain::WordChain>()
+        .register::<parlor_twingrid::TwinGrids>();
     registry
 }

@@ -19,6 +19,7 @@ mod sprouts;
 mod sprouts_analyse;
 mod sprouts_play;
 mod sprouts_solve;
+mod twingrid;
 mod wordchain;
 mod wordchain_play;
 mod wordsprout;
@@ -44,6 +45,8 @@ enum Command {
     Sprouts(sprouts::Args),
     /// WORDCHAIN: score a word, the best plays of a hand, play a game.
     Wordchain(wordchain::Args),
+    /// Twin Grids: score a placement, replay a record, play a game.
+    Twingrid(twingrid::Args),
     /// The conformance suite over many random games (a benchmark and a long check).
     Conformance(conformance::Args),
     /// The games this build hosts, with their default rules.
@@ -114,6 +117,7 @@ fn main() -> ExitCode {
         Command::Gobble(args) => gobble::run(args),
         Command::Sprouts(args) => sprouts::run(args),
         Command::Wordchain(args) => wordchain::run(args),
+        Command::Twingrid(args) => twingrid::run(args),
         Command::Conformance(args) => conformance::run(args),
         Command::Games(args) => records::games(args),
         Command::Replay(args) => records::replay(args),

@@ -22,6 +22,7 @@
 #![deny(missing_docs)]
 
 pub mod bot;
+pub mod conformance;
 mod game;
 pub mod grid;
 

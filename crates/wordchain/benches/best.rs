@@ -43,9 +43,7 @@ fn bench(c: &mut Criterion) {
             },
         );
     }
-    c.bench_function("best/index en-large", |b| {
-        b.iter(|| index(&lexicon))
-    });
+    c.bench_function("best/index en-large", |b| b.iter(|| index(&lexicon)));
 }
 
 criterion_group!(benches, bench);

@@ -1,0 +1,481 @@
+//! `parlor twingrid ...`: the score of a placement, a game record scored
+//! turn by turn, and a game at the terminal.
+
+use crate::dict::DictArgs;
+use anyhow::{bail, Context, Result};
+use parlor_core::{
+    Actor, Agent, AgentContext, Budget, Game, Level, Match, Record, Seat, ToAct, Viewer,
+};
+use parlor_twingrid::grid::Grid;
+use parlor_twingrid::{Action, Config, Turn, TwinGrids};
+use serde_json::json;
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+/// Twin Grids commands.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(clap::Subcommand)]
+enum Cmd {
+    /// The score of writing a word into the next free row of a grid.
+    Score(ScoreArgs),
+    /// Score a whole game record (a file, or its JSON) turn by turn.
+    Replay(ReplayArgs),
+    /// A game at this terminal, against the computer or a friend.
+    Play(PlayArgs),
+}
+
+#[derive(clap::Args)]
+struct ScoreArgs {
+    /// The grid's rows top to bottom, `/` between rows, `.` for an empty
+    /// cell: `tan....../.........`.
+    #[arg(long)]
+    grid: String,
+    /// The opponent's most recent word.
+    #[arg(long)]
+    opponent_last: String,
+    /// The word to write.
+    #[arg(long)]
+    word: String,
+    /// The column of its first letter, from 1.
+    #[arg(long)]
+    column: usize,
+    /// The grid's width (default: the rows' length).
+    #[arg(long)]
+    width: Option<usize>,
+    /// Points for an anagram of the opponent's word.
+    #[arg(long, default_value_t = 10)]
+    anagram_bonus: u32,
+    #[command(flatten)]
+    dict: DictArgs,
+    /// Print JSON: `shared`, `vertical_words`, `longest_vertical`, `score`.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+struct ReplayArgs {
+    /// The record: a file written by `twingrid play --record` or the
+    /// server, or its JSON text.
+    record: String,
+    /// Print JSON: every turn with its score.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+struct PlayArgs {
+    /// The computer's level (easy, medium, hard, best), or `none` for two
+    /// people at one keyboard.
+    #[arg(long, default_value = "best")]
+    bot: String,
+    /// Cells in a row.
+    #[arg(long, default_value_t = 9)]
+    width: usize,
+    /// Turns each player takes.
+    #[arg(long, default_value_t = 8)]
+    turns: usize,
+    /// Points for an anagram of the opponent's last word.
+    #[arg(long, default_value_t = 10)]
+    anagram_bonus: u32,
+    /// No challenges: words are checked as they are played.
+    #[arg(long)]
+    no_challenges: bool,
+    /// Which seat the person takes: 1 (opens) or 2 (decides the pie).
+    #[arg(long, default_value_t = 1)]
+    seat: usize,
+    /// Seed of the opening word (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Write the record here at the end.
+    #[arg(long, value_name = "FILE")]
+    record: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    dict: DictArgs,
+}
+
+/// Runs a Twin Grids command.
+pub fn run(args: Args) -> Result<ExitCode> {
+    match args.cmd {
+        Cmd::Score(a) => score(a),
+        Cmd::Replay(a) => replay(a),
+        Cmd::Play(a) => play(a),
+    }
+}
+
+fn word_arg(what: &str, w: &str) -> Result<String> {
+    if w.is_empty() || w.len() > 64 || !w.bytes().all(|b| b.is_ascii_alphabetic()) {
+        bail!("{what} {w:?}: a word of 1 to 64 letters a-z");
+    }
+    Ok(w.to_ascii_lowercase())
+}
+
+fn score(a: ScoreArgs) -> Result<ExitCode> {
+    let grid = Grid::parse(&a.grid, a.width)?;
+    let word = word_arg("--word", &a.word)?;
+    let theirs = word_arg("--opponent-last", &a.opponent_last)?;
+    if a.column == 0 || !grid.fits(&word, a.column - 1) {
+        bail!(
+            "--column {}: {word:?} must fit in the grid's {} columns (1 to {})",
+            a.column,
+            grid.width(),
+            (grid.width() + 1).saturating_sub(word.len()).max(1)
+        );
+    }
+    let lexicon = a.dict.load()?;
+    let s = grid.score(&word, a.column - 1, &theirs, a.anagram_bonus, &lexicon);
+    if a.json {
+        let verticals: Vec<_> = s
+            .vertical_words
+            .iter()
+            .map(|v| json!({"column": v.column + 1, "word": v.word, "length": v.word.len()}))
+            .collect();
+        println!(
+            "{}",
+            json!({
+                "word": word,
+                "column": a.column,
+                "row": grid.rows() + 1,
+                "shared": s.shared,
+                "shared_letters": s.shared_letters,
+                "vertical_words": verticals,
+                "longest_vertical": s.longest_vertical,
+                "anagram_bonus": s.anagram_bonus,
+                "score": s.score,
+                "in_dictionary": lexicon.contains(&word),
+            })
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{} in row {} from column {}",
+        word.to_uppercase(),
+        grid.rows() + 1,
+        a.column
+    );
+    println!(
+        "  shared with {}: {} ({})",
+        theirs.to_uppercase(),
+        s.shared,
+        if s.shared_letters.is_empty() {
+            "none".to_string()
+        } else {
+            s.shared_letters.to_uppercase()
+        }
+    );
+    if s.vertical_words.is_empty() {
+        println!("  vertical words: none");
+    }
+    for v in &s.vertical_words {
+        println!(
+            "  vertical word in column {}: {} ({})",
+            v.column + 1,
+            v.word.to_uppercase(),
+            v.word.len()
+        );
+    }
+    println!("  longest vertical word: {}", s.longest_vertical);
+    if s.anagram_bonus > 0 {
+        println!(
+            "  anagram of {}: +{}",
+            theirs.to_uppercase(),
+            s.anagram_bonus
+        );
+    }
+    println!(
+        "  {} x {}{} = {}",
+        s.shared,
+        s.longest_vertical,
+        if s.anagram_bonus > 0 {
+            format!(" + {}", s.anagram_bonus)
+        } else {
+            String::new()
+        },
+        s.score
+    );
+    println!("score: {}", s.score);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn turn_line(t: &Turn) -> String {
+    match t {
+        Turn::Opening {
+            word,
+            column,
+            points,
+            to,
+        } => format!(
+            "opening word {} at column {}; {points} points to player {}",
+            word.to_uppercase(),
+            column + 1,
+            to + 1
+        ),
+        Turn::Pie { swap } => {
+            if *swap {
+                "pie rule: the second player takes player 1's side".into()
+            } else {
+                "pie rule: the second player stays player 2".into()
+            }
+        }
+        Turn::Word {
+            player,
+            word,
+            column,
+            row,
+            against,
+            score,
+            first,
+            challenged,
+        } => {
+            let how = if *first {
+                format!(
+                    "{} letters shared with the opening {}",
+                    score.shared,
+                    against.to_uppercase()
+                )
+            } else {
+                format!(
+                    "{} shared with {} x longest vertical {}{}",
+                    score.shared,
+                    against.to_uppercase(),
+                    score.longest_vertical,
+                    if score.anagram_bonus > 0 {
+                        format!(" + anagram {}", score.anagram_bonus)
+                    } else {
+                        String::new()
+                    }
+                )
+            };
+            let ch = match challenged {
+                Some(true) => ", challenged: not a word, 0 points",
+                Some(false) => ", challenged in vain",
+                None => "",
+            };
+            format!(
+                "player {}: {} in row {} from column {}: {how} = {}{ch}",
+                player + 1,
+                word.to_uppercase(),
+                row + 1,
+                column + 1,
+                score.score
+            )
+        }
+        Turn::Skipped { player } => {
+            format!("player {} skips a turn (a failed challenge)", player + 1)
+        }
+    }
+}
+
+fn replay(a: ReplayArgs) -> Result<ExitCode> {
+    let text = if a.record.trim_start().starts_with('{') {
+        a.record.clone()
+    } else {
+        std::fs::read_to_string(&a.record).with_context(|| format!("cannot read {}", a.record))?
+    };
+    if text.len() > 10_000_000 {
+        bail!("the record is larger than 10 MB");
+    }
+    let record: Record<TwinGrids> = Record::from_json(&text).context("not a Twin Grids record")?;
+    let resources = parlor_core::Resources::embedded();
+    let m =
+        Match::<TwinGrids>::replay(&record, &resources).context("the record does not replay")?;
+    let g = m.state();
+    if a.json {
+        println!(
+            "{}",
+            json!({"opening": g.opening(), "turns": g.log(), "scores": g.scores(), "seat_of": g.seat_of(), "outcome": g.outcome()})
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    for (i, t) in g.log().iter().enumerate() {
+        println!("{:>3}. {}", i + 1, turn_line(t));
+    }
+    println!(
+        "scores: player 1 {}, player 2 {}",
+        g.scores()[0],
+        g.scores()[1]
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(g: &TwinGrids, name: &dyn Fn(usize) -> String) {
+    let w = g.rules().width;
+    let rows = g.rules().turns;
+    println!();
+    println!(
+        "  {:<w$}   {:<w$}",
+        format!("{} ({})", "P1", g.scores()[0]),
+        format!("{} ({})", "P2", g.scores()[1]),
+        w = w + 2
+    );
+    for r in 0..rows {
+        let cell = |role: usize| -> String {
+            match g.grids()[role].cells().get(r) {
+                Some(row) => row
+                    .iter()
+                    .map(|c| c.map_or('.', |b| (b as char).to_ascii_uppercase()))
+                    .collect(),
+                None => ".".repeat(w),
+            }
+        };
+        println!("  {:<w$}   {:<w$}", cell(0), cell(1), w = w + 2);
+    }
+    println!(
+        "  player 1: {}, player 2: {}",
+        name(g.seat_of()[0]),
+        name(g.seat_of()[1])
+    );
+}
+
+fn play(a: PlayArgs) -> Result<ExitCode> {
+    let level: Option<Level> = match a.bot.as_str() {
+        "none" => None,
+        s => Some(s.parse().map_err(anyhow::Error::msg)?),
+    };
+    if !(1..=2).contains(&a.seat) {
+        bail!("--seat {}: 1 or 2", a.seat);
+    }
+    let (resources, lexicon) = a.dict.resources()?;
+    let config = Config {
+        width: a.width,
+        turns: a.turns,
+        anagram_bonus: a.anagram_bonus,
+        challenges: !a.no_challenges,
+        lexicon,
+        ..Config::default()
+    };
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    });
+    let mut m: Match<TwinGrids> = Match::new(config.clone(), seed, &resources)?;
+    let human = a.seat - 1;
+    let mut bot: Option<Box<dyn Agent<TwinGrids>>> = level
+        .map(|l| TwinGrids::agent(&config, l, seed ^ 1, &resources))
+        .transpose()?;
+    let name = |s: usize| -> String {
+        match (level.is_some(), s == human) {
+            (false, _) => format!("seat {}", s + 1),
+            (true, true) => "you".into(),
+            (true, false) => "the computer".into(),
+        }
+    };
+    println!(
+        "Twin Grids: {} wide, {} turns each. The opening word: {}.",
+        config.width,
+        config.turns,
+        m.state().opening().to_uppercase()
+    );
+    println!("Type: WORD COLUMN (cat 3), /challenge, /quit. Player 1 opens with COLUMN POINTS TO (3 5 2: column 3, 5 points to player 2); player 2 answers the pie with /stay or /swap.");
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut printed = 0;
+    while let ToAct::One(Seat(seat)) = m.state().to_act() {
+        for t in &m.state().log()[printed..] {
+            println!("  {}", turn_line(t));
+        }
+        printed = m.state().log().len();
+        let action = match (&mut bot, level.is_none() || seat == human) {
+            (Some(b), false) => {
+                let view = m.state().view(Viewer::Seat(Seat(seat)));
+                let legal = m.state().legal_actions(Seat(seat));
+                let ctx = AgentContext {
+                    seat: Seat(seat),
+                    view: &view,
+                    legal: legal.as_deref(),
+                    budget: Budget::time(std::time::Duration::from_secs(2)),
+                };
+                b.choose(&ctx).context("the computer has no move")?
+            }
+            _ => {
+                show(m.state(), &name);
+                let role = m.state().role_of(seat);
+                let view = m.state().view(Viewer::Seat(Seat(seat)));
+                print!("{} (player {}, {})> ", name(seat), role + 1, view.phase);
+                std::io::stdout().flush().ok();
+                let Some(line) = lines.next() else {
+                    return Ok(ExitCode::SUCCESS);
+                };
+                let line = line?;
+                match read(&line, view.phase) {
+                    Ok(Some(a)) => a,
+                    Ok(None) => return Ok(ExitCode::SUCCESS),
+                    Err(e) => {
+                        println!("{e}");
+                        continue;
+                    }
+                }
+            }
+        };
+        if let Err(e) = m.apply(Actor::Seat(Seat(seat)), action) {
+            println!("{e}");
+        }
+    }
+    for t in &m.state().log()[printed..] {
+        println!("  {}", turn_line(t));
+    }
+    show(m.state(), &name);
+    if let Some(out) = m.state().outcome() {
+        let scores = out.scores.clone().unwrap_or_default();
+        println!(
+            "Game over: {} {}, {} {}.",
+            name(0),
+            scores.first().copied().unwrap_or(0),
+            name(1),
+            scores.get(1).copied().unwrap_or(0)
+        );
+    }
+    if let Some(path) = &a.record {
+        std::fs::write(path, m.record().to_json())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        println!("record written to {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read(line: &str, phase: &str) -> Result<Option<Action>> {
+    let parts: Vec<&str> = line.split_whitespace().collect();
+    let num = |s: &str, what: &str| -> Result<usize> {
+        s.parse::<usize>()
+            .with_context(|| format!("{s:?} is not a {what}"))
+    };
+    Ok(Some(match (phase, parts.as_slice()) {
+        (_, ["/quit"]) => return Ok(None),
+        (_, ["/challenge"]) => Action::Challenge,
+        ("last_challenge", ["/accept"]) => Action::Accept,
+        ("pie", ["/stay"]) => Action::Pie { swap: false },
+        ("pie", ["/swap"]) => Action::Pie { swap: true },
+        ("open", [c, p, to]) => {
+            let column = num(c, "column")?;
+            let to = num(to, "player (1 or 2)")?;
+            if column == 0 || !(1..=2).contains(&to) {
+                bail!("open with COLUMN POINTS TO: a column from 1, points, player 1 or 2");
+            }
+            Action::Open {
+                column: column - 1,
+                points: num(p, "number of points")? as u32,
+                to: to - 1,
+            }
+        }
+        ("turn", [w, c]) => {
+            let column = num(c, "column")?;
+            if column == 0 {
+                bail!("columns count from 1");
+            }
+            Action::Play {
+                word: w.to_string(),
+                column: column - 1,
+            }
+        }
+        ("open", _) => bail!("open with COLUMN POINTS TO (3 5 2: column 3, 5 points to player 2)"),
+        ("pie", _) => bail!("/stay (remain player 2) or /swap (become player 1)"),
+        ("last_challenge", _) => bail!("/challenge or /accept the last word"),
+        _ => bail!("WORD COLUMN (cat 3), /challenge or /quit"),
+    }))
+}
