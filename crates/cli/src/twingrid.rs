@@ -27,6 +27,30 @@ enum Cmd {
     Replay(ReplayArgs),
     /// A game at this terminal, against the computer or a friend.
     Play(PlayArgs),
+    /// Computer players against each other: win rates between two levels
+    /// (seats swapped every game) and player 1's edge.
+    Selfplay(SelfplayArgs),
+}
+
+#[derive(clap::Args)]
+struct SelfplayArgs {
+    /// The two levels, as `best,medium`.
+    #[arg(long, default_value = "best,medium")]
+    levels: String,
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// First seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Turns each player takes.
+    #[arg(long, default_value_t = 8)]
+    turns: usize,
+    #[command(flatten)]
+    dict: DictArgs,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args)]
@@ -104,7 +128,86 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::Score(a) => score(a),
         Cmd::Replay(a) => replay(a),
         Cmd::Play(a) => play(a),
+        Cmd::Selfplay(a) => selfplay(a),
     }
+}
+
+fn selfplay(a: SelfplayArgs) -> Result<ExitCode> {
+    let levels: Vec<Level> = a
+        .levels
+        .split(',')
+        .map(|l| l.trim().parse().map_err(anyhow::Error::msg))
+        .collect::<Result<_>>()?;
+    let [first, second] = levels[..] else {
+        bail!("--levels {:?}: two levels, as best,medium", a.levels);
+    };
+    if a.games == 0 || a.games > 100_000 {
+        bail!("--games {}: 1 to 100000", a.games);
+    }
+    let (resources, lexicon) = a.dict.resources()?;
+    let config = Config {
+        lexicon,
+        turns: a.turns,
+        ..Config::default()
+    };
+    let (mut wins, mut ties, mut edge, mut swaps) = ([0u64; 2], 0u64, 0i64, 0u64);
+    for i in 0..a.games {
+        let seed = a.seed.wrapping_add(i);
+        let seat_of_level = |k: usize| (k + i as usize) % 2;
+        let mut m: Match<TwinGrids> = Match::new(config.clone(), seed, &resources)?;
+        let mut bots = Vec::new();
+        for s in 0..2 {
+            let level = if seat_of_level(0) == s { first } else { second };
+            bots.push(TwinGrids::agent(
+                &config,
+                level,
+                seed ^ (s as u64 + 7),
+                &resources,
+            )?);
+        }
+        while let ToAct::One(Seat(s)) = m.state().to_act() {
+            let view = m.state().view(Viewer::Seat(Seat(s)));
+            let legal = m.state().legal_actions(Seat(s));
+            let ctx = AgentContext {
+                seat: Seat(s),
+                view: &view,
+                legal: legal.as_deref(),
+                budget: Budget::nodes(1),
+            };
+            let action = bots[s]
+                .choose(&ctx)
+                .context("a computer player had no move")?;
+            m.apply(Actor::Seat(Seat(s)), action)
+                .map_err(|e| anyhow::anyhow!("game {i}: {e}"))?;
+        }
+        let g = m.state();
+        edge += g.scores()[0] - g.scores()[1];
+        swaps += u64::from(g.seat_of() != [0, 1]);
+        let score = |k: usize| g.scores()[g.role_of(seat_of_level(k))];
+        match score(0).cmp(&score(1)) {
+            std::cmp::Ordering::Greater => wins[0] += 1,
+            std::cmp::Ordering::Less => wins[1] += 1,
+            std::cmp::Ordering::Equal => ties += 1,
+        }
+    }
+    let n = a.games as f64;
+    let p1_edge = edge as f64 / n;
+    if a.json {
+        println!(
+            "{}",
+            json!({"games": a.games, "wins": wins, "ties": ties, "player1_edge": p1_edge, "swaps": swaps})
+        );
+    } else {
+        println!(
+            "{} games: {first:?} won {} ({:.1}%), {second:?} won {} ({:.1}%), {ties} tied; player 1 scored {p1_edge:+.1} points more than player 2 on average; {swaps} pie swaps",
+            a.games,
+            wins[0],
+            100.0 * wins[0] as f64 / n,
+            wins[1],
+            100.0 * wins[1] as f64 / n,
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn word_arg(what: &str, w: &str) -> Result<String> {
