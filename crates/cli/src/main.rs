@@ -13,6 +13,7 @@ mod games;
 mod gobble;
 mod lexicon;
 mod records;
+mod selfplay;
 mod serve;
 mod serve_bench;
 mod sprouts;

@@ -133,78 +133,47 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 fn selfplay(a: SelfplayArgs) -> Result<ExitCode> {
-    let levels: Vec<Level> = a
-        .levels
-        .split(',')
-        .map(|l| l.trim().parse().map_err(anyhow::Error::msg))
-        .collect::<Result<_>>()?;
-    let [first, second] = levels[..] else {
-        bail!("--levels {:?}: two levels, as best,medium", a.levels);
-    };
-    if a.games == 0 || a.games > 100_000 {
-        bail!("--games {}: 1 to 100000", a.games);
-    }
+    use crate::selfplay::{check_games, levels, play_one, Tally};
+    let levels = levels(&a.levels)?;
+    check_games(a.games)?;
     let (resources, lexicon) = a.dict.resources()?;
     let config = Config {
         lexicon,
         turns: a.turns,
         ..Config::default()
     };
-    let (mut wins, mut ties, mut edge, mut swaps) = ([0u64; 2], 0u64, 0i64, 0u64);
+    let (mut tally, mut edge, mut swaps) = (Tally::default(), 0i64, 0u64);
     for i in 0..a.games {
-        let seed = a.seed.wrapping_add(i);
-        let seat_of_level = |k: usize| (k + i as usize) % 2;
-        let mut m: Match<TwinGrids> = Match::new(config.clone(), seed, &resources)?;
-        let mut bots = Vec::new();
-        for s in 0..2 {
-            let level = if seat_of_level(0) == s { first } else { second };
-            bots.push(TwinGrids::agent(
-                &config,
-                level,
-                seed ^ (s as u64 + 7),
-                &resources,
-            )?);
-        }
-        while let ToAct::One(Seat(s)) = m.state().to_act() {
-            let view = m.state().view(Viewer::Seat(Seat(s)));
-            let legal = m.state().legal_actions(Seat(s));
-            let ctx = AgentContext {
-                seat: Seat(s),
-                view: &view,
-                legal: legal.as_deref(),
-                budget: Budget::nodes(1),
-            };
-            let action = bots[s]
-                .choose(&ctx)
-                .context("a computer player had no move")?;
-            m.apply(Actor::Seat(Seat(s)), action)
-                .map_err(|e| anyhow::anyhow!("game {i}: {e}"))?;
-        }
+        let swap = i % 2 == 1;
+        let by_seat = if swap { [levels[1], levels[0]] } else { levels };
+        let m = play_one::<TwinGrids>(
+            &config,
+            a.seed.wrapping_add(i),
+            &resources,
+            by_seat,
+            &[Action::Accept],
+        )?;
         let g = m.state();
         edge += g.scores()[0] - g.scores()[1];
         swaps += u64::from(g.seat_of() != [0, 1]);
-        let score = |k: usize| g.scores()[g.role_of(seat_of_level(k))];
-        match score(0).cmp(&score(1)) {
-            std::cmp::Ordering::Greater => wins[0] += 1,
-            std::cmp::Ordering::Less => wins[1] += 1,
-            std::cmp::Ordering::Equal => ties += 1,
-        }
+        let by_seat_score = |s: usize| g.scores()[g.role_of(s)];
+        let (first, second) = if swap {
+            (by_seat_score(1), by_seat_score(0))
+        } else {
+            (by_seat_score(0), by_seat_score(1))
+        };
+        tally.add(first, second);
     }
-    let n = a.games as f64;
-    let p1_edge = edge as f64 / n;
+    let p1_edge = edge as f64 / a.games as f64;
     if a.json {
-        println!(
-            "{}",
-            json!({"games": a.games, "wins": wins, "ties": ties, "player1_edge": p1_edge, "swaps": swaps})
-        );
+        let mut v = tally.json(levels);
+        v["player1_edge"] = json!(p1_edge);
+        v["swaps"] = json!(swaps);
+        println!("{v}");
     } else {
         println!(
-            "{} games: {first:?} won {} ({:.1}%), {second:?} won {} ({:.1}%), {ties} tied; player 1 scored {p1_edge:+.1} points more than player 2 on average; {swaps} pie swaps",
-            a.games,
-            wins[0],
-            100.0 * wins[0] as f64 / n,
-            wins[1],
-            100.0 * wins[1] as f64 / n,
+            "{}; player 1 scored {p1_edge:+.1} points more than player 2 on average; {swaps} pie swaps",
+            tally.line(levels)
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -164,19 +164,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 fn selfplay(a: SelfplayArgs) -> Result<ExitCode> {
-    use parlor_core::{Actor, AgentContext, Budget, Game, Level, Match, ToAct, Viewer};
+    use crate::selfplay::{check_games, levels, play_one, Tally};
     use parlor_wordchain::{Action, Config, WordChain};
-    let levels: Vec<Level> = a
-        .levels
-        .split(',')
-        .map(|l| l.trim().parse().map_err(anyhow::Error::msg))
-        .collect::<Result<_>>()?;
-    let [first, second] = levels[..] else {
-        bail!("--levels {:?}: two levels, as best,medium", a.levels);
-    };
-    if a.games == 0 || a.games > 100_000 {
-        bail!("--games {}: 1 to 100000", a.games);
-    }
+    let levels = levels(&a.levels)?;
+    check_games(a.games)?;
     let (resources, lexicon) = a.dict.resources()?;
     let config = Config {
         lexicon,
@@ -184,77 +175,26 @@ fn selfplay(a: SelfplayArgs) -> Result<ExitCode> {
         ..Config::default()
     };
     config.check()?;
-    let (mut wins, mut points, mut ties) = ([0u64; 2], [0i64; 2], 0u64);
+    let mut tally = Tally::default();
     for i in 0..a.games {
-        let seed = a.seed.wrapping_add(i);
-        // Level k sits in seat (k + i) % 2: seats swap every game.
-        let seat_of = |k: usize| (k + i as usize) % 2;
-        let mut m: Match<WordChain> = Match::new(config.clone(), seed, &resources)?;
-        let mut agents = Vec::new();
-        for s in 0..2 {
-            let level = if seat_of(0) == s { first } else { second };
-            agents.push(WordChain::agent(
-                &config,
-                level,
-                seed ^ (s as u64 + 1),
-                &resources,
-            )?);
-        }
-        while let Some(&seat) = match m.state().to_act() {
-            ToAct::Over | ToAct::Chance => None,
-            t => Some(t.seats()),
-        }
-        .as_ref()
-        .and_then(|s| s.first())
-        {
-            let view = m.state().view(Viewer::Seat(seat));
-            let legal = m.state().legal_actions(seat);
-            let ctx = AgentContext {
-                seat,
-                view: &view,
-                legal: legal.as_deref(),
-                budget: Budget::nodes(1),
-            };
-            let action = agents[seat.0].choose(&ctx).unwrap_or(Action::Pass);
-            if m.apply(Actor::Seat(seat), action).is_err() {
-                m.apply(Actor::Seat(seat), Action::Pass)
-                    .or_else(|_| m.apply(Actor::Seat(seat), Action::Accept))
-                    .map_err(|e| anyhow::anyhow!("game {i}: {e}"))?;
-            }
-        }
-        let scores = m.state().scores();
-        let (s0, s1) = (scores[seat_of(0)], scores[seat_of(1)]);
-        points[0] += s0;
-        points[1] += s1;
-        match s0.cmp(&s1) {
-            std::cmp::Ordering::Greater => wins[0] += 1,
-            std::cmp::Ordering::Less => wins[1] += 1,
-            std::cmp::Ordering::Equal => ties += 1,
-        }
+        // The levels swap seats every game.
+        let swap = i % 2 == 1;
+        let by_seat = if swap { [levels[1], levels[0]] } else { levels };
+        let m = play_one::<WordChain>(
+            &config,
+            a.seed.wrapping_add(i),
+            &resources,
+            by_seat,
+            &[Action::Pass, Action::Accept],
+        )?;
+        let s = m.state().scores();
+        let (first, second) = if swap { (s[1], s[0]) } else { (s[0], s[1]) };
+        tally.add(first, second);
     }
-    let n = a.games as f64;
     if a.json {
-        println!(
-            "{}",
-            json!({
-                "games": a.games,
-                "levels": [format!("{first:?}").to_lowercase(), format!("{second:?}").to_lowercase()],
-                "wins": wins,
-                "ties": ties,
-                "mean_points": [points[0] as f64 / n, points[1] as f64 / n],
-            })
-        );
+        println!("{}", tally.json(levels));
     } else {
-        println!(
-            "{} games: {first:?} won {} ({:.1}%), {second:?} won {} ({:.1}%), {ties} tied; mean points {:.0} to {:.0}",
-            a.games,
-            wins[0],
-            100.0 * wins[0] as f64 / n,
-            wins[1],
-            100.0 * wins[1] as f64 / n,
-            points[0] as f64 / n,
-            points[1] as f64 / n
-        );
+        println!("{}", tally.line(levels));
     }
     Ok(ExitCode::SUCCESS)
 }
