@@ -501,8 +501,6 @@ fn log_line(e: &LogEntry) -> String {
         }
         LogEntry::Pass { seat } => format!("player {} passed", seat + 1),
         LogEntry::FiveCards { seat } => format!("player {} took five cards", seat + 1),
-        LogEntry::Deal { deal, dealer } => format!("deal {deal}, dealt by player {}", dealer + 1),
-        LogEntry::Display { seat } => format!("player {} laid their hand face up", seat + 1),
     }
 }
 

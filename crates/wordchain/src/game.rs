@@ -325,18 +325,6 @@ pub enum LogEntry {
         /// Who.
         seat: usize,
     },
-    /// A deal began.
-    Deal {
-        /// Which, from 1.
-        deal: u32,
-        /// Its dealer.
-        dealer: usize,
-    },
-    /// A player laid their hand face up.
-    Display {
-        /// Who.
-        seat: usize,
-    },
 }
 
 /// A WORDCHAIN table.
@@ -554,10 +542,6 @@ impl WordChain {
             });
         }
         self.deal += 1;
-        self.log.push(LogEntry::Deal {
-            deal: self.deal,
-            dealer: self.dealer,
-        });
         let from_consonants = if self.config.one_deck {
             self.config.hand
         } else {
@@ -1033,7 +1017,6 @@ impl WordChain {
             return Err(Error::Illegal("your hand is displayed already".into()));
         }
         self.displayed[seat] = true;
-        self.log.push(LogEntry::Display { seat });
         Ok(vec![Event::Displayed {
             seat,
             cards: self.hands[seat].clone(),
