@@ -38,6 +38,11 @@
  * No DOM here: the page draws what this computes, and tests run it in Node.
  */
 
+import { layoutPosition, readBack, orientedKey, parsePosition } from './sprouts-structure.js';
+
+/** How many choices of the outer region a redraw tries. */
+const REDRAW_TRIES = 4;
+
 /** Width and height of the paper, in drawing units. */
 export const W = 960;
 export const H = 640;
@@ -338,6 +343,8 @@ export class Drawing {
     this.unplaced = [];
     /** @type {string[]} why each approximate move is so (for tests and the curious) */
     this.why = [];
+    /** @type {number[]} moves after which the whole picture was drawn again from the position */
+    this.redrawn = [];
     this.n = n;
     const cols = Math.ceil(Math.sqrt(n * 1.5));
     const rows = Math.ceil(n / cols);
@@ -537,26 +544,56 @@ export class Drawing {
   }
 
   /**
-   * The drawing as the card notation sees it: per face, per component on
-   * its boundary, the corners (cards) met. As a key like positionKey's.
+   * The drawing as the card notation sees it, read exactly (faces traced
+   * along the lines, see sprouts-structure.js), as a key like positionKey's.
    */
   key() {
-    const fd = this.field();
-    /** @type {Map<number, Map<number, number[]>>} */
-    const rows = new Map();
-    for (const [s, secs] of fd.sectors) {
-      for (const sec of secs) {
-        if (!rows.has(sec.face)) rows.set(sec.face, new Map());
-        const row = /** @type {Map<number, number[]>} */ (rows.get(sec.face));
-        const k = /** @type {number} */ (fd.comp.get(s));
-        if (!row.has(k)) row.set(k, []);
-        row.get(k)?.push(s);
-      }
+    return positionKey(this.text());
+  }
+
+  /** The drawing read back exactly, in the card notation. */
+  text() {
+    return readBack(this.spots, this.curves).map((r) => r.map((st) => st.join(',')).join(';')).join('/');
+  }
+
+  /** The drawing read back with each boundary's cyclic order (the `!` flags). */
+  orientedKey() {
+    return orientedKey(readBack(this.spots, this.curves));
+  }
+
+  /**
+   * Replaces the whole picture by one drawn from the position's structure
+   * (`layoutPosition`): used when a move does not fit the picture. True if
+   * it is planar and reads back as the position, cyclic orders included.
+   * @param {string} position
+   */
+  redraw(position) {
+    const rows = parsePosition(position);
+    if (!rows) return false;
+    const want = orientedKey(rows);
+    /** @type {{spots: Map<number, Pt>, curves: Curve[]} | null} */
+    let best = null;
+    // The outer region: the roomiest row first, then each other row.
+    const order = [undefined, ...rows.map((_, r) => r)].slice(0, 1 + Math.min(rows.length, REDRAW_TRIES));
+    for (const outer of order) {
+      const d = layoutPosition(position, W, H, { outer });
+      if (!d) continue;
+      /** @type {Curve[]} */
+      const curves = d.curves.map((c) => ({ ...c, move: Math.max(c.a, c.b) > this.n ? Math.max(c.a, c.b) - this.n - 1 : undefined }));
+      const cand = { spots: d.spots, curves };
+      if (crossings(cand).length || orientedKey(readBack(cand.spots, cand.curves)) !== want) continue;
+      best = cand;
+      break;
     }
-    return [...rows.values()]
-      .map((row) => [...row.values()].map((st) => st.sort((a, b) => a - b).join(',')).sort().join(';'))
-      .sort()
-      .join('/');
+    if (!best) return false;
+    this.spots = best.spots;
+    this.curves = best.curves;
+    this.unplaced = [];
+    this.approximate = [];
+    this.why = [];
+    this.cache = null;
+    this.redrawn.push(this.moves.length - 1);
+    return true;
   }
 
   /**
@@ -587,10 +624,12 @@ export class Drawing {
     const index = this.moves.length;
     this.moves.push(text);
     if (!mv || !this.spots.has(mv.f) || !this.spots.has(mv.h) || this.spots.has(mv.g)) {
+      if (expected && this.redraw(expected)) return true;
       this.approximate.push(index);
       return false;
     }
-    const want = expected ? positionKey(expected) : null;
+    const wantRows = expected ? parsePosition(expected) : null;
+    const want = wantRows ? orientedKey(wantRows) : null;
     /** @type {{pts: Pt[], rank: number} | null} the best drawing found that is not right */
     let fallback = null;
     const facesBefore = this.readFaces();
@@ -608,14 +647,17 @@ export class Drawing {
       // would leave a region without room and merge it with another).
       const readable = planar && this.readFaces() === facesBefore + (dividing ? 1 : 0);
       const meaningOk = readable && cand.check(this);
-      const keyOk = planar && (!want || this.key() === want);
-      if (planar && meaningOk && keyOk) return true;
+      // Where the position is known it decides alone (read back exactly,
+      // cyclic orders included); else the move's meaning on the grid.
+      if (planar && (want ? this.orientedKey() === want : meaningOk)) return true;
       const rank = planar ? (readable ? (meaningOk ? 3 : 2) : 1) : 0;
       if (rank > 0 && (!fallback || rank > fallback.rank)) fallback = { pts: cand.pts, rank };
       this.curves = saved.curves;
       this.spots = saved.spots;
       this.cache = null;
     }
+    // The picture has no room for it: drawn again from the position.
+    if (expected && this.redraw(expected)) return true;
     this.approximate.push(index);
     this.why.push(`${text}: ${['no planar line', 'lines too close to read', 'wrong side', 'regions differ from the position'][fallback ? fallback.rank : 0]}`);
     if (!fallback) {

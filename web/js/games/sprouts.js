@@ -405,8 +405,11 @@ export function mount(ctx) {
         drawing = new Drawing(v.spots);
         positions = [];
       }
-      // The position after the last move is known (and after every move
-      // this page saw arrive): it picks the drawing.
+      // The position after every move (the view's `positions`; from an
+      // older server, the last one and those this page saw arrive): each
+      // move is drawn to read back as it, or the picture is drawn again
+      // from it.
+      if (Array.isArray(v.positions)) v.positions.forEach((/** @type {string} */ p, /** @type {number} */ k) => { positions[k] = p; });
       if (v.moves.length) positions[v.moves.length - 1] = v.position;
       const d = /** @type {Drawing} */ (drawing);
       let exact = true;
