@@ -562,6 +562,19 @@ export class Drawing {
   }
 
   /**
+   * A bare position (card notation) drawn from its structure, with no
+   * moves: null if it cannot be read or drawn.
+   * @param {string} position
+   */
+  static fromPosition(position) {
+    const rows = parsePosition(position);
+    if (!rows) return null;
+    const d = new Drawing(0);
+    d.n = Math.max(...rows.flat(2));
+    return d.redraw(position) ? d : null;
+  }
+
+  /**
    * Replaces the whole picture by one drawn from the position's structure
    * (`layoutPosition`): used when a move does not fit the picture. True if
    * it is planar and reads back as the position, cyclic orders included.
@@ -592,7 +605,7 @@ export class Drawing {
     this.approximate = [];
     this.why = [];
     this.cache = null;
-    this.redrawn.push(this.moves.length - 1);
+    if (this.moves.length) this.redrawn.push(this.moves.length - 1);
     return true;
   }
 
