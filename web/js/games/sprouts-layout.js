@@ -29,19 +29,28 @@
  *    position's regions and boundaries); on failure the next way of drawing
  *    it is tried.
  *
- * What it does not do: it never moves what is drawn (no re-layout as the
- * paper fills), and it ignores the `!` orientation flags (it draws some
- * orientation; the regions and boundaries are right, the cyclic order of a
- * spot's corners may be the mirror image). A move it cannot draw that way
- * is drawn as the cheapest path in its face and flagged `approximate`.
+ * Where the position after the move is known (the view lists them), it
+ * alone decides: a drawing is kept only if it reads back exactly as that
+ * position, cyclic orders included (so the `!` flags hold; read off the
+ * lines, not the grid: `readBack`). When no way of fitting the move does,
+ * the whole picture is drawn again from the position's structure
+ * (`redraw`, `layoutPosition` in sprouts-structure.js): making room by
+ * moving everything. Only a move that neither way can draw is drawn as
+ * the best planar line found and flagged `approximate` (until a later move
+ * makes the whole picture exact again).
  *
  * No DOM here: the page draws what this computes, and tests run it in Node.
  */
 
 import { layoutPosition, readBack, orientedKey, parsePosition } from './sprouts-structure.js';
 
-/** How many choices of the outer region a redraw tries. */
-const REDRAW_TRIES = 4;
+/** How many ways (outer region, weights, points per line) a redraw tries. */
+const REDRAW_TRIES = 12;
+/**
+ * Where the position after a move is known, how many ways of fitting the
+ * move into the picture are tried before the picture is drawn again.
+ */
+const FIT_BUDGET = 12;
 
 /** Width and height of the paper, in drawing units. */
 export const W = 960;
@@ -99,8 +108,8 @@ export function parseMove(text) {
 
 /**
  * A position in the card notation as a comparable key: per region the
- * multiset of its boundaries, a boundary the multiset of its cards. (Cyclic
- * order is not compared: the drawing does not follow the `!` flags.)
+ * multiset of its boundaries, a boundary the multiset of its cards (cyclic
+ * order is not compared here: see `orientedKey` in sprouts-structure.js).
  * @param {string} text
  */
 export function positionKey(text) {
@@ -586,10 +595,15 @@ export class Drawing {
     const want = orientedKey(rows);
     /** @type {{spots: Map<number, Pt>, curves: Curve[]} | null} */
     let best = null;
-    // The outer region: the roomiest row first, then each other row.
-    const order = [undefined, ...rows.map((_, r) => r)].slice(0, 1 + Math.min(rows.length, REDRAW_TRIES));
-    for (const outer of order) {
-      const d = layoutPosition(position, W, H, { outer });
+    // The outer region: the roomiest row first, then each other row; for
+    // each, two weightings and two numbers of points per line (a drawing
+    // whose small parts come out too small to show fails the checks).
+    /** @type {{outer: number | undefined, weights: number[], sub: number}[]} */
+    const tries = [];
+    for (const outer of [undefined, ...rows.map((_, r) => r)])
+      for (const weights of [[1, 1, 1, 20, 1], [0.3, 0.3, 1, 5, 1]]) for (const sub of [3, 2]) tries.push({ outer, weights, sub });
+    for (const opts of tries.slice(0, REDRAW_TRIES)) {
+      const d = layoutPosition(position, W, H, opts);
       if (!d) continue;
       /** @type {Curve[]} */
       const curves = d.curves.map((c) => ({ ...c, move: Math.max(c.a, c.b) > this.n ? Math.max(c.a, c.b) - this.n - 1 : undefined }));
@@ -651,7 +665,7 @@ export class Drawing {
     for (const cand of this.candidates(mv)) {
       // Bounded work (counted, not timed, so every browser draws the same):
       // past the budget, the best drawing found so far.
-      if (fallback && ++tried > MOVE_BUDGET) break;
+      if (fallback && ++tried > (want ? FIT_BUDGET : MOVE_BUDGET)) break;
       const saved = { curves: this.curves, spots: this.spots };
       this.place(mv, cand.pts);
       const planar = newCrossings(this, 2) === 0;

@@ -1,14 +1,17 @@
 // @ts-check
 /**
  * Sprouts' page: the paper drawn as spots and lines (SVG, computed from the
- * moves by ./sprouts-layout.js, never crossing), moves made by dragging from
+ * moves and the position after each by ./sprouts-layout.js, never crossing,
+ * drawn again from the position by ./sprouts-structure.js when a move does
+ * not fit), moves made by dragging from
  * a spot to a spot (or back to itself) and confirmed in a small chooser that
  * lists every legal move matching the drag (which region, which spots
  * inside) in WGOSA notation; the legal moves as a plain list too; the
  * record beside the drawing, copyable.
  *
  * Actions and view: crates/sprouts/src/game.rs (an action is the move's
- * WGOSA text; the view has `moves`, `position`, `record`, `to_move`, `winner`).
+ * WGOSA text; the view has `moves`, `positions`, `position`, `record`,
+ * `to_move`, `winner`).
  */
 import { h, replace } from '../dom.js';
 import { Drawing, drawGame, parseMove, W, H, crossings } from './sprouts-layout.js';
@@ -412,9 +415,10 @@ export function mount(ctx) {
       if (Array.isArray(v.positions)) v.positions.forEach((/** @type {string} */ p, /** @type {number} */ k) => { positions[k] = p; });
       if (v.moves.length) positions[v.moves.length - 1] = v.position;
       const d = /** @type {Drawing} */ (drawing);
-      let exact = true;
-      for (let k = d.moves.length; k < v.moves.length; k++) exact = d.apply(v.moves[k], positions[k]) && exact;
-      if (!exact && v.moves.length <= RELAYOUT_MOVES) {
+      for (let k = d.moves.length; k < v.moves.length; k++) d.apply(v.moves[k], positions[k]);
+      // Moves drawn approximately and not made good since (by a move that
+      // reads back, or the picture drawn again from a position).
+      if (d.approximate.length && v.moves.length <= RELAYOUT_MOVES) {
         // Drawn only approximately: the whole game again from other
         // starting arrangements, keeping whichever is drawn best.
         const again = drawGame(v.spots, v.moves, positions, 3);
