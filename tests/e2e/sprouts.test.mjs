@@ -279,5 +279,16 @@ test('Sprouts: a game that goes on from a pasted record', { timeout: 120000 }, a
     await waitMoves(A, 8);
     await assertPlanar(A);
     assert.equal(await A.getAttribute('#sp-board', 'data-approximate'), '0', 'the pasted game is drawn exactly');
+    // The position in the card notation is beside it; a pasted one is shown
+    // on the paper (drawn from its structure), then the game again.
+    assert.match(await A.inputValue('#sp-position'), /^[0-9,;/]+$/);
+    await A.fill('#sp-position', '5,1,3,2,4/5,4,1/6,2,3/6,3,1,4,2');
+    await A.click('#sp-show');
+    await A.waitForSelector('#sp-board[data-shown="position"]');
+    assert.equal(await A.locator('#sp-board .sp-spot').count(), 6);
+    assert.equal(await A.getAttribute('#sp-board', 'data-crossings'), '0');
+    await A.click('#sp-back');
+    await A.waitForSelector('#sp-board[data-shown="game"]');
+    assert.equal(await A.locator('#sp-board .sp-spot').count(), 16);
   });
 });
