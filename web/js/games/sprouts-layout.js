@@ -676,7 +676,15 @@ export class Drawing {
       const meaningOk = readable && cand.check(this);
       // Where the position is known it decides alone (read back exactly,
       // cyclic orders included); else the move's meaning on the grid.
-      if (planar && (want ? this.orientedKey() === want : meaningOk)) return true;
+      if (planar && (want ? this.orientedKey() === want : meaningOk)) {
+        // The whole picture reads back as the position: earlier approximate
+        // moves (drawn without their positions) are made good.
+        if (want && !this.unplaced.length) {
+          this.approximate = [];
+          this.why = [];
+        }
+        return true;
+      }
       const rank = planar ? (readable ? (meaningOk ? 3 : 2) : 1) : 0;
       if (rank > 0 && (!fallback || rank > fallback.rank)) fallback = { pts: cand.pts, rank };
       this.curves = saved.curves;
