@@ -213,7 +213,10 @@ impl Sprouts {
             ));
         }
         self.moves = record.moves.iter().map(|m| m.to_string()).collect();
-        self.positions = replay.positions[1..].iter().map(|p| p.to_string()).collect();
+        self.positions = replay.positions[1..]
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
         self.turn = Seat(self.moves.len() % 2);
         self.position = last;
         Ok(())
