@@ -201,6 +201,7 @@ test('Sprouts: two players play a whole game by dragging', { timeout: 240000 }, 
     // Every drawn move read back as the server's position (or says so).
     const approx = await A.getAttribute('#sp-board', 'data-approximate');
     console.log(`# two players: ${await movesOf(A)} moves, record ${record}, approximate drawings: ${approx}`);
+    assert.equal(approx, '0', 'every move drawn as the position says');
   });
 });
 
@@ -272,5 +273,22 @@ test('Sprouts: a game that goes on from a pasted record', { timeout: 120000 }, a
     await A.fill('#sp-start', '2+ 1(3)2');
     await A.click('#create-form button[type=submit]');
     await A.waitForSelector('text=set spots and misère to match');
+    // A longer game (the notation document's, 8 spots): every move drawn as
+    // its position says, the picture drawn again where a move did not fit.
+    await newGameAgainstTheBot(A, { spots: 8, start: '8+ 1(9)2 1(10)1[3,4] 3(11)10 2(12)5 5(13)5 6(14)6[7,8] 7(15)8 6(16@2)14' });
+    await waitMoves(A, 8);
+    await assertPlanar(A);
+    assert.equal(await A.getAttribute('#sp-board', 'data-approximate'), '0', 'the pasted game is drawn exactly');
+    // The position in the card notation is beside it; a pasted one is shown
+    // on the paper (drawn from its structure), then the game again.
+    assert.match(await A.inputValue('#sp-position'), /^[0-9,;/]+$/);
+    await A.fill('#sp-position', '5,1,3,2,4/5,4,1/6,2,3/6,3,1,4,2');
+    await A.click('#sp-show');
+    await A.waitForSelector('#sp-board[data-shown="position"]');
+    assert.equal(await A.locator('#sp-board .sp-spot').count(), 6);
+    assert.equal(await A.getAttribute('#sp-board', 'data-crossings'), '0');
+    await A.click('#sp-back');
+    await A.waitForSelector('#sp-board[data-shown="game"]');
+    assert.equal(await A.locator('#sp-board .sp-spot').count(), 16);
   });
 });

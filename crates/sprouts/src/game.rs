@@ -100,6 +100,9 @@ pub struct View {
     pub lives: usize,
     /// The moves so far, in WGOSA notation.
     pub moves: Vec<String>,
+    /// The position after each move, in the card notation (the page draws
+    /// every move knowing what it must look like).
+    pub positions: Vec<String>,
     /// The game record so far (`3+ 1(4)2 ...`).
     pub record: String,
     /// Who moves now, if the game is not over.
@@ -164,6 +167,8 @@ pub struct Sprouts {
     config: Config,
     position: Position,
     moves: Vec<String>,
+    /// The position after each move, as the view writes it.
+    positions: Vec<String>,
     turn: Seat,
     over: bool,
     /// The seat that resigned, if one did.
@@ -208,6 +213,10 @@ impl Sprouts {
             ));
         }
         self.moves = record.moves.iter().map(|m| m.to_string()).collect();
+        self.positions = replay.positions[1..]
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
         self.turn = Seat(self.moves.len() % 2);
         self.position = last;
         Ok(())
@@ -325,6 +334,7 @@ impl Game for Sprouts {
             config: config.clone(),
             position: Position::start(config.spots),
             moves: Vec::new(),
+            positions: Vec::new(),
             turn: Seat(0),
             over: false,
             resigned: None,
@@ -434,6 +444,7 @@ impl Game for Sprouts {
         let seat = self.turn;
         self.position = next;
         self.moves.push(written.clone());
+        self.positions.push(self.position.to_string());
         self.turn = Seat(1 - seat.0);
         self.over = !self.position.has_move();
         Ok(vec![Event::Moved {
@@ -451,6 +462,7 @@ impl Game for Sprouts {
             next_spot: self.position.next_spot(),
             lives: self.position.total_lives(),
             moves: self.moves.clone(),
+            positions: self.positions.clone(),
             record: self.record(),
             to_move: (!self.over).then_some(self.turn),
             resigned: self.resigned,

@@ -29,14 +29,28 @@
  *    position's regions and boundaries); on failure the next way of drawing
  *    it is tried.
  *
- * What it does not do: it never moves what is drawn (no re-layout as the
- * paper fills), and it ignores the `!` orientation flags (it draws some
- * orientation; the regions and boundaries are right, the cyclic order of a
- * spot's corners may be the mirror image). A move it cannot draw that way
- * is drawn as the cheapest path in its face and flagged `approximate`.
+ * Where the position after the move is known (the view lists them), it
+ * alone decides: a drawing is kept only if it reads back exactly as that
+ * position, cyclic orders included (so the `!` flags hold; read off the
+ * lines, not the grid: `readBack`). When no way of fitting the move does,
+ * the whole picture is drawn again from the position's structure
+ * (`redraw`, `layoutPosition` in sprouts-structure.js): making room by
+ * moving everything. Only a move that neither way can draw is drawn as
+ * the best planar line found and flagged `approximate` (until a later move
+ * makes the whole picture exact again).
  *
  * No DOM here: the page draws what this computes, and tests run it in Node.
  */
+
+import { layoutPosition, readBack, orientedKey, parsePosition } from './sprouts-structure.js';
+
+/** How many ways (outer region, weights, points per line) a redraw tries. */
+const REDRAW_TRIES = 12;
+/**
+ * Where the position after a move is known, how many ways of fitting the
+ * move into the picture are tried before the picture is drawn again.
+ */
+const FIT_BUDGET = 12;
 
 /** Width and height of the paper, in drawing units. */
 export const W = 960;
@@ -94,8 +108,8 @@ export function parseMove(text) {
 
 /**
  * A position in the card notation as a comparable key: per region the
- * multiset of its boundaries, a boundary the multiset of its cards. (Cyclic
- * order is not compared: the drawing does not follow the `!` flags.)
+ * multiset of its boundaries, a boundary the multiset of its cards (cyclic
+ * order is not compared here: see `orientedKey` in sprouts-structure.js).
  * @param {string} text
  */
 export function positionKey(text) {
@@ -338,6 +352,8 @@ export class Drawing {
     this.unplaced = [];
     /** @type {string[]} why each approximate move is so (for tests and the curious) */
     this.why = [];
+    /** @type {number[]} moves after which the whole picture was drawn again from the position */
+    this.redrawn = [];
     this.n = n;
     const cols = Math.ceil(Math.sqrt(n * 1.5));
     const rows = Math.ceil(n / cols);
@@ -537,26 +553,74 @@ export class Drawing {
   }
 
   /**
-   * The drawing as the card notation sees it: per face, per component on
-   * its boundary, the corners (cards) met. As a key like positionKey's.
+   * The drawing as the card notation sees it, read exactly (faces traced
+   * along the lines, see sprouts-structure.js), as a key like positionKey's.
    */
   key() {
-    const fd = this.field();
-    /** @type {Map<number, Map<number, number[]>>} */
-    const rows = new Map();
-    for (const [s, secs] of fd.sectors) {
-      for (const sec of secs) {
-        if (!rows.has(sec.face)) rows.set(sec.face, new Map());
-        const row = /** @type {Map<number, number[]>} */ (rows.get(sec.face));
-        const k = /** @type {number} */ (fd.comp.get(s));
-        if (!row.has(k)) row.set(k, []);
-        row.get(k)?.push(s);
-      }
+    return positionKey(this.text());
+  }
+
+  /** The drawing read back exactly, in the card notation. */
+  text() {
+    return readBack(this.spots, this.curves).map((r) => r.map((st) => st.join(',')).join(';')).join('/');
+  }
+
+  /** The drawing read back with each boundary's cyclic order (the `!` flags). */
+  orientedKey() {
+    return orientedKey(readBack(this.spots, this.curves));
+  }
+
+  /**
+   * A bare position (card notation) drawn from its structure, with no
+   * moves: null if it cannot be read or drawn.
+   * @param {string} position
+   */
+  static fromPosition(position) {
+    const rows = parsePosition(position);
+    if (!rows) return null;
+    const d = new Drawing(0);
+    d.n = Math.max(...rows.flat(2));
+    return d.redraw(position) ? d : null;
+  }
+
+  /**
+   * Replaces the whole picture by one drawn from the position's structure
+   * (`layoutPosition`): used when a move does not fit the picture. True if
+   * it is planar and reads back as the position, cyclic orders included.
+   * @param {string} position
+   */
+  redraw(position) {
+    const rows = parsePosition(position);
+    if (!rows) return false;
+    const want = orientedKey(rows);
+    /** @type {{spots: Map<number, Pt>, curves: Curve[]} | null} */
+    let best = null;
+    // The outer region: the roomiest row first, then each other row; for
+    // each, two weightings and two numbers of points per line (a drawing
+    // whose small parts come out too small to show fails the checks).
+    /** @type {{outer: number | undefined, weights: number[], sub: number}[]} */
+    const tries = [];
+    for (const outer of [undefined, ...rows.map((_, r) => r)])
+      for (const weights of [[1, 1, 1, 20, 1], [0.3, 0.3, 1, 5, 1]]) for (const sub of [3, 2]) tries.push({ outer, weights, sub });
+    for (const opts of tries.slice(0, REDRAW_TRIES)) {
+      const d = layoutPosition(position, W, H, opts);
+      if (!d) continue;
+      /** @type {Curve[]} */
+      const curves = d.curves.map((c) => ({ ...c, move: Math.max(c.a, c.b) > this.n ? Math.max(c.a, c.b) - this.n - 1 : undefined }));
+      const cand = { spots: d.spots, curves };
+      if (crossings(cand).length || orientedKey(readBack(cand.spots, cand.curves)) !== want) continue;
+      best = cand;
+      break;
     }
-    return [...rows.values()]
-      .map((row) => [...row.values()].map((st) => st.sort((a, b) => a - b).join(',')).sort().join(';'))
-      .sort()
-      .join('/');
+    if (!best) return false;
+    this.spots = best.spots;
+    this.curves = best.curves;
+    this.unplaced = [];
+    this.approximate = [];
+    this.why = [];
+    this.cache = null;
+    if (this.moves.length) this.redrawn.push(this.moves.length - 1);
+    return true;
   }
 
   /**
@@ -587,10 +651,12 @@ export class Drawing {
     const index = this.moves.length;
     this.moves.push(text);
     if (!mv || !this.spots.has(mv.f) || !this.spots.has(mv.h) || this.spots.has(mv.g)) {
+      if (expected && this.redraw(expected)) return true;
       this.approximate.push(index);
       return false;
     }
-    const want = expected ? positionKey(expected) : null;
+    const wantRows = expected ? parsePosition(expected) : null;
+    const want = wantRows ? orientedKey(wantRows) : null;
     /** @type {{pts: Pt[], rank: number} | null} the best drawing found that is not right */
     let fallback = null;
     const facesBefore = this.readFaces();
@@ -599,7 +665,7 @@ export class Drawing {
     for (const cand of this.candidates(mv)) {
       // Bounded work (counted, not timed, so every browser draws the same):
       // past the budget, the best drawing found so far.
-      if (fallback && ++tried > MOVE_BUDGET) break;
+      if (fallback && ++tried > (want ? FIT_BUDGET : MOVE_BUDGET)) break;
       const saved = { curves: this.curves, spots: this.spots };
       this.place(mv, cand.pts);
       const planar = newCrossings(this, 2) === 0;
@@ -608,14 +674,25 @@ export class Drawing {
       // would leave a region without room and merge it with another).
       const readable = planar && this.readFaces() === facesBefore + (dividing ? 1 : 0);
       const meaningOk = readable && cand.check(this);
-      const keyOk = planar && (!want || this.key() === want);
-      if (planar && meaningOk && keyOk) return true;
+      // Where the position is known it decides alone (read back exactly,
+      // cyclic orders included); else the move's meaning on the grid.
+      if (planar && (want ? this.orientedKey() === want : meaningOk)) {
+        // The whole picture reads back as the position: earlier approximate
+        // moves (drawn without their positions) are made good.
+        if (want && !this.unplaced.length) {
+          this.approximate = [];
+          this.why = [];
+        }
+        return true;
+      }
       const rank = planar ? (readable ? (meaningOk ? 3 : 2) : 1) : 0;
       if (rank > 0 && (!fallback || rank > fallback.rank)) fallback = { pts: cand.pts, rank };
       this.curves = saved.curves;
       this.spots = saved.spots;
       this.cache = null;
     }
+    // The picture has no room for it: drawn again from the position.
+    if (expected && this.redraw(expected)) return true;
     this.approximate.push(index);
     this.why.push(`${text}: ${['no planar line', 'lines too close to read', 'wrong side', 'regions differ from the position'][fallback ? fallback.rank : 0]}`);
     if (!fallback) {

@@ -1,14 +1,17 @@
 // @ts-check
 /**
  * Sprouts' page: the paper drawn as spots and lines (SVG, computed from the
- * moves by ./sprouts-layout.js, never crossing), moves made by dragging from
+ * moves and the position after each by ./sprouts-layout.js, never crossing,
+ * drawn again from the position by ./sprouts-structure.js when a move does
+ * not fit), moves made by dragging from
  * a spot to a spot (or back to itself) and confirmed in a small chooser that
  * lists every legal move matching the drag (which region, which spots
  * inside) in WGOSA notation; the legal moves as a plain list too; the
  * record beside the drawing, copyable.
  *
  * Actions and view: crates/sprouts/src/game.rs (an action is the move's
- * WGOSA text; the view has `moves`, `position`, `record`, `to_move`, `winner`).
+ * WGOSA text; the view has `moves`, `positions`, `position`, `record`,
+ * `to_move`, `winner`).
  */
 import { h, replace } from '../dom.js';
 import { Drawing, drawGame, parseMove, W, H, crossings } from './sprouts-layout.js';
@@ -54,6 +57,10 @@ export function mount(ctx) {
   let choosing = [];
   /** @type {(string | undefined)[]} the position after each move, where this page saw it */
   let positions = [];
+  /** @type {Drawing | null} a pasted position shown instead of the game (read only) */
+  let shown = null;
+  /** What the paper shows: the pasted position, else the game. */
+  const current = () => shown || drawing;
 
   const status = h('h2', { id: 'sp-status', class: 'status', 'aria-live': 'polite' });
   const rules = h('p', { id: 'sp-rules' });
@@ -84,6 +91,24 @@ export function mount(ctx) {
       }
     },
   }, 'Copy the record');
+  // The position in the card notation: copyable, and a pasted one can be
+  // shown on the paper (drawn from its structure; a table itself starts
+  // only from a record).
+  const posText = /** @type {HTMLTextAreaElement} */ (h('textarea', { id: 'sp-position', rows: 3, cols: 36, style: 'width: 100%; font-family: ui-monospace, monospace', 'aria-label': 'A position in the card notation', spellcheck: false }));
+  const showBtn = h('button', {
+    type: 'button',
+    id: 'sp-show',
+    onclick: () => {
+      const d = Drawing.fromPosition(posText.value);
+      if (!d) {
+        ctx.toast('That position cannot be read or drawn (card notation: cards 1,2,3 in stacks split by ; and rows by /).');
+        return;
+      }
+      shown = d;
+      closeChooser();
+      drawPaper();
+    },
+  }, 'Show this position');
   const movesEl = h('ol', { id: 'sp-moves', class: 'sp-moves' });
   // After the game: the solver's verdict on each move (the game's helper,
   // which answers only once the game is over), by move number.
@@ -131,6 +156,7 @@ export function mount(ctx) {
       h('div', { class: 'sp-main' }, status, rules, h('div', { class: 'sp-paper' }, board, chooser), note, help, resignBtn),
       h('aside', { class: 'sp-side' },
         h('h3', null, 'Record (WGOSA)'), record, h('div', { class: 'row' }, copyBtn),
+        h('h3', null, 'Position (cards)'), posText, h('div', { class: 'row' }, showBtn),
         h('h3', null, 'Moves'), movesEl, verdictBtn, verdictNote,
         legalBox)),
   );
@@ -142,6 +168,7 @@ export function mount(ctx) {
   /** Spots with lives left, from the drawing's degrees. @returns {Set<number>} */
   function liveSpots() {
     const out = new Set();
+    const drawing = current();
     if (!drawing) return out;
     const deg = new Map();
     for (const c of drawing.curves) {
@@ -250,7 +277,7 @@ export function mount(ctx) {
   }
 
   board.addEventListener('pointerdown', (e) => {
-    if (!myTurn()) return;
+    if (!myTurn() || shown) return;
     const p = toPaper(e);
     const s = spotAt(p);
     if (s === null) return;
@@ -297,6 +324,7 @@ export function mount(ctx) {
   }
 
   function drawPaper() {
+    const drawing = current();
     if (!drawing) return;
     linesG.replaceChildren();
     spotsG.replaceChildren();
@@ -333,6 +361,11 @@ export function mount(ctx) {
     const bad = crossings(drawing);
     board.dataset.crossings = String(bad.length);
     board.dataset.approximate = String(drawing.approximate.length);
+    board.dataset.shown = shown ? 'position' : 'game';
+    if (shown) {
+      replace(note, 'Showing the pasted position, drawn from its structure (not this game; nothing can be played on it). ', h('button', { type: 'button', id: 'sp-back', onclick: () => { shown = null; drawPaper(); } }, 'Back to the game'));
+      return;
+    }
     replace(note, drawing.approximate.length
       ? `⚠ The drawing of move${drawing.approximate.length > 1 ? 's' : ''} ${drawing.approximate.map((k) => k + 1).join(', ')} (dashed) is approximate: the record and the legal moves are right, the lines there may not show the regions exactly${drawing.unplaced.length ? '; a red dashed line could not be drawn without crossing' : ''}.`
       : '');
@@ -405,18 +438,23 @@ export function mount(ctx) {
         drawing = new Drawing(v.spots);
         positions = [];
       }
-      // The position after the last move is known (and after every move
-      // this page saw arrive): it picks the drawing.
+      // The position after every move (the view's `positions`; from an
+      // older server, the last one and those this page saw arrive): each
+      // move is drawn to read back as it, or the picture is drawn again
+      // from it.
+      if (Array.isArray(v.positions)) v.positions.forEach((/** @type {string} */ p, /** @type {number} */ k) => { positions[k] = p; });
       if (v.moves.length) positions[v.moves.length - 1] = v.position;
       const d = /** @type {Drawing} */ (drawing);
-      let exact = true;
-      for (let k = d.moves.length; k < v.moves.length; k++) exact = d.apply(v.moves[k], positions[k]) && exact;
-      if (!exact && v.moves.length <= RELAYOUT_MOVES) {
+      for (let k = d.moves.length; k < v.moves.length; k++) d.apply(v.moves[k], positions[k]);
+      // Moves drawn approximately and not made good since (by a move that
+      // reads back, or the picture drawn again from a position).
+      if (d.approximate.length && v.moves.length <= RELAYOUT_MOVES) {
         // Drawn only approximately: the whole game again from other
         // starting arrangements, keeping whichever is drawn best.
         const again = drawGame(v.spots, v.moves, positions, 3);
         if (again.approximate.length < d.approximate.length) drawing = again;
       }
+      if (document.activeElement !== posText && !shown) posText.value = v.position;
       const changed = !st || st.seq !== s.seq;
       st = s;
       if (changed) closeChooser();
