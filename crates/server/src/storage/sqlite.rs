@@ -706,7 +706,15 @@ impl Storage for SqliteStorage {
     }
 
     fn commit(&mut self, writes: &[Write]) -> Result<Vec<bool>, StorageError> {
-        let tx = self.conn.transaction().map_err(err)?;
+        // IMMEDIATE: the write lock is taken at the start, waiting (the
+        // busy handler) while the maintenance connection restarts the
+        // log. A deferred transaction whose first statement reads would
+        // have to upgrade its read to a write, and SQLite refuses that
+        // upgrade at once, without waiting ("database is locked").
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(err)?;
         let result: Result<Vec<bool>, StorageError> =
             writes.iter().map(|w| apply(&tx, w)).collect();
         match result {
