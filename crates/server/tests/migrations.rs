@@ -70,7 +70,7 @@ fn a_database_from_before_versions_keeps_its_games() {
                         r.get(0)
                     })
                     .unwrap();
-                assert_eq!(v, 1);
+                assert_eq!(v, 2);
             }
         }
         // Opening again changes nothing.
@@ -106,6 +106,75 @@ fn a_database_from_a_newer_version_is_refused_clearly() {
         assert!(e.to_string().contains("version 999"), "{e}");
         assert!(Store::open(&db).is_err());
     }
+}
+
+/// Version 2 of the SQLite schema: an action's row carries the game's
+/// status after it, and no longer rewrites the game's row. A file of
+/// version 1 (whose games rows the older code kept up to date at every
+/// action) is upgraded in place: its games read back with the same status,
+/// and the next action's status is read from that action.
+#[test]
+fn an_sqlite_file_of_version_1_is_upgraded_to_statuses_in_the_actions() {
+    use parlor_server::storage::{ActionRow, ListFilter, Write};
+    use serde_json::json;
+    let db = common::sqlite_url("migrate_v1");
+    let DbUrl::Sqlite(path) = &db else {
+        unreachable!()
+    };
+    {
+        let mut s = common::open(&db);
+        s.commit(&[common::nim_game_write("v1")]).unwrap();
+    }
+    // Back to version 1, with an action stored as its code stored one.
+    {
+        let c = rusqlite::Connection::open(path).unwrap();
+        c.execute_batch(
+            "ALTER TABLE actions DROP COLUMN to_act;
+             ALTER TABLE actions DROP COLUMN outcome;
+             ALTER TABLE actions DROP COLUMN updated_ms;
+             DELETE FROM schema_migrations WHERE version = 2;
+             INSERT INTO actions (game_id, idx, actor, action, at_ms)
+                 VALUES ('v1', 0, '{\"seat\":0}', '2', 10);
+             UPDATE games SET seq = 1, to_act = '{\"one\":1}', updated_ms = 10 WHERE id = 'v1';",
+        )
+        .unwrap();
+    }
+    let mut s = common::open(&db);
+    let g = s.load("v1").unwrap().expect("the game survived");
+    assert_eq!(g.actions.len(), 1);
+    assert_eq!(g.row.status.seq, 1);
+    assert_eq!(g.row.status.to_act, json!({"one": 1}));
+    assert_eq!(g.row.status.updated_ms, 10);
+    // The next action: its status is the game's, its games row untouched.
+    let mut status = g.row.status.clone();
+    status.seq = 2;
+    status.to_act = json!({"one": 0});
+    status.updated_ms = 20;
+    s.commit(&[Write::Action {
+        game_id: "v1".into(),
+        action: ActionRow {
+            idx: 1,
+            actor: json!({"seat": 1}),
+            action: json!(1),
+            at_ms: 20,
+        },
+        status: status.clone(),
+    }])
+    .unwrap();
+    let g = s.load("v1").unwrap().unwrap();
+    assert_eq!(g.actions.len(), 2);
+    assert_eq!(g.row.status, status);
+    let listed = s.list(ListFilter::Unfinished, 10).unwrap();
+    assert_eq!(listed[0].row.status, status);
+    let c = rusqlite::Connection::open(path).unwrap();
+    let (version, row_seq): (i64, i64) = c
+        .query_row(
+            "SELECT (SELECT MAX(version) FROM schema_migrations), seq FROM games WHERE id = 'v1'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!((version, row_seq), (2, 1));
 }
 
 fn drop_versions(db: &DbUrl) {

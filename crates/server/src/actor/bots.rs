@@ -203,6 +203,21 @@ impl GameActor {
         // never take the cores from the tasks that accept and acknowledge
         // people's actions; the others wait their turn.
         let slots = self.env.think_slots.clone();
+        // Without a delay and with a free permit the decision goes straight
+        // to a blocking thread (one task fewer per bot move); otherwise a
+        // task waits out the delay and its turn.
+        let free = if delay.is_zero() {
+            slots.clone().try_acquire_owned().ok()
+        } else {
+            None
+        };
+        if let Some(permit) = free {
+            tokio::task::spawn_blocking(move || {
+                job();
+                drop(permit);
+            });
+            return;
+        }
         tokio::spawn(async move {
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
