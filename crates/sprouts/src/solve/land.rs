@@ -62,7 +62,10 @@
 //! equal signatures are broken arbitrarily, two keys for one class only
 //! cost a second search, never a wrong answer.
 
-use std::collections::HashSet;
+use super::search::Mix;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 
 /// A canonical land (see the module documentation).
 pub(crate) type Key = Box<[u8]>;
@@ -183,7 +186,13 @@ pub(crate) fn finish(mut w: Work, out: &mut Vec<Key>) {
     if w.regions.is_empty() {
         return;
     }
-    merge_small_regions(&mut w.regions, lives);
+    #[cfg(test)]
+    let merge = !NO_MERGE.with(|m| m.get());
+    #[cfg(not(test))]
+    let merge = true;
+    if merge {
+        merge_small_regions(&mut w.regions, lives);
+    }
     // Lands: regions joined by shared spots (union-find over regions).
     let n = w.regions.len();
     let mut parent: Vec<usize> = (0..n).collect();
@@ -220,7 +229,7 @@ pub(crate) fn finish(mut w: Work, out: &mut Vec<Key>) {
                 .filter(|&s| roots[s] == roots[r])
                 .map(|s| &w.regions[s]),
         );
-        out.push(canon(&group, lives));
+        out.push(canon_cached(&group, lives));
     }
 }
 
@@ -312,6 +321,78 @@ fn merge_small_regions(regions: &mut [Vec<Vec<u8>>], lives: &[u8]) {
             here[v as usize] = 0;
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Turns the merging of small regions off on this thread, so a test can
+    /// compare the moves made on reduced lands with the rules crate's move
+    /// by move (the canon cache below is per thread, so it is never shared
+    /// between the two settings).
+    pub(crate) static NO_MERGE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Most keys kept by [`canon_cached`] on one thread before it forgets them.
+const CANON_CACHE: usize = 1 << 18;
+
+thread_local! {
+    /// Keys already made on this thread, by the land's plain writing.
+    static CANON_SEEN: RefCell<HashMap<Box<[u8]>, Key, BuildHasherDefault<Mix>>> =
+        RefCell::new(HashMap::default());
+}
+
+/// [`canon`], remembered by the land's plain writing (regions and
+/// boundaries in the order given, names by first appearance). The plain
+/// writing describes the land up to the spots' ids, and [`canon`] never
+/// looks at ids beyond telling them apart, so equal plain writings have
+/// equal keys: the same part met again costs one look-up.
+fn canon_cached(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
+    let mut count = [0u8; 256];
+    let mut len = 0;
+    for &v in regions.iter().flat_map(|r| r.iter()).flatten() {
+        count[v as usize] += 1;
+        len += 1;
+    }
+    let mut name = [u8::MAX; 256];
+    let mut next = 0u8;
+    let mut plain: Vec<u8> = Vec::with_capacity(len + 16);
+    for (i, r) in regions.iter().enumerate() {
+        if i > 0 {
+            plain.push(REGION);
+        }
+        for (j, b) in r.iter().enumerate() {
+            if j > 0 {
+                plain.push(BOUNDARY);
+            }
+            for &v in b {
+                let vi = v as usize;
+                plain.push(match lives[vi] {
+                    3 => b'0',
+                    2 => b'1',
+                    _ if count[vi] == 1 => b'2',
+                    _ => {
+                        if name[vi] == u8::MAX {
+                            name[vi] = next;
+                            next = next.wrapping_add(1);
+                        }
+                        NAME0.wrapping_add(name[vi])
+                    }
+                });
+            }
+        }
+    }
+    if let Some(k) = CANON_SEEN.with(|c| c.borrow().get(&plain[..]).cloned()) {
+        return k;
+    }
+    let key = canon(regions, lives);
+    CANON_SEEN.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= CANON_CACHE {
+            c.clear();
+        }
+        c.insert(plain.into_boxed_slice(), key.clone());
+    });
+    key
 }
 
 /// Lives a region can use: the lives of its distinct spots (counting up to
