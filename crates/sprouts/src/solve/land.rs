@@ -27,6 +27,24 @@
 //!   a line needs two lives in one region and lives are never gained.
 //!   Its spots' corners there are forgotten, so a one-life spot left with a
 //!   single corner becomes a `2`.
+//! - A one-life spot whose two corners are next to each other on one
+//!   boundary (`xAAy`) keeps one of them (`xAy`): the spot dies with the
+//!   first line drawn to it, and a line to either corner leaves the same
+//!   position — a join walks the boundary from the corner used, a dividing
+//!   curve puts the twin on one side or the other, and in every case the
+//!   twin is a corner of the dead spot, dropped at once.
+//! - A region whose spots hold at most three lives (none with three) is
+//!   written as one boundary of its spots, each once (Lemoine and
+//!   Viennot's region reduction, as in GLOP): with so few lives a first
+//!   move joins any two of its spots with a life each (or loops at a spot
+//!   with two) whatever boundaries they lie on; the new spot `z` lies on
+//!   the line and so in every region the move leaves; at most two lives
+//!   are left, so the only later move is `z` to the one other spot `w`
+//!   with a life, which always shares a region with `z`. Which moves exist
+//!   therefore depends only on the spots and their lives (and, for spots
+//!   with a corner in another region, on the lives spent there), not on
+//!   their boundaries or order. A one-life spot with both corners in the
+//!   region is written once, as a `2`.
 //! - Regions that share no live spot are independent games (lands): a move
 //!   changes one region and the lives of its own spots only.
 //! - Mirroring one region alone (reversing all its boundaries) changes no
@@ -44,7 +62,10 @@
 //! equal signatures are broken arbitrarily, two keys for one class only
 //! cost a second search, never a wrong answer.
 
-use std::collections::HashSet;
+use super::search::Mix;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 
 /// A canonical land (see the module documentation).
 pub(crate) type Key = Box<[u8]>;
@@ -157,12 +178,20 @@ pub(crate) fn finish(mut w: Work, out: &mut Vec<Key>) {
     for region in &mut w.regions {
         for b in region.iter_mut() {
             b.retain(|&v| lives[v as usize] > 0);
+            drop_twin(b, lives);
         }
         region.retain(|b| !b.is_empty());
     }
     w.regions.retain(|r| region_lives(r, lives) >= 2);
     if w.regions.is_empty() {
         return;
+    }
+    #[cfg(test)]
+    let merge = !NO_MERGE.with(|m| m.get());
+    #[cfg(not(test))]
+    let merge = true;
+    if merge {
+        merge_small_regions(&mut w.regions, lives);
     }
     // Lands: regions joined by shared spots (union-find over regions).
     let n = w.regions.len();
@@ -200,8 +229,170 @@ pub(crate) fn finish(mut w: Work, out: &mut Vec<Key>) {
                 .filter(|&s| roots[s] == roots[r])
                 .map(|s| &w.regions[s]),
         );
-        out.push(canon(&group, lives));
+        out.push(canon_cached(&group, lives));
     }
+}
+
+/// Drops one corner of a one-life spot whose two corners are next to each
+/// other on boundary `b` (`xAAy` becomes `xAy`, `AA` becomes `A`): a line
+/// drawn to either corner leaves the same position once the spot is dead,
+/// since the other corner lies on the same arc whichever is used (see the
+/// module documentation).
+fn drop_twin(b: &mut Vec<u8>, lives: &[u8]) {
+    let m = b.len();
+    if m < 2 {
+        return;
+    }
+    if m == 2 {
+        if b[0] == b[1] {
+            b.truncate(1);
+        }
+        return;
+    }
+    // With three or more corners, a spot written twice is followed by its
+    // twin at one of its two places at most, so each twin is dropped once.
+    let mut i = 0;
+    while i < b.len() {
+        let m = b.len();
+        let (v, next) = (b[i], b[(i + 1) % m]);
+        if v == next && lives[v as usize] == 1 {
+            b.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// Rewrites each region whose spots hold at most three lives (and no spot
+/// with three) as one boundary: its spots with two lives, then those with
+/// one life whose other corner is in another region, then the rest, each
+/// once. With so few lives the region's game depends only on which spots
+/// it holds and their lives, not on how they lie (see the module
+/// documentation).
+fn merge_small_regions(regions: &mut [Vec<Vec<u8>>], lives: &[u8]) {
+    let mut total = vec![0u8; lives.len()];
+    for &v in regions.iter().flatten().flatten() {
+        total[v as usize] += 1;
+    }
+    let mut here = vec![0u8; lives.len()];
+    for region in regions.iter_mut() {
+        if region.len() == 1 && region[0].len() <= 1 {
+            continue;
+        }
+        let mut sum = 0u32;
+        let mut small = true;
+        for &v in region.iter().flatten() {
+            let l = lives[v as usize];
+            if l == 3 {
+                small = false;
+                break;
+            }
+            if here[v as usize] == 0 {
+                sum += l as u32;
+            }
+            here[v as usize] += 1;
+        }
+        let spots: Vec<u8> = region.iter().flatten().copied().collect();
+        if small && sum <= 3 {
+            let mut merged: Vec<u8> = Vec::with_capacity(spots.len());
+            for pass in 0..3 {
+                for &v in &spots {
+                    let vi = v as usize;
+                    if here[vi] == 0 {
+                        continue;
+                    }
+                    let kind = if lives[vi] == 2 {
+                        0
+                    } else if here[vi] < total[vi] {
+                        1
+                    } else {
+                        2
+                    };
+                    if kind == pass {
+                        merged.push(v);
+                        here[vi] = 0;
+                    }
+                }
+            }
+            region.clear();
+            region.push(merged);
+        }
+        for &v in &spots {
+            here[v as usize] = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Turns the merging of small regions off on this thread, so a test can
+    /// compare the moves made on reduced lands with the rules crate's move
+    /// by move (the canon cache below is per thread, so it is never shared
+    /// between the two settings).
+    pub(crate) static NO_MERGE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Most keys kept by [`canon_cached`] on one thread before it forgets them.
+const CANON_CACHE: usize = 1 << 18;
+
+thread_local! {
+    /// Keys already made on this thread, by the land's plain writing.
+    static CANON_SEEN: RefCell<HashMap<Box<[u8]>, Key, BuildHasherDefault<Mix>>> =
+        RefCell::new(HashMap::default());
+}
+
+/// [`canon`], remembered by the land's plain writing (regions and
+/// boundaries in the order given, names by first appearance). The plain
+/// writing describes the land up to the spots' ids, and [`canon`] never
+/// looks at ids beyond telling them apart, so equal plain writings have
+/// equal keys: the same part met again costs one look-up.
+fn canon_cached(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
+    let mut count = [0u8; 256];
+    let mut len = 0;
+    for &v in regions.iter().flat_map(|r| r.iter()).flatten() {
+        count[v as usize] += 1;
+        len += 1;
+    }
+    let mut name = [u8::MAX; 256];
+    let mut next = 0u8;
+    let mut plain: Vec<u8> = Vec::with_capacity(len + 16);
+    for (i, r) in regions.iter().enumerate() {
+        if i > 0 {
+            plain.push(REGION);
+        }
+        for (j, b) in r.iter().enumerate() {
+            if j > 0 {
+                plain.push(BOUNDARY);
+            }
+            for &v in b {
+                let vi = v as usize;
+                plain.push(match lives[vi] {
+                    3 => b'0',
+                    2 => b'1',
+                    _ if count[vi] == 1 => b'2',
+                    _ => {
+                        if name[vi] == u8::MAX {
+                            name[vi] = next;
+                            next = next.wrapping_add(1);
+                        }
+                        NAME0.wrapping_add(name[vi])
+                    }
+                });
+            }
+        }
+    }
+    if let Some(k) = CANON_SEEN.with(|c| c.borrow().get(&plain[..]).cloned()) {
+        return k;
+    }
+    let key = canon(regions, lives);
+    CANON_SEEN.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= CANON_CACHE {
+            c.clear();
+        }
+        c.insert(plain.into_boxed_slice(), key.clone());
+    });
+    key
 }
 
 /// Lives a region can use: the lives of its distinct spots (counting up to
