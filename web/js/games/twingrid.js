@@ -156,10 +156,18 @@ export function mount(ctx) {
   };
   const seatOf = (/** @type {number} */ r) => view().seat_of[r];
   const roleName = (/** @type {number} */ r) => `player ${r + 1}`;
-  const who = (/** @type {number} */ r) => {
-    const s = seatOf(r);
-    return s === ctx.mySeat ? `${ctx.seatName(s)} (you)` : ctx.seatName(s);
+  /**
+   * A seat's name without the shell's seat number ("Ann", not "Ann (P1)"):
+   * here "player 1" and "player 2" are the roles, which the pie rule may
+   * give to either seat.
+   * @param {number} s
+   */
+  const seatLabel = (s) => {
+    const n = ctx.seatName(s).replace(/ \(P\d+\)$/, '');
+    return /^Player \d+$/.test(n) ? `Seat ${s + 1}` : n;
   };
+  const seatWho = (/** @type {number} */ s) => (s === ctx.mySeat ? `${seatLabel(s)} (you)` : seatLabel(s));
+  const who = (/** @type {number} */ r) => seatWho(seatOf(r));
   const up = (/** @type {string} */ w) => w.toUpperCase();
 
   /** @param {string} text */
@@ -208,7 +216,6 @@ export function mount(ctx) {
   /** @param {number} c */
   function setColumn(c) {
     column = Math.max(0, Math.min(c, view().config.width - 1));
-    say('');
     drawGrids();
     drawControls();
   }
@@ -250,7 +257,6 @@ export function mount(ctx) {
   }
 
   wordIn.addEventListener('input', () => {
-    say('');
     drawGrids();
     drawControls();
   });
@@ -339,7 +345,7 @@ export function mount(ctx) {
       case 'last_challenge': text = mine('last_challenge') ? 'The last word: challenge it or accept it' : `${who(v.to_play)} may challenge the last word`; break;
       default: text = 'Game over';
     }
-    if (v.phase === 'turn' && r !== null) text += ` · your turn ${Math.min(v.turns_taken[r] + (mine('turn') ? 1 : 0), v.config.turns)} of ${v.config.turns}`;
+    if (mine('turn') && r !== null) text += ` · your turn ${Math.min(v.turns_taken[r] + (mine('turn') ? 1 : 0), v.config.turns)} of ${v.config.turns}`;
     status.textContent = text;
     const over = v.phase === 'over';
     overEl.hidden = !over;
@@ -519,12 +525,12 @@ export function mount(ctx) {
         // The seat that opened is player 1's seat before the pie.
         const s = pieSwap ? v.seat_of[1] : v.seat_of[0];
         return h('li', { dataset: { kind: 'opening', n } },
-          `${ctx.seatName(s)}${s === ctx.mySeat ? ' (you)' : ''} opened with ${up(e.word)} at column ${e.column + 1}`,
+          `${seatWho(s)} opened with ${up(e.word)} at column ${e.column + 1}`,
           e.points ? `, giving ${e.points} point${e.points === 1 ? '' : 's'} to player ${e.to + 1}` : ', giving no points');
       }
       if (e.type === 'pie') {
         const s = e.swap ? v.seat_of[0] : v.seat_of[1];
-        return h('li', { dataset: { kind: 'pie', n } }, `${ctx.seatName(s)}${s === ctx.mySeat ? ' (you)' : ''} ${e.swap ? 'swapped: now player 1, with the opening word and its points' : 'stayed player 2'}`);
+        return h('li', { dataset: { kind: 'pie', n } }, `${seatWho(s)} ${e.swap ? 'swapped: now player 1, with the opening word and its points' : 'stayed player 2'}`);
       }
       if (e.type === 'skipped') {
         return h('li', { dataset: { kind: 'skipped', n } }, `${who(e.player)} (${roleName(e.player)}): turn skipped (a challenge failed)`);
