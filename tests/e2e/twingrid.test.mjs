@@ -133,24 +133,33 @@ function findWord(v, role, o = {}) {
  * header, then ◀ ▶ for the last step), checks the preview, and plays it.
  * @param {Player} p @param {string} word @param {number} column
  */
-async function playWord(p, word, column) {
+async function playWord(p, word, column, keys = false) {
   const page = p.page;
   await page.fill('#tg-word', word);
   const c0 = Math.max(0, column - 1);
   await page.click(`.tg-grid.mine button.tg-col[data-col="${c0}"]`);
-  if (c0 !== column) await page.click('#tg-right');
+  if (c0 !== column && keys) {
+    // Alt+→ in the word box moves the word one column right.
+    await page.focus('#tg-word');
+    await page.keyboard.press('Alt+ArrowRight');
+  } else if (c0 !== column) await page.click('#tg-right');
   await page.waitForSelector(`#tg-column:has-text("${column + 1}")`);
   // The preview: the word's letters in the next row of the player's grid.
   const cells = await page.locator('.tg-grid.mine td.tg-cell.preview').evaluateAll((els) => els.map((e) => e.textContent).join(''));
   assert.equal(cells, word.toUpperCase(), 'the preview shows the word on the grid');
   await page.waitForSelector('#tg-estimate');
-  await page.click('#tg-submit');
+  if (keys) {
+    await page.focus('#tg-word');
+    await page.keyboard.press('Enter');
+  } else await page.click('#tg-submit');
 }
 
 test('Twin Grids: two players, the pie, challenges and a skipped turn, to the end', { timeout: 300000 }, async () => {
   const ann = await player(browser, 'Ann');
   const bea = await player(browser, 'Bea');
   const A = ann.page, B = bea.page;
+  /** @type {any[]} */
+  const watchers = [];
   await withArtifacts([ann, bea], async () => {
     await A.goto(srv.url + '/');
     await A.selectOption('#game', 'twingrid');
@@ -165,6 +174,9 @@ test('Twin Grids: two players, the pie, challenges and a skipped turn, to the en
     await B.goto(invite);
     /** @type {Player[]} */
     const bySeat = [ann, bea];
+    const cat = await player(browser, 'Cat');
+    watchers.push(cat);
+    await cat.page.goto(srv.url + new URL(invite).pathname);
 
     // The opening: Ann (seat 0) is player 1.
     const o = (await waitState(ann, (m) => m.view.phase === 'open', 'the opening')).view;
@@ -295,6 +307,15 @@ test('Twin Grids: two players, the pie, challenges and a skipped turn, to the en
     }
     if (s1 !== s2) await A.waitForSelector(`#tg-over:has-text("${s1 > s2 ? 'Bea' : 'Ann'}")`);
     await shot(A, 'over');
+    // A spectator sees both grids and the moves, and no controls.
+    const C = watchers[0].page;
+    await C.waitForSelector('#you:has-text("You are watching")');
+    await C.waitForSelector('#tg-status:has-text("Game over")');
+    assert.equal(await C.locator('.tg-grid table').count(), 2);
+    assert.equal(await C.locator('#tg-log > li').count(), end.view.log.length);
+    assert.equal(await C.locator('#tg-play').isHidden(), true);
+    assert.deepEqual(watchers[0].errors, []);
+    await watchers[0].context.close();
     console.log(`# two players: opening ${o.opening}, log ${end.view.log.map((/** @type {any} */ e) => e.word || e.type).join(' ')}; scores ${end.view.scores}`);
 
     // Rematch, as on the other pages.
@@ -334,7 +355,7 @@ test('Twin Grids: a game against the computer, to its end', { timeout: 240000 },
       } else {
         await A.waitForSelector('#tg-status:has-text("Your turn")');
         const w = findWord(v, v.role);
-        await playWord(ann, w.word, w.column);
+        await playWord(ann, w.word, w.column, true);
       }
       await waitState(ann, (x) => x.view.log.length > logBefore || x.view.phase === 'over', 'my move done');
     }

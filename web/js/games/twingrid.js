@@ -400,13 +400,13 @@ export function mount(ctx) {
     const choose = mine('turn') || placingOpen;
     replace(gridsEl, [0, 1].map((role) => {
       const rows = v.grids[role];
-      const nRows = Math.max(v.config.turns, rows.length + 1);
+      const nRows = Math.max(v.config.turns, rows.length);
       const nextRow = placingOpen ? 0 : rows.length;
       /** @type {string} */
       let ghost = '';
       if (choose && role === r) ghost = placingOpen ? v.opening : p && p.fits ? p.word : '';
       const ownLast = v.last[role];
-      const title = `Player ${role + 1}: ${who(role)}${v.phase === 'open' || v.phase === 'pie' ? role === 0 ? ' (so far)' : '' : ''}`;
+      const title = `Player ${role + 1}: ${who(role)}`;
       const head = h('tr', null, h('th', { class: 'tg-corner', scope: 'col' }, ''),
         Array.from({ length: width }, (_, c) => h('th', { scope: 'col', class: `tg-colhead${choose && role === r && c === column ? ' chosen' : ''}` },
           choose && role === r
