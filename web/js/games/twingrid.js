@@ -475,9 +475,13 @@ export function mount(ctx) {
     const turn = mine('turn');
     playBox.hidden = !turn;
     if (turn && r !== null) {
-      const canCh = v.can_challenge && v.config.challenges && !!v.last[1 - r];
+      // The word open to a challenge is the last one written; when the
+      // opponent has no turns left a player writes twice running, and
+      // `can_challenge` is then about the player's own word.
+      const lastWord = [...v.log].reverse().find((/** @type {any} */ e) => e.type === 'word');
+      const canCh = v.can_challenge && v.config.challenges && !!lastWord && lastWord.player !== r;
       challengeBtn.hidden = !canCh;
-      challengeNote.textContent = canCh ? `You may challenge ${up(v.last[1 - r])} before you play: if it is not a word it scores 0; if it is, you skip this turn.` : '';
+      challengeNote.textContent = canCh ? `You may challenge ${up(lastWord.word)} before you play: if it is not a word it scores 0; if it is, you skip this turn.` : '';
       const w = typed();
       const most = w ? maxColumn() : v.config.width - 1;
       if (column > most) column = most;
