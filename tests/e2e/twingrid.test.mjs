@@ -130,10 +130,12 @@ function findWord(v, role, o = {}) {
 
 /**
  * Types a word and chooses its column in the page (clicking the column's
- * header, then ◀ ▶ for the last step), checks the preview, and plays it.
- * @param {Player} p @param {string} word @param {number} column
+ * header, then ◀ ▶ or Alt+→ for the last step), checks the preview (the
+ * word in the next row, its shared letters with `against`), and plays it
+ * (✓ Play, or Enter).
+ * @param {Player} p @param {string} word @param {number} column @param {string} against @param {boolean} [keys]
  */
-async function playWord(p, word, column, keys = false) {
+async function playWord(p, word, column, against, keys = false) {
   const page = p.page;
   await page.fill('#tg-word', word);
   const c0 = Math.max(0, column - 1);
@@ -147,6 +149,7 @@ async function playWord(p, word, column, keys = false) {
   // The preview: the word's letters in the next row of the player's grid.
   const cells = await page.locator('.tg-grid.mine td.tg-cell.preview').evaluateAll((els) => els.map((e) => e.textContent).join(''));
   assert.equal(cells, word.toUpperCase(), 'the preview shows the word on the grid');
+  await page.waitForSelector(`#tg-shared:has-text("Shared letters with ${against.toUpperCase()}: ${sharedCount(word, against)}")`);
   await page.waitForSelector('#tg-estimate');
   if (keys) {
     await page.focus('#tg-word');
@@ -251,8 +254,7 @@ test('Twin Grids: two players, the pie, challenges and a skipped turn, to the en
 
     // Bea (player 1) writes a real word; the preview shows its score.
     let w = findWord(v, 0, { exclude: [fake] });
-    await B.fill('#tg-word', w.word);
-    await playWord(bea, w.word, w.column);
+    await playWord(bea, w.word, w.column, v.last[1]);
     v = (await waitState(ann, (m) => m.view.to_play === 1 && m.view.log.length === 4, 'Bea\'s word')).view;
     assert.equal(v.log[3].word, w.word);
     assert.equal(v.log[3].score.score, w.score, `the server scores ${w.word} as grid.rs does`);
@@ -277,7 +279,7 @@ test('Twin Grids: two players, the pie, challenges and a skipped turn, to the en
 
     // Bea's last word, then Ann's last word; Bea accepts it.
     w = findWord(v, 0, { exclude: [fake] });
-    await playWord(bea, w.word, w.column);
+    await playWord(bea, w.word, w.column, v.last[1]);
     v = (await waitState(ann, (m) => m.view.to_play === 1 && m.view.log.length === 6, 'Bea\'s last word')).view;
     assert.equal(v.log[5].score.score, w.score);
     await A.waitForSelector('#tg-status:has-text("Your turn")');
@@ -355,7 +357,7 @@ test('Twin Grids: a game against the computer, to its end', { timeout: 240000 },
       } else {
         await A.waitForSelector('#tg-status:has-text("Your turn")');
         const w = findWord(v, v.role);
-        await playWord(ann, w.word, w.column, true);
+        await playWord(ann, w.word, w.column, v.last[1 - v.role] || v.opening, true);
       }
       await waitState(ann, (x) => x.view.log.length > logBefore || x.view.phase === 'over', 'my move done');
     }
