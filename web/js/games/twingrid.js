@@ -384,7 +384,15 @@ export function mount(ctx) {
     return cells;
   }
 
+  /** Keeps the chosen column where the word being placed fits. */
+  function clampColumn() {
+    const v = view();
+    if (mine('open')) column = Math.max(0, Math.min(column, v.config.width - v.opening.length));
+    else if (mine('turn') && typed()) column = Math.max(0, Math.min(column, maxColumn()));
+  }
+
   function drawGrids() {
+    clampColumn();
     const v = view();
     const r = myRole();
     const width = v.config.width;
