@@ -20,6 +20,7 @@ export const pages = {
   gobble: () => import('./gobble.js'),
   sprouts: () => import('./sprouts.js'),
   wordchain: () => import('./wordchain.js'),
+  twingrid: () => import('./twingrid.js'),
 };
 
 /**
