@@ -98,11 +98,22 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::from(2);
             }
-            // A usage error in one line: clap's first line says what was
-            // wrong and what is accepted; --help has the rest.
+            // A usage error in one line: clap's first paragraph says what
+            // was wrong (a missing argument is named on the lines under
+            // it) and what is accepted; --help has the rest.
             let rendered = e.render().to_string();
-            let first = rendered.lines().next().unwrap_or("invalid arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
+            let first: Vec<&str> = rendered
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.is_empty())
+                .collect();
+            let first = first.join(" ");
+            let first = first.strip_prefix("error: ").unwrap_or(&first);
+            let first = if first.is_empty() {
+                "invalid arguments"
+            } else {
+                first
+            };
             eprintln!("parlor: error: {first} (see --help)");
             return ExitCode::from(2);
         }

@@ -24,6 +24,14 @@ fn usage_errors_are_one_line() {
 }
 
 #[test]
+fn a_missing_argument_is_named() {
+    let (code, _, err) = parlor(&["wordchain", "best", "--hand", "Kh"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--link"), "{err}");
+}
+
+#[test]
 fn errors_name_their_cause_once() {
     let dir = std::env::temp_dir().join(format!("parlor-errors-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
