@@ -63,6 +63,12 @@ pub struct View {
     pub last: [Option<String>; 2],
     /// Whether the last word may still be challenged.
     pub can_challenge: bool,
+    /// The word that may be challenged, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub challengeable: Option<String>,
+    /// The seat that left the game (a forfeit), if one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left: Option<usize>,
     /// Every turn.
     pub log: Vec<Turn>,
 }
@@ -297,6 +303,11 @@ impl Game for TwinGrids {
             turns_taken: self.taken,
             last: self.last.clone(),
             can_challenge: self.challengeable.is_some(),
+            challengeable: self.challengeable.and_then(|i| match &self.log[i] {
+                Turn::Word { word, .. } => Some(word.clone()),
+                _ => None,
+            }),
+            left: self.forfeited,
             log: self.log.clone(),
         }
     }
