@@ -217,3 +217,51 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
     process.exit(130);
   });
 }
+
+/** @typedef {{page: import('playwright-core').Page, frames: {t: number, text: string}[], name: string}} Player */
+
+/**
+ * A screenshot for looking at a page by eye, where $E2E_SHOTS names a
+ * folder: `shots('wordchain')(page, 'start')` writes `wordchain-start.png`.
+ * @param {string} prefix
+ */
+export function shots(prefix) {
+  /** @param {import('playwright-core').Page} page @param {string} name */
+  return async (page, name) => {
+    if (process.env.E2E_SHOTS) await page.screenshot({ path: join(process.env.E2E_SHOTS, `${prefix}-${name}.png`), fullPage: true });
+  };
+}
+
+/** Every state message a player received, parsed. @param {Player} p @returns {any[]} */
+export function states(p) {
+  const out = [];
+  for (const f of p.frames) {
+    if (!f.text.includes('"type":"state"')) continue;
+    try {
+      const m = JSON.parse(f.text);
+      if (m.type === 'state' && m.view) out.push(m);
+    } catch { /* not JSON */ }
+  }
+  return out;
+}
+
+/**
+ * Waits until the player's newest state satisfies `pred` and the page has
+ * drawn it (`document.body.dataset.seq`); returns it. On a timeout the
+ * error shows `describe` of the last view.
+ * @param {Player} p @param {(m: any) => boolean} pred @param {string} what
+ * @param {(view: any) => any} describe @param {number} [timeout]
+ */
+export async function waitState(p, pred, what, describe, timeout = 30000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const all = states(p);
+    const m = all[all.length - 1];
+    if (m && pred(m)) {
+      await p.page.waitForFunction((seq) => Number(document.body.dataset.seq || -1) >= seq, m.seq, { timeout: 10000 });
+      return m;
+    }
+    if (Date.now() > end) throw new Error(`${p.name}: timed out waiting for ${what}; last view: ${m ? JSON.stringify(describe(m.view)) : 'none'}`);
+    await new Promise((r) => setTimeout(r, 40));
+  }
+}

@@ -16,7 +16,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ParlorServer, launch, player, withArtifacts, repo } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, repo, shots, waitState as waitFor } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -35,44 +35,12 @@ after(async () => {
   await srv?.stop();
 });
 
-/** @param {import('playwright-core').Page} page @param {string} name */
-async function shot(page, name) {
-  if (process.env.E2E_SHOTS) await page.screenshot({ path: join(process.env.E2E_SHOTS, `twingrid-${name}.png`), fullPage: true });
-}
+/** @typedef {import('./harness.mjs').Player} Player */
 
-/** @typedef {{page: import('playwright-core').Page, frames: {t: number, text: string}[], name: string}} Player */
+const shot = shots('twingrid');
 
-/** Every state message a player received, parsed. @param {Player} p @returns {any[]} */
-function states(p) {
-  const out = [];
-  for (const f of p.frames) {
-    if (!f.text.includes('"type":"state"')) continue;
-    try {
-      const m = JSON.parse(f.text);
-      if (m.type === 'state' && m.view) out.push(m);
-    } catch { /* not JSON */ }
-  }
-  return out;
-}
-
-/**
- * Waits until the player's newest state satisfies `pred` and the page has
- * drawn it; returns it.
- * @param {Player} p @param {(m: any) => boolean} pred @param {string} what
- */
-async function waitState(p, pred, what, timeout = 30000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const all = states(p);
-    const m = all[all.length - 1];
-    if (m && pred(m)) {
-      await p.page.waitForFunction((seq) => Number(document.body.dataset.seq || -1) >= seq, m.seq, { timeout: 10000 });
-      return m;
-    }
-    if (Date.now() > end) throw new Error(`${p.name}: timed out waiting for ${what}; last view: ${m ? JSON.stringify({ phase: m.view.phase, to_play: m.view.to_play, log: m.view.log.length }) : 'none'}`);
-    await new Promise((r) => setTimeout(r, 40));
-  }
-}
+/** @param {Player} p @param {(m: any) => boolean} pred @param {string} what @param {number} [timeout] */
+const waitState = (p, pred, what, timeout) => waitFor(p, pred, what, (v) => ({ phase: v.phase, to_play: v.to_play, log: v.log.length }), timeout);
 
 /** Shared letters (multiset intersection). @param {string} a @param {string} b */
 function sharedCount(a, b) {

@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ParlorServer, launch, player, withArtifacts, repo, parlorBin } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, repo, shots, states, waitState as waitFor, parlorBin } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -42,47 +42,12 @@ after(async () => {
   await srv?.stop();
 });
 
-/**
- * A screenshot for looking at the page by eye, where $E2E_SHOTS names a folder.
- * @param {import('playwright-core').Page} page @param {string} name
- */
-async function shot(page, name) {
-  if (process.env.E2E_SHOTS) await page.screenshot({ path: join(process.env.E2E_SHOTS, `wordchain-${name}.png`), fullPage: true });
-}
+/** @typedef {import('./harness.mjs').Player} Player */
 
-/** @typedef {{page: import('playwright-core').Page, frames: {t: number, text: string}[], name: string}} Player */
+const shot = shots('wordchain');
 
-/** Every state message a player received, parsed. @param {Player} p @returns {any[]} */
-function states(p) {
-  const out = [];
-  for (const f of p.frames) {
-    if (!f.text.includes('"type":"state"')) continue;
-    try {
-      const m = JSON.parse(f.text);
-      if (m.type === 'state' && m.view) out.push(m);
-    } catch { /* not JSON */ }
-  }
-  return out;
-}
-
-/**
- * Waits until the player's newest state satisfies `pred` and the page has
- * drawn it; returns it.
- * @param {Player} p @param {(m: any) => boolean} pred @param {string} what
- */
-async function waitState(p, pred, what, timeout = 30000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const all = states(p);
-    const m = all[all.length - 1];
-    if (m && pred(m)) {
-      await p.page.waitForFunction((seq) => Number(document.body.dataset.seq || -1) >= seq, m.seq, { timeout: 10000 });
-      return m;
-    }
-    if (Date.now() > end) throw new Error(`${p.name}: timed out waiting for ${what}; last view: ${m ? JSON.stringify({ phase: m.view.phase, turn: m.view.turn, turns: m.view.turns, over: m.view.over }) : 'none'}`);
-    await new Promise((r) => setTimeout(r, 40));
-  }
-}
+/** @param {Player} p @param {(m: any) => boolean} pred @param {string} what @param {number} [timeout] */
+const waitState = (p, pred, what, timeout) => waitFor(p, pred, what, (v) => ({ phase: v.phase, turn: v.turn, turns: v.turns, over: v.over }), timeout);
 
 /**
  * A word the hand can make on the link card (the link first): its cards as
