@@ -201,7 +201,8 @@ fn score(a: ScoreArgs) -> Result<ExitCode> {
     let lexicon = a.dict.load()?;
     let s = grid.score(&word, a.column - 1, &theirs, a.anagram_bonus, &lexicon);
     if a.json {
-        let verticals: Vec<_> = s
+        let verticals: Vec<&str> = s.vertical_words.iter().map(|v| v.word.as_str()).collect();
+        let where_: Vec<_> = s
             .vertical_words
             .iter()
             .map(|v| json!({"column": v.column + 1, "word": v.word, "length": v.word.len()}))
@@ -215,6 +216,7 @@ fn score(a: ScoreArgs) -> Result<ExitCode> {
                 "shared": s.shared,
                 "shared_letters": s.shared_letters,
                 "vertical_words": verticals,
+                "vertical_details": where_,
                 "longest_vertical": s.longest_vertical,
                 "anagram_bonus": s.anagram_bonus,
                 "score": s.score,

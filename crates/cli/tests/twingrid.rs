@@ -39,7 +39,8 @@ fn score_explains_the_product() {
     assert_eq!(v["shared"], 3);
     assert_eq!(v["longest_vertical"], 2);
     assert_eq!(v["score"], 6);
-    assert_eq!(v["vertical_words"].as_array().unwrap().len(), 2);
+    assert_eq!(v["vertical_words"], serde_json::json!(["ta", "at"]));
+    assert_eq!(v["vertical_details"][1]["column"], 3);
     for args in [
         &[
             "twingrid",
