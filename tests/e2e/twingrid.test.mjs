@@ -257,6 +257,8 @@ test('Twin Grids: two players, the pie, challenges and a skipped turn, to the en
     await A.click(`.tg-grid.mine button.tg-col[data-col="${w.column}"]`);
     const est = await A.locator('#tg-estimate').innerText();
     if (w.score > 0) assert.match(est, new RegExp(`= ${w.score}\\b`), `the preview gives ${w.score}: ${est}`);
+    // And the server's own reckoning (its helper) says the same score.
+    await A.waitForSelector(`#tg-exact:has-text("= ${w.score}")`);
     await shot(A, 'preview');
     await A.click('#tg-submit');
     v = (await waitState(bea, (m) => m.view.phase === 'last_challenge', 'the last challenge')).view;

@@ -326,6 +326,69 @@ impl Game for TwinGrids {
         Some(Outcome::from_scores(by_seat))
     }
 
+    /// How a placement would score, for a player choosing one: the request
+    /// `{"word": "cat", "column": 0}` (column from 0) in the asking seat's
+    /// next row, against the word it would be scored against now. The
+    /// answer is the score broken down (the vertical words, which the
+    /// dictionary decides) and rule 4's refusal if any; it does not say
+    /// whether the word itself is in the dictionary (that is what a
+    /// challenge is for).
+    fn assist(
+        &self,
+        viewer: Viewer,
+        request: &serde_json::Value,
+        _budget: &parlor_core::Budget,
+    ) -> Option<Result<serde_json::Value, String>> {
+        let Viewer::Seat(Seat(seat)) = viewer else {
+            return Some(Err("only a player asks how a placement would score".into()));
+        };
+        if seat > 1 {
+            return Some(Err(format!("there is no seat {seat}")));
+        }
+        let width = self.config.width;
+        let word = match request.get("word").and_then(|w| w.as_str()) {
+            Some(w)
+                if !w.is_empty()
+                    && w.len() <= width
+                    && w.bytes().all(|b| b.is_ascii_alphabetic()) =>
+            {
+                w.to_ascii_lowercase()
+            }
+            _ => return Some(Err(format!("word: 1 to {width} letters a-z"))),
+        };
+        let column = match request.get("column").and_then(|c| c.as_u64()) {
+            Some(c) if (c as usize) + word.len() <= width => c as usize,
+            _ => {
+                return Some(Err(format!(
+                    "column: from 0, with {word:?} fitting in {width} cells"
+                )))
+            }
+        };
+        let role = self.role_of(seat);
+        let against = self.against(role).to_string();
+        let first = role == 1 && self.taken[1] == 0;
+        let mut score = self.grids[role].score(
+            &word,
+            column,
+            &against,
+            self.config.anagram_bonus,
+            &self.lexicon,
+        );
+        if first {
+            score.score = score.shared as u32;
+            score.anagram_bonus = 0;
+        }
+        Some(Ok(serde_json::json!({
+            "word": word,
+            "column": column,
+            "row": self.grids[role].rows(),
+            "against": against,
+            "first": first,
+            "score": score,
+            "refusal": self.refusal(&word),
+        })))
+    }
+
     fn forfeit(&self, seat: Seat) -> Option<Action> {
         (seat.0 < 2 && !self.is_over()).then_some(Action::Forfeit { seat: seat.0 })
     }

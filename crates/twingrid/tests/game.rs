@@ -160,3 +160,44 @@ fn bots_play_to_the_end_at_every_level() {
         assert_eq!(out.ranking.iter().map(Vec::len).sum::<usize>(), 2);
     }
 }
+
+#[test]
+fn the_helper_scores_a_placement_without_judging_the_word() {
+    let mut g = new(Config::default(), 3);
+    act(&mut g, 0, open(0, 0, 0)).unwrap();
+    act(&mut g, 1, Action::Pie { swap: false }).unwrap();
+    let budget = parlor_core::Budget::nodes(1);
+    let ask = |g: &TwinGrids, v: Viewer, r: serde_json::Value| g.assist(v, &r, &budget).unwrap();
+    let a = ask(
+        &g,
+        Viewer::Seat(Seat(1)),
+        serde_json::json!({"word": "qzxv", "column": 0}),
+    )
+    .unwrap();
+    let shared = parlor_twingrid::grid::shared("qzxv", g.opening()).0;
+    assert_eq!(
+        a["score"]["score"], shared,
+        "player 2's first word: shared letters alone"
+    );
+    assert_eq!(a["first"], true);
+    assert!(a.get("in_dictionary").is_none());
+    assert!(ask(
+        &g,
+        Viewer::Spectator,
+        serde_json::json!({"word": "cat", "column": 0})
+    )
+    .is_err());
+    assert!(ask(
+        &g,
+        Viewer::Seat(Seat(1)),
+        serde_json::json!({"word": "cat", "column": 8})
+    )
+    .is_err());
+    assert!(ask(
+        &g,
+        Viewer::Seat(Seat(1)),
+        serde_json::json!({"word": "c4t", "column": 0})
+    )
+    .is_err());
+    assert!(ask(&g, Viewer::Seat(Seat(1)), serde_json::json!("junk")).is_err());
+}

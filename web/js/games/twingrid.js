@@ -328,7 +328,38 @@ export function mount(ctx) {
       if (p.bonus && !p.runs.length) score += ` + ${p.bonus} anagram bonus`;
     }
     lines.push(h('li', { id: 'tg-estimate', class: 'tg-estimate' }, score));
-    replace(previewEl, h('ul', { class: 'tg-notes' }, lines), h('p', { class: 'note' }, 'The server checks the words and gives the score that counts.'));
+    replace(previewEl, h('ul', { class: 'tg-notes' }, lines), exactEl, h('p', { class: 'note' }, 'The server checks the words and gives the score that counts.'));
+    askExact(p.word, p.fits);
+  }
+
+  // The server's own reckoning of the placement (its helper scores it
+  // with the dictionary's vertical words, without judging the word
+  // itself), asked a moment after the typing or the column stops moving.
+  const exactEl = h('p', { id: 'tg-exact', class: 'tg-estimate', 'aria-live': 'polite' });
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let exactTimer = null;
+  let exactKey = '';
+  /** @param {string} word @param {boolean} fits */
+  function askExact(word, fits) {
+    const key = `${word}@${column}`;
+    if (key === exactKey) return;
+    exactKey = key;
+    exactEl.textContent = '';
+    if (exactTimer) clearTimeout(exactTimer);
+    if (!fits) return;
+    const col = column;
+    exactTimer = setTimeout(async () => {
+      try {
+        const a = await ctx.assist({ word, column: col });
+        if (exactKey !== key || !a || !a.score) return;
+        const sc = a.score;
+        const words = (sc.vertical_words || []).map((/** @type {any} */ x) => up(x.word));
+        exactEl.textContent = a.first
+          ? `The server's reckoning: ${sc.score} (the shared letters alone)`
+          : `The server's reckoning: ${sc.shared} × ${sc.longest_vertical}${sc.anagram_bonus ? ` + ${sc.anagram_bonus}` : ''} = ${sc.score}`
+            + (words.length ? ` (vertical words: ${words.join(', ')})` : ' (no vertical word)');
+      } catch { /* the helper is busy or the connection is down: the estimate stands */ }
+    }, 350);
   }
 
   // ---- drawing ----
