@@ -444,18 +444,38 @@ impl Resources {
 
     /// The words of the list `name` up to `max_len` letters with their
     /// letters counted ([`parlor_lexicon::CountedWords`]), built once per
-    /// list and length and shared by every game that asks.
+    /// list and length and shared by every game that asks. Like every
+    /// derived value it counts against the host's bound: a table that
+    /// would not fit is refused (`bad_setting` if it never fits, `busy`
+    /// while live games hold the room) before it is built.
     pub fn counted_words(
         &self,
         name: &str,
         max_len: usize,
-    ) -> Result<Arc<parlor_lexicon::CountedWords>, ResourceError> {
+    ) -> Result<Arc<parlor_lexicon::CountedWords>, crate::ConfigError> {
         let lexicon = self.lexicon(name)?;
         // Keyed by the list's contents, not its name: a name can be reused.
         let key = format!("counted-words:{:016x}:{max_len}", lexicon.fingerprint());
-        Ok(self.derived(&key, || {
-            parlor_lexicon::CountedWords::new(&lexicon, max_len)
-        }))
+        self.try_derived(&key, |max_bytes| {
+            // Its size is known before it is built: the words' letters,
+            // an offset and 32 counts a word.
+            let (words, letters) = lexicon
+                .words()
+                .filter(|w| (2..=max_len).contains(&w.len()))
+                .fold((0usize, 0usize), |(n, l), w| (n + 1, l + w.len()));
+            let bytes = letters + 4 * (words + 1) + 32 * words;
+            (bytes <= max_bytes).then(|| parlor_lexicon::CountedWords::new(&lexicon, max_len))
+        })
+        .map_err(|refused| {
+            let what = format!("the letter counts of word list {name:?}");
+            match refused {
+                NoRoom::TooBig { .. } => crate::ConfigError::new(format!("{what}: {refused}")),
+                NoRoom::Full { .. } => crate::ConfigError::with_kind(
+                    crate::ErrorKind::Busy,
+                    format!("{what} do not fit now: {refused}; try again when games have ended"),
+                ),
+            }
+        })
     }
 
     /// Data derived from a resource, built once per `key` and type and then

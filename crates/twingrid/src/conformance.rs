@@ -93,7 +93,6 @@ fn extra(g: &TwinGrids, rng: &mut GameRng) -> Option<(Actor, Action)> {
             },
         ));
     }
-    let counted = parlor_lexicon::CountedWords::new(&short_list(g), width);
     let against = g.against(role).to_string();
     let first = role == 1 && g.taken[1] == 0;
     let q = Query {
@@ -103,7 +102,7 @@ fn extra(g: &TwinGrids, rng: &mut GameRng) -> Option<(Actor, Action)> {
         k: 5,
     };
     let allowed = |w: &str| g.refusal(w).is_none();
-    let found = placements(&counted, &g.grids()[role], g.lexicon(), &q, &allowed);
+    let found = placements(&g.words, &g.grids()[role], g.lexicon(), &q, &allowed);
     let p = found.get(rng.below(found.len().max(1)))?;
     Some((
         actor,
@@ -112,13 +111,4 @@ fn extra(g: &TwinGrids, rng: &mut GameRng) -> Option<(Actor, Action)> {
             column: p.column,
         },
     ))
-}
-
-/// A sample of the list (the suite plays thousands of turns: the whole
-/// list at every one is slow in a debug build).
-fn short_list(g: &TwinGrids) -> parlor_lexicon::Lexicon {
-    let words: Vec<&str> = g.lexicon().words().step_by(37).collect();
-    parlor_lexicon::Lexicon::from_words("sample", words)
-        .map(|(l, _)| l)
-        .unwrap_or_else(|_| (**g.lexicon()).clone())
 }

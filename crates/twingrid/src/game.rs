@@ -218,6 +218,8 @@ pub(crate) enum Phase {
 pub struct TwinGrids {
     pub(crate) config: Config,
     pub(crate) lexicon: Arc<Lexicon>,
+    /// The words that fit a row, their letters counted.
+    pub(crate) words: Arc<parlor_lexicon::CountedWords>,
     pub(crate) stamp: parlor_core::LexiconStamp,
     pub(crate) rng: GameRng,
     /// By role: player 1's grid, player 2's.
@@ -269,16 +271,17 @@ impl TwinGrids {
     ) -> Result<Self, ConfigError> {
         config.check()?;
         let lexicon = resources.lexicon(&config.lexicon)?;
-        if !lexicon
-            .words()
-            .any(|w| (2..=config.width).contains(&w.len()))
-        {
+        // The words that fit a row: the opening word is drawn from them,
+        // and the computer player places them (the same shared table).
+        let words = resources.counted_words(&config.lexicon, config.width)?;
+        if words.is_empty() {
             return Err(ConfigError::new(format!(
                 "lexicon: no word of 2 to {} letters to open with",
                 config.width
             )));
         }
         Ok(TwinGrids {
+            words,
             stamp: parlor_core::LexiconStamp::of(&lexicon),
             lexicon,
             rng: GameRng::from_seed(seed),
@@ -373,13 +376,11 @@ impl TwinGrids {
     }
 
     pub(crate) fn draw_opening(&mut self) {
-        let w = self.config.width;
-        let candidates: Vec<&str> = self
-            .lexicon
-            .words()
-            .filter(|x| (2..=w).contains(&x.len()))
-            .collect();
-        self.opening = candidates[self.rng.below(candidates.len())].to_string();
+        // The words of 2 to `width` letters, in the list's order.
+        self.opening = self
+            .words
+            .word(self.rng.below(self.words.len()))
+            .to_string();
         self.phase = Phase::Open;
     }
 

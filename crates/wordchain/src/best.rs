@@ -119,7 +119,7 @@ pub fn index_for(
     resources: &parlor_core::Resources,
     name: &str,
 ) -> Result<std::sync::Arc<WordIndex>, parlor_core::ConfigError> {
-    Ok(resources.counted_words(name, crate::MAX_WORD_CARDS)?)
+    resources.counted_words(name, crate::MAX_WORD_CARDS)
 }
 
 /// The index of `lexicon` (for a list outside a host's resources).
