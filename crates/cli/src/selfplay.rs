@@ -1,13 +1,52 @@
 //! Computer players against each other: what the games' `selfplay`
 //! commands share (the levels, one game played out, the tally).
 
+use crate::dict::DictArgs;
 use anyhow::{bail, Result};
 use parlor_core::{
     Actor, AgentContext, Budget, Game, Level, Match, Resources, Seed, ToAct, Viewer,
 };
 
+/// The options every `selfplay` command takes.
+#[derive(clap::Args)]
+pub struct Options {
+    /// The two levels, as `best,medium`.
+    #[arg(long, default_value = "best,medium")]
+    pub levels: String,
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// First seed (game i uses seed + i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub dict: DictArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl Options {
+    /// The two levels, the resources with the chosen word list and its
+    /// name, after checking the options.
+    pub fn prepare(&self) -> Result<([Level; 2], Resources, String)> {
+        let levels = levels(&self.levels)?;
+        check_games(self.games)?;
+        let (resources, lexicon) = self.dict.resources()?;
+        Ok((levels, resources, lexicon))
+    }
+
+    /// Game `i`'s seed, its levels by seat (they swap seats every game),
+    /// and whether they are swapped.
+    pub fn game(&self, i: u64, levels: [Level; 2]) -> (Seed, [Level; 2], bool) {
+        let swap = i % 2 == 1;
+        let by_seat = if swap { [levels[1], levels[0]] } else { levels };
+        (self.seed.wrapping_add(i), by_seat, swap)
+    }
+}
+
 /// Two levels written `best,medium`.
-pub fn levels(text: &str) -> Result<[Level; 2]> {
+fn levels(text: &str) -> Result<[Level; 2]> {
     let levels: Vec<Level> = text
         .split(',')
         .map(|l| l.trim().parse().map_err(anyhow::Error::msg))
@@ -19,7 +58,7 @@ pub fn levels(text: &str) -> Result<[Level; 2]> {
 }
 
 /// Checks a number of games.
-pub fn check_games(games: u64) -> Result<()> {
+fn check_games(games: u64) -> Result<()> {
     if games == 0 || games > 100_000 {
         bail!("--games {games}: 1 to 100000");
     }

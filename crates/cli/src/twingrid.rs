@@ -34,23 +34,11 @@ enum Cmd {
 
 #[derive(clap::Args)]
 struct SelfplayArgs {
-    /// The two levels, as `best,medium`.
-    #[arg(long, default_value = "best,medium")]
-    levels: String,
-    /// Games to play.
-    #[arg(long, default_value_t = 100)]
-    games: u64,
-    /// First seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    common: crate::selfplay::Options,
     /// Turns each player takes.
     #[arg(long, default_value_t = 8)]
     turns: usize,
-    #[command(flatten)]
-    dict: DictArgs,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
 }
 
 #[derive(clap::Args)]
@@ -133,26 +121,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 fn selfplay(a: SelfplayArgs) -> Result<ExitCode> {
-    use crate::selfplay::{check_games, levels, play_one, Tally};
-    let levels = levels(&a.levels)?;
-    check_games(a.games)?;
-    let (resources, lexicon) = a.dict.resources()?;
+    use crate::selfplay::{play_one, Tally};
+    let (levels, resources, lexicon) = a.common.prepare()?;
     let config = Config {
         lexicon,
         turns: a.turns,
         ..Config::default()
     };
     let (mut tally, mut edge, mut swaps) = (Tally::default(), 0i64, 0u64);
-    for i in 0..a.games {
-        let swap = i % 2 == 1;
-        let by_seat = if swap { [levels[1], levels[0]] } else { levels };
-        let m = play_one::<TwinGrids>(
-            &config,
-            a.seed.wrapping_add(i),
-            &resources,
-            by_seat,
-            &[Action::Accept],
-        )?;
+    for i in 0..a.common.games {
+        let (seed, by_seat, swap) = a.common.game(i, levels);
+        let m = play_one::<TwinGrids>(&config, seed, &resources, by_seat, &[Action::Accept])?;
         let g = m.state();
         edge += g.scores()[0] - g.scores()[1];
         swaps += u64::from(g.seat_of() != [0, 1]);
@@ -164,8 +143,8 @@ fn selfplay(a: SelfplayArgs) -> Result<ExitCode> {
         };
         tally.add(first, second);
     }
-    let p1_edge = edge as f64 / a.games as f64;
-    if a.json {
+    let p1_edge = edge as f64 / a.common.games as f64;
+    if a.common.json {
         let mut v = tally.json(levels);
         v["player1_edge"] = json!(p1_edge);
         v["swaps"] = json!(swaps);

@@ -34,23 +34,11 @@ enum Cmd {
 
 #[derive(clap::Args)]
 struct SelfplayArgs {
-    /// The two levels, as `best,medium`.
-    #[arg(long, default_value = "best,medium")]
-    levels: String,
-    /// Games to play.
-    #[arg(long, default_value_t = 100)]
-    games: u64,
-    /// First seed (game i uses seed + i).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    common: crate::selfplay::Options,
     /// Dice: 0, 1 or 2.
     #[arg(long, default_value_t = 0)]
     dice: u8,
-    #[command(flatten)]
-    dict: DictArgs,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
 }
 
 /// Scoring options shared by the commands.
@@ -164,11 +152,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 fn selfplay(a: SelfplayArgs) -> Result<ExitCode> {
-    use crate::selfplay::{check_games, levels, play_one, Tally};
+    use crate::selfplay::{play_one, Tally};
     use parlor_wordchain::{Action, Config, WordChain};
-    let levels = levels(&a.levels)?;
-    check_games(a.games)?;
-    let (resources, lexicon) = a.dict.resources()?;
+    let (levels, resources, lexicon) = a.common.prepare()?;
     let config = Config {
         lexicon,
         dice: a.dice,
@@ -176,13 +162,11 @@ fn selfplay(a: SelfplayArgs) -> Result<ExitCode> {
     };
     config.check()?;
     let mut tally = Tally::default();
-    for i in 0..a.games {
-        // The levels swap seats every game.
-        let swap = i % 2 == 1;
-        let by_seat = if swap { [levels[1], levels[0]] } else { levels };
+    for i in 0..a.common.games {
+        let (seed, by_seat, swap) = a.common.game(i, levels);
         let m = play_one::<WordChain>(
             &config,
-            a.seed.wrapping_add(i),
+            seed,
             &resources,
             by_seat,
             &[Action::Pass, Action::Accept],
@@ -191,7 +175,7 @@ fn selfplay(a: SelfplayArgs) -> Result<ExitCode> {
         let (first, second) = if swap { (s[1], s[0]) } else { (s[0], s[1]) };
         tally.add(first, second);
     }
-    if a.json {
+    if a.common.json {
         println!("{}", tally.json(levels));
     } else {
         println!("{}", tally.line(levels));
