@@ -265,3 +265,16 @@ export async function waitState(p, pred, what, describe, timeout = 30000) {
     await new Promise((r) => setTimeout(r, 40));
   }
 }
+
+/**
+ * Rematch, as every page offers it: one click on `from`'s page opens the
+ * new table (`ready`: a selector of the game's page), and `other` is told.
+ * @param {import('playwright-core').Page} from @param {import('playwright-core').Page} other @param {string} ready
+ */
+export async function rematch(from, other, ready) {
+  const oldPath = new URL(from.url()).pathname;
+  await from.click('#rematch');
+  await from.waitForURL((u) => u.pathname !== oldPath && u.pathname.startsWith('/play/'), { timeout: 15000 });
+  await from.waitForSelector(ready);
+  await other.waitForSelector('.toast:has-text("rematch")');
+}

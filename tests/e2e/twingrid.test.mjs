@@ -16,7 +16,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ParlorServer, launch, player, withArtifacts, repo, shots, waitState as waitFor } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, repo, rematch, shots, waitState as waitFor } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -291,11 +291,7 @@ test('Twin Grids: two players, the pie, challenges and a skipped turn, to the en
     console.log(`# two players: opening ${o.opening}, log ${end.view.log.map((/** @type {any} */ e) => e.word || e.type).join(' ')}; scores ${end.view.scores}`);
 
     // Rematch, as on the other pages.
-    const oldPath = new URL(A.url()).pathname;
-    await A.click('#rematch');
-    await A.waitForURL((u) => u.pathname !== oldPath && u.pathname.startsWith('/play/'), { timeout: 15000 });
-    await A.waitForSelector('#tg-status');
-    await B.waitForSelector('.toast:has-text("rematch")');
+    await rematch(A, B, '#tg-status');
   });
 });
 

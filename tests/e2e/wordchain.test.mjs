@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ParlorServer, launch, player, withArtifacts, repo, shots, states, waitState as waitFor, parlorBin } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, repo, rematch, shots, states, waitState as waitFor, parlorBin } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -426,11 +426,7 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
     }
 
     // Rematch, as on the other pages: one click, the same rules.
-    const oldPath = new URL(A.url()).pathname;
-    await A.click('#rematch');
-    await A.waitForURL((u) => u.pathname !== oldPath && u.pathname.startsWith('/play/'), { timeout: 15000 });
-    await A.waitForSelector('#wc-status');
-    await B.waitForSelector('.toast:has-text("rematch")');
+    await rematch(A, B, '#wc-status');
   });
 });
 
