@@ -243,21 +243,6 @@ impl Search<'_> {
     }
 }
 
-/// Every play from `hand` on `link`, best score first (ties: better
-/// tactical value, then the word). Builds every play's cards: for the
-/// best few, [`search`] and [`Search::by_score`] are faster.
-pub fn plays(
-    hand: &[Card],
-    link: Card,
-    lexicon: &Lexicon,
-    rules: &ScoreRules,
-    limits: Limits,
-) -> Vec<Play> {
-    let index = index(lexicon);
-    let s = search(&index, hand, link, rules, limits);
-    s.by_score(usize::MAX)
-}
-
 /// The best way to play the word `word` (any letters, in the lexicon or
 /// not: a bluff is spelt the same way) from `hand` on `link`; `None` when
 /// the hand and the link cannot spell it.
@@ -268,17 +253,6 @@ pub fn for_word(word: &str, hand: &[Card], link: Card, rules: &ScoreRules) -> Op
         return None;
     }
     best_for_word(&w, &HandCounts::new(hand), link, rules)
-}
-
-/// The plays ranked by tactical value instead.
-pub fn by_tactical(mut plays: Vec<Play>) -> Vec<Play> {
-    plays.sort_by(|a, b| {
-        b.tactical
-            .cmp(&a.tactical)
-            .then(b.score.cmp(&a.score))
-            .then_with(|| a.word.cmp(&b.word))
-    });
-    plays
 }
 
 /// Where the link card stands in `w`, and the letters the hand must give,
