@@ -985,9 +985,7 @@ impl WordChain {
                 "the five extra cards may be taken once a game, and you have taken them".into(),
             ));
         }
-        if self.decks.iter().all(Vec::is_empty)
-            && (self.config.discards == Discards::Aside || self.discards.iter().all(Vec::is_empty))
-        {
+        if !self.can_draw() {
             return Err(Error::Illegal("the decks are empty".into()));
         }
         self.five_used[seat] = true;
@@ -998,6 +996,14 @@ impl WordChain {
         self.passes = 0;
         events.extend(self.end_turn(false));
         Ok(events)
+    }
+
+    /// Whether a card can still be drawn: from a deck, or from discards
+    /// that will be shuffled back where the table plays so.
+    pub(crate) fn can_draw(&self) -> bool {
+        self.decks.iter().any(|d| !d.is_empty())
+            || (self.config.discards == Discards::Reshuffle
+                && self.discards.iter().any(|d| !d.is_empty()))
     }
 
     /// How many of `n` cards to take from the consonant deck to bring the
@@ -1040,9 +1046,7 @@ impl WordChain {
                 self.config.turn_limit
             ));
         }
-        let decks_empty = self.decks.iter().all(Vec::is_empty)
-            && (self.config.discards == Discards::Aside || self.discards.iter().all(Vec::is_empty));
-        let out = played && decks_empty && self.hands[self.turn].is_empty();
+        let out = played && !self.can_draw() && self.hands[self.turn].is_empty();
         let active = self.forfeited.iter().filter(|f| !**f).count();
         if out || self.passes >= active {
             let reason = if out {

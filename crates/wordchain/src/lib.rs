@@ -112,10 +112,7 @@ impl Game for WordChain {
         match &self.phase {
             Phase::Turn if self.turn == s => {
                 out.push(Action::Pass);
-                let decks = self.decks.iter().any(|d| !d.is_empty())
-                    || (self.config.discards == config::Discards::Reshuffle
-                        && self.discards.iter().any(|d| !d.is_empty()));
-                if !self.five_used[s] && decks {
+                if !self.five_used[s] && self.can_draw() {
                     out.push(Action::FiveCards { consonants: None });
                 }
             }
