@@ -42,7 +42,9 @@ process.on('exit', () => {
 });
 
 export class ParlorServer {
-  constructor() {
+  /** @param {string[]} [extra] more `parlor serve` options (e.g. `['--abandon-after', '2']`) */
+  constructor(extra = []) {
+    this.extra = extra;
     this.dir = mkdtempSync(join(tmpdir(), 'parlor-e2e-'));
     this.db = join(this.dir, 'parlor.db');
     this.port = 0;
@@ -58,7 +60,7 @@ export class ParlorServer {
   /** Starts (or restarts on the same port and database); resolves once it listens. */
   async start() {
     if (!this.port) this.port = await freePort();
-    const child = spawn(parlorBin(), ['serve', '--addr', `127.0.0.1:${this.port}`, '--db', `sqlite://${this.db}`, '--bot-delay-ms', '50', '--bot-clocked-delay-ms', '300'], {
+    const child = spawn(parlorBin(), ['serve', '--addr', `127.0.0.1:${this.port}`, '--db', `sqlite://${this.db}`, '--bot-delay-ms', '50', '--bot-clocked-delay-ms', '300', ...this.extra], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, XDG_DATA_HOME: this.dir },
     });

@@ -184,7 +184,7 @@ test('Sprouts: two players play a whole game by dragging', { timeout: 240000 }, 
     // The game is over: the result and the record with the winner.
     for (const p of pages) {
       await p.waitForSelector('#sp-status:has-text("Game over")');
-      await p.waitForSelector('#shell-over:has-text("Game over")');
+      await p.waitForSelector('#result:not([hidden]) #result-headline');
     }
     const record = await A.inputValue('#sp-record');
     const winner = / II$/.test(record) ? 'Bea' : 'Ann';
@@ -213,7 +213,7 @@ test('Sprouts: a game against the computer, to the end', { timeout: 240000 }, as
     await A.waitForSelector('#sp-play:has-text("Misère")');
     // At most 3n - 1 = 8 moves; the bot answers each of Ann's.
     await playToTheEnd(A, 8, (legal) => legal[legal.length - 1]);
-    await A.waitForSelector('#shell-over:has-text("Game over")');
+    await A.waitForSelector('#result:not([hidden]) #result-headline');
     await assertPlanar(A);
     const record = await A.inputValue('#sp-record');
     assert.match(record, /^3- .* (I|II)$/);

@@ -102,7 +102,7 @@ test('Word Sprout variants: metamorphism, tiles, vowel collections, vowel-revers
     await A.click('dialog[open] button:has-text("Go out")');
     await B.waitForSelector('#ws-status:has-text("choose a rule")');
     await A.waitForSelector('#ws-status:has-text("is choosing a rule")');
-    await A.waitForSelector('#ws-log:has-text("Round 1 won by Bea (P2) (the last player in)")');
+    await A.waitForSelector('#moves:has-text("Round 1 won by Bea (P2) (the last player in)")');
     const options = await B.locator('#ws-rule option').allTextContents();
     assert.ok(options.includes('Keep the rules as they are'), options.join(' | '));
     assert.ok(options.some((o) => /Turn on: 2-D/.test(o)) && options.some((o) => /Turn off: Tiles/.test(o)), options.join(' | '));
@@ -113,7 +113,7 @@ test('Word Sprout variants: metamorphism, tiles, vowel collections, vowel-revers
     for (const p of [A, B]) {
       await p.waitForSelector('#ws-round:has-text("Round 2 of 2")');
       await p.waitForSelector('#ws-rules [data-rule="two-d"]');
-      await p.waitForSelector('#ws-log:has-text("turned 2-D (crossing strings) on")');
+      await p.waitForSelector('#moves:has-text("turned 2-D (crossing strings) on")');
       await p.waitForSelector('#ws-board h3:has-text("2-D grid")');
     }
     assert.equal((await tilesShown(A)).a, 3, 'every round starts with the full pot');
@@ -153,6 +153,6 @@ test('Word Sprout variants: a team game from the lobby, teams shown', { timeout:
       await A.waitForSelector(`#ws-players li[data-seat="${seat}"] .team[data-team="${team}"]`);
     }
     await play(A, 'o');
-    await A.waitForSelector('#ws-log:has-text("played O")');
+    await A.waitForSelector('#moves:has-text("played O")');
   });
 });

@@ -130,7 +130,7 @@ test('a complete Word Sprout game in two browsers, with a server restart', { tim
   for (const p of [A, B]) {
     await p.waitForSelector('#shell-over:has-text("Game over")');
     await p.waitForSelector('#ranking li:first-child:has-text("Bea")');
-    await p.waitForSelector('#ws-log:has-text("out: challenged a valid play")');
+    await p.waitForSelector('#moves:has-text("out: challenged a valid play")');
   }
   await A.waitForSelector('#ws-players li[data-seat="0"]:has-text("out")');
 
@@ -192,11 +192,11 @@ test('Word Sprout: an out-of-turn play, warned about, then called', { timeout: 6
     await A.waitForSelector('#ws-preview:has-text("out-of-turn play")');
     await A.click('#ws-play');
     await waitString(B, 'or');
-    await B.waitForSelector('#ws-log:has-text("out of turn")');
+    await B.waitForSelector('#moves:has-text("out of turn")');
     // Bea notices and calls it: Ann is out, her play undone, Bea wins.
     await B.click('#ws-call');
     for (const p of [A, B]) {
-      await p.waitForSelector('#ws-log:has-text("called for playing out of turn")');
+      await p.waitForSelector('#moves:has-text("called for playing out of turn")');
       await p.waitForSelector('#ranking li:first-child:has-text("Bea")');
     }
     await waitString(A, 'o');

@@ -12,11 +12,12 @@
  * @typedef {{ranking: number[][], scores?: number[]}} Outcome
  * @typedef {{id: string, game: string, title: string, config: any, public: boolean, created_ms: number,
  *   status: 'open'|'live'|'over', seq: number, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
- *   seats: Seat[], rematch: string|null, rematch_of: string|null, waiting_for?: number[], seed_sha256?: string}} GameSummary
+ *   seats: Seat[], rematch: string|null, rematch_of: string|null, waiting_for?: number[], seed_sha256?: string,
+ *   aborted?: boolean, time_control?: any}} GameSummary
  * @typedef {{type: 'state', seq: number, view: any, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
  *   by: {seat: number} | 'referee' | null, events: any[], legal?: any[]|null, waiting_for?: number[],
  *   turn_clock?: {seat: number, reason: 'turn'|'absent'|'claim', ends_ms: number, remaining_ms: number, claimable_by?: number[]} | null,
- *   clocks?: Clocks | null}} StateMsg
+ *   clocks?: Clocks | null, aborted?: boolean, move?: any, score_words?: {one: string, many: string}}} StateMsg
  * @typedef {{ends_ms: number, remaining_ms: number}} Timer
  * @typedef {{running: boolean, bank_ms: number|null, delay_ms: number, turn: Timer|null, absent: Timer|null}} SeatClock
  * @typedef {{at_ms: number, seats: SeatClock[], round: {key: string, started_ms: number, ends_ms: number, remaining_ms: number}|null}} Clocks

@@ -22,7 +22,7 @@ let knownGames = [];
 /**
  * The time control of a new game (docs/api.md "Time controls"), in its own
  * block of the form: every field optional, left empty for no such clock.
- * @returns {{el: HTMLElement, value: () => any}}
+ * @returns {{el: HTMLElement, value: () => any, set: (tc: any) => void}}
  */
 function timeControlFields() {
   /** @param {string} id @param {string} label @param {string} help @param {number} step */
@@ -45,6 +45,16 @@ function timeControlFields() {
   const num = (i) => (i.value.trim() === '' ? null : Number(i.value));
   return {
     el,
+    /** Fills the fields from a game's time control ("New opponent"). @param {any} tc */
+    set: (tc) => {
+      /** @param {HTMLInputElement} i @param {number | undefined} v */
+      const put = (i, v) => { i.value = typeof v === 'number' ? String(v) : ''; };
+      put(bank.input, typeof tc.bank_seconds === 'number' ? tc.bank_seconds / 60 : undefined);
+      put(inc.input, tc.increment_seconds);
+      put(delay.input, tc.delay_seconds);
+      put(turn.input, tc.turn_seconds);
+      put(absent.input, tc.absent_seconds);
+    },
     value: () => {
       /** @type {any} */
       const tc = {};
@@ -85,6 +95,24 @@ async function buildCreateForm() {
   /** @type {{el: HTMLElement | null, config: (seats: number) => any} | null} */
   let options = null;
   const clock = timeControlFields();
+  /**
+   * "New opponent" from a finished game's page (`/?again=<id>`): the form
+   * starts from that game's rules and clocks, with new seats.
+   * @type {GameSummary | null}
+   */
+  const again = await (async () => {
+    const from = new URLSearchParams(location.search).get('again');
+    if (!from) return null;
+    try {
+      return await call('GET', `/api/games/${encodeURIComponent(from)}`);
+    } catch {
+      return null;
+    }
+  })();
+  if (again && catalog.games.some((g) => g.name === again.game)) {
+    /** @type {HTMLSelectElement} */ (gameSel).value = again.game;
+    if (again.time_control) clock.set(again.time_control);
+  }
 
   const current = () => catalog.games.find((g) => g.name === gameSel.value) || catalog.games[0];
 
@@ -126,21 +154,23 @@ async function buildCreateForm() {
     const range = seatRange();
     seatsInput.min = String(range.min);
     seatsInput.max = String(range.max);
-    const n = seats ? getPath(g.default_config, seats.field) : null;
+    // The settings "New opponent" came with, for their game.
+    const base = again && again.game === g.name ? again.config : g.default_config;
+    const n = seats ? getPath(base, seats.field) : null;
     seatsInput.value = String(typeof n === 'number' ? n : range.min);
     seatsInput.disabled = range.min === range.max;
     drawSeats();
     const mod = await pageFor(g.name);
     if (mine !== drawn) return; // another game was chosen meanwhile
     options = g.settings && g.settings.length
-      ? settingsForm({ game: g.name, title: g.title, settings: g.settings, defaults: g.default_config, hooks: mod.lobby })
+      ? settingsForm({ game: g.name, title: g.title, settings: g.settings, defaults: base, hooks: mod.lobby })
       : mod.lobbyOptions
-        ? mod.lobbyOptions(g.default_config)
+        ? mod.lobbyOptions(base)
         : null;
     replace(rulesBox, options ? options.el : null);
     words.el.hidden = !wordList;
     if (wordList) {
-      const dflt = getPath(g.default_config, wordList.field);
+      const dflt = getPath(base, wordList.field);
       if (typeof dflt === 'string') words.setDefault(dflt);
     }
   }

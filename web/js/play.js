@@ -26,7 +26,12 @@ import { describeList, count, wordListOf } from './wordlists.js';
  *   toast: typeof toast,
  *   confirm: typeof confirmDialog,
  *   showError: (message: string) => void,
+ *   moves: () => Move[],
+ *   online: () => boolean,
  * }} PageContext
+ * @typedef {{n: number, by: {seat: number} | 'referee', at_ms: number,
+ *   clock: {reason: 'turn'|'flag'|'absent'|'claim'|'round', seat?: number} | null, events: any[]}} Move
+ *   One entry of the move list (docs/api.md `GET /api/games/{id}/moves`).
  */
 
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
@@ -59,8 +64,19 @@ let mySeat = null;
 let summary;
 /** @type {import('./api.js').StateMsg | null} */
 let last = null;
-/** @type {{update: (s: any) => void, waitsWithoutView?: boolean, namesSeats?: boolean, showsClock?: boolean, error?: (e: ApiError, action: any) => boolean | void, wouldLose?: () => boolean, summary?: () => void} | null} */
+/** @type {{update: (s: any) => void, waitsWithoutView?: boolean, namesSeats?: boolean, showsClock?: boolean, error?: (e: ApiError, action: any) => boolean | void, wouldLose?: () => boolean, summary?: () => void, describeMove?: (m: Move) => (string | null)[] | null, online?: () => void} | null} */
 let page = null;
+/**
+ * The move list as the server keeps it (docs/api.md "Moves"): loaded whole
+ * on every (re)connection, then one move per state message.
+ * @type {Move[]}
+ */
+let moves = [];
+/** Whether `moves` is the whole list up to the last state's seq. */
+let movesWhole = false;
+let movesAsked = 0;
+/** The connection has just (re)opened: the page may send what waited. */
+let backOnline = false;
 /** @type {WebSocket | null} */
 let ws = null;
 let attempts = 0;
@@ -79,6 +95,13 @@ const titleEl = /** @type {HTMLElement} */ (document.getElementById('game-title'
 const boardEl = /** @type {HTMLElement} */ (document.getElementById('board'));
 const actionsEl = /** @type {HTMLElement} */ (document.getElementById('game-actions'));
 const alertEl = /** @type {HTMLElement} */ (document.getElementById('alert'));
+const resultEl = /** @type {HTMLElement} */ (document.getElementById('result'));
+const movesEl = /** @type {HTMLElement} */ (document.getElementById('moves'));
+
+function clearError() {
+  replace(alertEl);
+  alertEl.classList.remove('shown');
+}
 
 /** @param {string} message */
 function showError(message) {
@@ -93,6 +116,11 @@ function setConn(kind, text) {
   connEl.className = `conn ${kind}`;
   connEl.textContent = `${kind === 'ok' ? '●' : kind === 'wait' ? '◐' : '○'} ${text}`;
   document.body.dataset.conn = kind;
+}
+
+/** Whether our WebSocket is open now. */
+function online() {
+  return !!ws && ws.readyState === WebSocket.OPEN;
 }
 
 function clockRemaining() {
@@ -117,6 +145,38 @@ function bankLeft(seat) {
 function mmss(ms) {
   const sec = Math.ceil(ms / 1000);
   return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')}`;
+}
+
+/**
+ * A running timer of the last `clocks` (docs/api.md "Time controls"): ms
+ * left now, counted down here from `remaining_ms` since it arrived.
+ * @param {{remaining_ms: number} | null | undefined} t
+ */
+function timerLeft(t) {
+  if (!t) return null;
+  return Math.max(0, t.remaining_ms - (performance.now() - clocksAt));
+}
+
+/**
+ * Every seat's turn clock and absent countdown, as a countdown beside the
+ * seat, for everyone (players and spectators): the server's clocks, never
+ * a guess.
+ */
+function drawCountdowns() {
+  for (const el of seatsEl.querySelectorAll('.mark.countdown')) {
+    const seat = Number(/** @type {HTMLElement} */ (el).dataset.seat);
+    const c = last && last.to_act !== 'over' && !waitingFor().length && last.clocks && last.clocks.seats[seat];
+    const tc = last && last.turn_clock && last.turn_clock.seat === seat ? last.turn_clock : null;
+    const parts = [];
+    const turn = c ? timerLeft(c.turn) : null;
+    const absent = c ? timerLeft(c.absent) : null;
+    if (turn !== null) parts.push(`⌛ turn ${mmss(turn)}`);
+    if (tc && tc.reason === 'claim') parts.push(`⚑ claim ${mmss(timerLeft(tc) || 0)}`);
+    else if (absent !== null) parts.push(`⚠ away: ${mmss(absent)} before the computer plays`);
+    el.textContent = parts.join(' · ');
+    const low = [turn, absent].some((ms) => ms !== null && ms < 10000);
+    el.classList.toggle('low', low);
+  }
 }
 
 /** Writes every seat's bank into its mark (see drawSeats). */
@@ -145,9 +205,12 @@ function drawSeats() {
       if (acting.has(s.seat)) marks.push(h('span', { class: 'mark acting' }, '▶ to act'));
       if (s.kind === 'human') {
         if (!s.joined) marks.push(h('span', { class: 'mark free' }, '◌ seat free'));
+        // Without our own connection we cannot know who else is there.
+        else if (!online()) marks.push(h('span', { class: 'mark unknown' }, '? not known (we are offline)'));
         else marks.push(h('span', { class: `mark ${s.connected ? 'online' : 'offline'}` }, s.connected ? '● online' : '○ away'));
       } else marks.push(h('span', { class: 'mark bot' }, '⚙ computer'));
       if (bankLeft(s.seat) !== null) marks.push(h('span', { class: 'mark bank', dataset: { seat: String(s.seat) }, title: 'time left on this seat\'s clock' }));
+      marks.push(h('span', { class: 'mark countdown', dataset: { seat: String(s.seat) } }));
       if (s.seat === mySeat) marks.push(h('strong', { class: 'mark you' }, '★ you'));
       return h('li', { class: `seat${acting.has(s.seat) ? ' acting' : ''}${s.seat === mySeat ? ' me' : ''}`, dataset: { seat: String(s.seat) } }, seatName(summary.seats, s.seat), ' ', marks);
     }),
@@ -193,33 +256,180 @@ function drawYou() {
   );
 }
 
+/** @param {number} n */
+const plural = (n) => {
+  const w = (last && last.score_words) || { one: 'point', many: 'points' };
+  return `${n} ${n === 1 ? w.one : w.many}`;
+};
+
+/**
+ * The result, at the top of the page (above the board, on a phone too):
+ * who won, with the scores in the game's own words (`score_words`), how
+ * it ended (the last move, as the move list tells it), Rematch and "New
+ * opponent" (the lobby with the same settings).
+ */
 function drawOver() {
   if (!summary) return;
   const over = last ? last.to_act === 'over' : summary.status === 'over';
-  const box = document.getElementById('shell-over') || h('div', { id: 'shell-over' });
-  if (!box.parentNode) actionsEl.appendChild(box);
+  // The old place of the result (under the page's actions) is gone.
+  document.getElementById('shell-over')?.remove();
   if (!over) {
-    replace(box);
+    resultEl.hidden = true;
+    replace(resultEl);
+    document.body.dataset.over = 'false';
     return;
   }
+  resultEl.hidden = false;
+  document.body.dataset.over = 'true';
   const outcome = (last && last.outcome) || summary.outcome;
+  const aborted = !!(last && last.aborted) || !!summary.aborted;
   /** @type {HTMLElement[]} */
   const lines = [];
+  let headline = aborted ? 'Game aborted: nobody won' : 'Game over';
   if (outcome) {
+    const first = outcome.ranking[0] || [];
+    const names = first.map((s) => (s === mySeat ? 'You' : seatName(summary.seats, s)));
+    if (first.length === summary.seats.length && first.length > 1) headline = 'Game over: a draw';
+    else if (first.length) headline = `★ ${names.join(' and ')} ${first.length === 1 && first[0] !== mySeat ? 'wins' : 'win'}`;
     outcome.ranking.forEach((group, place) => {
       const who = group.map((s) => seatName(summary.seats, s)).join(' and ');
-      const pts = outcome.scores ? ` — ${group.map((s) => outcome.scores?.[s]).join(', ')} points` : '';
-      lines.push(h('li', null, `${place === 0 ? '★ ' : ''}${who}${pts}`));
+      const pts = outcome.scores ? ` — ${group.map((s) => plural(outcome.scores?.[s] ?? 0)).join(', ')}` : '';
+      lines.push(h('li', { dataset: { place: String(place + 1) } }, `${place + 1}. ${place === 0 ? '★ ' : ''}${who}${pts}`));
     });
   }
+  const ending = moves.length && !aborted ? moveText(moves[moves.length - 1]) : '';
   replace(
-    box,
-    h('h2', null, 'Game over'),
+    resultEl,
+    h('h2', { id: 'result-headline' }, headline),
+    ending ? h('p', { id: 'result-why' }, 'How it ended: ', ending) : null,
     lines.length ? h('ol', { class: 'ranking', id: 'ranking' }, lines) : null,
-    mySeat !== null ? h('button', { type: 'button', id: 'rematch', class: 'primary', onclick: rematch }, '↻ Rematch (same rules)') : null,
+    h('div', { class: 'row' },
+      mySeat !== null ? h('button', { type: 'button', id: 'rematch', class: 'primary', onclick: rematch }, '↻ Rematch (same rules)') : null,
+      h('a', { class: 'button', id: 'new-opponent', href: `/?again=${encodeURIComponent(id)}` }, '☺ New opponent (same settings)')),
     summary.rematch ? h('p', null, 'A rematch exists. ', mySeat === null ? h('a', { href: playUrl(summary.rematch) }, 'Watch it') : null) : null,
     h('p', null, h('a', { href: `/api/games/${id}/record`, target: '_blank' }, 'Game record (JSON)')),
   );
+}
+
+/**
+ * Abort (docs/api.md `POST .../abort`): a seat may stop a game nobody has
+ * moved in yet, such as a rematch the other player never came to.
+ */
+function drawAbort() {
+  const box = document.getElementById('shell-abort') || h('div', { id: 'shell-abort' });
+  if (!box.parentNode) actionsEl.appendChild(box);
+  const can = mySeat !== null && !!last && last.seq === 0 && last.to_act !== 'over';
+  if (!can) {
+    replace(box);
+    return;
+  }
+  replace(
+    box,
+    h('button', {
+      type: 'button',
+      id: 'abort',
+      class: 'danger',
+      onclick: async () => {
+        if (!(await confirmDialog('Abort this game? Nobody has moved yet; it ends for everyone, without a winner.', 'Abort', 'Keep it'))) return;
+        try {
+          await call('POST', `/api/games/${id}/abort`, { token });
+          if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'sync' }));
+        } catch (e) {
+          showError(`Abort: ${/** @type {Error} */ (e).message}`);
+        }
+      },
+    }, '✗ Abort the game'),
+    h('span', { class: 'note' }, ' (possible until the first move)'),
+  );
+}
+
+/** @param {{by: {seat: number} | 'referee'}} m */
+function whoOf(m) {
+  return m.by === 'referee' ? 'The referee' : seatName(summary.seats, m.by.seat);
+}
+
+/**
+ * What a clock did, in words (docs/api.md "Moves": `clock`).
+ * @param {Move} m
+ */
+function clockText(m) {
+  const c = m.clock;
+  if (!c) return '';
+  const who = c.seat === undefined ? '' : c.seat === mySeat ? 'you' : seatName(summary.seats, c.seat);
+  switch (c.reason) {
+    case 'turn': return `⏱ on time: ${who} did not move in time, the computer played for ${who === 'you' ? 'you' : 'them'}`;
+    case 'flag': return `⏱ on time: ${who} ran out of time`;
+    case 'absent': return `⏱ on time: ${who} was away too long, the computer played for ${who === 'you' ? 'you' : 'them'}`;
+    case 'claim': return `⚑ ${who} left: the win was claimed`;
+    case 'round': return '⏱ the round\'s time ran out';
+    default: return '⏱ on time';
+  }
+}
+
+/**
+ * One move in words: the page's own words for its events where it has
+ * them, else the events' kinds; then what a clock did.
+ * @param {Move} m
+ */
+function moveText(m) {
+  const own = page && page.describeMove ? page.describeMove(m) : null;
+  // Without the page's words: who acted, and the kinds of what happened.
+  const kinds = m.events.map((e) => (e && e.type ? String(e.type).replace(/[-_]/g, ' ') : '')).filter((t) => t);
+  const texts = own ? own.filter((t) => t) : kinds.length ? [`${whoOf(m)}: ${kinds.join(', ')}`] : [];
+  const body = texts.length ? texts.join('; ') : `${whoOf(m)} moved`;
+  const c = clockText(m);
+  return c ? `${body} (${c})` : body;
+}
+
+/**
+ * The move list, first to last, every move numbered (the number is text,
+ * so two or three digits never get cut off), kept in view at its end.
+ */
+function drawMoves() {
+  if (!summary) return;
+  const atEnd = movesEl.scrollHeight - movesEl.scrollTop - movesEl.clientHeight < 40;
+  replace(
+    movesEl,
+    moves.length
+      ? moves.map((m) => h('li', { dataset: { n: String(m.n), clock: m.clock ? m.clock.reason : '' } },
+          h('span', { class: 'n' }, `${m.n}.`), ' ', moveText(m)))
+      : h('li', { class: 'note' }, 'No moves yet.'),
+  );
+  document.body.dataset.moves = String(moves.length);
+  if (atEnd) movesEl.scrollTop = movesEl.scrollHeight;
+}
+
+/** Loads the whole move list (on every connection: nothing is kept from before). */
+async function loadMoves() {
+  const n = ++movesAsked;
+  try {
+    const q = new URLSearchParams();
+    if (token) q.set('token', token);
+    const res = await call('GET', `/api/games/${id}/moves?${q}`);
+    if (n !== movesAsked) return;
+    // A state may have come meanwhile: keep the longer list.
+    if (res.moves.length >= moves.length || !movesWhole) moves = res.moves;
+    movesWhole = moves.length === (last ? last.seq : res.seq);
+    drawMoves();
+    drawOver();
+    // A page that reads its own past from the list (Gobble's points) sees it.
+    if (last && last.view !== null && page) page.update(last);
+  } catch {
+    // The next state message asks again.
+    movesWhole = false;
+  }
+}
+
+/** @param {import('./api.js').StateMsg} s */
+function followMoves(s) {
+  const m = /** @type {Move | null | undefined} */ (s.move);
+  if (movesWhole && m && m.n === moves.length + 1 && s.seq === m.n) {
+    moves.push(m);
+    drawMoves();
+  } else if (!movesWhole || s.seq !== moves.length) {
+    movesWhole = false;
+    loadMoves();
+  } else drawMoves();
 }
 
 /**
@@ -237,7 +447,7 @@ function drawClaim() {
   const who = seatName(summary.seats, tc.seat);
   replace(
     box,
-    h('p', null, `${who} has left and their time is up. Claim the win, or the computer plays for them when the time runs out.`),
+    h('p', null, `${who} has left and their time is up. Claim the win, or the computer plays for them when the time runs out: `, h('strong', { id: 'claim-left' })),
     h('button', {
       type: 'button',
       id: 'claim-win',
@@ -251,6 +461,12 @@ function drawClaim() {
       },
     }, `⚑ Claim the win from ${who}`),
   );
+}
+
+function drawClaimCountdown() {
+  const el = document.getElementById('claim-left');
+  const tc = last && last.turn_clock;
+  if (el && tc) el.textContent = `${mmss(timerLeft(tc) || 0)} left`;
 }
 
 async function rematch() {
@@ -293,6 +509,8 @@ async function join() {
 
 /** @param {any} action @returns {Promise<{seq: number}>} */
 function act(action) {
+  // A refusal's banner belongs to the action it refused.
+  clearError();
   return new Promise((resolve, reject) => {
     if (!ws || ws.readyState !== WebSocket.OPEN) {
       const e = new ApiError('offline', 'not connected to the server (reconnecting): nothing was sent, try again in a moment', 0);
@@ -324,6 +542,8 @@ function connect() {
     opened = true;
     attempts = 0;
     setConn('ok', 'connected');
+    backOnline = true;
+    drawSeats();
   };
   sock.onmessage = (ev) => {
     /** @type {any} */
@@ -340,6 +560,8 @@ function connect() {
         document.body.dataset.seat = mySeat === null ? 'spectator' : String(mySeat);
         drawSeats();
         drawYou();
+        movesWhole = false;
+        loadMoves();
         break;
       case 'state':
         onState(msg);
@@ -384,6 +606,7 @@ function connect() {
     attempts++;
     const delay = Math.min(2000, 250 * 2 ** Math.min(attempts, 4));
     setConn('down', ev.code === 1012 ? 'server restarting — reconnecting…' : 'connection lost — reconnecting…');
+    drawSeats();
     setTimeout(async () => {
       if (!opened && attempts > 3) {
         // Maybe the game is gone, not the network: ask once.
@@ -420,8 +643,14 @@ function onState(s) {
   // (`view: null`, docs/api.md "A clock waits for the players"): only a
   // page that says it can show that state is given it; the shell's clock
   // says "waiting for players" meanwhile.
+  followMoves(s);
   if (s.view !== null || page?.waitsWithoutView) page?.update(s);
+  if (backOnline) {
+    backOnline = false;
+    page?.online?.();
+  }
   drawClaim();
+  drawAbort();
   drawOver();
   tick();
 }
@@ -443,6 +672,8 @@ async function assist(request) {
 
 function tick() {
   drawBanks();
+  drawCountdowns();
+  drawClaimCountdown();
   const ms = clockRemaining();
   const el = document.getElementById('shell-clock');
   if (el) {
@@ -515,6 +746,8 @@ async function main() {
     toast,
     confirm: confirmDialog,
     showError,
+    moves: () => moves,
+    online,
   };
   page = mod.mount(ctx);
   connect();

@@ -71,6 +71,12 @@ pub struct Args {
     /// whose data alone would take more are refused.
     #[arg(long, default_value_t = parlor_server::DERIVED_CACHE_BYTES, value_name = "BYTES")]
     pub derived_cache_bytes: usize,
+    /// A game that is not over and in which nothing has happened for this
+    /// many seconds (no move, nobody at the table) expires: it is aborted,
+    /// over without a winner, and leaves the lists of running games (an
+    /// unstarted rematch, a game its player left). 0: never.
+    #[arg(long, default_value_t = 7 * 24 * 3600, value_name = "SECONDS")]
+    pub abandon_after: u64,
     /// Also host the tiny test game `nim` (for `parlor serve-bench --game
     /// nim`, which measures the server rather than a game's rules and bots).
     #[arg(long, hide = true)]
@@ -114,6 +120,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         client_ip_header: args.client_ip_header.clone(),
         max_connections: args.max_connections,
         derived_cache_bytes: args.derived_cache_bytes,
+        abandon_after: (args.abandon_after > 0).then(|| Duration::from_secs(args.abandon_after)),
         ..Settings::default()
     };
     let mut resources = parlor_core::Resources::embedded();

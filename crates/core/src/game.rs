@@ -145,6 +145,25 @@ impl Outcome {
     }
 }
 
+/// How the scores of an [`Outcome`] read, in the game's own words: one
+/// and many ("point", "points"; Word Sprout's "round won", "rounds won").
+/// A host writes "12 points", never a unit of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ScoreWords {
+    /// For a score of exactly 1.
+    pub one: &'static str,
+    /// For any other score.
+    pub many: &'static str,
+}
+
+impl ScoreWords {
+    /// "point", "points": the default.
+    pub const POINTS: ScoreWords = ScoreWords {
+        one: "point",
+        many: "points",
+    };
+}
+
 /// What a game's settings need from the host, as the game declares it
 /// ([`Game::needs`]): the host finds and loads these before it creates the
 /// game, and never guesses from field names.
@@ -400,6 +419,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// How the scores of [`Game::outcome`] read (the default: points).
+    fn score_words(&self) -> ScoreWords {
+        ScoreWords::POINTS
+    }
 
     /// A clock the host must keep for this state, if any: once
     /// [`Deadline::seconds`] have passed since a state with this

@@ -124,6 +124,8 @@ pub trait DynMatch: Send + Sync {
     fn view_json(&self, viewer: Viewer) -> Value;
     /// The result, once over.
     fn outcome(&self) -> Option<Outcome>;
+    /// How the outcome's scores read (see [`crate::Game::score_words`]).
+    fn score_words(&self) -> crate::ScoreWords;
     /// The game record as JSON.
     fn record_json(&self) -> Value;
     /// Number of accepted actions so far.
@@ -247,6 +249,9 @@ impl<G: Game> DynMatch for Match<G> {
     }
     fn outcome(&self) -> Option<Outcome> {
         self.state().outcome()
+    }
+    fn score_words(&self) -> crate::ScoreWords {
+        self.state().score_words()
     }
     fn record_json(&self) -> Value {
         to_value(self.record())

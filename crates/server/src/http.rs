@@ -26,6 +26,7 @@ pub(crate) fn router(hub: Hub) -> Router {
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/claim", post(claim))
         .route("/api/games/{id}/state", get(state))
+        .route("/api/games/{id}/moves", get(moves))
         .route("/api/games/{id}/actions", post(act))
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/record", get(record))
@@ -409,6 +410,31 @@ async fn state(
     Ok(Json(
         stub.ask(|reply| Msg::State {
             token: q.token,
+            reply,
+        })
+        .await??,
+    ))
+}
+
+#[derive(Deserialize)]
+struct MovesQuery {
+    #[serde(default)]
+    token: Option<String>,
+    /// Moves after this many (default 0: all of them).
+    #[serde(default)]
+    from: usize,
+}
+
+async fn moves(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Query(q): Query<MovesQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let stub = hub.stub(&id).await?;
+    Ok(Json(
+        stub.ask(|reply| Msg::Moves {
+            token: q.token,
+            from: q.from,
             reply,
         })
         .await??,

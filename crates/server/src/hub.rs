@@ -723,6 +723,55 @@ impl Hub {
             .collect()
     }
 
+    /// Expires abandoned games (see [`crate::Settings::abandon_after`]):
+    /// every so often (a tenth of the limit, between 1 s and 10 min), the
+    /// unfinished games whose stored status and creation are older than
+    /// the limit are loaded and their actors asked to expire; each checks
+    /// again itself (a move or a player may have come meanwhile). On a
+    /// shared database every process sweeps; the abort is a conditional
+    /// write, so a game is aborted once.
+    pub(crate) fn expire_abandoned(&self) {
+        let Some(limit) = self.settings().abandon_after else {
+            return;
+        };
+        let every = (limit / 10).clamp(
+            std::time::Duration::from_secs(1),
+            std::time::Duration::from_secs(600),
+        );
+        let hub = self.clone();
+        let mut stop = self.shutdown_signal();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = stop.changed() => return,
+                }
+                let cutoff = hub.settings().time.now_ms() - limit.as_millis() as i64;
+                let games = match hub.store().read(|s| s.unfinished()).await {
+                    Ok(g) => g,
+                    Err(e) => {
+                        tracing::warn!("cannot look for abandoned games: {e}");
+                        continue;
+                    }
+                };
+                for g in games.iter().filter(|g| {
+                    !g.row.aborted
+                        && g.row.created_ms <= cutoff
+                        && g.row.status.updated_ms <= cutoff
+                }) {
+                    match hub.stub(&g.row.id).await {
+                        Ok(stub) => {
+                            let _ = stub.send_wait(Msg::Expire { cutoff_ms: cutoff }).await;
+                        }
+                        Err(e) => tracing::warn!("cannot expire game {}: {e}", g.row.id),
+                    }
+                }
+            }
+        });
+    }
+
     /// Starts the unfinished games that go on by themselves — a clock is
     /// running or a bot is to act — so that they do after a restart. Other
     /// games wait in the database until someone visits them. Returns how

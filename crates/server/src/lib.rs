@@ -203,6 +203,10 @@ pub struct Settings {
     /// A WebSocket from which nothing (no message, no pong) has come for
     /// this long is closed: its seat counts as absent.
     pub ws_idle_timeout: Duration,
+    /// A game not over in which nothing has happened for this long (no
+    /// action, no start of its clocks, nobody holding a seat) expires: it
+    /// is aborted like `POST .../abort`, moves or not. `None`: never.
+    pub abandon_after: Option<Duration>,
     /// Where the game clocks read the time: the system's clock, or a
     /// manual one that tests move by hand ([`TimeSource::manual`]), so
     /// that clocks run out in virtual time.
@@ -258,6 +262,7 @@ impl Default for Settings {
             tcp_keepalive: Duration::from_secs(60),
             ws_ping: Duration::from_secs(15),
             ws_idle_timeout: Duration::from_secs(45),
+            abandon_after: Some(Duration::from_secs(7 * 24 * 3600)),
             time: TimeSource::system(),
         }
     }
@@ -321,6 +326,9 @@ impl Server {
         if let Some(notices) = notices {
             // Several processes on one PostgreSQL share live games.
             hub.follow(notices);
+        }
+        if hub.settings().abandon_after.is_some() {
+            hub.expire_abandoned();
         }
         if resume {
             // In the background: the server answers at once, and a game

@@ -49,6 +49,8 @@ fn serve(path: &str) -> Response {
 pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
         .route("/", get(|| async { serve("index.html") }))
+        // Browsers ask for it at the root whatever the page says.
+        .route("/favicon.ico", get(|| async { serve("favicon.ico") }))
         .route(
             "/play/{id}",
             get(|_: Path<String>| async { serve("play.html") }),

@@ -1621,3 +1621,152 @@ fn now_ms() -> i64 {
         .unwrap()
         .as_millis() as i64
 }
+
+/// The move list: every move, numbered, with who made it and which ones a
+/// clock made; the turn clock's moves are told from the stored times, so
+/// a restart tells them the same; the absent countdown's while the game is
+/// live; a state message carries its own move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_move_list_says_which_moves_a_clock_made() {
+    let (settings, time) = common::virtual_time();
+    let db = common::sqlite_url("moves");
+    let server = common::start(&db, settings.clone()).await;
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"game": "nim", "config": {"pile": 9, "max_take": 1}, "turn_seconds": 10.0, "absent_seconds": 0.5}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    let (mut ann, _) = connect(addr, &id, Some(&t0)).await;
+    let (mut bea, _) = connect(addr, &id, Some(&t1)).await;
+    // Ann moves herself; the state carries the move.
+    act(&mut ann, 1, json!(1)).await;
+    let s = bea.recv_until("state", |v| v["seq"] == 1).await.unwrap();
+    assert_eq!(s["move"]["n"], 1, "{s}");
+    assert_eq!(s["move"]["by"], json!({"seat": 0}));
+    assert_eq!(s["move"]["clock"], Value::Null);
+    // Bea thinks past her turn clock: the computer moves for her.
+    time.advance(Duration::from_millis(10_000));
+    let s = bea.recv_until("state", |v| v["seq"] == 2).await.unwrap();
+    assert_eq!(
+        s["move"]["clock"],
+        json!({"reason": "turn", "seat": 1}),
+        "{s}"
+    );
+    // Ann leaves on her turn: her absent countdown runs out.
+    ann.close().await;
+    let mut moved = Value::Null;
+    for _ in 0..200 {
+        time.advance(Duration::from_millis(100));
+        bea.send(&json!({"type": "sync"})).await.unwrap();
+        let s = bea.recv_until("state", |_| true).await.unwrap();
+        if s["seq"] == 3 {
+            moved = s;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        moved["move"]["clock"],
+        json!({"reason": "absent", "seat": 0}),
+        "{moved}"
+    );
+    let path = format!("/api/games/{id}/moves?token={t1}");
+    let (status, list) = common::get(addr, &path).await;
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(list["seq"], 3);
+    let moves = list["moves"].as_array().unwrap();
+    assert_eq!(
+        moves.iter().map(|m| m["n"].clone()).collect::<Vec<_>>(),
+        vec![json!(1), json!(2), json!(3)]
+    );
+    assert_eq!(
+        moves
+            .iter()
+            .map(|m| m["clock"]["reason"].clone())
+            .collect::<Vec<_>>(),
+        vec![Value::Null, json!("turn"), json!("absent")]
+    );
+    assert!(moves
+        .iter()
+        .all(|m| m["events"].is_array() && m["at_ms"].is_i64()));
+    // From a move on; a bad token is refused.
+    let (_, tail) = common::get(addr, &format!("/api/games/{id}/moves?from=2")).await;
+    assert_eq!(tail["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(tail["moves"][0]["n"], 3);
+    let (status, _) = common::get(addr, &format!("/api/games/{id}/moves?token=nope")).await;
+    assert_eq!(status, 403);
+    bea.close().await;
+    server.stop().await;
+    // After a restart the turn clock's move is still told; the absent
+    // countdown's (presence is not stored) reads as a plain move.
+    let server = common::start(&db, settings).await;
+    let (_, list) = common::get(server.addr(), &format!("/api/games/{id}/moves")).await;
+    let reasons: Vec<Value> = list["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["clock"]["reason"].clone())
+        .collect();
+    assert_eq!(reasons, vec![Value::Null, json!("turn"), Value::Null]);
+    server.stop().await;
+}
+
+/// A game nobody plays expires: aborted by the server once nothing has
+/// happened in it for `abandon_after`, moves or not; a game with a player
+/// at the table does not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abandoned_games_expire() {
+    let (mut settings, time) = common::virtual_time();
+    settings.abandon_after = Some(Duration::from_secs(10));
+    let server = common::start(&common::sqlite_url("abandon"), settings).await;
+    let addr = server.addr();
+    // Against the computer, which moves first; Ann never comes.
+    let left = create(
+        addr,
+        json!({"game": "nim", "config": {"pile": 9}, "bots": [{"seat": 0, "level": "easy"}]}),
+    )
+    .await;
+    let left_id = left["game"]["id"].as_str().unwrap().to_string();
+    // Bea sits at this one.
+    let kept = create(addr, json!({"game": "nim"})).await;
+    let kept_id = kept["game"]["id"].as_str().unwrap().to_string();
+    let (mut bea, _) = connect(addr, &kept_id, Some(&token(&kept, 0))).await;
+    let summary =
+        |id: String| async move { common::get(addr, &format!("/api/games/{id}")).await.1 };
+    for _ in 0..100 {
+        if summary(left_id.clone()).await["seq"] == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        summary(left_id.clone()).await["seq"],
+        1,
+        "the computer moved"
+    );
+    assert_eq!(summary(left_id.clone()).await["aborted"], false);
+    time.advance(Duration::from_secs(11));
+    // The sweep runs every second (real time) at this limit: wait for it.
+    let mut g = Value::Null;
+    for _ in 0..200 {
+        g = summary(left_id.clone()).await;
+        if g["aborted"] == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        (g["aborted"].clone(), g["status"].clone()),
+        (json!(true), json!("over")),
+        "{g}"
+    );
+    let k = summary(kept_id.clone()).await;
+    assert_eq!(k["aborted"], false, "a player is at the table: {k}");
+    bea.send(&json!({"type": "sync"})).await.unwrap();
+    let s = bea.recv_until("state", |_| true).await.unwrap();
+    assert_eq!(s["aborted"], false);
+    server.stop().await;
+}

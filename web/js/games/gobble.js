@@ -69,8 +69,21 @@ export function mount(ctx) {
   let path = [];
   let dragging = false;
   let dragMoved = false;
-  /** @type {{word: string, state: 'sent'|'ok'|'bad', message?: string}[]} */
+  /** @type {{word: string, state: 'sent'|'ok'|'bad'|'queued', message?: string}[]} */
   const feedback = [];
+  /**
+   * Each of my accepted words' points, from the server's events (which
+   * carry them for the seat that found it alone): the live events and,
+   * after a reload, the move list.
+   * @type {Map<string, number>}
+   */
+  const points = new Map();
+  /** @param {any[]} events */
+  const learnPoints = (events) => {
+    for (const e of events || []) {
+      if (e && e.type === 'accepted' && e.seat === ctx.mySeat && Array.isArray(e.word)) points.set(e.word[0], e.word[1]);
+    }
+  };
   /** @type {number[] | null} */
   let shownPath = null;
   /**
@@ -139,22 +152,44 @@ export function mount(ctx) {
     if (w && running()) word.value = '';
     drawPath();
     if (!w || !running()) return;
-    const item = { word: w, state: /** @type {'sent'|'ok'|'bad'} */ ('sent'), message: '' };
+    const item = { word: w, state: /** @type {'sent'|'ok'|'bad'|'queued'} */ ('sent'), message: '' };
     feedback.unshift(item);
+    send(item);
+    focusWord();
+  }
+
+  /**
+   * Sends an entry; one the connection could not carry waits for it
+   * (`queued`) and goes when the connection is back (`online`).
+   * @param {{word: string, state: 'sent'|'ok'|'bad'|'queued', message?: string}} item
+   */
+  function send(item) {
+    if (!ctx.online()) {
+      item.state = 'queued';
+      drawFeedback();
+      return;
+    }
+    item.state = 'sent';
     drawFeedback();
-    ctx.act({ type: 'enter', word: w }).then(
+    ctx.act({ type: 'enter', word: item.word }).then(
       () => {
         item.state = 'ok';
         drawFeedback();
       },
       (e) => {
-        item.state = 'bad';
-        item.message = e.message;
+        if (e.code === 'offline') {
+          item.state = 'queued';
+        } else {
+          item.state = 'bad';
+          item.message = e.message;
+        }
         drawFeedback();
       },
     );
-    focusWord();
   }
+
+  /** @param {string} w */
+  const pts = (w) => (points.has(w) ? ` +${points.get(w)} point${points.get(w) === 1 ? '' : 's'}` : '');
 
   function drawFeedback() {
     const mine = new Set(st && st.view ? st.view.my_words : []);
@@ -162,10 +197,13 @@ export function mount(ctx) {
       feedbackEl,
       feedback.slice(0, 40).map((f) =>
         h('li', { class: `fb ${f.state === 'bad' ? 'bad' : f.state === 'ok' || mine.has(f.word) ? 'ok' : 'sent'}`, dataset: { word: f.word } },
-          f.state === 'bad' ? `✗ ${f.word.toUpperCase()} — ${f.message}` : f.state === 'ok' || mine.has(f.word) ? `✓ ${f.word.toUpperCase()}` : `… ${f.word.toUpperCase()} (checking)`),
+          f.state === 'bad' ? `✗ ${f.word.toUpperCase()} — ${f.message}`
+            : f.state === 'ok' || mine.has(f.word) ? `✓ ${f.word.toUpperCase()}${pts(f.word)}`
+              : f.state === 'queued' ? `⧗ ${f.word.toUpperCase()} (kept: sent when the connection is back)`
+                : `… ${f.word.toUpperCase()} (checking)`),
       ),
       // Accepted words from before a refresh (the view is the truth).
-      (st && st.view ? st.view.my_words : []).filter((/** @type {string} */ w) => !feedback.some((f) => f.word === w)).reverse().map((/** @type {string} */ w) => h('li', { class: 'fb ok', dataset: { word: w } }, `✓ ${w.toUpperCase()}`)),
+      (st && st.view ? st.view.my_words : []).filter((/** @type {string} */ w) => !feedback.some((f) => f.word === w)).reverse().map((/** @type {string} */ w) => h('li', { class: 'fb ok', dataset: { word: w } }, `✓ ${w.toUpperCase()}${pts(w)}`)),
     );
   }
 
@@ -349,7 +387,10 @@ export function mount(ctx) {
     // While the round runs the countdown stays in view (sticky) as the page scrolls.
     timer.classList.toggle('live', !!st.view && !st.view.over && !waiting() && ms !== null);
     if (st.view && st.view.over) {
-      timer.textContent = '◷ time is up';
+      // The round ended by the clock (the referee), or because every
+      // player pressed "I'm finished".
+      const all = st.view.done.length >= st.view.counts.length;
+      timer.textContent = all ? '✓ everyone has finished' : '◷ time is up';
       return;
     }
     if (waiting()) {
@@ -377,6 +418,8 @@ export function mount(ctx) {
     /** @param {import('../api.js').StateMsg} s */
     update(s) {
       st = s;
+      learnPoints(s.events);
+      if (points.size < (s.view ? s.view.my_words.length : 0)) for (const m of ctx.moves()) learnPoints(m.events);
       if (s.view && s.view.over && (word.value || path.length)) {
         word.value = '';
         path = [];
@@ -399,7 +442,24 @@ export function mount(ctx) {
       return !!action && action.type === 'enter'; // shown next to the word in the feedback list
     },
     wouldLose() {
-      return !!word.value.trim() && running();
+      return (!!word.value.trim() && running()) || feedback.some((f) => f.state === 'queued');
+    },
+    /** @param {import('../play.js').Move} m */
+    describeMove(m) {
+      /** @param {number} s */
+      const who = (s) => (s === ctx.mySeat ? 'You' : ctx.seatName(s));
+      return m.events.map((/** @type {any} */ e) => {
+        switch (e.type) {
+          // The word and its points reach its finder alone.
+          case 'accepted': return Array.isArray(e.word) ? `${who(e.seat)} found ${String(e.word[0]).toUpperCase()} (+${e.word[1]})` : `${who(e.seat)} found a word (${e.words} so far)`;
+          case 'seat_done': return `${who(e.seat)} finished searching`;
+          case 'round_over': return 'The round is over';
+          default: return null;
+        }
+      });
+    },
+    online() {
+      for (const f of [...feedback].reverse()) if (f.state === 'queued' && running()) send(f);
     },
   };
 }

@@ -82,9 +82,6 @@ export function mount(ctx) {
   let st = null;
   /** @type {{point: number | null, letter: string | null}} */
   const pick = { point: null, letter: null };
-  /** @type {{seq: number, text: string}[]} */
-  const log = [];
-  let loggedSeq = -1;
   let helperOpen = false;
 
   const status = h('h2', { id: 'ws-status', class: 'status', 'aria-live': 'polite' });
@@ -149,11 +146,13 @@ export function mount(ctx) {
   replace(helperEl, helperBtn, helperPanel);
   let helperAsked = 0;
   const boardEl = h('div', { id: 'ws-board' });
-  const logEl = h('ol', { id: 'ws-log', class: 'log', reversed: true, 'aria-label': 'What happened, newest first' });
+  // Between rounds: what ended the last one, in view until the next move.
+  const breakEl = h('p', { id: 'ws-round-break', class: 'round-break', role: 'status', hidden: true });
 
   replace(
     ctx.root,
     status,
+    breakEl,
     rulesEl,
     potEl,
     roundEl,
@@ -168,8 +167,6 @@ export function mount(ctx) {
     buttons,
     boardEl,
     helperEl,
-    h('h3', null, 'What happened'),
-    logEl,
   );
 
   /** @param {number} s */
@@ -179,6 +176,8 @@ export function mount(ctx) {
 
   /** @param {any} action */
   function send(action) {
+    // The last refusal belongs to the last action.
+    replace(previewEl);
     return ctx.act(action).then(
       (r) => {
         clearPick();
@@ -240,7 +239,8 @@ export function mount(ctx) {
       case 'round-started':
         return `Round ${e.round} starts; ${name(e.first)} plays first`;
       case 'match-over':
-        return `Game over: ${e.winners.map(name).join(' and ')} won`;
+        // "Game over" is the result's headline; the move says who won.
+        return `★ ${e.winners.map(name).join(' and ')} won the match`;
       case 'collected':
         return `${name(e.seat)} collected ${e.vowel.toUpperCase()}`;
       case 'lost-vowel':
@@ -499,7 +499,7 @@ export function mount(ctx) {
     if (!v || !st) return;
     const ph = v.phase;
     let text;
-    if (ph.phase === 'over') text = 'Game over';
+    if (ph.phase === 'over') text = 'The match has ended: the result is at the top';
     else if (ph.phase === 'proving') text = ph.challenged === ctx.mySeat ? '⚑ You are challenged: name your goal word' : `⚑ ${name(ph.challenger)} challenged ${name(ph.challenged)}: waiting for a goal word`;
     else if (ph.phase === 'choosing-rule') text = ph.seat === ctx.mySeat ? 'You won the round: choose a rule to switch' : `${name(ph.seat)} is choosing a rule`;
     else text = v.to_move === ctx.mySeat ? '▶ Your turn' : `${ctx.seatName(v.to_move)} to move`;
@@ -522,8 +522,24 @@ export function mount(ctx) {
     );
   }
 
-  function drawLog() {
-    replace(logEl, log.slice(-30).reverse().map((l) => h('li', null, l.text)));
+  /**
+   * A round just ended (this state's move won it): say so above the
+   * string, which starts again empty, until the next round's first play.
+   * @param {import('../api.js').StateMsg} s
+   */
+  function drawRoundBreak(s) {
+    const moves = ctx.moves();
+    const lastMove = moves[moves.length - 1];
+    const events = (lastMove && lastMove.n === s.seq ? lastMove.events : s.events) || [];
+    const won = events.find((/** @type {any} */ e) => e.type === 'round-won');
+    if (won && s.view.phase.phase !== 'over') {
+      const next = events.find((/** @type {any} */ e) => e.type === 'round-started');
+      breakEl.hidden = false;
+      breakEl.textContent = `${describe(won)}.${next ? ` ${describe(next)}.` : ''}`;
+      breakEl.dataset.round = String(won.round);
+    } else if (!won) {
+      breakEl.hidden = true;
+    }
   }
 
   function draw() {
@@ -572,16 +588,7 @@ export function mount(ctx) {
     update(s) {
       const changed = !st || st.view.string !== s.view.string || st.seq !== s.seq;
       st = s;
-      if (s.seq > loggedSeq) {
-        if (loggedSeq >= 0 || s.seq > 0) {
-          for (const e of s.events || []) {
-            const text = describe(e);
-            if (text) log.push({ seq: s.seq, text });
-          }
-        }
-        loggedSeq = s.seq;
-        drawLog();
-      }
+      if (changed) drawRoundBreak(s);
       if (changed) {
         pick.point = null;
         pick.letter = null;
@@ -594,10 +601,18 @@ export function mount(ctx) {
       }
       draw();
     },
-    /** @param {import('../api.js').ApiError} e */
-    error(e) {
-      replace(previewEl, h('p', { class: 'error', role: 'alert', id: 'ws-error' }, `⚠ Not played: ${e.message}`));
+    /** @param {import('../api.js').ApiError} e @param {any} action */
+    error(e, action) {
+      // The refused string leaves the box (it is quoted here instead), so
+      // the next play starts clean.
+      const tried = action && action.type === 'play' && typeof action.string === 'string' ? `${shown(action.string)}: ` : '';
+      if (action && action.type === 'play' && whole.value.trim().toLowerCase() === action.string) whole.value = '';
+      replace(previewEl, h('p', { class: 'error', role: 'alert', id: 'ws-error' }, `⚠ Not played: ${tried}${e.message}`));
       return false;
+    },
+    /** @param {import('../play.js').Move} m */
+    describeMove(m) {
+      return m.events.map((/** @type {any} */ e) => describe(e));
     },
     wouldLose() {
       return !!whole.value.trim() || (pick.letter !== null && pick.point !== null);

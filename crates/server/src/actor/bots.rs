@@ -141,7 +141,19 @@ impl GameActor {
         let think_for = settings.bot_think;
         // One agent per seat for the whole game: its seed is the seat's.
         let seed = self.row.seed ^ (seat.0 as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let delay = if self.round_due().is_some() {
+        // Once only bots are left to act (every person has finished a
+        // simultaneous phase, such as Gobble's search), nobody watches
+        // them think: they go on at once, so the people do not wait out
+        // the clock for a bot's pace.
+        let only_bots_left = match self.m.to_act() {
+            parlor_core::ToAct::Simultaneous(left) => left
+                .iter()
+                .all(|s| self.seats.get(s.0).is_none_or(|r| r.kind == SeatKind::Bot)),
+            _ => false,
+        };
+        let delay = if only_bots_left && self.seats.iter().any(|r| r.kind == SeatKind::Human) {
+            std::time::Duration::ZERO
+        } else if self.round_due().is_some() {
             settings.bot_delay_clocked
         } else {
             settings.bot_delay
@@ -255,7 +267,16 @@ impl GameActor {
         }
         match r.action {
             Ok(Some(action)) => match self.act_as(Actor::Seat(r.seat), action, false).await {
-                Ok(_) => self.after_change(),
+                Ok((n, _)) => {
+                    // A human seat's clock ran out: the move list says so.
+                    if let Some((seat, seq, why)) = self.forced_why {
+                        if seat == r.seat && seq == r.at_seq {
+                            self.clock_moves
+                                .insert(n - 1, super::moves::OnClock::Seat(seat, why));
+                        }
+                    }
+                    self.after_change()
+                }
                 // Another process's bot (or a person) moved first.
                 Err(NotStored::MovedOn) => self.maybe_bot(),
                 Err(NotStored::Refused(e)) => {

@@ -461,9 +461,18 @@ impl GameActor {
             .m
             .forfeit_json(seat)
             .ok_or_else(|| not("the game offers no forfeit for that seat now"))?;
+        let why = if flagged.is_some() {
+            Why::Flag
+        } else {
+            Why::Claim
+        };
         self.act_as(Actor::Referee, action, false)
             .await
-            .map(|(seq, applied)| (seq, applied.for_viewer(Viewer::Seat(claimant)).to_vec()))
+            .map(|(seq, applied)| {
+                self.clock_moves
+                    .insert(seq - 1, super::moves::OnClock::Seat(seat, why));
+                (seq, applied.for_viewer(Viewer::Seat(claimant)).to_vec())
+            })
             .map_err(|e| match e {
                 NotStored::MovedOn => {
                     not("the game moved on meanwhile (a move was made): look again")
@@ -490,6 +499,11 @@ impl GameActor {
     /// timeline and the clocks follow, or the clocks start now if they may.
     pub(super) fn clocks_follow(&mut self, actor: Actor, at_ms: i64) {
         let waiting = self.clock.clocks.is_none() && !self.waiting_for().is_empty();
+        let idx = self.clock.timeline.steps.len();
+        let seen = self.clock.clocks.as_ref().and_then(|c| {
+            super::moves::step_on_clock(c, actor, at_ms, |s| self.human(s), self.seats.len())
+        });
+        self.last_clock_step = Some((idx, at_ms, actor, seen));
         let followed = self
             .clock
             .follow(&*self.m, self.row.aborted, actor, at_ms, waiting);
@@ -598,7 +612,11 @@ impl GameActor {
                 self.clock.flag_tried(seat, seq);
                 match self.m.forfeit_json(seat) {
                     Some(action) => match self.act_as(Actor::Referee, action, false).await {
-                        Ok(_) => self.after_change(),
+                        Ok((n, _)) => {
+                            self.clock_moves
+                                .insert(n - 1, super::moves::OnClock::Seat(seat, Why::Flag));
+                            self.after_change()
+                        }
                         Err(NotStored::MovedOn) => {}
                         Err(NotStored::Refused(e)) if e.code == "storage" => {
                             self.clock.flag_failed(seat, seq);
@@ -610,11 +628,13 @@ impl GameActor {
                                 self.row.id, seat.0
                             );
                             self.bots.forced = Some((seat, seq));
+                            self.forced_why = Some((seat, seq, Why::Flag));
                             self.maybe_bot();
                         }
                     },
                     None => {
                         self.bots.forced = Some((seat, seq));
+                        self.forced_why = Some((seat, seq, Why::Flag));
                         self.maybe_bot();
                     }
                 }
@@ -627,6 +647,7 @@ impl GameActor {
                 let elsewhere = why != Why::Turn && self.held_elsewhere(seat).await;
                 if !elsewhere {
                     self.bots.forced = Some((seat, seq));
+                    self.forced_why = Some((seat, seq, why));
                     self.maybe_bot();
                 }
             }

@@ -13,6 +13,7 @@
 mod bots;
 mod clock;
 mod env;
+mod moves;
 mod play;
 mod presence;
 mod render;
@@ -27,7 +28,7 @@ use axum::extract::ws::Utf8Bytes;
 use bots::{BotResult, Bots};
 use clock::GameClock;
 pub(crate) use env::{Env, Games};
-use parlor_core::{Actor, Applied, DynMatch, ErrorKind, GameEntry, Resources, ToAct, Viewer};
+use parlor_core::{Actor, Applied, DynMatch, ErrorKind, GameEntry, Resources, Seat, ToAct, Viewer};
 use presence::Holders;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -127,6 +128,13 @@ pub(crate) enum Msg {
     Summary {
         reply: oneshot::Sender<Value>,
     },
+    /// The move list from move `from` + 1 on, as the token's seat (or a
+    /// spectator) may see it.
+    Moves {
+        token: Option<String>,
+        from: usize,
+        reply: oneshot::Sender<Result<Value, ApiError>>,
+    },
     Join {
         token: String,
         name: Option<String>,
@@ -164,6 +172,11 @@ pub(crate) enum Msg {
     /// Catch up if it is ahead of ours (see `GameActor::catch_up`).
     Notified {
         seq: Option<usize>,
+    },
+    /// Nothing happened in this game since `cutoff_ms`: expire it unless
+    /// that changed (see `crate::Settings::abandon_after`).
+    Expire {
+        cutoff_ms: i64,
     },
     /// This process took or lost the game's lease (see `crate::lease`).
     Hosting,
@@ -266,6 +279,17 @@ pub(crate) struct GameActor {
     /// When this process last tried to take the game's lease (shared
     /// databases, see `crate::lease`).
     lease_tried: Option<Instant>,
+    /// Moves a seat's clock made that the stored times cannot tell (the
+    /// absent countdown, a claimed win; see `moves`), by action index,
+    /// while the game is live here.
+    clock_moves: HashMap<usize, moves::OnClock>,
+    /// Whether the latest action was a clock's, worked out as it was
+    /// applied: (index, time, actor, answer), so that each state message
+    /// does not replay the clocks to tell it.
+    last_clock_step: Option<(usize, i64, Actor, Option<moves::OnClock>)>,
+    /// Why the bot moves for a human seat whose clock ran out
+    /// (`Bots::forced`), for the move list.
+    forced_why: Option<(Seat, usize, clock::Why)>,
     /// Memory may no longer match the database (a failed write could not
     /// be undone, nor the game rebuilt from its record): the actor stops
     /// and the hub forgets the game, so the next visitor loads it as
@@ -320,6 +344,9 @@ impl GameActor {
             seq: seq.clone(),
             refusal_caught_up: None,
             lease_tried: None,
+            clock_moves: HashMap::new(),
+            last_clock_step: None,
+            forced_why: None,
         };
         let now = actor.now();
         actor.holders = Holders::new(actor.seats.len(), now);
@@ -508,6 +535,24 @@ impl GameActor {
             Msg::Summary { reply } => {
                 let _ = reply.send(self.summary());
             }
+            Msg::Moves { token, from, reply } => {
+                self.catch_up().await;
+                let viewer = match token.filter(|t| !t.is_empty()) {
+                    None => Ok(Viewer::Spectator),
+                    Some(t) => self
+                        .seat_of_token(&t)
+                        .map(Viewer::Seat)
+                        .ok_or_else(ApiError::bad_token),
+                };
+                let r = viewer.map(|v| {
+                    serde_json::json!({
+                        "seq": self.m.actions_len(),
+                        "moves": self.moves_json(v, from),
+                        "score_words": self.m.score_words(),
+                    })
+                });
+                let _ = reply.send(r);
+            }
             Msg::Join {
                 token,
                 name,
@@ -568,6 +613,11 @@ impl GameActor {
                 };
                 let _ =
                     reply.send(viewer.map(|v| (v, self.m.record_json(), self.resources.clone())));
+            }
+            Msg::Expire { cutoff_ms } => {
+                if self.expire(cutoff_ms).await {
+                    self.broadcast_state();
+                }
             }
             Msg::Presence { held } => {
                 self.set_remote(&held).await;

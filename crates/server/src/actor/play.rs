@@ -62,13 +62,68 @@ impl GameActor {
                 ApiError::new("illegal_action", "the game is over").with_kind(ErrorKind::GameOver)
             );
         }
-        if self.m.actions_len() > 0 {
-            return Err(ApiError::new(
+        let moved = || {
+            ApiError::new(
                 "illegal_action",
                 "moves have been made: only a game nobody has moved in can be aborted",
             )
-            .with_kind(ErrorKind::Illegal));
+            .with_kind(ErrorKind::Illegal)
+        };
+        if self.m.actions_len() > 0 {
+            return Err(moved());
         }
+        match self.stop_game().await? {
+            true => Ok(self.summary()),
+            false if self.row.aborted => Ok(self.summary()),
+            false => Err(moved()),
+        }
+    }
+
+    /// When something last happened in the game (ms since the epoch): its
+    /// creation, its latest action, the start of its clocks.
+    pub(super) fn last_activity_ms(&self) -> i64 {
+        let last_action = self.clock.timeline.steps.last().map(|s| s.at_ms);
+        [Some(self.row.created_ms), last_action, self.clock.start_ms]
+            .into_iter()
+            .flatten()
+            .max()
+            .unwrap_or(self.row.created_ms)
+    }
+
+    /// Expires an abandoned game (see `crate::Settings::abandon_after`):
+    /// not over, nothing has happened since `cutoff_ms` and nobody holds a
+    /// seat now. Aborted like `POST .../abort`, whatever moves were made.
+    /// Returns whether it did.
+    pub(super) async fn expire(&mut self, cutoff_ms: i64) -> bool {
+        self.catch_up().await;
+        if self.row.aborted || self.m.to_act() == ToAct::Over {
+            return false;
+        }
+        if self.last_activity_ms() > cutoff_ms
+            || (0..self.seats.len()).any(|s| self.human(s) && self.here(s))
+        {
+            return false;
+        }
+        match self.stop_game().await {
+            Ok(true) => {
+                tracing::info!(
+                    "game {}: nothing happened in it for too long: aborted",
+                    self.row.id
+                );
+                true
+            }
+            Ok(false) => false,
+            Err(e) => {
+                tracing::warn!("game {}: cannot expire it: {e}", self.row.id);
+                false
+            }
+        }
+    }
+
+    /// Marks the game aborted, in the database (only over the status
+    /// stored at this seq) and here. `Ok(false)`: another process moved or
+    /// aborted first (the game has caught up with it).
+    async fn stop_game(&mut self) -> Result<bool, ApiError> {
         self.row.aborted = true;
         let status = self.status_row();
         let write = Write::Abort {
@@ -78,17 +133,9 @@ impl GameActor {
         match self.env.store.try_write(write).await {
             Ok(true) => {}
             Ok(false) => {
-                // Another process stored a move (or the abort) first.
                 self.row.aborted = false;
                 self.catch_up().await;
-                if self.row.aborted {
-                    return Ok(self.summary());
-                }
-                return Err(ApiError::new(
-                    "illegal_action",
-                    "moves have been made: only a game nobody has moved in can be aborted",
-                )
-                .with_kind(ErrorKind::Illegal));
+                return Ok(false);
             }
             Err(e) => {
                 self.row.aborted = false;
@@ -99,7 +146,9 @@ impl GameActor {
         self.clock.clocks = None;
         self.last_by = Some(Actor::Referee);
         self.last_events = Applied::default();
-        Ok(self.summary())
+        // Bots stop: the game is over for everyone.
+        self.bots.cancel.cancel();
+        Ok(true)
     }
 
     /// A person's action: see [`GameActor::act_as`].
@@ -255,6 +304,8 @@ impl GameActor {
             Ok((m, timeline)) => {
                 self.m = m;
                 self.clock.timeline = timeline;
+                let len = self.m.actions_len();
+                self.clock_moves.retain(|&i, _| i < len);
                 self.rebuild_clocks();
                 self.bots.shadow = None;
                 self.bots.pending.clear();

@@ -48,6 +48,8 @@ impl GameActor {
             "waiting_for": self.waiting_json(),
             "by": self.last_by,
             "events": self.last_events.for_viewer(viewer),
+            "move": self.last_move_json(viewer),
+            "score_words": self.m.score_words(),
         });
         if let (true, Viewer::Seat(seat)) = (legal, viewer) {
             v["legal"] = if self.clock.held {

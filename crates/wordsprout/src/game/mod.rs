@@ -694,6 +694,15 @@ impl Game for WordSprout {
         self.result.clone()
     }
 
+    /// A match's scores are the rounds each player won (one round ranks
+    /// without scores).
+    fn score_words(&self) -> parlor_core::ScoreWords {
+        parlor_core::ScoreWords {
+            one: "round won",
+            many: "rounds won",
+        }
+    }
+
     fn lexicons(&self) -> Vec<LexiconStamp> {
         vec![LexiconStamp::of(&self.shared.lexicon)]
     }
