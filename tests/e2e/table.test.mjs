@@ -42,6 +42,8 @@ test('turn clock on screen, moves made on time labelled, the whole move list aft
     await A.waitForSelector('#seats li[data-seat="0"] .mark.countdown:text-matches("turn [0-9]:[0-9][0-9]")', { timeout: 20000 });
     // Moves the clock made say so.
     await A.waitForSelector('#moves li[data-clock="turn"]:has-text("on time: you did not move in time, the computer played for you")', { timeout: 20000 });
+    // A new round is a visible change: how the last one ended stays in view.
+    await A.waitForSelector('#ws-round-break:not([hidden]):has-text("Round 1 won by")', { timeout: 60000 });
     // The match ends by itself.
     await A.waitForSelector('#result:not([hidden]) #ranking', { timeout: 150000 });
     const n = Number(await A.evaluate(() => document.body.dataset.moves));
@@ -151,6 +153,29 @@ test('Abort on the page before the first move; abandoned games expire and leave 
   } finally {
     await short.stop();
   }
+});
+
+test('a refused play: its text leaves the box, its banners go with the next play', { timeout: 60000 }, async () => {
+  const created = await srv.api('/api/games', {
+    game: 'wordsprout', config: { players: 2 }, bots: [{ seat: 1, level: 'easy' }], take_seat: 0, name: 'Ann',
+  });
+  const ann = await player(browser, 'Ann');
+  const A = ann.page;
+  await withArtifacts([ann], async () => {
+    await A.goto(`${srv.url}/play/${created.game.id}#${created.you.token}`);
+    await A.waitForSelector('#ws-status:has-text("Your turn")');
+    await A.fill('#ws-whole', 'xyz');
+    await A.press('#ws-whole', 'Enter');
+    await A.waitForSelector('#ws-error:has-text("Not played: XYZ")');
+    await A.waitForSelector('#alert.shown');
+    assert.equal(await A.inputValue('#ws-whole'), '', 'the refused text left the box');
+    // The next play: no banner of the last refusal is left.
+    await A.fill('#ws-whole', 'a');
+    await A.press('#ws-whole', 'Enter');
+    await A.waitForSelector('#moves li[data-n="1"]');
+    assert.equal(await A.locator('#alert.shown').count(), 0);
+    assert.equal(await A.locator('#ws-error').count(), 0);
+  });
 });
 
 test('/favicon.ico is served', async () => {

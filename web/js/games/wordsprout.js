@@ -523,21 +523,21 @@ export function mount(ctx) {
   }
 
   /**
-   * A round just ended (this state's move won it): say so above the
-   * string, which starts again empty, until the next round's first play.
+   * From the second round on: how the last round ended, above the string
+   * (which starts again empty), so a new round is a visible change and
+   * not only an emptied string.
    * @param {import('../api.js').StateMsg} s
    */
   function drawRoundBreak(s) {
     const moves = ctx.moves();
-    const lastMove = moves[moves.length - 1];
-    const events = (lastMove && lastMove.n === s.seq ? lastMove.events : s.events) || [];
-    const won = events.find((/** @type {any} */ e) => e.type === 'round-won');
+    let won = null;
+    for (let i = moves.length - 1; i >= 0 && !won; i--) won = moves[i].events.find((/** @type {any} */ e) => e.type === 'round-won');
+    if (!won && s.events) won = s.events.find((/** @type {any} */ e) => e.type === 'round-won');
     if (won && s.view.phase.phase !== 'over') {
-      const next = events.find((/** @type {any} */ e) => e.type === 'round-started');
       breakEl.hidden = false;
-      breakEl.textContent = `${describe(won)}.${next ? ` ${describe(next)}.` : ''}`;
+      breakEl.textContent = `${describe(won)}. Round ${s.view.round} of ${s.view.rounds} is on.`;
       breakEl.dataset.round = String(won.round);
-    } else if (!won) {
+    } else {
       breakEl.hidden = true;
     }
   }
@@ -588,7 +588,7 @@ export function mount(ctx) {
     update(s) {
       const changed = !st || st.view.string !== s.view.string || st.seq !== s.seq;
       st = s;
-      if (changed) drawRoundBreak(s);
+      drawRoundBreak(s);
       if (changed) {
         pick.point = null;
         pick.letter = null;
