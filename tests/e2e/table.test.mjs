@@ -78,6 +78,17 @@ test('turn clock on screen, moves made on time labelled, the whole move list aft
     assert.equal(await A.locator('#game').inputValue(), 'wordsprout');
     assert.equal(await A.locator('#tc-turn').inputValue(), '1.5');
     assert.equal(await A.locator('#ws-rounds').inputValue(), '3');
+    // The turn clock and the absent limit are set in the lobby's form:
+    // the new game keeps both, and its page counts the turn down.
+    await A.fill('#tc-absent', '30');
+    await A.selectOption('#seat-1', 'bot:easy');
+    await A.click('#create-form button[type=submit]');
+    await A.click('#go-play');
+    await A.waitForURL((u) => u.pathname.startsWith('/play/') && !u.pathname.endsWith(id));
+    const newId = new URL(A.url()).pathname.split('/')[2];
+    const g = await srv.api(`/api/games/${newId}`);
+    assert.deepEqual([g.time_control.turn_seconds, g.time_control.absent_seconds, g.config.rounds], [1.5, 30, 3]);
+    await A.waitForSelector('#seats li[data-seat="0"] .mark.countdown:text-matches("turn [0-9]:[0-9][0-9]")', { timeout: 20000 });
   });
 });
 

@@ -128,7 +128,7 @@ test('a complete Word Sprout game in two browsers, with a server restart', { tim
 
   // Ann challenged a valid play: she is out, Bea wins, on both pages.
   for (const p of [A, B]) {
-    await p.waitForSelector('#shell-over:has-text("Game over")');
+    await p.waitForSelector('#result-headline:has-text("Bea (P2) wins"), #result-headline:has-text("You win")');
     await p.waitForSelector('#ranking li:first-child:has-text("Bea")');
     await p.waitForSelector('#moves:has-text("out: challenged a valid play")');
   }
@@ -150,7 +150,7 @@ test('a complete Word Sprout game in two browsers, with a server restart', { tim
   await A.click('#rematch');
   await A.waitForURL(/\/play\/[a-z0-9]+#[0-9a-f]{32}$/);
   await A.waitForSelector('#you:has-text("You are player 2")');
-  await B.waitForSelector('#shell-over:has-text("A rematch exists")');
+  await B.waitForSelector('#result:has-text("A rematch exists")');
 
   // Bea's lobby lists her games: the finished one and the rematch.
   await B.goto(srv.url + '/');

@@ -271,8 +271,6 @@ const plural = (n) => {
 function drawOver() {
   if (!summary) return;
   const over = last ? last.to_act === 'over' : summary.status === 'over';
-  // The old place of the result (under the page's actions) is gone.
-  document.getElementById('shell-over')?.remove();
   if (!over) {
     resultEl.hidden = true;
     replace(resultEl);
