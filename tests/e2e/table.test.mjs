@@ -189,6 +189,31 @@ test('a refused play: its text leaves the box, its banners go with the next play
   });
 });
 
+test('the absent countdown and the claim window count down for everyone; the claimed win is labelled', { timeout: 60000 }, async () => {
+  // Ann (player 1, first to play) never comes; her absent countdown is 4 s.
+  const created = await srv.api('/api/games', { game: 'wordsprout', absent_seconds: 4 });
+  const t1 = created.seats.find((/** @type {any} */ s) => s.seat === 1).token;
+  const bea = await player(browser, 'Bea');
+  const cat = await player(browser, 'Cat');
+  const B = bea.page, C = cat.page;
+  await withArtifacts([bea, cat], async () => {
+    await B.goto(`${srv.url}/play/${created.game.id}#${t1}`);
+    await C.goto(`${srv.url}/play/${created.game.id}`);
+    for (const p of [B, C]) {
+      await p.waitForSelector('#seats li[data-seat="0"] .mark.countdown:text-matches("away: [0-9]:[0-9][0-9] before the computer plays")');
+    }
+    // Ran out: the claim window, with its time, beside Ann for everyone; the button for Bea.
+    for (const p of [B, C]) await p.waitForSelector('#seats li[data-seat="0"] .mark.countdown:text-matches("claim [0-9]:[0-9][0-9]")', { timeout: 10000 });
+    await B.waitForSelector('#claim-left:text-matches("[0-9]:[0-9][0-9] left")');
+    assert.equal(await C.locator('#claim-win').count(), 0, 'a spectator cannot claim');
+    await B.click('#claim-win');
+    for (const p of [B, C]) {
+      await p.waitForSelector('#ranking li:first-child:has-text("Bea")');
+      await p.waitForSelector('#moves li[data-clock="claim"]:has-text("left: the win was claimed")');
+    }
+  });
+});
+
 test('/favicon.ico is served', async () => {
   const res = await fetch(`${srv.url}/favicon.ico`);
   assert.equal(res.status, 200);
