@@ -74,7 +74,6 @@ let page = null;
 let moves = [];
 /** Whether `moves` is the whole list up to the last state's seq. */
 let movesWhole = false;
-let movesAsked = 0;
 /** The connection has just (re)opened: the page may send what waited. */
 let backOnline = false;
 /** @type {WebSocket | null} */
@@ -397,16 +396,22 @@ function drawMoves() {
   if (atEnd) movesEl.scrollTop = movesEl.scrollHeight;
 }
 
-/** Loads the whole move list (on every connection: nothing is kept from before). */
+/** Whether a load of the move list is under way. */
+let movesLoading = false;
+
+/**
+ * Loads the whole move list (on every connection: nothing is kept from
+ * before). One load at a time: states that come meanwhile are covered by
+ * one more load once it ends, if the list is still short.
+ */
 async function loadMoves() {
-  const n = ++movesAsked;
+  if (movesLoading) return;
+  movesLoading = true;
   try {
     const q = new URLSearchParams();
     if (token) q.set('token', token);
     const res = await call('GET', `/api/games/${id}/moves?${q}`);
-    if (n !== movesAsked) return;
-    // A state may have come meanwhile: keep the longer list.
-    if (res.moves.length >= moves.length || !movesWhole) moves = res.moves;
+    moves = res.moves;
     movesWhole = moves.length === (last ? last.seq : res.seq);
     drawMoves();
     drawOver();
@@ -415,7 +420,10 @@ async function loadMoves() {
   } catch {
     // The next state message asks again.
     movesWhole = false;
+  } finally {
+    movesLoading = false;
   }
+  if (!movesWhole && last && last.seq > moves.length) loadMoves();
 }
 
 /** @param {import('./api.js').StateMsg} s */
