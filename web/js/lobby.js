@@ -25,16 +25,19 @@ let knownGames = [];
  * @returns {{el: HTMLElement, value: () => any, set: (tc: any) => void}}
  */
 function timeControlFields() {
-  /** @param {string} id @param {string} label @param {string} help @param {number} step */
-  const field = (id, label, help, step) => {
-    const input = /** @type {HTMLInputElement} */ (h('input', { id, type: 'number', min: 0, step, size: 6, placeholder: 'none' }));
+  /** @param {string} id @param {string} label @param {string} help */
+  const field = (id, label, help) => {
+    // Any fraction the API takes (0.1 s and up) is valid: a step would
+    // make the browser refuse the form silently for a value such as 1.5
+    // ("New opponent" fills the fields from a game's clocks).
+    const input = /** @type {HTMLInputElement} */ (h('input', { id, type: 'number', min: 0, step: 'any', size: 6, placeholder: 'none' }));
     return { input, el: h('label', { class: 'tc-row', title: help }, `${label} `, input) };
   };
-  const bank = field('tc-bank', 'Minutes per player', 'each player\'s own clock (chess clock): out of time loses', 0.5);
-  const inc = field('tc-increment', '+ seconds per move', 'added to the player\'s clock after each of their moves', 1);
-  const delay = field('tc-delay', 'Delay (s)', 'each turn, the clock starts only after this long', 1);
-  const turn = field('tc-turn', 'Seconds per turn', 'a turn not played in time is played by the computer', 1);
-  const absent = field('tc-absent', 'If a player leaves (s)', 'a player away this long on their turn: the others may claim the win, or the computer plays', 1);
+  const bank = field('tc-bank', 'Minutes per player', 'each player\'s own clock (chess clock): out of time loses');
+  const inc = field('tc-increment', '+ seconds per move', 'added to the player\'s clock after each of their moves');
+  const delay = field('tc-delay', 'Delay (s)', 'each turn, the clock starts only after this long');
+  const turn = field('tc-turn', 'Seconds per turn', 'a turn not played in time is played by the computer');
+  const absent = field('tc-absent', 'If a player leaves (s)', 'a player away this long on their turn: the others may claim the win, or the computer plays');
   const el = h(
     'fieldset',
     { id: 'time-control', class: 'time-control' },
