@@ -1,0 +1,139 @@
+// @ts-check
+/**
+ * The replay viewer (`/replay/{id}`): a finished game stepped through move
+ * by move. Each position comes from the server (`GET
+ * /api/games/{id}/replay?step=N`, docs/api.md) and is drawn by the game's
+ * own page module, read-only, as a spectator sees it; the game's helper
+ * is asked about the shown position on request.
+ */
+import { call, seatName } from './api.js';
+import { pageFor } from './games/index.js';
+
+const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
+/** @param {string} i */
+const el = (i) => /** @type {HTMLElement} */ (document.getElementById(i));
+/** @type {import('./api.js').GameSummary} */
+let summary;
+let steps = 0;
+let step = 0;
+/** @type {any} */
+let page = null;
+/** @type {any} */
+let record = null;
+let loading = 0;
+
+/** @param {string} message */
+function showError(message) {
+  el('replay-error').textContent = message;
+}
+
+/** @param {any} by */
+function who(by) {
+  if (by && typeof by === 'object' && 'seat' in by) return seatName(summary.seats, by.seat);
+  return 'the referee';
+}
+
+/** @param {number} n */
+async function show(n) {
+  step = Math.max(0, Math.min(steps, n));
+  const mine = ++loading;
+  try {
+    const r = await call('GET', `/api/games/${encodeURIComponent(id)}/replay?step=${step}`);
+    if (mine !== loading) return;
+    showError('');
+    el('replay-step').textContent = `Move ${step} of ${steps}`;
+    el('replay-move').textContent =
+      step === 0
+        ? 'The start of the game.'
+        : `Move ${step}: ${who(r.by)} — ${JSON.stringify(record.actions[step - 1].action)}`;
+    page.update({
+      type: 'state',
+      seq: step,
+      view: r.view,
+      to_act: r.to_act,
+      outcome: r.outcome,
+      clock: null,
+      by: r.by,
+      events: r.events,
+      legal: null,
+    });
+    el('replay-helper').textContent = '';
+  } catch (e) {
+    showError(/** @type {Error} */ (e).message);
+  }
+}
+
+async function askHelper() {
+  el('replay-helper').textContent = 'Asking…';
+  try {
+    const r = await call('GET', `/api/games/${encodeURIComponent(id)}/replay?step=${step}&helper=true`);
+    const v = r.helper || {};
+    el('replay-helper').textContent =
+      'answer' in v ? JSON.stringify(v.answer, null, 1) : v.refused || v.none || '';
+  } catch (e) {
+    el('replay-helper').textContent = /** @type {Error} */ (e).message;
+  }
+}
+
+async function main() {
+  try {
+    summary = await call('GET', `/api/games/${encodeURIComponent(id)}`);
+    record = await call('GET', `/api/games/${encodeURIComponent(id)}/record`);
+  } catch (e) {
+    showError(/** @type {Error} */ (e).message);
+    return;
+  }
+  steps = record.actions.length;
+  el('replay-title').textContent = `${summary.title}: replay`;
+  document.title = `parlor — ${summary.title} replay`;
+  el('replay-players').textContent = summary.seats.map((s) => seatName(summary.seats, s.seat)).join(' vs ');
+  const text = JSON.stringify(record, null, 1);
+  const link = /** @type {HTMLAnchorElement} */ (el('replay-download'));
+  link.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  link.download = `parlor-${summary.game}-${id}.json`;
+  /** @type {HTMLTextAreaElement} */ (el('replay-record')).value = text;
+  el('replay-copy').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      el('replay-copy').textContent = 'Copied';
+    } catch {
+      /** @type {HTMLTextAreaElement} */ (el('replay-record')).select();
+    }
+  });
+  const mod = await pageFor(summary.game);
+  // The game's page, read-only: nobody's seat, nothing to send.
+  const refuse = () => Promise.reject(new Error('this is a replay: nothing can be played here'));
+  page = mod.mount({
+    root: el('replay-board'),
+    actions: el('replay-actions'),
+    mySeat: null,
+    act: refuse,
+    summary: () => summary,
+    seatName: (/** @type {number} */ s) => seatName(summary.seats, s),
+    clockRemaining: () => null,
+    waitingFor: () => [],
+    assist: refuse,
+    toast: () => {},
+    confirm: () => Promise.resolve(false),
+    showError,
+  });
+  el('replay-first').addEventListener('click', () => show(0));
+  el('replay-prev').addEventListener('click', () => show(step - 1));
+  el('replay-next').addEventListener('click', () => show(step + 1));
+  el('replay-last').addEventListener('click', () => show(steps));
+  el('replay-helper-box').hidden = false;
+  el('replay-helper-btn').addEventListener('click', askHelper);
+  document.addEventListener('keydown', (e) => {
+    const t = /** @type {HTMLElement} */ (e.target);
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA')) return;
+    if (e.key === 'ArrowLeft') show(step - 1);
+    else if (e.key === 'ArrowRight') show(step + 1);
+    else if (e.key === 'Home') show(0);
+    else if (e.key === 'End') show(steps);
+    else return;
+    e.preventDefault();
+  });
+  await show(0);
+}
+
+main();
