@@ -76,11 +76,11 @@ async fn as_user(
 
 fn dbs(tag: &str) -> Vec<DbUrl> {
     let mut v = vec![common::sqlite_url(tag)];
-    v.extend(common::pg_fresh_db(tag));
+    v.extend(tokio::task::block_in_place(|| common::pg_fresh_db(tag)));
     v
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn sign_up_log_in_and_out_with_a_session_cookie() {
     for db in dbs("acct_session") {
         let server = common::start(&db, common::test_settings()).await;
@@ -179,7 +179,7 @@ async fn sign_up_log_in_and_out_with_a_session_cookie() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn wrong_passwords_are_throttled_per_username() {
     let db = common::sqlite_url("acct_throttle");
     let server = common::start(&db, common::test_settings()).await;
@@ -220,7 +220,7 @@ async fn wrong_passwords_are_throttled_per_username() {
     server.stop().await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn cross_site_requests_are_refused() {
     let db = common::sqlite_url("acct_csrf");
     let server = common::start(&db, common::test_settings()).await;
@@ -277,7 +277,7 @@ async fn cross_site_requests_are_refused() {
     server.stop().await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn a_guest_claims_their_games_into_an_account() {
     for db in dbs("acct_claim") {
         let server = common::start(&db, common::test_settings()).await;
@@ -352,7 +352,7 @@ async fn a_guest_claims_their_games_into_an_account() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn a_rated_game_between_accounts_changes_both_ratings() {
     for db in dbs("acct_rated") {
         let server = common::start(&db, common::test_settings()).await;
@@ -454,7 +454,7 @@ async fn a_rated_game_between_accounts_changes_both_ratings() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn an_unrated_game_and_a_bot_game_change_no_rating() {
     let db = common::sqlite_url("acct_unrated");
     let server = common::start(&db, common::test_settings()).await;
@@ -497,7 +497,7 @@ async fn an_unrated_game_and_a_bot_game_change_no_rating() {
     server.stop().await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn a_finished_game_replays_move_by_move() {
     for db in dbs("acct_replay") {
         let server = common::start(&db, common::test_settings()).await;

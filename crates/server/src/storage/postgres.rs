@@ -1014,12 +1014,12 @@ impl PgConn {
                         &[token_hash, username, expires_ms],
                     )
                     .map_err(err)?;
-                    continue;
+                    true
                 }
                 Write::EndSession { token_hash } => {
                     tx.execute("DELETE FROM sessions WHERE token_hash = $1", &[token_hash])
                         .map_err(err)?;
-                    continue;
+                    true
                 }
                 Write::SeatAccount {
                     game_id,
@@ -1056,7 +1056,14 @@ impl PgConn {
             };
             // Other processes holding the game live catch up on commit.
             if taken[i]
-                && !matches!(w, Write::NewGame { .. } | Write::WordList { .. })
+                && !matches!(
+                    w,
+                    Write::NewGame { .. }
+                        | Write::WordList { .. }
+                        | Write::NewAccount { .. }
+                        | Write::NewSession { .. }
+                        | Write::EndSession { .. }
+                )
                 && !notify.contains(&w.game_id())
             {
                 notify.push(w.game_id());
