@@ -195,7 +195,7 @@ test('a form on another site cannot act for a logged-in player', { timeout: 6000
   const cy = await player(browser, 'Cy');
   const C = cy.page;
   await withArtifacts([cy], async () => {
-    await signUp(C, 'cy');
+    await signUp(C, 'cyd');
     // A page elsewhere posts a form to parlor's logout and game creation.
     await cy.context.route('http://evil.test/**', (route) =>
       route.fulfill({
@@ -208,6 +208,6 @@ test('a form on another site cannot act for a logged-in player', { timeout: 6000
     await C.waitForURL(`${srv.url}/api/account/logout`);
     assert.match((await C.textContent('body')) || '', /cross_site/);
     await C.goto(`${srv.url}/account`);
-    await C.waitForSelector('#account-name:has-text("Logged in as cy")');
+    await C.waitForSelector('#account-name:has-text("Logged in as cyd")');
   });
 });

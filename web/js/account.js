@@ -104,7 +104,7 @@ async function accountPage() {
 function loginForms() {
   /** @param {'login' | 'register'} kind */
   const form = (kind) => {
-    const user = /** @type {HTMLInputElement} */ (h('input', { id: `${kind}-username`, autocomplete: 'username', maxlength: 24, required: true, pattern: '[A-Za-z0-9_-]{3,24}' }));
+    const user = /** @type {HTMLInputElement} */ (h('input', { id: `${kind}-username`, autocomplete: 'username', maxlength: 24, required: true, pattern: '[A-Za-z0-9_\\-]{3,24}' }));
     const pass = /** @type {HTMLInputElement} */ (h('input', { id: `${kind}-password`, type: 'password', autocomplete: kind === 'login' ? 'current-password' : 'new-password', maxlength: 128, required: true, minlength: kind === 'login' ? 1 : 8 }));
     const out = h('div', { 'aria-live': 'polite' });
     return h(
