@@ -211,3 +211,44 @@ test('a form on another site cannot act for a logged-in player', { timeout: 6000
     await C.waitForSelector('#account-name:has-text("Logged in as cyd")');
   });
 });
+
+test('every game: a finished game replays in the viewer, and its record with parlor replay', { timeout: 240000 }, async () => {
+  const dee = await player(browser, 'Dee');
+  const D = dee.page;
+  await withArtifacts([dee], async () => {
+    const catalog = await srv.api('/api/catalog');
+    assert.ok(catalog.games.length >= 5, 'the five games');
+    for (const g of catalog.games) {
+      // The computer against itself, to the end (Gobble's round: 2 s).
+      const config = g.name === 'gobble' ? { seconds: 2 } : g.name === 'sprouts' ? { spots: 1 } : {};
+      const created = await srv.api('/api/games', { game: g.name, config, bots: [{ seat: 0, level: 'easy' }, { seat: 1, level: 'easy' }] });
+      const id = created.game.id;
+      // Bots play bots only while somebody watches.
+      await D.goto(`${srv.url}/play/${id}`);
+      let summary = created.game;
+      for (let i = 0; i < 600 && summary.status !== 'over'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        summary = await srv.api(`/api/games/${id}`);
+      }
+      assert.equal(summary.status, 'over', `${g.name}: the bots finished`);
+      // As the server wrote it: a seed above 2^53 does not survive
+      // JavaScript's numbers.
+      const text = await (await fetch(`${srv.url}/api/games/${id}/record`)).text();
+      const record = JSON.parse(text);
+      const file = join(srv.dir, `${g.name}.json`);
+      writeFileSync(file, text);
+      const out = execFileSync(parlorBin(), ['replay', file], { encoding: 'utf8' });
+      assert.match(out, /every one legal/, `${g.name}: parlor replay reads the server's record`);
+      const steps = record.actions.length;
+      await D.goto(`${srv.url}/replay/${id}`);
+      await D.waitForSelector(`#replay-step:has-text("Move 0 of ${steps}")`);
+      await D.keyboard.press('End');
+      await D.waitForSelector(`#replay-step:has-text("Move ${steps} of ${steps}")`);
+      await D.keyboard.press('ArrowLeft');
+      await D.waitForSelector(`#replay-step:has-text("Move ${steps - 1} of ${steps}")`);
+      assert.equal(await D.textContent('#replay-error'), '', `${g.name}: no error shown`);
+      // What the viewer offers to download and copy is that same text.
+      assert.equal(await D.inputValue('#replay-record'), text, `${g.name}: the record as stored`);
+    }
+  });
+});

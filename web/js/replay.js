@@ -20,6 +20,8 @@ let step = 0;
 let page = null;
 /** @type {any} */
 let record = null;
+/** The record's text, exactly as the server sent it. */
+let text = '';
 let loading = 0;
 
 /** @param {string} message */
@@ -78,7 +80,12 @@ async function askHelper() {
 async function main() {
   try {
     summary = await call('GET', `/api/games/${encodeURIComponent(id)}`);
-    record = await call('GET', `/api/games/${encodeURIComponent(id)}/record`);
+    // Kept as the server sent it: a seed above 2^53 would not survive
+    // JavaScript's numbers, and the record would no longer replay.
+    const res = await fetch(`/api/games/${encodeURIComponent(id)}/record`);
+    text = await res.text();
+    record = JSON.parse(text);
+    if (!res.ok) throw new Error(record?.error?.message || `HTTP ${res.status}`);
   } catch (e) {
     showError(/** @type {Error} */ (e).message);
     return;
@@ -87,7 +94,6 @@ async function main() {
   el('replay-title').textContent = `${summary.title}: replay`;
   document.title = `parlor — ${summary.title} replay`;
   el('replay-players').textContent = summary.seats.map((s) => seatName(summary.seats, s.seat)).join(' vs ');
-  const text = JSON.stringify(record, null, 1);
   const link = /** @type {HTMLAnchorElement} */ (el('replay-download'));
   link.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
   link.download = `parlor-${summary.game}-${id}.json`;
