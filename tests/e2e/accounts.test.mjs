@@ -123,15 +123,23 @@ test('sign up, claim a guest game, a rated game on both profiles, its replay', {
     // Bob's session shows Bob's games, not Ann's.
     assert.equal((await fetchAs(B, 'GET', '/api/account/games')).body.games.length, 0);
 
-    // A rated game: Ann makes it, Bob takes the invited seat.
-    const rated = (await fetchAs(A, 'POST', '/api/games', { game: 'sprouts', config: { spots: 2 }, take_seat: 0, name: 'Ann', rated: true })).body;
-    assert.equal(rated.game.rated, true);
-    const id = rated.game.id;
-    const t1 = rated.seats.find((/** @type {any} */ s) => s.seat === 1).token;
-    const annToken = rated.you.token;
-    await B.goto(`${srv.url}/play/${id}#${t1}`);
+    // A rated game: Ann starts it from her account page, Bob takes the
+    // invited seat with the link she sends him.
+    await A.goto(`${srv.url}/account`);
+    await A.selectOption('#rated-game', 'sprouts');
+    await A.click('#rated-btn');
+    const invite = await A.inputValue('#rated-invite');
+    const [, id, t1] = /** @type {RegExpMatchArray} */ (invite.match(/\/play\/([a-z0-9]+)#([A-Za-z0-9_-]+)$/));
+    await A.click('#rated-play');
+    await A.waitForFunction(() => document.body.dataset.seat === '0');
+    const annToken = await A.evaluate((gid) => JSON.parse(localStorage.getItem('parlor.tokens') || '{}')[gid], id);
+    // A guest cannot take a rated seat.
+    const guestJoin = await fetch(`${srv.url}/api/games/${id}/join`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: t1 }) });
+    assert.equal(guestJoin.status, 401);
+    await B.goto(invite);
     await B.waitForFunction(() => document.body.dataset.seat === '1');
     const summary = (await fetchAs(B, 'GET', `/api/games/${id}`)).body;
+    assert.equal(summary.rated, true);
     assert.deepEqual(summary.seats.map((/** @type {any} */ s) => s.account), ['ann', 'bob']);
     await playOut(id, [{ page: A, token: annToken }, { page: B, token: t1 }]);
     const over = (await fetchAs(A, 'GET', `/api/games/${id}`)).body;
@@ -175,12 +183,17 @@ test('sign up, claim a guest game, a rated game on both profiles, its replay', {
     await A.keyboard.press('Home');
     await A.waitForSelector(`#replay-step:has-text("Move 0 of ${steps}")`);
     assert.ok(((await A.textContent('#replay-board')) || '').length > 0, 'the game is drawn');
-    // The game's helper on a position (Sprouts: who wins from here).
+    // The game's own solver: its verdict on the whole game, then on the
+    // move shown.
     await A.click('#replay-helper-btn');
-    await A.waitForFunction(() => {
-      const t = document.getElementById('replay-helper')?.textContent || '';
-      return t.length > 0 && t !== 'Asking…';
-    });
+    await A.waitForSelector('#replay-helper:has-text("first_player_wins")');
+    await A.keyboard.press('ArrowRight');
+    await A.waitForSelector(`#replay-step:has-text("Move 1 of ${steps}")`);
+    await A.click('#replay-helper-btn');
+    await A.waitForSelector('#replay-helper:has-text("Move 1:")');
+    const verdict = (await A.textContent('#replay-helper')) || '';
+    assert.match(verdict, /"number": 1\b/);
+    assert.match(verdict, /"mistake": (true|false)/);
     // The record, as offered for download, replays with `parlor replay`.
     const text = await A.inputValue('#replay-record');
     const file = join(srv.dir, 'record.json');

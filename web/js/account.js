@@ -5,7 +5,7 @@
  * `/u/{name}` (a profile: ratings and finished games, each with its
  * replay) and `/leaderboard` (the best ratings at each game).
  */
-import { call, playUrl, seatName, tokenFor } from './api.js';
+import { call, myName, playUrl, seatName, tokenFor } from './api.js';
 import { h, replace } from './dom.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('account-page'));
@@ -82,6 +82,7 @@ async function accountPage() {
       ),
     ),
     status,
+    await ratedForm(),
     h('h3', null, 'My games'),
     mine.games.length
       ? h('ul', { class: 'games', id: 'account-games' }, mine.games.map((/** @type {any} */ x) =>
@@ -99,6 +100,38 @@ async function accountPage() {
       },
     }, 'Log out')),
   );
+}
+
+/**
+ * "Start a rated game": the game's default rules, the creator in the first
+ * seat, an invite link for an opponent who has an account.
+ */
+async function ratedForm() {
+  const catalog = await call('GET', '/api/catalog');
+  const select = /** @type {HTMLSelectElement} */ (h('select', { id: 'rated-game' },
+    catalog.games.map((/** @type {any} */ g) => h('option', { value: g.name }, g.title))));
+  const out = h('div', { id: 'rated-created', 'aria-live': 'polite' });
+  return h('form', {
+    id: 'rated-form',
+    onsubmit: async (/** @type {Event} */ e) => {
+      e.preventDefault();
+      try {
+        const r = await call('POST', '/api/games', { game: select.value, take_seat: 0, rated: true, name: myName() || undefined });
+        const invite = r.seats.find((/** @type {any} */ s) => s.seat !== 0);
+        replace(out,
+          h('p', null, 'Send this link to your opponent (they log in to take the seat): ',
+            h('input', { id: 'rated-invite', readonly: true, size: 50, value: invite ? location.origin + invite.invite : '' })),
+          h('p', null, h('a', { class: 'button primary', id: 'rated-play', href: playUrl(r.game.id, r.you.token) }, '▶ Play')));
+      } catch (err) {
+        replace(out, errorLine(/** @type {Error} */ (err).message));
+      }
+    },
+  },
+  h('h3', null, 'Start a rated game'),
+  h('p', null, 'Between two accounts, with the game\'s default rules; both ratings change when it ends.'),
+  h('label', null, 'Game ', select), ' ',
+  h('button', { type: 'submit', id: 'rated-btn' }, 'Create'),
+  out);
 }
 
 function loginForms() {

@@ -65,13 +65,29 @@ async function show(n) {
   }
 }
 
+/**
+ * The helper's answers as text: a verdict on the whole game that lists its
+ * moves by number (Sprouts' solver) shows the shown move's; otherwise the
+ * answer on this position.
+ * @param {any} v the replay's `helper`
+ */
+function helperText(v) {
+  if (v.none) return v.none;
+  const moves = v.game?.answer?.moves;
+  if (Array.isArray(moves)) {
+    const here = moves.find((/** @type {any} */ m) => m && m.number === step);
+    const whole = { ...v.game.answer, moves: undefined };
+    return `${step === 0 ? 'The whole game' : `Move ${step}`}: ${JSON.stringify(here || whole, null, 1)}`;
+  }
+  const h = v.position || v.game || {};
+  return 'answer' in h ? JSON.stringify(h.answer, null, 1) : h.refused || '';
+}
+
 async function askHelper() {
   el('replay-helper').textContent = 'Asking…';
   try {
     const r = await call('GET', `/api/games/${encodeURIComponent(id)}/replay?step=${step}&helper=true`);
-    const v = r.helper || {};
-    el('replay-helper').textContent =
-      'answer' in v ? JSON.stringify(v.answer, null, 1) : v.refused || v.none || '';
+    el('replay-helper').textContent = helperText(r.helper || {});
   } catch (e) {
     el('replay-helper').textContent = /** @type {Error} */ (e).message;
   }

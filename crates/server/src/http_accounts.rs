@@ -280,7 +280,8 @@ pub(crate) struct ReplayQuery {
 /// `GET /api/games/{id}/replay?step=N[&helper=true]`: a finished game
 /// after its first N actions, as a spectator sees it: the view, the
 /// events of action N, who made it, and with `helper` the game's own
-/// helper on that position (its answer to an empty request).
+/// helper (its answer to an empty request) on that position and on the
+/// whole game.
 pub(crate) async fn replay(
     State(hub): State<Hub>,
     Path(id): Path<String>,
@@ -335,14 +336,22 @@ pub(crate) async fn replay(
             .into_iter()
             .next()
             .unwrap_or_default();
-        let verdict = if helper {
+        // The helper asked twice: on this position (Word Sprout: what
+        // could be played here) and on the whole finished game (Sprouts:
+        // the solver's verdict on every move, given only once over).
+        let ask = |m: &dyn parlor_core::DynMatch| -> Option<Value> {
             match m.assist_json(Viewer::Spectator, &json!({}), &budget) {
-                None => json!({"none": format!("{} has no helper", m.info().title)}),
-                Some(Ok(answer)) => json!({"answer": answer}),
-                Some(Err(message)) => json!({"refused": message}),
+                None => None,
+                Some(Ok(answer)) => Some(json!({"answer": answer})),
+                Some(Err(message)) => Some(json!({"refused": message})),
             }
-        } else {
-            Value::Null
+        };
+        let verdict = match (helper, ask(&*m), ask(&*whole)) {
+            (false, _, _) => Value::Null,
+            (true, None, None) => {
+                json!({"none": format!("{} has no helper", m.info().title)})
+            }
+            (true, position, game) => json!({"position": position, "game": game}),
         };
         Ok(json!({
             "step": step,
