@@ -260,6 +260,20 @@ test('every game: a finished game replays in the viewer, and its record with par
       await D.keyboard.press('ArrowLeft');
       await D.waitForSelector(`#replay-step:has-text("Move ${steps - 1} of ${steps}")`);
       assert.equal(await D.textContent('#replay-error'), '', `${g.name}: no error shown`);
+      if (g.name === 'wordsprout') {
+        // The game's own helper panel, at the end of the game, answers
+        // through the server's helper (the finished game's, as a spectator).
+        await D.keyboard.press('End');
+        await D.waitForSelector(`#replay-step:has-text("Move ${steps} of ${steps}")`);
+        await D.click('#ws-helper-btn');
+        await D.fill('#ws-helper-string', 'omat');
+        await D.click('#ws-helper-form button[type=submit]');
+        await D.waitForFunction(() => {
+          const t = document.getElementById('ws-helper-result')?.textContent || '';
+          return t.length > 0 && !t.startsWith('…');
+        });
+        assert.match((await D.textContent('#ws-helper-result')) || '', /tomato|stomach|OMAT/i);
+      }
       // What the viewer offers to download and copy is that same text.
       assert.equal(await D.inputValue('#replay-record'), text, `${g.name}: the record as stored`);
     }

@@ -67,20 +67,24 @@ async function show(n) {
 
 /**
  * The helper's answers as text: a verdict on the whole game that lists its
- * moves by number (Sprouts' solver) shows the shown move's; otherwise the
- * answer on this position.
+ * moves by number (Sprouts' solver: `moves[]` with `number` from 1) shows
+ * the shown move's; otherwise the answer on this position (Word Sprout:
+ * what could be played from its string).
  * @param {any} v the replay's `helper`
  */
 function helperText(v) {
   if (v.none) return v.none;
   const moves = v.game?.answer?.moves;
-  if (Array.isArray(moves)) {
+  if (Array.isArray(moves) && moves.length > 0 && moves.every((/** @type {any} */ m) => typeof m?.number === 'number')) {
     const here = moves.find((/** @type {any} */ m) => m && m.number === step);
     const whole = { ...v.game.answer, moves: undefined };
     return `${step === 0 ? 'The whole game' : `Move ${step}`}: ${JSON.stringify(here || whole, null, 1)}`;
   }
-  const h = v.position || v.game || {};
-  return 'answer' in h ? JSON.stringify(h.answer, null, 1) : h.refused || '';
+  const pos = v.position || {};
+  const game = v.game || {};
+  if ('answer' in pos) return JSON.stringify(pos.answer, null, 1);
+  if ('answer' in game) return `On the finished game: ${JSON.stringify(game.answer, null, 1)}`;
+  return pos.refused || game.refused || '';
 }
 
 async function askHelper() {
@@ -134,7 +138,10 @@ async function main() {
     seatName: (/** @type {number} */ s) => seatName(summary.seats, s),
     clockRemaining: () => null,
     waitingFor: () => [],
-    assist: refuse,
+    // The game's own helper panel asks about the finished game, as a
+    // spectator (POST /api/games/{id}/assist).
+    assist: async (/** @type {any} */ request) =>
+      (await call('POST', `/api/games/${encodeURIComponent(id)}/assist`, { request })).answer,
     toast: () => {},
     confirm: () => Promise.resolve(false),
     showError,
