@@ -111,7 +111,7 @@ pub(crate) fn render_rules(game: &str, md: &str) -> String {
                 j += 1;
             }
             if title.is_empty() {
-                title = text.clone();
+                title = text.trim().to_string();
             }
             let base = slug(&text);
             let mut id = base.clone();
