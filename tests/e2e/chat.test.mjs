@@ -70,6 +70,7 @@ test('players chat and react, a spectator reads them and talks apart, mute and r
     await C.click('#chat-send');
     await C.waitForSelector('#chat-log li.spectators:has-text("she should play")');
     assert.match(await C.locator('#chat-log li.spectators').innerText(), /^Cy \(watching\): she should play 1\(4\)1/);
+    assert.equal(await C.locator('#chat-log li.spectators.own .chat-mute').count(), 0, 'a spectator knows their own line');
     // A later players' line reaches everyone: by then Cy's line would have too.
     await B.fill('#chat-input', 'thanks');
     await B.press('#chat-input', 'Enter');

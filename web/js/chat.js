@@ -52,6 +52,8 @@ export function mountChat({ root, gameId, send, myName }) {
   /** @type {number | null} */
   let mySeat = null;
   let spectator = false;
+  /** This connection's number as a spectator in chat (welcome's `you.speaker`). @type {number | null} */
+  let speaker = null;
   /** @type {ChatMessage[]} */
   let messages = [];
   let nextRef = 1;
@@ -122,7 +124,7 @@ export function mountChat({ root, gameId, send, myName }) {
 
   /** @param {ChatMessage} m */
   function mine(m) {
-    return 'seat' in m.from ? m.from.seat === mySeat : false;
+    return 'seat' in m.from ? m.from.seat === mySeat : m.from.spectator === speaker;
   }
 
   function draw() {
@@ -171,10 +173,12 @@ export function mountChat({ root, gameId, send, myName }) {
     /**
      * A new connection: who we are now (the history follows).
      * @param {number | null} seat
+     * @param {number | null} [spectatorNumber] welcome's `you.speaker`
      */
-    reset(seat) {
+    reset(seat, spectatorNumber = null) {
       mySeat = seat;
       spectator = seat === null;
+      speaker = spectator ? spectatorNumber : null;
       messages = [];
       replace(
         note,

@@ -341,7 +341,7 @@ function connect() {
         summary = msg.game;
         mySeat = 'seat' in msg.you ? msg.you.seat : null;
         document.body.dataset.seat = mySeat === null ? 'spectator' : String(mySeat);
-        chat?.reset(mySeat);
+        chat?.reset(mySeat, typeof msg.you.speaker === 'number' ? msg.you.speaker : null);
         drawSeats();
         drawYou();
         break;

@@ -47,7 +47,9 @@ async fn players_and_spectators_each_have_their_channel() {
     assert_eq!(s, 200, "{v}");
     let mut ann = seated(addr, &id, Some(&t0)).await;
     let mut bea = seated(addr, &id, Some(&t1)).await;
-    let mut cy = seated(addr, &id, None).await;
+    let mut cy = Ws::connect(addr, &id, None).await.unwrap();
+    let welcome = cy.recv_until("welcome", |_| true).await.unwrap();
+    cy.recv_until("state", |_| true).await.unwrap();
 
     // A seat speaks under its seat's name, whatever name it sends.
     ann.send(&json!({"type": "chat", "ref": 1, "text": " hello ", "name": "Bea"}))
@@ -69,6 +71,7 @@ async fn players_and_spectators_each_have_their_channel() {
     let m = next_chat(&mut cy).await;
     assert_eq!(m["channel"], "spectators");
     assert_eq!(m["name"], "Cy");
+    assert_eq!(m["from"]["spectator"], welcome["you"]["speaker"], "{m}");
     assert!(m["from"]["spectator"].is_u64(), "{m}");
     bea.send(&json!({"type": "chat", "reaction": "👍"}))
         .await
