@@ -29,7 +29,21 @@ async fn next_chat(ws: &mut Ws) -> Value {
 
 #[tokio::test]
 async fn players_and_spectators_each_have_their_channel() {
-    let server = common::start(&common::sqlite_url("chat"), test_settings()).await;
+    channels(&common::sqlite_url("chat")).await;
+}
+
+/// The same on PostgreSQL (chat touches no storage; the game around it
+/// does). Skipped with a notice without `PARLOR_PG_URL`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_and_spectators_each_have_their_channel_on_postgres() {
+    let Some(db) = tokio::task::block_in_place(|| common::pg_fresh_db("chat")) else {
+        return;
+    };
+    channels(&db).await;
+}
+
+async fn channels(db: &parlor_server::storage::DbUrl) {
+    let server = common::start(db, test_settings()).await;
     let addr = server.addr();
     let created = create(
         addr,
