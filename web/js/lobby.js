@@ -4,7 +4,8 @@ import { call, playerKey, myName, setMyName, rememberToken, tokenFor, playUrl, s
 import { h, replace, toast } from './dom.js';
 import { pageFor } from './games/index.js';
 import { wordListPicker, isUpload } from './wordlists.js';
-import { settingsForm, special, getPath, setPath } from './settings.js';
+import { settingsForm, special, getPath, setPath, presetConfig } from './settings.js';
+import { quickStart } from './quickstart.js';
 
 /** @typedef {import('./api.js').GameSummary} GameSummary */
 /** @typedef {import('./api.js').CatalogGame} CatalogGame */
@@ -18,6 +19,11 @@ nameInput.addEventListener('change', () => setMyName(nameInput.value));
 
 /** The catalog's games, once loaded (their settings name their word-list field). @type {CatalogGame[]} */
 let knownGames = [];
+
+// "More rules" stays as this browser last left it.
+const moreRules = /** @type {HTMLDetailsElement} */ (document.getElementById('more-rules'));
+moreRules.open = localStorage.getItem('parlor.more-rules') === 'open';
+moreRules.addEventListener('toggle', () => localStorage.setItem('parlor.more-rules', moreRules.open ? 'open' : 'closed'));
 
 /**
  * The time control of a new game (docs/api.md "Time controls"), in its own
@@ -83,6 +89,13 @@ async function buildCreateForm() {
     replace(form, h('p', { class: 'error', role: 'alert' }, `⚠ ${/** @type {Error} */ (e).message}`));
     return;
   }
+  quickStart({
+    root: /** @type {HTMLElement} */ (document.getElementById('quick')),
+    games: catalog.games,
+    showCreated,
+    refreshLists,
+    saveName: () => setMyName(nameInput.value),
+  });
   const gameSel = /** @type {HTMLSelectElement} */ (
     h('select', { id: 'game', name: 'game' }, catalog.games.map((g) => h('option', { value: g.name }, g.title)))
   );
@@ -90,6 +103,8 @@ async function buildCreateForm() {
   const seatsBox = h('fieldset', { class: 'seats' });
   const publicBox = /** @type {HTMLInputElement} */ (h('input', { id: 'public', type: 'checkbox', checked: true }));
   const rulesBox = h('div', { id: 'rules' });
+  // A preset fills the form's settings in (the game's defaults otherwise).
+  const presetSel = /** @type {HTMLSelectElement} */ (h('select', { id: 'preset' }));
   // The word list, for every game whose settings declare one (`word_list`).
   const words = wordListPicker(
     catalog.word_lists || (catalog.lexicons || ['en']).map((name) => ({ name, words: 0 })),
@@ -103,7 +118,7 @@ async function buildCreateForm() {
    * starts from that game's rules and clocks, with new seats.
    * @type {GameSummary | null}
    */
-  const again = await (async () => {
+  let again = await (async () => {
     const from = new URLSearchParams(location.search).get('again');
     if (!from) return null;
     try {
@@ -112,7 +127,8 @@ async function buildCreateForm() {
       return null;
     }
   })();
-  if (again && catalog.games.some((g) => g.name === again.game)) {
+  const againGame = again ? again.game : null;
+  if (again && catalog.games.some((g) => g.name === againGame)) {
     /** @type {HTMLSelectElement} */ (gameSel).value = again.game;
     if (again.time_control) clock.set(again.time_control);
   }
@@ -150,6 +166,13 @@ async function buildCreateForm() {
   }
 
   let drawn = 0;
+  /** The rules the form starts from: the chosen preset's, or the game's defaults. */
+  const startingRules = () => {
+    const g = current();
+    const p = (g.presets || []).find((x) => x.name === presetSel.value);
+    return p ? presetConfig(g.default_config, p) : g.default_config;
+  };
+
   async function drawRules() {
     const g = current();
     const mine = ++drawn;
@@ -157,8 +180,9 @@ async function buildCreateForm() {
     const range = seatRange();
     seatsInput.min = String(range.min);
     seatsInput.max = String(range.max);
-    // The settings "New opponent" came with, for their game.
-    const base = again && again.game === g.name ? again.config : g.default_config;
+    // The settings "New opponent" came with, for their game (until
+    // another game or a preset is chosen); else the preset's.
+    const base = again && again.game === g.name ? again.config : startingRules();
     const n = seats ? getPath(base, seats.field) : null;
     seatsInput.value = String(typeof n === 'number' ? n : range.min);
     seatsInput.disabled = range.min === range.max;
@@ -178,7 +202,24 @@ async function buildCreateForm() {
     }
   }
 
-  gameSel.addEventListener('change', drawRules);
+  function drawPresets() {
+    const g = current();
+    replace(
+      presetSel,
+      h('option', { value: '' }, 'the game\'s defaults'),
+      (g.presets || []).map((p) => h('option', { value: p.name, title: p.help }, p.label)),
+    );
+    presetSel.value = '';
+  }
+  gameSel.addEventListener('change', () => {
+    again = null;
+    drawPresets();
+    drawRules();
+  });
+  presetSel.addEventListener('change', () => {
+    again = null;
+    drawRules();
+  });
   seatsInput.addEventListener('change', drawSeats);
   seatsInput.addEventListener('input', drawSeats);
 
@@ -246,6 +287,7 @@ async function buildCreateForm() {
   replace(
     form,
     h('label', null, 'Game ', gameSel),
+    h('label', null, 'Start from ', presetSel),
     h('label', null, 'Players ', seatsInput),
     seatsBox,
     rulesBox,
@@ -254,14 +296,15 @@ async function buildCreateForm() {
     h('label', { class: 'check' }, publicBox, ' Public: listed here, anyone may sit in an open seat'),
     h('button', { type: 'submit', class: 'primary' }, 'Create game'),
   );
+  drawPresets();
   await drawRules();
 }
 
 /**
  * @param {{game: GameSummary, seats: {seat: number, token: string, invite: string}[], you: {seat: number, token: string} | null}} res
+ * @param {HTMLElement} [box] where to show it (the form's own box by default)
  */
-function showCreated(res) {
-  const box = /** @type {HTMLElement} */ (document.getElementById('created'));
+function showCreated(res, box = /** @type {HTMLElement} */ (document.getElementById('created'))) {
   const id = res.game.id;
   if (res.you) rememberToken(id, res.you.token);
   const rows = res.seats
@@ -392,6 +435,24 @@ async function refreshLists() {
   }
 }
 
+/** The account line of the header: who is logged in and their ratings (docs/api.md "Accounts"). */
+async function showAccount() {
+  const box = document.getElementById('lobby-account');
+  if (!box) return;
+  try {
+    const me = (await call('GET', '/api/account')).account;
+    if (!me) return;
+    const ratings = me.ratings.map((/** @type {any} */ r) => `${r.title} ${r.rating}${r.provisional ? '?' : ''}`).join(', ');
+    replace(box,
+      h('a', { href: '/account', id: 'account-link' }, me.username),
+      ratings ? h('span', { id: 'lobby-ratings' }, ` · ${ratings}`) : null,
+      ' · ', h('a', { href: '/leaderboard' }, 'Leaderboards'));
+  } catch {
+    /* the lobby works without it */
+  }
+}
+
+showAccount();
 buildCreateForm().finally(refreshLists);
 setInterval(() => {
   if (document.visibilityState === 'visible') refreshLists();
