@@ -27,9 +27,11 @@ import { mountChat } from './chat.js';
  *   toast: typeof toast,
  *   confirm: typeof confirmDialog,
  *   showError: (message: string) => void,
- *   moves: () => Move[],
- *   online: () => boolean,
+ *   moves?: () => Move[],
+ *   online?: () => boolean,
  * }} PageContext
+ *   (`moves` and `online` are the live page's: a replay viewer may give
+ *   neither.)
  * @typedef {{n: number, by: {seat: number} | 'referee', at_ms: number,
  *   clock: {reason: 'turn'|'flag'|'absent'|'claim'|'round', seat?: number} | null, events: any[]}} Move
  *   One entry of the move list (docs/api.md `GET /api/games/{id}/moves`).

@@ -164,7 +164,7 @@ export function mount(ctx) {
    * @param {{word: string, state: 'sent'|'ok'|'bad'|'queued', message?: string}} item
    */
   function send(item) {
-    if (!ctx.online()) {
+    if (!(ctx.online ? ctx.online() : true)) {
       item.state = 'queued';
       drawFeedback();
       return;
@@ -419,7 +419,7 @@ export function mount(ctx) {
     update(s) {
       st = s;
       learnPoints(s.events);
-      if (points.size < (s.view ? s.view.my_words.length : 0)) for (const m of ctx.moves()) learnPoints(m.events);
+      if (points.size < (s.view ? s.view.my_words.length : 0)) for (const m of (ctx.moves ? ctx.moves() : [])) learnPoints(m.events);
       if (s.view && s.view.over && (word.value || path.length)) {
         word.value = '';
         path = [];

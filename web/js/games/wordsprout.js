@@ -529,7 +529,7 @@ export function mount(ctx) {
    * @param {import('../api.js').StateMsg} s
    */
   function drawRoundBreak(s) {
-    const moves = ctx.moves();
+    const moves = (ctx.moves ? ctx.moves() : []);
     let won = null;
     for (let i = moves.length - 1; i >= 0 && !won; i--) won = moves[i].events.find((/** @type {any} */ e) => e.type === 'round-won');
     if (!won && s.events) won = s.events.find((/** @type {any} */ e) => e.type === 'round-won');
