@@ -303,6 +303,9 @@ proptest! {
     /// A key read back and written again is the same key.
     #[test]
     fn keys_are_stable(spots in 1u32..=5, moves in 0usize..9, seed in any::<u64>()) {
+        // Exact keys only: a key cut short by the tie budget may be
+        // written another way when read back.
+        land::EXACT_TIES.with(|e| e.set(true));
         let p = random_position(spots, moves, seed);
         for l in lands_of(&p).unwrap() {
             let mut again = Vec::new();
