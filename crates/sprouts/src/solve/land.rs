@@ -989,7 +989,7 @@ pub(crate) fn children(key: &[u8]) -> Vec<Vec<Key>> {
 /// the work of making the rest.
 pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) -> bool {
     let w = parse(key);
-    let mut seen: HashSet<Vec<Key>> = HashSet::new();
+    let mut seen: HashSet<Vec<Key>, BuildHasherDefault<Mix>> = HashSet::default();
     let mut stop = false;
     let mut emit = |mut w: Work| -> bool {
         if stop {

@@ -96,6 +96,8 @@ pub(crate) struct Tables {
     /// Proof and disproof numbers of unsolved `land + *k`, keyed by the
     /// land's key with `k` as one more byte.
     pn: Vec<Mutex<Map<Box<[u8]>, Proof>>>,
+    /// Proof and disproof numbers of unsolved misère positions.
+    mpn: Vec<Mutex<Map<Box<[u8]>, Proof>>>,
 }
 
 fn shard_of(key: &[u8]) -> usize {
@@ -117,6 +119,7 @@ impl Default for Tables {
             misere: (0..SHARDS).map(|_| Mutex::new(Map::default())).collect(),
             kids: (0..SHARDS).map(|_| Mutex::new(Map::default())).collect(),
             pn: (0..SHARDS).map(|_| Mutex::new(Map::default())).collect(),
+            mpn: (0..SHARDS).map(|_| Mutex::new(Map::default())).collect(),
         }
     }
 }
@@ -160,6 +163,16 @@ impl Tables {
         }
         m.insert(key.into_boxed_slice(), (pn, dn));
     }
+    fn mpn_get(&self, pos: &[u8]) -> Option<Proof> {
+        lock(&self.mpn[shard_of(pos)]).get(pos).copied()
+    }
+    fn mpn_set(&self, pos: &[u8], pn: u32, dn: u32) {
+        let mut m = lock(&self.mpn[shard_of(pos)]);
+        if m.len() >= PN_PER_SHARD {
+            m.clear();
+        }
+        m.insert(pos.into(), (pn, dn));
+    }
     fn set_win(&self, land: &[u8], k: u32) {
         if k < 64 {
             let mut m = lock(&self.lands[shard_of(land)]);
@@ -191,6 +204,9 @@ impl Tables {
             lock(m).clear();
         }
         for m in &self.pn {
+            lock(m).clear();
+        }
+        for m in &self.mpn {
             lock(m).clear();
         }
     }
@@ -273,6 +289,15 @@ fn lives2(key: &[u8]) -> u64 {
         .sum()
 }
 
+/// An option of a misère position in the proof-number search.
+struct MisereKid {
+    lands: Vec<Key>,
+    key: Vec<u8>,
+    pn: u32,
+    dn: u32,
+    rank: u64,
+}
+
 /// One search thread's state.
 pub(crate) struct Search<'a> {
     t: &'a Tables,
@@ -331,17 +356,6 @@ impl<'a> Search<'a> {
             None => Some(x == 0),
             Some(l) => self.known(l, x).map(|w| !w),
         }
-    }
-
-    /// The order in which to try a list of options: by `score`, and for
-    /// helper threads near the root, rotated so threads start apart.
-    fn order(&self, mut order: Vec<(u32, usize)>) -> Vec<(u32, usize)> {
-        order.sort_unstable();
-        if self.thread > 0 && self.depth < 3 && !order.is_empty() {
-            let shift = order.len() * self.thread / self.threads;
-            order.rotate_left(shift);
-        }
-        order
     }
 
     /// Whether the player to move wins `land + *k` under normal play;
@@ -615,51 +629,68 @@ impl<'a> Search<'a> {
     }
 
     /// Whether the player to move wins the position `lands` (sorted) under
-    /// misère play.
+    /// misère play: a proof-number search over whole positions, run until
+    /// this one is solved.
     pub fn misere_win(&mut self, lands: &[Key]) -> Option<bool> {
         if lands.is_empty() {
             // No move: the opponent moved last, and so lost.
             return Some(true);
         }
         let key = join(lands);
-        if let Some(w) = self.t.misere_get(&key) {
-            return Some(w);
+        loop {
+            if let Some(w) = self.t.misere_get(&key) {
+                return Some(w);
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            self.misere_mid(lands, &key, INF, INF)?;
         }
-        if self.stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        self.nodes += 1;
-        // Options made land by land, checked against the table as they
+    }
+
+    /// The options of a misère position with their proof numbers (from
+    /// the view of the player to move in each); `Err(())` when one is
+    /// already known lost for the opponent.
+    fn misere_options(&self, lands: &[Key]) -> Result<Vec<MisereKid>, ()> {
+        // Options made land by land and checked against the table as they
         // come: one known lost for the opponent ends the work at once.
-        let mut options: Vec<Vec<Key>> = Vec::new();
-        let mut order = Vec::new();
-        let mut hit = false;
+        let mut kids: Vec<MisereKid> = Vec::new();
+        let t = self.t;
         for i in 0..lands.len() {
             if i > 0 && lands[i] == lands[i - 1] {
                 continue;
             }
-            let t = self.t;
+            let mut hit = false;
             let mut look = |kid: &[Key]| -> bool {
                 let mut p: Vec<Key> = Vec::with_capacity(lands.len() + kid.len());
                 p.extend(lands[..i].iter().cloned());
                 p.extend(lands[i + 1..].iter().cloned());
                 p.extend(kid.iter().cloned());
+                if p.is_empty() {
+                    // The opponent cannot move, and so wins.
+                    return false;
+                }
                 p.sort_unstable();
-                let known = if p.is_empty() {
-                    Some(true)
-                } else {
-                    t.misere_get(&join(&p))
-                };
-                match known {
+                let key = join(&p);
+                match t.misere_get(&key) {
                     Some(false) => {
                         hit = true;
                         return true;
                     }
                     Some(true) => {}
                     None => {
-                        let size: usize = p.iter().map(|l| l.len()).sum();
-                        order.push((size as u32, options.len()));
-                        options.push(p);
+                        let (pn, dn) = t.mpn_get(&key).unwrap_or((1, 1));
+                        let halves: u64 = p.iter().map(|l| lives2(l)).sum();
+                        let rank = (halves << 32)
+                            | ((255 - (p.len() as u64).min(255)) << 24)
+                            | (key.len() as u64).min(0xFF_FFFF);
+                        kids.push(MisereKid {
+                            lands: p,
+                            key,
+                            pn,
+                            dn,
+                            rank,
+                        });
                     }
                 }
                 false
@@ -667,8 +698,8 @@ impl<'a> Search<'a> {
             let s = shard_of(&lands[i]);
             let cached = lock(&t.kids[s]).get(&lands[i]).cloned();
             match cached {
-                Some(kids) => {
-                    for kid in kids.iter() {
+                Some(list) => {
+                    for kid in list.iter() {
                         if look(kid) {
                             break;
                         }
@@ -691,30 +722,77 @@ impl<'a> Search<'a> {
                 }
             }
             if hit {
-                self.t.misere_set(&key, true);
-                return Some(true);
+                return Err(());
             }
         }
-        let order = self.order(order);
+        kids.sort_by_key(|k| k.rank);
+        if self.thread > 0 && self.depth < 3 && !kids.is_empty() {
+            let shift = kids.len() * self.thread / self.threads;
+            kids.rotate_left(shift);
+        }
+        Ok(kids)
+    }
+
+    /// Depth-first proof-number search of a misère position (as
+    /// [`Search::mid`] for normal play).
+    fn misere_mid(&mut self, lands: &[Key], key: &[u8], thpn: u32, thdn: u32) -> Option<Proof> {
+        if let Some(w) = self.t.misere_get(key) {
+            return Some(if w { (0, INF) } else { (INF, 0) });
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.nodes += 1;
+        let mut kids = match self.misere_options(lands) {
+            Ok(kids) => kids,
+            Err(()) => {
+                self.t.misere_set(key, true);
+                return Some((0, INF));
+            }
+        };
         self.depth += 1;
-        let mut found = Some(false);
-        for &(_, i) in &order {
-            match self.misere_win(&options[i]) {
-                Some(false) => {
-                    found = Some(true);
-                    break;
-                }
-                Some(true) => {}
-                None => {
-                    found = None;
-                    break;
+        let result = loop {
+            let mut pn = INF;
+            let mut dn = 0u32;
+            let (mut best, mut dn2) = (usize::MAX, INF);
+            for (i, kid) in kids.iter().enumerate() {
+                dn = dn.saturating_add(kid.pn).min(INF);
+                if kid.dn < pn {
+                    dn2 = pn;
+                    pn = kid.dn;
+                    best = i;
+                } else if kid.dn < dn2 {
+                    dn2 = kid.dn;
                 }
             }
-        }
+            if pn == 0 {
+                self.t.misere_set(key, true);
+                break Some((0, INF));
+            }
+            if dn == 0 {
+                self.t.misere_set(key, false);
+                break Some((INF, 0));
+            }
+            if pn >= thpn || dn >= thdn {
+                self.t.mpn_set(key, pn, dn);
+                break Some((pn, dn));
+            }
+            let kid = &kids[best];
+            let child_thpn = thdn.saturating_sub(dn - kid.pn.min(dn)).max(1);
+            let eps = dn2.saturating_add(dn2 / 4).max(dn2.saturating_add(1));
+            let child_thdn = thpn.min(eps).min(INF);
+            let (child, ckey) = (kid.lands.clone(), kid.key.clone());
+            match self.misere_mid(&child, &ckey, child_thpn, child_thdn) {
+                Some((p, d)) => {
+                    let kid = &mut kids[best];
+                    kid.pn = p;
+                    kid.dn = d;
+                }
+                None => break None,
+            }
+        };
         self.depth -= 1;
-        let w = found?;
-        self.t.misere_set(&key, w);
-        Some(w)
+        result
     }
 }
 

@@ -283,6 +283,18 @@ proptest! {
         prop_assert_eq!(s.solve(&p, &mq).unwrap().first_player_wins, plain_misere(&p, &mut mm), "position {}", p);
     }
 
+    /// The outcome search (lands folded into a heap as their nimbers are
+    /// needed, proof-number search on the rest) from fresh tables agrees
+    /// with a plain search, under normal play, also on two threads.
+    #[test]
+    fn outcomes_match_plain_search(spots in 2u32..=5, moves in 1usize..9, seed in any::<u64>(), threads in 1usize..=2) {
+        let p = random_position(spots, moves + (spots as usize - 2) * 2, seed);
+        let mut nm = HashMap::new();
+        let want = plain_nimber(&p, &mut nm) != 0;
+        let a = Solver::new().solve(&p, &Query { threads, ..q() }).unwrap();
+        prop_assert_eq!(a.first_player_wins, want, "position {}", p);
+    }
+
     /// The solver's moves and the rules crate's moves reach the same
     /// positions (as the solver writes them, small regions not merged).
     #[test]
