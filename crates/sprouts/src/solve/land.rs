@@ -58,8 +58,9 @@
 //! by their pattern inside the boundary and a mark for names shared with
 //! another region), regions sorted by signature, then names assigned in
 //! order of first appearance. The key describes the land completely (it is
-//! never ambiguous), and most equivalent lands share it; where ties between
-//! equal signatures are broken arbitrarily, two keys for one class only
+//! never ambiguous), and most equivalent lands share it. Ties between equal
+//! signatures are searched for the least key, but only for a bounded
+//! number of steps ([`TIE_BUDGET`]); past it two keys for one class only
 //! cost a second search, never a wrong answer.
 
 use super::search::Mix;

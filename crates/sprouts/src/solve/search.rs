@@ -9,23 +9,41 @@
 //! the search asks outcome questions: "does the player to move win
 //! `L + *k`?" ([`Search::win`]). An option of `L + *k` is either a move in
 //! `L`, giving lands `L1 + ... + Lm + *k`, or a move in the heap, giving
-//! `L + *j`, `j < k`. For the lands of an option, the nimbers of all but
-//! the largest are found (each by asking `L + *0`, `L + *1`, ... until one
-//! loses, [`Search::nimber`]) and folded into the heap, so only one land is
-//! ever searched as a game. A loss of `L + *k` proves nimber(L) = k; a win
-//! only rules k out. Both are kept per land ([`Entry`]).
+//! `L + *j`, `j < k`. Lands of an option whose nimber the tables know
+//! are folded into the heap at once; when several unknown lands remain,
+//! the nimbers of all but the largest are found (each by asking
+//! `L + *0`, `L + *1`, ... until one loses, [`Search::nimber`]) only when
+//! the search first chooses that option, so only one land is ever searched
+//! as a game and options never chosen cost nothing. A loss of `L + *k`
+//! proves nimber(L) = k; a win only rules k out. Both are kept per land
+//! ([`Entry`]).
+//!
+//! # Proof-number search
+//!
+//! Each outcome question is answered by depth-first proof-number search
+//! (df-pn, Nagai 2002; with the 1 + ε threshold of Pawlewicz and Lew 2007,
+//! ε = 1/4): the search always works on the option whose proof looks
+//! cheapest (least disproof number for the opponent), and leaves it once
+//! another looks cheaper; the numbers of unsolved nodes are kept in a
+//! table, solved nodes in the land table. Plain depth-first search spent
+//! most of its time proving options that turned out to win for the
+//! opponent: at n = 8 it expanded 481,039 lands where df-pn expands about
+//! 4,700, and the first outcome to n = 11 takes a few seconds.
 //!
 //! # Misère play
 //!
 //! Misère values do not add up, so [`Search::misere_win`] searches whole
-//! positions (the sorted list of their lands' keys); the lands still help,
-//! as canonical pieces and as the unit of move generation.
+//! positions (the sorted list of their lands' keys) with the same df-pn;
+//! the lands still help, as canonical pieces and as the unit of move
+//! generation.
 //!
 //! # Move ordering
 //!
-//! Options already known to lose for the opponent are taken first; the
-//! rest go smallest first (the largest land that would still need a
-//! search), since small lands are settled fast and often from the tables.
+//! Options already known to lose for the opponent end the work at once.
+//! The rest start at proof and disproof number 1 and are kept in order of
+//! fewest lives (a heap of `k` counting as `4k` lives), then most lands,
+//! then shortest key: df-pn takes the first of equally good options, so
+//! this order decides where it starts (as in GLOP and SPOTS).
 
 use super::land::{visit_children, Key, BOUNDARY, LAND, REGION};
 use std::collections::HashMap;
