@@ -359,6 +359,24 @@ async function refreshLists() {
   }
 }
 
+/** The account line of the header: who is logged in and their ratings (docs/api.md "Accounts"). */
+async function showAccount() {
+  const box = document.getElementById('lobby-account');
+  if (!box) return;
+  try {
+    const me = (await call('GET', '/api/account')).account;
+    if (!me) return;
+    const ratings = me.ratings.map((/** @type {any} */ r) => `${r.title} ${r.rating}${r.provisional ? '?' : ''}`).join(', ');
+    replace(box,
+      h('a', { href: '/account', id: 'account-link' }, me.username),
+      ratings ? h('span', { id: 'lobby-ratings' }, ` · ${ratings}`) : null,
+      ' · ', h('a', { href: '/leaderboard' }, 'Leaderboards'));
+  } catch {
+    /* the lobby works without it */
+  }
+}
+
+showAccount();
 buildCreateForm().finally(refreshLists);
 setInterval(() => {
   if (document.visibilityState === 'visible') refreshLists();

@@ -46,6 +46,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod accounts;
 mod actor;
 mod assist;
 pub mod bench;
@@ -55,10 +56,12 @@ mod conn;
 mod error;
 mod extract;
 mod http;
+mod http_accounts;
 mod hub;
 mod lease;
 mod limits;
 mod presence;
+pub mod ratings;
 pub mod storage;
 mod time;
 mod web;
@@ -484,6 +487,8 @@ pub(crate) fn summary_json(
                 // a human seat without a token yet.
                 "open": s.kind == SeatKind::Human && s.token.is_none(),
                 "connected": connected.and_then(|c| c.get(s.seat).copied()).unwrap_or(s.kind == SeatKind::Bot),
+                // The account the seat belongs to (its profile: /u/NAME).
+                "account": s.account,
             })
         })
         .collect();
@@ -505,6 +510,7 @@ pub(crate) fn summary_json(
         "time_control": row.time_control,
         "turn_seconds": row.time_control.turn_seconds,
         "aborted": row.aborted,
+        "rated": row.rated,
         "absent_seconds": row.time_control.absent_seconds,
         "seed_sha256": seed_sha256(row.seed),
     })

@@ -48,7 +48,7 @@ impl Rate {
             every: Duration::from_micros(1_000_000 / per_second as u64),
         }
     }
-    fn quota(self) -> Quota {
+    pub(crate) fn quota(self) -> Quota {
         let burst = NonZeroU32::new(self.burst.max(1)).unwrap_or(NonZeroU32::MIN);
         Quota::with_period(self.every.max(Duration::from_micros(1)))
             .unwrap_or_else(|| Quota::per_second(NonZeroU32::MIN))

@@ -1,5 +1,7 @@
 //! The browser front end, embedded at build time from `web/` (see
-//! `build.rs`): the lobby at `/`, a game's page at `/play/{id}`, every other
+//! `build.rs`): the lobby at `/`, a game's page at `/play/{id}`, the account
+//! page at `/account`, profiles at `/u/{name}`, leaderboards at
+//! `/leaderboard`, a finished game's replay at `/replay/{id}`, every other
 //! file under `/web/`.
 
 use crate::extract::Path;
@@ -52,6 +54,16 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route(
             "/play/{id}",
             get(|_: Path<String>| async { serve("play.html") }),
+        )
+        .route("/account", get(|| async { serve("account.html") }))
+        .route("/leaderboard", get(|| async { serve("account.html") }))
+        .route(
+            "/u/{name}",
+            get(|_: Path<String>| async { serve("account.html") }),
+        )
+        .route(
+            "/replay/{id}",
+            get(|_: Path<String>| async { serve("replay.html") }),
         )
         .route(
             "/web/{*path}",

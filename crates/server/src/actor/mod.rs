@@ -127,17 +127,28 @@ pub(crate) enum Msg {
     Summary {
         reply: oneshot::Sender<Value>,
     },
+    /// Take a seat with its token; `account`: the logged-in account
+    /// the seat then belongs to (a rated game's seat needs one).
     Join {
         token: String,
         name: Option<String>,
         player: Option<String>,
+        account: Option<String>,
         reply: oneshot::Sender<Result<(usize, Value), ApiError>>,
     },
     Claim {
         seat: usize,
         name: Option<String>,
         player: Option<String>,
+        account: Option<String>,
         reply: oneshot::Sender<Result<(usize, String, Value), ApiError>>,
+    },
+    /// The seat of `token` becomes `account`'s (a guest's games claimed
+    /// into an account): answers the seat.
+    Bind {
+        token: String,
+        account: String,
+        reply: oneshot::Sender<Result<usize, ApiError>>,
     },
     SeatToken {
         seat: usize,
@@ -512,16 +523,23 @@ impl GameActor {
                 token,
                 name,
                 player,
+                account,
                 reply,
             } => {
                 let token = Who::Token(token);
                 self.learn_token(&token).await;
                 let r = match self.seat_of_who(&token) {
                     Err(e) => Err(e),
-                    Ok(seat) => self
-                        .take_seat(seat.0, name, player)
-                        .await
-                        .map(|()| (seat.0, self.summary())),
+                    Ok(seat) => match self.may_sit(seat.0, account.as_deref()) {
+                        Err(e) => Err(e),
+                        Ok(()) => match self.take_seat(seat.0, name, player).await {
+                            Err(e) => Err(e),
+                            Ok(()) => self
+                                .bind_after_sitting(seat.0, account)
+                                .await
+                                .map(|()| (seat.0, self.summary())),
+                        },
+                    },
                 };
                 let _ = reply.send(r);
             }
@@ -529,9 +547,32 @@ impl GameActor {
                 seat,
                 name,
                 player,
+                account,
                 reply,
             } => {
-                let r = self.claim(seat, name, player).await;
+                let r = match self.may_sit(seat, account.as_deref()) {
+                    Err(e) => Err(e),
+                    Ok(()) => match self.claim(seat, name, player).await {
+                        Err(e) => Err(e),
+                        Ok(taken) => self
+                            .bind_after_sitting(taken.0, account)
+                            .await
+                            .map(|()| (taken.0, taken.1, self.summary())),
+                    },
+                };
+                let _ = reply.send(r);
+            }
+            Msg::Bind {
+                token,
+                account,
+                reply,
+            } => {
+                let who = Who::Token(token);
+                self.learn_token(&who).await;
+                let r = match self.seat_of_who(&who) {
+                    Err(e) => Err(e),
+                    Ok(seat) => self.bind_account(seat.0, account).await.map(|()| seat.0),
+                };
                 let _ = reply.send(r);
             }
             Msg::SeatToken { seat, reply } => {
