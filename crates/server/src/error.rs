@@ -88,7 +88,7 @@ impl ApiError {
     /// The HTTP status for this code.
     pub fn status(&self) -> StatusCode {
         match self.code {
-            "bad_json" | "bad_config" | "malformed_action" | "bad_word_list" => {
+            "bad_json" | "bad_config" | "malformed_action" | "bad_word_list" | "bad_chat" => {
                 StatusCode::BAD_REQUEST
             }
             "too_large" => StatusCode::PAYLOAD_TOO_LARGE,

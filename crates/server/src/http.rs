@@ -145,6 +145,9 @@ async fn catalog(State(hub): State<Hub>) -> Json<Value> {
                 "max_seats": info.max_seats,
                 "default_config": e.default_config(),
                 "settings": e.settings(),
+                "presets": e.presets(),
+                "how_to_play": e.how_to_play(),
+                "rules_url": crate::web::has_rules(info.name).then(|| format!("/rules/{}", info.name)),
             })
         })
         .collect();

@@ -50,6 +50,7 @@ mod accounts;
 mod actor;
 mod assist;
 pub mod bench;
+mod chat;
 pub mod client;
 pub(crate) mod clocks;
 mod conn;
@@ -165,6 +166,9 @@ pub struct Settings {
     pub rate_read: Rate,
     /// Messages one WebSocket may send.
     pub rate_conn: Rate,
+    /// Chat lines and reactions one WebSocket may send (they also count
+    /// in `rate_conn`).
+    pub rate_chat: Rate,
     /// Behind a reverse proxy: the header holding the client's address
     /// (`x-forwarded-for`, `x-real-ip`); its last address is used. Unset,
     /// clients are metered by the peer address.
@@ -250,6 +254,7 @@ impl Default for Settings {
             rate_upload: Rate::per_minute(5, 1),
             rate_read: Rate::per_second(600, 100),
             rate_conn: Rate::per_second(60, 20),
+            rate_chat: Rate::per_minute(8, 30),
             client_ip_header: None,
             creations_at_once: 2,
             create_wait: Duration::from_secs(5),

@@ -11,6 +11,7 @@
 //! is rebuilt without it and the sender gets a `storage` error.
 
 mod bots;
+mod chat;
 mod clock;
 mod env;
 mod play;
@@ -119,6 +120,12 @@ pub(crate) enum Msg {
     },
     Sync {
         conn: u64,
+    },
+    /// A chat line or reaction from a connection, already checked (see
+    /// `crate::chat`).
+    Chat {
+        conn: u64,
+        request: crate::chat::ChatRequest,
     },
     State {
         token: Option<String>,
@@ -282,6 +289,9 @@ pub(crate) struct GameActor {
     /// and the hub forgets the game, so the next visitor loads it as
     /// stored.
     stale: bool,
+    /// The table's chat, once somebody has said something (memory only,
+    /// see `crate::chat`).
+    chat: Option<Box<crate::chat::ChatLog>>,
 }
 
 /// A refused action sends the game to the database to catch up at most
@@ -331,6 +341,7 @@ impl GameActor {
             seq: seq.clone(),
             refusal_caught_up: None,
             lease_tried: None,
+            chat: None,
         };
         let now = actor.now();
         actor.holders = Holders::new(actor.seats.len(), now);
@@ -475,6 +486,10 @@ impl GameActor {
                         }
                     }
                 }
+                // Then what was said so far, so a reload shows it.
+                if let Some(conn) = conn {
+                    self.send_chat_history(conn);
+                }
             }
             Msg::Disconnect { conn } => {
                 if let Some(c) = self.conns.remove(&conn) {
@@ -498,6 +513,9 @@ impl GameActor {
                     Err(e) => Err(e),
                 };
                 self.reply_act(reply, result);
+            }
+            Msg::Chat { conn, request } => {
+                self.chat(conn, request);
             }
             Msg::Sync { conn } => {
                 if let Some((v, legal)) = self.conns.get(&conn).map(|c| (c.viewer, c.legal)) {

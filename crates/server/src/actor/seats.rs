@@ -57,7 +57,9 @@ impl GameActor {
         self.next_conn += 1;
         let you = match viewer {
             Viewer::Seat(s) => json!({"seat": s.0}),
-            Viewer::Spectator => json!({"spectator": true}),
+            // The spectator's number in chat (`from.spectator`), so that a
+            // page knows its own lines.
+            Viewer::Spectator => json!({"spectator": true, "speaker": conn}),
         };
         self.conns.insert(
             conn,
