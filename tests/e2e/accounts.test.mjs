@@ -159,6 +159,17 @@ test('sign up, claim a guest game, a rated game on both profiles, its replay', {
     await A.goto(srv.url + '/');
     await A.waitForSelector('#lobby-ratings:has-text("Sprouts")');
     assert.equal(await A.textContent('#account-link'), 'ann');
+    // A logged-in player may create a rated game from the lobby's form.
+    await A.waitForSelector('#rated-label:not([hidden])');
+    await A.selectOption('#game', 'sprouts');
+    await A.check('#rated');
+    const [created] = await Promise.all([
+      A.waitForResponse((r) => r.url().endsWith('/api/games') && r.request().method() === 'POST'),
+      A.click('#create-form button[type="submit"]'),
+    ]);
+    assert.equal(JSON.parse(created.request().postData() || '{}').rated, true);
+    assert.ok(created.ok(), `the rated game is created: ${await created.text()}`);
+    await A.waitForSelector('#created .invite');
     await A.goto(`${srv.url}/leaderboard`);
     await A.waitForSelector('#board-sprouts li');
     const board = await A.locator('#board-sprouts li').allTextContents();

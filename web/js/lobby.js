@@ -102,6 +102,11 @@ async function buildCreateForm() {
   const seatsInput = /** @type {HTMLInputElement} */ (h('input', { id: 'seats', type: 'number', min: 1, max: 16, value: 2 }));
   const seatsBox = h('fieldset', { class: 'seats' });
   const publicBox = /** @type {HTMLInputElement} */ (h('input', { id: 'public', type: 'checkbox', checked: true }));
+  // Rated games need a logged-in creator (docs/api.md "Accounts"): the box
+  // shows once the account line knows someone is logged in.
+  const ratedBox = /** @type {HTMLInputElement} */ (h('input', { id: 'rated', type: 'checkbox' }));
+  const ratedLabel = h('label', { class: 'check', id: 'rated-label', hidden: !loggedIn }, ratedBox,
+    ' Rated: changes both players\' ratings; every seat needs an account, no computer players');
   const rulesBox = h('div', { id: 'rules' });
   // A preset fills the form's settings in (the game's defaults otherwise).
   const presetSel = /** @type {HTMLSelectElement} */ (h('select', { id: 'preset' }));
@@ -261,6 +266,7 @@ async function buildCreateForm() {
     /** @type {any} */
     const body = { game: g.name, config, bots, public: publicBox.checked, player: playerKey() };
     if (open.length) body.open_seats = open;
+    if (loggedIn && ratedBox.checked) body.rated = true;
     const timeControl = clock.value();
     if (timeControl) body.time_control = timeControl;
     if (me !== null) {
@@ -294,6 +300,7 @@ async function buildCreateForm() {
     words.el,
     clock.el,
     h('label', { class: 'check' }, publicBox, ' Public: listed here, anyone may sit in an open seat'),
+    ratedLabel,
     h('button', { type: 'submit', class: 'primary' }, 'Create game'),
   );
   drawPresets();
@@ -435,6 +442,9 @@ async function refreshLists() {
   }
 }
 
+/** Whether an account is logged in in this browser (known once `showAccount` has asked). */
+let loggedIn = false;
+
 /** The account line of the header: who is logged in and their ratings (docs/api.md "Accounts"). */
 async function showAccount() {
   const box = document.getElementById('lobby-account');
@@ -442,6 +452,8 @@ async function showAccount() {
   try {
     const me = (await call('GET', '/api/account')).account;
     if (!me) return;
+    loggedIn = true;
+    document.getElementById('rated-label')?.removeAttribute('hidden');
     const ratings = me.ratings.map((/** @type {any} */ r) => `${r.title} ${r.rating}${r.provisional ? '?' : ''}`).join(', ');
     replace(box,
       h('a', { href: '/account', id: 'account-link' }, me.username),
