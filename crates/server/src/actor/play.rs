@@ -98,7 +98,7 @@ impl GameActor {
         self.row.status = status;
         self.clock.clocks = None;
         self.last_by = Some(Actor::Referee);
-        self.last_events = Applied::default();
+        self.last_events = Default::default();
         Ok(self.summary())
     }
 
@@ -218,7 +218,7 @@ impl GameActor {
             }
             self.row.status = status;
             self.last_by = Some(actor);
-            self.last_events = events.clone();
+            self.last_events = super::render::LastEvents::new(&events, self.m.seats());
             self.bots_follow(actor, &action);
             return Ok((seq, events));
         }
