@@ -7,7 +7,7 @@ use parlor_core::{Actor, Game, GameRng, Level, Seat, Viewer};
 use parlor_gobble::bench::{random_boards, score_boards, Dist};
 use parlor_gobble::game::{bot_words, Gobble, GobbleAction, GobbleConfig, RoundResults};
 use parlor_gobble::search::{search, SearchConfig, SearchStatus};
-use parlor_gobble::{Board, DiceSet, Keyphrase, Scoring, Size, Solver, Trie};
+use parlor_gobble::{Board, DiceSet, Keyphrase, Scoring, Size, Solver, Trie, WalkKind};
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -310,8 +310,12 @@ struct BenchArgs {
     /// Threads; 0 uses every core.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// The solver's walk: auto (the one chosen for this processor), plain,
+    /// avx2 or avx2-pdep (to compare them on one machine).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "plain", "avx2", "avx2-pdep"])]
+    walk: String,
     /// Print JSON: `boards`, `boards_per_second`, `seconds`, `score_sum`,
-    /// `word_sum`, `threads`, `dict_load_seconds`, ...
+    /// `word_sum`, `threads`, `walk`, `dict_load_seconds`, ...
     #[arg(long)]
     json: bool,
 }
@@ -389,10 +393,17 @@ fn bench(a: BenchArgs) -> Result<ExitCode> {
         }
         (None, None) => bail!("give --boards FILE or --random N"),
     };
+    let walk = match WalkKind::parse(&a.walk) {
+        None => WalkKind::best_here(),
+        Some(w) if w.runs_here() => w,
+        Some(w) => bail!(
+            "--walk {w}: this processor lacks its instructions (AVX2 and BMI2); it runs plain"
+        ),
+    };
     let (trie, load) = load_trie(&a.dict)?;
     let t = threads(a.threads)?;
     let cpu0 = process_cpu_seconds();
-    let r = score_boards(&trie, a.scoring, &boards, t);
+    let r = score_boards(&trie, a.scoring, &boards, t, walk);
     // CPU time of the process over the scoring: on a shared machine, boards
     // per CPU-second is the figure other processes disturb least.
     let cpu = match (cpu0, process_cpu_seconds()) {
@@ -406,6 +417,8 @@ fn bench(a: BenchArgs) -> Result<ExitCode> {
             "size": boards[0].size().to_string(),
             "scoring": a.scoring,
             "threads": r.threads,
+            "walk": r.walk,
+            "walk_chosen": if a.walk == "auto" { "for this processor" } else { "by --walk" },
             "seconds": r.elapsed.as_secs_f64(),
             "boards_per_second": r.rate(),
             "score_sum": r.score_sum,
@@ -426,10 +439,11 @@ fn bench(a: BenchArgs) -> Result<ExitCode> {
         );
         outln!(
             o,
-            "boards: {} ({what}), {} scoring, {} thread(s)",
+            "boards: {} ({what}), {} scoring, {} thread(s), {} walk",
             r.boards,
             a.scoring,
-            r.threads
+            r.threads,
+            r.walk
         );
         outln!(
             o,

@@ -4,7 +4,7 @@ use crate::board::{Board, Size};
 use crate::dice::{uniform_board, DiceSet};
 use crate::rng::SeedRandom;
 use crate::scoring::Scoring;
-use crate::solver::Solver;
+use crate::solver::{Solver, WalkKind};
 use crate::trie::Trie;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -45,6 +45,8 @@ pub struct BenchReport {
     pub elapsed: Duration,
     /// Threads used.
     pub threads: usize,
+    /// The walk that scored them.
+    pub walk: WalkKind,
 }
 
 fn secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -58,27 +60,39 @@ impl BenchReport {
     }
 }
 
-/// Scores every board with `threads` threads (at least 1), timing the
-/// scoring only. Threads take batches of 1,024 boards from a shared counter,
-/// so a thread slowed by other work on the machine does not hold the others.
+/// Scores every board with `threads` threads (at least 1) and `walk` (the
+/// plain walk if this processor cannot run it), timing the scoring only.
+/// Threads take batches of 1,024 boards from a shared counter, so a thread
+/// slowed by other work on the machine does not hold the others.
 pub fn score_boards(
     trie: &Trie,
     scoring: Scoring,
     boards: &[Board],
     threads: usize,
+    walk: WalkKind,
 ) -> BenchReport {
+    let walk = if walk.runs_here() {
+        walk
+    } else {
+        WalkKind::Plain
+    };
+    let solver = || {
+        Solver::new(trie, scoring)
+            .with_walk(walk)
+            .expect("a walk that runs here")
+    };
     const BATCH: usize = 1024;
     let threads = threads.max(1).min(boards.len().div_ceil(BATCH).max(1));
     let start = Instant::now();
     let (score_sum, word_sum) = if threads == 1 {
-        sum_chunk(trie, scoring, boards)
+        sum_chunk(solver(), boards)
     } else {
         let next = AtomicUsize::new(0);
         std::thread::scope(|s| {
             let handles: Vec<_> = (0..threads)
                 .map(|_| {
                     s.spawn(|| {
-                        let mut solver = Solver::new(trie, scoring);
+                        let mut solver = solver();
                         let mut sums = (0u64, 0u64);
                         loop {
                             let k = next.fetch_add(1, Ordering::Relaxed) * BATCH;
@@ -106,11 +120,11 @@ pub fn score_boards(
         word_sum,
         elapsed: start.elapsed(),
         threads,
+        walk,
     }
 }
 
-fn sum_chunk(trie: &Trie, scoring: Scoring, boards: &[Board]) -> (u64, u64) {
-    let mut solver = Solver::new(trie, scoring);
+fn sum_chunk(mut solver: Solver, boards: &[Board]) -> (u64, u64) {
     let mut s = 0u64;
     let mut w = 0u64;
     for b in boards {
@@ -131,8 +145,8 @@ mod tests {
             "tea", "eat", "ate", "sat", "seat", "east", "teas", "rate", "tear", "star", "rats",
         ]);
         let boards = random_boards(5000, "x", &Dist::Uniform, Size::square(3));
-        let one = score_boards(&trie, Scoring::Boggle, &boards, 1);
-        let four = score_boards(&trie, Scoring::Boggle, &boards, 4);
+        let one = score_boards(&trie, Scoring::Boggle, &boards, 1, WalkKind::best_here());
+        let four = score_boards(&trie, Scoring::Boggle, &boards, 4, WalkKind::best_here());
         assert_eq!(
             (one.score_sum, one.word_sum),
             (four.score_sum, four.word_sum)

@@ -61,5 +61,5 @@ pub use game::{EntryError, Gobble, GobbleAction, GobbleConfig, GobbleEvent, Gobb
 pub use keyphrase::{closest, wordlist, Keyphrase, KeyphraseError, KEYPHRASE_WORDS};
 pub use rng::SeedRandom;
 pub use scoring::{Scoring, ScoringError, MAX_WORD_LEN};
-pub use solver::{FoundWord, Solver, Tally};
+pub use solver::{FoundWord, Solver, Tally, WalkKind};
 pub use trie::{board_form, Trie};

@@ -72,8 +72,74 @@ pub struct Solver<'t> {
     shifts: Vec<[u32; 8]>,
     /// Letters shown by the neighbours of each cell.
     near_letters: Vec<u32>,
-    /// Whether the walk may use AVX2, `pdep`, `popcnt` and friends.
-    fast_instructions: bool,
+    /// For each cell, the cells of every subset of its first four
+    /// neighbours (by their bits in neighbour order), then of its last
+    /// four: the AVX2 walk's way from neighbour order to cells.
+    cell_bits: Vec<[u64; 32]>,
+    /// Which compiled walk runs.
+    walk: WalkKind,
+}
+
+/// The compiled versions of the walk. They find the same words; they
+/// differ in the instructions that pick the neighbours continuing a prefix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WalkKind {
+    /// No special instructions: eight shifts a step. Runs anywhere.
+    Plain,
+    /// AVX2 for all eight neighbours at once, then `pdep` from neighbour
+    /// order to cells. `pdep` is one fast instruction on Intel since
+    /// Haswell and AMD since Zen 3, but microcoded (tens of cycles) on
+    /// AMD before Zen 3.
+    Avx2Pdep,
+    /// AVX2 for all eight neighbours at once, then two lookups in small
+    /// per-cell tables from neighbour order to cells: no `pdep`.
+    Avx2,
+}
+
+impl WalkKind {
+    /// Every walk, in the order `--walk` lists them.
+    pub const ALL: [WalkKind; 3] = [WalkKind::Plain, WalkKind::Avx2, WalkKind::Avx2Pdep];
+
+    /// The walk's name: `plain`, `avx2` or `avx2-pdep`.
+    pub fn name(self) -> &'static str {
+        match self {
+            WalkKind::Plain => "plain",
+            WalkKind::Avx2Pdep => "avx2-pdep",
+            WalkKind::Avx2 => "avx2",
+        }
+    }
+
+    /// Reads a walk's name.
+    pub fn parse(name: &str) -> Option<WalkKind> {
+        WalkKind::ALL.into_iter().find(|w| w.name() == name)
+    }
+
+    /// Whether this processor can run the walk.
+    pub fn runs_here(self) -> bool {
+        match self {
+            WalkKind::Plain => true,
+            WalkKind::Avx2Pdep | WalkKind::Avx2 => has_fast_instructions(),
+        }
+    }
+
+    /// The walk this processor runs fastest: the plain one without AVX2
+    /// and BMI2; otherwise `pdep` only where it is one fast instruction.
+    pub fn best_here() -> WalkKind {
+        if !has_fast_instructions() {
+            WalkKind::Plain
+        } else if slow_pdep() {
+            WalkKind::Avx2
+        } else {
+            WalkKind::Avx2Pdep
+        }
+    }
+}
+
+impl std::fmt::Display for WalkKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// A partial word on the board: the trie node it reaches, the cell it ends
@@ -115,15 +181,17 @@ struct Walk<'a> {
     near_letters: &'a [u32],
     neighbours: &'a [Neighbours],
     shifts: &'a [[u32; 8]],
+    cell_bits: &'a [[u64; 32]],
     points: &'a [u32; MAX_WORD_LEN + 1],
 }
 
-/// The walk, written once and compiled twice: plainly, and (on x86-64)
-/// with the instructions its inner loop lives on (AVX2 and `pdep` to find
-/// which neighbours continue a prefix, `popcnt` for the child index,
-/// `tzcnt`/`blsr` for cell sets), which a default build may not assume.
-/// [`Solver`] picks the second at run time when the processor has them;
-/// the binary still runs anywhere.
+/// The walk, written once and compiled three times (see [`WalkKind`]):
+/// plainly, and (on x86-64) twice with the instructions its inner loop
+/// lives on (AVX2 to find which neighbours continue a prefix, with or
+/// without `pdep`; `popcnt` for the child index, `tzcnt`/`blsr` for cell
+/// sets), which a default build may not assume. [`Solver`] picks one at
+/// run time by what the processor has and runs fast; the binary still
+/// runs anywhere.
 macro_rules! walk {
     ($(#[$attr:meta])* $walk:ident, $extend:ident, $children:ident) => {
         impl Walk<'_> {
@@ -264,8 +332,15 @@ walk!(walk_plain, extend_plain, children);
 #[cfg(target_arch = "x86_64")]
 walk!(
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
-    walk_fast,
-    extend_fast,
+    walk_avx2_pdep,
+    extend_avx2_pdep,
+    children_avx2_pdep
+);
+#[cfg(target_arch = "x86_64")]
+walk!(
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+    walk_avx2,
+    extend_avx2,
     children_avx2
 );
 
@@ -293,7 +368,7 @@ impl Walk<'_> {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi2")]
     #[inline]
-    fn children_avx2(&self, mask: u32, cell: usize) -> u64 {
+    fn children_avx2_pdep(&self, mask: u32, cell: usize) -> u64 {
         use std::arch::x86_64::*;
         debug_assert!(cell < self.neighbours.len());
         // SAFETY: cell is a cell of the board.
@@ -308,6 +383,54 @@ impl Walk<'_> {
         let top = _mm256_sllv_epi32(_mm256_set1_epi32(mask as i32), shifts);
         let bits = _mm256_movemask_ps(_mm256_castsi256_ps(top)) as u32;
         _pdep_u64(u64::from(bits), nbrs.mask)
+    }
+
+    /// [`Walk::children`] with AVX2 and no `pdep`: the eight neighbours'
+    /// bits in neighbour order, as for `pdep`, then moved to cells by two
+    /// small tables, one for each four neighbours.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn children_avx2(&self, mask: u32, cell: usize) -> u64 {
+        use std::arch::x86_64::*;
+        debug_assert!(cell < self.cell_bits.len());
+        // SAFETY: cell is a cell of the board.
+        let (table, shifts) = unsafe {
+            (
+                self.cell_bits.get_unchecked(cell),
+                self.shifts.get_unchecked(cell),
+            )
+        };
+        // SAFETY: a row of shifts is eight u32s, 32 bytes.
+        let shifts = unsafe { _mm256_loadu_si256(shifts.as_ptr().cast::<__m256i>()) };
+        let top = _mm256_sllv_epi32(_mm256_set1_epi32(mask as i32), shifts);
+        let bits = _mm256_movemask_ps(_mm256_castsi256_ps(top)) as usize;
+        // SAFETY: bits < 256, so both indices are below 32.
+        unsafe { *table.get_unchecked(bits & 15) | *table.get_unchecked(16 + (bits >> 4)) }
+    }
+}
+
+/// Whether `pdep` is microcoded here: AMD processors before Zen 3
+/// (families below 0x19) take tens of cycles for it, where Intel and later
+/// AMD take one.
+fn slow_pdep() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::__cpuid;
+        let vendor = __cpuid(0);
+        let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+        let signature = __cpuid(1).eax;
+        let family = (signature >> 8) & 0xf;
+        let family = if family == 0xf {
+            family + ((signature >> 20) & 0xff)
+        } else {
+            family
+        };
+        amd && family < 0x19
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
@@ -342,8 +465,23 @@ impl<'t> Solver<'t> {
             points: [0; MAX_WORD_LEN + 1],
             shifts: Vec::new(),
             near_letters: Vec::new(),
-            fast_instructions: has_fast_instructions(),
+            cell_bits: Vec::new(),
+            walk: WalkKind::best_here(),
         }
+    }
+
+    /// The same solver running `walk` instead of the one chosen for this
+    /// processor, or `None` if the processor cannot run it.
+    pub fn with_walk(mut self, walk: WalkKind) -> Option<Self> {
+        walk.runs_here().then(|| {
+            self.walk = walk;
+            self
+        })
+    }
+
+    /// The walk this solver runs.
+    pub fn walk(&self) -> WalkKind {
+        self.walk
     }
 
     /// The scoring in use.
@@ -368,6 +506,24 @@ impl<'t> Solver<'t> {
             self.points = self.scoring.table(size);
             self.shifts = vec![[32; 8]; size.cells()];
             self.near_letters = vec![0; size.cells()];
+            self.cell_bits = self
+                .neighbours
+                .iter()
+                .map(|n| {
+                    let count = n.mask.count_ones() as usize;
+                    let mut table = [0; 32];
+                    for (i, cells) in table.iter_mut().enumerate() {
+                        let (half, subset) = (i / 16, i % 16);
+                        for k in 0..4 {
+                            let slot = 4 * half + k;
+                            if subset & (1 << k) != 0 && slot < count {
+                                *cells |= 1 << n.cells[slot];
+                            }
+                        }
+                    }
+                    table
+                })
+                .collect();
         }
         let cells = board.cells();
         for (c, nbrs) in self.neighbours.iter().enumerate() {
@@ -395,19 +551,20 @@ impl<'t> Solver<'t> {
             near_letters: &self.near_letters,
             neighbours: &self.neighbours,
             shifts: &self.shifts,
+            cell_bits: &self.cell_bits,
             points: &self.points,
         };
         let root = self.trie.nodes[0];
-        #[cfg(target_arch = "x86_64")]
-        if self.fast_instructions {
-            // SAFETY: the processor has these instructions (checked once
-            // in `Solver::new`).
-            unsafe { walk.walk_fast(root, &mut self.levels) };
-        } else {
-            walk.walk_plain(root, &mut self.levels);
+        match self.walk {
+            // SAFETY (both AVX2 walks): the processor has their
+            // instructions (`WalkKind::runs_here`, checked whenever the
+            // walk is set).
+            #[cfg(target_arch = "x86_64")]
+            WalkKind::Avx2Pdep => unsafe { walk.walk_avx2_pdep(root, &mut self.levels) },
+            #[cfg(target_arch = "x86_64")]
+            WalkKind::Avx2 => unsafe { walk.walk_avx2(root, &mut self.levels) },
+            _ => walk.walk_plain(root, &mut self.levels),
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        walk.walk_plain(root, &mut self.levels);
         walk.settle();
         let tally = walk.tally;
         for &n in &self.found_list {
@@ -502,10 +659,10 @@ impl<'t> Solver<'t> {
 mod tests {
     use super::*;
 
-    /// Both compilations of the walk give the same totals (on a processor
-    /// without the bit instructions only the plain one runs).
+    /// Every compilation of the walk gives the same totals (on a
+    /// processor without the bit instructions only the plain one runs).
     #[test]
-    fn plain_and_bit_instruction_walks_agree() {
+    fn every_walk_agrees() {
         use crate::bench::{random_boards, Dist};
         let words: Vec<String> = (0..3000u32)
             .map(|i| {
@@ -520,15 +677,27 @@ mod tests {
             .chain(["quit", "equal", "tea", "eat", "seat", "tease"].map(String::from))
             .collect();
         let trie = Trie::new(words.iter().map(String::as_str));
-        for size in [Size::square(4), Size::square(5), Size::square(6)] {
+        // 8x8 puts cells in the high half of the 64-bit cell sets.
+        for size in [
+            Size::square(4),
+            Size::square(5),
+            Size::square(6),
+            Size::square(8),
+        ] {
             let boards = random_boards(300, "walks", &Dist::Uniform, size);
-            let mut plain = Solver::new(&trie, Scoring::Boggle);
-            plain.fast_instructions = false;
-            let mut fast = Solver::new(&trie, Scoring::Boggle);
+            let mut plain = Solver::new(&trie, Scoring::Boggle)
+                .with_walk(WalkKind::Plain)
+                .unwrap();
+            let mut others: Vec<Solver> = WalkKind::ALL
+                .into_iter()
+                .filter_map(|w| Solver::new(&trie, Scoring::Boggle).with_walk(w))
+                .collect();
             let (mut sum, mut words) = (0, 0);
             for b in &boards {
                 let t = plain.score(b);
-                assert_eq!(t, fast.score(b), "{b:?}");
+                for other in &mut others {
+                    assert_eq!(t, other.score(b), "{} on {b:?}", other.walk());
+                }
                 assert_eq!(t.count as usize, plain.words(b).len());
                 sum += t.score;
                 words += t.count;
@@ -544,9 +713,8 @@ mod tests {
         let words: Vec<String> = (3..=12).map(|n| "e".repeat(n)).collect();
         let trie = Trie::new(words.iter().map(String::as_str));
         let board = Board::parse(&"e".repeat(12), Some(Size::new(4, 3).unwrap())).unwrap();
-        for fast in [false, true] {
-            let mut s = Solver::new(&trie, Scoring::Gobble);
-            s.fast_instructions &= fast;
+        for walk in WalkKind::ALL.into_iter().filter(|w| w.runs_here()) {
+            let mut s = Solver::new(&trie, Scoring::Gobble).with_walk(walk).unwrap();
             let t = s.score(&board);
             assert_eq!(t.count, 10, "every word from 3 to 12 letters");
             assert_eq!(t.score, (1..=10).sum::<u32>());
