@@ -23,6 +23,35 @@ fn main() {
         .unwrap();
     }
     out.push_str("];\n");
+    // The rules documents, served as pages at /rules/{game}.
+    let rules = manifest.join("../../docs/rules");
+    println!("cargo:rerun-if-changed={}", rules.display());
+    let mut docs: Vec<(String, PathBuf)> = std::fs::read_dir(&rules)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "md"))
+                .filter_map(|p| {
+                    let name = p.file_stem()?.to_string_lossy().to_string();
+                    let abs = p.canonicalize().ok()?;
+                    Some((name, abs))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    docs.sort();
+    out.push_str("/// Embedded rules documents: (game name, markdown).\n");
+    out.push_str("pub(crate) static RULES: &[(&str, &str)] = &[\n");
+    for (name, abs) in &docs {
+        println!("cargo:rerun-if-changed={}", abs.display());
+        writeln!(
+            out,
+            "    ({name:?}, include_str!({:?})),",
+            abs.display().to_string()
+        )
+        .unwrap();
+    }
+    out.push_str("];\n");
     let dest = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it")).join("web_files.rs");
     std::fs::write(dest, out).expect("write web_files.rs");
 }

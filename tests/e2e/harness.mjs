@@ -165,6 +165,9 @@ export async function player(browser, name, options = { viewport: { width: 1100,
   if (process.env.E2E_WEB_FROM_DISK) await serveWebFromDisk(context);
   await context.addInitScript((n) => {
     if (!localStorage.getItem('parlor.name')) localStorage.setItem('parlor.name', n);
+    // The lobby's full form ("More rules") open, as the tests of its
+    // settings expect; quickstart.test.mjs closes it.
+    if (!localStorage.getItem('parlor.more-rules')) localStorage.setItem('parlor.more-rules', 'open');
   }, name);
   const page = await context.newPage();
   /** @type {{t: number, text: string}[]} */

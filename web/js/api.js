@@ -34,7 +34,9 @@
  *   | {type: 'word_list', role: string}} SettingKind
  * @typedef {{field: string, label: string, help: string, kind: SettingKind}} Setting
  *   One field of a game's rules, as the catalog describes it (docs/api.md "Settings").
- * @typedef {{name: string, title: string, min_seats: number, max_seats: number, default_config: any, settings?: Setting[]}} CatalogGame
+ * @typedef {{name: string, label: string, help: string, values: Record<string, any>}} Preset
+ * @typedef {{name: string, title: string, min_seats: number, max_seats: number, default_config: any, settings?: Setting[],
+ *   presets?: Preset[], how_to_play?: string, rules_url?: string | null}} CatalogGame
  */
 
 export class ApiError extends Error {

@@ -4,7 +4,8 @@ import { call, playerKey, myName, setMyName, rememberToken, tokenFor, playUrl, s
 import { h, replace, toast } from './dom.js';
 import { pageFor } from './games/index.js';
 import { wordListPicker, isUpload } from './wordlists.js';
-import { settingsForm, special, getPath, setPath } from './settings.js';
+import { settingsForm, special, getPath, setPath, presetConfig } from './settings.js';
+import { quickStart } from './quickstart.js';
 
 /** @typedef {import('./api.js').GameSummary} GameSummary */
 /** @typedef {import('./api.js').CatalogGame} CatalogGame */
@@ -18,6 +19,11 @@ nameInput.addEventListener('change', () => setMyName(nameInput.value));
 
 /** The catalog's games, once loaded (their settings name their word-list field). @type {CatalogGame[]} */
 let knownGames = [];
+
+// "More rules" stays as this browser last left it.
+const moreRules = /** @type {HTMLDetailsElement} */ (document.getElementById('more-rules'));
+moreRules.open = localStorage.getItem('parlor.more-rules') === 'open';
+moreRules.addEventListener('toggle', () => localStorage.setItem('parlor.more-rules', moreRules.open ? 'open' : 'closed'));
 
 /**
  * The time control of a new game (docs/api.md "Time controls"), in its own
@@ -70,13 +76,27 @@ async function buildCreateForm() {
     replace(form, h('p', { class: 'error', role: 'alert' }, `⚠ ${/** @type {Error} */ (e).message}`));
     return;
   }
+  quickStart({
+    root: /** @type {HTMLElement} */ (document.getElementById('quick')),
+    games: catalog.games,
+    showCreated,
+    refreshLists,
+    saveName: () => setMyName(nameInput.value),
+  });
   const gameSel = /** @type {HTMLSelectElement} */ (
     h('select', { id: 'game', name: 'game' }, catalog.games.map((g) => h('option', { value: g.name }, g.title)))
   );
   const seatsInput = /** @type {HTMLInputElement} */ (h('input', { id: 'seats', type: 'number', min: 1, max: 16, value: 2 }));
   const seatsBox = h('fieldset', { class: 'seats' });
   const publicBox = /** @type {HTMLInputElement} */ (h('input', { id: 'public', type: 'checkbox', checked: true }));
+  // Rated games need a logged-in creator (docs/api.md "Accounts"): the box
+  // shows once the account line knows someone is logged in.
+  const ratedBox = /** @type {HTMLInputElement} */ (h('input', { id: 'rated', type: 'checkbox' }));
+  const ratedLabel = h('label', { class: 'check', id: 'rated-label', hidden: !loggedIn }, ratedBox,
+    ' Rated: changes both players\' ratings; every seat needs an account, no computer players');
   const rulesBox = h('div', { id: 'rules' });
+  // A preset fills the form's settings in (the game's defaults otherwise).
+  const presetSel = /** @type {HTMLSelectElement} */ (h('select', { id: 'preset' }));
   // The word list, for every game whose settings declare one (`word_list`).
   const words = wordListPicker(
     catalog.word_lists || (catalog.lexicons || ['en']).map((name) => ({ name, words: 0 })),
@@ -119,6 +139,13 @@ async function buildCreateForm() {
   }
 
   let drawn = 0;
+  /** The rules the form starts from: the chosen preset's, or the game's defaults. */
+  const startingRules = () => {
+    const g = current();
+    const p = (g.presets || []).find((x) => x.name === presetSel.value);
+    return p ? presetConfig(g.default_config, p) : g.default_config;
+  };
+
   async function drawRules() {
     const g = current();
     const mine = ++drawn;
@@ -133,7 +160,7 @@ async function buildCreateForm() {
     const mod = await pageFor(g.name);
     if (mine !== drawn) return; // another game was chosen meanwhile
     options = g.settings && g.settings.length
-      ? settingsForm({ game: g.name, title: g.title, settings: g.settings, defaults: g.default_config, hooks: mod.lobby })
+      ? settingsForm({ game: g.name, title: g.title, settings: g.settings, defaults: startingRules(), hooks: mod.lobby })
       : mod.lobbyOptions
         ? mod.lobbyOptions(g.default_config)
         : null;
@@ -145,7 +172,20 @@ async function buildCreateForm() {
     }
   }
 
-  gameSel.addEventListener('change', drawRules);
+  function drawPresets() {
+    const g = current();
+    replace(
+      presetSel,
+      h('option', { value: '' }, 'the game\'s defaults'),
+      (g.presets || []).map((p) => h('option', { value: p.name, title: p.help }, p.label)),
+    );
+    presetSel.value = '';
+  }
+  gameSel.addEventListener('change', () => {
+    drawPresets();
+    drawRules();
+  });
+  presetSel.addEventListener('change', drawRules);
   seatsInput.addEventListener('change', drawSeats);
   seatsInput.addEventListener('input', drawSeats);
 
@@ -187,6 +227,7 @@ async function buildCreateForm() {
     /** @type {any} */
     const body = { game: g.name, config, bots, public: publicBox.checked, player: playerKey() };
     if (open.length) body.open_seats = open;
+    if (loggedIn && ratedBox.checked) body.rated = true;
     const timeControl = clock.value();
     if (timeControl) body.time_control = timeControl;
     if (me !== null) {
@@ -213,22 +254,25 @@ async function buildCreateForm() {
   replace(
     form,
     h('label', null, 'Game ', gameSel),
+    h('label', null, 'Start from ', presetSel),
     h('label', null, 'Players ', seatsInput),
     seatsBox,
     rulesBox,
     words.el,
     clock.el,
     h('label', { class: 'check' }, publicBox, ' Public: listed here, anyone may sit in an open seat'),
+    ratedLabel,
     h('button', { type: 'submit', class: 'primary' }, 'Create game'),
   );
+  drawPresets();
   await drawRules();
 }
 
 /**
  * @param {{game: GameSummary, seats: {seat: number, token: string, invite: string}[], you: {seat: number, token: string} | null}} res
+ * @param {HTMLElement} [box] where to show it (the form's own box by default)
  */
-function showCreated(res) {
-  const box = /** @type {HTMLElement} */ (document.getElementById('created'));
+function showCreated(res, box = /** @type {HTMLElement} */ (document.getElementById('created'))) {
   const id = res.game.id;
   if (res.you) rememberToken(id, res.you.token);
   const rows = res.seats
@@ -359,6 +403,29 @@ async function refreshLists() {
   }
 }
 
+/** Whether an account is logged in in this browser (known once `showAccount` has asked). */
+let loggedIn = false;
+
+/** The account line of the header: who is logged in and their ratings (docs/api.md "Accounts"). */
+async function showAccount() {
+  const box = document.getElementById('lobby-account');
+  if (!box) return;
+  try {
+    const me = (await call('GET', '/api/account')).account;
+    if (!me) return;
+    loggedIn = true;
+    document.getElementById('rated-label')?.removeAttribute('hidden');
+    const ratings = me.ratings.map((/** @type {any} */ r) => `${r.title} ${r.rating}${r.provisional ? '?' : ''}`).join(', ');
+    replace(box,
+      h('a', { href: '/account', id: 'account-link' }, me.username),
+      ratings ? h('span', { id: 'lobby-ratings' }, ` · ${ratings}`) : null,
+      ' · ', h('a', { href: '/leaderboard' }, 'Leaderboards'));
+  } catch {
+    /* the lobby works without it */
+  }
+}
+
+showAccount();
 buildCreateForm().finally(refreshLists);
 setInterval(() => {
   if (document.visibilityState === 'visible') refreshLists();

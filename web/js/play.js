@@ -10,6 +10,7 @@ import { call, playerKey, myName, setMyName, rememberToken, tokenFor, forgetToke
 import { h, replace, confirmDialog, toast } from './dom.js';
 import { pageFor } from './games/index.js';
 import { describeList, count, wordListOf } from './wordlists.js';
+import { mountChat } from './chat.js';
 
 /**
  * What a page module gets.
@@ -63,6 +64,8 @@ let last = null;
 let page = null;
 /** @type {WebSocket | null} */
 let ws = null;
+/** The chat panel (chat.js), once mounted. @type {ReturnType<typeof mountChat> | null} */
+let chat = null;
 let attempts = 0;
 let nextRef = 1;
 /** @type {Map<number, {resolve: (v: any) => void, reject: (e: any) => void, action: any}>} */
@@ -338,8 +341,13 @@ function connect() {
         summary = msg.game;
         mySeat = 'seat' in msg.you ? msg.you.seat : null;
         document.body.dataset.seat = mySeat === null ? 'spectator' : String(mySeat);
+        chat?.reset(mySeat, typeof msg.you.speaker === 'number' ? msg.you.speaker : null);
         drawSeats();
         drawYou();
+        break;
+      case 'chat':
+      case 'chat_history':
+        chat?.onMessage(msg);
         break;
       case 'state':
         onState(msg);
@@ -351,6 +359,7 @@ function connect() {
         break;
       }
       case 'error': {
+        if (chat?.onError(msg)) break;
         const e = new ApiError(msg.code, msg.message, 0, msg.kind ?? null);
         const p = pending.get(msg.ref);
         pending.delete(msg.ref);
@@ -517,6 +526,19 @@ async function main() {
     showError,
   };
   page = mod.mount(ctx);
+  const chatRoot = document.getElementById('chat');
+  if (chatRoot) {
+    chat = mountChat({
+      root: chatRoot,
+      gameId: id,
+      myName,
+      send: (msg) => {
+        if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+        ws.send(JSON.stringify(msg));
+        return true;
+      },
+    });
+  }
   connect();
   setInterval(tick, 250);
   setInterval(() => {

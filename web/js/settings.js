@@ -261,3 +261,40 @@ function field(s, id, dflt, placeholder) {
       return null; // a kind this page does not know: the game's default
   }
 }
+
+/**
+ * The rules of a preset (GET /api/catalog `presets`, docs/api.md
+ * "Presets"): the game's defaults with the preset's values written in at
+ * their fields, exactly as the settings form would write them.
+ * @param {any} defaults @param {import('./api.js').Preset} preset
+ */
+export function presetConfig(defaults, preset) {
+  const c = JSON.parse(JSON.stringify(defaults ?? {}));
+  for (const [field, v] of Object.entries(preset.values)) setPath(c, field, v);
+  return c;
+}
+
+/**
+ * What a preset sets, one line per setting in the game's own words: the
+ * setting's label, the value as the form shows it, and its one-line help.
+ * @param {Setting[]} settings @param {import('./api.js').Preset} preset
+ * @returns {{field: string, label: string, value: string, help: string}[]}
+ */
+export function describePreset(settings, preset) {
+  return Object.entries(preset.values).map(([field, v]) => {
+    const s = settings.find((x) => x.field === field);
+    if (!s) return { field, label: field, value: asText(v), help: '' };
+    const k = s.kind;
+    /** @param {any} x */
+    const optionLabel = (x) => {
+      const o = 'options' in k ? k.options.find((o) => JSON.stringify(o.value) === JSON.stringify(x)) : null;
+      return o ? o.label : asText(x);
+    };
+    let value;
+    if (k.type === 'bool') value = v ? 'on' : 'off';
+    else if (k.type === 'choice') value = optionLabel(v);
+    else if (k.type === 'flags') value = Array.isArray(v) && v.length ? v.map(optionLabel).join(', ') : 'none';
+    else value = v === null ? 'the game chooses' : asText(v);
+    return { field, label: s.label, value, help: s.help };
+  });
+}

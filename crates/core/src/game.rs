@@ -274,6 +274,61 @@ impl SettingOption {
     }
 }
 
+/// A named set of rules a lobby offers in one click ([`Game::presets`]):
+/// values for some of the game's declared [`Setting`]s, the others keeping
+/// their defaults. A preset never says anything a settings form could not:
+/// every field it sets is a declared setting's, and its values are held to
+/// the same ranges (the conformance test in `parlor-cli` creates a game
+/// from every preset of every registered game).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Preset {
+    /// A short stable name (`classic`), for links and tests.
+    pub name: &'static str,
+    /// What people are shown (`Classic`).
+    pub label: &'static str,
+    /// One line: what playing with it is like.
+    pub help: &'static str,
+    /// The settings it sets, by [`Setting::field`] (a dotted path), as a
+    /// JSON object.
+    pub values: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Preset {
+    /// A preset that sets nothing yet (the game's defaults).
+    pub fn new(name: &'static str, label: &'static str, help: &'static str) -> Preset {
+        Preset {
+            name,
+            label,
+            help,
+            values: serde_json::Map::new(),
+        }
+    }
+
+    /// This preset, also setting `field` to `value`.
+    pub fn set(mut self, field: &str, value: impl Into<serde_json::Value>) -> Preset {
+        self.values.insert(field.to_string(), value.into());
+        self
+    }
+
+    /// The JSON rules of this preset: `defaults` with its values written
+    /// in at their fields (dotted paths make the objects on the way).
+    pub fn config(&self, defaults: &serde_json::Value) -> serde_json::Value {
+        let mut c = defaults.clone();
+        for (field, v) in &self.values {
+            let mut at = &mut c;
+            let parts: Vec<&str> = field.split('.').collect();
+            for p in &parts[..parts.len() - 1] {
+                if !at.get(*p).is_some_and(|x| x.is_object()) {
+                    at[*p] = serde_json::Value::Object(Default::default());
+                }
+                at = &mut at[*p];
+            }
+            at[parts[parts.len() - 1]] = v.clone();
+        }
+        c
+    }
+}
+
 /// A clock kept by the host on the game's behalf (see [`Game::deadline`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Deadline<A> {
@@ -336,6 +391,20 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// their default values. Empty (the default): nothing to set.
     fn settings() -> Vec<Setting> {
         Vec::new()
+    }
+
+    /// Named sets of rules a lobby offers in one click, first the one to
+    /// suggest: each sets only declared [`Game::settings`] (see
+    /// [`Preset`]). Empty (the default): the lobby offers the defaults.
+    fn presets() -> Vec<Preset> {
+        Vec::new()
+    }
+
+    /// How to play, in two or three sentences for a newcomer (the lobby
+    /// shows it beside the game; the whole rules are the game's rules
+    /// document). Empty (the default): none.
+    fn how_to_play() -> &'static str {
+        ""
     }
 
     /// Whether the seed decides anything a seat may not see (a board drawn
@@ -475,4 +544,24 @@ pub fn events_seen_by<G: Game>(events: &[G::Event], viewer: Viewer) -> Vec<G::Ev
         .iter()
         .filter_map(|e| G::event_view(e, viewer))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_preset_writes_its_values_into_the_defaults() {
+        let p = Preset::new("x", "X", "one line")
+            .set("size", 5)
+            .set("rules.vowels", "aeiouy");
+        let c = p.config(&json!({"size": 4, "seconds": 180, "rules": null}));
+        assert_eq!(
+            c,
+            json!({"size": 5, "seconds": 180, "rules": {"vowels": "aeiouy"}})
+        );
+        let v = serde_json::to_value(&p).unwrap();
+        assert_eq!(v["values"], json!({"size": 5, "rules.vowels": "aeiouy"}));
+    }
 }

@@ -131,7 +131,7 @@ pub use agent::{Agent, AgentContext, Budget, Cancel, Level, RandomAgent};
 pub use clock::{ClockView, Clocks, Expiry, RoundView, SeatClockView, Step, TimeControl, Timer};
 pub use game::{
     events_seen_by, ConfigError, Deadline, ErrorKind, Game, GameError, GameInfo, Needs, Outcome,
-    Setting, SettingKind, SettingOption, WordListNeed,
+    Preset, Setting, SettingKind, SettingOption, WordListNeed,
 };
 pub use record::{LexiconStamp, Match, Record, RecordError, RecordedAction, RECORD_VERSION};
 pub use registry::{ActionError, Applied, DynAgent, DynMatch, GameEntry, Registry, RegistryError};

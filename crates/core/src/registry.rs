@@ -351,6 +351,10 @@ pub trait GameEntry: Send + Sync {
     fn default_config(&self) -> Value;
     /// The settings a lobby offers ([`Game::settings`]).
     fn settings(&self) -> Vec<Setting>;
+    /// The lobby's one-click rules ([`Game::presets`]).
+    fn presets(&self) -> Vec<crate::Preset>;
+    /// How to play, in short ([`Game::how_to_play`]).
+    fn how_to_play(&self) -> &'static str;
     /// What JSON rules need from the host ([`Game::needs`]): their seat
     /// count and word lists. Fails on JSON that is not this game's rules.
     fn needs(&self, config: &Value) -> Result<Needs, RegistryError>;
@@ -486,6 +490,12 @@ impl<G: Game> GameEntry for Entry<G> {
     }
     fn settings(&self) -> Vec<Setting> {
         G::settings()
+    }
+    fn presets(&self) -> Vec<crate::Preset> {
+        G::presets()
+    }
+    fn how_to_play(&self) -> &'static str {
+        G::how_to_play()
     }
     fn needs(&self, config: &Value) -> Result<Needs, RegistryError> {
         Ok(G::needs(&new_config::<G>(config)?))

@@ -550,6 +550,44 @@ impl Game for Gobble {
         settings()
     }
 
+    fn presets() -> Vec<parlor_core::Preset> {
+        use parlor_core::Preset;
+        vec![
+            Preset::new(
+                "classic",
+                "Classic",
+                "a 4x4 board for three minutes, Gobble's scoring",
+            )
+            .set("size", 4)
+            .set("seconds", 180)
+            .set("scoring", "gobble"),
+            Preset::new(
+                "quick",
+                "Quick",
+                "a 4x4 board for ninety seconds: a fast round",
+            )
+            .set("size", 4)
+            .set("seconds", 90)
+            .set("scoring", "gobble"),
+            Preset::new(
+                "big",
+                "Big board",
+                "a 5x5 board for four minutes, Boggle's classic scoring",
+            )
+            .set("size", 5)
+            .set("seconds", 240)
+            .set("scoring", "boggle"),
+        ]
+    }
+
+    fn how_to_play() -> &'static str {
+        "Everyone searches the same grid of letters at the same time. \
+         Join neighbouring letters (across, up and down, or diagonally, each letter once) into words \
+         (three letters or more on 4x4, four on bigger boards) and type them in; \
+         only words nobody else found score, longer ones more. \
+         The round ends when the clock runs out or everyone has pressed \"I'm finished\"."
+    }
+
     /// Every accepted entry is a different word of the board's for its
     /// seat; then each seat says it is done, or the referee ends the round.
     fn action_bound(&self) -> usize {

@@ -47,6 +47,19 @@ pub async fn http_raw(
     body: Option<&[u8]>,
     headers: &[(&str, &str)],
 ) -> Result<(u16, Value), ClientError> {
+    http_full(addr, method, path, body, headers)
+        .await
+        .map(|(status, _, v)| (status, v))
+}
+
+/// As [`http_raw`], with the response's headers (names in lower case).
+pub async fn http_full(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&[u8]>,
+    headers: &[(&str, &str)],
+) -> Result<(u16, Vec<(String, String)>, Value), ClientError> {
     let mut stream = TcpStream::connect(addr).await.map_err(cerr)?;
     let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for (k, v) in headers {
@@ -85,7 +98,17 @@ pub async fn http_raw(
     } else {
         body.to_string()
     };
-    Ok((status, serde_json::from_str(&body).unwrap_or(Value::Null)))
+    let headers = head
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Ok((
+        status,
+        headers,
+        serde_json::from_str(&body).unwrap_or(Value::Null),
+    ))
 }
 
 fn dechunk(mut s: &str) -> String {

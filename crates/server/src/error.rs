@@ -88,14 +88,16 @@ impl ApiError {
     /// The HTTP status for this code.
     pub fn status(&self) -> StatusCode {
         match self.code {
-            "bad_json" | "bad_config" | "malformed_action" | "bad_word_list" => {
+            "bad_json" | "bad_config" | "malformed_action" | "bad_word_list" | "bad_chat" => {
                 StatusCode::BAD_REQUEST
             }
             "too_large" => StatusCode::PAYLOAD_TOO_LARGE,
             "unknown_game" | "not_found" | "no_helper" | "unknown_word_list" => {
                 StatusCode::NOT_FOUND
             }
-            "bad_token" | "spectator" | "invite_only" => StatusCode::FORBIDDEN,
+            "bad_token" | "spectator" | "invite_only" | "cross_site" => StatusCode::FORBIDDEN,
+            "login_required" | "wrong_password" => StatusCode::UNAUTHORIZED,
+            "username_taken" | "seat_not_taken" => StatusCode::CONFLICT,
             "illegal_action" | "seat_taken" | "not_over" | "helper_refused" | "waiting"
             | "not_claimable" | "word_list_conflict" => StatusCode::CONFLICT,
             "word_lists_full" => StatusCode::INSUFFICIENT_STORAGE,

@@ -34,6 +34,24 @@ pub(crate) fn router(hub: Hub) -> Router {
         .route("/api/games/{id}/claim-win", post(claim_win))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route("/api/my-games", get(my_games))
+        .route("/api/games/{id}/replay", get(crate::http_accounts::replay))
+        .route("/api/account", get(crate::http_accounts::me))
+        .route(
+            "/api/account/register",
+            post(crate::http_accounts::register),
+        )
+        .route("/api/account/login", post(crate::http_accounts::login))
+        .route("/api/account/logout", post(crate::http_accounts::logout))
+        .route("/api/account/claim", post(crate::http_accounts::claim))
+        .route("/api/account/games", get(crate::http_accounts::my_games))
+        .route(
+            "/api/accounts/{username}",
+            get(crate::http_accounts::profile),
+        )
+        .route(
+            "/api/leaderboard/{game}",
+            get(crate::http_accounts::leaderboard),
+        )
         .route("/api/word-lists", post(upload_word_list))
         .route("/api/word-lists/{id}", get(get_word_list))
         .fallback(fallback)
@@ -53,6 +71,16 @@ async fn meter(
     use crate::limits::Kind;
     let path = req.uri().path();
     let post = req.method() == axum::http::Method::POST;
+    // A request another site made the browser send, with our session
+    // cookie or to the account routes (see `crate::accounts`).
+    if post
+        && (path.starts_with("/api/account/")
+            || crate::accounts::session_token(req.headers()).is_some())
+    {
+        if let Err(e) = crate::accounts::same_site(req.headers()) {
+            return e.into_response();
+        }
+    }
     let kind = if post && (path == "/api/games" || path.ends_with("/rematch")) {
         Kind::Create
     } else if post && path == "/api/word-lists" {
@@ -117,6 +145,9 @@ async fn catalog(State(hub): State<Hub>) -> Json<Value> {
                 "max_seats": info.max_seats,
                 "default_config": e.default_config(),
                 "settings": e.settings(),
+                "presets": e.presets(),
+                "how_to_play": e.how_to_play(),
+                "rules_url": crate::web::has_rules(info.name).then(|| format!("/rules/{}", info.name)),
             })
         })
         .collect();
@@ -169,6 +200,9 @@ struct CreateReq {
     /// shorthands above fill its turn and absent clocks.
     #[serde(default)]
     time_control: Option<Value>,
+    /// Rated between accounts: needs a logged-in creator, no bots.
+    #[serde(default)]
+    rated: bool,
 }
 
 fn check_player(p: Option<String>) -> Result<Option<String>, ApiError> {
@@ -212,9 +246,24 @@ fn valid_player(p: &str) -> bool {
 
 async fn create_game(
     State(hub): State<Hub>,
+    headers: HeaderMap,
     Body(req): Body<CreateReq>,
 ) -> Result<Response, ApiError> {
     let player = check_player(req.player)?;
+    let account = crate::accounts::current(&hub, &headers).await?;
+    if req.rated {
+        if account.is_none() {
+            return Err(ApiError::new(
+                "login_required",
+                "rated: only an account can create a rated game; log in, or leave out rated",
+            ));
+        }
+        if req.take_seat.is_none() {
+            return Err(ApiError::bad_json(
+                "rated: the creator of a rated game takes a seat (take_seat)",
+            ));
+        }
+    }
     let mut bots = Vec::new();
     for b in req.bots {
         let level: Level = match b.level.as_deref() {
@@ -248,6 +297,8 @@ async fn create_game(
             take_seat: take_seat.clone(),
             rematch_of: None,
             time_control,
+            rated: req.rated,
+            account,
         })
         .await?;
     let seats: Vec<Value> = created
@@ -301,7 +352,7 @@ async fn list_games(
     Ok(Json(json!({ "games": games })))
 }
 
-fn title(hub: &Hub, game: &str) -> String {
+pub(crate) fn title(hub: &Hub, game: &str) -> String {
     hub.registry()
         .get(game)
         .map(|e| e.info().title.to_string())
@@ -325,16 +376,19 @@ struct JoinReq {
 async fn join(
     State(hub): State<Hub>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Body(req): Body<JoinReq>,
 ) -> Result<Json<Value>, ApiError> {
     let player = check_player(req.player)?;
     let name = check_name(req.name)?;
+    let account = crate::accounts::current(&hub, &headers).await?;
     let stub = hub.stub(&id).await?;
     let (seat, game) = stub
         .ask(|reply| Msg::Join {
             token: req.token,
             name,
             player,
+            account,
             reply,
         })
         .await??;
@@ -353,16 +407,19 @@ struct ClaimReq {
 async fn claim(
     State(hub): State<Hub>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Body(req): Body<ClaimReq>,
 ) -> Result<Json<Value>, ApiError> {
     let player = check_player(req.player)?;
     let name = check_name(req.name)?;
+    let account = crate::accounts::current(&hub, &headers).await?;
     let stub = hub.stub(&id).await?;
     let (seat, token, game) = stub
         .ask(|reply| Msg::Claim {
             seat: req.seat,
             name,
             player,
+            account,
             reply,
         })
         .await??;

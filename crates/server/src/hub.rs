@@ -50,6 +50,8 @@ struct Inner {
     assist_queue: Arc<tokio::sync::Semaphore>,
     /// Each client address's buckets (see `crate::limits`).
     limits: crate::limits::ClientLimits,
+    /// Login throttles and password hashing (see `crate::accounts`).
+    accounts: crate::accounts::Accounts,
     /// Games being created at once.
     creations: tokio::sync::Semaphore,
     /// Which games' clocks and bots this process runs (see `crate::lease`).
@@ -92,6 +94,10 @@ pub(crate) struct NewGameSpec {
     pub rematch_of: Option<String>,
     /// The clocks the host keeps for the seats (validated).
     pub time_control: parlor_core::TimeControl,
+    /// Rated (see `crate::ratings`): no bots.
+    pub rated: bool,
+    /// The creator's account, which `take_seat` then belongs to.
+    pub account: Option<String>,
 }
 
 /// A created game.
@@ -140,6 +146,7 @@ impl Hub {
                 think_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
                 assist_queue: Arc::new(tokio::sync::Semaphore::new(ASSIST_QUEUE)),
                 limits: limits_by_client,
+                accounts: crate::accounts::Accounts::new(),
                 creations,
                 leases: Arc::new(leases),
             }),
@@ -183,6 +190,10 @@ impl Hub {
             return Ok(());
         }
         self.inner.limits.check(kind, client)
+    }
+    /// Login throttles and password-hashing slots.
+    pub(crate) fn accounts(&self) -> &crate::accounts::Accounts {
+        &self.inner.accounts
     }
     /// This process's leases.
     pub(crate) fn leases(&self) -> &crate::lease::Leases {
@@ -591,6 +602,7 @@ impl Hub {
                     name: None,
                     player: None,
                     joined: false,
+                    account: None,
                 })
                 .collect(),
         };
@@ -656,6 +668,12 @@ impl Hub {
             s.joined = true;
             s.name = name.map(|n| n.trim().chars().take(40).collect());
             s.player = player;
+            s.account = spec.account.clone();
+        }
+        if spec.rated && seats.iter().any(|s| s.kind == SeatKind::Bot) {
+            return Err(ApiError::bad_json(
+                "rated: a game with a bot is never rated; leave out bots or rated",
+            ));
         }
         let record = m.record_json();
         let now = self.settings().time.now_ms();
@@ -683,6 +701,7 @@ impl Hub {
             rematch: None,
             time_control: spec.time_control,
             aborted: false,
+            rated: spec.rated,
         };
         self.store()
             .write(Write::NewGame {

@@ -46,19 +46,23 @@
 //! ```
 #![deny(missing_docs)]
 
+mod accounts;
 mod actor;
 mod assist;
 pub mod bench;
+mod chat;
 pub mod client;
 pub(crate) mod clocks;
 mod conn;
 mod error;
 mod extract;
 mod http;
+mod http_accounts;
 mod hub;
 mod lease;
 mod limits;
 mod presence;
+pub mod ratings;
 pub mod storage;
 mod time;
 mod web;
@@ -162,6 +166,9 @@ pub struct Settings {
     pub rate_read: Rate,
     /// Messages one WebSocket may send.
     pub rate_conn: Rate,
+    /// Chat lines and reactions one WebSocket may send (they also count
+    /// in `rate_conn`).
+    pub rate_chat: Rate,
     /// Behind a reverse proxy: the header holding the client's address
     /// (`x-forwarded-for`, `x-real-ip`); its last address is used. Unset,
     /// clients are metered by the peer address.
@@ -247,6 +254,7 @@ impl Default for Settings {
             rate_upload: Rate::per_minute(5, 1),
             rate_read: Rate::per_second(600, 100),
             rate_conn: Rate::per_second(60, 20),
+            rate_chat: Rate::per_minute(8, 30),
             client_ip_header: None,
             creations_at_once: 2,
             create_wait: Duration::from_secs(5),
@@ -490,6 +498,7 @@ pub(crate) fn summary_json(
         "time_control": row.time_control,
         "turn_seconds": row.time_control.turn_seconds,
         "aborted": row.aborted,
+        "rated": row.rated,
         "absent_seconds": row.time_control.absent_seconds,
         "seed_sha256": seed_sha256(row.seed),
     })
@@ -512,6 +521,8 @@ pub(crate) fn seats_json(seats: &[SeatRow], connected: Option<&[bool]>) -> Value
                     // a human seat without a token yet.
                     "open": s.kind == SeatKind::Human && s.token.is_none(),
                     "connected": connected.and_then(|c| c.get(s.seat).copied()).unwrap_or(s.kind == SeatKind::Bot),
+                    // The account the seat belongs to (its profile: /u/NAME).
+                    "account": s.account,
                 })
             })
             .collect(),

@@ -48,7 +48,7 @@ impl Rate {
             every: Duration::from_micros(1_000_000 / per_second as u64),
         }
     }
-    fn quota(self) -> Quota {
+    pub(crate) fn quota(self) -> Quota {
         let burst = NonZeroU32::new(self.burst.max(1)).unwrap_or(NonZeroU32::MIN);
         Quota::with_period(self.every.max(Duration::from_micros(1)))
             .unwrap_or_else(|| Quota::per_second(NonZeroU32::MIN))
@@ -197,6 +197,31 @@ impl ConnLimit {
     }
 }
 
+/// One WebSocket's chat bucket: lines and reactions beyond it are refused
+/// (`rate_limited`); the connection stays open (its other messages draw
+/// on [`ConnLimit`] as before).
+pub(crate) struct ChatLimit {
+    bucket: DefaultDirectRateLimiter,
+    rate: Rate,
+}
+
+impl ChatLimit {
+    pub(crate) fn new(rate: Rate) -> ChatLimit {
+        ChatLimit {
+            bucket: RateLimiter::direct(rate.quota()),
+            rate,
+        }
+    }
+
+    /// Takes one chat message, or says when to try again.
+    pub(crate) fn check(&self) -> Result<(), ApiError> {
+        self.bucket.check().map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            rate_limited("chat messages on this connection", self.rate, wait)
+        })
+    }
+}
+
 /// The client's address, by which it is metered.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Client(pub IpAddr);
@@ -285,6 +310,18 @@ mod tests {
         assert_ne!(metered(one), metered(other));
         let mapped: IpAddr = "::ffff:10.1.2.3".parse().unwrap();
         assert_eq!(metered(mapped), IpAddr::from([10, 1, 2, 3]));
+    }
+
+    #[test]
+    fn chat_past_its_bucket_is_refused_with_when_to_come_back() {
+        let c = ChatLimit::new(Rate::per_minute(3, 1));
+        for _ in 0..3 {
+            c.check().unwrap();
+        }
+        let e = c.check().unwrap_err();
+        assert_eq!(e.code, "rate_limited");
+        assert!(e.message.contains("chat messages"), "{}", e.message);
+        assert!(e.retry_after.is_some());
     }
 
     #[test]

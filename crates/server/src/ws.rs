@@ -78,6 +78,7 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
         spectator,
     } = connected;
     let mut bucket = crate::limits::ConnLimit::new(hub.settings().rate_conn);
+    let chat_bucket = crate::limits::ChatLimit::new(hub.settings().rate_chat);
     let metered = hub.settings().rate_limits;
     let (mut sink, mut stream) = socket.split();
     let (local_tx, mut local_rx) = mpsc::channel::<Utf8Bytes>(16);
@@ -266,6 +267,15 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                         reference: reference.clone(),
                     },
                 }),
+                Some("chat") => {
+                    // Metered and checked here, before the game's queue:
+                    // a refused line costs the game nothing.
+                    let checked = if metered { chat_bucket.check() } else { Ok(()) };
+                    match checked.and_then(|()| crate::chat::parse(&value)) {
+                        Ok(request) => stub.send(Msg::Chat { conn, request }),
+                        Err(e) => Err(e),
+                    }
+                }
                 Some("sync") => stub.send(Msg::Sync { conn }),
                 Some("ping") => {
                     let _ = local_tx
@@ -273,10 +283,10 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                     Ok(())
                 }
                 Some(other) => Err(ApiError::bad_json(format!(
-                    "unknown message type {other:?}: use act, claim-win, assist, sync or ping"
+                    "unknown message type {other:?}: use act, claim-win, assist, chat, sync or ping"
                 ))),
                 None => Err(ApiError::bad_json(
-                    "the message has no \"type\": use act, claim-win, assist, sync or ping",
+                    "the message has no \"type\": use act, claim-win, assist, chat, sync or ping",
                 )),
             };
             if let Err(e) = result {

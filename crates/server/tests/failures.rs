@@ -8,8 +8,8 @@ mod common;
 use parlor_core::{Registry, Resources};
 use parlor_server::client::http;
 use parlor_server::storage::{
-    ActionRow, ListFilter, Listed, StatusRow, Storage, StorageError, Store, StoredGame,
-    WordListRow, Write,
+    AccountRow, ActionRow, ListFilter, Listed, RatingChangeRow, RatingRow, StatusRow, Storage,
+    StorageError, Store, StoredGame, WordListRow, Write,
 };
 use parlor_server::{Server, Settings};
 use serde_json::json;
@@ -62,6 +62,33 @@ impl Storage for Flaky {
     }
     fn unfinished(&mut self) -> Result<Vec<Listed>, StorageError> {
         self.inner.unfinished()
+    }
+    fn account(&mut self, username: &str) -> Result<Option<AccountRow>, StorageError> {
+        self.inner.account(username)
+    }
+    fn session(&mut self, token_hash: &str, now_ms: i64) -> Result<Option<String>, StorageError> {
+        self.inner.session(token_hash, now_ms)
+    }
+    fn ratings(&mut self, username: &str) -> Result<Vec<RatingRow>, StorageError> {
+        self.inner.ratings(username)
+    }
+    fn leaderboard(&mut self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StorageError> {
+        self.inner.leaderboard(game, limit)
+    }
+    fn rating_changes(
+        &mut self,
+        username: &str,
+        limit: usize,
+    ) -> Result<Vec<RatingChangeRow>, StorageError> {
+        self.inner.rating_changes(username, limit)
+    }
+    fn by_account(
+        &mut self,
+        username: &str,
+        over: bool,
+        limit: usize,
+    ) -> Result<Vec<Listed>, StorageError> {
+        self.inner.by_account(username, over, limit)
     }
 }
 

@@ -40,7 +40,7 @@ fn processes_starting_together_on_an_empty_postgres_all_start() {
                 panic!("round {round}: opener {i} failed: {e}");
             }
         }
-        assert_eq!(versions_pg(&url), vec![1, 2]);
+        assert_eq!(versions_pg(&url), vec![1, 2, 3]);
     }
 }
 
@@ -62,7 +62,7 @@ fn a_database_from_before_versions_keeps_its_games() {
         let g = s.load("old1").unwrap().expect("the game survived");
         assert_eq!(g.seats.len(), 2);
         match &db {
-            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2]),
+            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3]),
             DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
                 let c = rusqlite::Connection::open(path).unwrap();
                 let v: i64 = c
@@ -70,7 +70,7 @@ fn a_database_from_before_versions_keeps_its_games() {
                         r.get(0)
                     })
                     .unwrap();
-                assert_eq!(v, 2);
+                assert_eq!(v, 3);
             }
         }
         // Opening again changes nothing.
@@ -132,7 +132,7 @@ fn an_sqlite_file_of_version_1_is_upgraded_to_statuses_in_the_actions() {
             "ALTER TABLE actions DROP COLUMN to_act;
              ALTER TABLE actions DROP COLUMN outcome;
              ALTER TABLE actions DROP COLUMN updated_ms;
-             DELETE FROM schema_migrations WHERE version = 2;
+             DELETE FROM schema_migrations WHERE version >= 2;
              INSERT INTO actions (game_id, idx, actor, action, at_ms)
                  VALUES ('v1', 0, '{\"seat\":0}', '2', 10);
              UPDATE games SET seq = 1, to_act = '{\"one\":1}', updated_ms = 10 WHERE id = 'v1';",
@@ -174,7 +174,78 @@ fn an_sqlite_file_of_version_1_is_upgraded_to_statuses_in_the_actions() {
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .unwrap();
-    assert_eq!((version, row_seq), (2, 1));
+    assert_eq!((version, row_seq), (3, 1));
+}
+
+/// Version 3 (accounts, ratings): a database of version 2, games and
+/// seats in it, is upgraded in place: its games stay, as guests' and
+/// unrated, and its seats can then be claimed into accounts.
+#[test]
+fn a_database_of_version_2_is_upgraded_to_accounts_in_place() {
+    use parlor_server::storage::{AccountRow, Write};
+    let mut dbs = vec![common::sqlite_url("migrate_v2")];
+    dbs.extend(common::pg_fresh_db("migrate_v2"));
+    for db in dbs {
+        {
+            let mut s = common::open(&db);
+            s.commit(&[common::nim_game_write("v2")]).unwrap();
+        }
+        // Back to version 2: no account columns nor tables.
+        let v2 = "DROP TABLE accounts; DROP TABLE sessions; DROP TABLE ratings; \
+                  DROP TABLE rating_changes; DROP INDEX seats_account; \
+                  ALTER TABLE seats DROP COLUMN account; ALTER TABLE games DROP COLUMN rated; \
+                  ALTER TABLE games DROP COLUMN rating_done; \
+                  DELETE FROM schema_migrations WHERE version = 3;";
+        match &db {
+            DbUrl::Postgres(url) => {
+                let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
+                c.batch_execute(v2).unwrap();
+                assert_eq!(versions_pg(url), vec![1, 2]);
+            }
+            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
+                let c = rusqlite::Connection::open(path).unwrap();
+                c.execute_batch(v2).unwrap();
+            }
+        }
+        let mut s = common::open(&db);
+        let g = s.load("v2").unwrap().expect("the game survived");
+        assert!(!g.row.rated);
+        assert!(g.seats.iter().all(|seat| seat.account.is_none()));
+        assert_eq!(g.seats.len(), 2);
+        // The new tables work.
+        let taken = s
+            .commit(&[
+                Write::NewAccount {
+                    account: AccountRow {
+                        username: "Ann".into(),
+                        password_hash: "$argon2id$x".into(),
+                        created_ms: 1,
+                    },
+                },
+                Write::NewAccount {
+                    account: AccountRow {
+                        username: "ANN".into(),
+                        password_hash: "$argon2id$y".into(),
+                        created_ms: 2,
+                    },
+                },
+            ])
+            .unwrap();
+        assert_eq!(taken, vec![true, false], "one account per name, any case");
+        assert_eq!(s.account("aNN").unwrap().unwrap().username, "Ann");
+        match &db {
+            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3]),
+            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
+                let c = rusqlite::Connection::open(path).unwrap();
+                let v: i64 = c
+                    .query_row("SELECT MAX(version) FROM schema_migrations", [], |r| {
+                        r.get(0)
+                    })
+                    .unwrap();
+                assert_eq!(v, 3);
+            }
+        }
+    }
 }
 
 fn drop_versions(db: &DbUrl) {

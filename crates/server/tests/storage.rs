@@ -36,6 +36,7 @@ fn row(id: &str, created_ms: i64, public: bool) -> GameRow {
             ..Default::default()
         },
         aborted: false,
+        rated: false,
     }
 }
 
@@ -49,6 +50,7 @@ fn seats(free: bool) -> Vec<SeatRow> {
             name: Some("Ann".into()),
             player: Some("player-key-ann-0001".into()),
             joined: true,
+            account: None,
         },
         SeatRow {
             seat: 1,
@@ -58,6 +60,7 @@ fn seats(free: bool) -> Vec<SeatRow> {
             name: None,
             player: None,
             joined: !free,
+            account: None,
         },
     ]
 }

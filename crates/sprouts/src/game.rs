@@ -383,6 +383,35 @@ impl Game for Sprouts {
         ]
     }
 
+    fn presets() -> Vec<parlor_core::Preset> {
+        use parlor_core::Preset;
+        vec![
+            Preset::new("quick", "Quick", "three spots: a game of a few minutes")
+                .set("spots", 3)
+                .set("misere", false),
+            Preset::new(
+                "classic",
+                "Classic",
+                "five spots, normal play: the last player to move wins",
+            )
+            .set("spots", 5)
+            .set("misere", false),
+            Preset::new(
+                "misere",
+                "Misère",
+                "four spots, and the last player to move loses",
+            )
+            .set("spots", 4)
+            .set("misere", true),
+        ]
+    }
+
+    fn how_to_play() -> &'static str {
+        "Start with a few spots. On your turn, draw a line from a spot to itself or to another spot \
+         without crossing any line, and put a new spot on it; no spot may have more than three lines. \
+         Whoever cannot move loses (in misère play, wins)."
+    }
+
     /// Nothing is left to chance.
     fn hidden_chance(_: &Config) -> bool {
         false

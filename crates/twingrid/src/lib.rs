@@ -146,6 +146,43 @@ impl Game for TwinGrids {
         ]
     }
 
+    fn presets() -> Vec<parlor_core::Preset> {
+        use parlor_core::Preset;
+        vec![
+            Preset::new(
+                "standard",
+                "Standard",
+                "grids nine cells wide, eight turns each, challenges on",
+            )
+            .set("width", 9)
+            .set("turns", 8)
+            .set("challenges", true),
+            Preset::new(
+                "short",
+                "Short",
+                "grids seven cells wide and five turns each: a quick game",
+            )
+            .set("width", 7)
+            .set("turns", 5)
+            .set("challenges", true),
+            Preset::new(
+                "long",
+                "Long",
+                "grids twelve cells wide and twelve turns each: room for long words",
+            )
+            .set("width", 12)
+            .set("turns", 12)
+            .set("challenges", true),
+        ]
+    }
+
+    fn how_to_play() -> &'static str {
+        "Each player writes words in their own grid, one row a turn. \
+         A word scores the letters it shares with the opponent's last word, times the longest word \
+         read downwards in your grid through it. The opener chooses where the first word goes; \
+         the other player then chooses a side. The higher score after the last turn wins."
+    }
+
     /// The game is the opening, the pie, and at most two actions a turn
     /// (a challenge and a word), plus the last challenge.
     fn action_bound(&self) -> usize {

@@ -85,6 +85,46 @@ impl Game for WordChain {
         config::settings()
     }
 
+    fn presets() -> Vec<parlor_core::Preset> {
+        use parlor_core::Preset;
+        vec![
+            Preset::new(
+                "standard",
+                "Standard",
+                "twelve cards each, card values with bonuses and penalties, challenges; first to 1000 wins",
+            )
+            .set("scoring", "standard")
+            .set("hand", 12)
+            .set("challenges", true)
+            .set("target", 1000),
+            Preset::new(
+                "juniors",
+                "Simple",
+                "a point a card and no challenges: the juniors' game, to learn the chain",
+            )
+            .set("scoring", "simple")
+            .set("hand", 12)
+            .set("challenges", false)
+            .set("target", 100),
+            Preset::new(
+                "dice",
+                "With dice",
+                "the standard game, and two dice limit the cards a word may take (a double: two words)",
+            )
+            .set("scoring", "standard")
+            .set("hand", 12)
+            .set("challenges", true)
+            .set("dice", 2)
+            .set("target", 1000),
+        ]
+    }
+
+    fn how_to_play() -> &'static str {
+        "Make words from the letter cards in your hand. Each word must begin with the last card of \
+         the word before it (the link card), so the words form a chain. \
+         Cards score their letter's value, with bonuses and penalties; the first to the target score wins."
+    }
+
     /// Every turn is at most a throw, a play and the others' answers; each
     /// deal is one chance step; each seat displays once and leaves once.
     fn action_bound(&self) -> usize {

@@ -11,6 +11,7 @@
 //! is rebuilt without it and the sender gets a `storage` error.
 
 mod bots;
+mod chat;
 mod clock;
 mod env;
 mod play;
@@ -120,6 +121,12 @@ pub(crate) enum Msg {
     Sync {
         conn: u64,
     },
+    /// A chat line or reaction from a connection, already checked (see
+    /// `crate::chat`).
+    Chat {
+        conn: u64,
+        request: crate::chat::ChatRequest,
+    },
     State {
         token: Option<String>,
         reply: oneshot::Sender<Result<Value, ApiError>>,
@@ -127,17 +134,28 @@ pub(crate) enum Msg {
     Summary {
         reply: oneshot::Sender<Value>,
     },
+    /// Take a seat with its token; `account`: the logged-in account
+    /// the seat then belongs to (a rated game's seat needs one).
     Join {
         token: String,
         name: Option<String>,
         player: Option<String>,
+        account: Option<String>,
         reply: oneshot::Sender<Result<(usize, Value), ApiError>>,
     },
     Claim {
         seat: usize,
         name: Option<String>,
         player: Option<String>,
+        account: Option<String>,
         reply: oneshot::Sender<Result<(usize, String, Value), ApiError>>,
+    },
+    /// The seat of `token` becomes `account`'s (a guest's games claimed
+    /// into an account): answers the seat.
+    Bind {
+        token: String,
+        account: String,
+        reply: oneshot::Sender<Result<usize, ApiError>>,
     },
     SeatToken {
         seat: usize,
@@ -271,6 +289,9 @@ pub(crate) struct GameActor {
     /// and the hub forgets the game, so the next visitor loads it as
     /// stored.
     stale: bool,
+    /// The table's chat, once somebody has said something (memory only,
+    /// see `crate::chat`).
+    chat: Option<Box<crate::chat::ChatLog>>,
 }
 
 /// A refused action sends the game to the database to catch up at most
@@ -320,6 +341,7 @@ impl GameActor {
             seq: seq.clone(),
             refusal_caught_up: None,
             lease_tried: None,
+            chat: None,
         };
         let now = actor.now();
         actor.holders = Holders::new(actor.seats.len(), now);
@@ -464,6 +486,10 @@ impl GameActor {
                         }
                     }
                 }
+                // Then what was said so far, so a reload shows it.
+                if let Some(conn) = conn {
+                    self.send_chat_history(conn);
+                }
             }
             Msg::Disconnect { conn } => {
                 if let Some(c) = self.conns.remove(&conn) {
@@ -487,6 +513,9 @@ impl GameActor {
                     Err(e) => Err(e),
                 };
                 self.reply_act(reply, result);
+            }
+            Msg::Chat { conn, request } => {
+                self.chat(conn, request);
             }
             Msg::Sync { conn } => {
                 if let Some((v, legal)) = self.conns.get(&conn).map(|c| (c.viewer, c.legal)) {
@@ -512,16 +541,23 @@ impl GameActor {
                 token,
                 name,
                 player,
+                account,
                 reply,
             } => {
                 let token = Who::Token(token);
                 self.learn_token(&token).await;
                 let r = match self.seat_of_who(&token) {
                     Err(e) => Err(e),
-                    Ok(seat) => self
-                        .take_seat(seat.0, name, player)
-                        .await
-                        .map(|()| (seat.0, self.summary())),
+                    Ok(seat) => match self.may_sit(seat.0, account.as_deref()) {
+                        Err(e) => Err(e),
+                        Ok(()) => match self.take_seat(seat.0, name, player).await {
+                            Err(e) => Err(e),
+                            Ok(()) => self
+                                .bind_after_sitting(seat.0, account)
+                                .await
+                                .map(|()| (seat.0, self.summary())),
+                        },
+                    },
                 };
                 let _ = reply.send(r);
             }
@@ -529,9 +565,32 @@ impl GameActor {
                 seat,
                 name,
                 player,
+                account,
                 reply,
             } => {
-                let r = self.claim(seat, name, player).await;
+                let r = match self.may_sit(seat, account.as_deref()) {
+                    Err(e) => Err(e),
+                    Ok(()) => match self.claim(seat, name, player).await {
+                        Err(e) => Err(e),
+                        Ok(taken) => self
+                            .bind_after_sitting(taken.0, account)
+                            .await
+                            .map(|()| (taken.0, taken.1, self.summary())),
+                    },
+                };
+                let _ = reply.send(r);
+            }
+            Msg::Bind {
+                token,
+                account,
+                reply,
+            } => {
+                let who = Who::Token(token);
+                self.learn_token(&who).await;
+                let r = match self.seat_of_who(&who) {
+                    Err(e) => Err(e),
+                    Ok(seat) => self.bind_account(seat.0, account).await.map(|()| seat.0),
+                };
                 let _ = reply.send(r);
             }
             Msg::SeatToken { seat, reply } => {

@@ -181,7 +181,21 @@ impl GameActor {
                 },
                 status: status.clone(),
             };
-            match self.env.store.try_write(write).await {
+            // The action that ends a rated game rates it in the same
+            // transaction: ratings never lag behind, nor apply twice.
+            let stored = if status.over && self.row.rated {
+                let rate = Write::Rate {
+                    game_id: self.row.id.clone(),
+                };
+                self.env
+                    .store
+                    .commit(vec![write, rate])
+                    .await
+                    .map(|taken| taken[0])
+            } else {
+                self.env.store.try_write(write).await
+            };
+            match stored {
                 Ok(true) => {}
                 Ok(false) => {
                     // Another process stored action `seq - 1` first.

@@ -57,7 +57,9 @@ impl GameActor {
         self.next_conn += 1;
         let you = match viewer {
             Viewer::Seat(s) => json!({"seat": s.0}),
-            Viewer::Spectator => json!({"spectator": true}),
+            // The spectator's number in chat (`from.spectator`), so that a
+            // page knows its own lines.
+            Viewer::Spectator => json!({"spectator": true, "speaker": conn}),
         };
         self.conns.insert(
             conn,
@@ -118,6 +120,104 @@ impl GameActor {
         }
         self.broadcast_seats();
         self.start_clocks().await;
+    }
+
+    /// Whether `account` (the logged-in one, if any) may take `seat`: in a
+    /// rated game only an account may, one seat each, and never a seat of
+    /// another account.
+    pub(super) fn may_sit(&self, seat: usize, account: Option<&str>) -> Result<(), ApiError> {
+        let Some(s) = self.seats.get(seat) else {
+            return Ok(()); // the join or claim says what is wrong
+        };
+        if !self.row.rated {
+            return Ok(());
+        }
+        let Some(account) = account else {
+            return Err(ApiError::new(
+                "login_required",
+                "this game is rated: log in (or sign up) to take a seat in it",
+            ));
+        };
+        if let Some(owner) = s.account.as_deref() {
+            if !owner.eq_ignore_ascii_case(account) {
+                return Err(ApiError::new(
+                    "seat_taken",
+                    format!("seat {seat} belongs to the account {owner}"),
+                ));
+            }
+        }
+        let elsewhere = self.seats.iter().any(|o| {
+            o.seat != seat
+                && o.account
+                    .as_deref()
+                    .is_some_and(|a| a.eq_ignore_ascii_case(account))
+        });
+        if elsewhere {
+            return Err(ApiError::new(
+                "seat_taken",
+                "you hold another seat of this rated game: a rated game is played between different accounts",
+            ));
+        }
+        Ok(())
+    }
+
+    /// After a join or claim: a logged-in player's seat becomes their
+    /// account's. In an unrated game a seat that already belongs to
+    /// another account stays theirs (the join itself stands, as a guest's
+    /// would); in a rated game it is an error.
+    pub(super) async fn bind_after_sitting(
+        &mut self,
+        seat: usize,
+        account: Option<String>,
+    ) -> Result<(), ApiError> {
+        let Some(account) = account else {
+            return Ok(());
+        };
+        match self.bind_account(seat, account).await {
+            Err(e) if self.row.rated => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// Makes `seat` (taken) belong to `account`.
+    pub(super) async fn bind_account(
+        &mut self,
+        seat: usize,
+        account: String,
+    ) -> Result<(), ApiError> {
+        let s = &self.seats[seat];
+        if s.account.as_deref() == Some(account.as_str()) {
+            return Ok(());
+        }
+        if s.kind != SeatKind::Human || !s.joined {
+            return Err(ApiError::new(
+                "seat_not_taken",
+                format!("seat {seat} has not been taken yet: join it first"),
+            ));
+        }
+        if let Some(owner) = &s.account {
+            return Err(ApiError::new(
+                "seat_taken",
+                format!("seat {seat} belongs to the account {owner}"),
+            ));
+        }
+        let write = Write::SeatAccount {
+            game_id: self.row.id.clone(),
+            seat,
+            username: account.clone(),
+        };
+        if !self.env.store.try_write(write).await? {
+            self.catch_up().await;
+            return Err(ApiError::new(
+                "seat_taken",
+                format!(
+                    "seat {seat} belongs to another account, or this account holds another seat of this rated game"
+                ),
+            ));
+        }
+        self.seats[seat].account = Some(account);
+        self.broadcast_seats();
+        Ok(())
     }
 
     pub(super) async fn claim(
@@ -211,6 +311,7 @@ impl GameActor {
                             name: o.name.clone(),
                             player: o.player.clone(),
                             joined: o.joined,
+                            account: o.account.clone(),
                         }
                     })
                     .collect();
@@ -235,6 +336,9 @@ impl GameActor {
                     take_seat: None,
                     rematch_of: Some(self.row.id.clone()),
                     time_control: self.row.time_control.clone(),
+                    // Between the same accounts, as rated as the first.
+                    rated: self.row.rated,
+                    account: None,
                 };
                 let created = self.env.games.create(spec).await?;
                 let id = created.id.clone();

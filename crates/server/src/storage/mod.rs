@@ -15,7 +15,7 @@
 /// The columns of the `games` table in the order both back ends read and
 /// write them (row decoding depends on this order).
 const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
-     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted, absent_seconds, time_control";
+     outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted, absent_seconds, time_control, rated";
 
 mod postgres;
 mod sqlite;
@@ -83,6 +83,9 @@ pub struct SeatRow {
     pub player: Option<String>,
     /// Whether a human has taken the seat (bots always have).
     pub joined: bool,
+    /// The account (its username) the seat belongs to: taken while logged
+    /// in, or claimed into the account later (see `crate::accounts`).
+    pub account: Option<String>,
 }
 
 /// A clock's identity and start, kept so a restart resumes it. Since the
@@ -145,6 +148,10 @@ pub struct GameRow {
     pub time_control: parlor_core::TimeControl,
     /// Stopped before anyone moved (`POST .../abort`): over, no outcome.
     pub aborted: bool,
+    /// Made rated: its end changes its players' ratings (see
+    /// `crate::ratings`), provided every seat then belongs to a distinct
+    /// account.
+    pub rated: bool,
 }
 
 /// One accepted action.
@@ -202,6 +209,45 @@ pub struct WordListRow {
     pub created_ms: i64,
     /// The canonical text; `None` when read without it.
     pub text: Option<String>,
+}
+
+/// An account as stored (see `crate::accounts`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountRow {
+    /// The username as its owner spelled it.
+    pub username: String,
+    /// The PHC string of its password's Argon2 hash.
+    pub password_hash: String,
+    /// When it was made (ms since the epoch).
+    pub created_ms: i64,
+}
+
+/// One account's rating at one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingRow {
+    /// The account's username.
+    pub username: String,
+    /// The registered game name.
+    pub game: String,
+    /// The rating, its deviation and volatility.
+    pub rating: crate::ratings::Rating,
+    /// Rated games played.
+    pub games: i64,
+    /// When it last changed (ms since the epoch).
+    pub updated_ms: i64,
+}
+
+/// What one rated game did to one account's rating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingChangeRow {
+    /// The game's id.
+    pub game_id: String,
+    /// The account's username.
+    pub username: String,
+    /// Rating before and after.
+    pub before: f64,
+    /// Rating after.
+    pub after: f64,
 }
 
 /// A change to the database. A batch of writes commits in one transaction.
@@ -308,6 +354,48 @@ pub enum Write {
         /// How long the rows live without a refresh.
         ttl_ms: i64,
     },
+    /// A new account. Taken only if no account has the same username
+    /// (compared in lower case).
+    NewAccount {
+        /// The account.
+        account: AccountRow,
+    },
+    /// A login: the session whose token hashes to `token_hash` acts for
+    /// `username` until `expires_ms`. Always taken.
+    NewSession {
+        /// SHA-256 of the session token, in hex (the token itself is never
+        /// stored).
+        token_hash: String,
+        /// The account.
+        username: String,
+        /// When it ends (ms since the epoch).
+        expires_ms: i64,
+    },
+    /// A logout: the session is deleted. Always taken.
+    EndSession {
+        /// SHA-256 of the session token, in hex.
+        token_hash: String,
+    },
+    /// A seat becomes the account's. Taken only if the seat is a joined
+    /// human's belonging to no account or already to this one, and, in a
+    /// rated game, the account holds no other seat of it.
+    SeatAccount {
+        /// The game.
+        game_id: String,
+        /// The seat.
+        seat: usize,
+        /// The account's username.
+        username: String,
+    },
+    /// Rates a finished game: each seat's account's rating at the game
+    /// changes (see `crate::ratings`), read and written in this one
+    /// transaction. Taken only once per game, and only if it is rated,
+    /// over with an outcome, not aborted, and every seat belongs to a
+    /// distinct account.
+    Rate {
+        /// The game.
+        game_id: String,
+    },
     /// An uploaded word list (with its text). Taken only if no list with
     /// its id is stored yet and the stored lists' bytes plus its own stay
     /// within `max_total_bytes`.
@@ -330,6 +418,10 @@ impl Write {
             | Write::Join { game_id, .. }
             | Write::Claim { game_id, .. } => game_id,
             Write::Rematch { from, .. } => from,
+            Write::SeatAccount { game_id, .. } | Write::Rate { game_id } => game_id,
+            Write::NewAccount { account } => &account.username,
+            Write::NewSession { username, .. } => username,
+            Write::EndSession { token_hash } => token_hash,
             Write::WordList { list, .. } => &list.id,
             Write::Presence { game_id, .. } => game_id,
             Write::PresenceRefresh { process, .. } => process,
@@ -393,6 +485,29 @@ pub trait Storage: Send {
     fn list(&mut self, filter: ListFilter, limit: usize) -> Result<Vec<Listed>, StorageError>;
     /// Games where `player` joined a seat, newest first.
     fn by_player(&mut self, player: &str, limit: usize) -> Result<Vec<Listed>, StorageError>;
+    /// The account with this username (compared in lower case).
+    fn account(&mut self, username: &str) -> Result<Option<AccountRow>, StorageError>;
+    /// The username of the session whose token hashes to `token_hash`, if
+    /// it has not ended by `now_ms`.
+    fn session(&mut self, token_hash: &str, now_ms: i64) -> Result<Option<String>, StorageError>;
+    /// An account's ratings, one per game it played rated.
+    fn ratings(&mut self, username: &str) -> Result<Vec<RatingRow>, StorageError>;
+    /// The best ratings at `game`, highest first.
+    fn leaderboard(&mut self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StorageError>;
+    /// What rated games did to an account's rating, newest first.
+    fn rating_changes(
+        &mut self,
+        username: &str,
+        limit: usize,
+    ) -> Result<Vec<RatingChangeRow>, StorageError>;
+    /// Games with a seat of the account, newest first (`over`: finished
+    /// ones only, aborted ones left out).
+    fn by_account(
+        &mut self,
+        username: &str,
+        over: bool,
+        limit: usize,
+    ) -> Result<Vec<Listed>, StorageError>;
     /// Every unfinished game (public or not), oldest first, for resuming
     /// clocks and bots.
     fn unfinished(&mut self) -> Result<Vec<Listed>, StorageError>;
@@ -521,6 +636,25 @@ impl std::fmt::Display for DbUrl {
             },
         }
     }
+}
+
+/// Whether a finished game rates, and how: every seat's account (all
+/// distinct, compared in lower case; at least two) and each seat's place
+/// from the outcome. `None`: the game is not rated (a seat without an
+/// account, one account in two seats, no ranking).
+pub(crate) fn rating_plan(
+    accounts: &[Option<String>],
+    outcome: &Value,
+) -> Option<(Vec<String>, Vec<usize>)> {
+    let names: Vec<String> = accounts.iter().cloned().collect::<Option<_>>()?;
+    let mut keys: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
+    keys.sort();
+    keys.dedup();
+    if names.len() < 2 || keys.len() != names.len() {
+        return None;
+    }
+    let places = crate::ratings::places(outcome, names.len())?;
+    Some((names, places))
 }
 
 pub(crate) fn json_text(v: &Value) -> String {

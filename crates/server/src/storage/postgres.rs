@@ -29,9 +29,11 @@
 
 use super::store::Notice;
 use super::{
-    json_text, parse_json, ActionRow, DeadlineRow, GameRow, LeaseOp, ListFilter, Listed, SeatKind,
-    SeatRow, StatusRow, Storage, StorageError, StoredGame, WordListRow, Write, GAME_COLUMNS,
+    json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, LeaseOp, ListFilter,
+    Listed, RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage, StorageError,
+    StoredGame, WordListRow, Write, GAME_COLUMNS,
 };
+use crate::ratings::Rating;
 use postgres::{Client, NoTls, Row, Statement};
 use std::time::{Duration, Instant};
 
@@ -57,7 +59,49 @@ const MIGRATION_LOCK: i64 = 0x7061_726c_6f72;
 /// Migration 1 is the schema as it stood before versions were recorded,
 /// written so that it also brings a database made by that older code up
 /// to date without touching its rows (`IF NOT EXISTS` throughout).
-const MIGRATIONS: &[(i64, &str)] = &[(1, SCHEMA_1), (2, SCHEMA_2_LEASES)];
+const MIGRATIONS: &[(i64, &str)] = &[(1, SCHEMA_1), (2, SCHEMA_2_LEASES), (3, SCHEMA_3_ACCOUNTS)];
+
+/// Version 3: accounts, their sessions and ratings (see `crate::accounts`
+/// and `crate::ratings`); a seat's account; a game's `rated` flag and
+/// whether its rating was applied. Games and seats stored before are
+/// guests' and unrated.
+const SCHEMA_3_ACCOUNTS: &str = "
+ALTER TABLE games ADD COLUMN IF NOT EXISTS rated BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS rating_done BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE seats ADD COLUMN IF NOT EXISTS account TEXT;
+CREATE INDEX IF NOT EXISTS seats_account ON seats (account);
+CREATE TABLE IF NOT EXISTS accounts (
+    username_key TEXT PRIMARY KEY,
+    username TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    created_ms BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    token_hash TEXT PRIMARY KEY,
+    username TEXT NOT NULL,
+    expires_ms BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    username TEXT NOT NULL,
+    game TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    rd DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    games BIGINT NOT NULL,
+    updated_ms BIGINT NOT NULL,
+    PRIMARY KEY (username, game)
+);
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings (game, rating);
+CREATE TABLE IF NOT EXISTS rating_changes (
+    game_id TEXT NOT NULL,
+    username TEXT NOT NULL,
+    before DOUBLE PRECISION NOT NULL,
+    after DOUBLE PRECISION NOT NULL,
+    at_ms BIGINT NOT NULL,
+    PRIMARY KEY (game_id, username)
+);
+CREATE INDEX IF NOT EXISTS rating_changes_user ON rating_changes (username, at_ms);
+";
 
 /// Version 2: which process runs each game's clocks and bots (see
 /// `crate::lease`).
@@ -297,6 +341,90 @@ impl PgStorage {
     }
 }
 
+/// Applies [`Write::Rate`] (see there for when it is taken). The game's
+/// row and the players' rating rows are locked: a game is rated once, and
+/// two games of one player ending together through two processes each see
+/// the other's change.
+fn rate(tx: &mut postgres::Transaction<'_>, game_id: &str) -> Result<bool, StorageError> {
+    let Some(row) = tx
+        .query_opt(
+            "SELECT game, outcome FROM games WHERE id = $1 AND over AND NOT aborted AND rated \
+             AND NOT rating_done FOR UPDATE",
+            &[&game_id],
+        )
+        .map_err(err)?
+    else {
+        return Ok(false);
+    };
+    let game: String = row.try_get(0).map_err(err)?;
+    let Some(outcome) = row.try_get::<_, Option<&str>>(1).map_err(err)? else {
+        return Ok(false);
+    };
+    let outcome = parse_json(outcome)?;
+    let accounts: Vec<Option<String>> = tx
+        .query(
+            "SELECT account FROM seats WHERE game_id = $1 ORDER BY seat",
+            &[&game_id],
+        )
+        .map_err(err)?
+        .iter()
+        .map(|r| r.try_get(0).map_err(err))
+        .collect::<Result<_, _>>()?;
+    let Some((names, places)) = super::rating_plan(&accounts, &outcome) else {
+        return Ok(false);
+    };
+    let d = Rating::default();
+    let now = crate::now_ms();
+    // In name order, so two transactions lock the same rows in one order.
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&a, &b| names[a].cmp(&names[b]));
+    let mut found = vec![d; names.len()];
+    for &i in &order {
+        tx.execute(
+            "INSERT INTO ratings (username, game, rating, rd, volatility, games, updated_ms) \
+             VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT DO NOTHING",
+            &[&names[i], &game, &d.rating, &d.rd, &d.volatility, &now],
+        )
+        .map_err(err)?;
+        let r = tx
+            .query_one(
+                "SELECT rating, rd, volatility FROM ratings WHERE username = $1 AND game = $2 \
+                 FOR UPDATE",
+                &[&names[i], &game],
+            )
+            .map_err(err)?;
+        found[i] = Rating {
+            rating: r.try_get(0).map_err(err)?,
+            rd: r.try_get(1).map_err(err)?,
+            volatility: r.try_get(2).map_err(err)?,
+        };
+    }
+    let before = found;
+    let players: Vec<(usize, Rating)> =
+        places.iter().copied().zip(before.iter().copied()).collect();
+    let after = crate::ratings::after_game(&players);
+    for ((name, b), a) in names.iter().zip(&before).zip(&after) {
+        tx.execute(
+            "UPDATE ratings SET rating = $3, rd = $4, volatility = $5, games = games + 1, \
+             updated_ms = $6 WHERE username = $1 AND game = $2",
+            &[name, &game, &a.rating, &a.rd, &a.volatility, &now],
+        )
+        .map_err(err)?;
+        tx.execute(
+            "INSERT INTO rating_changes (game_id, username, before, after, at_ms) \
+             VALUES ($1, $2, $3, $4, $5)",
+            &[&game_id, name, &b.rating, &a.rating, &now],
+        )
+        .map_err(err)?;
+    }
+    tx.execute(
+        "UPDATE games SET rating_done = TRUE WHERE id = $1",
+        &[&game_id],
+    )
+    .map_err(err)?;
+    Ok(true)
+}
+
 /// Brings the schema up to date: under a transaction-scoped advisory lock,
 /// so that of several processes (or connections) starting together one
 /// migrates and the others wait, then find nothing left to do.
@@ -352,10 +480,10 @@ impl PgConn {
         let st = Prepared {
             insert_game: p(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)"
+                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)"
             ))?,
-            insert_seat: p("INSERT INTO seats (game_id, seat, kind, level, token, name, player, joined) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")?,
+            insert_seat: p("INSERT INTO seats (game_id, seat, kind, level, token, name, player, joined, account) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")?,
             update_status: p(
                 "UPDATE games SET seq = $2, to_act = $3, outcome = $4, over = $5, deadline_key = $6, \
                  deadline_started_ms = $7, updated_ms = $8 \
@@ -373,7 +501,7 @@ impl PgConn {
             notify: p("SELECT pg_notify('parlor_games', $1)")?,
             load_game: p(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))?,
             load_seats: p(
-                "SELECT seat, kind, level, token, name, player, joined FROM seats \
+                "SELECT seat, kind, level, token, name, player, joined, account FROM seats \
                  WHERE game_id = $1 ORDER BY seat",
             )?,
             load_actions: p(
@@ -491,6 +619,7 @@ impl PgConn {
                     name: r.try_get(4).map_err(err)?,
                     player: r.try_get(5).map_err(err)?,
                     joined: r.try_get(6).map_err(err)?,
+                    account: r.try_get(7).map_err(err)?,
                 })
             })
             .collect()
@@ -546,6 +675,7 @@ fn game_row(r: &Row) -> Result<GameRow, StorageError> {
             r.try_get(18).map_err(err)?,
         )?,
         aborted: r.try_get(17).map_err(err)?,
+        rated: r.try_get(20).map_err(err)?,
     })
 }
 
@@ -643,6 +773,57 @@ impl Storage for PgStorage {
     fn unfinished(&mut self) -> Result<Vec<Listed>, StorageError> {
         self.read(|c| c.unfinished())
     }
+
+    fn account(&mut self, username: &str) -> Result<Option<AccountRow>, StorageError> {
+        self.read(|c| c.account(username))
+    }
+
+    fn session(&mut self, token_hash: &str, now_ms: i64) -> Result<Option<String>, StorageError> {
+        self.read(|c| c.session(token_hash, now_ms))
+    }
+
+    fn ratings(&mut self, username: &str) -> Result<Vec<RatingRow>, StorageError> {
+        self.read(|c| {
+            c.rating_rows(
+                "SELECT username, game, rating, rd, volatility, games, updated_ms FROM ratings \
+                 WHERE username = $1 ORDER BY game",
+                &[&username],
+            )
+        })
+    }
+
+    fn leaderboard(&mut self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StorageError> {
+        self.read(|c| {
+            c.rating_rows(
+                "SELECT username, game, rating, rd, volatility, games, updated_ms FROM ratings \
+                 WHERE game = $1 ORDER BY rating DESC, username LIMIT $2",
+                &[&game, &(limit as i64)],
+            )
+        })
+    }
+
+    fn rating_changes(
+        &mut self,
+        username: &str,
+        limit: usize,
+    ) -> Result<Vec<RatingChangeRow>, StorageError> {
+        self.read(|c| c.rating_changes(username, limit))
+    }
+
+    fn by_account(
+        &mut self,
+        username: &str,
+        over: bool,
+        limit: usize,
+    ) -> Result<Vec<Listed>, StorageError> {
+        let cond = if over { "over AND NOT aborted" } else { "TRUE" };
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE {cond} AND id IN \
+             (SELECT game_id FROM seats WHERE account = $1) \
+             ORDER BY created_ms DESC, id LIMIT $2"
+        );
+        self.read(|c| c.listed(&sql, &[&username, &(limit as i64)]))
+    }
 }
 
 impl PgConn {
@@ -699,6 +880,7 @@ impl PgConn {
                             &row.aborted,
                             &row.time_control.absent_seconds,
                             &super::time_control_text(&row.time_control),
+                            &row.rated,
                         ],
                     )
                     .map_err(err)?;
@@ -714,6 +896,7 @@ impl PgConn {
                                 &seat.name,
                                 &seat.player,
                                 &seat.joined,
+                                &seat.account,
                             ],
                         )
                         .map_err(err)?;
@@ -801,6 +984,64 @@ impl PgConn {
                     }
                     continue;
                 }
+                Write::NewAccount { account } => {
+                    tx.execute(
+                        "INSERT INTO accounts (username_key, username, password_hash, created_ms) \
+                         VALUES ($1, $2, $3, $4) ON CONFLICT (username_key) DO NOTHING",
+                        &[
+                            &account.username.to_lowercase(),
+                            &account.username,
+                            &account.password_hash,
+                            &account.created_ms,
+                        ],
+                    )
+                    .map_err(err)?
+                        == 1
+                }
+                Write::NewSession {
+                    token_hash,
+                    username,
+                    expires_ms,
+                } => {
+                    // Ended sessions go as new ones come.
+                    tx.execute(
+                        "DELETE FROM sessions WHERE expires_ms < $1",
+                        &[&crate::now_ms()],
+                    )
+                    .map_err(err)?;
+                    tx.execute(
+                        "INSERT INTO sessions (token_hash, username, expires_ms) VALUES ($1, $2, $3)",
+                        &[token_hash, username, expires_ms],
+                    )
+                    .map_err(err)?;
+                    true
+                }
+                Write::EndSession { token_hash } => {
+                    tx.execute("DELETE FROM sessions WHERE token_hash = $1", &[token_hash])
+                        .map_err(err)?;
+                    true
+                }
+                Write::SeatAccount {
+                    game_id,
+                    seat,
+                    username,
+                } => {
+                    // The game's row is locked first, so two seats of one
+                    // rated game bound to one account at the same moment
+                    // through two processes are seen one after the other.
+                    tx.query("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[game_id])
+                        .map_err(err)?;
+                    tx.execute(
+                        "UPDATE seats SET account = $3 WHERE game_id = $1 AND seat = $2 \
+                         AND kind = 'human' AND joined AND (account IS NULL OR account = $3) \
+                         AND NOT EXISTS (SELECT 1 FROM games g, seats o WHERE g.id = $1 AND g.rated \
+                             AND o.game_id = $1 AND o.seat <> $2 AND o.account = $3)",
+                        &[game_id, &(*seat as i64), username],
+                    )
+                    .map_err(err)?
+                        == 1
+                }
+                Write::Rate { game_id } => rate(&mut tx, game_id)?,
                 Write::PresenceRefresh {
                     process,
                     held,
@@ -815,7 +1056,14 @@ impl PgConn {
             };
             // Other processes holding the game live catch up on commit.
             if taken[i]
-                && !matches!(w, Write::NewGame { .. } | Write::WordList { .. })
+                && !matches!(
+                    w,
+                    Write::NewGame { .. }
+                        | Write::WordList { .. }
+                        | Write::NewAccount { .. }
+                        | Write::NewSession { .. }
+                        | Write::EndSession { .. }
+                )
                 && !notify.contains(&w.game_id())
             {
                 notify.push(w.game_id());
@@ -830,6 +1078,83 @@ impl PgConn {
         }
         tx.commit().map_err(err)?;
         Ok(taken)
+    }
+
+    fn account(&mut self, username: &str) -> Result<Option<AccountRow>, StorageError> {
+        let Some(r) = self
+            .client
+            .query_opt(
+                "SELECT username, password_hash, created_ms FROM accounts WHERE username_key = $1",
+                &[&username.to_lowercase()],
+            )
+            .map_err(err)?
+        else {
+            return Ok(None);
+        };
+        Ok(Some(AccountRow {
+            username: r.try_get(0).map_err(err)?,
+            password_hash: r.try_get(1).map_err(err)?,
+            created_ms: r.try_get(2).map_err(err)?,
+        }))
+    }
+
+    fn session(&mut self, token_hash: &str, now_ms: i64) -> Result<Option<String>, StorageError> {
+        let r = self
+            .client
+            .query_opt(
+                "SELECT username FROM sessions WHERE token_hash = $1 AND expires_ms > $2",
+                &[&token_hash, &now_ms],
+            )
+            .map_err(err)?;
+        r.map(|r| r.try_get(0).map_err(err)).transpose()
+    }
+
+    fn rating_rows(
+        &mut self,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<RatingRow>, StorageError> {
+        let rows = self.client.query(sql, params).map_err(err)?;
+        rows.iter()
+            .map(|r| {
+                Ok(RatingRow {
+                    username: r.try_get(0).map_err(err)?,
+                    game: r.try_get(1).map_err(err)?,
+                    rating: Rating {
+                        rating: r.try_get(2).map_err(err)?,
+                        rd: r.try_get(3).map_err(err)?,
+                        volatility: r.try_get(4).map_err(err)?,
+                    },
+                    games: r.try_get(5).map_err(err)?,
+                    updated_ms: r.try_get(6).map_err(err)?,
+                })
+            })
+            .collect()
+    }
+
+    fn rating_changes(
+        &mut self,
+        username: &str,
+        limit: usize,
+    ) -> Result<Vec<RatingChangeRow>, StorageError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT game_id, username, before, after FROM rating_changes \
+                 WHERE username = $1 ORDER BY at_ms DESC LIMIT $2",
+                &[&username, &(limit as i64)],
+            )
+            .map_err(err)?;
+        rows.iter()
+            .map(|r| {
+                Ok(RatingChangeRow {
+                    game_id: r.try_get(0).map_err(err)?,
+                    username: r.try_get(1).map_err(err)?,
+                    before: r.try_get(2).map_err(err)?,
+                    after: r.try_get(3).map_err(err)?,
+                })
+            })
+            .collect()
     }
 
     fn word_list(&mut self, id: &str, text: bool) -> Result<Option<WordListRow>, StorageError> {

@@ -6,9 +6,11 @@
 //! reader) share the file; WAL lets the reader run during a write.
 
 use super::{
-    json_text, parse_json, ActionRow, DeadlineRow, GameRow, ListFilter, Listed, SeatKind, SeatRow,
-    StatusRow, Storage, StorageError, StoredGame, WordListRow, Write, GAME_COLUMNS,
+    json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, ListFilter, Listed,
+    RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage, StorageError, StoredGame,
+    WordListRow, Write, GAME_COLUMNS,
 };
+use crate::ratings::Rating;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use std::path::Path;
 
@@ -141,10 +143,10 @@ const WAL_RESTART_FRAMES: i64 = 16_384;
 type Migration = fn(&Connection) -> Result<(), StorageError>;
 
 /// The schema's numbered migrations, oldest first (see [`migrate`]).
-const MIGRATIONS: &[(i64, Migration)] = &[(1, migration_1), (2, migration_2)];
+const MIGRATIONS: &[(i64, Migration)] = &[(1, migration_1), (2, migration_2), (3, migration_3)];
 
 /// The newest schema version this program knows.
-const SCHEMA_VERSION: i64 = 2;
+const SCHEMA_VERSION: i64 = 3;
 
 /// The schema's version recorded in the file (0: none recorded).
 fn schema_version(conn: &Connection) -> Result<i64, StorageError> {
@@ -262,6 +264,141 @@ fn migration_2(conn: &Connection) -> Result<(), StorageError> {
     )
 }
 
+/// Version 3: accounts, their sessions and ratings (see `crate::accounts`
+/// and `crate::ratings`); a seat's account; a game's `rated` flag and
+/// whether its rating was applied (`rating_done`). Games and seats stored
+/// before are guests' and unrated.
+fn migration_3(conn: &Connection) -> Result<(), StorageError> {
+    add_missing_columns(
+        conn,
+        "games",
+        &[
+            ("rated", "INTEGER NOT NULL DEFAULT 0"),
+            ("rating_done", "INTEGER NOT NULL DEFAULT 0"),
+        ],
+    )?;
+    add_missing_columns(conn, "seats", &[("account", "TEXT")])?;
+    conn.execute_batch(
+        "CREATE INDEX IF NOT EXISTS seats_account ON seats (account);
+         CREATE TABLE IF NOT EXISTS accounts (
+             username_key TEXT PRIMARY KEY,
+             username TEXT NOT NULL,
+             password_hash TEXT NOT NULL,
+             created_ms INTEGER NOT NULL
+         );
+         CREATE TABLE IF NOT EXISTS sessions (
+             token_hash TEXT PRIMARY KEY,
+             username TEXT NOT NULL,
+             expires_ms INTEGER NOT NULL
+         );
+         CREATE TABLE IF NOT EXISTS ratings (
+             username TEXT NOT NULL,
+             game TEXT NOT NULL,
+             rating REAL NOT NULL,
+             rd REAL NOT NULL,
+             volatility REAL NOT NULL,
+             games INTEGER NOT NULL,
+             updated_ms INTEGER NOT NULL,
+             PRIMARY KEY (username, game)
+         );
+         CREATE INDEX IF NOT EXISTS ratings_board ON ratings (game, rating);
+         CREATE TABLE IF NOT EXISTS rating_changes (
+             game_id TEXT NOT NULL,
+             username TEXT NOT NULL,
+             before REAL NOT NULL,
+             after REAL NOT NULL,
+             at_ms INTEGER NOT NULL,
+             PRIMARY KEY (game_id, username)
+         );
+         CREATE INDEX IF NOT EXISTS rating_changes_user ON rating_changes (username, at_ms);",
+    )
+    .map_err(err)
+}
+
+/// Applies [`Write::Rate`]: see there for when it is taken.
+fn rate(c: &Connection, game_id: &str) -> Result<bool, StorageError> {
+    let row = c
+        .prepare_cached(
+            "SELECT game, outcome, over, aborted, rated, rating_done FROM games WHERE id = ?1",
+        )
+        .map_err(err)?
+        .query_row([game_id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, bool>(2)?,
+                r.get::<_, bool>(3)?,
+                r.get::<_, bool>(4)?,
+                r.get::<_, bool>(5)?,
+            ))
+        })
+        .optional()
+        .map_err(err)?;
+    let Some((game, Some(outcome), true, false, true, false)) = row else {
+        return Ok(false);
+    };
+    let accounts: Vec<Option<String>> = seats(c, game_id)?.into_iter().map(|s| s.account).collect();
+    let Some((names, places)) = super::rating_plan(&accounts, &parse_json(&outcome)?) else {
+        return Ok(false);
+    };
+    let d = Rating::default();
+    let mut before = Vec::new();
+    for name in &names {
+        let r = c
+            .prepare_cached(
+                "SELECT rating, rd, volatility FROM ratings WHERE username = ?1 AND game = ?2",
+            )
+            .map_err(err)?
+            .query_row(params![name, game], |r| {
+                Ok(Rating {
+                    rating: r.get(0)?,
+                    rd: r.get(1)?,
+                    volatility: r.get(2)?,
+                })
+            })
+            .optional()
+            .map_err(err)?;
+        before.push(r.unwrap_or(d));
+    }
+    let players: Vec<(usize, Rating)> =
+        places.iter().copied().zip(before.iter().copied()).collect();
+    let after = crate::ratings::after_game(&players);
+    let now = crate::now_ms();
+    for ((name, b), a) in names.iter().zip(&before).zip(&after) {
+        c.prepare_cached(
+            "INSERT INTO ratings (username, game, rating, rd, volatility, games, updated_ms)              VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)              ON CONFLICT (username, game) DO UPDATE SET rating = ?3, rd = ?4, volatility = ?5,              games = games + 1, updated_ms = ?6",
+        )
+        .map_err(err)?
+        .execute(params![name, game, a.rating, a.rd, a.volatility, now])
+        .map_err(err)?;
+        c.prepare_cached(
+            "INSERT INTO rating_changes (game_id, username, before, after, at_ms)              VALUES (?1, ?2, ?3, ?4, ?5)",
+        )
+        .map_err(err)?
+        .execute(params![game_id, name, b.rating, a.rating, now])
+        .map_err(err)?;
+    }
+    c.prepare_cached("UPDATE games SET rating_done = 1 WHERE id = ?1")
+        .map_err(err)?
+        .execute([game_id])
+        .map_err(err)?;
+    Ok(true)
+}
+
+fn rating_row(r: &Row<'_>) -> rusqlite::Result<RatingRow> {
+    Ok(RatingRow {
+        username: r.get(0)?,
+        game: r.get(1)?,
+        rating: Rating {
+            rating: r.get(2)?,
+            rd: r.get(3)?,
+            volatility: r.get(4)?,
+        },
+        games: r.get(5)?,
+        updated_ms: r.get(6)?,
+    })
+}
+
 /// Adds to `table` each of `columns` (name, declaration) it lacks.
 fn add_missing_columns(
     conn: &Connection,
@@ -333,7 +470,7 @@ fn overlay(
 fn seats(c: &Connection, id: &str) -> Result<Vec<SeatRow>, StorageError> {
     let mut st = c
         .prepare_cached(
-            "SELECT seat, kind, level, token, name, player, joined FROM seats \
+            "SELECT seat, kind, level, token, name, player, joined, account FROM seats \
                  WHERE game_id = ?1 ORDER BY seat",
         )
         .map_err(err)?;
@@ -347,6 +484,7 @@ fn seats(c: &Connection, id: &str) -> Result<Vec<SeatRow>, StorageError> {
                 name: r.get(4)?,
                 player: r.get(5)?,
                 joined: r.get(6)?,
+                account: r.get(7)?,
             })
         })
         .map_err(err)?;
@@ -384,7 +522,7 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
             let s = &row.status;
             c.prepare_cached(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"
+                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"
             ))
             .map_err(err)?
             .execute(params![
@@ -408,12 +546,13 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
                 row.aborted,
                 row.time_control.absent_seconds,
                 super::time_control_text(&row.time_control),
+                row.rated,
             ])
             .map_err(err)?;
             for seat in seats {
                 c.prepare_cached(
-                    "INSERT INTO seats (game_id, seat, kind, level, token, name, player, joined) \
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    "INSERT INTO seats (game_id, seat, kind, level, token, name, player, joined, account) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                 )
                 .map_err(err)?
                 .execute(params![
@@ -424,7 +563,8 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
                     seat.token,
                     seat.name,
                     seat.player,
-                    seat.joined
+                    seat.joined,
+                    seat.account
                 ])
                 .map_err(err)?;
             }
@@ -579,6 +719,64 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
                 .map_err(err)?;
             return Ok(n == 1);
         }
+        Write::NewAccount { account } => {
+            let n = c
+                .prepare_cached(
+                    "INSERT INTO accounts (username_key, username, password_hash, created_ms) \
+                     VALUES (?1, ?2, ?3, ?4) ON CONFLICT (username_key) DO NOTHING",
+                )
+                .map_err(err)?
+                .execute(params![
+                    account.username.to_lowercase(),
+                    account.username,
+                    account.password_hash,
+                    account.created_ms
+                ])
+                .map_err(err)?;
+            return Ok(n == 1);
+        }
+        Write::NewSession {
+            token_hash,
+            username,
+            expires_ms,
+        } => {
+            // Ended sessions go as new ones come: the table stays the size
+            // of the sessions in use.
+            c.prepare_cached("DELETE FROM sessions WHERE expires_ms < ?1")
+                .map_err(err)?
+                .execute([crate::now_ms()])
+                .map_err(err)?;
+            c.prepare_cached(
+                "INSERT INTO sessions (token_hash, username, expires_ms) VALUES (?1, ?2, ?3)",
+            )
+            .map_err(err)?
+            .execute(params![token_hash, username, expires_ms])
+            .map_err(err)?;
+        }
+        Write::EndSession { token_hash } => {
+            c.prepare_cached("DELETE FROM sessions WHERE token_hash = ?1")
+                .map_err(err)?
+                .execute([token_hash])
+                .map_err(err)?;
+        }
+        Write::SeatAccount {
+            game_id,
+            seat,
+            username,
+        } => {
+            let n = c
+                .prepare_cached(
+                    "UPDATE seats SET account = ?3 WHERE game_id = ?1 AND seat = ?2 \
+                     AND kind = 'human' AND joined = 1 AND (account IS NULL OR account = ?3) \
+                     AND NOT EXISTS (SELECT 1 FROM games g, seats o WHERE g.id = ?1 AND g.rated = 1 \
+                         AND o.game_id = ?1 AND o.seat <> ?2 AND o.account = ?3)",
+                )
+                .map_err(err)?
+                .execute(params![game_id, *seat as i64, username])
+                .map_err(err)?;
+            return Ok(n == 1);
+        }
+        Write::Rate { game_id } => return rate(c, game_id),
         // One process per SQLite file: presence lives in the actors'
         // memory (see `crate::presence`); nothing to store.
         Write::Presence { .. } | Write::PresenceRefresh { .. } => {}
@@ -640,6 +838,7 @@ struct RawGame {
     aborted: bool,
     absent_seconds: Option<f64>,
     time_control: Option<String>,
+    rated: bool,
 }
 
 fn raw_game(r: &Row<'_>) -> rusqlite::Result<RawGame> {
@@ -664,6 +863,7 @@ fn raw_game(r: &Row<'_>) -> rusqlite::Result<RawGame> {
         aborted: r.get(17)?,
         absent_seconds: r.get(18)?,
         time_control: r.get(19)?,
+        rated: r.get(20)?,
     })
 }
 
@@ -696,6 +896,7 @@ impl RawGame {
                 self.absent_seconds,
             )?,
             aborted: self.aborted,
+            rated: self.rated,
         })
     }
 }
@@ -815,6 +1016,104 @@ impl Storage for SqliteStorage {
              ORDER BY created_ms DESC, id LIMIT ?2"
         );
         self.listed(&sql, &[&player, &(limit as i64)])
+    }
+
+    fn account(&mut self, username: &str) -> Result<Option<AccountRow>, StorageError> {
+        self.conn
+            .prepare_cached(
+                "SELECT username, password_hash, created_ms FROM accounts WHERE username_key = ?1",
+            )
+            .map_err(err)?
+            .query_row([username.to_lowercase()], |r| {
+                Ok(AccountRow {
+                    username: r.get(0)?,
+                    password_hash: r.get(1)?,
+                    created_ms: r.get(2)?,
+                })
+            })
+            .optional()
+            .map_err(err)
+    }
+
+    fn session(&mut self, token_hash: &str, now_ms: i64) -> Result<Option<String>, StorageError> {
+        self.conn
+            .prepare_cached(
+                "SELECT username FROM sessions WHERE token_hash = ?1 AND expires_ms > ?2",
+            )
+            .map_err(err)?
+            .query_row(params![token_hash, now_ms], |r| r.get(0))
+            .optional()
+            .map_err(err)
+    }
+
+    fn ratings(&mut self, username: &str) -> Result<Vec<RatingRow>, StorageError> {
+        let mut st = self
+            .conn
+            .prepare_cached(
+                "SELECT username, game, rating, rd, volatility, games, updated_ms FROM ratings \
+                 WHERE username = ?1 ORDER BY game",
+            )
+            .map_err(err)?;
+        let rows = st.query_map([username], rating_row).map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
+    }
+
+    fn leaderboard(&mut self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StorageError> {
+        let mut st = self
+            .conn
+            .prepare_cached(
+                "SELECT username, game, rating, rd, volatility, games, updated_ms FROM ratings \
+                 WHERE game = ?1 ORDER BY rating DESC, username LIMIT ?2",
+            )
+            .map_err(err)?;
+        let rows = st
+            .query_map(params![game, limit as i64], rating_row)
+            .map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
+    }
+
+    fn rating_changes(
+        &mut self,
+        username: &str,
+        limit: usize,
+    ) -> Result<Vec<RatingChangeRow>, StorageError> {
+        let mut st = self
+            .conn
+            .prepare_cached(
+                "SELECT game_id, username, before, after FROM rating_changes \
+                 WHERE username = ?1 ORDER BY at_ms DESC LIMIT ?2",
+            )
+            .map_err(err)?;
+        let rows = st
+            .query_map(params![username, limit as i64], |r| {
+                Ok(RatingChangeRow {
+                    game_id: r.get(0)?,
+                    username: r.get(1)?,
+                    before: r.get(2)?,
+                    after: r.get(3)?,
+                })
+            })
+            .map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
+    }
+
+    fn by_account(
+        &mut self,
+        username: &str,
+        over: bool,
+        limit: usize,
+    ) -> Result<Vec<Listed>, StorageError> {
+        let cond = if over {
+            "over = 1 AND aborted = 0"
+        } else {
+            "1 = 1"
+        };
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE {cond} AND id IN \
+             (SELECT game_id FROM seats WHERE account = ?1) \
+             ORDER BY created_ms DESC, id LIMIT ?2"
+        );
+        self.listed(&sql, &[&username, &(limit as i64)])
     }
 
     fn wants_maintenance(&mut self) -> bool {

@@ -550,6 +550,7 @@ pub fn nim_game_write(id: &str) -> parlor_server::storage::Write {
             rematch: None,
             time_control: parlor_core::TimeControl::default(),
             aborted: false,
+            rated: false,
         },
         seats: (0..2)
             .map(|seat| SeatRow {
@@ -560,6 +561,7 @@ pub fn nim_game_write(id: &str) -> parlor_server::storage::Write {
                 name: None,
                 player: None,
                 joined: false,
+                account: None,
             })
             .collect(),
     }

@@ -55,13 +55,14 @@ fn misere_outcomes() {
     }
 }
 
-/// The published values further on: minutes in a release build, so run
-/// on demand (`cargo test --release -p parlor-sprouts -- --ignored`).
+/// The published values further on: about a minute in a release build
+/// (misère n = 8 most of it), so run on demand
+/// (`cargo test --release -p parlor-sprouts -- --ignored`).
 #[test]
 #[ignore]
 fn known_values_further_on() {
     let s = Solver::new();
-    for n in 7..=8u32 {
+    for n in 7..=11u32 {
         let a = s.solve_start(n, &q()).unwrap();
         assert_eq!(a.first_player_wins, matches!(n % 6, 3..=5), "n = {n}");
     }
@@ -69,7 +70,7 @@ fn known_values_further_on() {
         nimber: true,
         ..q()
     };
-    for (n, k) in [(6, 0), (7, 0), (8, 0)] {
+    for (n, k) in [(6, 0), (7, 0), (8, 0), (9, 1), (10, 1)] {
         assert_eq!(s.solve_start(n, &nq).unwrap().nimber, Some(k), "n = {n}");
     }
     let mq = Query {
@@ -283,6 +284,18 @@ proptest! {
         prop_assert_eq!(s.solve(&p, &mq).unwrap().first_player_wins, plain_misere(&p, &mut mm), "position {}", p);
     }
 
+    /// The outcome search (lands folded into a heap as their nimbers are
+    /// needed, proof-number search on the rest) from fresh tables agrees
+    /// with a plain search, under normal play, also on two threads.
+    #[test]
+    fn outcomes_match_plain_search(spots in 2u32..=5, moves in 1usize..9, seed in any::<u64>(), threads in 1usize..=2) {
+        let p = random_position(spots, moves + (spots as usize - 2) * 2, seed);
+        let mut nm = HashMap::new();
+        let want = plain_nimber(&p, &mut nm) != 0;
+        let a = Solver::new().solve(&p, &Query { threads, ..q() }).unwrap();
+        prop_assert_eq!(a.first_player_wins, want, "position {}", p);
+    }
+
     /// The solver's moves and the rules crate's moves reach the same
     /// positions (as the solver writes them, small regions not merged).
     #[test]
@@ -303,6 +316,9 @@ proptest! {
     /// A key read back and written again is the same key.
     #[test]
     fn keys_are_stable(spots in 1u32..=5, moves in 0usize..9, seed in any::<u64>()) {
+        // Exact keys only: a key cut short by the tie budget may be
+        // written another way when read back.
+        land::EXACT_TIES.with(|e| e.set(true));
         let p = random_position(spots, moves, seed);
         for l in lands_of(&p).unwrap() {
             let mut again = Vec::new();

@@ -546,6 +546,43 @@ impl Game for WordSprout {
         config::settings()
     }
 
+    fn presets() -> Vec<parlor_core::Preset> {
+        use parlor_core::Preset;
+        let names =
+            |rules: &[Rule]| -> Vec<&'static str> { rules.iter().map(|r| r.name()).collect() };
+        let mut meta = Rule::DEFAULT.to_vec();
+        meta.push(Rule::Metamorphism);
+        vec![
+            Preset::new(
+                "standard",
+                "Standard",
+                "the table's usual rules: calls out of turn, challenges and bluffs, one undo of a losing play",
+            )
+            .set("rules", names(&Rule::DEFAULT))
+            .set("hints", false),
+            Preset::new(
+                "first-game",
+                "First game",
+                "the four core rules only, with the helper open during play to show what could be played",
+            )
+            .set("rules", Vec::<&str>::new())
+            .set("hints", true),
+            Preset::new(
+                "metamorphism",
+                "Metamorphism",
+                "three rounds: each round's winner switches one rule on or off for the next",
+            )
+            .set("rules", names(&meta))
+            .set("hints", false),
+        ]
+    }
+
+    fn how_to_play() -> &'static str {
+        "Take turns adding one letter, anywhere, to the string in the middle; it must stay part of some word. \
+         You may bluff with a letter you have no word for, but a challenge makes you name one. \
+         Whoever cannot play goes out; the last player left wins."
+    }
+
     /// Each round ends once every seat but one is out. Every play adds a
     /// letter to a string no longer than the longest word, and a play is
     /// taken back only when its player goes out; each play may be followed

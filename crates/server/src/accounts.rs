@@ -1,0 +1,473 @@
+//! Optional accounts: username + password, sessions in a cookie, ratings
+//! and history (see `docs/api.md` "Accounts").
+//!
+//! Guests play as before (a display name, a player key, seat tokens); an
+//! account only adds ownership: a seat taken while logged in (or claimed
+//! later with its token) belongs to the account, so its games follow the
+//! player to any browser, and games between accounts can be rated.
+//!
+//! - Passwords are hashed with Argon2id through the `argon2` crate at its
+//!   default parameters (version 0x13, 19 MiB of memory, 2 passes, 1 lane:
+//!   the OWASP minimum), a random 16-byte salt each, stored as a PHC
+//!   string. At most [`HASHING_AT_ONCE`] hashes run at once (each takes
+//!   19 MiB), at most [`HASHING_ADMITTED`] wait; beyond that `busy`.
+//! - A login makes a session: 32 random bytes, sent once to the browser in
+//!   the `parlor_session` cookie (HttpOnly, SameSite=Lax, Path=/, 30 days,
+//!   Secure when the page is served over https), stored only as its
+//!   SHA-256.
+//! - Cross-site requests: every POST under `/api/account/` and every POST
+//!   that carries the session cookie must come from this site: a
+//!   `Sec-Fetch-Site` other than `same-origin` or `none`, or an `Origin`
+//!   whose host is not the request's `Host`, is refused (`cross_site`,
+//!   403). Other POSTs are authorised by seat tokens in their bodies, which
+//!   another site cannot know.
+//! - Login throttling, per username (5 tries at once, then one every 20 s)
+//!   and per client address (20 at once, then 10 a minute), counted on every
+//!   attempt and kept in this process's memory: with several processes
+//!   behind a load balancer each keeps its own count.
+
+use crate::error::ApiError;
+use crate::hub::Hub;
+use crate::limits::Rate;
+use crate::storage::{AccountRow, Write};
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use axum::http::{header, HeaderMap, HeaderValue};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, RateLimiter};
+use rand::RngCore;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+/// The session cookie's name.
+pub const COOKIE: &str = "parlor_session";
+/// How long a session lasts.
+pub const SESSION_TTL: Duration = Duration::from_secs(30 * 24 * 3600);
+/// Username length bounds, in characters of A-Z a-z 0-9 _ -.
+pub const USERNAME_LEN: std::ops::RangeInclusive<usize> = 3..=24;
+/// Password length bounds, in bytes (bounded before any hashing).
+pub const PASSWORD_LEN: std::ops::RangeInclusive<usize> = 8..=128;
+/// Password hashes computed at once.
+pub const HASHING_AT_ONCE: usize = 2;
+/// Password checks admitted (running or waiting).
+pub const HASHING_ADMITTED: usize = 16;
+/// Login tries per username.
+pub const PER_USERNAME: Rate = Rate::per_minute(5, 3);
+/// Login and sign-up tries per client address.
+pub const PER_CLIENT: Rate = Rate::per_minute(20, 10);
+
+/// Throttles and hashing slots of one process.
+pub(crate) struct Accounts {
+    hashing: Arc<Semaphore>,
+    admitted: Arc<Semaphore>,
+    by_name: DefaultKeyedRateLimiter<String>,
+    by_client: DefaultKeyedRateLimiter<IpAddr>,
+    checks: AtomicU32,
+}
+
+impl Accounts {
+    pub(crate) fn new() -> Accounts {
+        Accounts {
+            hashing: Arc::new(Semaphore::new(HASHING_AT_ONCE)),
+            admitted: Arc::new(Semaphore::new(HASHING_ADMITTED)),
+            by_name: RateLimiter::keyed(PER_USERNAME.quota()),
+            by_client: RateLimiter::keyed(PER_CLIENT.quota()),
+            checks: AtomicU32::new(0),
+        }
+    }
+
+    /// Takes one try from the client's bucket and, for a login, the
+    /// username's.
+    pub(crate) fn throttle(&self, client: IpAddr, username: Option<&str>) -> Result<(), ApiError> {
+        if self.checks.fetch_add(1, Ordering::Relaxed) % 1024 == 1023 {
+            self.by_name.retain_recent();
+            self.by_client.retain_recent();
+        }
+        let refuse = |what: &str, rate: Rate, wait: Duration| {
+            ApiError::new(
+                "rate_limited",
+                format!(
+                    "too many login attempts {what}: at most {} at once, then one every {} s; try again in {:.0} s",
+                    rate.burst,
+                    rate.every.as_secs(),
+                    wait.as_secs_f64().ceil().max(1.0)
+                ),
+            )
+            .retry_after(wait)
+        };
+        self.by_client.check_key(&client).map_err(|n| {
+            refuse(
+                "from your address",
+                PER_CLIENT,
+                n.wait_time_from(DefaultClock::default().now()),
+            )
+        })?;
+        if let Some(name) = username {
+            self.by_name.check_key(&name.to_lowercase()).map_err(|n| {
+                refuse(
+                    "for this account",
+                    PER_USERNAME,
+                    n.wait_time_from(DefaultClock::default().now()),
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Runs `job` (hashing) on a blocking thread within the hashing slots.
+    async fn hash_job<T: Send + 'static>(
+        &self,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let Ok(_admitted) = self.admitted.clone().try_acquire_owned() else {
+            return Err(ApiError::new(
+                "busy",
+                "too many logins at once; try again in a moment",
+            ));
+        };
+        let permit = self
+            .hashing
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::gone())?;
+        tokio::task::spawn_blocking(move || {
+            let r = job();
+            drop(permit);
+            r
+        })
+        .await
+        .map_err(|e| ApiError::new("internal", e.to_string()))
+    }
+}
+
+/// Checks a username: [`USERNAME_LEN`] characters of A-Z a-z 0-9 _ -.
+pub fn check_username(u: &str) -> Result<(), ApiError> {
+    let ok = USERNAME_LEN.contains(&u.len())
+        && u.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::bad_json(format!(
+            "username: {} to {} characters of A-Z a-z 0-9 _ -",
+            USERNAME_LEN.start(),
+            USERNAME_LEN.end()
+        )))
+    }
+}
+
+/// Checks a new password's length: [`PASSWORD_LEN`] bytes.
+pub fn check_password(p: &str) -> Result<(), ApiError> {
+    if PASSWORD_LEN.contains(&p.len()) {
+        Ok(())
+    } else {
+        Err(ApiError::bad_json(format!(
+            "password: {} to {} characters",
+            PASSWORD_LEN.start(),
+            PASSWORD_LEN.end()
+        )))
+    }
+}
+
+/// The PHC string of `password`'s Argon2id hash with a fresh salt.
+pub fn hash_password(password: &str) -> Result<String, String> {
+    let mut salt = [0u8; 16];
+    rand::thread_rng().fill_bytes(&mut salt);
+    let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// Whether `password` matches the stored PHC string.
+pub fn verify_password(password: &str, phc: &str) -> bool {
+    PasswordHash::new(phc)
+        .map(|h| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &h)
+                .is_ok()
+        })
+        .unwrap_or(false)
+}
+
+/// A hash checked for usernames nobody has, so that a login for an
+/// unknown name takes as long as one for a known name.
+fn decoy_hash() -> &'static str {
+    static DECOY: OnceLock<String> = OnceLock::new();
+    DECOY.get_or_init(|| hash_password("decoy password").unwrap_or_default())
+}
+
+/// 32 random bytes in hex.
+fn new_session_token() -> String {
+    let mut b = [0u8; 32];
+    rand::thread_rng().fill_bytes(&mut b);
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// The SHA-256 of a session token in hex: what the database keeps.
+pub fn token_hash(token: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The session token in the request's cookies, if any (well formed).
+pub(crate) fn session_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == COOKIE)
+        .map(|(_, v)| v.to_string())
+        .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// The logged-in account's username, if the request carries a live session.
+pub(crate) async fn current(hub: &Hub, headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let Some(token) = session_token(headers) else {
+        return Ok(None);
+    };
+    let hash = token_hash(&token);
+    let now = crate::now_ms();
+    Ok(hub.store().read(move |s| s.session(&hash, now)).await?)
+}
+
+/// As [`current`], but an account is required.
+pub(crate) async fn required(hub: &Hub, headers: &HeaderMap) -> Result<String, ApiError> {
+    current(hub, headers).await?.ok_or_else(|| {
+        ApiError::new(
+            "login_required",
+            "log in first: this needs an account (POST /api/account/login)",
+        )
+    })
+}
+
+/// Whether the page was served over https (directly or by a proxy that
+/// says so): the cookie is then marked Secure.
+fn https(headers: &HeaderMap) -> bool {
+    let h = |n: &str| headers.get(n).and_then(|v| v.to_str().ok()).unwrap_or("");
+    h("x-forwarded-proto").eq_ignore_ascii_case("https") || h("origin").starts_with("https://")
+}
+
+fn set_cookie(value: &str, max_age: u64, secure: bool) -> HeaderValue {
+    let s = format!(
+        "{COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{}",
+        if secure { "; Secure" } else { "" }
+    );
+    HeaderValue::from_str(&s).unwrap_or(HeaderValue::from_static(""))
+}
+
+/// Refuses a state-changing request that another site made the browser
+/// send (see the module's documentation).
+pub(crate) fn same_site(headers: &HeaderMap) -> Result<(), ApiError> {
+    let refuse = || {
+        ApiError::new(
+            "cross_site",
+            "this request came from another site; use parlor's own pages",
+        )
+    };
+    if let Some(site) = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
+        if !matches!(site, "same-origin" | "none") {
+            return Err(refuse());
+        }
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().map_err(|_| refuse())?;
+        let host = headers
+            .get(header::HOST)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        let origin_host = origin.split_once("://").map(|(_, rest)| rest).unwrap_or("");
+        if origin == "null" || origin_host != host {
+            return Err(refuse());
+        }
+    }
+    Ok(())
+}
+
+/// Signs up: the account is made and logged in. Answers the account and
+/// the session cookie.
+pub(crate) async fn register(
+    hub: &Hub,
+    headers: &HeaderMap,
+    client: IpAddr,
+    username: String,
+    password: String,
+) -> Result<(String, HeaderValue), ApiError> {
+    check_username(&username)?;
+    check_password(&password)?;
+    hub.accounts().throttle(client, None)?;
+    let name = username.clone();
+    if hub.store().read(move |s| s.account(&name)).await?.is_some() {
+        return Err(username_taken(&username));
+    }
+    let phc = hub
+        .accounts()
+        .hash_job(move || hash_password(&password))
+        .await?
+        .map_err(|e| ApiError::new("internal", format!("cannot hash the password: {e}")))?;
+    let taken = hub
+        .store()
+        .try_write(Write::NewAccount {
+            account: AccountRow {
+                username: username.clone(),
+                password_hash: phc,
+                created_ms: crate::now_ms(),
+            },
+        })
+        .await?;
+    if !taken {
+        return Err(username_taken(&username));
+    }
+    let cookie = new_session(hub, headers, &username).await?;
+    Ok((username, cookie))
+}
+
+fn username_taken(u: &str) -> ApiError {
+    ApiError::new(
+        "username_taken",
+        format!("the username {u} is taken (names are compared ignoring case); choose another"),
+    )
+}
+
+/// Logs in. Answers the account's username (as its owner spelled it) and
+/// the session cookie.
+pub(crate) async fn login(
+    hub: &Hub,
+    headers: &HeaderMap,
+    client: IpAddr,
+    username: String,
+    password: String,
+) -> Result<(String, HeaderValue), ApiError> {
+    // Bounded before anything else: no hashing of a megabyte.
+    check_username(&username)?;
+    if password.len() > *PASSWORD_LEN.end() {
+        return Err(wrong_password());
+    }
+    hub.accounts().throttle(client, Some(&username))?;
+    let name = username.clone();
+    let account = hub.store().read(move |s| s.account(&name)).await?;
+    let phc = account
+        .as_ref()
+        .map(|a| a.password_hash.clone())
+        .unwrap_or_else(|| decoy_hash().to_string());
+    let ok = hub
+        .accounts()
+        .hash_job(move || verify_password(&password, &phc))
+        .await?;
+    let Some(account) = account.filter(|_| ok) else {
+        return Err(wrong_password());
+    };
+    let cookie = new_session(hub, headers, &account.username).await?;
+    Ok((account.username, cookie))
+}
+
+fn wrong_password() -> ApiError {
+    ApiError::new(
+        "wrong_password",
+        "wrong username or password (after 5 wrong tries, one try every 20 s)",
+    )
+}
+
+async fn new_session(
+    hub: &Hub,
+    headers: &HeaderMap,
+    username: &str,
+) -> Result<HeaderValue, ApiError> {
+    let token = new_session_token();
+    hub.store()
+        .write(Write::NewSession {
+            token_hash: token_hash(&token),
+            username: username.to_string(),
+            expires_ms: crate::now_ms() + SESSION_TTL.as_millis() as i64,
+        })
+        .await?;
+    Ok(set_cookie(&token, SESSION_TTL.as_secs(), https(headers)))
+}
+
+/// Logs out: the session ends; answers the cookie that clears it.
+pub(crate) async fn logout(hub: &Hub, headers: &HeaderMap) -> Result<HeaderValue, ApiError> {
+    if let Some(token) = session_token(headers) {
+        hub.store()
+            .write(Write::EndSession {
+                token_hash: token_hash(&token),
+            })
+            .await?;
+    }
+    Ok(set_cookie("", 0, https(headers)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_verifies_against_its_own_hash_only() {
+        let h = hash_password("correct horse").unwrap();
+        assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{h}");
+        assert!(verify_password("correct horse", &h));
+        assert!(!verify_password("correct horsf", &h));
+        assert!(!verify_password("correct horse", "not a hash"));
+        // Salted: the same password hashes differently each time.
+        assert_ne!(h, hash_password("correct horse").unwrap());
+    }
+
+    #[test]
+    fn usernames_and_passwords_are_bounded() {
+        assert!(check_username("bea_2").is_ok());
+        assert!(check_username("ab").is_err());
+        assert!(check_username(&"a".repeat(25)).is_err());
+        assert!(check_username("bea smith").is_err());
+        assert!(check_username("<script>").is_err());
+        assert!(check_password("1234567").is_err());
+        assert!(check_password("12345678").is_ok());
+        assert!(check_password(&"x".repeat(129)).is_err());
+    }
+
+    #[test]
+    fn the_session_cookie_is_read_among_others_and_checked() {
+        let mut h = HeaderMap::new();
+        let t = "a".repeat(64);
+        h.insert(
+            header::COOKIE,
+            HeaderValue::from_str(&format!("x=1; {COOKIE}={t}; y=2")).unwrap(),
+        );
+        assert_eq!(session_token(&h), Some(t));
+        h.insert(
+            header::COOKIE,
+            HeaderValue::from_str(&format!("{COOKIE}=short")).unwrap(),
+        );
+        assert_eq!(session_token(&h), None);
+    }
+
+    #[test]
+    fn cross_site_requests_are_refused() {
+        let mut h = HeaderMap::new();
+        assert!(same_site(&h).is_ok(), "a client that is not a browser");
+        h.insert(header::HOST, HeaderValue::from_static("127.0.0.1:8080"));
+        h.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("http://127.0.0.1:8080"),
+        );
+        assert!(same_site(&h).is_ok());
+        h.insert(header::ORIGIN, HeaderValue::from_static("http://evil.test"));
+        assert_eq!(same_site(&h).unwrap_err().code, "cross_site");
+        h.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("http://127.0.0.1:8080"),
+        );
+        h.insert("sec-fetch-site", HeaderValue::from_static("cross-site"));
+        assert_eq!(same_site(&h).unwrap_err().code, "cross_site");
+        h.insert("sec-fetch-site", HeaderValue::from_static("same-origin"));
+        assert!(same_site(&h).is_ok());
+    }
+}

@@ -1,0 +1,376 @@
+//! The routes of accounts, profiles, ratings and replays (declared with the
+//! others in `crate::http::router`; see `docs/api.md` "Accounts").
+
+use crate::actor::{Msg, Who};
+use crate::error::ApiError;
+use crate::extract::{Path, Query};
+use crate::http::Body;
+use crate::hub::Hub;
+use crate::limits::Client;
+use crate::storage::RatingRow;
+use crate::summary_json;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use parlor_core::{ToAct, Viewer};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// A rating's deviation above which it is shown as provisional (`1620?`),
+/// as lichess does: after a few games it falls below.
+pub const PROVISIONAL_RD: f64 = 110.0;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Credentials {
+    username: String,
+    password: String,
+}
+
+fn with_cookie(status: StatusCode, cookie: axum::http::HeaderValue, body: Value) -> Response {
+    (status, [(header::SET_COOKIE, cookie)], Json(body)).into_response()
+}
+
+pub(crate) async fn register(
+    State(hub): State<Hub>,
+    client: Client,
+    headers: HeaderMap,
+    Body(c): Body<Credentials>,
+) -> Result<Response, ApiError> {
+    let (username, cookie) =
+        crate::accounts::register(&hub, &headers, client.0, c.username, c.password).await?;
+    let body = account_json(&hub, &username).await?;
+    Ok(with_cookie(StatusCode::CREATED, cookie, body))
+}
+
+pub(crate) async fn login(
+    State(hub): State<Hub>,
+    client: Client,
+    headers: HeaderMap,
+    Body(c): Body<Credentials>,
+) -> Result<Response, ApiError> {
+    let (username, cookie) =
+        crate::accounts::login(&hub, &headers, client.0, c.username, c.password).await?;
+    let body = account_json(&hub, &username).await?;
+    Ok(with_cookie(StatusCode::OK, cookie, body))
+}
+
+pub(crate) async fn logout(
+    State(hub): State<Hub>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let cookie = crate::accounts::logout(&hub, &headers).await?;
+    Ok(with_cookie(
+        StatusCode::OK,
+        cookie,
+        json!({"account": null}),
+    ))
+}
+
+/// `GET /api/account`: who is logged in (`{"account": null}` for a guest).
+pub(crate) async fn me(
+    State(hub): State<Hub>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    match crate::accounts::current(&hub, &headers).await? {
+        None => Ok(Json(json!({"account": null}))),
+        Some(u) => Ok(Json(account_json(&hub, &u).await?)),
+    }
+}
+
+async fn account_json(hub: &Hub, username: &str) -> Result<Value, ApiError> {
+    let u = username.to_string();
+    let ratings = hub.store().read(move |s| s.ratings(&u)).await?;
+    Ok(json!({"account": {
+        "username": username,
+        "ratings": ratings.iter().map(|r| rating_json(hub, r)).collect::<Vec<_>>(),
+    }}))
+}
+
+fn rating_json(hub: &Hub, r: &RatingRow) -> Value {
+    json!({
+        "username": r.username,
+        "game": r.game,
+        "title": crate::http::title(hub, &r.game),
+        "rating": r.rating.rating.round() as i64,
+        "rd": r.rating.rd.round() as i64,
+        "volatility": r.rating.volatility,
+        "provisional": r.rating.rd > PROVISIONAL_RD,
+        "games": r.games,
+    })
+}
+
+/// Most seats claimed in one request.
+const CLAIM_MAX: usize = 100;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClaimSeat {
+    game: String,
+    token: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClaimReq {
+    seats: Vec<ClaimSeat>,
+}
+
+/// `POST /api/account/claim`: the seats whose tokens a guest holds become
+/// the logged-in account's. Each seat is answered apart.
+pub(crate) async fn claim(
+    State(hub): State<Hub>,
+    headers: HeaderMap,
+    Body(req): Body<ClaimReq>,
+) -> Result<Json<Value>, ApiError> {
+    let username = crate::accounts::required(&hub, &headers).await?;
+    if req.seats.len() > CLAIM_MAX {
+        return Err(ApiError::bad_json(format!(
+            "seats: at most {CLAIM_MAX} seats in one claim"
+        )));
+    }
+    let mut claimed = Vec::new();
+    let mut refused = Vec::new();
+    for s in req.seats {
+        let r = async {
+            let stub = hub.stub(&s.game).await?;
+            let account = username.clone();
+            stub.ask(|reply| Msg::Bind {
+                token: s.token,
+                account,
+                reply,
+            })
+            .await?
+        }
+        .await;
+        match r {
+            Ok(seat) => claimed.push(json!({"game": s.game, "seat": seat})),
+            Err(e) => refused.push(json!({"game": s.game, "error": e.fields()})),
+        }
+    }
+    Ok(Json(json!({"claimed": claimed, "refused": refused})))
+}
+
+/// `GET /api/account/games`: the account's games, newest first, each seat
+/// with its token (so the account plays them from any browser).
+pub(crate) async fn my_games(
+    State(hub): State<Hub>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let username = crate::accounts::required(&hub, &headers).await?;
+    let u = username.clone();
+    let listed = hub
+        .store()
+        .read(move |s| s.by_account(&u, false, 200))
+        .await?;
+    let mut games = Vec::new();
+    for l in &listed {
+        let summary = summary_json(
+            &l.row,
+            &l.seats,
+            &crate::http::title(&hub, &l.row.game),
+            None,
+            None,
+        );
+        for s in l
+            .seats
+            .iter()
+            .filter(|s| s.account.as_deref() == Some(&username))
+        {
+            games.push(json!({"seat": s.seat, "token": s.token, "game": summary}));
+        }
+    }
+    Ok(Json(json!({ "games": games })))
+}
+
+/// `GET /api/accounts/{username}`: the public profile: ratings and
+/// finished games (with what each rated one did to the rating).
+pub(crate) async fn profile(
+    State(hub): State<Hub>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    crate::accounts::check_username(&name)
+        .map_err(|_| ApiError::new("not_found", format!("no account {name:?}")))?;
+    let n = name.clone();
+    let account = hub
+        .store()
+        .read(move |s| s.account(&n))
+        .await?
+        .ok_or_else(|| ApiError::new("not_found", format!("no account {name:?}")))?;
+    let u = account.username.clone();
+    let (ratings, changes, listed) = hub
+        .store()
+        .read(move |s| {
+            Ok::<_, crate::storage::StorageError>((
+                s.ratings(&u)?,
+                s.rating_changes(&u, 200)?,
+                s.by_account(&u, true, 100)?,
+            ))
+        })
+        .await?;
+    let games: Vec<Value> = listed
+        .iter()
+        .map(|l| {
+            let seat = l
+                .seats
+                .iter()
+                .find(|s| s.account.as_deref() == Some(account.username.as_str()))
+                .map(|s| s.seat);
+            let change = changes
+                .iter()
+                .find(|c| c.game_id == l.row.id)
+                .map(|c| json!({"before": c.before.round() as i64, "after": c.after.round() as i64}));
+            json!({
+                "seat": seat,
+                "rating_change": change,
+                "game": summary_json(&l.row, &l.seats, &crate::http::title(&hub, &l.row.game), None, None),
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "username": account.username,
+        "created_ms": account.created_ms,
+        "ratings": ratings.iter().map(|r| rating_json(&hub, r)).collect::<Vec<_>>(),
+        "games": games,
+    })))
+}
+
+#[derive(Deserialize)]
+pub(crate) struct LimitQuery {
+    limit: Option<usize>,
+}
+
+/// `GET /api/leaderboard/{game}`: the best ratings at a game.
+pub(crate) async fn leaderboard(
+    State(hub): State<Hub>,
+    Path(game): Path<String>,
+    Query(q): Query<LimitQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let entry = hub
+        .registry()
+        .get(&game)
+        .map_err(|e| ApiError::new("unknown_game", e.to_string()))?;
+    let limit = q.limit.unwrap_or(50).clamp(1, 200);
+    let g = game.clone();
+    let rows = hub.store().read(move |s| s.leaderboard(&g, limit)).await?;
+    let players: Vec<Value> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut v = rating_json(&hub, r);
+            v["rank"] = json!(i + 1);
+            v
+        })
+        .collect();
+    Ok(Json(json!({
+        "game": game,
+        "title": entry.info().title,
+        "players": players,
+    })))
+}
+
+#[derive(Deserialize)]
+pub(crate) struct ReplayQuery {
+    step: Option<usize>,
+    #[serde(default)]
+    helper: Option<bool>,
+}
+
+/// `GET /api/games/{id}/replay?step=N[&helper=true]`: a finished game
+/// after its first N actions, as a spectator sees it: the view, the
+/// events of action N, who made it, and with `helper` the game's own
+/// helper (its answer to an empty request) on that position and on the
+/// whole game.
+pub(crate) async fn replay(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Query(q): Query<ReplayQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let stub = hub.stub(&id).await?;
+    let (_, record, resources) = stub
+        .ask(|reply| Msg::Assist {
+            who: Who::Nobody,
+            reply,
+        })
+        .await??;
+    let steps = record["actions"].as_array().map_or(0, Vec::len);
+    let step = q.step.unwrap_or(steps);
+    if step > steps {
+        return Err(ApiError::bad_json(format!(
+            "step: this game has {steps} moves: 0 to {steps}"
+        )));
+    }
+    let permit = hub
+        .think_slots()
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::gone())?;
+    let hub2 = hub.clone();
+    let budget = parlor_core::Budget::time(hub.settings().assist_think);
+    let helper = q.helper.unwrap_or(false);
+    let job = move || -> Result<Value, ApiError> {
+        let rebuild = |record: &Value| {
+            hub2.registry()
+                .replay(record, &resources)
+                .map_err(|e| ApiError::new("internal", format!("the game cannot be rebuilt: {e}")))
+        };
+        let whole = rebuild(&record)?;
+        if whole.to_act() != ToAct::Over {
+            return Err(ApiError::new(
+                "not_over",
+                "a game is replayed once it is over",
+            ));
+        }
+        let mut part = record.clone();
+        if let Some(a) = part["actions"].as_array_mut() {
+            a.truncate(step);
+        }
+        let m = rebuild(&part)?;
+        let by = step
+            .checked_sub(1)
+            .and_then(|i| record["actions"].get(i))
+            .map(|a| a["actor"].clone());
+        let events = m
+            .history_json(Viewer::Spectator, step)
+            .into_iter()
+            .next()
+            .unwrap_or_default();
+        // The helper asked twice: on this position (Word Sprout: what
+        // could be played here) and on the whole finished game (Sprouts:
+        // the solver's verdict on every move, given only once over).
+        let ask = |m: &dyn parlor_core::DynMatch| -> Option<Value> {
+            match m.assist_json(Viewer::Spectator, &json!({}), &budget) {
+                None => None,
+                Some(Ok(answer)) => Some(json!({"answer": answer})),
+                Some(Err(message)) => Some(json!({"refused": message})),
+            }
+        };
+        let verdict = match (helper, ask(&*m), ask(&*whole)) {
+            (false, _, _) => Value::Null,
+            (true, None, None) => {
+                json!({"none": format!("{} has no helper", m.info().title)})
+            }
+            (true, position, game) => json!({"position": position, "game": game}),
+        };
+        Ok(json!({
+            "step": step,
+            "steps": steps,
+            "view": m.view_json(Viewer::Spectator),
+            "to_act": m.to_act(),
+            "outcome": m.outcome(),
+            "by": by,
+            "events": events,
+            "helper": verdict,
+        }))
+    };
+    let r = tokio::task::spawn_blocking(move || {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
+            .unwrap_or_else(|_| Err(ApiError::new("internal", "the game's replay panicked")));
+        drop(permit);
+        r
+    })
+    .await
+    .map_err(|e| ApiError::new("internal", e.to_string()))??;
+    Ok(Json(r))
+}
