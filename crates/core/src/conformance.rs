@@ -714,6 +714,27 @@ fn views_dyn(m: &dyn DynMatch) -> Vec<String> {
     for s in 0..m.seats() {
         out.push(m.view_json(Viewer::Seat(Seat(s))).to_string());
     }
+    // The text a host sends says the same as the JSON values.
+    for viewer in viewers(m.seats()) {
+        let mut text = Vec::new();
+        m.write_view_json(viewer, &mut text);
+        let written: Value = serde_json::from_slice(&text).expect("a written view is JSON");
+        assert_eq!(
+            written,
+            m.view_json(viewer),
+            "the written view of {viewer:?} differs from view_json"
+        );
+    }
+    for s in 0..m.seats() {
+        let mut text = Vec::new();
+        m.write_legal_actions_json(Seat(s), &mut text);
+        let written: Value = serde_json::from_slice(&text).expect("written actions are JSON");
+        assert_eq!(
+            written,
+            serde_json::json!(m.legal_actions_json(Seat(s))),
+            "the written legal actions of seat {s} differ from legal_actions_json"
+        );
+    }
     out.push(format!("{:?} {:?}", m.to_act(), m.outcome()));
     out
 }

@@ -122,6 +122,13 @@ pub trait DynMatch: Send + Sync {
     fn legal_actions_json(&self, seat: Seat) -> Option<Vec<Value>>;
     /// What `viewer` may see, as JSON.
     fn view_json(&self, viewer: Viewer) -> Value;
+    /// [`DynMatch::view_json`] as JSON text, appended to `out`: the same
+    /// JSON, written straight from the game's view with no [`Value`] tree
+    /// in between (a host renders a view for every message it sends).
+    fn write_view_json(&self, viewer: Viewer, out: &mut Vec<u8>);
+    /// [`DynMatch::legal_actions_json`] as JSON text appended to `out`:
+    /// an array, or `null` where the actions are not listable.
+    fn write_legal_actions_json(&self, seat: Seat, out: &mut Vec<u8>);
     /// The result, once over.
     fn outcome(&self) -> Option<Outcome>;
     /// How the outcome's scores read (see [`crate::Game::score_words`]).
@@ -247,6 +254,17 @@ impl<G: Game> DynMatch for Match<G> {
     fn view_json(&self, viewer: Viewer) -> Value {
         to_value(&self.state().view(in_range(viewer, self.state().seats())))
     }
+    fn write_view_json(&self, viewer: Viewer, out: &mut Vec<u8>) {
+        let view = self.state().view(in_range(viewer, self.state().seats()));
+        write_json(out, &view);
+    }
+    fn write_legal_actions_json(&self, seat: Seat, out: &mut Vec<u8>) {
+        if seat.0 >= self.state().seats() {
+            out.extend_from_slice(b"[]");
+            return;
+        }
+        write_json(out, &self.state().legal_actions(seat));
+    }
     fn outcome(&self) -> Option<Outcome> {
         self.state().outcome()
     }
@@ -313,6 +331,15 @@ fn in_range(viewer: Viewer, seats: usize) -> Viewer {
     match viewer {
         Viewer::Seat(s) if s.0 >= seats => Viewer::Spectator,
         v => v,
+    }
+}
+
+/// Appends `t` as JSON text; `null` where [`to_value`] would give it.
+fn write_json<T: serde::Serialize>(out: &mut Vec<u8>, t: &T) {
+    let start = out.len();
+    if serde_json::to_writer(&mut *out, t).is_err() {
+        out.truncate(start);
+        out.extend_from_slice(b"null");
     }
 }
 

@@ -487,24 +487,7 @@ pub(crate) fn summary_json(
     } else {
         "live"
     };
-    let seats: Vec<Value> = seats
-        .iter()
-        .map(|s| {
-            json!({
-                "seat": s.seat,
-                "kind": s.kind.as_str(),
-                "level": s.level,
-                "name": s.name,
-                "joined": s.joined,
-                // Anyone may take it with `claim` (in a public game):
-                // a human seat without a token yet.
-                "open": s.kind == SeatKind::Human && s.token.is_none(),
-                "connected": connected.and_then(|c| c.get(s.seat).copied()).unwrap_or(s.kind == SeatKind::Bot),
-                // The account the seat belongs to (its profile: /u/NAME).
-                "account": s.account,
-            })
-        })
-        .collect();
+    let seats = seats_json(seats, connected);
     json!({
         "id": row.id,
         "game": row.game,
@@ -527,6 +510,31 @@ pub(crate) fn summary_json(
         "absent_seconds": row.time_control.absent_seconds,
         "seed_sha256": seed_sha256(row.seed),
     })
+}
+
+/// The `seats` of a summary (also sent alone, as a `seats` message, when
+/// who is here changes).
+pub(crate) fn seats_json(seats: &[SeatRow], connected: Option<&[bool]>) -> Value {
+    Value::Array(
+        seats
+            .iter()
+            .map(|s| {
+                json!({
+                    "seat": s.seat,
+                    "kind": s.kind.as_str(),
+                    "level": s.level,
+                    "name": s.name,
+                    "joined": s.joined,
+                    // Anyone may take it with `claim` (in a public game):
+                    // a human seat without a token yet.
+                    "open": s.kind == SeatKind::Human && s.token.is_none(),
+                    "connected": connected.and_then(|c| c.get(s.seat).copied()).unwrap_or(s.kind == SeatKind::Bot),
+                    // The account the seat belongs to (its profile: /u/NAME).
+                    "account": s.account,
+                })
+            })
+            .collect(),
+    )
 }
 
 /// Runs a server on a new multi-threaded runtime until Ctrl-C, for callers

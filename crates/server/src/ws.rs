@@ -50,7 +50,10 @@ pub(crate) async fn upgrade(
     // the default 128 KiB each (or even 8 KiB) would cost memory for nothing.
     Ok(ws
         .read_buffer_size(2 * 1024)
-        .write_buffer_size(0)
+        // Frames wait in the codec until the writer flushes (after each
+        // burst: an ack and the state after it go out in one system
+        // call); with 0 each frame was a `send` of its own.
+        .write_buffer_size(64 * 1024)
         .max_message_size(max * 8)
         .max_frame_size(max * 8)
         .on_upgrade(move |socket| run(socket, hub, stub, connected, max)))

@@ -29,7 +29,7 @@ use axum::extract::ws::Utf8Bytes;
 use bots::{BotResult, Bots};
 use clock::GameClock;
 pub(crate) use env::{Env, Games};
-use parlor_core::{Actor, Applied, DynMatch, ErrorKind, GameEntry, Resources, Seat, ToAct, Viewer};
+use parlor_core::{Actor, DynMatch, ErrorKind, GameEntry, Resources, Seat, ToAct, Viewer};
 use presence::Holders;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -281,7 +281,7 @@ pub(crate) struct GameActor {
     bots: Bots,
     bot_tx: mpsc::UnboundedSender<Box<BotResult>>,
     last_by: Option<Actor>,
-    last_events: Applied,
+    last_events: render::LastEvents,
     /// Who holds each seat (see [`Holders`]).
     holders: Holders,
     /// Per seat: whether its player has arrived for the clock's sake
@@ -358,7 +358,7 @@ impl GameActor {
             bots: Bots::default(),
             bot_tx,
             last_by: None,
-            last_events: Applied::default(),
+            last_events: render::LastEvents::default(),
             holders: Holders::default(),
             stale: false,
             arrived: Vec::new(),

@@ -145,7 +145,7 @@ impl GameActor {
         self.row.status = status;
         self.clock.clocks = None;
         self.last_by = Some(Actor::Referee);
-        self.last_events = Applied::default();
+        self.last_events = Default::default();
         // Bots stop: the game is over for everyone.
         self.bots.cancel.cancel();
         Ok(true)
@@ -281,7 +281,7 @@ impl GameActor {
             }
             self.row.status = status;
             self.last_by = Some(actor);
-            self.last_events = events.clone();
+            self.last_events = super::render::LastEvents::new(&events, self.m.seats());
             self.bots_follow(actor, &action);
             return Ok((seq, events));
         }

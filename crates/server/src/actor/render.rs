@@ -4,15 +4,64 @@
 use super::{GameActor, Outbound};
 use crate::storage::SeatKind;
 use crate::summary_json;
-use parlor_core::Viewer;
+use parlor_core::Applied;
+use parlor_core::{Seat, Viewer};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
+/// Appends `t` as JSON text (`null` if it cannot be: never for these types).
+fn put<T: serde::Serialize>(out: &mut Vec<u8>, t: &T) {
+    let start = out.len();
+    if serde_json::to_writer(&mut *out, t).is_err() {
+        out.truncate(start);
+        out.extend_from_slice(b"null");
+    }
+}
+
+/// The events of the last change as each viewer sees them, as JSON text,
+/// rendered once when the change is made. Kept as JSON values, they held
+/// a few kilobytes per live game between its actions (a map per event)
+/// and were copied whole at every action.
+#[derive(Default)]
+pub(super) struct LastEvents {
+    /// `[0]` the spectators' list, `[1 + s]` seat `s`'s.
+    by_viewer: Vec<Box<str>>,
+}
+
+impl LastEvents {
+    pub(super) fn new(applied: &Applied, seats: usize) -> Self {
+        let viewers =
+            std::iter::once(Viewer::Spectator).chain((0..seats).map(|s| Viewer::Seat(Seat(s))));
+        LastEvents {
+            by_viewer: viewers
+                .map(|v| {
+                    serde_json::to_string(applied.for_viewer(v))
+                        .unwrap_or_else(|_| "[]".into())
+                        .into_boxed_str()
+                })
+                .collect(),
+        }
+    }
+
+    fn for_viewer(&self, viewer: Viewer) -> &str {
+        let i = match viewer {
+            Viewer::Spectator => 0,
+            Viewer::Seat(s) => s.0 + 1,
+        };
+        self.by_viewer.get(i).map(|t| &**t).unwrap_or("[]")
+    }
+}
+
 impl GameActor {
-    pub(super) fn summary(&self) -> Value {
-        let connected: Vec<bool> = (0..self.seats.len())
+    /// Per seat: whether it is there (a bot, or held by a connection).
+    fn connected(&self) -> Vec<bool> {
+        (0..self.seats.len())
             .map(|s| self.seats[s].kind == SeatKind::Bot || self.here(s))
-            .collect();
+            .collect()
+    }
+
+    pub(super) fn summary(&self) -> Value {
+        let connected = self.connected();
         let clock = Some(self.round_json()).filter(|c| !c.is_null());
         let mut v = summary_json(
             &self.row,
@@ -26,43 +75,72 @@ impl GameActor {
         v
     }
 
+    /// The state message for `viewer` as the HTTP API answers it: the
+    /// same JSON as the WebSocket's text ([`GameActor::state_bytes`]).
     pub(super) fn state_json(&self, viewer: Viewer, legal: bool) -> Value {
+        serde_json::from_slice(&self.state_bytes(viewer, legal)).unwrap_or(Value::Null)
+    }
+
+    /// The state message for `viewer` as JSON text, written straight from
+    /// the game's view and legal actions: built as a tree of JSON values
+    /// first (a map per object), a Word Sprout state with its listed plays
+    /// cost a quarter of the server's CPU in allocations alone.
+    fn state_bytes(&self, viewer: Viewer, legal: bool) -> Vec<u8> {
+        let mut out = Vec::with_capacity(1024);
+        out.extend_from_slice(b"{\"type\":\"state\",\"seq\":");
+        put(&mut out, &self.m.actions_len());
+        out.extend_from_slice(b",\"view\":");
         // While the clock waits for its players nobody sees the game: a
         // seat that could read the board (Gobble's letters) before the
         // clock starts would have time the others do not.
-        let view = if self.clock.held {
-            Value::Null
+        if self.clock.held {
+            out.extend_from_slice(b"null");
         } else {
-            self.m.view_json(viewer)
-        };
-        let mut v = json!({
-            "type": "state",
-            "seq": self.m.actions_len(),
-            "view": view,
-            "to_act": if self.row.aborted { json!("over") } else { json!(self.m.to_act()) },
-            "outcome": self.m.outcome(),
-            "aborted": self.row.aborted,
-            "clock": self.round_json(),
-            "clocks": self.clocks_json(),
-            "turn_clock": self.turn_clock_json(),
-            "waiting_for": self.waiting_json(),
-            "by": self.last_by,
-            "events": self.last_events.for_viewer(viewer),
-            "move": self.last_move_json(viewer),
-            "score_words": self.m.score_words(),
-        });
-        if let (true, Viewer::Seat(seat)) = (legal, viewer) {
-            v["legal"] = if self.clock.held {
-                Value::Null
-            } else {
-                json!(self.m.legal_actions_json(seat))
-            };
+            self.m.write_view_json(viewer, &mut out);
         }
-        v
+        out.extend_from_slice(b",\"to_act\":");
+        if self.row.aborted {
+            out.extend_from_slice(b"\"over\"");
+        } else {
+            put(&mut out, &self.m.to_act());
+        }
+        out.extend_from_slice(b",\"outcome\":");
+        put(&mut out, &self.m.outcome());
+        out.extend_from_slice(b",\"aborted\":");
+        put(&mut out, &self.row.aborted);
+        out.extend_from_slice(b",\"clock\":");
+        put(&mut out, &self.round_json());
+        out.extend_from_slice(b",\"clocks\":");
+        put(&mut out, &self.clocks_json());
+        out.extend_from_slice(b",\"turn_clock\":");
+        put(&mut out, &self.turn_clock_json());
+        out.extend_from_slice(b",\"waiting_for\":");
+        put(&mut out, &self.waiting_json());
+        out.extend_from_slice(b",\"by\":");
+        put(&mut out, &self.last_by);
+        out.extend_from_slice(b",\"events\":");
+        out.extend_from_slice(self.last_events.for_viewer(viewer).as_bytes());
+        out.extend_from_slice(b",\"move\":");
+        put(&mut out, &self.last_move_json(viewer));
+        out.extend_from_slice(b",\"score_words\":");
+        put(&mut out, &self.m.score_words());
+        if let (true, Viewer::Seat(seat)) = (legal, viewer) {
+            out.extend_from_slice(b",\"legal\":");
+            if self.clock.held {
+                out.extend_from_slice(b"null");
+            } else {
+                self.m.write_legal_actions_json(seat, &mut out);
+            }
+        }
+        out.push(b'}');
+        out
     }
 
     pub(super) fn state_text(&self, viewer: Viewer, legal: bool) -> Outbound {
-        self.state_json(viewer, legal).to_string().into()
+        // serde_json writes UTF-8 only; the fallback is never taken.
+        String::from_utf8(self.state_bytes(viewer, legal))
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+            .into()
     }
 
     /// Queues a message for one connection; a full queue drops the
@@ -106,10 +184,11 @@ impl GameActor {
 
     pub(super) fn broadcast_seats(&mut self) {
         self.presence_changed();
-        let summary = self.summary();
-        let text: Outbound = json!({"type": "seats", "seats": summary["seats"]})
-            .to_string()
-            .into();
+        // The seats alone: the whole summary (its config, the seed's
+        // hash, the clocks) was built for this at every connection's
+        // arrival and departure.
+        let seats = crate::seats_json(&self.seats, Some(&self.connected()));
+        let text: Outbound = json!({"type": "seats", "seats": seats}).to_string().into();
         let slow: Vec<u64> = self
             .conns
             .iter()

@@ -4,7 +4,7 @@
 
 use super::{GameActor, Outbound};
 use crate::clocks::START_KEY;
-use parlor_core::{Actor, Applied, ToAct};
+use parlor_core::{Actor, ToAct};
 use serde_json::json;
 use tokio::time::Instant;
 
@@ -61,7 +61,7 @@ impl GameActor {
         if g.row.aborted && !self.row.aborted {
             self.row.aborted = true;
             self.last_by = Some(Actor::Referee);
-            self.last_events = Applied::default();
+            self.last_events = Default::default();
             changed = true;
         }
         for a in &g.actions {
@@ -79,7 +79,7 @@ impl GameActor {
             match applied {
                 Ok((actor, events)) => {
                     self.last_by = Some(actor);
-                    self.last_events = events;
+                    self.last_events = super::render::LastEvents::new(&events, self.m.seats());
                     self.clocks_follow(actor, a.at_ms);
                     self.bots_follow(actor, &a.action);
                     changed = true;

@@ -249,22 +249,32 @@ fn commit_group(storage: &mut dyn Storage, group: Vec<(Vec<Write>, Reply)>) {
     // Whether the group was tried and failed: then any of its writes may
     // be in the database already.
     let group_failed = group.len() > 1;
-    if group.len() > 1 {
-        let all: Vec<Write> = group.iter().flat_map(|(w, _)| w.iter().cloned()).collect();
+    // The writes in one list (moved, not copied: a copy of every action's
+    // JSON was made and dropped at every commit), each request's at its
+    // range of it.
+    let mut all: Vec<Write> = Vec::with_capacity(group.iter().map(|(w, _)| w.len()).sum());
+    let mut requests = Vec::with_capacity(group.len());
+    for (writes, reply) in group {
+        let start = all.len();
+        all.extend(writes);
+        requests.push((start..all.len(), reply));
+    }
+    if group_failed {
         if let Ok(taken) = storage.commit(&all) {
             let mut taken = taken.into_iter();
-            for (writes, reply) in group {
-                let mine: Vec<bool> = taken.by_ref().take(writes.len()).collect();
+            for (range, reply) in requests {
+                let mine: Vec<bool> = taken.by_ref().take(range.len()).collect();
                 let _ = reply.send(Ok(mine));
             }
             return;
         }
     }
-    for (writes, reply) in group {
-        let result = match storage.commit(&writes) {
+    for (range, reply) in requests {
+        let writes = &all[range];
+        let result = match storage.commit(writes) {
             Ok(taken) if group_failed => Ok(taken
                 .into_iter()
-                .zip(&writes)
+                .zip(writes)
                 .map(|(t, w)| t || already_stored(storage, w))
                 .collect()),
             Ok(taken) => Ok(taken),
