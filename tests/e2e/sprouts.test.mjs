@@ -193,6 +193,10 @@ test('Sprouts: two players play a whole game by dragging', { timeout: 240000 }, 
     assert.equal(winner, (await movesOf(A)) % 2 === 1 ? 'Ann' : 'Bea');
     await A.waitForSelector(`#sp-status:has-text("${winner === 'Ann' ? 'You win' : 'Bea wins'}")`);
     await B.waitForSelector(`#ranking li:first-child:has-text("${winner}")`);
+    // The server's move list says each move in the game's notation.
+    const firstMove = ((await A.locator('#sp-moves li:first-child code').textContent()) || '').trim();
+    await A.waitForSelector(`#moves li:first-child:has-text("You played ${firstMove}")`);
+    await B.waitForSelector(`#moves li:first-child:has-text("Ann"):has-text("played ${firstMove}")`);
     // The record is copyable (clipboard or, without permission, selected).
     await A.click('#sp-copy');
     await A.waitForFunction(() => document.querySelector('.toast') !== null, null, { timeout: 5000 }).catch(() => {});

@@ -227,6 +227,10 @@ test('Twin Grids: two players, the pie, challenges and a skipped turn, to the en
     assert.equal(v.log[3].word, w.word);
     assert.equal(v.log[3].score.score, w.score, `the server scores ${w.word} as grid.rs does`);
     await A.waitForSelector(`#tg-log li[data-n="4"]:has-text("${w.word.toUpperCase()}")`);
+    // The server's move list says it too, with its score; and the upheld
+    // challenge before it.
+    await A.waitForSelector(`#moves li:has-text("wrote ${w.word.toUpperCase()} at column ${w.column + 1}: ${w.score} point")`);
+    await A.waitForSelector(`#moves li:has-text("challenged ${fake.toUpperCase()}: not a word, it scores 0")`);
     // Bea's word is now what Ann's word is scored against.
     assert.equal(await A.locator('.tg-grid[data-role="0"] td.tg-cell.against').count(), w.word.length);
 

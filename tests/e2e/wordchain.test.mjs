@@ -296,6 +296,8 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
         assert.equal(after.view.seats[s].cards, hand.length + 5);
         assert.equal(after.view.decks[0] + after.view.decks[1], mv.decks[0] + mv.decks[1] - 5);
         await other.page.waitForSelector(`#wc-log li[data-kind="five_cards"]:has-text("${me.name}")`);
+        // The server's move list says so in words too.
+        await other.page.waitForSelector(`#moves li:has-text("${me.name}"):has-text("took five cards")`);
         await other.page.waitForSelector(`#wc-seats li[data-seat="${s}"]:has-text("took five cards")`);
         assert.equal(await other.page.locator(`#wc-seats li[data-seat="${s}"] .wc-card.back`).count(), hand.length + 5);
         await me.page.waitForSelector(`#wc-hand .wc-card >> nth=${hand.length + 4}`);

@@ -272,7 +272,15 @@ impl Game for TwinGrids {
                     return Err(Error::Illegal("challenges are off at this table".into()));
                 }
                 let r = *r;
+                let word = self.challengeable;
                 self.challenge(r)?;
+                // The challenge changes the word's entry in the log instead
+                // of adding one: the event is that entry, now with its verdict.
+                if let Some(entry) = word.and_then(|i| self.log.get(i)) {
+                    let mut events = vec![entry.clone()];
+                    events.extend_from_slice(&self.log[before..]);
+                    return Ok(events);
+                }
             }
             (Phase::LastChallenge(_), Action::Accept) => self.phase = Phase::Over,
             (Phase::Open, _) => {

@@ -89,13 +89,21 @@ fn challenges_zero_a_fake_word_and_skip_a_failed_challenger() {
     act(&mut g, 1, Action::Pie { swap: false }).unwrap();
     // A fake word by player 2 (seat 1), challenged by seat 0.
     act(&mut g, 1, play("qzxv", 0)).unwrap();
-    act(&mut g, 0, Action::Challenge).unwrap();
+    let events = act(&mut g, 0, Action::Challenge).unwrap();
+    assert!(
+        matches!(&events[..], [Turn::Word { word, challenged: Some(true), .. }] if word == "qzxv"),
+        "the challenge's event is the word with its verdict: {events:?}"
+    );
     assert_eq!(g.scores()[1], 0, "the fake word scores nothing");
     assert_eq!(g.grids()[1].rows(), 1, "the fake word stays on the board");
     assert_eq!(g.to_act(), ToAct::One(Seat(0)), "the challenger plays on");
     // A real word, challenged: the challenger (seat 1) skips its turn.
     act(&mut g, 0, play("tea", 0)).unwrap();
-    act(&mut g, 1, Action::Challenge).unwrap();
+    let events = act(&mut g, 1, Action::Challenge).unwrap();
+    assert!(
+        matches!(&events[0], Turn::Word { word, challenged: Some(false), .. } if word == "tea"),
+        "{events:?}"
+    );
     assert_eq!(g.to_act(), ToAct::One(Seat(0)), "seat 1's turn was skipped");
     assert!(g
         .log()

@@ -429,6 +429,21 @@ export function mount(ctx) {
   }
 
   return {
+    /**
+     * A move of the server's move list in words: who drew which line
+     * (WGOSA notation), or who resigned.
+     * @param {import('../play.js').Move} m
+     */
+    describeMove(m) {
+      const who = (/** @type {number} */ s) => (s === ctx.mySeat ? 'You' : ctx.seatName(s));
+      return m.events.map((/** @type {any} */ e) => {
+        switch (e.type) {
+          case 'moved': return `${who(e.seat)} played ${e.move}`;
+          case 'resigned': return `${who(e.seat)} resigned`;
+          default: return null;
+        }
+      });
+    },
     /** @param {import('../api.js').StateMsg} s */
     update(s) {
       const v = s.view;

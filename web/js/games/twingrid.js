@@ -594,6 +594,30 @@ export function mount(ctx) {
 
   return {
     namesSeats: true,
+    /**
+     * A move of the server's move list in words (the log beside the grids
+     * has the score's steps too).
+     * @param {import('../play.js').Move} m
+     */
+    describeMove(m) {
+      const by = typeof m.by === 'object' && m.by && 'seat' in m.by ? seatWho(m.by.seat) : null;
+      return m.events.map((/** @type {any} */ e) => {
+        switch (e.type) {
+          case 'opening': return `${by || 'Player 1'} opened with ${up(e.word)} at column ${e.column + 1}, giving ${e.points} point${e.points === 1 ? '' : 's'} to player ${e.to + 1}`;
+          case 'pie': return `${by || 'Player 2'} ${e.swap ? 'swapped sides (the pie rule)' : 'stayed player 2'}`;
+          case 'skipped': return `${roleName(e.player)}'s turn skipped (a challenge failed)`;
+          case 'word': {
+            // A challenge's event is the challenged word with its verdict.
+            if (e.challenged !== undefined && typeof m.by === 'object' && m.by && m.by.seat !== seatOf(e.player)) {
+              return `${by} challenged ${up(e.word)}: ${e.challenged ? 'not a word, it scores 0' : 'it is a word; the challenger skips a turn'}`;
+            }
+            const score = e.challenged === true ? 'challenged: not a word, 0 points' : `${e.score.score} point${e.score.score === 1 ? '' : 's'}${e.challenged === false ? ' (challenged: it stands)' : ''}`;
+            return `${roleName(e.player)} wrote ${up(e.word)} at column ${e.column + 1}: ${score}`;
+          }
+          default: return null;
+        }
+      });
+    },
     /** @param {import('../api.js').StateMsg} s */
     update(s) {
       st = s;

@@ -703,6 +703,30 @@ export function mount(ctx) {
 
   return {
     namesSeats: true, // players' names are in the status, the seats and the log: redrawn when they change
+    /**
+     * A move of the server's move list in words: the play, its score and
+     * challenge, draws and deals (cards as their notation).
+     * @param {import('../play.js').Move} m
+     */
+    describeMove(m) {
+      return m.events.map((/** @type {any} */ e) => {
+        switch (e.type) {
+          case 'played': return `${name(e.seat)} played ${e.words.map((/** @type {any} */ w) => String(w.word).toUpperCase()).join(' + ')} for ${e.score}${e.pending ? ' (may be challenged)' : ''}`;
+          case 'thrown': return `${name(e.seat)} threw ${e.dice.join(' and ')}`;
+          case 'accepted': return `${name(e.seat)}'s play stands`;
+          case 'challenged': return e.upheld ? `${ctx.seatName(e.by)} challenged ${ctx.seatName(e.seat)}: upheld` : `${ctx.seatName(e.by)} challenged ${ctx.seatName(e.seat)}: the play stands`;
+          case 'scored': return `${name(e.seat)} ${e.points >= 0 ? '+' : '−'}${Math.abs(e.points)} (${e.reason})`;
+          case 'link': case 'link_turned': return `New link card: ${e.card}`;
+          case 'drew': return `${name(e.seat)} drew ${e.cards ? e.cards.join(' ') : `${e.consonants + e.vowels} card${e.consonants + e.vowels === 1 ? '' : 's'}`}`;
+          case 'five_cards': return `${name(e.seat)} took five cards`;
+          case 'passed': return `${name(e.seat)} passed`;
+          case 'new_deal': return `Deal ${e.deal}, dealt by ${ctx.seatName(e.dealer)}`;
+          case 'deal_over': return `The deal is over: ${e.reason}`;
+          case 'game_over': return `The game is over: ${e.reason}`;
+          default: return null;
+        }
+      });
+    },
     /** @param {import('../api.js').StateMsg} s */
     update(s) {
       st = s;
