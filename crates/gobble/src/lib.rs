@@ -49,6 +49,7 @@ pub mod conformance;
 mod dice;
 pub mod game;
 mod keyphrase;
+pub mod prove;
 mod rng;
 mod scoring;
 pub mod search;
