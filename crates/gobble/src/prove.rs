@@ -541,7 +541,7 @@ mod tests {
                     .iter()
                     .map(|f| {
                         (
-                            canon(&Board::parse(&f.board, Some(size)).unwrap().cells()),
+                            canon(Board::parse(&f.board, Some(size)).unwrap().cells()),
                             f.score,
                         )
                     })
