@@ -31,6 +31,9 @@ enum Cmd {
     Bench(BenchArgs),
     /// Search for the highest-scoring board (annealing on all cores).
     Best(BestArgs),
+    /// Prove which boards score at least a target: an exhaustive branch and
+    /// bound over board classes (every board of the size is covered).
+    Prove(ProveArgs),
     /// Play a timed round in the terminal, against computer players.
     Play(PlayArgs),
 }
@@ -42,6 +45,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Cmd::Solve(a) => solve(a),
         Cmd::Bench(a) => bench(a),
         Cmd::Best(a) => best(a),
+        Cmd::Prove(a) => prove(a),
         Cmd::Play(a) => play(a),
     }
 }
@@ -571,6 +575,237 @@ fn best(a: BestArgs) -> Result<ExitCode> {
             st.evaluations,
             st.runs,
             cfg.threads
+        );
+    }
+    emit(&o)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args)]
+struct ProveArgs {
+    /// Board size: N or WxH (at most 4^16 top-level classes).
+    #[arg(long, value_parser = parse_size)]
+    size: Size,
+    /// Scoring: gobble or boggle.
+    #[arg(long, default_value = "gobble", value_parser = parse_scoring)]
+    scoring: Scoring,
+    #[command(flatten)]
+    dict: DictArgs,
+    /// Print every board scoring at least this (required: take it from
+    /// `gobble best`, whose board the proof then confirms or beats).
+    #[arg(long)]
+    above: u32,
+    /// Letter buckets of the top-level classes: comma-separated groups
+    /// covering a-z once each.
+    #[arg(long, default_value = parlor_gobble::prove::DEFAULT_BUCKETS)]
+    buckets: String,
+    /// Threads; 0 (default) uses every core.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Checkpoint file: finished classes are appended to it, and a run
+    /// given an existing one skips the classes it lists.
+    #[arg(long, value_name = "PATH")]
+    checkpoint: Option<std::path::PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn prove(a: ProveArgs) -> Result<ExitCode> {
+    use parlor_gobble::prove::{parse_buckets, Found, Prover};
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    let buckets = parse_buckets(&a.buckets).map_err(|e| anyhow!("--buckets: {e}"))?;
+    if buckets.iter().fold(0, |m, b| m | b) != (1 << 26) - 1 {
+        bail!("--buckets must cover every letter a-z (q is the Qu cell)");
+    }
+    if a.above == 0 {
+        bail!("--above must be at least 1 (every board scores at least 0)");
+    }
+    let threads = threads(a.threads)?;
+    let (trie, _) = load_trie(&a.dict)?;
+    let prover = Prover::new(&trie, a.size, a.scoring, buckets);
+    if prover.raw_classes() > 1 << 32 {
+        bail!(
+            "--size {}: {} buckets make {} classes; at most 4^16 (use fewer buckets or a smaller board)",
+            a.size,
+            a.buckets.split(',').count(),
+            prover.raw_classes()
+        );
+    }
+    let header = format!(
+        "parlor gobble prove v1 size={} scoring={} above={} buckets={} words={}",
+        a.size,
+        a.scoring,
+        a.above,
+        a.buckets,
+        trie.len()
+    );
+    // Resume: the classes a previous run finished and the boards it found.
+    let mut finished = HashSet::new();
+    let mut earlier: Vec<Found> = Vec::new();
+    let mut file = None;
+    if let Some(path) = &a.checkpoint {
+        if path.exists() {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading checkpoint {}", path.display()))?;
+            // Only whole lines count: an interruption may cut the last one.
+            let mut lines = text.split_inclusive('\n').filter(|l| l.ends_with('\n'));
+            if lines.next().map(str::trim_end) != Some(header.as_str()) {
+                bail!(
+                    "checkpoint {} is for another proof; its first line must be: {header}",
+                    path.display()
+                );
+            }
+            // A class's boards come before its `class` line; boards with
+            // no such line after them belong to a class that is redone.
+            let mut pending = Vec::new();
+            for line in lines {
+                let parts: Vec<&str> = line.trim_end().split(' ').collect();
+                match parts.as_slice() {
+                    ["class", k] => {
+                        let k = k.parse::<u64>().ok().filter(|&k| k < prover.raw_classes());
+                        let k = k.ok_or_else(|| {
+                            anyhow!(
+                                "checkpoint {}: bad line {:?}",
+                                path.display(),
+                                line.trim_end()
+                            )
+                        })?;
+                        finished.insert(k);
+                        earlier.append(&mut pending);
+                    }
+                    ["board", b, s] => {
+                        let board = Board::parse(b, Some(a.size)).ok();
+                        let score = s.parse::<u32>().ok();
+                        let (Some(board), Some(score)) = (board, score) else {
+                            bail!(
+                                "checkpoint {}: bad line {:?}",
+                                path.display(),
+                                line.trim_end()
+                            );
+                        };
+                        pending.push(Found {
+                            board: board.letters(),
+                            score,
+                        });
+                    }
+                    _ => bail!(
+                        "checkpoint {}: bad line {:?}",
+                        path.display(),
+                        line.trim_end()
+                    ),
+                }
+            }
+        }
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("opening checkpoint {}", path.display()))?;
+        let len = f.metadata()?.len();
+        if len == 0 {
+            writeln!(f, "{header}")?;
+        } else {
+            // Drop the line an interruption cut short (it was ignored
+            // above), so the lines written next stay whole.
+            let bytes = std::fs::read(path)?;
+            let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            if whole < bytes.len() {
+                f.set_len(whole as u64)?;
+            }
+        }
+        file = Some(Mutex::new(f));
+    }
+    let total = prover.canonical_classes();
+    let bar = if std::io::stderr().is_terminal() && !a.json {
+        let bar = indicatif::ProgressBar::new(total);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} classes · {elapsed} elapsed · {eta} left · {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_position(finished.len() as u64);
+        Some(bar)
+    } else {
+        None
+    };
+    let best_so_far =
+        std::sync::atomic::AtomicU32::new(earlier.iter().map(|f| f.score).max().unwrap_or(0));
+    let write_error = Mutex::new(None);
+    let start = Instant::now();
+    let skip = |k: u64| finished.contains(&k);
+    let done = |k: u64, found: &[Found]| {
+        if let Some(f) = &file {
+            let mut text = String::new();
+            for b in found {
+                text.push_str(&format!("board {} {}\n", b.board, b.score));
+            }
+            text.push_str(&format!("class {k}\n"));
+            let mut f = f.lock().unwrap();
+            if let Err(e) = f.write_all(text.as_bytes()) {
+                write_error.lock().unwrap().get_or_insert(e);
+            }
+        }
+        if let Some(bar) = &bar {
+            let top = found.iter().map(|f| f.score).max().unwrap_or(0);
+            let old = best_so_far.fetch_max(top, std::sync::atomic::Ordering::Relaxed);
+            if top > old {
+                bar.set_message(format!("best {top}"));
+            }
+            bar.inc(1);
+        }
+    };
+    let (mut found, stats) = prover.prove(a.above, threads, &skip, &done, &AtomicBool::new(false));
+    let elapsed = start.elapsed();
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    if let Some(e) = write_error.into_inner().unwrap() {
+        bail!("writing the checkpoint failed: {e}");
+    }
+    found.extend(earlier);
+    found.sort_by(|x, y| y.score.cmp(&x.score).then(x.board.cmp(&y.board)));
+    found.dedup();
+    let mut o = String::new();
+    if a.json {
+        let v = serde_json::json!({
+            "size": a.size.to_string(),
+            "scoring": a.scoring,
+            "above": a.above,
+            "buckets": a.buckets,
+            "boards": found,
+            "classes": stats.classes,
+            "classes_resumed": finished.len(),
+            "bounds": stats.bounds,
+            "bound_steps": stats.bound_steps,
+            "boards_scored": stats.boards_scored,
+            "seconds": elapsed.as_secs_f64(),
+            "threads": threads,
+        });
+        outln!(o, "{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        outln!(
+            o,
+            "{} board(s) of {} scoring at least {} ({} scoring; one of each set of mirror images):",
+            found.len(),
+            a.size,
+            a.above,
+            a.scoring
+        );
+        for f in &found {
+            outln!(o, "  {} {}", f.board, f.score);
+        }
+        outln!(
+            o,
+            "{} classes ({} resumed from the checkpoint), {} bounds, {} bound steps, {} boards scored, {:.1} s on {threads} thread(s)",
+            stats.classes,
+            finished.len(),
+            stats.bounds,
+            stats.bound_steps,
+            stats.boards_scored,
+            elapsed.as_secs_f64()
         );
     }
     emit(&o)?;

@@ -357,6 +357,7 @@ impl<'t> Prover<'t> {
                         }
                         let mut here = Vec::new();
                         self.break_assignment(k, above, &mut solver, &mut stats, &mut here);
+                        let here = self.canonical(here, &syms);
                         done(k, &here);
                         mine.extend(here);
                     }
@@ -370,23 +371,28 @@ impl<'t> Prover<'t> {
         });
         let (found, mut stats) = all.into_inner().unwrap();
         stats.classes = classes.load(Ordering::Relaxed) as u64;
-        // A class equal to its own mirror image holds a board and its image:
-        // report each symmetric set once, by its least form.
-        let mut found: Vec<Found> = found
+        let mut found = self.canonical(found, &syms);
+        found.sort_by(|a, b| b.score.cmp(&a.score).then(a.board.cmp(&b.board)));
+        (found, stats)
+    }
+
+    /// Each board by the least of its mirror images, each once, in board
+    /// order: a class equal to its own mirror image holds a board and its
+    /// image, and a set must be reported once.
+    fn canonical(&self, found: Vec<Found>, syms: &[Vec<usize>]) -> Vec<Found> {
+        let mut out: Vec<Found> = found
             .into_iter()
             .map(|f| {
                 let b = Board::parse(&f.board, Some(self.size)).expect("a found board parses");
-                let least = canonical_cells(b.cells(), &syms);
                 Found {
-                    board: Board::from_cells(self.size, least).letters(),
+                    board: Board::from_cells(self.size, canonical_cells(b.cells(), syms)).letters(),
                     score: f.score,
                 }
             })
             .collect();
-        found.sort_by(|a, b| a.board.cmp(&b.board));
-        found.dedup();
-        found.sort_by(|a, b| b.score.cmp(&a.score).then(a.board.cmp(&b.board)));
-        (found, stats)
+        out.sort_by(|a, b| a.board.cmp(&b.board));
+        out.dedup();
+        out
     }
 
     /// The number of top-level classes after symmetry (for progress bars).
