@@ -97,3 +97,44 @@ export function toast(text, kind = 'info') {
   box.appendChild(item);
   setTimeout(() => item.remove(), kind === 'error' ? 8000 : 4000);
 }
+
+/**
+ * A page's warning line: `say(text)` shows `⚠ text` in `el`, `say('')` hides it.
+ * @param {HTMLElement} el
+ * @returns {(text: string) => void}
+ */
+export function warningLine(el) {
+  /** @param {string} text */
+  const say = (text) => {
+    el.textContent = text ? `⚠ ${text}` : '';
+    el.hidden = !text;
+  };
+  say('');
+  return say;
+}
+
+/**
+ * Sends one action at a time, so a double click sends once. `before` runs
+ * first (a page clears its last refusal there). Resolves true when the
+ * server took the action, false when it was refused (the page's `error`
+ * hook shows why) or another action was still on its way.
+ * @param {(action: any) => Promise<any>} act
+ * @param {() => void} before
+ * @returns {(action: any) => Promise<boolean>}
+ */
+export function oneAtATime(act, before) {
+  let sending = false;
+  return async (action) => {
+    if (sending) return false;
+    sending = true;
+    before();
+    try {
+      await act(action);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      sending = false;
+    }
+  };
+}

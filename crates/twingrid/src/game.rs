@@ -363,6 +363,29 @@ impl TwinGrids {
         self.last[1 - role].as_deref().unwrap_or(&self.opening)
     }
 
+    /// What `word` at `column` would score for `role` now, and whether it
+    /// is player 2's first word (scored by the shared letters alone).
+    pub(crate) fn placement_score(
+        &self,
+        role: usize,
+        word: &str,
+        column: usize,
+    ) -> (TurnScore, bool) {
+        let first = role == 1 && self.taken[1] == 0;
+        let mut score = self.grids[role].score(
+            word,
+            column,
+            self.against(role),
+            self.config.anagram_bonus,
+            &self.lexicon,
+        );
+        if first {
+            score.score = score.shared as u32;
+            score.anagram_bonus = 0;
+        }
+        (score, first)
+    }
+
     /// Why `word` may not be played now (rule 4), if it may not.
     pub fn refusal(&self, word: &str) -> Option<String> {
         if let Some(p) = self.played.iter().find(|p| word.contains(p.as_str())) {
@@ -450,20 +473,8 @@ impl TwinGrids {
         if !self.config.challenges && !self.lexicon.contains(&word) {
             return Err(Error::UnknownWord(word));
         }
+        let (score, first) = self.placement_score(role, &word, column);
         let against = self.against(role).to_string();
-        let first = role == 1 && self.taken[1] == 0;
-        let mut score = self.grids[role].score(
-            &word,
-            column,
-            &against,
-            self.config.anagram_bonus,
-            &self.lexicon,
-        );
-        if first {
-            // Player 2's first word: the shared letters alone.
-            score.score = score.shared as u32;
-            score.anagram_bonus = 0;
-        }
         let row = self.grids[role].rows();
         self.grids[role].write(&word, column);
         self.scores[role] += i64::from(score.score);

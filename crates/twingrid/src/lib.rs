@@ -410,19 +410,8 @@ impl Game for TwinGrids {
             }
         };
         let role = self.role_of(seat);
-        let against = self.against(role).to_string();
-        let first = role == 1 && self.taken[1] == 0;
-        let mut score = self.grids[role].score(
-            &word,
-            column,
-            &against,
-            self.config.anagram_bonus,
-            &self.lexicon,
-        );
-        if first {
-            score.score = score.shared as u32;
-            score.anagram_bonus = 0;
-        }
+        let (score, first) = self.placement_score(role, &word, column);
+        let against = self.against(role);
         Some(Ok(serde_json::json!({
             "word": word,
             "column": column,

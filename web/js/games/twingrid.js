@@ -15,7 +15,7 @@
  * would form and the score if the longest is a word; the server decides
  * which are words, and its score is the one that counts.
  */
-import { h, replace } from '../dom.js';
+import { h, oneAtATime, replace, warningLine } from '../dom.js';
 
 /** @type {import('../settings.js').LobbyHooks} */
 export const lobby = {
@@ -77,7 +77,6 @@ export function mount(ctx) {
   let st = null;
   /** The column chosen for the word (or the opening word), from 0. */
   let column = 0;
-  let sending = false;
   /** Which turn the column was chosen for (reset to the middle on a new turn). */
   let columnKey = '';
 
@@ -170,27 +169,10 @@ export function mount(ctx) {
   const who = (/** @type {number} */ r) => seatWho(seatOf(r));
   const up = (/** @type {string} */ w) => w.toUpperCase();
 
-  /** @param {string} text */
-  function say(text) {
-    message.textContent = text ? `⚠ ${text}` : '';
-    message.hidden = !text;
-  }
-  say('');
+  const say = warningLine(message);
 
-  /** Sends an action; clears the last refusal first. @param {any} action */
-  async function send(action) {
-    if (sending) return false;
-    sending = true;
-    say('');
-    try {
-      await ctx.act(action);
-      return true;
-    } catch {
-      return false; // shown by error() below
-    } finally {
-      sending = false;
-    }
-  }
+  /** Sends an action, one at a time; clears the last refusal first. */
+  const send = oneAtATime(ctx.act, () => say(''));
 
   /** The word typed, lower-case letters only. */
   const typed = () => wordIn.value.trim().toLowerCase();

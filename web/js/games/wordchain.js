@@ -13,7 +13,7 @@
  * built is an estimate (the same rules as scoring.rs); the score on the
  * table and in the log is the server's.
  */
-import { h, replace } from '../dom.js';
+import { h, oneAtATime, replace, warningLine } from '../dom.js';
 
 /** @type {import('../settings.js').LobbyHooks} */
 export const lobby = {
@@ -176,28 +176,10 @@ export function mount(ctx) {
   const legal = () => (st && Array.isArray(st.legal) ? st.legal : []);
   const name = (/** @type {number} */ s) => (s === me() ? `${ctx.seatName(s)} (you)` : ctx.seatName(s));
 
-  /** @param {string} text */
-  function say(text) {
-    message.textContent = text ? `⚠ ${text}` : '';
-    message.hidden = !text;
-  }
-  say('');
+  const say = warningLine(message);
 
-  /** Sends an action; clears the last refusal first. @param {any} action */
-  async function send(action) {
-    if (sending) return false; // one action at a time (a double click sends once)
-    sending = true;
-    say('');
-    try {
-      await ctx.act(action);
-      return true;
-    } catch {
-      return false; // shown by error() below
-    } finally {
-      sending = false;
-    }
-  }
-  let sending = false;
+  /** Sends an action, one at a time; clears the last refusal first. */
+  const send = oneAtATime(ctx.act, () => say(''));
 
   // ---- drafts ----
 

@@ -308,6 +308,27 @@ fn lives2(key: &[u8]) -> u64 {
 }
 
 /// An option of a misère position in the proof-number search.
+/// A node's proof and disproof numbers from its children's `(pn, dn)`
+/// (the mover wins when some child is lost): the least child disproof
+/// number and the sum of the children's proof numbers; also the child
+/// with that least disproof number and the second least, for the 1+ε
+/// thresholds.
+fn combine(kids: impl Iterator<Item = (u32, u32)>) -> (u32, u32, usize, u32) {
+    let (mut pn, mut dn) = (INF, 0u32);
+    let (mut best, mut dn2) = (usize::MAX, INF);
+    for (i, (kid_pn, kid_dn)) in kids.enumerate() {
+        dn = dn.saturating_add(kid_pn).min(INF);
+        if kid_dn < pn {
+            dn2 = pn;
+            pn = kid_dn;
+            best = i;
+        } else if kid_dn < dn2 {
+            dn2 = kid_dn;
+        }
+    }
+    (pn, dn, best, dn2)
+}
+
 struct MisereKid {
     lands: Vec<Key>,
     key: Vec<u8>,
@@ -521,19 +542,7 @@ impl<'a> Search<'a> {
         };
         self.depth += 1;
         let result = loop {
-            let mut pn = INF;
-            let mut dn = 0u32;
-            let (mut best, mut dn2) = (usize::MAX, INF);
-            for (i, kid) in kids.iter().enumerate() {
-                dn = dn.saturating_add(kid.pn).min(INF);
-                if kid.dn < pn {
-                    dn2 = pn;
-                    pn = kid.dn;
-                    best = i;
-                } else if kid.dn < dn2 {
-                    dn2 = kid.dn;
-                }
-            }
+            let (pn, dn, best, dn2) = combine(kids.iter().map(|kid| (kid.pn, kid.dn)));
             if pn == 0 {
                 self.t.set_win(land, k);
                 break Some((0, INF));
@@ -770,19 +779,7 @@ impl<'a> Search<'a> {
         };
         self.depth += 1;
         let result = loop {
-            let mut pn = INF;
-            let mut dn = 0u32;
-            let (mut best, mut dn2) = (usize::MAX, INF);
-            for (i, kid) in kids.iter().enumerate() {
-                dn = dn.saturating_add(kid.pn).min(INF);
-                if kid.dn < pn {
-                    dn2 = pn;
-                    pn = kid.dn;
-                    best = i;
-                } else if kid.dn < dn2 {
-                    dn2 = kid.dn;
-                }
-            }
+            let (pn, dn, best, dn2) = combine(kids.iter().map(|kid| (kid.pn, kid.dn)));
             if pn == 0 {
                 self.t.misere_set(key, true);
                 break Some((0, INF));
