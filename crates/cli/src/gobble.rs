@@ -599,11 +599,21 @@ struct ProveArgs {
     /// covering a-z once each.
     #[arg(long, default_value = parlor_gobble::prove::DEFAULT_BUCKETS)]
     buckets: String,
+    /// Letter buckets of the four corner cells (default: --buckets), e.g.
+    /// `aeiosuy,bcdfghjklmnpqrtvwxz` for 3x4.
+    #[arg(long, value_name = "BUCKETS")]
+    corner_buckets: Option<String>,
+    /// Only the classes numbered A to B-1 (a work unit for a scheduler:
+    /// the proof is the union of the units covering 0..N, N printed by
+    /// any run, e.g. `--classes 0..0`); default: all.
+    #[arg(long, value_name = "A..B", value_parser = parse_class_range)]
+    classes: Option<std::ops::Range<u64>>,
     /// Threads; 0 (default) uses every core.
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Checkpoint file: finished classes are appended to it, and a run
-    /// given an existing one skips the classes it lists.
+    /// given an existing one skips the classes it lists. Ctrl-C stops the
+    /// run after the classes under way, leaving the file ready to resume.
     #[arg(long, value_name = "PATH")]
     checkpoint: Option<std::path::PathBuf>,
     /// Print JSON.
@@ -611,34 +621,98 @@ struct ProveArgs {
     json: bool,
 }
 
+/// `A..B`: class numbers A (inclusive) to B (exclusive).
+fn parse_class_range(s: &str) -> Result<std::ops::Range<u64>, String> {
+    let bad = || format!("{s:?}: a class range is A..B with whole numbers A <= B, e.g. 0..1000");
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let (a, b) = (a.trim().parse::<u64>(), b.trim().parse::<u64>());
+    match (a, b) {
+        (Ok(a), Ok(b)) if a <= b => Ok(a..b),
+        _ => Err(bad()),
+    }
+}
+
+/// Set by the first Ctrl-C: the proof stops after the classes under way.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn on_interrupt(_: libc::c_int) {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+    // SAFETY: signal() is async-signal-safe; a second Ctrl-C then ends the
+    // process at once, as one expects when the first seems not to work.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+    }
+}
+
+fn catch_interrupt() {
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic and resets the
+    // disposition, both async-signal-safe.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_interrupt as *const () as libc::sighandler_t,
+        );
+    }
+}
+
 fn prove(a: ProveArgs) -> Result<ExitCode> {
-    use parlor_gobble::prove::{parse_buckets, Found, Prover};
+    use parlor_gobble::prove::{parse_buckets, Found, Prover, MAX_PROVE_CELLS};
     use std::collections::HashSet;
     use std::sync::Mutex;
-    let buckets = parse_buckets(&a.buckets).map_err(|e| anyhow!("--buckets: {e}"))?;
-    if buckets.iter().fold(0, |m, b| m | b) != (1 << 26) - 1 {
-        bail!("--buckets must cover every letter a-z (q is the Qu cell)");
-    }
+    let all_letters = |flag: &str, text: &str| -> Result<Vec<u32>> {
+        let b = parse_buckets(text).map_err(|e| anyhow!("{flag}: {e}"))?;
+        if b.iter().fold(0, |m, b| m | b) != (1 << 26) - 1 {
+            bail!("{flag} must cover every letter a-z (q is the Qu cell)");
+        }
+        Ok(b)
+    };
+    let buckets = all_letters("--buckets", &a.buckets)?;
+    let corner = match &a.corner_buckets {
+        Some(text) => Some(all_letters("--corner-buckets", text)?),
+        None => None,
+    };
     if a.above == 0 {
         bail!("--above must be at least 1 (every board scores at least 0)");
     }
+    if a.size.cells() > MAX_PROVE_CELLS {
+        bail!(
+            "--size {}: a proof handles at most {MAX_PROVE_CELLS} cells",
+            a.size
+        );
+    }
     let threads = threads(a.threads)?;
     let (trie, _) = load_trie(&a.dict)?;
-    let prover = Prover::new(&trie, a.size, a.scoring, buckets);
+    let mut prover = Prover::new(&trie, a.size, a.scoring, buckets);
+    if let Some(corner) = corner {
+        prover = prover.with_corner_buckets(corner);
+    }
     if prover.raw_classes() > 1 << 32 {
         bail!(
-            "--size {}: {} buckets make {} classes; at most 4^16 (use fewer buckets or a smaller board)",
+            "--size {}: these buckets make {} classes; at most 4^16 (use fewer buckets or a smaller board)",
             a.size,
-            a.buckets.split(',').count(),
+            prover.raw_classes()
+        );
+    }
+    let range = a.classes.clone().unwrap_or(0..prover.raw_classes());
+    if range.end > prover.raw_classes() {
+        bail!(
+            "--classes {}..{}: classes are numbered 0..{} for this size and these buckets",
+            range.start,
+            range.end,
             prover.raw_classes()
         );
     }
     let header = format!(
-        "parlor gobble prove v1 size={} scoring={} above={} buckets={} words={}",
+        "parlor gobble prove v1 size={} scoring={} above={} buckets={} corner-buckets={} classes={}..{} words={}",
         a.size,
         a.scoring,
         a.above,
         a.buckets,
+        a.corner_buckets.as_deref().unwrap_or(&a.buckets),
+        range.start,
+        range.end,
         trie.len()
     );
     // Resume: the classes a previous run finished and the boards it found.
@@ -664,7 +738,7 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
                 let parts: Vec<&str> = line.trim_end().split(' ').collect();
                 match parts.as_slice() {
                     ["class", k] => {
-                        let k = k.parse::<u64>().ok().filter(|&k| k < prover.raw_classes());
+                        let k = k.parse::<u64>().ok().filter(|k| range.contains(k));
                         let k = k.ok_or_else(|| {
                             anyhow!(
                                 "checkpoint {}: bad line {:?}",
@@ -717,7 +791,7 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
         }
         file = Some(Mutex::new(f));
     }
-    let total = prover.canonical_classes();
+    let total = prover.canonical_classes(range.clone());
     let bar = if std::io::stderr().is_terminal() && !a.json {
         let bar = indicatif::ProgressBar::new(total);
         bar.set_style(
@@ -757,8 +831,11 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
             bar.inc(1);
         }
     };
-    let (mut found, stats) = prover.prove(a.above, threads, &skip, &done, &AtomicBool::new(false));
+    catch_interrupt();
+    let (mut found, stats) =
+        prover.prove(a.above, threads, range.clone(), &skip, &done, &INTERRUPTED);
     let elapsed = start.elapsed();
+    let interrupted = INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -775,11 +852,15 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
             "scoring": a.scoring,
             "above": a.above,
             "buckets": a.buckets,
+            "corner_buckets": a.corner_buckets.as_deref().unwrap_or(&a.buckets),
+            "class_range": [range.start, range.end],
+            "all_classes": prover.raw_classes(),
+            "complete": !interrupted,
             "boards": found,
             "classes": stats.classes,
             "classes_resumed": finished.len(),
             "bounds": stats.bounds,
-            "bound_steps": stats.bound_steps,
+            "tree_nodes": stats.tree_nodes,
             "boards_scored": stats.boards_scored,
             "seconds": elapsed.as_secs_f64(),
             "threads": threads,
@@ -799,16 +880,31 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
         }
         outln!(
             o,
-            "{} classes ({} resumed from the checkpoint), {} bounds, {} bound steps, {} boards scored, {:.1} s on {threads} thread(s)",
+            "{} classes of {}..{} (the whole proof: 0..{}; {} resumed from the checkpoint), {} bounds, {} tree nodes, {} boards scored, {:.1} s on {threads} thread(s)",
             stats.classes,
+            range.start,
+            range.end,
+            prover.raw_classes(),
             finished.len(),
             stats.bounds,
-            stats.bound_steps,
+            stats.tree_nodes,
             stats.boards_scored,
             elapsed.as_secs_f64()
         );
     }
     emit(&o)?;
+    if interrupted {
+        // Exit as an interrupted program does (128 + SIGINT), so a script
+        // never takes the partial list for a proof.
+        eprintln!(
+            "interrupted: the list above covers only the classes finished; {}",
+            match &a.checkpoint {
+                Some(p) => format!("run again with --checkpoint {} to resume", p.display()),
+                None => "give --checkpoint FILE to be able to resume".to_string(),
+            }
+        );
+        return Ok(ExitCode::from(130));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -83,10 +83,11 @@ pub fn parse_buckets(text: &str) -> Result<Vec<u32>, BucketError> {
 pub struct ProofStats {
     /// Top-level classes (bucket assignments) in the search, after symmetry.
     pub classes: u64,
-    /// Classes (top-level or split) whose bound was computed.
+    /// Bounds computed: one per top-level class from its tree, one per
+    /// forced letter after that.
     pub bounds: u64,
-    /// Trie steps taken while computing bounds.
-    pub bound_steps: u64,
+    /// Orderly tree nodes built (sum and choice nodes, over every class).
+    pub tree_nodes: u64,
     /// Boards scored exactly.
     pub boards_scored: u64,
 }
@@ -109,7 +110,150 @@ pub struct Prover<'t> {
     neighbours: Vec<Vec<usize>>,
     /// Cells in the order they are split: centre outwards.
     order: Vec<usize>,
-    buckets: Vec<u32>,
+    /// Each cell's place in `order`.
+    position: Vec<usize>,
+    /// Each cell's buckets (corners may have their own).
+    cell_buckets: Vec<Vec<u32>>,
+}
+
+/// The most cells a proof handles: a word path's letters are packed five
+/// bits per cell into a `u128`.
+pub const MAX_PROVE_CELLS: usize = 25;
+
+/// One word path through a class.
+#[derive(Clone, Copy, Debug)]
+struct WordPath {
+    /// Five bits per split position, position 0 highest: the letter the
+    /// path takes there, or 31 where it does not pass. Sorting by it puts
+    /// paths sharing their first choices together, and the path with no
+    /// choice left last.
+    key: u128,
+    /// The split positions the path uses (bit per position).
+    used: u32,
+    /// The word's trie node (its identity).
+    word: u32,
+    points: u32,
+}
+
+/// A sum node: points certain once the choices above it are made, plus the
+/// choices below, contiguous in [`Tree::choices`].
+#[derive(Clone, Copy, Debug, Default)]
+struct SumNode {
+    points: u32,
+    first: u32,
+    len: u32,
+}
+
+/// A choice node: the letter of the cell at split position `pos`; one sum
+/// node per letter in `letters`, contiguous in letter order.
+#[derive(Clone, Copy, Debug, Default)]
+struct ChoiceNode {
+    pos: u32,
+    bound: u32,
+    letters: u32,
+    first: u32,
+}
+
+/// The orderly tree of a class (hybrid-boggle's idea; our own code).
+///
+/// Every word path is written as the (cell, letter) choices it makes, in
+/// the fixed split order of the cells, and the paths form a tree whose sum
+/// nodes add up their children and whose choice nodes pick one letter of a
+/// cell. The bound of a sum node is its points plus the bounds of its
+/// choices; that of a choice node, the best of its letters. Because cells
+/// come in one fixed order on every path, forcing the first cell of the
+/// order only ever replaces choice nodes by one of their children, so the
+/// forced class's bound comes from the same tree with no walk of the trie.
+#[derive(Default)]
+pub struct Tree {
+    paths: Vec<WordPath>,
+    sums: Vec<SumNode>,
+    choices: Vec<ChoiceNode>,
+}
+
+/// A thread's reusable buffers.
+pub struct Work<'t> {
+    solver: Solver<'t>,
+    tree: Tree,
+    stacks: Vec<Vec<u32>>,
+    cells: Vec<u8>,
+}
+
+impl<'t> Work<'t> {
+    /// Buffers for proofs over `trie` with `scoring`.
+    pub fn new(trie: &'t Trie, scoring: Scoring) -> Self {
+        Work {
+            solver: Solver::new(trie, scoring),
+            tree: Tree::default(),
+            stacks: Vec::new(),
+            cells: Vec::new(),
+        }
+    }
+}
+
+/// Fills sum node `at` from `paths` (sorted, each distinct, all equal on
+/// the positions before `depth`); returns its bound.
+fn build_sum(paths: &[WordPath], depth: usize, n: usize, at: usize, tree: &mut Tree) -> u32 {
+    let mut paths = paths;
+    let mut points = 0;
+    let later = |p: &WordPath| p.used & (u32::MAX << depth);
+    // The path with no choice left sorts last (all its later fields are 31).
+    if let Some(last) = paths.last() {
+        if depth >= 32 || later(last) == 0 {
+            points = last.points;
+            paths = &paths[..paths.len() - 1];
+        }
+    }
+    // One choice node per next position used, in position order.
+    let next = |p: &WordPath| later(p).trailing_zeros();
+    let mut groups = 0;
+    let mut prev = u32::MAX;
+    for p in paths {
+        let q = next(p);
+        if q != prev {
+            groups += 1;
+            prev = q;
+        }
+    }
+    let first = tree.choices.len();
+    tree.choices.resize(first + groups, ChoiceNode::default());
+    let mut bound = points;
+    let mut start = 0;
+    for g in 0..groups {
+        let q = next(&paths[start]);
+        let end = start + paths[start..].partition_point(|p| next(p) == q);
+        let group = &paths[start..end];
+        let shift = 5 * (n - 1 - q as usize);
+        let letter = |p: &WordPath| ((p.key >> shift) & 31) as u32;
+        let mut mask = 0u32;
+        for p in group {
+            mask |= 1 << letter(p);
+        }
+        let sums = tree.sums.len();
+        tree.sums
+            .resize(sums + mask.count_ones() as usize, SumNode::default());
+        let mut best = 0;
+        let mut s = 0;
+        for (k, l) in letters(mask).enumerate() {
+            let e = s + group[s..].partition_point(|p| letter(p) == l as u32);
+            best = best.max(build_sum(&group[s..e], q as usize + 1, n, sums + k, tree));
+            s = e;
+        }
+        tree.choices[first + g] = ChoiceNode {
+            pos: q,
+            bound: best,
+            letters: mask,
+            first: sums as u32,
+        };
+        bound += best;
+        start = end;
+    }
+    tree.sums[at] = SumNode {
+        points,
+        first: first as u32,
+        len: groups as u32,
+    };
+    bound
 }
 
 /// The symmetries of the board, as cell permutations (`p[i]` is where cell `i` goes).
@@ -164,6 +308,10 @@ impl<'t> Prover<'t> {
             };
             d(a).partial_cmp(&d(b)).unwrap().then(a.cmp(&b))
         });
+        let mut position = vec![0; n];
+        for (p, &cell) in order.iter().enumerate() {
+            position[cell] = p;
+        }
         Prover {
             trie,
             size,
@@ -171,114 +319,238 @@ impl<'t> Prover<'t> {
             points: scoring.table(size),
             neighbours,
             order,
-            buckets,
+            position,
+            cell_buckets: vec![buckets; n],
         }
     }
 
-    /// Number of top-level classes before symmetry.
-    pub fn raw_classes(&self) -> u64 {
-        (self.buckets.len() as u64).saturating_pow(self.size.cells() as u32)
+    /// The same prover with other buckets for the four corner cells (fewer
+    /// neighbours, so fewer words run through them: coarser buckets there
+    /// cut the number of classes at little cost in bound).
+    pub fn with_corner_buckets(mut self, corner: Vec<u32>) -> Self {
+        let (w, h) = (self.size.width, self.size.height);
+        for cell in [0, w - 1, (h - 1) * w, h * w - 1] {
+            self.cell_buckets[cell] = corner.clone();
+        }
+        self
     }
 
-    /// The bucket assignment numbered `k` (base `buckets.len()` digits, cell 0 lowest).
+    /// Number of top-level classes before symmetry (the product of each
+    /// cell's bucket count, saturating).
+    pub fn raw_classes(&self) -> u64 {
+        self.cell_buckets
+            .iter()
+            .fold(1u64, |a, b| a.saturating_mul(b.len() as u64))
+    }
+
+    /// The bucket assignment numbered `k`: one digit per cell, cell 0
+    /// lowest, each cell's base its number of buckets.
     fn assignment(&self, mut k: u64) -> Vec<u8> {
-        let b = self.buckets.len() as u64;
-        (0..self.size.cells())
-            .map(|_| {
-                let d = (k % b) as u8;
-                k /= b;
+        self.cell_buckets
+            .iter()
+            .map(|b| {
+                let d = (k % b.len() as u64) as u8;
+                k /= b.len() as u64;
                 d
             })
             .collect()
     }
 
-    /// Whether assignment `k` is the least of its symmetric images (the one searched).
+    /// The class of assignment `k`: each cell's letters.
+    pub fn class(&self, k: u64) -> Vec<u32> {
+        self.assignment(k)
+            .iter()
+            .zip(&self.cell_buckets)
+            .map(|(&d, b)| b[d as usize])
+            .collect()
+    }
+
+    /// Whether assignment `k` is the least of its symmetric images (the one
+    /// searched). Symmetries map corners to corners, so an image is again an
+    /// assignment with each cell's own base.
     pub fn is_canonical(&self, k: u64, syms: &[Vec<usize>]) -> bool {
         let a = self.assignment(k);
-        let b = self.buckets.len() as u64;
         syms.iter().all(|p| {
             let mut img = vec![0u8; a.len()];
             for (i, &d) in a.iter().enumerate() {
                 img[p[i]] = d;
             }
-            let v = img.iter().rev().fold(0u64, |acc, &d| acc * b + d as u64);
+            let v = img
+                .iter()
+                .zip(&self.cell_buckets)
+                .rev()
+                .fold(0u64, |acc, (&d, b)| acc * b.len() as u64 + d as u64);
             v >= k
         })
     }
 
-    /// The upper bound on every board of the class `masks` (see the module docs).
-    pub fn bound(&self, masks: &[u32], steps: &mut u64) -> u32 {
-        let mut total = 0;
-        for cell in 0..masks.len() {
-            let mut best = 0;
-            for l in letters(masks[cell]) {
+    /// Every word path of the class `masks`, each as the letters it takes
+    /// at the split positions it uses, sorted, with a word's paths through
+    /// the same letters counted once (see [`Tree`]).
+    fn collect(&self, masks: &[u32], paths: &mut Vec<WordPath>) {
+        paths.clear();
+        let n = masks.len();
+        let none = (1u128 << (5 * n)) - 1;
+        for (cell, &mask) in masks.iter().enumerate() {
+            for l in letters(mask) {
                 if let Some(child) = self.trie.child(0, l) {
-                    let v = self.walk(masks, cell, child, step_len(l), 1u64 << cell, steps);
-                    best = best.max(v);
+                    self.descend(masks, cell, l, child, step_len(l), 0, none, 0, paths);
                 }
             }
-            total += best;
         }
-        total
+        paths.sort_unstable_by_key(|p| (p.key, p.word));
+        // A board counts each word once however many paths spell it; paths
+        // of one word through the same letters at the same cells are one
+        // path to the bound. Different words through the same letters share
+        // one record, their points added.
+        let mut kept = 0;
+        let mut last_word = u32::MAX;
+        for i in 0..paths.len() {
+            let p = paths[i];
+            if kept > 0 && paths[kept - 1].key == p.key {
+                if p.word != last_word {
+                    paths[kept - 1].points += p.points;
+                    last_word = p.word;
+                }
+                continue;
+            }
+            last_word = p.word;
+            paths[kept] = p;
+            kept += 1;
+        }
+        paths.truncate(kept);
     }
 
-    fn walk(
+    #[allow(clippy::too_many_arguments)]
+    fn descend(
         &self,
         masks: &[u32],
         cell: usize,
+        letter: u8,
         node: u32,
         len: usize,
-        used: u64,
-        steps: &mut u64,
-    ) -> u32 {
-        *steps += 1;
+        used_cells: u64,
+        key: u128,
+        used: u32,
+        paths: &mut Vec<WordPath>,
+    ) {
+        let pos = self.position[cell];
+        let shift = 5 * (masks.len() - 1 - pos);
+        let key = (key & !(31u128 << shift)) | (letter as u128) << shift;
+        let used = used | 1 << pos;
+        let used_cells = used_cells | 1 << cell;
         let n = self.trie.nodes[node as usize];
-        let mut sum = if n.mask & WORD != 0 {
-            self.points[len]
-        } else {
-            0
-        };
-        if n.mask & !WORD == 0 {
-            return sum;
+        if n.mask & WORD != 0 && self.points[len] > 0 {
+            paths.push(WordPath {
+                key,
+                used,
+                word: node,
+                points: self.points[len],
+            });
+        }
+        let next = n.mask & !WORD;
+        if next == 0 {
+            return;
         }
         for &nb in &self.neighbours[cell] {
-            if used & (1u64 << nb) != 0 {
+            if used_cells & (1u64 << nb) != 0 {
                 continue;
             }
-            let mut best = 0;
-            for l in letters(masks[nb] & n.mask) {
+            for l in letters(masks[nb] & next) {
                 let child = n.base + (n.mask & ((1u32 << l) - 1)).count_ones();
-                let v = self.walk(
+                self.descend(
                     masks,
                     nb,
+                    l,
                     child,
                     len + step_len(l),
-                    used | (1u64 << nb),
-                    steps,
+                    used_cells,
+                    key,
+                    used,
+                    paths,
                 );
-                best = best.max(v);
             }
-            sum += best;
         }
-        sum
+    }
+
+    /// Builds the orderly tree of the class `masks` into `tree`; returns its bound.
+    fn build(&self, masks: &[u32], tree: &mut Tree) -> u32 {
+        self.collect(masks, &mut tree.paths);
+        tree.sums.clear();
+        tree.choices.clear();
+        tree.sums.push(SumNode::default());
+        let paths = std::mem::take(&mut tree.paths);
+        let bound = build_sum(&paths, 0, masks.len(), 0, tree);
+        tree.paths = paths;
+        bound
+    }
+
+    /// The upper bound on every board of the class `masks`: its orderly
+    /// tree's (see [`Tree`]).
+    pub fn bound(&self, masks: &[u32]) -> u32 {
+        self.build(masks, &mut Tree::default())
     }
 
     /// Every board of the class `masks` scoring at least `above`, appended to `found`.
     pub fn break_class(
         &self,
-        masks: &mut [u32],
+        masks: &[u32],
         above: u32,
-        solver: &mut Solver,
+        work: &mut Work,
         stats: &mut ProofStats,
         found: &mut Vec<Found>,
     ) {
-        let Some(&cell) = self.order.iter().find(|&&c| masks[c].count_ones() > 1) else {
+        let n = masks.len();
+        let bound = self.build(masks, &mut work.tree);
+        stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
+        stats.bounds += 1;
+        if bound < above {
+            return;
+        }
+        work.stacks.resize_with(n, Vec::new);
+        for s in &mut work.stacks {
+            s.clear();
+        }
+        work.cells.clear();
+        work.cells.resize(n, 0);
+        let mut sums = [0u32; MAX_PROVE_CELLS];
+        let root = work.tree.sums[0];
+        for c in root.first..root.first + root.len {
+            let choice = work.tree.choices[c as usize];
+            work.stacks[choice.pos as usize].push(c);
+            sums[choice.pos as usize] += choice.bound;
+        }
+        self.force(masks, 0, root.points, sums, above, work, stats, found);
+    }
+
+    /// Forces the cell at split position `depth` to each of its letters in
+    /// turn: each choice node of that cell (all of them are on the stack of
+    /// that position, since every path reaches its cells in split order)
+    /// gives up the subtree of the letter, whose points are now certain and
+    /// whose own choices join the stacks of later positions. The bound is
+    /// the certain points plus, for each later position, the sum of its
+    /// stacked choices' bounds.
+    #[allow(clippy::too_many_arguments)]
+    fn force(
+        &self,
+        masks: &[u32],
+        depth: usize,
+        points: u32,
+        sums: [u32; MAX_PROVE_CELLS],
+        above: u32,
+        work: &mut Work,
+        stats: &mut ProofStats,
+        found: &mut Vec<Found>,
+    ) {
+        let n = masks.len();
+        let bound = points + sums[depth..n].iter().sum::<u32>();
+        if bound < above {
+            return;
+        }
+        if depth == n {
             stats.boards_scored += 1;
-            let board = Board::from_cells(
-                self.size,
-                masks.iter().map(|m| m.trailing_zeros() as u8).collect(),
-            );
-            let score = solver.score(&board).score;
+            let board = Board::from_cells(self.size, work.cells.clone());
+            let score = work.solver.score(&board).score;
             if score >= above {
                 found.push(Found {
                     board: board.letters(),
@@ -286,17 +558,36 @@ impl<'t> Prover<'t> {
                 });
             }
             return;
-        };
-        stats.bounds += 1;
-        if self.bound(masks, &mut stats.bound_steps) < above {
-            return;
         }
-        let whole = masks[cell];
-        for l in letters(whole) {
-            masks[cell] = 1 << l;
-            self.break_class(masks, above, solver, stats, found);
+        let cell = self.order[depth];
+        let mut tops = [0u32; MAX_PROVE_CELLS];
+        for (top, stack) in tops.iter_mut().zip(&work.stacks).skip(depth + 1) {
+            *top = stack.len() as u32;
         }
-        masks[cell] = whole;
+        for l in letters(masks[cell]) {
+            stats.bounds += 1;
+            let mut here = sums;
+            let mut got = points;
+            for i in 0..work.stacks[depth].len() {
+                let c = work.tree.choices[work.stacks[depth][i] as usize];
+                if c.letters & (1 << l) == 0 {
+                    continue;
+                }
+                let s = work.tree.sums
+                    [(c.first + (c.letters & ((1u32 << l) - 1)).count_ones()) as usize];
+                got += s.points;
+                for k in s.first..s.first + s.len {
+                    let choice = work.tree.choices[k as usize];
+                    work.stacks[choice.pos as usize].push(k);
+                    here[choice.pos as usize] += choice.bound;
+                }
+            }
+            work.cells[cell] = l;
+            self.force(masks, depth + 1, got, here, above, work, stats, found);
+            for (stack, &top) in work.stacks.iter_mut().zip(&tops).skip(depth + 1) {
+                stack.truncate(top as usize);
+            }
+        }
     }
 
     /// Breaks top-level class `k` (an assignment number).
@@ -304,20 +595,18 @@ impl<'t> Prover<'t> {
         &self,
         k: u64,
         above: u32,
-        solver: &mut Solver,
+        work: &mut Work,
         stats: &mut ProofStats,
         found: &mut Vec<Found>,
     ) {
-        let mut masks: Vec<u32> = self
-            .assignment(k)
-            .iter()
-            .map(|&d| self.buckets[d as usize])
-            .collect();
-        self.break_class(&mut masks, above, solver, stats, found);
+        self.break_class(&self.class(k), above, work, stats, found);
     }
 
-    /// Runs the whole proof on `threads` threads: every board (up to
-    /// symmetry) scoring at least `above`, best first, with the statistics.
+    /// Runs the proof of the classes numbered in `range` (assignment
+    /// numbers; those not the least of their mirror images are skipped, so
+    /// `0..raw_classes()` is the whole proof) on `threads` threads: every
+    /// board (up to symmetry) scoring at least `above`, best first, with the
+    /// statistics.
     /// `skip(k)` says a class was finished before (a checkpoint); `done(k)`
     /// is called as each class finishes, with the boards it found. `stop`
     /// ends the search early (the result is then incomplete).
@@ -325,19 +614,20 @@ impl<'t> Prover<'t> {
         &self,
         above: u32,
         threads: usize,
+        range: std::ops::Range<u64>,
         skip: &(dyn Fn(u64) -> bool + Sync),
         done: &(dyn Fn(u64, &[Found]) + Sync),
         stop: &AtomicBool,
     ) -> (Vec<Found>, ProofStats) {
         let syms = symmetries(self.size);
-        let total = self.raw_classes();
-        let next = AtomicU64::new(0);
+        let total = range.end.min(self.raw_classes());
+        let next = AtomicU64::new(range.start);
         let classes = AtomicUsize::new(0);
         let all = Mutex::new((Vec::new(), ProofStats::default()));
         std::thread::scope(|s| {
             for _ in 0..threads.max(1) {
                 s.spawn(|| {
-                    let mut solver = Solver::new(self.trie, self.scoring);
+                    let mut work = Work::new(self.trie, self.scoring);
                     let mut stats = ProofStats::default();
                     let mut mine = Vec::new();
                     loop {
@@ -356,7 +646,7 @@ impl<'t> Prover<'t> {
                             continue;
                         }
                         let mut here = Vec::new();
-                        self.break_assignment(k, above, &mut solver, &mut stats, &mut here);
+                        self.break_assignment(k, above, &mut work, &mut stats, &mut here);
                         let here = self.canonical(here, &syms);
                         done(k, &here);
                         mine.extend(here);
@@ -364,7 +654,7 @@ impl<'t> Prover<'t> {
                     let mut g = all.lock().unwrap();
                     g.0.extend(mine);
                     g.1.bounds += stats.bounds;
-                    g.1.bound_steps += stats.bound_steps;
+                    g.1.tree_nodes += stats.tree_nodes;
                     g.1.boards_scored += stats.boards_scored;
                 });
             }
@@ -395,10 +685,10 @@ impl<'t> Prover<'t> {
         out
     }
 
-    /// The number of top-level classes after symmetry (for progress bars).
-    pub fn canonical_classes(&self) -> u64 {
+    /// The number of top-level classes in `range` after symmetry (for progress bars).
+    pub fn canonical_classes(&self, range: std::ops::Range<u64>) -> u64 {
         let syms = symmetries(self.size);
-        (0..self.raw_classes())
+        (range.start..range.end.min(self.raw_classes()))
             .filter(|&k| self.is_canonical(k, &syms))
             .count() as u64
     }
@@ -482,15 +772,10 @@ mod tests {
                 vec![mask_of("ae"), mask_of("st")],
             );
             let boards = brute(&trie, size, b"aest".map(|c| c - b'a').as_slice());
-            let mut steps = 0;
             // Every class over the two buckets, plus the class of everything.
             for k in 0..p.raw_classes() {
-                let masks: Vec<u32> = p
-                    .assignment(k)
-                    .iter()
-                    .map(|&d| p.buckets[d as usize])
-                    .collect();
-                let bound = p.bound(&masks, &mut steps);
+                let masks = p.class(k);
+                let bound = p.bound(&masks);
                 for (cells, score) in &boards {
                     if cells.iter().zip(&masks).all(|(&c, &m)| m & (1 << c) != 0) {
                         assert!(
@@ -501,8 +786,14 @@ mod tests {
                 }
             }
             let everything = vec![mask_of("aest"); size.cells()];
-            let bound = p.bound(&everything, &mut steps);
+            let bound = p.bound(&everything);
             assert!(boards.iter().all(|(_, s)| bound >= *s));
+            // A class of one board: the tree still bounds it, and its bound
+            // is more than its score only through words spelled two ways.
+            for (cells, score) in &boards {
+                let one: Vec<u32> = cells.iter().map(|&c| 1 << c).collect();
+                assert!(p.bound(&one) >= *score);
+            }
         }
     }
 
@@ -525,8 +816,14 @@ mod tests {
                 parse_buckets(buckets).unwrap(),
             );
             for above in [best, best.saturating_sub(2).max(1)] {
-                let (found, stats) =
-                    p.prove(above, 2, &|_| false, &|_, _| {}, &AtomicBool::new(false));
+                let (found, stats) = p.prove(
+                    above,
+                    2,
+                    0..u64::MAX,
+                    &|_| false,
+                    &|_, _| {},
+                    &AtomicBool::new(false),
+                );
                 assert!(stats.classes > 0 && stats.classes <= p.raw_classes());
                 // The proof keeps one board of each symmetric set; compare
                 // the sets of canonical forms.

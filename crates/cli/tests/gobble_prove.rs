@@ -1,0 +1,251 @@
+//! `parlor gobble prove`: a run resumed from any cut of its checkpoint finds
+//! what an uninterrupted run finds, and Ctrl-C stops a proof with a
+//! checkpoint that holds exactly the classes it finished.
+
+mod common;
+
+use common::parlor;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const WORDS: &str = "ate\neat\ntea\neta\ntee\nset\nsea\nsee\nsat\ntat\nteas\neats\nseat\neast\n\
+sate\nteat\ntest\ntees\nseas\nsets\ntests\nstate\ntaste\ntease\nsetae\nestate\ntestes\nsees\n\
+ease\neases\nrest\nrate\ntear\near\nare\nera\nrats\nstar\ntars\narts\nrates\nstare\ntears\n";
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("parlor-prove-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The proof's boards and its JSON, from a run with `extra` arguments.
+fn prove(dict: &Path, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "gobble",
+        "prove",
+        "--size",
+        "2x3",
+        "--scoring",
+        "boggle",
+        "--above",
+        "4",
+        "--buckets",
+        "aeiou,rst,bcdfghjklmnpqvwxyz",
+        "--threads",
+        "2",
+        "--json",
+        "--dict",
+        dict.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let (code, out, err) = parlor(&args);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn a_resumed_proof_finds_what_a_whole_one_finds() {
+    let dir = scratch("resume");
+    let dict = dir.join("words.txt");
+    std::fs::write(&dict, WORDS).unwrap();
+    let whole = prove(&dict, &[]);
+    let boards = &whole["boards"];
+    assert!(boards.as_array().unwrap().len() > 3, "{whole}");
+    assert_eq!(whole["complete"], true);
+
+    let ckpt = dir.join("proof.ckpt");
+    let first = prove(&dict, &["--checkpoint", ckpt.to_str().unwrap()]);
+    assert_eq!(&first["boards"], boards);
+    let full = std::fs::read(&ckpt).unwrap();
+    let classes = whole["classes"].as_u64().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&full).matches("\nclass ").count() as u64,
+        classes
+    );
+
+    // Cut anywhere (mid-line too, as a crash would), resume: the same boards,
+    // and the classes before the cut are not redone.
+    for cut in [
+        full.len() / 7,
+        full.len() / 3 + 5,
+        full.len() / 2,
+        full.len() - 3,
+    ] {
+        std::fs::write(&ckpt, &full[..cut]).unwrap();
+        // Only whole lines count: a `class` line cut short is redone.
+        let whole = &full[..cut][..full[..cut].iter().rposition(|&b| b == b'\n').unwrap() + 1];
+        let kept = String::from_utf8_lossy(whole).matches("\nclass ").count() as u64;
+        let resumed = prove(&dict, &["--checkpoint", ckpt.to_str().unwrap()]);
+        assert_eq!(&resumed["boards"], boards, "cut at {cut}");
+        assert_eq!(
+            resumed["classes_resumed"].as_u64().unwrap(),
+            kept,
+            "cut at {cut}"
+        );
+        // The checkpoint is whole again: a second resume redoes nothing.
+        let again = prove(&dict, &["--checkpoint", ckpt.to_str().unwrap()]);
+        assert_eq!(&again["boards"], boards);
+        assert_eq!(again["classes_resumed"].as_u64().unwrap(), classes);
+        assert_eq!(again["bounds"], 0);
+    }
+
+    // A checkpoint of another proof is refused, in one line, untouched.
+    let before = std::fs::read(&ckpt).unwrap();
+    let (code, _, err) = parlor(&[
+        "gobble",
+        "prove",
+        "--size",
+        "2x3",
+        "--scoring",
+        "boggle",
+        "--above",
+        "5",
+        "--buckets",
+        "aeiou,rst,bcdfghjklmnpqvwxyz",
+        "--dict",
+        dict.to_str().unwrap(),
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("another proof"), "{err}");
+    assert_eq!(std::fs::read(&ckpt).unwrap(), before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn class_ranges_split_the_proof() {
+    let dir = scratch("ranges");
+    let dict = dir.join("words.txt");
+    std::fs::write(&dict, WORDS).unwrap();
+    let whole = prove(&dict, &[]);
+    let n = whole["all_classes"].as_u64().unwrap();
+    assert_eq!(whole["class_range"][1].as_u64().unwrap(), n);
+    assert_eq!(n, 3u64.pow(6));
+    // Three uneven work units cover the proof: their boards are its boards.
+    let mut boards = Vec::new();
+    let mut classes = 0;
+    for (a, b) in [(0, 100), (100, 101), (101, n)] {
+        let unit = prove(&dict, &["--classes", &format!("{a}..{b}")]);
+        classes += unit["classes"].as_u64().unwrap();
+        boards.extend(unit["boards"].as_array().unwrap().iter().cloned());
+    }
+    let key = |v: &serde_json::Value| v["board"].as_str().unwrap().to_string();
+    boards.sort_by_key(key);
+    let mut want = whole["boards"].as_array().unwrap().clone();
+    want.sort_by_key(key);
+    assert_eq!(boards, want);
+    assert_eq!(classes, whole["classes"].as_u64().unwrap());
+    for bad in ["5", "7..3", "0..99999", "a..b"] {
+        let (code, _, err) = parlor(&[
+            "gobble",
+            "prove",
+            "--size",
+            "2x3",
+            "--above",
+            "4",
+            "--dict",
+            dict.to_str().unwrap(),
+            "--buckets",
+            "aeiou,rst,bcdfghjklmnpqvwxyz",
+            "--classes",
+            bad,
+        ]);
+        assert_ne!(code, 0, "{bad}");
+        assert!(
+            err.contains("--classes") || err.contains("class range"),
+            "{bad}: {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_leaves_a_checkpoint_of_whole_classes() {
+    let dir = scratch("sigint");
+    let ckpt = dir.join("proof.ckpt");
+    // A 3x3 proof over the embedded list takes far longer than the test
+    // waits: it is interrupted once a few classes are done.
+    let common = [
+        "gobble",
+        "prove",
+        "--size",
+        "3",
+        "--scoring",
+        "boggle",
+        "--above",
+        "30",
+        "--threads",
+        "2",
+        "--json",
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args(common)
+        .args(["--classes", "100000..262144", "--checkpoint"])
+        .arg(&ckpt)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let waited = Instant::now();
+    let finished = |text: &str| text.matches("\nclass ").count();
+    while finished(&std::fs::read_to_string(&ckpt).unwrap_or_default()) < 3 {
+        assert!(
+            waited.elapsed() < Duration::from_secs(600),
+            "no class finished"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "the proof ended early");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["complete"], false);
+
+    // Every line is whole, and each finished class holds exactly the
+    // boards a run of that class alone finds.
+    let text = std::fs::read_to_string(&ckpt).unwrap();
+    assert!(text.ends_with('\n'));
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().starts_with("parlor gobble prove v1 "));
+    let mut pending: Vec<String> = Vec::new();
+    let mut checked = 0;
+    for line in lines {
+        if let Some(b) = line.strip_prefix("board ") {
+            pending.push(b.replace(' ', ":"));
+            continue;
+        }
+        let k: u64 = line.strip_prefix("class ").unwrap().parse().unwrap();
+        if checked < 4 {
+            let unit = format!("{k}..{}", k + 1);
+            let mut args = common.to_vec();
+            args.extend(["--classes", unit.as_str()]);
+            let (code, out, err) = parlor(&args);
+            assert_eq!(code, 0, "{err}");
+            let alone: serde_json::Value = serde_json::from_str(&out).unwrap();
+            let mut want: Vec<String> = alone["boards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| format!("{}:{}", b["board"].as_str().unwrap(), b["score"]))
+                .collect();
+            want.sort();
+            pending.sort();
+            assert_eq!(pending, want, "class {k}");
+            checked += 1;
+        }
+        pending.clear();
+    }
+    assert!(checked >= 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
