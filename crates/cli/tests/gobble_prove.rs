@@ -177,7 +177,7 @@ fn ctrl_c_leaves_a_checkpoint_of_whole_classes() {
         "--scoring",
         "boggle",
         "--above",
-        "30",
+        "150",
         "--threads",
         "2",
         "--json",
