@@ -8,7 +8,7 @@
 // receives the other's words before the round is over.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ParlorServer, launch, player, withArtifacts } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, createWithFriend, openRules } from './harness.mjs';
 
 // D Y I O / E F B T / T L W E / N U N T (checked below against the page).
 const KEYPHRASE = 'purr applause quack persuader';
@@ -74,15 +74,10 @@ test('a complete Gobble round in two browsers, with a server restart and no leak
   const cat = await player(browser, 'Cat');
   const A = ann.page, B = bea.page, C = cat.page;
   await withArtifacts([ann, bea, cat], async () => {
-    await A.goto(srv.url + '/');
-    await A.selectOption('#game', 'gobble');
-    await A.waitForSelector('#gobble-rules');
+    await openRules(A, srv.url, 'gobble');
     await A.fill('#gb-seconds', String(SECONDS));
     await A.fill('#gb-keyphrase', KEYPHRASE);
-    await A.selectOption('#seat-1', 'human');
-    await A.click('#create-form button[type=submit]');
-    const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
-    await A.click('#go-play');
+    const invite = await createWithFriend(A);
     // Until Bea takes her seat the round waits: no clock, no board.
     await A.waitForSelector('#gb-status:has-text("Waiting for players")');
     await A.waitForSelector('#gb-timer:has-text("waiting for players")');

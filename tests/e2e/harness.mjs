@@ -283,3 +283,29 @@ export async function rematch(from, other, ready) {
   await from.waitForSelector(ready);
   await other.waitForSelector('.toast:has-text("rematch")');
 }
+
+/**
+ * Opens the lobby on `game`'s rules form.
+ * @param {import('playwright-core').Page} page
+ * @param {string} url the server's address
+ * @param {string} game the registry name (`#GAME-rules` is its form)
+ */
+export async function openRules(page, url, game) {
+  await page.goto(url + '/');
+  await page.selectOption('#game', game);
+  await page.waitForSelector(`#${game}-rules`);
+}
+
+/**
+ * Creates the game set up in the lobby with the page's player in seat 1
+ * and a friend in seat 2, goes to the table and returns the friend's invite.
+ * @param {import('playwright-core').Page} page
+ */
+export async function createWithFriend(page) {
+  await page.selectOption('#seat-0', 'me');
+  await page.selectOption('#seat-1', 'human');
+  await page.click('#create-form button[type=submit]');
+  const invite = await page.locator('input.invite[data-seat="1"]').inputValue();
+  await page.click('#go-play');
+  return invite;
+}

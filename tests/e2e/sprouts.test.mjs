@@ -6,7 +6,7 @@
 // against the computer, to the end.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ParlorServer, launch, player, withArtifacts } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, createWithFriend, openRules } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -84,9 +84,7 @@ const legalOf = (page) => page.locator('#sp-legal button.sp-legal-move').evaluat
  * @param {{spots: number, misere?: boolean, start?: string}} rules
  */
 async function newGameAgainstTheBot(A, rules) {
-  await A.goto(srv.url + '/');
-  await A.selectOption('#game', 'sprouts');
-  await A.waitForSelector('#sprouts-rules');
+  await openRules(A, srv.url, 'sprouts');
   await A.fill('#sp-spots', String(rules.spots));
   if (rules.misere) await A.check('#sp-misere');
   if (rules.start) await A.fill('#sp-start', rules.start);
@@ -130,16 +128,10 @@ test('Sprouts: two players play a whole game by dragging', { timeout: 240000 }, 
   const A = ann.page, B = bea.page;
   await withArtifacts([ann, bea], async () => {
     // Created in the lobby from the settings Sprouts declares.
-    await A.goto(srv.url + '/');
-    await A.selectOption('#game', 'sprouts');
-    await A.waitForSelector('#sprouts-rules');
+    await openRules(A, srv.url, 'sprouts');
     await A.fill('#sp-spots', '2');
     assert.equal(await A.isChecked('#sp-misere'), false);
-    await A.selectOption('#seat-0', 'me');
-    await A.selectOption('#seat-1', 'human');
-    await A.click('#create-form button[type=submit]');
-    const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
-    await A.click('#go-play');
+    const invite = await createWithFriend(A);
     await B.goto(invite);
     await A.waitForSelector('#sp-status:has-text("Your turn")');
     await B.waitForSelector('#sp-status:has-text("to move")');

@@ -16,7 +16,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ParlorServer, launch, player, withArtifacts, repo, rematch, shots, waitState as waitFor } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, repo, rematch, shots, waitState as waitFor, createWithFriend, openRules } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -132,16 +132,10 @@ test('Twin Grids: two players, the pie, challenges and a skipped turn, to the en
   /** @type {any[]} */
   const watchers = [];
   await withArtifacts([ann, bea], async () => {
-    await A.goto(srv.url + '/');
-    await A.selectOption('#game', 'twingrid');
-    await A.waitForSelector('#twingrid-rules');
+    await openRules(A, srv.url, 'twingrid');
     await A.fill('#tg-turns', '3');
     assert.equal(await A.isChecked('#tg-challenges'), true);
-    await A.selectOption('#seat-0', 'me');
-    await A.selectOption('#seat-1', 'human');
-    await A.click('#create-form button[type=submit]');
-    const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
-    await A.click('#go-play');
+    const invite = await createWithFriend(A);
     await B.goto(invite);
     /** @type {Player[]} */
     const bySeat = [ann, bea];
@@ -303,9 +297,7 @@ test('Twin Grids: a game against the computer, to its end', { timeout: 240000 },
   const ann = await player(browser, 'Ann');
   const A = ann.page;
   await withArtifacts([ann], async () => {
-    await A.goto(srv.url + '/');
-    await A.selectOption('#game', 'twingrid');
-    await A.waitForSelector('#twingrid-rules');
+    await openRules(A, srv.url, 'twingrid');
     await A.fill('#tg-turns', '5');
     const botLevels = await A.locator('#seat-1 option').evaluateAll((els) => els.map((e) => /** @type {HTMLOptionElement} */ (e).value).filter((x) => x.startsWith('bot:')));
     await A.selectOption('#seat-0', 'me');

@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ParlorServer, launch, player, withArtifacts, repo, rematch, shots, states, waitState as waitFor, parlorBin } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, repo, rematch, shots, states, waitState as waitFor, parlorBin, createWithFriend, openRules } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -164,17 +164,11 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
   const A = ann.page, B = bea.page;
   await withArtifacts([ann, bea, cat], async () => {
     // Created in the lobby from the settings WORDCHAIN declares.
-    await A.goto(srv.url + '/');
-    await A.selectOption('#game', 'wordchain');
-    await A.waitForSelector('#wordchain-rules');
+    await openRules(A, srv.url, 'wordchain');
     await A.selectOption('#wc-dice', { label: 'Two dice' });
     assert.equal(await A.isChecked('#wc-challenges'), true);
     await A.fill('#wc-turn_limit', '9');
-    await A.selectOption('#seat-0', 'me');
-    await A.selectOption('#seat-1', 'human');
-    await A.click('#create-form button[type=submit]');
-    const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
-    await A.click('#go-play');
+    const invite = await createWithFriend(A);
     await B.goto(invite);
     // Cat watches: a spectator sees no hand but a displayed one.
     await cat.page.goto(srv.url + new URL(invite).pathname);
@@ -436,9 +430,7 @@ test('WORDCHAIN: a game against the computer, to its end', { timeout: 240000 }, 
   const ann = await player(browser, 'Ann');
   const A = ann.page;
   await withArtifacts([ann], async () => {
-    await A.goto(srv.url + '/');
-    await A.selectOption('#game', 'wordchain');
-    await A.waitForSelector('#wordchain-rules');
+    await openRules(A, srv.url, 'wordchain');
     await A.fill('#wc-turn_limit', '12');
     // No target (an empty field), and a house pack written on one line:
     // the default pack (103 cards) with two more Multicards.

@@ -11,7 +11,7 @@
 // Any uncaught page error or console error fails the test.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ParlorServer, launch, player, withArtifacts, PHONE } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, PHONE, createWithFriend, openRules } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -54,9 +54,7 @@ test('Word lists: a Word Sprout game on a list uploaded in the lobby', { timeout
   const bea = await player(browser, 'Bea');
   const A = ann.page, B = bea.page;
   await withArtifacts([ann, bea], async () => {
-    await A.goto(srv.url + '/');
-    await A.selectOption('#game', 'wordsprout');
-    await A.waitForSelector('#wordsprout-rules');
+    await openRules(A, srv.url, 'wordsprout');
     // The server's lists, with their word counts; en by default.
     assert.equal(await A.inputValue('#lexicon'), 'en');
     const offered = await A.locator('#lexicon option').allTextContents();
@@ -75,10 +73,7 @@ test('Word lists: a Word Sprout game on a list uploaded in the lobby', { timeout
 
     // Challenges off: an invalid string is refused at once (not a bluff).
     await A.uncheck('#wordsprout-rules input[value="challenge"]');
-    await A.selectOption('#seat-1', 'human');
-    await A.click('#create-form button[type=submit]');
-    const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
-    await A.click('#go-play');
+    const invite = await createWithFriend(A);
     await B.goto(invite);
 
     for (const p of [A, B]) {

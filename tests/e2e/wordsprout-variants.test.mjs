@@ -8,7 +8,7 @@
 // Any uncaught page error or console error fails the test.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ParlorServer, launch, player, withArtifacts } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, createWithFriend, openRules } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -48,16 +48,11 @@ test('Word Sprout variants: metamorphism, tiles, vowel collections, vowel-revers
   const bea = await player(browser, 'Bea');
   const A = ann.page, B = bea.page;
   await withArtifacts([ann, bea], async () => {
-    await A.goto(srv.url + '/');
-    await A.selectOption('#game', 'wordsprout');
-    await A.waitForSelector('#wordsprout-rules');
+    await openRules(A, srv.url, 'wordsprout');
     for (const r of ['metamorphism', 'tiles', 'vowel-collection', 'vowel-reverses']) await A.check(`#wordsprout-rules input[value="${r}"]`);
     await A.fill('#ws-rounds', '2');
     await A.fill('#ws-pot', POT);
-    await A.selectOption('#seat-1', 'human');
-    await A.click('#create-form button[type=submit]');
-    const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
-    await A.click('#go-play');
+    const invite = await createWithFriend(A);
     await B.goto(invite);
 
     // The active rules are all shown, with the round of the match.
@@ -132,9 +127,7 @@ test('Word Sprout variants: a team game from the lobby, teams shown', { timeout:
   const ann = await player(browser, 'Ann');
   const A = ann.page;
   await withArtifacts([ann], async () => {
-    await A.goto(srv.url + '/');
-    await A.selectOption('#game', 'wordsprout');
-    await A.waitForSelector('#wordsprout-rules');
+    await openRules(A, srv.url, 'wordsprout');
     await A.fill('#seats', '4');
     await A.locator('#seats').dispatchEvent('change');
     for (const i of [1, 2, 3]) await A.selectOption(`#seat-${i}`, 'bot:easy');

@@ -7,7 +7,7 @@
 // and a win claimed from a player who left.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ParlorServer, launch, player, withArtifacts } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, createWithFriend, openRules } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -38,15 +38,9 @@ test('a complete Word Sprout game in two browsers, with a server restart', { tim
   await withArtifacts([ann, bea], async () => {
 
   // Ann creates the game in the lobby: player 1 herself, player 2 a friend.
-  await A.goto(srv.url + '/');
-  await A.selectOption('#game', 'wordsprout');
-  await A.waitForSelector('#wordsprout-rules');
-  await A.selectOption('#seat-0', 'me');
-  await A.selectOption('#seat-1', 'human');
-  await A.click('#create-form button[type=submit]');
-  const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
+  await openRules(A, srv.url, 'wordsprout');
+  const invite = await createWithFriend(A);
   assert.match(invite, /\/play\/[a-z0-9]+#[0-9a-f]{32}$/);
-  await A.click('#go-play');
   // Bea sees the game in the lobby (with the running games: its free seat
   // is invited, not open to anyone), then follows her invite.
   await B.goto(srv.url + '/');
@@ -165,15 +159,9 @@ test('Word Sprout: an out-of-turn play, warned about, then called', { timeout: 6
   const A = ann.page, B = bea.page;
   await withArtifacts([ann, bea], async () => {
     // Created in the lobby with the helper open during play.
-    await A.goto(srv.url + '/');
-    await A.selectOption('#game', 'wordsprout');
-    await A.waitForSelector('#wordsprout-rules');
+    await openRules(A, srv.url, 'wordsprout');
     await A.check('#ws-hints');
-    await A.selectOption('#seat-0', 'me');
-    await A.selectOption('#seat-1', 'human');
-    await A.click('#create-form button[type=submit]');
-    const invite = await A.locator('input.invite[data-seat="1"]').inputValue();
-    await A.click('#go-play');
+    const invite = await createWithFriend(A);
     await B.goto(invite);
     await A.waitForSelector('#ws-status:has-text("Your turn")');
     await A.fill('#ws-whole', 'o');
