@@ -141,6 +141,27 @@ fn rss_mib(pid: &str) -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// The benchmark's server and its scratch database: the server is stopped
+/// and the folder (about 100 MB of SQLite after a run) removed however the
+/// run ends, an error included.
+#[derive(Default)]
+struct Scratch {
+    server: Option<std::process::Child>,
+    folder: Option<std::path::PathBuf>,
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if let Some(mut server) = self.server.take() {
+            let _ = server.kill();
+            let _ = server.wait();
+        }
+        if let Some(folder) = self.folder.take() {
+            let _ = std::fs::remove_dir_all(folder);
+        }
+    }
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     if args.games == 0 {
         bail!("--games must be at least 1");
@@ -150,12 +171,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let config: serde_json::Value =
         serde_json::from_str(&args.config).context("--config is not JSON")?;
-    let temp;
+    let mut scratch = Scratch::default();
     let db = match &args.db {
         Some(url) => url.clone(),
         None => {
-            temp = std::env::temp_dir().join(format!("parlor-serve-bench-{}", std::process::id()));
+            let temp =
+                std::env::temp_dir().join(format!("parlor-serve-bench-{}", std::process::id()));
             std::fs::create_dir_all(&temp)?;
+            scratch.folder = Some(temp.clone());
             format!("sqlite://{}", temp.join("bench.db").display())
         }
     };
@@ -184,6 +207,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .context("cannot start parlor serve")?;
     let pid = child.id().to_string();
     let stdout = child.stdout.take().context("no stdout from parlor serve")?;
+    scratch.server = Some(child);
     let mut lines = BufReader::new(stdout).lines();
     let first = lines.next().transpose()?.unwrap_or_default();
     let addr: SocketAddr = match first
@@ -192,10 +216,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .and_then(|s| s.trim_end_matches('/').parse().ok())
     {
         Some(a) => a,
-        None => {
-            let _ = child.kill();
-            bail!("parlor serve did not start: {first:?}");
-        }
+        None => bail!("parlor serve did not start: {first:?}"),
     };
     // Keep draining the server's output so it never blocks on a full pipe.
     std::thread::spawn(move || for _ in lines.by_ref() {});
@@ -261,8 +282,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let cpu_per_action_us = measured_cpu
         .filter(|_| report.total_actions > 0)
         .map(|c| c * 1e6 / report.total_actions as f64);
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(scratch);
     let server_cpu = match (cpu0, cpu1) {
         (Some(a), Some(b)) => Some(b - a),
         _ => None,

@@ -240,7 +240,10 @@ impl Default for Settings {
                 .unwrap_or(1)
                 .max(1),
             idle_unload: Duration::from_secs(600),
-            idle_unload_over: Duration::from_secs(10),
+            // Long enough for a page reloaded at the end of a game; any
+            // longer, finished games pile up in memory at a busy server's
+            // rate of endings (a few hundred a second under load).
+            idle_unload_over: Duration::from_secs(3),
             resume: true,
             claim_window: Duration::from_secs(30),
             word_list_max_bytes: 8 * 1024 * 1024,

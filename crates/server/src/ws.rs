@@ -16,7 +16,6 @@ use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::sync::mpsc;
 
 #[derive(Deserialize)]
 pub(crate) struct WsQuery {
@@ -75,13 +74,21 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
     let Connected {
         conn,
         mut out,
+        own,
         spectator,
     } = connected;
     let mut bucket = crate::limits::ConnLimit::new(hub.settings().rate_conn);
     let chat_bucket = crate::limits::ChatLimit::new(hub.settings().rate_chat);
     let metered = hub.settings().rate_limits;
     let (mut sink, mut stream) = socket.split();
-    let (local_tx, mut local_rx) = mpsc::channel::<Utf8Bytes>(16);
+    // What the connection answers by itself goes into the game's queue
+    // for it, behind what the game sent before; if the game has let go of
+    // the connection (too slow, or the game left memory) it is dropped.
+    let local = |text: Utf8Bytes| {
+        if let Some(tx) = own.upgrade() {
+            let _ = tx.try_send(text);
+        }
+    };
     let shutdown = hub.shutdown_signal();
     let assists = std::sync::Arc::new(tokio::sync::Semaphore::new(2));
 
@@ -135,15 +142,6 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                         break;
                     }
                 },
-                m = local_rx.recv() => match m {
-                    Some(text) => {
-                        match tokio::time::timeout(limit, sink.send(Message::Text(text))).await {
-                            Ok(Ok(())) => {}
-                            _ => break,
-                        }
-                    }
-                    None => break,
-                },
             }
         }
     };
@@ -172,7 +170,7 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                 match bucket.check() {
                     Ok(()) => {}
                     Err(Some(e)) => {
-                        let _ = local_tx.try_send(error_text(Value::Null, &e));
+                        local(error_text(Value::Null, &e));
                         continue;
                     }
                     Err(None) => {
@@ -185,7 +183,7 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                 Message::Text(t) => t,
                 Message::Binary(_) => {
                     let e = ApiError::bad_json("send JSON text messages, not binary ones");
-                    let _ = local_tx.try_send(error_text(Value::Null, &e));
+                    local(error_text(Value::Null, &e));
                     continue;
                 }
                 Message::Close(_) => break,
@@ -199,14 +197,14 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                         text.len()
                     ),
                 );
-                let _ = local_tx.try_send(error_text(Value::Null, &e));
+                local(error_text(Value::Null, &e));
                 continue;
             }
             let value: Value = match serde_json::from_str(text.as_str()) {
                 Ok(v) => v,
                 Err(e) => {
                     let e = ApiError::bad_json(format!("not JSON: {e}"));
-                    let _ = local_tx.try_send(error_text(Value::Null, &e));
+                    local(error_text(Value::Null, &e));
                     continue;
                 }
             };
@@ -216,7 +214,7 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                 // Refused here: a spectator's message never takes a place
                 // in the game's queue.
                 let e = ApiError::new("spectator", "spectators cannot act: join with a seat token");
-                let _ = local_tx.try_send(error_text(reference, &e));
+                local(error_text(reference, &e));
                 continue;
             }
             let result = match kind {
@@ -236,7 +234,7 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                     // connection, so one client cannot fill the helper's queue.
                     match assists.clone().try_acquire_owned() {
                         Ok(permit) => {
-                            let (hub, stub, out) = (hub.clone(), stub.clone(), local_tx.clone());
+                            let (hub, stub, own) = (hub.clone(), stub.clone(), own.clone());
                             let request = value.get("request").cloned().unwrap_or(Value::Null);
                             let reference = reference.clone();
                             tokio::spawn(async move {
@@ -250,7 +248,9 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                                         .into(),
                                     Err(e) => error_text(reference, &e),
                                 };
-                                let _ = out.send(text).await;
+                                if let Some(tx) = own.upgrade() {
+                                    let _ = tx.send(text).await;
+                                }
                             });
                             Ok(())
                         }
@@ -278,8 +278,7 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                 }
                 Some("sync") => stub.send(Msg::Sync { conn }),
                 Some("ping") => {
-                    let _ = local_tx
-                        .try_send(json!({"type": "pong", "ref": reference}).to_string().into());
+                    local(json!({"type": "pong", "ref": reference}).to_string().into());
                     Ok(())
                 }
                 Some(other) => Err(ApiError::bad_json(format!(
@@ -290,7 +289,7 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                 )),
             };
             if let Err(e) = result {
-                let _ = local_tx.try_send(error_text(reference, &e));
+                local(error_text(reference, &e));
             }
         }
     };
@@ -302,7 +301,7 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
     if flooded {
         // Say why before closing: what was queued, then a policy close.
         let goodbye = async {
-            while let Ok(text) = local_rx.try_recv() {
+            while let Ok(text) = out.try_recv() {
                 sink.feed(Message::Text(text)).await?;
             }
             sink.send(Message::Close(Some(CloseFrame {

@@ -5,6 +5,7 @@ use super::{GameActor, NotStored};
 use crate::storage::SeatKind;
 use parlor_core::{Actor, Budget, Cancel, DynAgent, DynMatch, Level, Seat};
 use serde_json::Value;
+use tokio::sync::oneshot;
 
 /// A bot's copy of the game, so it can think off the actor's task while the
 /// actor goes on accepting actions.
@@ -28,7 +29,26 @@ pub(super) struct Bots {
     pub(super) forced: Option<(Seat, usize)>,
     /// The game was rebuilt while the copy was away: drop it on return.
     pub(super) discard: bool,
+    /// Where the decision under way answers: one oneshot per decision
+    /// (a channel per game held a block of slots for the game's life).
+    pub(super) answer: Option<oneshot::Receiver<Box<BotResult>>>,
+    /// The last decision took under [`QUICK`]: the next is made on the
+    /// actor's own task (see [`GameActor::maybe_bot`]).
+    pub(super) quick: bool,
 }
+
+/// A decision this fast costs no more than handing it to a blocking
+/// thread and taking its answer back (two thread wake-ups and their
+/// context switches): a bot whose last decision took less decides on an
+/// async worker, the actor's task or the task that waits out its delay.
+/// One that then takes longer goes back to the threads for its next
+/// decision, so a slow bot holds an async worker at most once in a row.
+///
+/// Only that fast: decisions on the async workers escape the
+/// `bot_threads` limit, and with 200 µs (Word Sprout's easy bot then
+/// decided there too) acknowledgements waited behind bots' decisions,
+/// median ack latency 65 → 410 ms on a loaded two-core machine.
+pub(super) const QUICK: std::time::Duration = std::time::Duration::from_micros(20);
 
 impl Drop for Bots {
     /// The game left memory (or the server stops): a decision under way is
@@ -64,6 +84,8 @@ pub(super) struct BotResult {
     pub(super) seat: Seat,
     pub(super) at_seq: usize,
     pub(super) action: Result<Option<Value>, String>,
+    /// How long the decision took (a copy made from the record included).
+    pub(super) took: std::time::Duration,
 }
 
 impl GameActor {
@@ -158,10 +180,12 @@ impl GameActor {
         } else {
             settings.bot_delay
         };
-        let tx = self.bot_tx.clone();
+        let (tx, rx) = oneshot::channel();
+        self.bots.answer = Some(rx);
         let cancel = Cancel::new();
         self.bots.cancel = cancel.clone();
         let think = move || {
+            let began = std::time::Instant::now();
             let shadow = match shadow {
                 Some(s) => Ok(s),
                 None => entry
@@ -189,6 +213,7 @@ impl GameActor {
                         seat,
                         at_seq: seq,
                         action,
+                        took: began.elapsed(),
                     }
                 }
                 Err(e) => BotResult {
@@ -196,11 +221,13 @@ impl GameActor {
                     seat,
                     at_seq: seq,
                     action: Err(e),
+                    took: began.elapsed(),
                 },
             }
         };
-        // The decision runs on a blocking thread; a panicking bot reports
-        // an error instead of leaving the game waiting forever.
+        // The decision runs on a blocking thread (or here, if the last
+        // one was quick); a panicking bot reports an error instead of
+        // leaving the game waiting forever.
         let job = move || {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(think))
                 .unwrap_or_else(|_| BotResult {
@@ -208,9 +235,16 @@ impl GameActor {
                     seat,
                     at_seq: seq,
                     action: Err("the bot panicked".into()),
+                    took: std::time::Duration::MAX,
                 });
             let _ = tx.send(Box::new(result));
         };
+        let quick = std::mem::take(&mut self.bots.quick);
+        if delay.is_zero() && quick {
+            // Answered at once: the loop picks the answer up next.
+            job();
+            return;
+        }
         // At most `bot_threads` decisions run at once, so thinking bots can
         // never take the cores from the tasks that accept and acknowledge
         // people's actions; the others wait their turn.
@@ -234,6 +268,10 @@ impl GameActor {
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
             }
+            if quick {
+                job();
+                return;
+            }
             let Ok(permit) = slots.acquire_owned().await else {
                 return;
             };
@@ -245,8 +283,20 @@ impl GameActor {
         });
     }
 
+    /// A decision that never answered (its task was dropped, as at
+    /// shutdown, with the copy): not thinking any more, and not asked
+    /// again from here, so a pool that no longer runs decisions cannot
+    /// make the actor spin; the next message asks again.
+    pub(super) fn bot_lost(&mut self) {
+        self.bots.thinking = false;
+        self.bots.discard = false;
+        self.bots.pending.clear();
+        self.bots.shadow = None;
+    }
+
     pub(super) async fn bot_done(&mut self, r: BotResult) {
         self.bots.thinking = false;
+        self.bots.quick = r.took < QUICK;
         let mut shadow = r.shadow;
         if std::mem::take(&mut self.bots.discard) {
             shadow = None;

@@ -95,6 +95,11 @@ pub(crate) enum ActReply {
 pub(crate) struct Connected {
     pub conn: u64,
     pub out: mpsc::Receiver<Outbound>,
+    /// The same queue, for what the connection answers by itself (errors,
+    /// pongs, the helper): weak, so that the queue still closes when the
+    /// actor lets go of the connection. One queue per connection: a
+    /// second one held its own block of slots.
+    pub own: mpsc::WeakSender<Outbound>,
     /// A spectator's connection: its actions are refused before they
     /// reach the game's queue.
     pub spectator: bool,
@@ -279,7 +284,6 @@ pub(crate) struct GameActor {
     /// The clocks (see [`GameClock`]).
     clock: GameClock,
     bots: Bots,
-    bot_tx: mpsc::UnboundedSender<Box<BotResult>>,
     last_by: Option<Actor>,
     last_events: render::LastEvents,
     /// Who holds each seat (see [`Holders`]).
@@ -342,7 +346,6 @@ impl GameActor {
         timeline: Timeline,
     ) -> GameStub {
         let (tx, rx) = mpsc::channel(env.settings.game_queue);
-        let (bot_tx, bot_rx) = mpsc::unbounded_channel();
         let seq = Arc::new(AtomicUsize::new(m.actions_len()));
         let clock = GameClock::new(row.time_control.clone(), seats.len(), timeline);
         let mut actor = GameActor {
@@ -356,7 +359,6 @@ impl GameActor {
             next_conn: 1,
             clock,
             bots: Bots::default(),
-            bot_tx,
             last_by: None,
             last_events: render::LastEvents::default(),
             holders: Holders::default(),
@@ -382,7 +384,7 @@ impl GameActor {
             .iter()
             .map(|s| s.kind == SeatKind::Bot || (s.joined && !fresh_rematch))
             .collect();
-        tokio::spawn(actor.run(rx, bot_rx));
+        tokio::spawn(actor.run(rx));
         GameStub { tx, seq }
     }
 
@@ -394,7 +396,7 @@ impl GameActor {
     /// (an action: play, store, reply, bots) made each of ten thousand idle
     /// games hold about 6 KiB. Boxed, a step's state lives only while it
     /// runs.
-    async fn run(mut self, mut rx: Inbox, mut bot_rx: mpsc::UnboundedReceiver<Box<BotResult>>) {
+    async fn run(mut self, mut rx: Inbox) {
         Box::pin(self.start()).await;
         let time = self.env.time.clone();
         let mut shutdown = self.env.shutdown.clone();
@@ -407,7 +409,13 @@ impl GameActor {
             // A game that is over waits only briefly for someone to come
             // back to it: its players have moved on (to a rematch), and a
             // visitor reloads it from the database in a moment.
-            let idle = if self.m.outcome().is_some() || self.row.aborted {
+            let over = self.m.outcome().is_some() || self.row.aborted;
+            if over && !self.bots.thinking {
+                // No bot moves again in a game that is over: its copy of
+                // the game and its agents would only wait out the unload.
+                self.bots.shadow = None;
+            }
+            let idle = if over {
                 self.env
                     .settings
                     .idle_unload_over
@@ -415,6 +423,10 @@ impl GameActor {
             } else {
                 self.env.settings.idle_unload
             };
+            // The bot's answer is awaited here, outside `self`, so that the
+            // steps below may borrow the actor whole; a decision started by
+            // a step is picked up on the next turn of the loop.
+            let mut answer = self.bots.answer.take();
             tokio::select! {
                 _ = sleep_until_opt(lease_retry) => {}
                 msg = rx.recv() => {
@@ -422,9 +434,13 @@ impl GameActor {
                     last_busy = Instant::now();
                     Box::pin(self.handle(*msg)).await;
                 }
-                Some(result) = bot_rx.recv() => {
+                result = bot_answer(&mut answer) => {
+                    answer = None;
                     last_busy = Instant::now();
-                    Box::pin(self.bot_done(*result)).await;
+                    match result {
+                        Some(result) => Box::pin(self.bot_done(*result)).await,
+                        None => self.bot_lost(),
+                    }
                 }
                 _ = sleep_until_ms_opt(&time, wake) => {
                     Box::pin(self.clock_woke()).await;
@@ -445,6 +461,10 @@ impl GameActor {
                     last_busy = Instant::now();
                 }
                 _ = shutdown.changed() => break,
+            }
+            if answer.is_some() {
+                // Still thinking: no step can have started another decision.
+                self.bots.answer = answer;
             }
             if self.stale {
                 tracing::warn!(
@@ -528,7 +548,10 @@ impl GameActor {
             Msg::Act { who, action, reply } => {
                 self.learn_token(&who).await;
                 let result = match self.seat_of_who(&who) {
-                    Ok(seat) => self.act(seat, action).await,
+                    Ok(seat) => {
+                        let events = matches!(reply, ActReply::Http(_));
+                        self.act(seat, action, events).await
+                    }
                     Err(e) => Err(e),
                 };
                 self.reply_act(reply, result);
@@ -723,6 +746,17 @@ impl GameActor {
 async fn sleep_until_ms_opt(time: &TimeSource, at: Option<i64>) {
     match at {
         Some(at) => time.sleep_until_ms(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The bot's decision under way (None: it was dropped unanswered), or
+/// for ever when none is.
+async fn bot_answer(
+    answer: &mut Option<oneshot::Receiver<Box<BotResult>>>,
+) -> Option<Box<BotResult>> {
+    match answer {
+        Some(rx) => rx.await.ok(),
         None => std::future::pending().await,
     }
 }

@@ -151,17 +151,25 @@ impl GameActor {
         Ok(true)
     }
 
-    /// A person's action: see [`GameActor::act_as`].
+    /// A person's action: see [`GameActor::act_as`]. With `events`, the
+    /// answer carries the events the seat may see (HTTP's answer does; a
+    /// connection's `ack` does not, and their copy was made for nothing).
     pub(super) async fn act(
         &mut self,
         seat: Seat,
         action: Value,
+        events: bool,
     ) -> Result<(usize, Vec<Value>), ApiError> {
         let (seq, applied) = self
             .act_as(Actor::Seat(seat), action, true)
             .await
             .map_err(ApiError::from)?;
-        Ok((seq, applied.for_viewer(Viewer::Seat(seat)).to_vec()))
+        let events = if events {
+            applied.for_viewer(Viewer::Seat(seat)).to_vec()
+        } else {
+            Vec::new()
+        };
+        Ok((seq, events))
     }
 
     /// Applies, stores, and only then reports an action. On a storage error

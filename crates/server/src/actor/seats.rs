@@ -53,6 +53,7 @@ impl GameActor {
             Some(t) => Viewer::Seat(self.seat_of_token(&t).ok_or_else(ApiError::bad_token)?),
         };
         let (tx, rx) = mpsc::channel(self.env.settings.conn_queue);
+        let own = tx.downgrade();
         let conn = self.next_conn;
         self.next_conn += 1;
         let you = match viewer {
@@ -78,6 +79,7 @@ impl GameActor {
         Ok(Connected {
             conn,
             out: rx,
+            own,
             spectator: viewer == Viewer::Spectator,
         })
     }
