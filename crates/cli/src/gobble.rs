@@ -496,6 +496,14 @@ struct BestArgs {
     /// Stop as soon as a board reaches this score.
     #[arg(long)]
     target: Option<u32>,
+    /// Stop after this many runs; with --threads 1 and --seed the search
+    /// then gives the same board every time (unless --seconds runs out).
+    #[arg(long, value_name = "N")]
+    runs: Option<u64>,
+    /// Show this many of the best distinct boards found (each a local
+    /// maximum; rotations and reflections count once).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    top: usize,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -516,6 +524,18 @@ fn best(a: BestArgs) -> Result<ExitCode> {
         threads(a.threads)?,
     );
     cfg.target = a.target;
+    if a.runs == Some(0) {
+        bail!("--runs must be at least 1");
+    }
+    cfg.max_runs = a.runs;
+    if a.top == 0 || a.top > 1000 {
+        bail!("--top {}: show 1 to 1000 boards", a.top);
+    }
+    cfg.keep = a.top;
+    let cpu_start = process_cpu_seconds();
+    // The CPU time when the best board was first reached: on a shared
+    // machine a fairer measure of the search than its wall time.
+    let found_cpu = std::sync::Mutex::new((0u32, None::<f64>));
     let tty = std::io::stderr().is_terminal();
     let bar = if tty {
         let bar = indicatif::ProgressBar::new((a.seconds * 10.0) as u64);
@@ -528,6 +548,12 @@ fn best(a: BestArgs) -> Result<ExitCode> {
         None
     };
     let report = |s: &SearchStatus| {
+        {
+            let mut f = found_cpu.lock().unwrap_or_else(|e| e.into_inner());
+            if s.score > f.0 {
+                *f = (s.score, process_cpu_seconds());
+            }
+        }
         if let Some(bar) = &bar {
             bar.set_position((s.elapsed.as_secs_f64() * 10.0) as u64);
             bar.set_message(format!(
@@ -542,6 +568,10 @@ fn best(a: BestArgs) -> Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
+    let since = |t: Option<f64>| Some(t? - cpu_start?);
+    let cpu = since(process_cpu_seconds());
+    let found_cpu = since(found_cpu.into_inner().unwrap_or_else(|e| e.into_inner()).1);
+    let top: Vec<_> = st.elite.iter().take(a.top).collect();
     if a.json {
         let v = serde_json::json!({
             "board": st.board.letters(),
@@ -550,7 +580,10 @@ fn best(a: BestArgs) -> Result<ExitCode> {
             "words": st.words,
             "scoring": a.scoring,
             "found_after_seconds": st.found_after.as_secs_f64(),
+            "found_after_cpu_seconds": found_cpu,
             "seconds": st.elapsed.as_secs_f64(),
+            "cpu_seconds": cpu,
+            "top": top.iter().map(|(b, s)| serde_json::json!({"board": b.letters(), "score": s})).collect::<Vec<_>>(),
             "boards_scored": st.evaluations,
             "runs": st.runs,
             "threads": cfg.threads,
@@ -567,15 +600,24 @@ fn best(a: BestArgs) -> Result<ExitCode> {
             st.words,
             a.scoring
         );
+        let cpu_text = |t: Option<f64>| t.map(|t| format!(" ({t:.1} CPU-s)")).unwrap_or_default();
         outln!(
             o,
-            "found after {:.1} s; searched {:.1} s, {} boards, {} runs, {} thread(s), seed {seed}",
+            "found after {:.1} s{}; searched {:.1} s{}, {} boards, {} runs, {} thread(s), seed {seed}",
             st.found_after.as_secs_f64(),
+            cpu_text(found_cpu),
             st.elapsed.as_secs_f64(),
+            cpu_text(cpu),
             st.evaluations,
             st.runs,
             cfg.threads
         );
+        if a.top > 1 {
+            outln!(o, "best distinct boards found (local maxima):");
+            for (b, s) in &top {
+                outln!(o, "  {s:>6}  {}", b.letters());
+            }
+        }
     }
     emit(&o)?;
     Ok(ExitCode::SUCCESS)
