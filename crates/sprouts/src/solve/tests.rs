@@ -338,4 +338,3 @@ proptest! {
         let _ = Solver::new().import(&text);
     }
 }
-
