@@ -638,11 +638,13 @@ struct ProveArgs {
     #[arg(long)]
     above: u32,
     /// Letter buckets of the top-level classes: comma-separated groups
-    /// covering a-z once each.
-    #[arg(long, default_value = parlor_gobble::prove::DEFAULT_BUCKETS)]
-    buckets: String,
-    /// Letter buckets of the four corner cells (default: --buckets), e.g.
-    /// `aeiosuy,bcdfghjklmnpqrtvwxz` for 3x4.
+    /// covering a-z once each (default by size: `aeiou` and the rest up to
+    /// 3x3; `aeijou,bcdfgmpqvwxz,hklnrsty` up to 3x4;
+    /// `bdfgjqvwxz,aeiou,lnrsy,chkmpt` beyond).
+    #[arg(long)]
+    buckets: Option<String>,
+    /// Letter buckets of the four corner cells (default: --buckets when it
+    /// is given, else `aeiosuy,bcdfghjklmnpqrtvwxz` up to 3x4).
     #[arg(long, value_name = "BUCKETS")]
     corner_buckets: Option<String>,
     /// Only the classes numbered A to B-1 (a work unit for a scheduler:
@@ -710,8 +712,20 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
         }
         Ok(b)
     };
-    let buckets = all_letters("--buckets", &a.buckets)?;
-    let corner = match &a.corner_buckets {
+    // The buckets as given, or the size's defaults; the corners default to
+    // the buckets given, so `--buckets` alone means one set everywhere.
+    let (bucket_text, corner_text) = match &a.buckets {
+        Some(b) => (b.clone(), a.corner_buckets.clone()),
+        None => {
+            let (b, c) = parlor_gobble::prove::default_buckets(a.size);
+            (
+                b.to_string(),
+                a.corner_buckets.clone().or(c.map(str::to_string)),
+            )
+        }
+    };
+    let buckets = all_letters("--buckets", &bucket_text)?;
+    let corner = match &corner_text {
         Some(text) => Some(all_letters("--corner-buckets", text)?),
         None => None,
     };
@@ -751,8 +765,8 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
         a.size,
         a.scoring,
         a.above,
-        a.buckets,
-        a.corner_buckets.as_deref().unwrap_or(&a.buckets),
+        bucket_text,
+        corner_text.as_deref().unwrap_or(&bucket_text),
         range.start,
         range.end,
         trie.len()
@@ -893,8 +907,8 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
             "size": a.size.to_string(),
             "scoring": a.scoring,
             "above": a.above,
-            "buckets": a.buckets,
-            "corner_buckets": a.corner_buckets.as_deref().unwrap_or(&a.buckets),
+            "buckets": bucket_text,
+            "corner_buckets": corner_text.as_deref().unwrap_or(&bucket_text),
             "class_range": [range.start, range.end],
             "all_classes": prover.raw_classes(),
             "complete": !interrupted,

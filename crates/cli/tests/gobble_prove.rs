@@ -178,6 +178,8 @@ fn ctrl_c_leaves_a_checkpoint_of_whole_classes() {
         "boggle",
         "--above",
         "150",
+        "--buckets",
+        "bdfgjqvwxz,aeiou,lnrsy,chkmpt",
         "--threads",
         "2",
         "--json",
