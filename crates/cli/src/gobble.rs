@@ -633,10 +633,11 @@ struct ProveArgs {
     scoring: Scoring,
     #[command(flatten)]
     dict: DictArgs,
-    /// Print every board scoring at least this (required: take it from
-    /// `gobble best`, whose board the proof then confirms or beats).
+    /// Print every board scoring at least this (default: the best board of
+    /// a `gobble best` search of 300 runs from seed 1 on one thread, so the
+    /// default is the same on every run and a checkpoint resumes).
     #[arg(long)]
-    above: u32,
+    above: Option<u32>,
     /// Letter buckets of the top-level classes: comma-separated groups
     /// covering a-z once each (default by size: `aeiou` and the rest up to
     /// 3x3; `aeijou,bcdfgmpqvwxz,hklnrsty` up to 3x4;
@@ -701,6 +702,18 @@ fn catch_interrupt() {
     }
 }
 
+/// Runs of the search that sets a proof's default target: enough to reach
+/// the known best 3x3, 3x4 and 4x4 ENABLE2K boards from seed 1.
+const DEFAULT_TARGET_RUNS: u64 = 300;
+
+/// The best board of a fixed search (one thread, seed 1, a set number of
+/// runs): the same on every run, so a resumed proof keeps its target.
+fn default_target(trie: &Trie, size: Size, scoring: Scoring) -> SearchStatus {
+    let mut cfg = SearchConfig::new(size, scoring, Duration::from_secs(24 * 3600), 1, 1);
+    cfg.max_runs = Some(DEFAULT_TARGET_RUNS);
+    search(trie, &cfg, &AtomicBool::new(false), &|_| {})
+}
+
 fn prove(a: ProveArgs) -> Result<ExitCode> {
     use parlor_gobble::prove::{parse_buckets, Found, Prover, MAX_PROVE_CELLS};
     use std::collections::HashSet;
@@ -729,7 +742,7 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
         Some(text) => Some(all_letters("--corner-buckets", text)?),
         None => None,
     };
-    if a.above == 0 {
+    if a.above == Some(0) {
         bail!("--above must be at least 1 (every board scores at least 0)");
     }
     if a.size.cells() > MAX_PROVE_CELLS {
@@ -740,6 +753,19 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
     }
     let threads = threads(a.threads)?;
     let (trie, _) = load_trie(&a.dict)?;
+    let above = match a.above {
+        Some(above) => above,
+        None => {
+            let found = default_target(&trie, a.size, a.scoring);
+            eprintln!(
+                "--above {}: the best board of a {DEFAULT_TARGET_RUNS}-run search (seed 1): {} {} points",
+                found.score.max(1),
+                found.board.letters(),
+                found.score
+            );
+            found.score.max(1)
+        }
+    };
     let mut prover = Prover::new(&trie, a.size, a.scoring, buckets);
     if let Some(corner) = corner {
         prover = prover.with_corner_buckets(corner);
@@ -764,7 +790,7 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
         "parlor gobble prove v1 size={} scoring={} above={} buckets={} corner-buckets={} classes={}..{} words={}",
         a.size,
         a.scoring,
-        a.above,
+        above,
         bucket_text,
         corner_text.as_deref().unwrap_or(&bucket_text),
         range.start,
@@ -889,7 +915,7 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
     };
     catch_interrupt();
     let (mut found, stats) =
-        prover.prove(a.above, threads, range.clone(), &skip, &done, &INTERRUPTED);
+        prover.prove(above, threads, range.clone(), &skip, &done, &INTERRUPTED);
     let elapsed = start.elapsed();
     let interrupted = INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
     if let Some(bar) = &bar {
@@ -906,7 +932,7 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
         let v = serde_json::json!({
             "size": a.size.to_string(),
             "scoring": a.scoring,
-            "above": a.above,
+            "above": above,
             "buckets": bucket_text,
             "corner_buckets": corner_text.as_deref().unwrap_or(&bucket_text),
             "class_range": [range.start, range.end],
@@ -928,7 +954,7 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
             "{} board(s) of {} scoring at least {} ({} scoring; one of each set of mirror images):",
             found.len(),
             a.size,
-            a.above,
+            above,
             a.scoring
         );
         for f in &found {

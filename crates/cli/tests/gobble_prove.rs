@@ -162,6 +162,64 @@ fn class_ranges_split_the_proof() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Without `--above`, the target is the best board a fixed search finds,
+/// the same on every run, and the proof finds that board again.
+#[test]
+fn the_default_target_is_the_searchs_best_board() {
+    let dir = scratch("default-target");
+    let dict = dir.join("words.txt");
+    std::fs::write(&dict, WORDS).unwrap();
+    let args = |json: bool| {
+        let mut v = vec![
+            "gobble",
+            "prove",
+            "--size",
+            "2x3",
+            "--scoring",
+            "boggle",
+            "--dict",
+            dict.to_str().unwrap(),
+        ];
+        if json {
+            v.push("--json");
+        }
+        v
+    };
+    let (code, out, err) = parlor(&args(true));
+    assert_eq!(code, 0, "{err}");
+    let proof: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let above = proof["above"].as_u64().unwrap();
+    assert!(err.contains(&format!("--above {above}:")), "{err}");
+    let top = proof["boards"][0]["score"].as_u64().unwrap();
+    assert!(top >= above, "{proof}");
+    // The same target again: the search is seeded and runs on one thread.
+    let (_, again, _) = parlor(&args(true));
+    let again: serde_json::Value = serde_json::from_str(&again).unwrap();
+    assert_eq!(again["above"], proof["above"]);
+    // And `gobble best`'s own search reaches no more than the proof's best.
+    let (code, best, err) = parlor(&[
+        "gobble",
+        "best",
+        "--size",
+        "2x3",
+        "--scoring",
+        "boggle",
+        "--dict",
+        dict.to_str().unwrap(),
+        "--threads",
+        "1",
+        "--seed",
+        "7",
+        "--runs",
+        "200",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let best: serde_json::Value = serde_json::from_str(&best).unwrap();
+    assert!(best["score"].as_u64().unwrap() <= top, "{best}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[cfg(unix)]
 #[test]
 fn ctrl_c_leaves_a_checkpoint_of_whole_classes() {
