@@ -43,6 +43,42 @@ impl Size {
         self.width * self.height
     }
 
+    /// The board's symmetries as cell maps (`map[i]` is where cell `i`
+    /// goes), the identity first: the eight rotations and reflections of a
+    /// square, the four of a rectangle that keep its shape. A board and its
+    /// images score the same.
+    pub fn symmetries(self) -> Vec<Vec<usize>> {
+        let (w, h) = (self.width, self.height);
+        let mut maps = Vec::new();
+        for transpose in [false, true] {
+            // A transpose maps only a square onto itself.
+            if transpose && w != h {
+                continue;
+            }
+            for flip_rows in [false, true] {
+                for flip_cols in [false, true] {
+                    let map = (0..self.cells())
+                        .map(|i| {
+                            let (mut r, mut c) = (i / w, i % w);
+                            if transpose {
+                                (r, c) = (c, r);
+                            }
+                            if flip_rows {
+                                r = h - 1 - r;
+                            }
+                            if flip_cols {
+                                c = w - 1 - c;
+                            }
+                            r * w + c
+                        })
+                        .collect();
+                    maps.push(map);
+                }
+            }
+        }
+        maps
+    }
+
     /// The square size with `cells` cells, if `cells` is a perfect square.
     pub fn square_of(cells: usize) -> Option<Self> {
         let n = (cells as f64).sqrt().round() as usize;

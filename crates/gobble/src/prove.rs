@@ -274,37 +274,6 @@ fn build_sum(paths: &[WordPath], depth: usize, n: usize, at: usize, tree: &mut T
     bound
 }
 
-/// The symmetries of the board, as cell permutations (`p[i]` is where cell `i` goes).
-fn symmetries(size: Size) -> Vec<Vec<usize>> {
-    let (w, h) = (size.width, size.height);
-    let mut out = Vec::new();
-    // Each of (transpose, flip rows, flip columns); transposes only map a
-    // square onto itself.
-    for t in 0..8u8 {
-        let (transpose, flip_r, flip_c) = (t & 4 != 0, t & 2 != 0, t & 1 != 0);
-        if transpose && w != h {
-            continue;
-        }
-        let p = (0..w * h)
-            .map(|i| {
-                let (mut r, mut c) = (i / w, i % w);
-                if transpose {
-                    (r, c) = (c, r);
-                }
-                if flip_r {
-                    r = h - 1 - r;
-                }
-                if flip_c {
-                    c = w - 1 - c;
-                }
-                r * w + c
-            })
-            .collect();
-        out.push(p);
-    }
-    out
-}
-
 impl<'t> Prover<'t> {
     /// A prover using `buckets` (letter masks) for its top-level classes.
     pub fn new(trie: &'t Trie, size: Size, scoring: Scoring, buckets: Vec<u32>) -> Self {
@@ -637,7 +606,7 @@ impl<'t> Prover<'t> {
         done: &(dyn Fn(u64, &[Found]) + Sync),
         stop: &AtomicBool,
     ) -> (Vec<Found>, ProofStats) {
-        let syms = symmetries(self.size);
+        let syms = self.size.symmetries();
         let total = range.end.min(self.raw_classes());
         let next = AtomicU64::new(range.start);
         let classes = AtomicUsize::new(0);
@@ -705,7 +674,7 @@ impl<'t> Prover<'t> {
 
     /// The number of top-level classes in `range` after symmetry (for progress bars).
     pub fn canonical_classes(&self, range: std::ops::Range<u64>) -> u64 {
-        let syms = symmetries(self.size);
+        let syms = self.size.symmetries();
         (range.start..range.end.min(self.raw_classes()))
             .filter(|&k| self.is_canonical(k, &syms))
             .count() as u64
@@ -845,7 +814,7 @@ mod tests {
                 assert!(stats.classes > 0 && stats.classes <= p.raw_classes());
                 // The proof keeps one board of each symmetric set; compare
                 // the sets of canonical forms.
-                let syms = symmetries(size);
+                let syms = size.symmetries();
                 let canon = |cells: &[u8]| canonical_cells(cells, &syms);
                 let mut want: Vec<(Vec<u8>, u32)> = boards
                     .iter()

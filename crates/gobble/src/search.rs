@@ -217,40 +217,6 @@ fn random_letter(rng: &mut ChaCha8Rng) -> u8 {
     4
 }
 
-/// The cell maps of the board's symmetries: the eight rotations and
-/// reflections of a square, the four of a rectangle that keep its shape.
-fn symmetries(size: Size) -> Vec<Vec<usize>> {
-    let (w, h) = (size.width, size.height);
-    let mut maps: Vec<Vec<usize>> = Vec::new();
-    let square = w == h;
-    for transpose in [false, true] {
-        if transpose && !square {
-            continue;
-        }
-        for flip_rows in [false, true] {
-            for flip_cols in [false, true] {
-                let map = (0..size.cells())
-                    .map(|i| {
-                        let (mut r, mut c) = (i / w, i % w);
-                        if transpose {
-                            std::mem::swap(&mut r, &mut c);
-                        }
-                        if flip_rows {
-                            r = h - 1 - r;
-                        }
-                        if flip_cols {
-                            c = w - 1 - c;
-                        }
-                        r * w + c
-                    })
-                    .collect();
-                maps.push(map);
-            }
-        }
-    }
-    maps
-}
-
 /// The least of the board's forms under its symmetries: equal for boards
 /// that are rotations or reflections of each other (and score the same).
 fn symmetric_key(board: &Board, maps: &[Vec<usize>]) -> Vec<u8> {
@@ -295,7 +261,7 @@ impl<'a, 't> Worker<'a, 't> {
             report,
             rng: ChaCha8Rng::seed_from_u64(config.seed.wrapping_add(k as u64)),
             solver: Solver::new(trie, config.scoring),
-            symmetries: symmetries(config.size),
+            symmetries: config.size.symmetries(),
             deadline: shared.start + config.time,
             evals: 0,
             last_report: Instant::now(),
@@ -680,7 +646,7 @@ mod tests {
     #[test]
     fn symmetric_boards_share_a_key() {
         for size in [Size::square(4), Size::new(4, 3).unwrap()] {
-            let maps = symmetries(size);
+            let maps = size.symmetries();
             assert_eq!(maps.len(), if size.width == size.height { 8 } else { 4 });
             let board = Board::from_cells(size, (0..size.cells() as u8).collect());
             let key = symmetric_key(&board, &maps);
