@@ -19,6 +19,14 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// A scratch folder holding [`WORDS`] as `words.txt`: the folder and the list.
+fn scratch_with_words(name: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let dict = dir.join("words.txt");
+    std::fs::write(&dict, WORDS).unwrap();
+    (dir, dict)
+}
+
 /// The proof's boards and its JSON, from a run with `extra` arguments.
 fn prove(dict: &Path, extra: &[&str]) -> serde_json::Value {
     let mut args = vec![
@@ -46,9 +54,7 @@ fn prove(dict: &Path, extra: &[&str]) -> serde_json::Value {
 
 #[test]
 fn a_resumed_proof_finds_what_a_whole_one_finds() {
-    let dir = scratch("resume");
-    let dict = dir.join("words.txt");
-    std::fs::write(&dict, WORDS).unwrap();
+    let (dir, dict) = scratch_with_words("resume");
     let whole = prove(&dict, &[]);
     let boards = &whole["boards"];
     assert!(boards.as_array().unwrap().len() > 3, "{whole}");
@@ -117,9 +123,7 @@ fn a_resumed_proof_finds_what_a_whole_one_finds() {
 
 #[test]
 fn class_ranges_split_the_proof() {
-    let dir = scratch("ranges");
-    let dict = dir.join("words.txt");
-    std::fs::write(&dict, WORDS).unwrap();
+    let (dir, dict) = scratch_with_words("ranges");
     let whole = prove(&dict, &[]);
     let n = whole["all_classes"].as_u64().unwrap();
     assert_eq!(whole["class_range"][1].as_u64().unwrap(), n);
@@ -166,26 +170,19 @@ fn class_ranges_split_the_proof() {
 /// the same on every run, and the proof finds that board again.
 #[test]
 fn the_default_target_is_the_searchs_best_board() {
-    let dir = scratch("default-target");
-    let dict = dir.join("words.txt");
-    std::fs::write(&dict, WORDS).unwrap();
-    let args = |json: bool| {
-        let mut v = vec![
-            "gobble",
-            "prove",
-            "--size",
-            "2x3",
-            "--scoring",
-            "boggle",
-            "--dict",
-            dict.to_str().unwrap(),
-        ];
-        if json {
-            v.push("--json");
-        }
-        v
-    };
-    let (code, out, err) = parlor(&args(true));
+    let (dir, dict) = scratch_with_words("default-target");
+    let args = [
+        "gobble",
+        "prove",
+        "--size",
+        "2x3",
+        "--scoring",
+        "boggle",
+        "--dict",
+        dict.to_str().unwrap(),
+        "--json",
+    ];
+    let (code, out, err) = parlor(&args);
     assert_eq!(code, 0, "{err}");
     let proof: serde_json::Value = serde_json::from_str(&out).unwrap();
     let above = proof["above"].as_u64().unwrap();
@@ -193,7 +190,7 @@ fn the_default_target_is_the_searchs_best_board() {
     let top = proof["boards"][0]["score"].as_u64().unwrap();
     assert!(top >= above, "{proof}");
     // The same target again: the search is seeded and runs on one thread.
-    let (_, again, _) = parlor(&args(true));
+    let (_, again, _) = parlor(&args);
     let again: serde_json::Value = serde_json::from_str(&again).unwrap();
     assert_eq!(again["above"], proof["above"]);
     // And `gobble best`'s own search reaches no more than the proof's best.
