@@ -10,7 +10,7 @@ use parlor_gobble::search::{search, SearchConfig, SearchStatus};
 use parlor_gobble::{Board, DiceSet, Keyphrase, Scoring, Size, Solver, Trie, WalkKind};
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -482,6 +482,11 @@ struct BestArgs {
     /// Time budget in seconds.
     #[arg(long, default_value_t = 60.0)]
     seconds: f64,
+    /// Also stop once the search has used this much CPU time (seconds of
+    /// all threads together): on a shared machine a fairer budget than
+    /// wall time, so runs compare across loads.
+    #[arg(long, value_name = "SECONDS")]
+    cpu_seconds: Option<f64>,
     /// Seed of the search.
     #[arg(long)]
     seed: Option<u64>,
@@ -513,6 +518,16 @@ fn best(a: BestArgs) -> Result<ExitCode> {
     let mut o = String::new();
     if !(a.seconds > 0.0 && a.seconds <= 1e7) {
         bail!("--seconds must be a positive number of seconds (at most 10,000,000)");
+    }
+    if let Some(c) = a.cpu_seconds {
+        if !(c > 0.0 && c <= 1e7) {
+            bail!("--cpu-seconds must be a positive number of seconds (at most 10,000,000)");
+        }
+        if process_cpu_seconds().is_none() {
+            bail!(
+                "--cpu-seconds: this system does not report the process's CPU time; use --seconds"
+            );
+        }
     }
     let (trie, _) = load_trie(&a.dict)?;
     let seed = a.seed.unwrap_or_else(fresh_seed);
@@ -564,7 +579,27 @@ fn best(a: BestArgs) -> Result<ExitCode> {
             ));
         }
     };
-    let st = search(&trie, &cfg, &AtomicBool::new(false), &report);
+    let cancel = AtomicBool::new(false);
+    let finished = AtomicBool::new(false);
+    let st = std::thread::scope(|scope| {
+        if let (Some(budget), Some(start)) = (a.cpu_seconds, cpu_start) {
+            // The search checks `cancel` between boards; a watcher polling
+            // the process's CPU clock keeps the budget out of its inner loop.
+            let (cancel, finished) = (&cancel, &finished);
+            scope.spawn(move || {
+                while !finished.load(Ordering::Relaxed) {
+                    if process_cpu_seconds().is_some_and(|now| now - start >= budget) {
+                        cancel.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            });
+        }
+        let st = search(&trie, &cfg, &cancel, &report);
+        finished.store(true, Ordering::Relaxed);
+        st
+    });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -906,7 +941,7 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
         }
         if let Some(bar) = &bar {
             let top = found.iter().map(|f| f.score).max().unwrap_or(0);
-            let old = best_so_far.fetch_max(top, std::sync::atomic::Ordering::Relaxed);
+            let old = best_so_far.fetch_max(top, Ordering::Relaxed);
             if top > old {
                 bar.set_message(format!("best {top}"));
             }
