@@ -158,6 +158,8 @@ struct WordPath {
 #[derive(Clone, Copy, Debug, Default)]
 struct SumNode {
     points: u32,
+    /// Its points plus its choices' bounds.
+    bound: u32,
     first: u32,
     len: u32,
 }
@@ -268,6 +270,7 @@ fn build_sum(paths: &[WordPath], depth: usize, n: usize, at: usize, tree: &mut T
     }
     tree.sums[at] = SumNode {
         points,
+        bound,
         first: first as u32,
         len: groups as u32,
     };
@@ -547,12 +550,28 @@ impl<'t> Prover<'t> {
             return;
         }
         let cell = self.order[depth];
+        // One scan of the cell's waiting choices bounds every letter at
+        // once: forcing letter `l` swaps each choice for its `l` subtree,
+        // so the forced bound is the rest plus those subtrees' bounds. Most
+        // letters fall below the target here, before any of their choices
+        // is pushed.
+        let mut gain = [0u32; 26];
+        for &c in &work.stacks[depth] {
+            let c = work.tree.choices[c as usize];
+            for (k, l) in letters(c.letters).enumerate() {
+                gain[l as usize] += work.tree.sums[c.first as usize + k].bound;
+            }
+        }
+        let rest = points + sums[depth + 1..n].iter().sum::<u32>();
         let mut tops = [0u32; MAX_PROVE_CELLS];
         for (top, stack) in tops.iter_mut().zip(&work.stacks).skip(depth + 1) {
             *top = stack.len() as u32;
         }
         for l in letters(masks[cell]) {
             stats.bounds += 1;
+            if rest + gain[l as usize] < above {
+                continue;
+            }
             let mut here = sums;
             let mut got = points;
             for i in 0..work.stacks[depth].len() {
