@@ -822,7 +822,7 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
         );
     }
     let header = format!(
-        "parlor gobble prove v1 size={} scoring={} above={} buckets={} corner-buckets={} classes={}..{} words={}",
+        "parlor gobble prove v2 size={} scoring={} above={} buckets={} corner-buckets={} classes={}..{} words={}",
         a.size,
         a.scoring,
         above,

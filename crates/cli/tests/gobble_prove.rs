@@ -274,7 +274,7 @@ fn ctrl_c_leaves_a_checkpoint_of_whole_classes() {
     let text = std::fs::read_to_string(&ckpt).unwrap();
     assert!(text.ends_with('\n'));
     let mut lines = text.lines();
-    assert!(lines.next().unwrap().starts_with("parlor gobble prove v1 "));
+    assert!(lines.next().unwrap().starts_with("parlor gobble prove v2 "));
     let mut pending: Vec<String> = Vec::new();
     let mut checked = 0;
     for line in lines {

@@ -132,6 +132,9 @@ pub struct Prover<'t> {
     position: Vec<usize>,
     /// Each cell's buckets (corners may have their own).
     cell_buckets: Vec<Vec<u32>>,
+    /// How many of the last split positions one tree serves (see
+    /// [`Prover::with_merged`]).
+    merged: usize,
 }
 
 /// The most cells a proof handles: a word path's letters are packed five
@@ -158,8 +161,6 @@ struct WordPath {
 #[derive(Clone, Copy, Debug, Default)]
 struct SumNode {
     points: u32,
-    /// Its points plus its choices' bounds.
-    bound: u32,
     first: u32,
     len: u32,
 }
@@ -169,7 +170,6 @@ struct SumNode {
 #[derive(Clone, Copy, Debug, Default)]
 struct ChoiceNode {
     pos: u32,
-    bound: u32,
     letters: u32,
     first: u32,
 }
@@ -189,6 +189,12 @@ pub struct Tree {
     paths: Vec<WordPath>,
     sums: Vec<SumNode>,
     choices: Vec<ChoiceNode>,
+    /// Per sum node, its bound in each lane (see [`Prover::fill_lanes`]).
+    sum_lanes: Vec<Lanes>,
+    /// Per choice node, its bound in each lane.
+    choice_lanes: Vec<Lanes>,
+    /// Per split position and letter, the lanes whose class allows it.
+    allow: Vec<u16>,
 }
 
 /// A thread's reusable buffers.
@@ -209,6 +215,50 @@ impl<'t> Work<'t> {
             cells: Vec::new(),
         }
     }
+}
+
+/// How many classes one tree bounds and forces at once: a `u16` bound per
+/// class, sixteen to a 256-bit row.
+pub const LANES: usize = 16;
+
+/// One bound per class of a set. Bounds saturate at `u16::MAX`, which is
+/// then read as "at least that": a proof compares them with its target
+/// capped to `u16::MAX`, so a saturated bound never prunes.
+type Lanes = [u16; LANES];
+
+fn add(a: &mut Lanes, b: &Lanes) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x = x.saturating_add(*y);
+    }
+}
+
+/// The lanes whose bound reaches `cap`, one bit each.
+fn at_least(a: &Lanes, cap: u16) -> u16 {
+    a.iter()
+        .enumerate()
+        .fold(0, |m, (i, &x)| m | (u16::from(x >= cap) << i))
+}
+
+/// All ones in the lanes of `mask`, zeros elsewhere.
+fn lane_select(mask: u16) -> Lanes {
+    std::array::from_fn(|i| if mask >> i & 1 != 0 { u16::MAX } else { 0 })
+}
+
+fn points_lane(points: u32) -> u16 {
+    points.min(u16::MAX as u32) as u16
+}
+
+/// What one forcing of a set of lanes reads and fills.
+struct Forcing<'a, 'w, 't> {
+    /// The tree's (coarse) class.
+    masks: &'a [u32],
+    above: u32,
+    /// `above` capped to what a lane holds.
+    cap: u16,
+    work: &'w mut Work<'t>,
+    stats: &'a mut ProofStats,
+    /// Per lane, the boards found.
+    found: &'a mut [Vec<Found>],
 }
 
 /// Fills sum node `at` from `paths` (sorted, each distinct, all equal on
@@ -261,7 +311,6 @@ fn build_sum(paths: &[WordPath], depth: usize, n: usize, at: usize, tree: &mut T
         }
         tree.choices[first + g] = ChoiceNode {
             pos: q,
-            bound: best,
             letters: mask,
             first: sums as u32,
         };
@@ -270,7 +319,6 @@ fn build_sum(paths: &[WordPath], depth: usize, n: usize, at: usize, tree: &mut T
     }
     tree.sums[at] = SumNode {
         points,
-        bound,
         first: first as u32,
         len: groups as u32,
     };
@@ -298,6 +346,15 @@ impl<'t> Prover<'t> {
             };
             d(a).partial_cmp(&d(b)).unwrap().then(a.cmp(&b))
         });
+        // Measured (docs/rules/gobble.md): on 3x4 a tree per group of
+        // corner buckets is 2.7x faster than one per class; on 3x3, whose
+        // class trees are already large, it cuts the time by a fifth but
+        // takes 2.5x the memory (5 GB on two threads), so it stays off.
+        let merged = if n >= 10 {
+            outer_shell(size, &order)
+        } else {
+            0
+        };
         let mut position = vec![0; n];
         for (p, &cell) in order.iter().enumerate() {
             position[cell] = p;
@@ -311,7 +368,24 @@ impl<'t> Prover<'t> {
             order,
             position,
             cell_buckets: vec![buckets; n],
+            merged,
         }
+    }
+
+    /// The same prover building one tree for every class that differs only
+    /// in the buckets of the last `merged` split positions (a *group*: the
+    /// classes numbered alike but for their lowest digits): the tree of the
+    /// group's coarse class, whose merged cells take every letter of their
+    /// buckets, is built once, and each class of the group is bounded and
+    /// forced on it by [`Prover::restrict`]. A word path is then collected
+    /// and sorted once per group instead of once per class that allows it.
+    /// The default merges the outermost cells (the corners of a rectangle):
+    /// they come last in the split order, so their letters change the
+    /// fewest paths and every symmetry keeps them together. `0` builds a
+    /// tree per class.
+    pub fn with_merged(mut self, merged: usize) -> Self {
+        self.merged = merged.min(self.order.len());
+        self
     }
 
     /// The same prover with other buckets for the four corner cells (fewer
@@ -333,17 +407,25 @@ impl<'t> Prover<'t> {
             .fold(1u64, |a, b| a.saturating_mul(b.len() as u64))
     }
 
-    /// The bucket assignment numbered `k`: one digit per cell, cell 0
-    /// lowest, each cell's base its number of buckets.
+    /// The bucket assignment numbered `k`: one digit per cell, each in
+    /// base its cell's number of buckets, the first cell of the split order
+    /// highest and the last lowest, so that the classes of a group (see
+    /// [`Prover::with_merged`]) are consecutive numbers.
     fn assignment(&self, mut k: u64) -> Vec<u8> {
-        self.cell_buckets
-            .iter()
-            .map(|b| {
-                let d = (k % b.len() as u64) as u8;
-                k /= b.len() as u64;
-                d
-            })
-            .collect()
+        let mut a = vec![0u8; self.order.len()];
+        for &cell in self.order.iter().rev() {
+            let base = self.cell_buckets[cell].len() as u64;
+            a[cell] = (k % base) as u8;
+            k /= base;
+        }
+        a
+    }
+
+    /// The number of assignment `a` (the inverse of [`Prover::assignment`]).
+    fn number(&self, a: &[u8]) -> u64 {
+        self.order.iter().fold(0u64, |acc, &cell| {
+            acc * self.cell_buckets[cell].len() as u64 + a[cell] as u64
+        })
     }
 
     /// The class of assignment `k`: each cell's letters.
@@ -355,22 +437,36 @@ impl<'t> Prover<'t> {
             .collect()
     }
 
+    /// How many consecutive class numbers share one tree: the product of
+    /// the bucket counts of the last `merged` split positions.
+    pub fn group_len(&self) -> u64 {
+        self.order[self.order.len() - self.merged..]
+            .iter()
+            .map(|&cell| self.cell_buckets[cell].len() as u64)
+            .product()
+    }
+
+    /// The coarse class of the group holding class `k`: its letters, with
+    /// every letter of its buckets on each merged cell.
+    fn group_class(&self, k: u64) -> Vec<u32> {
+        let mut masks = self.class(k);
+        for &cell in &self.order[self.order.len() - self.merged..] {
+            masks[cell] = self.cell_buckets[cell].iter().fold(0, |m, b| m | b);
+        }
+        masks
+    }
+
     /// Whether assignment `k` is the least of its symmetric images (the one
     /// searched). Symmetries map corners to corners, so an image is again an
     /// assignment with each cell's own base.
     pub fn is_canonical(&self, k: u64, syms: &[Vec<usize>]) -> bool {
         let a = self.assignment(k);
+        let mut img = vec![0u8; a.len()];
         syms.iter().all(|p| {
-            let mut img = vec![0u8; a.len()];
             for (i, &d) in a.iter().enumerate() {
                 img[p[i]] = d;
             }
-            let v = img
-                .iter()
-                .zip(&self.cell_buckets)
-                .rev()
-                .fold(0u64, |acc, (&d, b)| acc * b.len() as u64 + d as u64);
-            v >= k
+            self.number(&img) >= k
         })
     }
 
@@ -481,68 +577,157 @@ impl<'t> Prover<'t> {
         self.build(masks, &mut Tree::default())
     }
 
-    /// Every board of the class `masks` scoring at least `above`, appended to `found`.
-    pub fn break_class(
+    /// The bounds of up to [`LANES`] classes (each cell's letters a subset
+    /// of the tree's class), one lane each, from the tree in `tree`: a
+    /// subtree under a letter a class does not allow bounds to 0 in its
+    /// lane, the rest as in the class's own tree. So every lane holds
+    /// exactly the bounds of its class's tree (a path of the coarse class
+    /// is a path of the class or passes a forbidden letter), at the cost of
+    /// one pass over the tree instead of a build per class. Children come
+    /// after their parents in the tree's arrays, so one backward pass sees
+    /// every node after its children. Returns the root's lanes.
+    fn fill_lanes(&self, classes: &[Vec<u32>], tree: &mut Tree) -> Lanes {
+        let n = self.order.len();
+        // For each split position and letter: which lanes allow it, as a
+        // bit mask and as a lane-wise select.
+        tree.allow.clear();
+        tree.allow.resize(n * 26, 0);
+        for (lane, masks) in classes.iter().enumerate() {
+            for (p, &cell) in self.order.iter().enumerate() {
+                for l in letters(masks[cell]) {
+                    tree.allow[p * 26 + l as usize] |= 1 << lane;
+                }
+            }
+        }
+        let select: Vec<Lanes> = tree.allow.iter().map(|&m| lane_select(m)).collect();
+        let Tree {
+            sums,
+            choices,
+            sum_lanes,
+            choice_lanes,
+            ..
+        } = tree;
+        sum_lanes.clear();
+        sum_lanes.resize(sums.len(), [0; LANES]);
+        choice_lanes.clear();
+        choice_lanes.resize(choices.len(), [0; LANES]);
+        let total = |s: &SumNode, choice_lanes: &[Lanes]| {
+            let mut b = [points_lane(s.points); LANES];
+            for c in &choice_lanes[s.first as usize..(s.first + s.len) as usize] {
+                add(&mut b, c);
+            }
+            b
+        };
+        for c in (0..choices.len()).rev() {
+            let choice = choices[c];
+            let row = &select[choice.pos as usize * 26..][..26];
+            let mut best = [0; LANES];
+            for (k, l) in letters(choice.letters).enumerate() {
+                let at = choice.first as usize + k;
+                let mut b = total(&sums[at], choice_lanes);
+                for (x, m) in b.iter_mut().zip(&row[l as usize]) {
+                    *x &= m;
+                }
+                for (x, y) in best.iter_mut().zip(&b) {
+                    *x = (*x).max(*y);
+                }
+                sum_lanes[at] = b;
+            }
+            choice_lanes[c] = best;
+        }
+        let root = total(&sums[0], choice_lanes);
+        sum_lanes[0] = root;
+        root
+    }
+
+    /// Every class of `ks` (canonical class numbers of one group), one
+    /// tree for all, [`LANES`] classes bounded and forced at once;
+    /// `done(k, boards)` as each finishes. Stops between sets of lanes
+    /// when `stop` is set.
+    #[allow(clippy::too_many_arguments)]
+    fn break_group(
         &self,
-        masks: &[u32],
+        ks: &[u64],
         above: u32,
         work: &mut Work,
         stats: &mut ProofStats,
-        found: &mut Vec<Found>,
+        stop: &AtomicBool,
+        done: &mut dyn FnMut(u64, Vec<Found>),
     ) {
-        let n = masks.len();
-        let bound = self.build(masks, &mut work.tree);
-        stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
-        stats.bounds += 1;
-        if bound < above {
+        let Some(&first) = ks.first() else {
             return;
+        };
+        let n = self.order.len();
+        let coarse = self.group_class(first);
+        self.build(&coarse, &mut work.tree);
+        stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
+        let cap = above.min(u16::MAX as u32) as u16;
+        for ks in ks.chunks(LANES) {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let classes: Vec<Vec<u32>> = ks.iter().map(|&k| self.class(k)).collect();
+            let root = self.fill_lanes(&classes, &mut work.tree);
+            stats.bounds += ks.len() as u64;
+            let live = at_least(&root, cap) & ((1u32 << ks.len()) - 1) as u16;
+            let mut found = vec![Vec::new(); ks.len()];
+            if live != 0 {
+                work.stacks.resize_with(n, Vec::new);
+                for s in &mut work.stacks {
+                    s.clear();
+                }
+                work.cells.clear();
+                work.cells.resize(n, 0);
+                let mut sums = [[0u16; LANES]; MAX_PROVE_CELLS];
+                let r = work.tree.sums[0];
+                for c in r.first..r.first + r.len {
+                    let pos = work.tree.choices[c as usize].pos as usize;
+                    work.stacks[pos].push(c);
+                    add(&mut sums[pos], &work.tree.choice_lanes[c as usize]);
+                }
+                let mut at = Forcing {
+                    masks: &coarse,
+                    above,
+                    cap,
+                    work,
+                    stats,
+                    found: &mut found,
+                };
+                self.force(&mut at, 0, r.points, &sums, live);
+            }
+            for (&k, f) in ks.iter().zip(found) {
+                done(k, f);
+            }
         }
-        work.stacks.resize_with(n, Vec::new);
-        for s in &mut work.stacks {
-            s.clear();
-        }
-        work.cells.clear();
-        work.cells.resize(n, 0);
-        let mut sums = [0u32; MAX_PROVE_CELLS];
-        let root = work.tree.sums[0];
-        for c in root.first..root.first + root.len {
-            let choice = work.tree.choices[c as usize];
-            work.stacks[choice.pos as usize].push(c);
-            sums[choice.pos as usize] += choice.bound;
-        }
-        self.force(masks, 0, root.points, sums, above, work, stats, found);
     }
 
     /// Forces the cell at split position `depth` to each of its letters in
-    /// turn: each choice node of that cell (all of them are on the stack of
-    /// that position, since every path reaches its cells in split order)
-    /// gives up the subtree of the letter, whose points are now certain and
-    /// whose own choices join the stacks of later positions. The bound is
-    /// the certain points plus, for each later position, the sum of its
-    /// stacked choices' bounds.
-    #[allow(clippy::too_many_arguments)]
+    /// turn, for the classes in the lanes of `live` at once: each choice
+    /// node of that cell (all of them are on the stack of that position,
+    /// since every path reaches its cells in split order) gives up the
+    /// subtree of the letter, whose points are now certain and whose own
+    /// choices join the stacks of later positions. A lane's bound is the
+    /// certain points plus, for each later position, the sum of its stacked
+    /// choices' bounds in that lane; a letter goes on in the lanes that
+    /// allow it and whose bound reaches the target.
     fn force(
         &self,
-        masks: &[u32],
+        at: &mut Forcing,
         depth: usize,
         points: u32,
-        sums: [u32; MAX_PROVE_CELLS],
-        above: u32,
-        work: &mut Work,
-        stats: &mut ProofStats,
-        found: &mut Vec<Found>,
+        sums: &[Lanes; MAX_PROVE_CELLS],
+        live: u16,
     ) {
-        let n = masks.len();
-        let bound = points + sums[depth..n].iter().sum::<u32>();
-        if bound < above {
-            return;
-        }
+        let n = at.masks.len();
+        let tree = &at.work.tree;
         if depth == n {
-            stats.boards_scored += 1;
-            let board = Board::from_cells(self.size, work.cells.clone());
-            let score = work.solver.score(&board).score;
-            if score >= above {
-                found.push(Found {
+            // Each merged cell's letter is in one bucket, so one class is
+            // left: the board's own.
+            at.stats.boards_scored += 1;
+            let board = Board::from_cells(self.size, at.work.cells.clone());
+            let score = at.work.solver.score(&board).score;
+            if score >= at.above {
+                at.found[live.trailing_zeros() as usize].push(Found {
                     board: board.letters(),
                     score,
                 });
@@ -555,25 +740,36 @@ impl<'t> Prover<'t> {
         // so the forced bound is the rest plus those subtrees' bounds. Most
         // letters fall below the target here, before any of their choices
         // is pushed.
-        let mut gain = [0u32; 26];
-        for &c in &work.stacks[depth] {
-            let c = work.tree.choices[c as usize];
+        let mut gain = [[0u16; LANES]; 26];
+        for &c in &at.work.stacks[depth] {
+            let c = tree.choices[c as usize];
             for (k, l) in letters(c.letters).enumerate() {
-                gain[l as usize] += work.tree.sums[c.first as usize + k].bound;
+                add(&mut gain[l as usize], &tree.sum_lanes[c.first as usize + k]);
             }
         }
-        let rest = points + sums[depth + 1..n].iter().sum::<u32>();
+        let mut rest = [points_lane(points); LANES];
+        for s in &sums[depth + 1..n] {
+            add(&mut rest, s);
+        }
         let mut tops = [0u32; MAX_PROVE_CELLS];
-        for (top, stack) in tops.iter_mut().zip(&work.stacks).skip(depth + 1) {
+        for (top, stack) in tops.iter_mut().zip(&at.work.stacks).skip(depth + 1) {
             *top = stack.len() as u32;
         }
-        for l in letters(masks[cell]) {
-            stats.bounds += 1;
-            if rest + gain[l as usize] < above {
+        for l in letters(at.masks[cell]) {
+            at.stats.bounds += 1;
+            let ok = live & at.work.tree.allow[depth * 26 + l as usize];
+            if ok == 0 {
                 continue;
             }
-            let mut here = sums;
+            let mut bound = rest;
+            add(&mut bound, &gain[l as usize]);
+            let go = ok & at_least(&bound, at.cap);
+            if go == 0 {
+                continue;
+            }
+            let mut here = *sums;
             let mut got = points;
+            let work = &mut *at.work;
             for i in 0..work.stacks[depth].len() {
                 let c = work.tree.choices[work.stacks[depth][i] as usize];
                 if c.letters & (1 << l) == 0 {
@@ -583,29 +779,17 @@ impl<'t> Prover<'t> {
                     [(c.first + (c.letters & ((1u32 << l) - 1)).count_ones()) as usize];
                 got += s.points;
                 for k in s.first..s.first + s.len {
-                    let choice = work.tree.choices[k as usize];
-                    work.stacks[choice.pos as usize].push(k);
-                    here[choice.pos as usize] += choice.bound;
+                    let pos = work.tree.choices[k as usize].pos as usize;
+                    work.stacks[pos].push(k);
+                    add(&mut here[pos], &work.tree.choice_lanes[k as usize]);
                 }
             }
             work.cells[cell] = l;
-            self.force(masks, depth + 1, got, here, above, work, stats, found);
-            for (stack, &top) in work.stacks.iter_mut().zip(&tops).skip(depth + 1) {
+            self.force(at, depth + 1, got, &here, go);
+            for (stack, &top) in at.work.stacks.iter_mut().zip(&tops).skip(depth + 1) {
                 stack.truncate(top as usize);
             }
         }
-    }
-
-    /// Breaks top-level class `k` (an assignment number).
-    pub fn break_assignment(
-        &self,
-        k: u64,
-        above: u32,
-        work: &mut Work,
-        stats: &mut ProofStats,
-        found: &mut Vec<Found>,
-    ) {
-        self.break_class(&self.class(k), above, work, stats, found);
     }
 
     /// Runs the proof of the classes numbered in `range` (assignment
@@ -627,7 +811,9 @@ impl<'t> Prover<'t> {
     ) -> (Vec<Found>, ProofStats) {
         let syms = self.size.symmetries();
         let total = range.end.min(self.raw_classes());
-        let next = AtomicU64::new(range.start);
+        let group = self.group_len();
+        // Threads take whole groups, so each tree serves all its classes.
+        let next = AtomicU64::new(range.start / group);
         let classes = AtomicUsize::new(0);
         let all = Mutex::new((Vec::new(), ProofStats::default()));
         std::thread::scope(|s| {
@@ -636,26 +822,38 @@ impl<'t> Prover<'t> {
                     let mut work = Work::new(self.trie, self.scoring);
                     let mut stats = ProofStats::default();
                     let mut mine = Vec::new();
+                    let mut ks = Vec::new();
                     loop {
                         if stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        if k >= total {
+                        let g = next.fetch_add(1, Ordering::Relaxed);
+                        let from = (g * group).max(range.start);
+                        let to = ((g + 1) * group).min(total);
+                        if from >= total {
                             break;
                         }
-                        if !self.is_canonical(k, &syms) {
-                            continue;
+                        ks.clear();
+                        for k in from..to {
+                            if self.is_canonical(k, &syms) {
+                                classes.fetch_add(1, Ordering::Relaxed);
+                                if !skip(k) {
+                                    ks.push(k);
+                                }
+                            }
                         }
-                        classes.fetch_add(1, Ordering::Relaxed);
-                        if skip(k) {
-                            continue;
-                        }
-                        let mut here = Vec::new();
-                        self.break_assignment(k, above, &mut work, &mut stats, &mut here);
-                        let here = self.canonical(here, &syms);
-                        done(k, &here);
-                        mine.extend(here);
+                        self.break_group(
+                            &ks,
+                            above,
+                            &mut work,
+                            &mut stats,
+                            stop,
+                            &mut |k, here| {
+                                let here = self.canonical(here, &syms);
+                                done(k, &here);
+                                mine.extend(here);
+                            },
+                        );
                     }
                     let mut g = all.lock().unwrap();
                     g.0.extend(mine);
@@ -712,6 +910,17 @@ fn canonical_cells(cells: &[u8], syms: &[Vec<usize>]) -> Vec<u8> {
         })
         .min()
         .expect("the identity is a symmetry")
+}
+
+/// How many cells lie farthest from the centre (the corners of a
+/// rectangle wider and taller than two): the last ones in the split order.
+fn outer_shell(size: Size, order: &[usize]) -> usize {
+    let far = |i: usize| {
+        let (r, c) = ((i / size.width) as i64, (i % size.width) as i64);
+        (2 * r - (size.height as i64 - 1)).pow(2) + (2 * c - (size.width as i64 - 1)).pow(2)
+    };
+    let last = far(order[order.len() - 1]);
+    order.iter().filter(|&&i| far(i) == last).count()
 }
 
 fn step_len(l: u8) -> usize {
@@ -815,13 +1024,19 @@ mod tests {
             let a: Vec<u8> = alphabet.bytes().map(|c| c - b'a').collect();
             let boards = brute(&trie, size, &a);
             let best = boards.iter().map(|b| b.1).max().unwrap();
-            let p = Prover::new(
-                &trie,
-                size,
-                Scoring::Boggle,
-                parse_buckets(buckets).unwrap(),
-            );
-            for above in [best, best.saturating_sub(2).max(1)] {
+            for (merged, above) in [
+                (0, best),
+                (0, best.saturating_sub(2).max(1)),
+                (2, best.saturating_sub(1).max(1)),
+                (size.cells(), best.saturating_sub(2).max(1)),
+            ] {
+                let p = Prover::new(
+                    &trie,
+                    size,
+                    Scoring::Boggle,
+                    parse_buckets(buckets).unwrap(),
+                )
+                .with_merged(merged);
                 let (found, stats) = p.prove(
                     above,
                     2,
@@ -860,6 +1075,47 @@ mod tests {
                 got.dedup();
                 assert_eq!(got.len(), len, "a symmetric set was reported twice");
                 assert_eq!(got, want, "{w}x{h} above {above}");
+            }
+        }
+    }
+
+    /// Each lane of a group's tree holds exactly the bound of its class's
+    /// own tree, whatever the merged cells, and that bound is at least the
+    /// best board of the class.
+    #[test]
+    fn lanes_bound_each_class_as_its_own_tree() {
+        let trie = Trie::new(WORDS);
+        let size = Size::new(3, 2).unwrap();
+        let boards = brute(&trie, size, b"aest".map(|c| c - b'a').as_slice());
+        for merged in [0, 2, 4, 6] {
+            let p = Prover::new(
+                &trie,
+                size,
+                Scoring::Boggle,
+                parse_buckets("a,e,st").unwrap(),
+            )
+            .with_merged(merged);
+            assert_eq!(p.raw_classes() % p.group_len(), 0);
+            let mut tree = Tree::default();
+            for g in 0..p.raw_classes() / p.group_len() {
+                let ks: Vec<u64> = (g * p.group_len()..(g + 1) * p.group_len()).collect();
+                p.build(&p.group_class(ks[0]), &mut tree);
+                for ks in ks.chunks(LANES) {
+                    let classes: Vec<Vec<u32>> = ks.iter().map(|&k| p.class(k)).collect();
+                    let root = p.fill_lanes(&classes, &mut tree);
+                    for (lane, masks) in classes.iter().enumerate() {
+                        let own = p.bound(masks);
+                        assert_eq!(root[lane] as u32, own, "merged {merged}, class {masks:?}");
+                        let best = boards
+                            .iter()
+                            .filter(|(c, _)| c.iter().zip(masks).all(|(&l, &m)| m & 1 << l != 0))
+                            .map(|b| b.1)
+                            .max()
+                            .unwrap_or(0);
+                        assert!(own >= best);
+                    }
+                    assert!(root[ks.len()..].iter().all(|&b| b == 0));
+                }
             }
         }
     }
