@@ -68,8 +68,10 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 
-/// A canonical land (see the module documentation).
-pub(crate) type Key = Box<[u8]>;
+/// A canonical land (see the module documentation). Shared, not boxed:
+/// a key is copied into option lists, caches and tables many times over,
+/// and a count costs less than a copy.
+pub(crate) type Key = std::sync::Arc<[u8]>;
 
 /// Separates boundaries in a key.
 pub(crate) const BOUNDARY: u8 = b'.';
@@ -86,10 +88,25 @@ const SHARED: u8 = b'L';
 
 /// A position being worked on: regions of boundaries of spot ids, and the
 /// lives of each id.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct Work {
     pub regions: Vec<Vec<Vec<u8>>>,
     pub lives: Vec<u8>,
+}
+
+impl Clone for Work {
+    fn clone(&self) -> Self {
+        Work {
+            regions: self.regions.clone(),
+            lives: self.lives.clone(),
+        }
+    }
+    // Field by field, so the nested vectors' buffers are reused (the
+    // derived `clone_from` would allocate a whole new copy).
+    fn clone_from(&mut self, source: &Self) {
+        self.regions.clone_from(&source.regions);
+        self.lives.clone_from(&source.lives);
+    }
 }
 
 /// Reads a key back into a work position (ids in order of appearance).
@@ -175,6 +192,12 @@ pub(crate) fn check_key(key: &[u8]) -> Result<(), String> {
 /// Reduces a work position (see the module documentation) and appends its
 /// lands' keys to `out`, unsorted.
 pub(crate) fn finish(mut w: Work, out: &mut Vec<Key>) {
+    finish_in(&mut w, out);
+}
+
+/// [`finish`] on a work position that the caller reuses (its buffers
+/// are kept for the next child; its contents are spoilt).
+fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
     let lives = &w.lives;
     for region in &mut w.regions {
         for b in region.iter_mut() {
@@ -364,6 +387,11 @@ thread_local! {
         RefCell::new(HashMap::default());
 }
 
+thread_local! {
+    /// The buffer [`canon_cached`] writes plain writings in.
+    static PLAIN: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
 /// [`canon`], remembered by the land's plain writing (regions and
 /// boundaries in the order given, names by first appearance). The plain
 /// writing describes the land up to the spots' ids, and [`canon`] never
@@ -378,7 +406,11 @@ fn canon_cached(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     }
     let mut name = [u8::MAX; 256];
     let mut next = 0u8;
-    let mut plain: Vec<u8> = Vec::with_capacity(len + 16);
+    // The plain writing goes in this thread's one buffer: only a miss
+    // keeps a copy of it.
+    let mut plain = PLAIN.with(|p| std::mem::take(&mut *p.borrow_mut()));
+    plain.clear();
+    plain.reserve(len + 16);
     for (i, r) in regions.iter().enumerate() {
         if i > 0 {
             plain.push(REGION);
@@ -404,17 +436,21 @@ fn canon_cached(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
             }
         }
     }
-    if let Some(k) = CANON_SEEN.with(|c| c.borrow().get(&plain[..]).cloned()) {
-        return k;
-    }
-    let key = canon(regions, lives);
-    CANON_SEEN.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.len() >= CANON_CACHE {
-            c.clear();
+    let key = match CANON_SEEN.with(|c| c.borrow().get(&plain[..]).cloned()) {
+        Some(k) => k,
+        None => {
+            let key = canon(regions, lives);
+            CANON_SEEN.with(|c| {
+                let mut c = c.borrow_mut();
+                if c.len() >= CANON_CACHE {
+                    c.clear();
+                }
+                c.insert(plain[..].into(), key.clone());
+            });
+            key
         }
-        c.insert(plain.into_boxed_slice(), key.clone());
-    });
+    };
+    PLAIN.with(|p| *p.borrow_mut() = plain);
     key
 }
 
@@ -892,7 +928,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
                 );
             }
         }
-        return key.into_boxed_slice();
+        return key.into();
     }
     if nr == 1 {
         syms.push(sym);
@@ -969,7 +1005,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     let mut first: Vec<usize> = (a..b).collect();
     exact.regions_step(0, &mut first, &names, &mut key);
     let key = exact.best.unwrap_or_default();
-    key.into_boxed_slice()
+    key.into()
 }
 
 /// The positions one move away from a land, each as its lands' keys
@@ -992,12 +1028,15 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
     let w = parse(key);
     let mut seen: HashSet<Vec<Key>, BuildHasherDefault<Mix>> = HashSet::default();
     let mut stop = false;
-    let mut emit = |mut w: Work| -> bool {
+    // Every child is made in this one work position, copied over from the
+    // parent with `clone_from`, which keeps the buffers of the last child.
+    let mut scratch = Work::default();
+    let mut emit = |w: &mut Work| -> bool {
         if stop {
             return true;
         }
         let mut lands = Vec::new();
-        finish(std::mem::take(&mut w), &mut lands);
+        finish_in(w, &mut lands);
         lands.sort();
         if !seen.contains(&lands) {
             seen.insert(lands.clone());
@@ -1047,7 +1086,8 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
                         if w.lives[y as usize] < 3 {
                             joined.push(y);
                         }
-                        let mut c = w.clone();
+                        let c = &mut scratch;
+                        c.clone_from(&w);
                         c.lives[x as usize] -= 1;
                         c.lives[y as usize] -= 1;
                         c.lives.push(1);
@@ -1078,7 +1118,8 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
             let mut split = |x: u8, y: u8, side1: Vec<u8>, side2: Vec<u8>, twice: bool| {
                 let mut counts = vec![0usize; groups.len()];
                 loop {
-                    let mut c = w.clone();
+                    let c = &mut scratch;
+                    c.clone_from(&w);
                     if twice {
                         c.lives[x as usize] -= 2;
                     } else {
