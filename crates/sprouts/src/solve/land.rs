@@ -227,7 +227,8 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
         }
         x
     }
-    let mut owner = vec![usize::MAX; lives.len()];
+    // Spot ids are bytes: fixed arrays, no allocation.
+    let mut owner = [usize::MAX; 256];
     for (r, region) in w.regions.iter().enumerate() {
         for &v in region.iter().flatten() {
             let o = owner[v as usize];
@@ -294,11 +295,11 @@ fn drop_twin(b: &mut Vec<u8>, lives: &[u8]) {
 /// it holds and their lives, not on how they lie (see the module
 /// documentation).
 fn merge_small_regions(regions: &mut [Vec<Vec<u8>>], lives: &[u8]) {
-    let mut total = vec![0u8; lives.len()];
+    let mut total = [0u8; 256];
     for &v in regions.iter().flatten().flatten() {
         total[v as usize] += 1;
     }
-    let mut here = vec![0u8; lives.len()];
+    let mut here = [0u8; 256];
     for region in regions.iter_mut() {
         if region.len() == 1 && region[0].len() <= 1 {
             continue;
@@ -359,10 +360,13 @@ thread_local! {
 /// Steps of the tie search (see [`Exact`]) tried once a first key is
 /// written. Lands with many tied boundaries holding shared names have
 /// factorially many writings; past this budget the least key found so far
-/// is kept. Two keys for one class only cost a second search, and a
-/// budget of 100 made normal play at n = 11 about 1.6 times faster for
-/// the same positions.
-const TIE_BUDGET: u32 = 100;
+/// is kept. Two keys for one class only cost a second search. A budget
+/// of 100 made normal play at n = 11 about 1.6 times faster than the
+/// full search for the same positions; 10 is faster again (n = 12 and
+/// nimbers 1..10 about 1.5 times, normal 1..11 the same: most searches
+/// used the whole budget and rarely found a lesser key), while 0 to 5
+/// made more positions than they saved (see `docs/rules/sprouts.md`).
+const TIE_BUDGET: u32 = 10;
 
 #[cfg(test)]
 thread_local! {
@@ -385,6 +389,13 @@ thread_local! {
     /// Keys already made on this thread, by the land's plain writing.
     static CANON_SEEN: RefCell<HashMap<Box<[u8]>, Key, BuildHasherDefault<Mix>>> =
         RefCell::new(HashMap::default());
+}
+
+/// Empties this thread's key cache (for a test that changes how keys
+/// are made).
+#[cfg(test)]
+pub(crate) fn forget_keys() {
+    CANON_SEEN.with(|c| c.borrow_mut().clear());
 }
 
 thread_local! {
@@ -856,13 +867,13 @@ impl Names {
 /// The key of one land given as its regions.
 pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     let nv = lives.len();
-    let mut count = vec![0u8; nv];
+    let mut count = [0u8; 256];
     for &v in regions.iter().flat_map(|r| r.iter()).flatten() {
         count[v as usize] += 1;
     }
     // Each spot's byte; a name seen a second time in the same boundary
     // has both corners there (255, numbered inside the boundary).
-    let mut home = vec![u32::MAX; nv];
+    let mut home = [u32::MAX; 256];
     let mut sym = vec![0u8; nv];
     let mut bid = 0u32;
     for r in regions {
@@ -971,22 +982,28 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
         }
     }
     // Each region's least side (both when mirroring gives the same
-    // signature), regions in signature order.
-    let mut sides: Vec<(usize, Vec<Side>)> = regions
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let f = side(r, false, &syms[i]);
-            let b = side(r, true, &syms[i]);
-            let v = match f.sig.cmp(&b.sig) {
-                std::cmp::Ordering::Less => vec![f],
-                std::cmp::Ordering::Greater => vec![b],
-                std::cmp::Ordering::Equal => vec![f, b],
-            };
-            (i, v)
-        })
-        .collect();
-    sides.sort_by(|a, b| a.1[0].sig.cmp(&b.1[0].sig));
+    // signature), regions in signature order. One region has no classes
+    // to mark, so its first-pass sides stand.
+    let sides: Vec<(usize, Vec<Side>)> = if nr == 1 {
+        plain
+    } else {
+        let mut sides: Vec<(usize, Vec<Side>)> = regions
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let f = side(r, false, &syms[i]);
+                let b = side(r, true, &syms[i]);
+                let v = match f.sig.cmp(&b.sig) {
+                    std::cmp::Ordering::Less => vec![f],
+                    std::cmp::Ordering::Greater => vec![b],
+                    std::cmp::Ordering::Equal => vec![f, b],
+                };
+                (i, v)
+            })
+            .collect();
+        sides.sort_by(|a, b| a.1[0].sig.cmp(&b.1[0].sig));
+        sides
+    };
     let groups = runs(sides.len(), |a, b| sides[a].1[0].sig == sides[b].1[0].sig);
     let names = Names {
         of: [u8::MAX; 256],
