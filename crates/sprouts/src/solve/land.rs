@@ -1108,14 +1108,12 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
                         c.lives[x as usize] -= 1;
                         c.lives[y as usize] -= 1;
                         c.lives.push(1);
-                        let mut nr: Vec<Vec<u8>> = Vec::with_capacity(nb - 1);
-                        for (k, b) in region.iter().enumerate() {
-                            if k != b1 && k != b2 {
-                                nr.push(b.clone());
-                            }
-                        }
+                        // The two boundaries out (the later first), the
+                        // joined one in; the others stay where they were.
+                        let nr = &mut c.regions[r];
+                        nr.remove(b2);
+                        nr.remove(b1);
                         nr.push(joined);
-                        c.regions[r] = nr;
                         if emit(c) {
                             return true;
                         }
