@@ -157,6 +157,9 @@ fn document_game_values() {
 
 #[test]
 fn tables_round_trip() {
+    // Exact keys only: a key cut short by the tie budget may be written
+    // another way when read back (two lines for one land become one).
+    land::EXACT_TIES.with(|e| e.set(true));
     let s = Solver::new();
     let nq = Query {
         nimber: true,
