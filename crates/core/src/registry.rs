@@ -5,6 +5,7 @@ use crate::{
     GameInfo, Level, Match, Needs, Outcome, Record, RecordError, Resources, Seat, Seed, Setting,
     SettingKind, ToAct, Viewer,
 };
+use serde::Deserialize;
 use serde_json::Value;
 use std::any::Any;
 use std::collections::BTreeMap;
@@ -160,6 +161,9 @@ pub trait DynMatch: Send + Sync {
     ) -> Result<Box<dyn DynAgent>, ConfigError>;
     /// The concrete [`Match`], for [`DynAgent`]s of the same game.
     fn as_any(&self) -> &dyn Any;
+    /// A copy of the match (state, record and history), for a host that
+    /// lets its bots think on a copy while it goes on with the original.
+    fn clone_match(&self) -> Box<dyn DynMatch>;
 }
 
 /// A computer player of any game, kept for one seat of one game. It sees
@@ -228,8 +232,9 @@ impl<G: Game> DynMatch for Match<G> {
         action: &Value,
         at_ms: Option<i64>,
     ) -> Result<Applied, ActionError> {
-        let action: G::Action = serde_json::from_value(action.clone())
-            .map_err(|e| ActionError::malformed(G::INFO.name, e))?;
+        // Read from the borrowed tree: no copy of the action first.
+        let action =
+            G::Action::deserialize(action).map_err(|e| ActionError::malformed(G::INFO.name, e))?;
         let events = self
             .apply_at(actor, action, at_ms)
             .map_err(|e| ActionError::of(&e))?;
@@ -314,6 +319,9 @@ impl<G: Game> DynMatch for Match<G> {
     }
     fn as_any(&self) -> &dyn Any {
         self
+    }
+    fn clone_match(&self) -> Box<dyn DynMatch> {
+        Box::new(self.clone())
     }
 }
 

@@ -10,7 +10,7 @@
 
 use crate::actor::{GameActor, GameStub, Msg};
 use crate::error::ApiError;
-use crate::storage::{GameRow, Notice, SeatKind, SeatRow, StatusRow, Store, Write};
+use crate::storage::{GameRow, JsonText, Notice, SeatKind, SeatRow, StatusRow, Store, Write};
 use crate::Settings;
 use futures_util::future::BoxFuture;
 use parlor_core::{Level, Registry, RegistryError, Resources, ToAct};
@@ -344,7 +344,7 @@ impl Hub {
             .map_err(|e| ApiError::new("internal", format!("game {id}: {e}")))?;
         let resources = self
             .word_lists()
-            .for_stamps(self.store(), &stored.row.lexicons)
+            .for_stamps(self.store(), &stored.row.lexicons.value())
             .await
             .map_err(|e| {
                 let code = match e.code {
@@ -681,12 +681,12 @@ impl Hub {
         let row = GameRow {
             id: id.clone(),
             game: entry.info().name.to_string(),
-            config: record.get("config").cloned().unwrap_or(Value::Null),
+            config: record.get("config").unwrap_or(&Value::Null).into(),
             seed,
             lexicons: record
                 .get("lexicons")
-                .cloned()
-                .unwrap_or(Value::Array(Vec::new())),
+                .map(JsonText::from)
+                .unwrap_or_else(|| Value::Array(Vec::new()).into()),
             public: spec.public,
             created_ms: now,
             status: StatusRow {

@@ -455,9 +455,9 @@ pub(crate) fn record_json(row: &GameRow, actions: &[ActionRow]) -> Value {
     json!({
         "format": parlor_core::RECORD_VERSION,
         "game": row.game,
-        "config": row.config,
+        "config": row.config.value(),
         "seed": row.seed,
-        "lexicons": row.lexicons,
+        "lexicons": row.lexicons.value(),
         "actions": actions.iter().map(|a| json!({"actor": a.actor, "action": a.action, "at_ms": a.at_ms})).collect::<Vec<_>>(),
     })
 }
@@ -495,7 +495,7 @@ pub(crate) fn summary_json(
         "id": row.id,
         "game": row.game,
         "title": title,
-        "config": row.config,
+        "config": row.config.value(),
         "public": row.public,
         "created_ms": row.created_ms,
         "status": status,

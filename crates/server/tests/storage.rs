@@ -12,9 +12,9 @@ fn row(id: &str, created_ms: i64, public: bool) -> GameRow {
     GameRow {
         id: id.into(),
         game: "nim".into(),
-        config: json!({"pile": 5, "max_take": 3}),
+        config: json!({"pile": 5, "max_take": 3}).into(),
         seed: u64::MAX - 7, // above i64::MAX: must round-trip
-        lexicons: json!([]),
+        lexicons: json!([]).into(),
         public,
         created_ms,
         status: StatusRow {

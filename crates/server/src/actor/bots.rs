@@ -3,23 +3,25 @@
 
 use super::{GameActor, NotStored};
 use crate::storage::SeatKind;
-use parlor_core::{Actor, Budget, Cancel, DynAgent, DynMatch, Level, Seat};
+use parlor_core::{Actor, Budget, Cancel, DynAgent, Level, Seat};
 use serde_json::Value;
 use tokio::sync::oneshot;
 
-/// A bot's copy of the game, so it can think off the actor's task while the
-/// actor goes on accepting actions.
+/// The bots of a game: their agents, and the decision under way. A bot
+/// thinks on a copy of the game made for the decision (so the actor goes
+/// on accepting actions meanwhile), dropped when it answers: a copy kept
+/// between decisions cost every game a second copy of its state (and
+/// every action a second application, with its events projected for
+/// every viewer for nobody).
 #[derive(Default)]
 pub(super) struct Bots {
-    /// The copy, when it is home (not lent to a thinking task).
-    pub(super) shadow: Option<Shadow>,
+    /// The agents, when they are home (not lent to a thinking task).
+    pub(super) agents: Option<Agents>,
     /// Raised to stop a decision nobody will use (the game was rebuilt,
     /// the actor stopped); a fresh flag for each decision.
     pub(super) cancel: Cancel,
     /// Whether a decision is under way.
     pub(super) thinking: bool,
-    /// Actions accepted while the copy was away, to replay on its return.
-    pub(super) pending: Vec<(Actor, Value)>,
     /// Bot seats that passed (or failed) at this seq: not asked again
     /// until something changes.
     pub(super) passed: Vec<(Seat, usize)>,
@@ -27,7 +29,8 @@ pub(super) struct Bots {
     pub(super) next: usize,
     /// A human seat whose turn clock ran out at this seq: its bot moves.
     pub(super) forced: Option<(Seat, usize)>,
-    /// The game was rebuilt while the copy was away: drop it on return.
+    /// The game was rebuilt while the agents were away: they followed a
+    /// history that is no longer the game's; drop them on return.
     pub(super) discard: bool,
     /// Where the decision under way answers: one oneshot per decision
     /// (a channel per game held a block of slots for the game's life).
@@ -58,49 +61,26 @@ impl Drop for Bots {
     }
 }
 
-/// The bots' copy of the game and the bots themselves: one agent per bot
-/// seat, kept for the life of the game so that it may remember what it
-/// has seen. A copy made again from the record (after a restart, or when
-/// it fell out of step) starts with new agents, which catch up from the
-/// game's history before their first decision.
-pub(super) struct Shadow {
-    pub(super) m: Box<dyn DynMatch>,
-    /// Behind a lock only so that the actor stays `Sync` (agents are
-    /// `Send`); one thread uses them at a time.
-    pub(super) agents: std::sync::Mutex<std::collections::BTreeMap<usize, Box<dyn DynAgent>>>,
-}
-
-impl Shadow {
-    pub(super) fn new(m: Box<dyn DynMatch>) -> Self {
-        Shadow {
-            m,
-            agents: Default::default(),
-        }
-    }
-}
+/// The bots themselves: one agent per bot seat, kept for the life of the
+/// game (in memory) so that it may remember what it has seen. Each
+/// counts the entries of the game's history it was shown, so an agent
+/// made again (after a restart, or after a rebuild of the game) catches
+/// up from the history before its first decision. Behind a lock only so
+/// that the actor stays `Sync` (agents are `Send`); one thread uses them
+/// at a time.
+pub(super) type Agents = std::sync::Mutex<std::collections::BTreeMap<usize, Box<dyn DynAgent>>>;
 
 pub(super) struct BotResult {
-    pub(super) shadow: Option<Shadow>,
+    /// The agents, home again.
+    pub(super) agents: Agents,
     pub(super) seat: Seat,
     pub(super) at_seq: usize,
     pub(super) action: Result<Option<Value>, String>,
-    /// How long the decision took (a copy made from the record included).
+    /// How long the decision took.
     pub(super) took: std::time::Duration,
 }
 
 impl GameActor {
-    /// Keeps the bots' copy of the game in step with an accepted action.
-    pub(super) fn bots_follow(&mut self, actor: Actor, action: &Value) {
-        if self.bots.thinking {
-            self.bots.pending.push((actor, action.clone()));
-        } else if let Some(shadow) = self.bots.shadow.as_mut() {
-            if shadow.m.apply_json(actor, action).is_err() {
-                // A copy that disagrees is useless; a new one is made when needed.
-                self.bots.shadow = None;
-            }
-        }
-    }
-
     pub(super) fn bot_level(&self, seat: Seat) -> Option<Level> {
         let s = self.seats.get(seat.0)?;
         if self.bots.forced == Some((seat, self.m.actions_len())) {
@@ -151,13 +131,11 @@ impl GameActor {
         let level = self.bot_level(seat).unwrap_or(Level::Easy);
         self.bots.next = seat.0 + 1;
         self.bots.thinking = true;
-        let shadow = self.bots.shadow.take();
-        let record = if shadow.is_none() {
-            Some(self.m.record_json())
-        } else {
-            None
-        };
-        let entry = self.entry.clone();
+        // The copy the bot thinks on: cheaper than the copy kept in step
+        // with every action it replaces (a clone per decision, against an
+        // application per action).
+        let game = self.m.clone_match();
+        let agents = self.bots.agents.take().unwrap_or_default();
         let resources = self.resources.clone();
         let settings = &self.env.settings;
         let think_for = settings.bot_think;
@@ -186,52 +164,34 @@ impl GameActor {
         self.bots.cancel = cancel.clone();
         let think = move || {
             let began = std::time::Instant::now();
-            let shadow = match shadow {
-                Some(s) => Ok(s),
-                None => entry
-                    .replay(&record.unwrap_or(Value::Null), &resources)
-                    .map(Shadow::new)
-                    .map_err(|e| e.to_string()),
+            let action = {
+                let mut seats = agents.lock().unwrap_or_else(|e| e.into_inner());
+                let agent = match seats.entry(seat.0) {
+                    std::collections::btree_map::Entry::Occupied(a) => Ok(a.into_mut()),
+                    std::collections::btree_map::Entry::Vacant(v) => game
+                        .agent(seat, level, seed, &resources)
+                        .map(|a| v.insert(a)),
+                };
+                let budget = Budget::time(think_for).with_cancel(cancel);
+                agent
+                    .map(|a| a.choose(&*game, budget))
+                    .map_err(|e| e.to_string())
             };
-            match shadow {
-                Ok(shadow) => {
-                    let mut agents = shadow.agents.lock().unwrap_or_else(|e| e.into_inner());
-                    let agent = match agents.entry(seat.0) {
-                        std::collections::btree_map::Entry::Occupied(a) => Ok(a.into_mut()),
-                        std::collections::btree_map::Entry::Vacant(v) => shadow
-                            .m
-                            .agent(seat, level, seed, &resources)
-                            .map(|a| v.insert(a)),
-                    };
-                    let budget = Budget::time(think_for).with_cancel(cancel);
-                    let action = agent
-                        .map(|a| a.choose(&*shadow.m, budget))
-                        .map_err(|e| e.to_string());
-                    drop(agents);
-                    BotResult {
-                        shadow: Some(shadow),
-                        seat,
-                        at_seq: seq,
-                        action,
-                        took: began.elapsed(),
-                    }
-                }
-                Err(e) => BotResult {
-                    shadow: None,
-                    seat,
-                    at_seq: seq,
-                    action: Err(e),
-                    took: began.elapsed(),
-                },
+            BotResult {
+                agents,
+                seat,
+                at_seq: seq,
+                action,
+                took: began.elapsed(),
             }
         };
         // The decision runs on a blocking thread (or here, if the last
         // one was quick); a panicking bot reports an error instead of
-        // leaving the game waiting forever.
+        // leaving the game waiting forever (its agents are lost with it).
         let job = move || {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(think))
                 .unwrap_or_else(|_| BotResult {
-                    shadow: None,
+                    agents: Agents::default(),
                     seat,
                     at_seq: seq,
                     action: Err("the bot panicked".into()),
@@ -290,26 +250,15 @@ impl GameActor {
     pub(super) fn bot_lost(&mut self) {
         self.bots.thinking = false;
         self.bots.discard = false;
-        self.bots.pending.clear();
-        self.bots.shadow = None;
+        self.bots.agents = None;
     }
 
     pub(super) async fn bot_done(&mut self, r: BotResult) {
         self.bots.thinking = false;
         self.bots.quick = r.took < QUICK;
-        let mut shadow = r.shadow;
-        if std::mem::take(&mut self.bots.discard) {
-            shadow = None;
-            self.bots.pending.clear();
+        if !std::mem::take(&mut self.bots.discard) {
+            self.bots.agents = Some(r.agents);
         }
-        for (actor, action) in std::mem::take(&mut self.bots.pending) {
-            if let Some(s) = shadow.as_mut() {
-                if s.m.apply_json(actor, &action).is_err() {
-                    shadow = None;
-                }
-            }
-        }
-        self.bots.shadow = shadow;
         if self.m.actions_len() != r.at_seq {
             // The game moved on while the bot thought: ask again.
             self.maybe_bot();

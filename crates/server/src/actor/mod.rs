@@ -411,9 +411,9 @@ impl GameActor {
             // visitor reloads it from the database in a moment.
             let over = self.m.outcome().is_some() || self.row.aborted;
             if over && !self.bots.thinking {
-                // No bot moves again in a game that is over: its copy of
-                // the game and its agents would only wait out the unload.
-                self.bots.shadow = None;
+                // No bot moves again in a game that is over: its agents
+                // would only wait out the unload.
+                self.bots.agents = None;
             }
             let idle = if over {
                 self.env

@@ -33,7 +33,7 @@ pub(super) enum OnClock {
 }
 
 impl OnClock {
-    fn json(self) -> Value {
+    pub(super) fn json(self) -> Value {
         match self {
             OnClock::Seat(seat, why) => json!({"reason": why.as_str(), "seat": seat}),
             OnClock::Round => json!({"reason": "round"}),
@@ -73,7 +73,7 @@ impl GameActor {
     /// Per action of the record from `from` on, whether a clock made it
     /// (see the module doc): derived from the stored times, plus what
     /// this actor saw.
-    fn on_clock(&self, from: usize) -> Vec<Option<OnClock>> {
+    pub(super) fn on_clock(&self, from: usize) -> Vec<Option<OnClock>> {
         let steps = &self.clock.timeline.steps;
         let from = from.min(steps.len());
         let mut out = vec![None; steps.len() - from];

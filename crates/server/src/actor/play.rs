@@ -6,7 +6,7 @@ use crate::clocks::START_KEY;
 use crate::error::ApiError;
 use crate::storage::{ActionRow, DeadlineRow, StatusRow, Write};
 use parlor_core::{Actor, Applied, ErrorKind, Seat, ToAct, Viewer};
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::time::Instant;
 
 impl GameActor {
@@ -33,21 +33,25 @@ impl GameActor {
         reply: ActReply,
         result: Result<(usize, Vec<Value>), ApiError>,
     ) {
-        let ok = result.is_ok();
-        match reply {
-            ActReply::Http(tx) => {
+        match (reply, &result) {
+            (ActReply::Http(tx), _) => {
+                let ok = result.is_ok();
                 let _ = tx.send(result);
+                if ok {
+                    self.after_change();
+                }
             }
-            ActReply::Conn { conn, reference } => {
-                let msg = match &result {
-                    Ok((seq, _)) => json!({"type": "ack", "ref": reference, "seq": seq}),
-                    Err(e) => crate::ws::error_json(reference.clone(), e),
-                };
-                self.send_to(conn, msg.to_string().into());
+            (ActReply::Conn { conn, reference }, Ok((seq, _))) => {
+                // Written as text: the same JSON as `json!` makes, without
+                // a map built and dropped per action.
+                let ack = format!(r#"{{"ref":{reference},"seq":{seq},"type":"ack"}}"#);
+                self.broadcast_state_after(Some((conn, ack.into())));
+                self.maybe_bot();
             }
-        }
-        if ok {
-            self.after_change();
+            (ActReply::Conn { conn, reference }, Err(e)) => {
+                let text = crate::ws::error_json(reference, e).to_string();
+                self.send_to(conn, text.into());
+            }
         }
     }
 
@@ -289,8 +293,7 @@ impl GameActor {
             }
             self.row.status = status;
             self.last_by = Some(actor);
-            self.last_events = super::render::LastEvents::new(&events, self.m.seats());
-            self.bots_follow(actor, &action);
+            self.last_events = super::render::LastEvents::new(&events, self.m.seats(), seq);
             return Ok((seq, events));
         }
         Err(ApiError::busy().into())
@@ -329,8 +332,9 @@ impl GameActor {
                 let len = self.m.actions_len();
                 self.clock_moves.retain(|&i, _| i < len);
                 self.rebuild_clocks();
-                self.bots.shadow = None;
-                self.bots.pending.clear();
+                // The agents followed a history that may no longer be the
+                // game's: new ones catch up from the history.
+                self.bots.agents = None;
                 self.bots.discard = self.bots.thinking;
                 // A decision for the old copy is of no use: stop it now.
                 self.bots.cancel.cancel();
@@ -352,7 +356,6 @@ impl GameActor {
         if let Some(actions) = record.get_mut("actions").and_then(Value::as_array_mut) {
             actions.pop();
         }
-        self.bots.shadow = None;
         match self.entry.replay(&record, &self.resources) {
             Ok(m) => {
                 self.m = m;

@@ -26,10 +26,15 @@ fn put<T: serde::Serialize>(out: &mut Vec<u8>, t: &T) {
 pub(super) struct LastEvents {
     /// `[0]` the spectators' list, `[1 + s]` seat `s`'s.
     by_viewer: Vec<Box<str>>,
+    /// The move they came with (its number, the record's length after
+    /// it): the state's `move` carries the same events when it is still
+    /// the last move.
+    n: Option<usize>,
 }
 
 impl LastEvents {
-    pub(super) fn new(applied: &Applied, seats: usize) -> Self {
+    /// The events of move number `n` (the record's length after it).
+    pub(super) fn new(applied: &Applied, seats: usize, n: usize) -> Self {
         let viewers =
             std::iter::once(Viewer::Spectator).chain((0..seats).map(|s| Viewer::Seat(Seat(s))));
         LastEvents {
@@ -40,6 +45,7 @@ impl LastEvents {
                         .into_boxed_str()
                 })
                 .collect(),
+            n: Some(n),
         }
     }
 
@@ -121,7 +127,7 @@ impl GameActor {
         out.extend_from_slice(b",\"events\":");
         out.extend_from_slice(self.last_events.for_viewer(viewer).as_bytes());
         out.extend_from_slice(b",\"move\":");
-        put(&mut out, &self.last_move_json(viewer));
+        self.write_last_move(viewer, &mut out);
         out.extend_from_slice(b",\"score_words\":");
         put(&mut out, &self.m.score_words());
         if let (true, Viewer::Seat(seat)) = (legal, viewer) {
@@ -134,6 +140,36 @@ impl GameActor {
         }
         out.push(b'}');
         out
+    }
+
+    /// The last move as `viewer` may see it, as [`GameActor::last_move_json`]
+    /// writes it (`null` before the first), as text: its events are the
+    /// last change's text when they belong to this move. Built as a tree
+    /// of values, it was a map and a copy of the events per state sent.
+    fn write_last_move(&self, viewer: Viewer, out: &mut Vec<u8>) {
+        let n = self.clock.timeline.steps.len();
+        let known = self
+            .last_events
+            .n
+            .filter(|&k| k == n && k == self.m.actions_len() && n > 0);
+        let Some(n) = known else {
+            put(out, &self.last_move_json(viewer));
+            return;
+        };
+        let step = &self.clock.timeline.steps[n - 1];
+        let clock = self.on_clock(n - 1).pop().flatten();
+        // The keys in the order `json!` gives them (sorted).
+        out.extend_from_slice(b"{\"at_ms\":");
+        put(out, &step.at_ms);
+        out.extend_from_slice(b",\"by\":");
+        put(out, &step.actor);
+        out.extend_from_slice(b",\"clock\":");
+        put(out, &clock.map(super::moves::OnClock::json));
+        out.extend_from_slice(b",\"events\":");
+        out.extend_from_slice(self.last_events.for_viewer(viewer).as_bytes());
+        out.extend_from_slice(b",\"n\":");
+        put(out, &n);
+        out.push(b'}');
     }
 
     pub(super) fn state_text(&self, viewer: Viewer, legal: bool) -> Outbound {
@@ -159,17 +195,37 @@ impl GameActor {
     }
 
     pub(super) fn broadcast_state(&mut self) {
+        self.broadcast_state_after(None);
+    }
+
+    /// [`GameActor::broadcast_state`], with `ack` queued for its
+    /// connection just before that connection's state: queued apart (the
+    /// ack, then the state rendered and queued for everyone), the
+    /// connection's writer, woken by the ack on the other core, often
+    /// sent it alone, a third more `send`s per action.
+    pub(super) fn broadcast_state_after(&mut self, ack: Option<(u64, Outbound)>) {
         // One serialisation per distinct (viewer, legal): spectators share one.
         let mut texts: HashMap<(Viewer, bool), Outbound> = HashMap::new();
         let mut slow = Vec::new();
+        let mut ack = ack;
         for (&id, c) in &self.conns {
             let text = texts
                 .entry((c.viewer, c.legal))
                 .or_insert_with(|| self.state_text(c.viewer, c.legal))
                 .clone();
+            if let Some((_, a)) = ack.take_if(|(to, _)| *to == id) {
+                if c.out.try_send(a).is_err() {
+                    slow.push(id);
+                    continue;
+                }
+            }
             if c.out.try_send(text).is_err() {
                 slow.push(id);
             }
+        }
+        if let Some((to, a)) = ack {
+            // Not among the connections any more: as `send_to` does.
+            self.send_to(to, a);
         }
         let mut dropped = false;
         for id in slow {

@@ -79,9 +79,12 @@ impl GameActor {
             match applied {
                 Ok((actor, events)) => {
                     self.last_by = Some(actor);
-                    self.last_events = super::render::LastEvents::new(&events, self.m.seats());
+                    self.last_events = super::render::LastEvents::new(
+                        &events,
+                        self.m.seats(),
+                        self.m.actions_len(),
+                    );
                     self.clocks_follow(actor, a.at_ms);
-                    self.bots_follow(actor, &a.action);
                     changed = true;
                 }
                 Err(e) => {

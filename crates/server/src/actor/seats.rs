@@ -328,7 +328,7 @@ impl GameActor {
                     .collect();
                 let spec = NewGameSpec {
                     game: self.row.game.clone(),
-                    config: self.row.config.clone(),
+                    config: self.row.config.value(),
                     // A fresh seed, drawn by the server.
                     seed: None,
                     public: self.row.public,

@@ -125,11 +125,11 @@ pub struct GameRow {
     /// The registered game name.
     pub game: String,
     /// The rules, as the game normalised them (from its record).
-    pub config: Value,
+    pub config: JsonText,
     /// The game's seed.
     pub seed: u64,
     /// The record's lexicon stamps, checked on replay.
-    pub lexicons: Value,
+    pub lexicons: JsonText,
     /// Listed in the lobby, free seats claimable.
     pub public: bool,
     /// Creation time (ms since the epoch).
@@ -655,6 +655,44 @@ pub(crate) fn rating_plan(
     }
     let places = crate::ratings::places(outcome, names.len())?;
     Some((names, places))
+}
+
+/// A JSON value that a live game keeps but seldom reads (its rules, its
+/// lexicon stamps), held as its text: as a tree of values (a map per
+/// object, a string per key) Word Sprout's rules cost every game in memory
+/// more than a kilobyte; they are read only for a summary.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonText(Box<str>);
+
+impl JsonText {
+    /// The value, parsed again.
+    pub fn value(&self) -> Value {
+        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+    }
+
+    /// The compact JSON text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Text read from the database, checked to be JSON.
+    pub(crate) fn parse(text: String) -> Result<Self, StorageError> {
+        serde_json::from_str::<serde::de::IgnoredAny>(&text)
+            .map_err(|e| StorageError(format!("bad JSON in database: {e}")))?;
+        Ok(JsonText(text.into_boxed_str()))
+    }
+}
+
+impl From<&Value> for JsonText {
+    fn from(v: &Value) -> Self {
+        JsonText(v.to_string().into_boxed_str())
+    }
+}
+
+impl From<Value> for JsonText {
+    fn from(v: Value) -> Self {
+        JsonText::from(&v)
+    }
 }
 
 pub(crate) fn json_text(v: &Value) -> String {

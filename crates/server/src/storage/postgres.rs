@@ -29,9 +29,9 @@
 
 use super::store::Notice;
 use super::{
-    json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, LeaseOp, ListFilter,
-    Listed, RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage, StorageError,
-    StoredGame, WordListRow, Write, GAME_COLUMNS,
+    json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, JsonText, LeaseOp,
+    ListFilter, Listed, RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage,
+    StorageError, StoredGame, WordListRow, Write, GAME_COLUMNS,
 };
 use crate::ratings::Rating;
 use postgres::{Client, NoTls, Row, Statement};
@@ -651,9 +651,9 @@ fn game_row(r: &Row) -> Result<GameRow, StorageError> {
     Ok(GameRow {
         id: r.try_get(0).map_err(err)?,
         game: r.try_get(1).map_err(err)?,
-        config: text(2)?,
+        config: JsonText::parse(r.try_get::<_, String>(2).map_err(err)?)?,
         seed: r.try_get::<_, i64>(3).map_err(err)? as u64,
-        lexicons: text(4)?,
+        lexicons: JsonText::parse(r.try_get::<_, String>(4).map_err(err)?)?,
         public: r.try_get(5).map_err(err)?,
         created_ms: r.try_get(6).map_err(err)?,
         status: StatusRow {
@@ -862,9 +862,9 @@ impl PgConn {
                         &[
                             &row.id,
                             &row.game,
-                            &json_text(&row.config),
+                            &row.config.as_str(),
                             &(row.seed as i64),
-                            &json_text(&row.lexicons),
+                            &row.lexicons.as_str(),
                             &row.public,
                             &row.created_ms,
                             &(s.seq as i64),

@@ -6,9 +6,9 @@
 //! reader) share the file; WAL lets the reader run during a write.
 
 use super::{
-    json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, ListFilter, Listed,
-    RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage, StorageError, StoredGame,
-    WordListRow, Write, GAME_COLUMNS,
+    json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, JsonText, ListFilter,
+    Listed, RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage, StorageError,
+    StoredGame, WordListRow, Write, GAME_COLUMNS,
 };
 use crate::ratings::Rating;
 use rusqlite::{params, Connection, OptionalExtension, Row};
@@ -528,9 +528,9 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
             .execute(params![
                 row.id,
                 row.game,
-                json_text(&row.config),
+                row.config.as_str(),
                 row.seed as i64,
-                json_text(&row.lexicons),
+                row.lexicons.as_str(),
                 row.public,
                 row.created_ms,
                 s.seq as i64,
@@ -872,9 +872,9 @@ impl RawGame {
         Ok(GameRow {
             id: self.id,
             game: self.game,
-            config: parse_json(&self.config)?,
+            config: JsonText::parse(self.config)?,
             seed: self.seed as u64,
-            lexicons: parse_json(&self.lexicons)?,
+            lexicons: JsonText::parse(self.lexicons)?,
             public: self.public,
             created_ms: self.created_ms,
             status: StatusRow {

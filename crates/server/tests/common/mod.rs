@@ -533,9 +533,9 @@ pub fn nim_game_write(id: &str) -> parlor_server::storage::Write {
         row: GameRow {
             id: id.into(),
             game: "nim".into(),
-            config: json!({"pile": 5, "max_take": 3}),
+            config: json!({"pile": 5, "max_take": 3}).into(),
             seed: 7,
-            lexicons: json!([]),
+            lexicons: json!([]).into(),
             public: true,
             created_ms: 1,
             status: StatusRow {

@@ -68,8 +68,10 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 
-/// A canonical land (see the module documentation).
-pub(crate) type Key = Box<[u8]>;
+/// A canonical land (see the module documentation). Shared, not boxed:
+/// a key is copied into option lists, caches and tables many times over,
+/// and a count costs less than a copy.
+pub(crate) type Key = std::sync::Arc<[u8]>;
 
 /// Separates boundaries in a key.
 pub(crate) const BOUNDARY: u8 = b'.';
@@ -86,10 +88,25 @@ const SHARED: u8 = b'L';
 
 /// A position being worked on: regions of boundaries of spot ids, and the
 /// lives of each id.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct Work {
     pub regions: Vec<Vec<Vec<u8>>>,
     pub lives: Vec<u8>,
+}
+
+impl Clone for Work {
+    fn clone(&self) -> Self {
+        Work {
+            regions: self.regions.clone(),
+            lives: self.lives.clone(),
+        }
+    }
+    // Field by field, so the nested vectors' buffers are reused (the
+    // derived `clone_from` would allocate a whole new copy).
+    fn clone_from(&mut self, source: &Self) {
+        self.regions.clone_from(&source.regions);
+        self.lives.clone_from(&source.lives);
+    }
 }
 
 /// Reads a key back into a work position (ids in order of appearance).
@@ -175,6 +192,12 @@ pub(crate) fn check_key(key: &[u8]) -> Result<(), String> {
 /// Reduces a work position (see the module documentation) and appends its
 /// lands' keys to `out`, unsorted.
 pub(crate) fn finish(mut w: Work, out: &mut Vec<Key>) {
+    finish_in(&mut w, out);
+}
+
+/// [`finish`] on a work position that the caller reuses (its buffers
+/// are kept for the next child; its contents are spoilt).
+fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
     let lives = &w.lives;
     for region in &mut w.regions {
         for b in region.iter_mut() {
@@ -204,7 +227,8 @@ pub(crate) fn finish(mut w: Work, out: &mut Vec<Key>) {
         }
         x
     }
-    let mut owner = vec![usize::MAX; lives.len()];
+    // Spot ids are bytes: fixed arrays, no allocation.
+    let mut owner = [usize::MAX; 256];
     for (r, region) in w.regions.iter().enumerate() {
         for &v in region.iter().flatten() {
             let o = owner[v as usize];
@@ -271,11 +295,11 @@ fn drop_twin(b: &mut Vec<u8>, lives: &[u8]) {
 /// it holds and their lives, not on how they lie (see the module
 /// documentation).
 fn merge_small_regions(regions: &mut [Vec<Vec<u8>>], lives: &[u8]) {
-    let mut total = vec![0u8; lives.len()];
+    let mut total = [0u8; 256];
     for &v in regions.iter().flatten().flatten() {
         total[v as usize] += 1;
     }
-    let mut here = vec![0u8; lives.len()];
+    let mut here = [0u8; 256];
     for region in regions.iter_mut() {
         if region.len() == 1 && region[0].len() <= 1 {
             continue;
@@ -336,10 +360,13 @@ thread_local! {
 /// Steps of the tie search (see [`Exact`]) tried once a first key is
 /// written. Lands with many tied boundaries holding shared names have
 /// factorially many writings; past this budget the least key found so far
-/// is kept. Two keys for one class only cost a second search, and a
-/// budget of 100 made normal play at n = 11 about 1.6 times faster for
-/// the same positions.
-const TIE_BUDGET: u32 = 100;
+/// is kept. Two keys for one class only cost a second search. A budget
+/// of 100 made normal play at n = 11 about 1.6 times faster than the
+/// full search for the same positions; 10 is faster again (n = 12 and
+/// nimbers 1..10 about 1.5 times, normal 1..11 the same: most searches
+/// used the whole budget and rarely found a lesser key), while 0 to 5
+/// made more positions than they saved (see `docs/rules/sprouts.md`).
+const TIE_BUDGET: u32 = 10;
 
 #[cfg(test)]
 thread_local! {
@@ -364,6 +391,18 @@ thread_local! {
         RefCell::new(HashMap::default());
 }
 
+/// Empties this thread's key cache (for a test that changes how keys
+/// are made).
+#[cfg(test)]
+pub(crate) fn forget_keys() {
+    CANON_SEEN.with(|c| c.borrow_mut().clear());
+}
+
+thread_local! {
+    /// The buffer [`canon_cached`] writes plain writings in.
+    static PLAIN: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
 /// [`canon`], remembered by the land's plain writing (regions and
 /// boundaries in the order given, names by first appearance). The plain
 /// writing describes the land up to the spots' ids, and [`canon`] never
@@ -378,7 +417,11 @@ fn canon_cached(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     }
     let mut name = [u8::MAX; 256];
     let mut next = 0u8;
-    let mut plain: Vec<u8> = Vec::with_capacity(len + 16);
+    // The plain writing goes in this thread's one buffer: only a miss
+    // keeps a copy of it.
+    let mut plain = PLAIN.with(|p| std::mem::take(&mut *p.borrow_mut()));
+    plain.clear();
+    plain.reserve(len + 16);
     for (i, r) in regions.iter().enumerate() {
         if i > 0 {
             plain.push(REGION);
@@ -404,17 +447,21 @@ fn canon_cached(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
             }
         }
     }
-    if let Some(k) = CANON_SEEN.with(|c| c.borrow().get(&plain[..]).cloned()) {
-        return k;
-    }
-    let key = canon(regions, lives);
-    CANON_SEEN.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.len() >= CANON_CACHE {
-            c.clear();
+    let key = match CANON_SEEN.with(|c| c.borrow().get(&plain[..]).cloned()) {
+        Some(k) => k,
+        None => {
+            let key = canon(regions, lives);
+            CANON_SEEN.with(|c| {
+                let mut c = c.borrow_mut();
+                if c.len() >= CANON_CACHE {
+                    c.clear();
+                }
+                c.insert(plain[..].into(), key.clone());
+            });
+            key
         }
-        c.insert(plain.into_boxed_slice(), key.clone());
-    });
+    };
+    PLAIN.with(|p| *p.borrow_mut() = plain);
     key
 }
 
@@ -820,13 +867,13 @@ impl Names {
 /// The key of one land given as its regions.
 pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     let nv = lives.len();
-    let mut count = vec![0u8; nv];
+    let mut count = [0u8; 256];
     for &v in regions.iter().flat_map(|r| r.iter()).flatten() {
         count[v as usize] += 1;
     }
     // Each spot's byte; a name seen a second time in the same boundary
     // has both corners there (255, numbered inside the boundary).
-    let mut home = vec![u32::MAX; nv];
+    let mut home = [u32::MAX; 256];
     let mut sym = vec![0u8; nv];
     let mut bid = 0u32;
     for r in regions {
@@ -892,7 +939,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
                 );
             }
         }
-        return key.into_boxed_slice();
+        return key.into();
     }
     if nr == 1 {
         syms.push(sym);
@@ -935,22 +982,28 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
         }
     }
     // Each region's least side (both when mirroring gives the same
-    // signature), regions in signature order.
-    let mut sides: Vec<(usize, Vec<Side>)> = regions
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let f = side(r, false, &syms[i]);
-            let b = side(r, true, &syms[i]);
-            let v = match f.sig.cmp(&b.sig) {
-                std::cmp::Ordering::Less => vec![f],
-                std::cmp::Ordering::Greater => vec![b],
-                std::cmp::Ordering::Equal => vec![f, b],
-            };
-            (i, v)
-        })
-        .collect();
-    sides.sort_by(|a, b| a.1[0].sig.cmp(&b.1[0].sig));
+    // signature), regions in signature order. One region has no classes
+    // to mark, so its first-pass sides stand.
+    let sides: Vec<(usize, Vec<Side>)> = if nr == 1 {
+        plain
+    } else {
+        let mut sides: Vec<(usize, Vec<Side>)> = regions
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let f = side(r, false, &syms[i]);
+                let b = side(r, true, &syms[i]);
+                let v = match f.sig.cmp(&b.sig) {
+                    std::cmp::Ordering::Less => vec![f],
+                    std::cmp::Ordering::Greater => vec![b],
+                    std::cmp::Ordering::Equal => vec![f, b],
+                };
+                (i, v)
+            })
+            .collect();
+        sides.sort_by(|a, b| a.1[0].sig.cmp(&b.1[0].sig));
+        sides
+    };
     let groups = runs(sides.len(), |a, b| sides[a].1[0].sig == sides[b].1[0].sig);
     let names = Names {
         of: [u8::MAX; 256],
@@ -969,7 +1022,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     let mut first: Vec<usize> = (a..b).collect();
     exact.regions_step(0, &mut first, &names, &mut key);
     let key = exact.best.unwrap_or_default();
-    key.into_boxed_slice()
+    key.into()
 }
 
 /// The positions one move away from a land, each as its lands' keys
@@ -992,12 +1045,15 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
     let w = parse(key);
     let mut seen: HashSet<Vec<Key>, BuildHasherDefault<Mix>> = HashSet::default();
     let mut stop = false;
-    let mut emit = |mut w: Work| -> bool {
+    // Every child is made in this one work position, copied over from the
+    // parent with `clone_from`, which keeps the buffers of the last child.
+    let mut scratch = Work::default();
+    let mut emit = |w: &mut Work| -> bool {
         if stop {
             return true;
         }
         let mut lands = Vec::new();
-        finish(std::mem::take(&mut w), &mut lands);
+        finish_in(w, &mut lands);
         lands.sort();
         if !seen.contains(&lands) {
             seen.insert(lands.clone());
@@ -1047,18 +1103,17 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
                         if w.lives[y as usize] < 3 {
                             joined.push(y);
                         }
-                        let mut c = w.clone();
+                        let c = &mut scratch;
+                        c.clone_from(&w);
                         c.lives[x as usize] -= 1;
                         c.lives[y as usize] -= 1;
                         c.lives.push(1);
-                        let mut nr: Vec<Vec<u8>> = Vec::with_capacity(nb - 1);
-                        for (k, b) in region.iter().enumerate() {
-                            if k != b1 && k != b2 {
-                                nr.push(b.clone());
-                            }
-                        }
+                        // The two boundaries out (the later first), the
+                        // joined one in; the others stay where they were.
+                        let nr = &mut c.regions[r];
+                        nr.remove(b2);
+                        nr.remove(b1);
                         nr.push(joined);
-                        c.regions[r] = nr;
                         if emit(c) {
                             return true;
                         }
@@ -1078,7 +1133,8 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
             let mut split = |x: u8, y: u8, side1: Vec<u8>, side2: Vec<u8>, twice: bool| {
                 let mut counts = vec![0usize; groups.len()];
                 loop {
-                    let mut c = w.clone();
+                    let c = &mut scratch;
+                    c.clone_from(&w);
                     if twice {
                         c.lives[x as usize] -= 2;
                     } else {
