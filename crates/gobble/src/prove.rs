@@ -7,19 +7,13 @@
 //! set of symmetric ones (a board and its mirror images score the same).
 //!
 //! For a class, [`Prover::bound`] is an upper bound on the score of each of
-//! its boards: the sum, over every word path the trie allows, of its points,
-//! where at each step the best letter of the next cell is taken on its own
-//! (the "max, no mark" bound). A board's score counts each distinct word
-//! once, and each of its words has at least one path, so its score is at most
-//! the sum over its paths, which each step's maximum only raises. A class
-//! whose bound is below the target holds no board worth reporting; otherwise
-//! the first cell (centre outwards) with more than one letter is split into
-//! its letters and each part is bounded again, until a class is one board,
-//! scored exactly by [`Solver`].
-//!
-//! This is the simplest correct form of the method of danvk's
-//! hybrid-boggle; its "orderly trees" (which share the bound's work across
-//! the splits) are the next step (see `docs/notes/prove-progress.md`).
+//! its boards, from the class's orderly tree (hybrid-boggle's idea, written
+//! anew; see [`Tree`]). The cells are then forced to each of their letters
+//! in split order (centre outwards), each forced class bounded from the same
+//! tree, until a class whose bound is below the target is dropped or a
+//! class is one board, scored exactly by [`Solver`]. Classes that differ
+//! only in their last split positions' buckets share one tree and are
+//! forced together, one 16-bit lane each ([`Prover::with_merged`]).
 
 use crate::board::{Board, Size, QU};
 use crate::scoring::{Scoring, MAX_WORD_LEN};
@@ -102,7 +96,7 @@ pub struct ProofStats {
     /// Top-level classes (bucket assignments) in the search, after symmetry.
     pub classes: u64,
     /// Bounds computed: one per top-level class from its tree, one per
-    /// forced letter after that.
+    /// forced letter after that (for all the classes forced together).
     pub bounds: u64,
     /// Orderly tree nodes built (sum and choice nodes, over every class).
     pub tree_nodes: u64,
