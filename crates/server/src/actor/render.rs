@@ -156,6 +156,8 @@ impl GameActor {
             put(out, &self.last_move_json(viewer));
             return;
         };
+        #[cfg(debug_assertions)]
+        let start = out.len();
         let step = &self.clock.timeline.steps[n - 1];
         let clock = self.on_clock(n - 1).pop().flatten();
         // The keys in the order `json!` gives them (sorted).
@@ -170,6 +172,13 @@ impl GameActor {
         out.extend_from_slice(b",\"n\":");
         put(out, &n);
         out.push(b'}');
+        // This writes by hand what `last_move_json` builds; every test
+        // (debug builds) checks the two still agree.
+        #[cfg(debug_assertions)]
+        {
+            let written: Value = serde_json::from_slice(&out[start..]).unwrap_or(Value::Null);
+            debug_assert_eq!(written, self.last_move_json(viewer), "move {n}");
+        }
     }
 
     pub(super) fn state_text(&self, viewer: Viewer, legal: bool) -> Outbound {
@@ -203,11 +212,10 @@ impl GameActor {
     /// ack, then the state rendered and queued for everyone), the
     /// connection's writer, woken by the ack on the other core, often
     /// sent it alone, a third more `send`s per action.
-    pub(super) fn broadcast_state_after(&mut self, ack: Option<(u64, Outbound)>) {
+    pub(super) fn broadcast_state_after(&mut self, mut ack: Option<(u64, Outbound)>) {
         // One serialisation per distinct (viewer, legal): spectators share one.
         let mut texts: HashMap<(Viewer, bool), Outbound> = HashMap::new();
         let mut slow = Vec::new();
-        let mut ack = ack;
         for (&id, c) in &self.conns {
             let text = texts
                 .entry((c.viewer, c.legal))

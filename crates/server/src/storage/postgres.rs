@@ -645,15 +645,16 @@ fn game_row(r: &Row) -> Result<GameRow, StorageError> {
     let text = |i: usize| -> Result<serde_json::Value, StorageError> {
         parse_json(r.try_get::<_, &str>(i).map_err(err)?)
     };
+    let kept_as_text = |i: usize| JsonText::parse(r.try_get::<_, String>(i).map_err(err)?);
     let key: Option<String> = r.try_get(11).map_err(err)?;
     let started: Option<i64> = r.try_get(12).map_err(err)?;
     let outcome: Option<&str> = r.try_get(9).map_err(err)?;
     Ok(GameRow {
         id: r.try_get(0).map_err(err)?,
         game: r.try_get(1).map_err(err)?,
-        config: JsonText::parse(r.try_get::<_, String>(2).map_err(err)?)?,
+        config: kept_as_text(2)?,
         seed: r.try_get::<_, i64>(3).map_err(err)? as u64,
-        lexicons: JsonText::parse(r.try_get::<_, String>(4).map_err(err)?)?,
+        lexicons: kept_as_text(4)?,
         public: r.try_get(5).map_err(err)?,
         created_ms: r.try_get(6).map_err(err)?,
         status: StatusRow {
