@@ -219,30 +219,31 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
         merge_small_regions(&mut w.regions, lives);
     }
     // Lands: regions joined by shared spots (union-find over regions).
-    // Region indices fit a byte (a region needs a line, and there are at
-    // most `MAX_LIVES` of those), so fixed arrays do: no allocation.
-    let n = w.regions.len().min(256);
-    let mut parent = [0u8; 256];
+    // Fixed arrays, no allocation: every region left holds a live corner,
+    // and a spot (its id a byte) has at most two corners, so there are
+    // at most 512 regions.
+    let n = w.regions.len().min(MAX_REGIONS);
+    let mut parent = [0u16; MAX_REGIONS];
     for (r, p) in parent.iter_mut().enumerate().take(n) {
-        *p = r as u8;
+        *p = r as u16;
     }
-    fn find(p: &mut [u8; 256], mut x: u8) -> u8 {
+    fn find(p: &mut [u16; MAX_REGIONS], mut x: u16) -> u16 {
         while p[x as usize] != x {
             p[x as usize] = p[p[x as usize] as usize];
             x = p[x as usize];
         }
         x
     }
-    let mut owner = [u8::MAX; 256];
+    let mut owner = [u16::MAX; 256];
     let mut joined = false;
     for (r, region) in w.regions.iter().enumerate().take(n) {
         for bound in region {
             for &v in bound {
                 let o = owner[v as usize];
-                if o == u8::MAX {
-                    owner[v as usize] = r as u8;
+                if o == u16::MAX {
+                    owner[v as usize] = r as u16;
                 } else if o as usize != r {
-                    let (a, b) = (find(&mut parent, o), find(&mut parent, r as u8));
+                    let (a, b) = (find(&mut parent, o), find(&mut parent, r as u16));
                     if a != b {
                         parent[a as usize] = b;
                         joined = true;
@@ -251,32 +252,35 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
             }
         }
     }
-    let mut group = [0u8; 256];
-    if n == 1 || (joined && (0..n as u8).all(|r| find(&mut parent, r) == find(&mut parent, 0))) {
+    let mut group = [0u16; MAX_REGIONS];
+    if n == 1 || (joined && (0..n as u16).all(|r| find(&mut parent, r) == find(&mut parent, 0))) {
         // One land (the usual case): all regions as they come.
         for (i, g) in group.iter_mut().enumerate().take(n) {
-            *g = i as u8;
+            *g = i as u16;
         }
         out.push(canon_cached(&w.regions, &group[..n], lives));
         return;
     }
-    let mut done = [false; 256];
+    let mut done = [false; MAX_REGIONS];
     for r in 0..n {
-        let root = find(&mut parent, r as u8);
+        let root = find(&mut parent, r as u16);
         if done[root as usize] {
             continue;
         }
         done[root as usize] = true;
         let mut len = 0;
         for s in r..n {
-            if find(&mut parent, s as u8) == root {
-                group[len] = s as u8;
+            if find(&mut parent, s as u16) == root {
+                group[len] = s as u16;
                 len += 1;
             }
         }
         out.push(canon_cached(&w.regions, &group[..len], lives));
     }
 }
+
+/// More regions than a work position can hold (see [`finish_in`]).
+const MAX_REGIONS: usize = 512;
 
 /// Drops one corner of a one-life spot whose two corners are next to each
 /// other on boundary `b` (`xAAy` becomes `xAy`, `AA` becomes `A`): a line
@@ -442,7 +446,7 @@ thread_local! {
 /// writing describes the land up to the spots' ids, and [`canon`] never
 /// looks at ids beyond telling them apart, so equal plain writings have
 /// equal keys: the same part met again costs one look-up.
-fn canon_cached(all: &[Vec<Vec<u8>>], group: &[u8], lives: &[u8]) -> Key {
+fn canon_cached(all: &[Vec<Vec<u8>>], group: &[u16], lives: &[u8]) -> Key {
     let regions = || group.iter().map(|&g| &all[g as usize]);
     let mut count = [0u8; 256];
     let mut len = 0;
