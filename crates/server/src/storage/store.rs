@@ -38,6 +38,8 @@ struct Inner {
     reads: mpsc::Sender<ReadJob>,
     /// Reads asked for so far.
     reads_asked: std::sync::atomic::AtomicU64,
+    /// Write requests (commits asked for) so far.
+    writes_asked: std::sync::atomic::AtomicU64,
 }
 
 impl Store {
@@ -127,6 +129,7 @@ impl Store {
                 writes: wtx,
                 reads: rtx,
                 reads_asked: std::sync::atomic::AtomicU64::new(0),
+                writes_asked: std::sync::atomic::AtomicU64::new(0),
             }),
         }
     }
@@ -136,6 +139,15 @@ impl Store {
     pub fn reads_asked(&self) -> u64 {
         self.inner
             .reads_asked
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// How many write requests were sent to the writer so far (each one
+    /// commit, all or nothing; several share a transaction when they
+    /// arrive together), for tests and the benchmark.
+    pub fn writes_asked(&self) -> u64 {
+        self.inner
+            .writes_asked
             .load(std::sync::atomic::Ordering::Relaxed)
     }
 
@@ -171,6 +183,9 @@ impl Store {
     /// Commits `writes` together (all or none), returning once durable,
     /// with whether each was taken (see [`super::Storage::commit`]).
     pub async fn commit(&self, writes: Vec<Write>) -> Result<Vec<bool>, StorageError> {
+        self.inner
+            .writes_asked
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         self.inner
             .writes
