@@ -79,9 +79,10 @@ extern "C" {
 /// Memory freed by the server goes back to the system after 10 ms
 /// instead of mimalloc 3's default of a second: games end and their
 /// rematches start all the time, and the pages freed meanwhile stayed
-/// resident; Word Sprout's 10,000-game benchmark held 30–60 MiB less at
-/// its end (and at its peak) with a short delay, for no CPU per action
-/// that the runs could tell (crates/server/README.md, "Load").
+/// resident. Word Sprout's 10,000-game benchmark ended 15–19 MiB lower in
+/// two interleaved pairs (about 30 MiB lower on the mean of all runs),
+/// its peak did not move measurably, nor the CPU per action
+/// (crates/server/README.md, "Load").
 /// `MIMALLOC_PURGE_DELAY` in the environment still decides when set.
 fn purge_freed_memory_soon() {
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
