@@ -261,9 +261,10 @@ impl Store {
 /// retry (its index was taken, by itself), and a game created in one came
 /// back as a failed creation, leaving an orphan game.
 fn commit_group(storage: &mut dyn Storage, group: Vec<(Vec<Write>, Reply)>) {
-    // Whether the group was tried and failed: then any of its writes may
-    // be in the database already.
-    let group_failed = group.len() > 1;
+    // Several requests are first tried in one commit; one alone goes
+    // straight to its own. Past a failed group commit, any of the group's
+    // writes may be in the database already.
+    let several = group.len() > 1;
     // The writes in one list (moved, not copied: a copy of every action's
     // JSON was made and dropped at every commit), each request's at its
     // range of it.
@@ -274,7 +275,7 @@ fn commit_group(storage: &mut dyn Storage, group: Vec<(Vec<Write>, Reply)>) {
         all.extend(writes);
         requests.push((start..all.len(), reply));
     }
-    if group_failed {
+    if several {
         if let Ok(taken) = storage.commit(&all) {
             let mut taken = taken.into_iter();
             for (range, reply) in requests {
@@ -287,7 +288,8 @@ fn commit_group(storage: &mut dyn Storage, group: Vec<(Vec<Write>, Reply)>) {
     for (range, reply) in requests {
         let writes = &all[range];
         let result = match storage.commit(writes) {
-            Ok(taken) if group_failed => Ok(taken
+            // Reached only after the group's commit failed.
+            Ok(taken) if several => Ok(taken
                 .into_iter()
                 .zip(writes)
                 .map(|(t, w)| t || already_stored(storage, w))
