@@ -6,7 +6,7 @@
 mod common;
 
 use parlor_core::{Registry, Resources};
-use parlor_server::client::http;
+use parlor_server::client::{http, Ws};
 use parlor_server::storage::{
     AccountRow, ActionRow, ListFilter, Listed, RatingChangeRow, RatingRow, StatusRow, Storage,
     StorageError, Store, StoredGame, WordListRow, Write,
@@ -275,5 +275,96 @@ async fn a_failed_rollback_leaves_no_unstored_action_in_memory() {
         (json!(2), json!(6)),
         "{s}"
     );
+    server.stop().await;
+}
+
+/// A person's action that a quick bot answers in the same commit (nim's
+/// bot, see `a_quick_bot_answers_in_the_same_commit`), and the commit
+/// fails: neither move is shown nor kept in memory, the sender gets
+/// `storage`, and the game goes on from what is stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_commit_undoes_the_quick_bots_answer_too() {
+    let (store, flags) = flaky_store("quick-bot-fails");
+    let server = Server::start_with_store(
+        common::registry(),
+        Resources::embedded(),
+        store,
+        "127.0.0.1:0".parse().unwrap(),
+        Settings {
+            resume: false,
+            ..common::test_settings()
+        },
+    )
+    .await
+    .unwrap();
+    let addr = server.addr();
+    let created = common::create(
+        addr,
+        json!({"game": "nim", "config": {"pile": 60},
+               "bots": [{"seat": 1, "level": "easy"}], "take_seat": 0}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let token = common::token(&created, 0);
+    let mut ws = Ws::connect(addr, &id, Some(&token)).await.unwrap();
+    let mut spec = Ws::connect(addr, &id, None).await.unwrap();
+    // The bot moves after each of the person's actions; a few rounds make
+    // it quick.
+    let mut seq = 0;
+    for r in 1..=4u64 {
+        ws.send(&json!({"type": "act", "ref": r, "action": 1}))
+            .await
+            .unwrap();
+        ws.recv_until("ack", |v| v["ref"] == r).await.unwrap();
+        let s = ws
+            .recv_until("state", |v| v["to_act"] == json!({"one": 0}))
+            .await
+            .unwrap();
+        seq = s["seq"].as_u64().unwrap();
+    }
+    assert_eq!(seq, 8);
+
+    flags.fail.store(true, Ordering::SeqCst);
+    ws.send(&json!({"type": "act", "ref": 5, "action": 1}))
+        .await
+        .unwrap();
+    let e = ws.recv_until("error", |v| v["ref"] == 5).await.unwrap();
+    assert_eq!(e["code"], "storage", "{e}");
+    flags.fail.store(false, Ordering::SeqCst);
+
+    // Nothing of the failed round is shown or kept.
+    let (st, s) = http(
+        addr,
+        "GET",
+        &format!("/api/games/{id}/state?token={token}"),
+        None,
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(st, 200, "{s}");
+    assert_eq!(s["seq"], seq, "{s}");
+    assert_eq!(s["to_act"], json!({"one": 0}), "{s}");
+    // The game goes on from there, and the spectator saw no state of the
+    // failed round: its next state is the next stored move.
+    ws.send(&json!({"type": "act", "ref": 6, "action": 1}))
+        .await
+        .unwrap();
+    let ack = ws.recv_until("ack", |v| v["ref"] == 6).await.unwrap();
+    assert_eq!(ack["seq"], seq + 1);
+    let mut n = 0;
+    while n <= seq {
+        let s = spec.recv_until("state", |_| true).await.unwrap();
+        n = s["seq"].as_u64().unwrap();
+        assert!(n <= seq + 2, "{s}");
+    }
+    assert_eq!(n, seq + 1, "the spectator's next state after the failure");
+    let s = ws
+        .recv_until("state", |v| {
+            v["to_act"] == json!({"one": 0}) || v["to_act"] == "over"
+        })
+        .await
+        .unwrap();
+    assert_eq!(s["seq"], seq + 2, "{s}");
     server.stop().await;
 }

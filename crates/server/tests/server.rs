@@ -802,6 +802,78 @@ async fn bots_play_their_seats() {
     server.stop().await;
 }
 
+/// The next `ack` or `state` on a connection (other messages skipped).
+async fn next_ack_or_state(ws: &mut Ws) -> Value {
+    loop {
+        let v = ws.recv().await.unwrap();
+        if v["type"] == "ack" || v["type"] == "state" {
+            return v;
+        }
+    }
+}
+
+/// A bot that answers at once (nim's) answers in the same commit as the
+/// person's action, and both go out together: fewer write requests than
+/// actions, yet every connection still sees each move's state in order
+/// (the player: its ack, the state after its action, then the state
+/// after the bot's), and the database holds every move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quick_bot_answers_in_the_same_commit() {
+    let db = common::sqlite_url("quick-bot");
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"game": "nim", "config": {"pile": 80},
+               "bots": [{"seat": 1, "level": "easy"}], "take_seat": 0}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (mut a, first) = connect(addr, &id, Some(&token(&created, 0))).await;
+    let (mut spec, _) = connect(addr, &id, None).await;
+    assert_eq!(first["seq"], 0);
+    let writes_before = server.store().writes_asked();
+    let mut seq = 0;
+    let mut to_act = first["to_act"].clone();
+    let mut r = 0;
+    while to_act != "over" {
+        if to_act == json!({"one": 0}) {
+            r += 1;
+            a.send(&json!({"type": "act", "ref": r, "action": 1}))
+                .await
+                .unwrap();
+            let ack = next_ack_or_state(&mut a).await;
+            assert_eq!(ack["type"], "ack", "{ack}");
+            assert_eq!(ack["ref"], r);
+            assert_eq!(ack["seq"], seq + 1);
+        }
+        let s = next_ack_or_state(&mut a).await;
+        assert_eq!(s["type"], "state", "{s}");
+        assert_eq!(s["seq"], seq + 1, "every state in order: {s}");
+        seq += 1;
+        to_act = s["to_act"].clone();
+    }
+    // The spectator saw every state too, in order.
+    for n in 1..=seq {
+        let s = spec.recv_until("state", |_| true).await.unwrap();
+        assert_eq!(s["seq"], n);
+    }
+    let writes = server.store().writes_asked() - writes_before;
+    assert!(seq > 30, "a long game: {seq} moves");
+    assert!(
+        writes < seq,
+        "{writes} write requests for {seq} moves: the bot's answers joined the actions"
+    );
+    server.stop().await;
+    // Stored: every move, alternately the person's and the bot's.
+    let g = common::open(&db).load(&id).unwrap().unwrap();
+    assert_eq!(g.actions.len() as u64, seq);
+    for (i, action) in g.actions.iter().enumerate() {
+        assert_eq!(action.idx, i);
+        assert_eq!(action.actor, json!({"seat": i % 2}), "move {i}");
+    }
+}
+
 /// A client that stops reading is dropped; the game and the other
 /// connections go on at full speed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

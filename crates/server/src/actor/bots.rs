@@ -117,17 +117,10 @@ impl GameActor {
             // lease: see `lease_follow`).
             return;
         }
+        let Some(seat) = self.next_bot_seat() else {
+            return;
+        };
         let seq = self.m.actions_len();
-        self.bots.passed.retain(|&(_, at)| at == seq);
-        let to_act = self.m.to_act().seats();
-        let n = self.seats.len().max(1);
-        let start = self.bots.next % n;
-        let pick = (0..n).map(|i| Seat((start + i) % n)).find(|s| {
-            to_act.contains(s)
-                && self.bot_level(*s).is_some()
-                && !self.bots.passed.iter().any(|(p, _)| p == s)
-        });
-        let Some(seat) = pick else { return };
         let level = self.bot_level(seat).unwrap_or(Level::Easy);
         self.bots.next = seat.0 + 1;
         self.bots.thinking = true;
@@ -137,27 +130,9 @@ impl GameActor {
         let game = self.m.clone_match();
         let agents = self.bots.agents.take().unwrap_or_default();
         let resources = self.resources.clone();
-        let settings = &self.env.settings;
-        let think_for = settings.bot_think;
-        // One agent per seat for the whole game: its seed is the seat's.
-        let seed = self.row.seed ^ (seat.0 as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        // Once only bots are left to act (every person has finished a
-        // simultaneous phase, such as Gobble's search), nobody watches
-        // them think: they go on at once, so the people do not wait out
-        // the clock for a bot's pace.
-        let only_bots_left = match self.m.to_act() {
-            parlor_core::ToAct::Simultaneous(left) => left
-                .iter()
-                .all(|s| self.seats.get(s.0).is_none_or(|r| r.kind == SeatKind::Bot)),
-            _ => false,
-        };
-        let delay = if only_bots_left && self.seats.iter().any(|r| r.kind == SeatKind::Human) {
-            std::time::Duration::ZERO
-        } else if self.round_due().is_some() {
-            settings.bot_delay_clocked
-        } else {
-            settings.bot_delay
-        };
+        let think_for = self.env.settings.bot_think;
+        let seed = self.bot_seed(seat);
+        let delay = self.bot_delay();
         let (tx, rx) = oneshot::channel();
         self.bots.answer = Some(rx);
         let cancel = Cancel::new();
@@ -241,6 +216,128 @@ impl GameActor {
             })
             .await;
         });
+    }
+
+    /// The bot seat that may act next (none: no bot may act now), looking
+    /// from the seat after the last one that moved.
+    fn next_bot_seat(&mut self) -> Option<Seat> {
+        let seq = self.m.actions_len();
+        self.bots.passed.retain(|&(_, at)| at == seq);
+        let to_act = self.m.to_act().seats();
+        let n = self.seats.len().max(1);
+        let start = self.bots.next % n;
+        (0..n).map(|i| Seat((start + i) % n)).find(|s| {
+            to_act.contains(s)
+                && self.bot_level(*s).is_some()
+                && !self.bots.passed.iter().any(|(p, _)| p == s)
+        })
+    }
+
+    /// One agent per seat for the whole game: its seed is the seat's.
+    fn bot_seed(&self, seat: Seat) -> u64 {
+        self.row.seed ^ (seat.0 as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// How long a bot waits before it moves now.
+    fn bot_delay(&self) -> std::time::Duration {
+        // Once only bots are left to act (every person has finished a
+        // simultaneous phase, such as Gobble's search), nobody watches
+        // them think: they go on at once, so the people do not wait out
+        // the clock for a bot's pace.
+        let only_bots_left = match self.m.to_act() {
+            parlor_core::ToAct::Simultaneous(left) => left
+                .iter()
+                .all(|s| self.seats.get(s.0).is_none_or(|r| r.kind == SeatKind::Bot)),
+            _ => false,
+        };
+        let settings = &self.env.settings;
+        if only_bots_left && self.seats.iter().any(|r| r.kind == SeatKind::Human) {
+            std::time::Duration::ZERO
+        } else if self.round_due().is_some() {
+            settings.bot_delay_clocked
+        } else {
+            settings.bot_delay
+        }
+    }
+
+    /// The move of a bot that answers at once (its last decision was
+    /// [`QUICK`], it has no delay to wait out), decided here on the game
+    /// itself, for the person's action just applied: that action and the
+    /// bot's answer are then stored in one commit and sent in one burst
+    /// (see `GameActor::act_as`). Answered apart, the bot's move was a
+    /// second write request, a second wake-up of the actor and a second
+    /// `send` to every connection: about a third of the server's system
+    /// calls per nim action. None: no such bot is to act (it then moves
+    /// the usual way, if at all).
+    ///
+    /// Only on a database this process writes alone: on a shared one the
+    /// person's action may lose its index to another process, and the
+    /// bot's answer must not be stored without it.
+    pub(super) fn quick_bot_move(&mut self) -> Option<(Seat, Value)> {
+        if !self.bots.quick
+            || self.bots.thinking
+            || self.row.aborted
+            || self.clock.held
+            || self.env.store.shared()
+            || self.unwatched_bots_only()
+            || !self.hosting()
+            || !self.bot_delay().is_zero()
+        {
+            return None;
+        }
+        let seat = self.next_bot_seat()?;
+        // A person's seat whose clock ran out moves the usual way (its
+        // move list says why).
+        if self
+            .seats
+            .get(seat.0)
+            .is_none_or(|s| s.kind != SeatKind::Bot)
+        {
+            return None;
+        }
+        let seq = self.m.actions_len();
+        let level = self.bot_level(seat).unwrap_or(Level::Easy);
+        self.bots.next = seat.0 + 1;
+        let agents = self.bots.agents.take().unwrap_or_default();
+        let seed = self.bot_seed(seat);
+        let began = std::time::Instant::now();
+        let think = || {
+            let mut seats = agents.lock().unwrap_or_else(|e| e.into_inner());
+            let agent = match seats.entry(seat.0) {
+                std::collections::btree_map::Entry::Occupied(a) => Ok(a.into_mut()),
+                std::collections::btree_map::Entry::Vacant(v) => self
+                    .m
+                    .agent(seat, level, seed, &self.resources)
+                    .map(|a| v.insert(a)),
+            };
+            let budget = Budget::time(self.env.settings.bot_think);
+            agent
+                .map(|a| a.choose(&*self.m, budget))
+                .map_err(|e| e.to_string())
+        };
+        // As on the threads: a panicking bot is an error, not a dead game
+        // (its agents are lost with it).
+        let action = std::panic::catch_unwind(std::panic::AssertUnwindSafe(think));
+        self.bots.quick = began.elapsed() < QUICK;
+        let action = match action {
+            Ok(action) => {
+                self.bots.agents = Some(agents);
+                action
+            }
+            Err(_) => Err("the bot panicked".into()),
+        };
+        match action {
+            Ok(Some(action)) => Some((seat, action)),
+            Ok(None) => {
+                self.bots.passed.push((seat, seq));
+                None
+            }
+            Err(e) => {
+                tracing::warn!("game {}: bot at {seat} failed: {e}", self.row.id);
+                self.bots.passed.push((seat, seq));
+                None
+            }
+        }
     }
 
     /// A decision that never answered (its task was dropped, as at

@@ -317,6 +317,10 @@ pub(crate) struct GameActor {
     /// and the hub forgets the game, so the next visitor loads it as
     /// stored.
     stale: bool,
+    /// The states after a person's action that a quick bot answered in
+    /// the same commit, rendered before the bot's move, waiting to go out
+    /// with the ack (see `GameActor::act_as_then_bot`).
+    followed_states: Vec<(u64, Outbound)>,
     /// The table's chat, once somebody has said something (memory only,
     /// see `crate::chat`).
     chat: Option<Box<crate::chat::ChatLog>>,
@@ -370,6 +374,7 @@ impl GameActor {
             clock_moves: HashMap::new(),
             last_clock_step: None,
             forced_why: None,
+            followed_states: Vec::new(),
             chat: None,
         };
         let now = actor.now();

@@ -9,6 +9,16 @@ use parlor_core::{Actor, Applied, ErrorKind, Seat, ToAct, Viewer};
 use serde_json::Value;
 use tokio::time::Instant;
 
+/// A quick bot's answer, applied in memory, stored with the action it
+/// answers (see [`GameActor::act_as_then_bot`]).
+struct Followed {
+    seat: Seat,
+    /// The status after it.
+    status: StatusRow,
+    /// Its events, as the state after it shows them.
+    events: super::render::LastEvents,
+}
+
 impl GameActor {
     /// The seat acting through `who` (spectators and strangers: refused).
     pub(super) fn seat_of_who(&self, who: &Who) -> Result<Seat, ApiError> {
@@ -45,7 +55,13 @@ impl GameActor {
                 // Written as text: the same JSON as `json!` makes, without
                 // a map built and dropped per action.
                 let ack = format!(r#"{{"ref":{reference},"seq":{seq},"type":"ack"}}"#);
-                self.broadcast_state_after(Some((conn, ack.into())));
+                let ack = Some((conn, ack.into()));
+                let earlier = std::mem::take(&mut self.followed_states);
+                if earlier.is_empty() {
+                    self.broadcast_state_after(ack);
+                } else {
+                    self.broadcast_states_then_now(earlier, ack);
+                }
                 self.maybe_bot();
             }
             (ActReply::Conn { conn, reference }, Err(e)) => {
@@ -164,8 +180,11 @@ impl GameActor {
         action: Value,
         events: bool,
     ) -> Result<(usize, Vec<Value>), ApiError> {
+        // A connection's action (no events asked) may bring a quick bot's
+        // answer along (see `act_as_then_bot`); HTTP's answer reads the
+        // state after it, so it goes the usual way.
         let (seq, applied) = self
-            .act_as(Actor::Seat(seat), action, true)
+            .act_as_then_bot(Actor::Seat(seat), action, true, !events)
             .await
             .map_err(ApiError::from)?;
         let events = if events {
@@ -195,6 +214,22 @@ impl GameActor {
         actor: Actor,
         action: Value,
         recheck: bool,
+    ) -> Result<(usize, Applied), NotStored> {
+        self.act_as_then_bot(actor, action, recheck, false).await
+    }
+
+    /// [`GameActor::act_as`]; with `follow`, a bot that answers at once
+    /// (see `quick_bot_move`) answers the action before it is stored: both
+    /// go into one commit (all or nothing), and the states after each,
+    /// the first rendered before the bot's move is applied, wait in
+    /// `followed_states` for the caller to send with its ack, in one
+    /// burst. Either both are stored and shown, or neither.
+    pub(super) async fn act_as_then_bot(
+        &mut self,
+        actor: Actor,
+        action: Value,
+        recheck: bool,
+        follow: bool,
     ) -> Result<(usize, Applied), NotStored> {
         let mut caught_up = false;
         for _ in 0..8 {
@@ -232,7 +267,7 @@ impl GameActor {
             );
             self.clocks_follow(actor, now);
             let status = self.status_row();
-            let write = Write::Action {
+            let mut writes = vec![Write::Action {
                 game_id: self.row.id.clone(),
                 action: ActionRow {
                     idx: seq - 1,
@@ -241,21 +276,48 @@ impl GameActor {
                     at_ms: now,
                 },
                 status: status.clone(),
+            }];
+            // What the memory said before this action, should the bot's
+            // answer have to be undone with it.
+            let shown = (
+                self.row.status.clone(),
+                self.last_by,
+                std::mem::take(&mut self.last_events),
+            );
+            self.last_events = super::render::LastEvents::new(&events, self.m.seats(), seq);
+            let bot = match follow {
+                true => self.bot_follows(actor, &status, &mut writes),
+                false => None,
             };
+            let last_status = bot.as_ref().map_or(&status, |b| &b.status).clone();
             // The action that ends a rated game rates it in the same
             // transaction: ratings never lag behind, nor apply twice.
-            let stored = if status.over && self.row.rated {
-                let rate = Write::Rate {
+            let actions = writes.len();
+            if last_status.over && self.row.rated {
+                writes.push(Write::Rate {
                     game_id: self.row.id.clone(),
-                };
-                self.env
-                    .store
-                    .commit(vec![write, rate])
-                    .await
-                    .map(|taken| taken[0])
-            } else {
-                self.env.store.try_write(write).await
-            };
+                });
+            }
+            let stored = self
+                .env
+                .store
+                .commit(writes)
+                .await
+                .map(|taken| taken.iter().take(actions).all(|t| *t));
+            if !matches!(stored, Ok(true)) {
+                // Nothing of it was stored: memory goes back to before
+                // this action (the bot's answer, if any, first).
+                (self.row.status, self.last_by, self.last_events) = shown;
+                self.followed_states.clear();
+                if bot.is_some() {
+                    // Its agent saw a move that is being undone.
+                    self.bots.agents = None;
+                    self.rollback_last().await;
+                    if self.stale {
+                        return Err(ApiError::gone().into());
+                    }
+                }
+            }
             match stored {
                 Ok(true) => {}
                 Ok(false) => {
@@ -291,12 +353,71 @@ impl GameActor {
                     return Err(ApiError::storage(e).into());
                 }
             }
-            self.row.status = status;
-            self.last_by = Some(actor);
-            self.last_events = super::render::LastEvents::new(&events, self.m.seats(), seq);
+            match bot {
+                Some(b) => {
+                    self.row.status = b.status;
+                    self.last_by = Some(Actor::Seat(b.seat));
+                    self.last_events = b.events;
+                }
+                None => {
+                    self.row.status = status;
+                    self.last_by = Some(actor);
+                }
+            }
             return Ok((seq, events));
         }
         Err(ApiError::busy().into())
+    }
+
+    /// The quick bot's answer to `actor`'s action, just applied (with its
+    /// status and events set as shown): the states after the action are
+    /// rendered into `followed_states`, then the bot's move is applied
+    /// and its write added to `writes`. None: no bot answers at once.
+    fn bot_follows(
+        &mut self,
+        actor: Actor,
+        status: &StatusRow,
+        writes: &mut Vec<Write>,
+    ) -> Option<Followed> {
+        let (seat, action) = self.quick_bot_move()?;
+        let seq = self.m.actions_len();
+        // The states as they would have been sent for the action alone.
+        let kept = std::mem::replace(&mut self.row.status, status.clone());
+        let kept_by = self.last_by.replace(actor);
+        self.followed_states = self.render_states();
+        let now = self.now();
+        let bot = Actor::Seat(seat);
+        let events = match self.m.apply_json_at(bot, &action, Some(now)) {
+            Ok(events) => events,
+            Err(e) => {
+                tracing::warn!(
+                    "game {}: bot at {seat} chose a refused action: {e}",
+                    self.row.id
+                );
+                self.bots.passed.push((seat, seq));
+                self.followed_states.clear();
+                (self.row.status, self.last_by) = (kept, kept_by);
+                return None;
+            }
+        };
+        (self.row.status, self.last_by) = (kept, kept_by);
+        self.clocks_follow(bot, now);
+        let status = self.status_row();
+        writes.push(Write::Action {
+            game_id: self.row.id.clone(),
+            action: ActionRow {
+                idx: seq,
+                actor: serde_json::to_value(bot).unwrap_or(Value::Null),
+                action,
+                at_ms: now,
+            },
+            status: status.clone(),
+        });
+        Some(Followed {
+            seat,
+            status,
+            events: super::render::LastEvents::new(&events, self.m.seats(), seq + 1),
+        })
     }
 
     /// Whether a refusal of this kind could come from this process not

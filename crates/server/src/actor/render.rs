@@ -203,6 +203,40 @@ impl GameActor {
         }
     }
 
+    /// The state for every connection, as `broadcast_state` would send
+    /// it now (one serialisation per distinct viewer), not sent.
+    pub(super) fn render_states(&self) -> Vec<(u64, Outbound)> {
+        let mut texts: HashMap<(Viewer, bool), Outbound> = HashMap::new();
+        self.conns
+            .iter()
+            .map(|(&id, c)| {
+                let text = texts
+                    .entry((c.viewer, c.legal))
+                    .or_insert_with(|| self.state_text(c.viewer, c.legal))
+                    .clone();
+                (id, text)
+            })
+            .collect()
+    }
+
+    /// Sends states rendered earlier (`render_states`), `ack` just before
+    /// its connection's, then the state as it is now: the ack, the state
+    /// after the person's action and the state after the bot's answer go
+    /// out in one burst.
+    pub(super) fn broadcast_states_then_now(
+        &mut self,
+        earlier: Vec<(u64, Outbound)>,
+        mut ack: Option<(u64, Outbound)>,
+    ) {
+        for (id, text) in earlier {
+            if let Some((to, a)) = ack.take_if(|(to, _)| *to == id) {
+                self.send_to(to, a);
+            }
+            self.send_to(id, text);
+        }
+        self.broadcast_state_after(ack);
+    }
+
     pub(super) fn broadcast_state(&mut self) {
         self.broadcast_state_after(None);
     }

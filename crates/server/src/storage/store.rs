@@ -38,6 +38,8 @@ struct Inner {
     reads: mpsc::Sender<ReadJob>,
     /// Reads asked for so far.
     reads_asked: std::sync::atomic::AtomicU64,
+    /// Write requests (commits asked for) so far.
+    writes_asked: std::sync::atomic::AtomicU64,
 }
 
 impl Store {
@@ -127,6 +129,7 @@ impl Store {
                 writes: wtx,
                 reads: rtx,
                 reads_asked: std::sync::atomic::AtomicU64::new(0),
+                writes_asked: std::sync::atomic::AtomicU64::new(0),
             }),
         }
     }
@@ -136,6 +139,15 @@ impl Store {
     pub fn reads_asked(&self) -> u64 {
         self.inner
             .reads_asked
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// How many write requests were sent to the writer so far (each one
+    /// commit, all or nothing; several share a transaction when they
+    /// arrive together), for tests and the benchmark.
+    pub fn writes_asked(&self) -> u64 {
+        self.inner
+            .writes_asked
             .load(std::sync::atomic::Ordering::Relaxed)
     }
 
@@ -171,6 +183,9 @@ impl Store {
     /// Commits `writes` together (all or none), returning once durable,
     /// with whether each was taken (see [`super::Storage::commit`]).
     pub async fn commit(&self, writes: Vec<Write>) -> Result<Vec<bool>, StorageError> {
+        self.inner
+            .writes_asked
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         self.inner
             .writes
@@ -246,9 +261,10 @@ impl Store {
 /// retry (its index was taken, by itself), and a game created in one came
 /// back as a failed creation, leaving an orphan game.
 fn commit_group(storage: &mut dyn Storage, group: Vec<(Vec<Write>, Reply)>) {
-    // Whether the group was tried and failed: then any of its writes may
-    // be in the database already.
-    let group_failed = group.len() > 1;
+    // Several requests are first tried in one commit; one alone goes
+    // straight to its own. Past a failed group commit, any of the group's
+    // writes may be in the database already.
+    let several = group.len() > 1;
     // The writes in one list (moved, not copied: a copy of every action's
     // JSON was made and dropped at every commit), each request's at its
     // range of it.
@@ -259,7 +275,7 @@ fn commit_group(storage: &mut dyn Storage, group: Vec<(Vec<Write>, Reply)>) {
         all.extend(writes);
         requests.push((start..all.len(), reply));
     }
-    if group_failed {
+    if several {
         if let Ok(taken) = storage.commit(&all) {
             let mut taken = taken.into_iter();
             for (range, reply) in requests {
@@ -272,7 +288,8 @@ fn commit_group(storage: &mut dyn Storage, group: Vec<(Vec<Write>, Reply)>) {
     for (range, reply) in requests {
         let writes = &all[range];
         let result = match storage.commit(writes) {
-            Ok(taken) if group_failed => Ok(taken
+            // Reached only after the group's commit failed.
+            Ok(taken) if several => Ok(taken
                 .into_iter()
                 .zip(writes)
                 .map(|(t, w)| t || already_stored(storage, w))

@@ -96,6 +96,19 @@ pub(crate) struct Entry {
     pub wins: u64,
 }
 
+impl Entry {
+    /// Whether `land + *k` is a first-player win, if known.
+    fn outcome(self, k: u32) -> Option<bool> {
+        if self.nim != u8::MAX {
+            Some(self.nim as u32 != k)
+        } else if k < 64 && self.wins & (1 << k) != 0 {
+            Some(true)
+        } else {
+            None
+        }
+    }
+}
+
 impl Default for Entry {
     fn default() -> Self {
         Entry {
@@ -111,11 +124,22 @@ pub(crate) struct Tables {
     pub lands: Vec<Mutex<Map<Key, Entry>>>,
     pub misere: Vec<Mutex<Map<Box<[u8]>, bool>>>,
     kids: Vec<Mutex<Map<Key, Options>>>,
-    /// Proof and disproof numbers of unsolved `land + *k`, keyed by the
-    /// land's key with `k` as one more byte.
-    pn: Vec<Mutex<Map<Box<[u8]>, Proof>>>,
-    /// Proof and disproof numbers of unsolved misère positions.
-    mpn: Vec<Mutex<Map<Box<[u8]>, Proof>>>,
+    /// Proof and disproof numbers of unsolved `land + *k`, keyed by a
+    /// 64-bit fingerprint of the land and `k` alone: these numbers only
+    /// guide the search (a node is solved only by its children's
+    /// outcomes), so a rare shared fingerprint costs a detour, never a
+    /// wrong answer, and no key is copied or kept.
+    pn: Vec<Mutex<Map<u64, Proof>>>,
+    /// Proof and disproof numbers of unsolved misère positions, the same way.
+    mpn: Vec<Mutex<Map<u64, Proof>>>,
+}
+
+/// A 64-bit fingerprint of a key and a heap, for the proof-number tables.
+fn fingerprint(key: &[u8], k: u32) -> u64 {
+    let mut h = Mix::default();
+    key.hash(&mut h);
+    h.write_usize(k as usize);
+    h.finish()
 }
 
 fn shard_of(key: &[u8]) -> usize {
@@ -160,36 +184,30 @@ impl Tables {
         e.nim = n as u8;
     }
     fn pn_get(&self, land: &[u8], k: u32) -> Option<(u32, u32)> {
-        if k > u8::MAX as u32 {
-            return None;
-        }
-        let mut key = Vec::with_capacity(land.len() + 1);
-        key.extend_from_slice(land);
-        key.push(k as u8);
-        lock(&self.pn[shard_of(&key)]).get(&key[..]).copied()
+        let f = fingerprint(land, k);
+        lock(&self.pn[(f >> 58) as usize % SHARDS]).get(&f).copied()
     }
     fn pn_set(&self, land: &[u8], k: u32, pn: u32, dn: u32) {
-        if k > u8::MAX as u32 {
-            return;
-        }
-        let mut key = Vec::with_capacity(land.len() + 1);
-        key.extend_from_slice(land);
-        key.push(k as u8);
-        let mut m = lock(&self.pn[shard_of(&key)]);
+        let f = fingerprint(land, k);
+        let mut m = lock(&self.pn[(f >> 58) as usize % SHARDS]);
         if m.len() >= PN_PER_SHARD {
             m.clear();
         }
-        m.insert(key.into_boxed_slice(), (pn, dn));
+        m.insert(f, (pn, dn));
     }
     fn mpn_get(&self, pos: &[u8]) -> Option<Proof> {
-        lock(&self.mpn[shard_of(pos)]).get(pos).copied()
+        let f = fingerprint(pos, 0);
+        lock(&self.mpn[(f >> 58) as usize % SHARDS])
+            .get(&f)
+            .copied()
     }
     fn mpn_set(&self, pos: &[u8], pn: u32, dn: u32) {
-        let mut m = lock(&self.mpn[shard_of(pos)]);
+        let f = fingerprint(pos, 0);
+        let mut m = lock(&self.mpn[(f >> 58) as usize % SHARDS]);
         if m.len() >= PN_PER_SHARD {
             m.clear();
         }
-        m.insert(pos.into(), (pn, dn));
+        m.insert(f, (pn, dn));
     }
     fn set_win(&self, land: &[u8], k: u32) {
         if k < 64 {
@@ -294,6 +312,25 @@ impl Kid {
     }
 }
 
+/// The places of a sorted list of lands left once equal lands are
+/// paired off: in normal play `L + L` is `*0` whatever `L` is (the
+/// second player copies every move), so a pair adds nothing and need not
+/// be searched (valuing one of them in full cost most of normal n = 11).
+fn unpaired(lands: &[Key]) -> impl Iterator<Item = usize> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i + 1 < lands.len() && lands[i] == lands[i + 1] {
+            i += 2;
+        }
+        if i < lands.len() {
+            i += 1;
+            Some(i - 1)
+        } else {
+            None
+        }
+    })
+}
+
 /// Twice the lives of a land key: a name stands for one life written twice.
 fn lives2(key: &[u8]) -> u64 {
     key.iter()
@@ -366,14 +403,7 @@ impl<'a> Search<'a> {
     }
 
     fn known(&self, land: &[u8], k: u32) -> Option<bool> {
-        let e = self.t.entry(land);
-        if e.nim != u8::MAX {
-            Some(e.nim as u32 != k)
-        } else if k < 64 && e.wins & (1 << k) != 0 {
-            Some(true)
-        } else {
-            None
-        }
+        self.t.entry(land).outcome(k)
     }
 
     /// Whether `lands + *k` is known to be a loss for the player to move,
@@ -381,7 +411,8 @@ impl<'a> Search<'a> {
     fn quick_loses(&self, lands: &[Key], k: u32) -> Option<bool> {
         let mut x = k;
         let mut open: Option<&[u8]> = None;
-        for l in lands {
+        for j in unpaired(lands) {
+            let l = &lands[j];
             let e = self.t.entry(l);
             if e.nim != u8::MAX {
                 x ^= e.nim as u32;
@@ -451,18 +482,35 @@ impl<'a> Search<'a> {
         for (i, lands) in list.iter().enumerate() {
             let mut x = k;
             let mut open: Vec<usize> = Vec::new();
-            for (j, l) in lands.iter().enumerate() {
+            let mut open_entry = Entry::default();
+            for j in unpaired(lands) {
+                let l = &lands[j];
                 let e = self.t.entry(l);
                 if e.nim != u8::MAX {
                     x ^= e.nim as u32;
                 } else {
                     open.push(j);
+                    open_entry = e;
                 }
             }
             let kid = match open.len() {
                 0 if x == 0 => return Err(()),
                 0 => continue,
-                1 => Kid::one(lands[open[0]].clone(), x),
+                1 => {
+                    // One land left: its entry, read above, settles it or
+                    // the proof-number table guides it.
+                    let mut kid = Kid::one(lands[open[0]].clone(), x);
+                    match open_entry.outcome(x) {
+                        Some(true) => continue,
+                        Some(false) => return Err(()),
+                        None => {
+                            if let Some((p, d)) = self.t.pn_get(&lands[open[0]], x) {
+                                (kid.pn, kid.dn) = (p, d);
+                            }
+                        }
+                    }
+                    kid
+                }
                 _ => Kid {
                     land: None,
                     option: i,
@@ -477,18 +525,18 @@ impl<'a> Search<'a> {
         }
         // Moves in the heap: to `land + *j` for each j < k.
         for j in 0..k {
-            kids.push(Kid::one(land.into(), j));
+            let mut kid = Kid::one(land.into(), j);
+            self.look(&mut kid);
+            if kid.dn == 0 {
+                return Err(());
+            }
+            if kid.pn != 0 {
+                kids.push(kid);
+            }
         }
         for kid in &mut kids {
             kid.rank = kid.estimate(&list);
-            if kid.land.is_some() {
-                self.look(kid);
-                if kid.dn == 0 {
-                    return Err(());
-                }
-            }
         }
-        kids.retain(|kid| kid.pn != 0);
         kids.sort_by_key(|kid| kid.rank);
         self.rotate(&mut kids);
         // Keep the options' lists with their kids.
@@ -569,7 +617,7 @@ impl<'a> Search<'a> {
                 let big = lands
                     .iter()
                     .enumerate()
-                    .max_by_key(|(_, l)| l.len())
+                    .max_by_key(|(_, l)| (lives2(l), l.len()))
                     .map(|(i, _)| i)
                     .unwrap_or(0);
                 let mut x = kid.heap;
@@ -634,23 +682,32 @@ impl<'a> Search<'a> {
     /// of all lands but the largest go into the heap, the largest is
     /// searched.
     pub fn sum_loses(&mut self, lands: &[Key], k: u32) -> Option<bool> {
-        let Some((big, _)) = lands.iter().enumerate().max_by_key(|(_, l)| l.len()) else {
+        let mut sorted = lands.to_vec();
+        sorted.sort_unstable();
+        let left: Vec<&Key> = unpaired(&sorted).map(|i| &sorted[i]).collect();
+        let Some((big, _)) = left
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, l)| (lives2(l), l.len()))
+        else {
             return Some(k == 0);
         };
         let mut x = k;
-        for (i, l) in lands.iter().enumerate() {
+        for (i, l) in left.iter().enumerate() {
             if i != big {
                 x ^= self.nimber(l)?;
             }
         }
-        Some(!self.win(&lands[big], x)?)
+        Some(!self.win(left[big], x)?)
     }
 
-    /// The nimber of a sum of lands.
+    /// The nimber of a sum of lands (equal lands cancel in pairs).
     pub fn sum_nimber(&mut self, lands: &[Key]) -> Option<u32> {
+        let mut sorted = lands.to_vec();
+        sorted.sort_unstable();
         let mut x = 0;
-        for l in lands {
-            x ^= self.nimber(l)?;
+        for i in unpaired(&sorted) {
+            x ^= self.nimber(&sorted[i])?;
         }
         Some(x)
     }

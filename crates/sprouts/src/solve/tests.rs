@@ -272,6 +272,31 @@ fn plain_misere(p: &Position, memo: &mut HashMap<String, bool>) -> bool {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
+    /// Normal play pairs equal lands off (`L + L` is `*0`, so they are
+    /// never searched): a land twice beside any position leaves its value,
+    /// by a plain search of that position alone, and twice alone is lost
+    /// for the player to move.
+    #[test]
+    fn equal_lands_pair_off(spots in 2u32..=4, moves in 0usize..8, seed in any::<u64>(), other in any::<u64>()) {
+        let p = random_position(spots, moves, seed);
+        let r = random_position(3, 3, other);
+        let Some(l) = lands_of(&p).unwrap().first().cloned() else { return Ok(()) };
+        let mut sum = lands_of(&r).unwrap();
+        sum.extend([l.clone(), l.clone()]);
+        let want = plain_nimber(&r, &mut HashMap::new());
+        let t = Tables::default();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let mut s = Search::new(&t, &stop, 0, 1);
+        prop_assert_eq!(s.sum_nimber(&sum), Some(want), "{} twice beside {}", show(&l), r);
+        prop_assert_eq!(s.sum_loses(&sum, 0), Some(want == 0), "{} twice beside {}", show(&l), r);
+        prop_assert_eq!(s.sum_loses(&[l.clone(), l.clone()], 0), Some(true), "{} twice", show(&l));
+        // Fresh tables: the pair must not be valued to be seen as nothing.
+        let t = Tables::default();
+        let mut s = Search::new(&t, &stop, 0, 1);
+        prop_assert_eq!(s.sum_loses(&[l.clone(), l], 0), Some(true));
+        prop_assert_eq!(s.nodes, 0);
+    }
+
     /// The solver's answers (with all its reductions) equal a plain search
     /// of the unreduced positions: nimbers under normal play, outcomes
     /// under misère play.
