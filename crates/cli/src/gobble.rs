@@ -675,8 +675,7 @@ struct ProveArgs {
     above: Option<u32>,
     /// Letter buckets of the top-level classes: comma-separated groups
     /// covering a-z once each (default by size: `aeiou` and the rest up to
-    /// 3x3; `aeijou,bcdfgmpqvwxz,hklnrsty` up to 3x4;
-    /// `bdfgjqvwxz,aeiou,lnrsy,chkmpt` beyond).
+    /// 3x3; `bdfgjqvwxz,aeiou,lnrsy,chkmpt` beyond).
     #[arg(long)]
     buckets: Option<String>,
     /// Letter buckets of the four corner cells (default: --buckets when it
