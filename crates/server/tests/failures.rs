@@ -98,6 +98,22 @@ struct Flags {
     fail: Arc<AtomicBool>,
 }
 
+/// A server on `store` that does not resume stored games at start.
+async fn start_on(store: Store, registry: Registry) -> Server {
+    Server::start_with_store(
+        registry,
+        Resources::embedded(),
+        store,
+        "127.0.0.1:0".parse().unwrap(),
+        Settings {
+            resume: false,
+            ..common::test_settings()
+        },
+    )
+    .await
+    .unwrap()
+}
+
 fn flaky_store(tag: &str) -> (Store, Flags) {
     let db = common::sqlite_url(tag);
     let flags = Flags {
@@ -196,18 +212,7 @@ async fn a_failed_rollback_leaves_no_unstored_action_in_memory() {
     let (store, flags) = flaky_store("rollback");
     let mut registry = Registry::new();
     registry.register::<common::Blob>();
-    let server = Server::start_with_store(
-        registry,
-        Resources::embedded(),
-        store,
-        "127.0.0.1:0".parse().unwrap(),
-        Settings {
-            resume: false,
-            ..common::test_settings()
-        },
-    )
-    .await
-    .unwrap();
+    let server = start_on(store, registry).await;
     let addr = server.addr();
     let (st, created) = http(
         addr,
@@ -285,18 +290,7 @@ async fn a_failed_rollback_leaves_no_unstored_action_in_memory() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_commit_undoes_the_quick_bots_answer_too() {
     let (store, flags) = flaky_store("quick-bot-fails");
-    let server = Server::start_with_store(
-        common::registry(),
-        Resources::embedded(),
-        store,
-        "127.0.0.1:0".parse().unwrap(),
-        Settings {
-            resume: false,
-            ..common::test_settings()
-        },
-    )
-    .await
-    .unwrap();
+    let server = start_on(store, common::registry()).await;
     let addr = server.addr();
     let created = common::create(
         addr,
