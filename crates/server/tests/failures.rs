@@ -252,29 +252,13 @@ async fn a_failed_rollback_leaves_no_unstored_action_in_memory() {
     common::BLOB_BROKEN.store(false, Ordering::SeqCst);
 
     // What the server shows and builds on is what is stored: one action.
-    let (st, s) = http(
-        addr,
-        "GET",
-        &format!("/api/games/{id}/state?token={token}"),
-        None,
-        &[],
-    )
-    .await
-    .unwrap();
+    let (st, s) = common::get(addr, &format!("/api/games/{id}/state?token={token}")).await;
     assert_eq!(st, 200, "{s}");
     assert_eq!(s["seq"], 1, "{s}");
     assert_eq!(s["view"]["sum"], 1, "{s}");
     let (st, v) = act(5).await;
     assert_eq!(st, 200, "{v}");
-    let (_, s) = http(
-        addr,
-        "GET",
-        &format!("/api/games/{id}/state?token={token}"),
-        None,
-        &[],
-    )
-    .await
-    .unwrap();
+    let (_, s) = common::get(addr, &format!("/api/games/{id}/state?token={token}")).await;
     assert_eq!(
         (s["seq"].clone(), s["view"]["sum"].clone()),
         (json!(2), json!(6)),
@@ -327,15 +311,7 @@ async fn a_failed_commit_undoes_the_quick_bots_answer_too() {
     flags.fail.store(false, Ordering::SeqCst);
 
     // Nothing of the failed round is shown or kept.
-    let (st, s) = http(
-        addr,
-        "GET",
-        &format!("/api/games/{id}/state?token={token}"),
-        None,
-        &[],
-    )
-    .await
-    .unwrap();
+    let (st, s) = common::get(addr, &format!("/api/games/{id}/state?token={token}")).await;
     assert_eq!(st, 200, "{s}");
     assert_eq!(s["seq"], seq, "{s}");
     assert_eq!(s["to_act"], json!({"one": 0}), "{s}");
