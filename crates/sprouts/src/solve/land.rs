@@ -668,23 +668,35 @@ fn least_rotations(index: usize, b: &[u8], reverse: bool, sym: &[u8], sc: &mut S
 /// the stack space kept for them, and each cost an allocation.
 struct Side {
     reverse: bool,
+    /// Boundaries that are one isolated spot (`0`), left out of `bounds`:
+    /// `0` is the least signature of all (no other byte sorts before it,
+    /// and a spot with three lives is alone on its boundary), so they
+    /// come first, hold no name and never tie with anything else. Most
+    /// boundaries of a large land are such spots; their signatures and
+    /// sorting were a good part of a key's cost.
+    zeros: usize,
     bounds: SmallVec<[Least; 3]>,
     /// Runs of equal signature in `bounds`, as index ranges.
     groups: SmallVec<[(usize, usize); 3]>,
 }
 
 fn side(region: &[Vec<u8>], reverse: bool, sym: &[u8], sc: &mut Scratch) -> Side {
-    let mut bounds: SmallVec<[Least; 3]> = region
-        .iter()
-        .enumerate()
-        .map(|(i, b)| least_rotations(i, b, reverse, sym, sc))
-        .collect();
+    let mut zeros = 0;
+    let mut bounds: SmallVec<[Least; 3]> = SmallVec::new();
+    for (i, b) in region.iter().enumerate() {
+        if b.len() == 1 && sym[b[0] as usize] == b'0' {
+            zeros += 1;
+        } else {
+            bounds.push(least_rotations(i, b, reverse, sym, sc));
+        }
+    }
     if bounds.len() > 1 {
         bounds.sort_by(|a, b| a.sig.cmp(&b.sig));
     }
     let groups = runs(bounds.len(), |a, b| bounds[a].sig == bounds[b].sig);
     Side {
         reverse,
+        zeros,
         bounds,
         groups,
     }
@@ -696,8 +708,24 @@ impl Side {
     /// order: `.` sorts before every signature byte, so a signature that
     /// is a prefix of another sorts first either way.
     fn order(&self, other: &Side) -> std::cmp::Ordering {
-        let a = self.bounds.iter().map(|l| &l.sig[..]);
-        a.cmp(other.bounds.iter().map(|l| &l.sig[..]))
+        self.sigs().cmp(other.sigs())
+    }
+
+    /// The boundaries' signatures in order, the isolated spots first.
+    fn sigs(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        std::iter::repeat_n(&b"0"[..], self.zeros).chain(self.bounds.iter().map(|l| &l.sig[..]))
+    }
+
+    /// Writes the isolated spots' boundaries that open the region's
+    /// writing; returns whether any was written.
+    fn write_zeros(&self, key: &mut Vec<u8>) -> bool {
+        for z in 0..self.zeros {
+            if z > 0 {
+                key.push(BOUNDARY);
+            }
+            key.push(b'0');
+        }
+        self.zeros > 0
     }
 
     /// Whether the signature holds a name shared with another region.
@@ -829,9 +857,26 @@ impl Exact<'_> {
                     key.push(REGION);
                 }
                 let side = &sides[si].1[sd];
-                let (a, b) = side.groups[0];
-                let mut bleft: Places = (a..b).collect();
-                self.bounds_step(gi, rleft, si, sd, 0, &mut bleft, true, names, key);
+                // The isolated spots first, each a step of the tie budget
+                // as when they were boundaries like any other (so the
+                // keys cut short by the budget stay the same).
+                let mut cut = false;
+                for z in 0..side.zeros {
+                    if self.cut(key) {
+                        cut = true;
+                        break;
+                    }
+                    if z > 0 {
+                        key.push(BOUNDARY);
+                    }
+                    key.push(b'0');
+                }
+                if !cut {
+                    let (a, b) = side.groups.first().copied().unwrap_or((0, 0));
+                    let mut bleft: Places = (a..b).collect();
+                    let first = side.zeros == 0;
+                    self.bounds_step(gi, rleft, si, sd, 0, &mut bleft, first, names, key);
+                }
                 key.truncate(mark);
             }
             rleft.insert(idx, si);
@@ -1026,8 +1071,9 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
             if k > 0 {
                 key.push(REGION);
             }
+            let wrote = v[0].write_zeros(&mut key);
             for (j, l) in v[0].bounds.iter().enumerate() {
-                if j > 0 {
+                if j > 0 || wrote {
                     key.push(BOUNDARY);
                 }
                 names.write(
