@@ -198,7 +198,9 @@ impl Solver {
         self.solve(&Position::start(spots), query)
     }
 
-    /// Solves a position (the player to move is "first").
+    /// Solves a position (the player to move is "first"). What earlier
+    /// questions proved is used; the proof numbers their searches left
+    /// are not (see the comment inside).
     pub fn solve(&self, position: &Position, query: &Query) -> Result<Answer, SolveError> {
         if query.misere && query.nimber {
             return Err(SolveError::NimberInMisere);
