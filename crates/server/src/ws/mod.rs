@@ -11,6 +11,7 @@
 //! buffer for the connection's life), a burst at a time.
 
 mod frames;
+mod incoming;
 mod upgrade;
 
 use crate::actor::{ActReply, Connected, GameStub, Msg, Who};
@@ -264,16 +265,20 @@ async fn run<R, W>(
                 local(error_text(Value::Null, &e));
                 continue;
             }
-            let value: Value = match serde_json::from_str(text.as_str()) {
-                Ok(v) => v,
+            let incoming::Incoming {
+                kind,
+                reference,
+                action,
+                request,
+            } = match incoming::Incoming::read(text.as_str()) {
+                Ok(m) => m,
                 Err(e) => {
                     let e = ApiError::bad_json(format!("not JSON: {e}"));
                     local(error_text(Value::Null, &e));
                     continue;
                 }
             };
-            let reference = value.get("ref").cloned().unwrap_or(Value::Null);
-            let kind = value.get("type").and_then(Value::as_str);
+            let kind = kind.as_deref();
             if spectator && matches!(kind, Some("act" | "claim-win")) {
                 // Refused here: a spectator's message never takes a place
                 // in the game's queue.
@@ -282,10 +287,10 @@ async fn run<R, W>(
                 continue;
             }
             let result = match kind {
-                Some("act") => match value.get("action") {
+                Some("act") => match action {
                     Some(action) => stub.send(Msg::Act {
                         who: Who::Conn(conn),
-                        action: action.clone(),
+                        action,
                         reply: ActReply::Conn {
                             conn,
                             reference: reference.clone(),
@@ -299,7 +304,6 @@ async fn run<R, W>(
                     match assists.clone().try_acquire_owned() {
                         Ok(permit) => {
                             let (hub, stub, own) = (hub.clone(), stub.clone(), own.clone());
-                            let request = value.get("request").cloned().unwrap_or(Value::Null);
                             let reference = reference.clone();
                             tokio::spawn(async move {
                                 let r =
@@ -335,6 +339,9 @@ async fn run<R, W>(
                     // Metered and checked here, before the game's queue:
                     // a refused line costs the game nothing.
                     let checked = if metered { chat_bucket.check() } else { Ok(()) };
+                    // The whole message, read again: chat is rare, and
+                    // `chat::parse` reads the message as a whole.
+                    let value = serde_json::from_str(text.as_str()).unwrap_or(Value::Null);
                     match checked.and_then(|()| crate::chat::parse(&value)) {
                         Ok(request) => stub.send(Msg::Chat { conn, request }),
                         Err(e) => Err(e),
