@@ -534,6 +534,19 @@ fn region_lives(region: &[Vec<u8>], lives: &[u8]) -> u32 {
     total
 }
 
+/// The place `t` steps from `start` around a boundary of `m` corners,
+/// forwards or backwards (`t < m`, `start < m`). A compare instead of `%`:
+/// the division cost more than the rest of a signature's inner loop.
+#[inline(always)]
+fn around(start: usize, t: usize, m: usize, reverse: bool) -> usize {
+    let i = if reverse { start + m - t } else { start + t };
+    if i >= m {
+        i - m
+    } else {
+        i
+    }
+}
+
 /// Writes the signature of boundary `b` from `start` into `out`. `sym`
 /// gives each spot's byte, with `SHARED` for names shared with another
 /// region and 255 for names with both corners in `b`, which are numbered
@@ -543,11 +556,7 @@ fn signature(b: &[u8], reverse: bool, start: usize, sym: &[u8], seen: &mut Vec<u
     seen.clear();
     out.clear();
     for t in 0..m {
-        let i = if reverse {
-            (start + m - t) % m
-        } else {
-            (start + t) % m
-        };
+        let i = around(start, t, m, reverse);
         let v = b[i];
         let c = sym[v as usize];
         if c != 255 {
@@ -615,11 +624,7 @@ fn least_rotations(index: usize, b: &[u8], reverse: bool, sym: &[u8], sc: &mut S
         cur.clear();
         let mut order = std::cmp::Ordering::Equal;
         for (t, &want) in best.iter().enumerate() {
-            let i = if reverse {
-                (s + m - t) % m
-            } else {
-                (s + t) % m
-            };
+            let i = around(s, t, m, reverse);
             let v = b[i];
             let mut c = sym[v as usize];
             if c == 255 {
@@ -657,38 +662,80 @@ fn least_rotations(index: usize, b: &[u8], reverse: bool, sym: &[u8], sc: &mut S
     }
 }
 
-/// A region walked one way: boundaries sorted by signature, and the
-/// region's signature (theirs joined).
+/// A region walked one way: boundaries sorted by signature. The region's
+/// signature is theirs joined by `.`; it is never written out, only
+/// compared ([`Side::order`]): most regions' signatures were longer than
+/// the stack space kept for them, and each cost an allocation.
 struct Side {
     reverse: bool,
-    sig: SmallVec<[u8; 32]>,
+    /// Boundaries that are one isolated spot (`0`), left out of `bounds`:
+    /// `0` is the least signature of all (no other byte sorts before it,
+    /// and a spot with three lives is alone on its boundary), so they
+    /// come first, hold no name and never tie with anything else. Most
+    /// boundaries of a large land are such spots; their signatures and
+    /// sorting were a good part of a key's cost.
+    zeros: usize,
     bounds: SmallVec<[Least; 3]>,
     /// Runs of equal signature in `bounds`, as index ranges.
     groups: SmallVec<[(usize, usize); 3]>,
 }
 
 fn side(region: &[Vec<u8>], reverse: bool, sym: &[u8], sc: &mut Scratch) -> Side {
-    let mut bounds: SmallVec<[Least; 3]> = region
-        .iter()
-        .enumerate()
-        .map(|(i, b)| least_rotations(i, b, reverse, sym, sc))
-        .collect();
+    let mut zeros = 0;
+    let mut bounds: SmallVec<[Least; 3]> = SmallVec::new();
+    for (i, b) in region.iter().enumerate() {
+        if b.len() == 1 && sym[b[0] as usize] == b'0' {
+            zeros += 1;
+        } else {
+            bounds.push(least_rotations(i, b, reverse, sym, sc));
+        }
+    }
     if bounds.len() > 1 {
         bounds.sort_by(|a, b| a.sig.cmp(&b.sig));
-    }
-    let mut sig = SmallVec::new();
-    for (k, l) in bounds.iter().enumerate() {
-        if k > 0 {
-            sig.push(BOUNDARY);
-        }
-        sig.extend_from_slice(&l.sig);
     }
     let groups = runs(bounds.len(), |a, b| bounds[a].sig == bounds[b].sig);
     Side {
         reverse,
-        sig,
+        zeros,
         bounds,
         groups,
+    }
+}
+
+impl Side {
+    /// The order of the two regions' signatures (boundaries' signatures
+    /// joined by `.`). Comparing the lists of signatures gives the same
+    /// order: `.` sorts before every signature byte, so a signature that
+    /// is a prefix of another sorts first either way.
+    fn order(&self, other: &Side) -> std::cmp::Ordering {
+        self.sigs().cmp(other.sigs())
+    }
+
+    /// The boundaries' signatures in order, the isolated spots first.
+    fn sigs(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        std::iter::repeat_n(&b"0"[..], self.zeros).chain(self.bounds.iter().map(|l| &l.sig[..]))
+    }
+
+    /// Writes the isolated spots' boundaries that open the region's
+    /// writing; returns whether any was written.
+    fn write_zeros(&self, key: &mut Vec<u8>) -> bool {
+        for z in 0..self.zeros {
+            if z > 0 {
+                key.push(BOUNDARY);
+            }
+            key.push(b'0');
+        }
+        self.zeros > 0
+    }
+
+    /// Whether the signature holds a name shared with another region.
+    fn shares(&self) -> bool {
+        self.bounds.iter().any(|l| shares(&l.sig))
+    }
+
+    /// Whether the writing depends on names given before it.
+    fn open_names(&self) -> bool {
+        self.bounds.iter().any(|l| open_names(&l.sig))
     }
 }
 
@@ -771,8 +818,8 @@ impl Exact<'_> {
     fn regions_step(
         &mut self,
         gi: usize,
-        rleft: &mut Vec<usize>,
-        names: &Names,
+        rleft: &mut Places,
+        names: &mut Names,
         key: &mut Vec<u8>,
     ) {
         if rleft.is_empty() {
@@ -784,7 +831,7 @@ impl Exact<'_> {
                 return;
             }
             let (a, b) = self.groups[gi];
-            let mut next: Vec<usize> = (a..b).collect();
+            let mut next: Places = (a..b).collect();
             return self.regions_step(gi, &mut next, names, key);
         }
         if self.cut(key) {
@@ -792,7 +839,7 @@ impl Exact<'_> {
         }
         let sides = self.sides;
         let branch = rleft.len() > 1 || sides[rleft[0]].1.len() > 1;
-        let tries = if branch && open_names(&sides[rleft[0]].1[0].sig) {
+        let tries = if branch && sides[rleft[0]].1[0].open_names() {
             rleft.len()
         } else {
             1
@@ -810,26 +857,47 @@ impl Exact<'_> {
                     key.push(REGION);
                 }
                 let side = &sides[si].1[sd];
-                let (a, b) = side.groups[0];
-                let mut bleft: Vec<usize> = (a..b).collect();
-                self.bounds_step(gi, rleft, si, sd, 0, &mut bleft, true, names.clone(), key);
+                // The isolated spots first, each a step of the tie budget
+                // as when they were boundaries like any other (so the
+                // keys cut short by the budget stay the same).
+                let mut cut = false;
+                for z in 0..side.zeros {
+                    if self.cut(key) {
+                        cut = true;
+                        break;
+                    }
+                    if z > 0 {
+                        key.push(BOUNDARY);
+                    }
+                    key.push(b'0');
+                }
+                if !cut {
+                    let (a, b) = side.groups.first().copied().unwrap_or((0, 0));
+                    let mut bleft: Places = (a..b).collect();
+                    let first = side.zeros == 0;
+                    self.bounds_step(gi, rleft, si, sd, 0, &mut bleft, first, names, key);
+                }
                 key.truncate(mark);
             }
             rleft.insert(idx, si);
         }
     }
 
+    /// Writes the boundaries left of one region's side, trying each
+    /// writing a tie allows; `names` is handed back as it came (names
+    /// given below are taken back, not copied: a copy per branch was a
+    /// third of the tie search).
     #[allow(clippy::too_many_arguments)]
     fn bounds_step(
         &mut self,
         gi: usize,
-        rleft: &mut Vec<usize>,
+        rleft: &mut Places,
         si: usize,
         sd: usize,
         bg: usize,
-        bleft: &mut Vec<usize>,
+        bleft: &mut Places,
         first: bool,
-        names: Names,
+        names: &mut Names,
         key: &mut Vec<u8>,
     ) {
         let sides = self.sides;
@@ -837,10 +905,10 @@ impl Exact<'_> {
         if bleft.is_empty() {
             let bg = bg + 1;
             if bg >= side.groups.len() {
-                return self.regions_step(gi, rleft, &names, key);
+                return self.regions_step(gi, rleft, names, key);
             }
             let (a, b) = side.groups[bg];
-            let mut next: Vec<usize> = (a..b).collect();
+            let mut next: Places = (a..b).collect();
             return self.bounds_step(gi, rleft, si, sd, bg, &mut next, first, names, key);
         }
         if self.cut(key) {
@@ -852,16 +920,17 @@ impl Exact<'_> {
         let tries = if open { bleft.len() } else { 1 };
         let single = tries == 1 && (!open || side.bounds[bleft[0]].starts.len() == 1);
         if single {
-            // No choice: write on, without copying the names.
+            // No choice: write on.
             let bi = bleft.remove(0);
             let l = &side.bounds[bi];
             let mark = key.len();
             if !first {
                 key.push(BOUNDARY);
             }
-            let mut names = names;
+            let given = names.next;
             names.write(&region[l.index], side.reverse, l.starts[0], sym, key);
             self.bounds_step(gi, rleft, si, sd, bg, bleft, false, names, key);
+            names.take_back(given);
             key.truncate(mark);
             bleft.insert(0, bi);
             return;
@@ -875,9 +944,10 @@ impl Exact<'_> {
                 if !first {
                     key.push(BOUNDARY);
                 }
-                let mut n = names.clone();
-                n.write(&region[l.index], side.reverse, s, sym, key);
-                self.bounds_step(gi, rleft, si, sd, bg, bleft, false, n, key);
+                let given = names.next;
+                names.write(&region[l.index], side.reverse, s, sym, key);
+                self.bounds_step(gi, rleft, si, sd, bg, bleft, false, names, key);
+                names.take_back(given);
                 key.truncate(mark);
             }
             bleft.insert(idx, bi);
@@ -885,24 +955,32 @@ impl Exact<'_> {
     }
 }
 
-/// Names given so far: per spot, its name index, or `u8::MAX`.
-#[derive(Clone)]
+/// Places (of regions or boundaries) still to write in a tie group.
+type Places = SmallVec<[usize; 8]>;
+
+/// Names given so far: per spot, its name index, or `u8::MAX`; and per
+/// name index, its spot (so names can be taken back).
 struct Names {
     of: [u8; 256],
+    spot: [u8; 256],
     next: u8,
 }
 
 impl Names {
+    fn new() -> Names {
+        Names {
+            of: [u8::MAX; 256],
+            spot: [0; 256],
+            next: 0,
+        }
+    }
+
     /// Writes boundary `b` from `start` with final names, giving new names
     /// in order of appearance.
     fn write(&mut self, b: &[u8], reverse: bool, start: usize, sym: &[u8], out: &mut Vec<u8>) {
         let m = b.len();
         for t in 0..m {
-            let i = if reverse {
-                (start + m - t) % m
-            } else {
-                (start + t) % m
-            };
+            let i = around(start, t, m, reverse);
             let v = b[i] as usize;
             let c = sym[v];
             if c == b'0' || c == b'1' || c == b'2' {
@@ -910,11 +988,20 @@ impl Names {
             } else {
                 if self.of[v] == u8::MAX {
                     self.of[v] = self.next;
+                    self.spot[self.next as usize] = v as u8;
                     self.next += 1;
                 }
                 out.push(NAME0 + self.of[v]);
             }
         }
+    }
+
+    /// Forgets the names given since `next` was `given`.
+    fn take_back(&mut self, given: u8) {
+        for k in given..self.next {
+            self.of[self.spot[k as usize] as usize] = u8::MAX;
+        }
+        self.next = given;
     }
 }
 
@@ -962,31 +1049,31 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     for (i, r) in regions.iter().enumerate() {
         let f = side(r, false, &sym, &mut sc);
         let b = side(r, true, &sym, &mut sc);
-        let v = match f.sig.cmp(&b.sig) {
+        let v = match f.order(&b) {
             std::cmp::Ordering::Less => vec![f],
             std::cmp::Ordering::Greater => vec![b],
             std::cmp::Ordering::Equal => vec![f, b],
         };
         plain.push((i, v));
     }
-    plain.sort_by(|a, b| a.1[0].sig.cmp(&b.1[0].sig));
+    plain.sort_by(|a, b| a.1[0].order(&b.1[0]));
     let no_ties = plain
         .iter()
-        .all(|(_, v)| (v.len() == 1 || !shares(&v[0].sig)) && !side_has_ties(&v[0]))
-        && plain.windows(2).all(|w| w[0].1[0].sig != w[1].1[0].sig);
+        .all(|(_, v)| (v.len() == 1 || !v[0].shares()) && !side_has_ties(&v[0]))
+        && plain
+            .windows(2)
+            .all(|w| w[0].1[0].order(&w[1].1[0]).is_ne());
     if no_ties {
         // Nothing to choose: write the regions as they come.
-        let mut names = Names {
-            of: [u8::MAX; 256],
-            next: 0,
-        };
+        let mut names = Names::new();
         let mut key: Vec<u8> = Vec::new();
         for (k, (ri, v)) in plain.iter().enumerate() {
             if k > 0 {
                 key.push(REGION);
             }
+            let wrote = v[0].write_zeros(&mut key);
             for (j, l) in v[0].bounds.iter().enumerate() {
-                if j > 0 {
+                if j > 0 || wrote {
                     key.push(BOUNDARY);
                 }
                 names.write(
@@ -1003,16 +1090,14 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     if nr == 1 {
         syms.push(sym);
     } else {
-        let mut first: Vec<&[u8]> = vec![&[]; nr];
-        for (ri, v) in &plain {
-            first[*ri] = &v[0].sig;
-        }
-        let mut sorted: Vec<&[u8]> = first.clone();
-        sorted.sort();
-        sorted.dedup();
-        for (r, sig) in first.iter().enumerate() {
-            let c = sorted.binary_search(sig).unwrap_or(0);
-            classes[r] = c.min(126) as u8;
+        // A region's class: the rank of its signature among the distinct
+        // ones (`plain` is in signature order).
+        let mut c = 0usize;
+        for (k, (ri, v)) in plain.iter().enumerate() {
+            if k > 0 && plain[k - 1].1[0].order(&v[0]).is_ne() {
+                c += 1;
+            }
+            classes[*ri] = c.min(126) as u8;
         }
         // Second pass: a shared name is marked with the class of the
         // region holding its other corner.
@@ -1052,7 +1137,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
             .map(|(i, r)| {
                 let f = side(r, false, &syms[i], &mut sc);
                 let b = side(r, true, &syms[i], &mut sc);
-                let v = match f.sig.cmp(&b.sig) {
+                let v = match f.order(&b) {
                     std::cmp::Ordering::Less => vec![f],
                     std::cmp::Ordering::Greater => vec![b],
                     std::cmp::Ordering::Equal => vec![f, b],
@@ -1060,14 +1145,13 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
                 (i, v)
             })
             .collect();
-        sides.sort_by(|a, b| a.1[0].sig.cmp(&b.1[0].sig));
+        sides.sort_by(|a, b| a.1[0].order(&b.1[0]));
         sides
     };
-    let groups = runs(sides.len(), |a, b| sides[a].1[0].sig == sides[b].1[0].sig);
-    let names = Names {
-        of: [u8::MAX; 256],
-        next: 0,
-    };
+    let groups = runs(sides.len(), |a, b| {
+        sides[a].1[0].order(&sides[b].1[0]).is_eq()
+    });
+    let mut names = Names::new();
     let (a, b) = groups[0];
     let mut exact = Exact {
         regions,
@@ -1078,8 +1162,8 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
         budget: tie_budget(),
     };
     let mut key: Vec<u8> = Vec::new();
-    let mut first: Vec<usize> = (a..b).collect();
-    exact.regions_step(0, &mut first, &names, &mut key);
+    let mut first: Places = (a..b).collect();
+    exact.regions_step(0, &mut first, &mut names, &mut key);
     let key = exact.best.unwrap_or_default();
     key.into()
 }

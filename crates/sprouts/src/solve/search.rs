@@ -228,6 +228,13 @@ impl Tables {
             self.misere.iter().map(|m| lock(m).len()).sum(),
         )
     }
+    /// Forgets the proof and disproof numbers of unsolved nodes (only
+    /// guides; every answer stays).
+    pub fn forget_guides(&self) {
+        for m in self.pn.iter().chain(&self.mpn) {
+            lock(m).clear();
+        }
+    }
     /// Forgets everything.
     pub fn clear(&self) {
         for m in &self.lands {

@@ -25,6 +25,50 @@ fn normal_outcomes_from_fresh_tables() {
     }
 }
 
+/// One solver asked one start after another (as `solve --spots A..B`
+/// does) keeps what earlier questions proved and starts each question
+/// with no proof numbers: its answers must be those of fresh solvers,
+/// in any order of questions, and nothing proved may be lost.
+#[test]
+fn answers_from_shared_tables_match_fresh_ones() {
+    let nq = Query {
+        nimber: true,
+        ..q()
+    };
+    let fresh: Vec<Answer> = (1..=7u32)
+        .map(|n| Solver::new().solve_start(n, &nq).unwrap())
+        .collect();
+    let s = Solver::new();
+    for order in [[1u32, 2, 3, 4, 5, 6, 7], [7, 5, 6, 3, 1, 4, 2]] {
+        for n in order {
+            let before = s.table_sizes();
+            let normal = s.solve_start(n, &q()).unwrap();
+            assert_eq!(
+                normal.first_player_wins,
+                fresh[n as usize - 1].first_player_wins,
+                "n = {n}"
+            );
+            let a = s.solve_start(n, &nq).unwrap();
+            assert_eq!(a.nimber, fresh[n as usize - 1].nimber, "n = {n}");
+            // A misère question between them shares the tables too.
+            s.solve_start(
+                n.min(4),
+                &Query {
+                    misere: true,
+                    ..q()
+                },
+            )
+            .unwrap();
+            let after = s.table_sizes();
+            assert!(after.0 >= before.0 && after.1 >= before.1, "n = {n}");
+        }
+    }
+    // Asked again, every start is answered from the tables alone.
+    for n in 1..=7u32 {
+        assert_eq!(s.solve_start(n, &nq).unwrap().positions, 0, "n = {n}");
+    }
+}
+
 #[test]
 fn nimbers_of_start_positions() {
     let known = [0, 0, 1, 1, 1];
