@@ -690,6 +690,11 @@ struct ProveArgs {
     /// Threads; 0 (default) uses every core.
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Measure instead of prove: only N whole groups of classes (one tree
+    /// each), spread evenly over all, in one run; prints their CPU seconds
+    /// and the whole proof's estimate (x groups / N).
+    #[arg(long, value_name = "N", conflicts_with_all = ["classes", "checkpoint"])]
+    sample: Option<u64>,
     /// Checkpoint file: finished classes are appended to it, and a run
     /// given an existing one skips the classes it lists. Ctrl-C stops the
     /// run after the classes under way, leaving the file ready to resume.
@@ -709,6 +714,85 @@ fn parse_class_range(s: &str) -> Result<std::ops::Range<u64>, String> {
         (Ok(a), Ok(b)) if a <= b => Ok(a..b),
         _ => Err(bad()),
     }
+}
+
+/// `prove --sample N`: the yardstick of a proof's cost (docs/rules/gobble.md,
+/// "Proving the best boards"): N groups spread evenly over all, in one
+/// process as a whole proof runs them (buffers reused), timed by the
+/// process's CPU clock; the dictionary load and target search are before
+/// the clock starts.
+fn prove_sample(
+    a: &ProveArgs,
+    prover: &parlor_gobble::prove::Prover,
+    above: u32,
+    threads: usize,
+    samples: u64,
+) -> Result<ExitCode> {
+    if samples == 0 {
+        bail!("--sample must be at least 1");
+    }
+    let groups = prover.raw_classes() / prover.group_len();
+    let cpu0 = process_cpu_seconds();
+    let start = Instant::now();
+    catch_interrupt();
+    let (found, stats, starts) = prover.prove_sample(above, threads, samples, &INTERRUPTED);
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = match (cpu0, process_cpu_seconds()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
+    let interrupted = INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
+    let n = starts.len() as u64;
+    let estimate = cpu.map(|c| c * groups as f64 / n as f64);
+    let mut o = String::new();
+    if a.json {
+        let v = serde_json::json!({
+            "size": a.size.to_string(),
+            "scoring": a.scoring,
+            "above": above,
+            "sampled_groups": n,
+            "groups": groups,
+            "group_len": prover.group_len(),
+            "all_classes": prover.raw_classes(),
+            "complete": !interrupted,
+            "boards": found,
+            "classes": stats.classes,
+            "bounds": stats.bounds,
+            "tree_nodes": stats.tree_nodes,
+            "boards_scored": stats.boards_scored,
+            "cpu_seconds": cpu,
+            "seconds": wall,
+            "estimated_cpu_seconds": estimate,
+            "threads": threads,
+        });
+        outln!(o, "{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        outln!(
+            o,
+            "{n} of {groups} groups ({} classes each, the first {}..{}), {} canonical classes, {} bounds, {} tree nodes, {} boards found, {:.1} s on {threads} thread(s)",
+            prover.group_len(),
+            starts.first().copied().unwrap_or(0),
+            starts.first().copied().unwrap_or(0) + prover.group_len(),
+            stats.classes,
+            stats.bounds,
+            stats.tree_nodes,
+            found.len(),
+            wall
+        );
+        match (cpu, estimate) {
+            (Some(c), Some(e)) => outln!(
+                o,
+                "{c:.1} CPU s; the whole proof (x {groups}/{n}): about {e:.0} CPU s"
+            ),
+            _ => outln!(o, "no CPU clock on this system: no estimate"),
+        }
+    }
+    emit(&o)?;
+    Ok(if interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Set by the first Ctrl-C: the proof stops after the classes under way.
@@ -810,6 +894,9 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
             a.size,
             prover.raw_classes()
         );
+    }
+    if let Some(samples) = a.sample {
+        return prove_sample(&a, &prover, above, threads, samples);
     }
     let range = a.classes.clone().unwrap_or(0..prover.raw_classes());
     if range.end > prover.raw_classes() {

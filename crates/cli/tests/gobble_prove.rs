@@ -306,3 +306,40 @@ fn ctrl_c_leaves_a_checkpoint_of_whole_classes() {
     assert!(checked >= 3);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--sample N` proves N groups spread evenly over all: with every group it
+/// is the whole proof, and it reports an estimate; bad samples are refused.
+#[test]
+fn a_sample_of_every_group_is_the_whole_proof() {
+    let (dir, dict) = scratch_with_words("sample");
+    let whole = prove(&dict, &[]);
+    // 2x3 has no merged corners: one class per group, 3^6 groups.
+    let all = prove(&dict, &["--sample", "729"]);
+    assert_eq!(all["sampled_groups"], 729);
+    assert_eq!(all["groups"], 729);
+    assert_eq!(all["boards"], whole["boards"]);
+    assert_eq!(all["classes"], whole["classes"]);
+    assert!(
+        all["estimated_cpu_seconds"].as_f64().unwrap() >= 0.0,
+        "{all}"
+    );
+    let more = prove(&dict, &["--sample", "100000"]);
+    assert_eq!(more["sampled_groups"], 729);
+    let few = prove(&dict, &["--sample", "3"]);
+    assert_eq!(few["sampled_groups"], 3);
+    let d = dict.to_str().unwrap();
+    for bad in [
+        vec!["--sample", "0"],
+        vec!["--sample", "3", "--classes", "0..5"],
+        vec!["--sample", "x"],
+    ] {
+        let mut args = vec![
+            "gobble", "prove", "--size", "2x3", "--above", "4", "--dict", d,
+        ];
+        args.extend(bad.iter().copied());
+        let (code, _, err) = parlor(&args);
+        assert_ne!(code, 0, "{bad:?} was accepted");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}

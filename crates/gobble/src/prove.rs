@@ -127,6 +127,9 @@ pub struct Prover<'t> {
     /// How many of the last split positions one tree serves (see
     /// [`Prover::with_merged`]).
     merged: usize,
+    /// From which split position on the forcing bounds later cells by
+    /// their best single letter (see [`Prover::with_best_letter_from`]).
+    best_letter_from: usize,
 }
 
 /// The most cells a proof handles: a word path's letters are packed five
@@ -361,6 +364,7 @@ impl<'t> Prover<'t> {
             position,
             cell_buckets: vec![buckets; n],
             merged,
+            best_letter_from: 0,
         }
     }
 
@@ -377,6 +381,17 @@ impl<'t> Prover<'t> {
     /// tree per class.
     pub fn with_merged(mut self, merged: usize) -> Self {
         self.merged = merged.min(self.order.len());
+        self
+    }
+
+    /// The same prover bounding the later cells of a forced class by their
+    /// stacked choices' best single letter only from split position
+    /// `depth` on, and before that by the sum of each choice's best letter
+    /// (looser, one scan less per class). The default, 0, is the tighter
+    /// bound everywhere; `usize::MAX` is the bound of the earlier sessions
+    /// (for measurements).
+    pub fn with_best_letter_from(mut self, depth: usize) -> Self {
+        self.best_letter_from = depth;
         self
     }
 
@@ -739,9 +754,23 @@ impl<'t> Prover<'t> {
                 add(&mut gain[l as usize], &tree.sum_lanes[c.first as usize + k]);
             }
         }
+        // The later cells' part of every letter's bound. A board puts one
+        // letter on each later cell, so the choices stacked there give at
+        // most the sum of their subtrees for the best single letter: the
+        // max of sums, not the sum of the choices' maxima (`sums`), which
+        // lets each choice take its own best letter. One more scan of
+        // those stacks per forced class, repaid many times over: on the
+        // heaviest 3x4 groups it drops most classes several cells earlier
+        // (docs/notes/prove-progress.md, fifth session).
         let mut rest = [points_lane(points); LANES];
-        for s in &sums[depth + 1..n] {
-            add(&mut rest, s);
+        if depth >= self.best_letter_from {
+            for p in depth + 1..n {
+                add(&mut rest, &best_letter(tree, &at.work.stacks[p]));
+            }
+        } else {
+            for s in &sums[depth + 1..n] {
+                add(&mut rest, s);
+            }
         }
         let mut tops = [0u32; MAX_PROVE_CELLS];
         for (top, stack) in tops.iter_mut().zip(&at.work.stacks).skip(depth + 1) {
@@ -801,11 +830,59 @@ impl<'t> Prover<'t> {
         done: &(dyn Fn(u64, &[Found]) + Sync),
         stop: &AtomicBool,
     ) -> (Vec<Found>, ProofStats) {
-        let syms = self.size.symmetries();
         let total = range.end.min(self.raw_classes());
         let group = self.group_len();
+        let first = range.start / group;
         // Threads take whole groups, so each tree serves all its classes.
-        let next = AtomicU64::new(range.start / group);
+        let unit = |i: u64| {
+            let g = first.checked_add(i)?;
+            let from = g.checked_mul(group)?.max(range.start);
+            let to = g.saturating_add(1).saturating_mul(group).min(total);
+            (from < total).then_some(from..to)
+        };
+        self.prove_units(above, threads, &unit, skip, done, stop)
+    }
+
+    /// The proof of only the `samples` groups (see [`Prover::group_len`])
+    /// spread evenly over all of them: group `(2i + 1) * G / (2 * samples)`
+    /// for `i` in `0..samples`, where `G` is the number of groups, each
+    /// whole, in one run as a whole proof does them (a yardstick: their
+    /// cost times `G / samples` estimates the whole proof's). Returns the
+    /// groups' first class numbers too.
+    pub fn prove_sample(
+        &self,
+        above: u32,
+        threads: usize,
+        samples: u64,
+        stop: &AtomicBool,
+    ) -> (Vec<Found>, ProofStats, Vec<u64>) {
+        let group = self.group_len();
+        let groups = self.raw_classes() / group;
+        let samples = samples.min(groups);
+        let starts: Vec<u64> = (0..samples)
+            .map(|i| ((2 * i + 1) as u128 * groups as u128 / (2 * samples) as u128) as u64 * group)
+            .collect();
+        let unit = |i: u64| {
+            let &from = starts.get(usize::try_from(i).ok()?)?;
+            Some(from..from + group)
+        };
+        let (found, stats) = self.prove_units(above, threads, &unit, &|_| false, &|_, _| {}, stop);
+        (found, stats, starts)
+    }
+
+    /// The proof of the class ranges `unit(0)`, `unit(1)`, ... up to the
+    /// first `None`, each within one group, taken by the threads in turn.
+    fn prove_units(
+        &self,
+        above: u32,
+        threads: usize,
+        unit: &(dyn Fn(u64) -> Option<std::ops::Range<u64>> + Sync),
+        skip: &(dyn Fn(u64) -> bool + Sync),
+        done: &(dyn Fn(u64, &[Found]) + Sync),
+        stop: &AtomicBool,
+    ) -> (Vec<Found>, ProofStats) {
+        let syms = self.size.symmetries();
+        let next = AtomicU64::new(0);
         let classes = AtomicUsize::new(0);
         let all = Mutex::new((Vec::new(), ProofStats::default()));
         std::thread::scope(|s| {
@@ -819,14 +896,11 @@ impl<'t> Prover<'t> {
                         if stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let g = next.fetch_add(1, Ordering::Relaxed);
-                        let from = (g * group).max(range.start);
-                        let to = ((g + 1) * group).min(total);
-                        if from >= total {
+                        let Some(classes_here) = unit(next.fetch_add(1, Ordering::Relaxed)) else {
                             break;
-                        }
+                        };
                         ks.clear();
-                        for k in from..to {
+                        for k in classes_here {
                             if self.is_canonical(k, &syms) {
                                 classes.fetch_add(1, Ordering::Relaxed);
                                 if !skip(k) {
@@ -888,6 +962,26 @@ impl<'t> Prover<'t> {
             .filter(|&k| self.is_canonical(k, &syms))
             .count() as u64
     }
+}
+
+/// The most that the choice nodes `stack` (all of one cell) give a board
+/// together, per lane: the best over letters of the sum of their subtrees'
+/// bounds under that letter (a lane's forbidden letters bound to 0).
+fn best_letter(tree: &Tree, stack: &[u32]) -> Lanes {
+    let mut per = [[0u16; LANES]; 26];
+    for &c in stack {
+        let c = tree.choices[c as usize];
+        for (k, l) in letters(c.letters).enumerate() {
+            add(&mut per[l as usize], &tree.sum_lanes[c.first as usize + k]);
+        }
+    }
+    let mut best = [0u16; LANES];
+    for row in &per {
+        for (x, y) in best.iter_mut().zip(row) {
+            *x = (*x).max(*y);
+        }
+    }
+    best
 }
 
 /// The least of a board's symmetric images.
@@ -1016,11 +1110,15 @@ mod tests {
             let a: Vec<u8> = alphabet.bytes().map(|c| c - b'a').collect();
             let boards = brute(&trie, size, &a);
             let best = boards.iter().map(|b| b.1).max().unwrap();
-            for (merged, above) in [
-                (0, best),
-                (0, best.saturating_sub(2).max(1)),
-                (2, best.saturating_sub(1).max(1)),
-                (size.cells(), best.saturating_sub(2).max(1)),
+            // (merged corners, best-letter bound from, target)
+            for (merged, from, above) in [
+                (0, 0, best),
+                (0, 0, best.saturating_sub(2).max(1)),
+                (0, usize::MAX, best.saturating_sub(2).max(1)),
+                (2, 0, best.saturating_sub(1).max(1)),
+                (2, 3, best.saturating_sub(1).max(1)),
+                (size.cells(), 0, best.saturating_sub(2).max(1)),
+                (size.cells(), usize::MAX, best.saturating_sub(2).max(1)),
             ] {
                 let p = Prover::new(
                     &trie,
@@ -1028,7 +1126,8 @@ mod tests {
                     Scoring::Boggle,
                     parse_buckets(buckets).unwrap(),
                 )
-                .with_merged(merged);
+                .with_merged(merged)
+                .with_best_letter_from(from);
                 let (found, stats) = p.prove(
                     above,
                     2,
@@ -1068,6 +1167,89 @@ mod tests {
                 assert_eq!(got.len(), len, "a symmetric set was reported twice");
                 assert_eq!(got, want, "{w}x{h} above {above}");
             }
+        }
+    }
+
+    /// After forcing the first cells of a class on the stacks, the bound
+    /// with each later cell's stacked choices taken at their best single
+    /// letter is at least every board's score in the forced class, and
+    /// never above the bound with each choice at its own best letter.
+    #[test]
+    fn best_letter_bound_is_never_below_a_boards_score() {
+        let trie = Trie::new(WORDS);
+        for (w, h, buckets) in [(2, 2, "ae,st"), (3, 2, "ae,st"), (2, 3, "a,e,st")] {
+            let size = Size::new(w, h).unwrap();
+            let p = Prover::new(
+                &trie,
+                size,
+                Scoring::Boggle,
+                parse_buckets(buckets).unwrap(),
+            )
+            .with_merged(0);
+            let n = size.cells();
+            let boards = brute(&trie, size, b"aest".map(|c| c - b'a').as_slice());
+            let mut tree = Tree::default();
+            let mut tighter = 0;
+            for k in 0..p.raw_classes() {
+                let class = p.class(k);
+                p.build(&class, &mut tree);
+                p.fill_lanes(std::slice::from_ref(&class), &mut tree);
+                // Every forcing of the first `depth` cells, on the stacks.
+                let mut todo = vec![(0usize, class.clone(), tree.sums[0].points, vec![0u32])];
+                while let Some((depth, masks, points, roots)) = todo.pop() {
+                    // The stacks: choices below the forced letters' sums.
+                    let mut stacks = vec![Vec::new(); n];
+                    for &s in &roots {
+                        let s = tree.sums[s as usize];
+                        for c in s.first..s.first + s.len {
+                            stacks[tree.choices[c as usize].pos as usize].push(c);
+                        }
+                    }
+                    let mut tight = u32::from(points_lane(points));
+                    let mut loose = tight;
+                    for stack in &stacks[depth..] {
+                        tight += u32::from(best_letter(&tree, stack)[0]);
+                        loose += stack
+                            .iter()
+                            .map(|&c| u32::from(tree.choice_lanes[c as usize][0]))
+                            .sum::<u32>();
+                    }
+                    assert!(tight <= loose);
+                    tighter += usize::from(tight < loose);
+                    for (b, score) in &boards {
+                        if b.iter().zip(&masks).all(|(&l, &m)| m & 1 << l != 0) {
+                            assert!(tight >= *score, "{masks:?} {b:?}: {tight} < {score}");
+                        }
+                    }
+                    if depth == n {
+                        continue;
+                    }
+                    let cell = p.order[depth];
+                    for l in letters(masks[cell]) {
+                        let mut next = roots.clone();
+                        let mut got = points;
+                        let mut forced = Vec::new();
+                        for &c in &stacks[depth] {
+                            let c = tree.choices[c as usize];
+                            if c.letters & 1 << l != 0 {
+                                let s = c.first + (c.letters & ((1u32 << l) - 1)).count_ones();
+                                got += tree.sums[s as usize].points;
+                                forced.push(s);
+                            }
+                        }
+                        // The choices of the roots that are not at `depth`
+                        // stay; those at `depth` give way to `forced`.
+                        let mut m = masks.clone();
+                        m[cell] = 1 << l;
+                        next.extend(forced);
+                        todo.push((depth + 1, m, got, next));
+                    }
+                }
+            }
+            assert!(
+                tighter > 0,
+                "{w}x{h}: the best-letter bound never tightened"
+            );
         }
     }
 

@@ -17,7 +17,7 @@
 //!   with `too_slow` (408) and the connection closed.
 //! - **TCP keepalive** on every accepted socket, so a peer that vanished
 //!   (a phone off the network) is noticed even on a connection with
-//!   nothing to send. WebSockets have their own pings (`ws.rs`).
+//!   nothing to send. WebSockets have their own pings (`ws/mod.rs`).
 
 use crate::Settings;
 use axum::Router;

@@ -88,9 +88,8 @@ impl ApiError {
     /// The HTTP status for this code.
     pub fn status(&self) -> StatusCode {
         match self.code {
-            "bad_json" | "bad_config" | "malformed_action" | "bad_word_list" | "bad_chat" => {
-                StatusCode::BAD_REQUEST
-            }
+            "bad_json" | "bad_config" | "malformed_action" | "bad_word_list" | "bad_chat"
+            | "not_websocket" => StatusCode::BAD_REQUEST,
             "too_large" => StatusCode::PAYLOAD_TOO_LARGE,
             "unknown_game" | "not_found" | "no_helper" | "unknown_word_list" => {
                 StatusCode::NOT_FOUND

@@ -22,7 +22,7 @@
 //!   share the database and its games: the hub forwards the database's
 //!   change notices (`LISTEN`/`NOTIFY`) to its live games, which catch up
 //!   with what other processes stored (the action index is the lock).
-//! - `http.rs` and `ws.rs`: the routes of `docs/api.md`, one error type
+//! - `http.rs` and `ws/`: the routes of `docs/api.md`, one error type
 //!   ([`ApiError`]) mapped to statuses in one place.
 //!
 //! # Example

@@ -330,3 +330,76 @@ async fn names_refused_on(db: &parlor_server::storage::DbUrl) {
     assert_eq!(st, 200, "{v}");
     server.stop().await;
 }
+
+/// The server writes its own WebSocket frames (`ws/frames.rs`): a real
+/// client's ping gets its pong, a state arrives whole, and the client's
+/// close is answered with its code (the closing handshake).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clients_ping_and_close_are_answered() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+    use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+    use tokio_tungstenite::tungstenite::Message;
+    let server = common::start(&common::sqlite_url("conn_ws_frames"), settings()).await;
+    let addr = server.addr();
+    let created = common::create(addr, json!({"game": "nim"})).await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let t0 = common::token(&created, 0);
+    let url = format!("ws://{addr}/api/games/{id}/ws?token={t0}&legal=true");
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    macro_rules! next {
+        () => {
+            tokio::time::timeout(Duration::from_secs(5), ws.next())
+                .await
+                .expect("the server answers")
+        };
+    }
+    // The state (queued by the game) and the pong (written by the
+    // connection's reader) come in either order; every text is whole JSON.
+    let (mut seen_state, mut seen_pong) = (false, false);
+    ws.send(Message::Ping(b"are you there".to_vec().into()))
+        .await
+        .unwrap();
+    while !(seen_state && seen_pong) {
+        match next!() {
+            Some(Ok(Message::Text(t))) => {
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                seen_state |= v["type"] == "state" && v["legal"].is_array();
+            }
+            Some(Ok(Message::Pong(p))) => {
+                assert_eq!(&p[..], b"are you there");
+                seen_pong = true;
+            }
+            other => panic!("expected a state and a pong, got {other:?}"),
+        }
+    }
+    ws.send(Message::Close(Some(CloseFrame {
+        code: CloseCode::Away,
+        reason: "bye".into(),
+    })))
+    .await
+    .unwrap();
+    loop {
+        match next!() {
+            Some(Ok(Message::Close(Some(c)))) => {
+                assert_eq!(c.code, CloseCode::Away);
+                break;
+            }
+            Some(Ok(Message::Text(_))) => {}
+            other => panic!("expected the close reply, got {other:?}"),
+        }
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_plain_get_of_the_websocket_route_is_refused_with_json() {
+    let server = common::start(&common::sqlite_url("conn_ws_plain"), settings()).await;
+    let addr = server.addr();
+    let created = common::create(addr, json!({"game": "nim"})).await;
+    let id = created["game"]["id"].as_str().unwrap();
+    let (status, body) = common::get(addr, &format!("/api/games/{id}/ws")).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["error"]["code"], "not_websocket", "{body}");
+    server.stop().await;
+}

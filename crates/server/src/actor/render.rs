@@ -7,7 +7,6 @@ use crate::summary_json;
 use parlor_core::Applied;
 use parlor_core::{Seat, Viewer};
 use serde_json::{json, Value};
-use std::collections::HashMap;
 
 /// Appends `t` as JSON text (`null` if it cannot be: never for these types).
 fn put<T: serde::Serialize>(out: &mut Vec<u8>, t: &T) {
@@ -203,20 +202,61 @@ impl GameActor {
         }
     }
 
-    /// The state for every connection, as `broadcast_state` would send
-    /// it now (one serialisation per distinct viewer), not sent.
+    /// The state for every connection as it is now, not sent: one
+    /// serialisation per distinct (viewer, legal), so spectators share
+    /// one. `broadcast_state_after` sends it at once; a quick bot's
+    /// answer keeps it to send with the states after the answer.
     pub(super) fn render_states(&self) -> Vec<(u64, Outbound)> {
-        let mut texts: HashMap<(Viewer, bool), Outbound> = HashMap::new();
+        // A handful of distinct viewers (the seats, the spectators): a
+        // list searched in order costs less than a map.
+        let mut texts: Vec<((Viewer, bool), Outbound)> = Vec::new();
         self.conns
             .iter()
             .map(|(&id, c)| {
-                let text = texts
-                    .entry((c.viewer, c.legal))
-                    .or_insert_with(|| self.state_text(c.viewer, c.legal))
-                    .clone();
+                let key = (c.viewer, c.legal);
+                let text = match texts.iter().find(|(k, _)| *k == key) {
+                    Some((_, t)) => t.clone(),
+                    None => {
+                        let t = self.state_text(c.viewer, c.legal);
+                        texts.push((key, t.clone()));
+                        t
+                    }
+                };
                 (id, text)
             })
             .collect()
+    }
+
+    /// Queues states rendered by `render_states` (now or earlier), `ack`
+    /// (taken if its connection is among them) just before its
+    /// connection's state. A connection whose queue is full is dropped
+    /// afterwards ("too slow"), and the seats are told once.
+    fn send_states(&mut self, states: Vec<(u64, Outbound)>, ack: &mut Option<(u64, Outbound)>) {
+        let mut slow = Vec::new();
+        for (id, text) in states {
+            // Gone since the states were rendered: nothing to send.
+            let Some(c) = self.conns.get(&id) else {
+                continue;
+            };
+            if let Some((_, a)) = ack.take_if(|(to, _)| *to == id) {
+                if c.out.try_send(a).is_err() {
+                    slow.push(id);
+                    continue;
+                }
+            }
+            if c.out.try_send(text).is_err() {
+                slow.push(id);
+            }
+        }
+        let mut dropped = false;
+        for id in slow {
+            if let Some(c) = self.conns.remove(&id) {
+                dropped |= matches!(c.viewer, Viewer::Seat(_));
+            }
+        }
+        if dropped {
+            self.broadcast_seats();
+        }
     }
 
     /// Sends states rendered earlier (`render_states`), `ack` just before
@@ -228,12 +268,7 @@ impl GameActor {
         earlier: Vec<(u64, Outbound)>,
         mut ack: Option<(u64, Outbound)>,
     ) {
-        for (id, text) in earlier {
-            if let Some((to, a)) = ack.take_if(|(to, _)| *to == id) {
-                self.send_to(to, a);
-            }
-            self.send_to(id, text);
-        }
+        self.send_states(earlier, &mut ack);
         self.broadcast_state_after(ack);
     }
 
@@ -247,36 +282,11 @@ impl GameActor {
     /// connection's writer, woken by the ack on the other core, often
     /// sent it alone, a third more `send`s per action.
     pub(super) fn broadcast_state_after(&mut self, mut ack: Option<(u64, Outbound)>) {
-        // One serialisation per distinct (viewer, legal): spectators share one.
-        let mut texts: HashMap<(Viewer, bool), Outbound> = HashMap::new();
-        let mut slow = Vec::new();
-        for (&id, c) in &self.conns {
-            let text = texts
-                .entry((c.viewer, c.legal))
-                .or_insert_with(|| self.state_text(c.viewer, c.legal))
-                .clone();
-            if let Some((_, a)) = ack.take_if(|(to, _)| *to == id) {
-                if c.out.try_send(a).is_err() {
-                    slow.push(id);
-                    continue;
-                }
-            }
-            if c.out.try_send(text).is_err() {
-                slow.push(id);
-            }
-        }
+        let now = self.render_states();
+        self.send_states(now, &mut ack);
         if let Some((to, a)) = ack {
             // Not among the connections any more: as `send_to` does.
             self.send_to(to, a);
-        }
-        let mut dropped = false;
-        for id in slow {
-            if let Some(c) = self.conns.remove(&id) {
-                dropped |= matches!(c.viewer, Viewer::Seat(_));
-            }
-        }
-        if dropped {
-            self.broadcast_seats();
         }
     }
 

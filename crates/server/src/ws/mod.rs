@@ -5,17 +5,32 @@
 //! actor without waiting for them, so a client may send several; its writer
 //! drains the connection's bounded queue, which the actor fills and, when
 //! full, drops (the client is too slow and is disconnected).
+//!
+//! tungstenite reads the socket; the server writes its own frames
+//! (`frames.rs`: tungstenite kept each connection's largest burst as a
+//! buffer for the connection's life), a burst at a time.
+
+mod frames;
+mod incoming;
+mod upgrade;
 
 use crate::actor::{ActReply, Connected, GameStub, Msg, Who};
 use crate::error::ApiError;
 use crate::extract::{Path, Query};
 use crate::hub::Hub;
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::Utf8Bytes;
 use axum::extract::State;
 use axum::response::Response;
-use futures_util::{SinkExt, StreamExt};
+use frames::{Frame, ReadSide};
+use futures_util::StreamExt;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::time::Duration;
+use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
+use upgrade::Upgrade;
 
 #[derive(Deserialize)]
 pub(crate) struct WsQuery {
@@ -30,7 +45,7 @@ pub(crate) async fn upgrade(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
-    ws: WebSocketUpgrade,
+    ws: Upgrade,
 ) -> Result<Response, ApiError> {
     let stub = hub.stub(&id).await?;
     let connected = stub
@@ -41,21 +56,25 @@ pub(crate) async fn upgrade(
         })
         .await??;
     let max = hub.settings().max_message;
-    // Accept frames somewhat over the limit so that the client gets a clear
-    // `too_large` instead of a dropped connection; far larger ones close it.
-    // Small buffers: a client's messages are a few hundred bytes (a larger
-    // one grows the buffer as it comes), and the read buffer is zeroed to
-    // its whole size on the first read, so ten thousand connections with
-    // the default 128 KiB each (or even 8 KiB) would cost memory for nothing.
-    Ok(ws
-        .read_buffer_size(2 * 1024)
-        // Frames wait in the codec until the writer flushes (after each
-        // burst: an ack and the state after it go out in one system
-        // call); with 0 each frame was a `send` of its own.
-        .write_buffer_size(64 * 1024)
-        .max_message_size(max * 8)
-        .max_frame_size(max * 8)
-        .on_upgrade(move |socket| run(socket, hub, stub, connected, max)))
+    Ok(ws.answer(move |io| async move {
+        let (read, write) = tokio::io::split(io);
+        // Accept frames somewhat over the limit so that the client gets a
+        // clear `too_large` instead of a dropped connection; far larger
+        // ones close it. A small read buffer: a client's messages are a
+        // few hundred bytes (a larger one grows the buffer as it comes),
+        // and it is zeroed to its whole size on the first read, so ten
+        // thousand connections with the default 128 KiB each (or even
+        // 8 KiB) would cost memory for nothing. tungstenite writes
+        // nothing here (`ReadSide`): the writer below sends every frame.
+        let config = WebSocketConfig::default()
+            .read_buffer_size(2 * 1024)
+            .write_buffer_size(0)
+            .max_message_size(Some(max * 8))
+            .max_frame_size(Some(max * 8));
+        let stream =
+            WebSocketStream::from_raw_socket(ReadSide(read), Role::Server, Some(config)).await;
+        run(stream, write, hub, stub, connected, max).await
+    }))
 }
 
 fn error_text(reference: Value, e: &ApiError) -> Utf8Bytes {
@@ -70,7 +89,48 @@ pub(crate) fn error_json(reference: Value, e: &ApiError) -> Value {
     v
 }
 
-async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, max: usize) {
+/// The writing half of a connection, shared by the writer (the game's
+/// messages, pings, the close) and the reader (pongs): each write is
+/// whole frames, so theirs never interleave.
+struct Writes<W> {
+    io: tokio::sync::Mutex<W>,
+    /// A client that does not read for this long is dropped: the socket
+    /// closes and the game never waits for it.
+    limit: Duration,
+}
+
+impl<W: AsyncWrite + Unpin> Writes<W> {
+    /// Writes `bytes` (encoded frames) within the time limit; false if
+    /// the socket failed or the client did not read them in time.
+    async fn write(&self, bytes: &[u8]) -> bool {
+        let write = async {
+            let mut io = self.io.lock().await;
+            io.write_all(bytes).await?;
+            io.flush().await
+        };
+        matches!(tokio::time::timeout(self.limit, write).await, Ok(Ok(())))
+    }
+
+    async fn frame(&self, frame: Frame<'_>) -> bool {
+        let mut buf = Vec::with_capacity(frame.encoded_len());
+        frame.put(&mut buf);
+        self.write(&buf).await
+    }
+}
+
+type Stream<R> = WebSocketStream<ReadSide<R>>;
+
+async fn run<R, W>(
+    mut stream: Stream<R>,
+    write: W,
+    hub: Hub,
+    stub: GameStub,
+    connected: Connected,
+    max: usize,
+) where
+    R: tokio::io::AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
     let Connected {
         conn,
         mut out,
@@ -80,7 +140,6 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
     let mut bucket = crate::limits::ConnLimit::new(hub.settings().rate_conn);
     let chat_bucket = crate::limits::ChatLimit::new(hub.settings().rate_chat);
     let metered = hub.settings().rate_limits;
-    let (mut sink, mut stream) = socket.split();
     // What the connection answers by itself goes into the game's queue
     // for it, behind what the game sent before; if the game has let go of
     // the connection (too slow, or the game left memory) it is dropped.
@@ -93,7 +152,10 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
     let assists = std::sync::Arc::new(tokio::sync::Semaphore::new(2));
 
     let settings = hub.settings();
-    let limit = settings.write_timeout;
+    let writes = Writes {
+        io: tokio::sync::Mutex::new(write),
+        limit: settings.write_timeout,
+    };
     // Pings keep NATs open and prove the client is there: whatever it
     // sends (its pong included) counts, and after `idle` of silence the
     // connection is closed, so its seat turns absent.
@@ -106,28 +168,23 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
         loop {
             tokio::select! {
                 _ = ping.tick() => {
-                    let sent = sink.send(Message::Ping(axum::body::Bytes::new()));
-                    match tokio::time::timeout(limit, sent).await {
-                        Ok(Ok(())) => {}
-                        _ => break,
+                    if !writes.frame(Frame::Ping(b"")).await {
+                        break;
                     }
                 }
                 m = out.recv() => match m {
                     Some(text) => {
-                        // Write everything already queued, then flush once:
-                        // one system call for an ack and the state after it.
-                        // A client that does not read for `limit` is dropped:
-                        // the socket closes and the game never waits for it.
-                        let burst = async {
-                            sink.feed(Message::Text(text)).await?;
-                            while let Ok(more) = out.try_recv() {
-                                sink.feed(Message::Text(more)).await?;
-                            }
-                            sink.flush().await
-                        };
-                        match tokio::time::timeout(limit, burst).await {
-                            Ok(Ok(())) => {}
-                            _ => break,
+                        // Everything already queued, in one buffer and one
+                        // write: one system call for an ack and the states
+                        // after it. The buffer lives for this burst only.
+                        let mut burst = Vec::with_capacity(Frame::Text(&text).encoded_len());
+                        Frame::Text(&text).put(&mut burst);
+                        drop(text);
+                        while let Ok(more) = out.try_recv() {
+                            Frame::Text(&more).put(&mut burst);
+                        }
+                        if !writes.write(&burst).await {
+                            break;
                         }
                     }
                     None => {
@@ -136,9 +193,7 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                         } else {
                             (1008, "too slow")
                         };
-                        let _ = sink
-                            .send(Message::Close(Some(CloseFrame { code, reason: reason.into() })))
-                            .await;
+                        writes.frame(Frame::Close(Some((code, reason)))).await;
                         break;
                     }
                 },
@@ -147,6 +202,9 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
     };
 
     let mut flooded = false;
+    // The client's close frame (and its code, if it gave one): answered
+    // once the reader stops, as the closing handshake asks.
+    let mut closed_by_client: Option<Option<u16>> = None;
     let reader = async {
         let silence = tokio::time::sleep(idle);
         tokio::pin!(silence);
@@ -159,7 +217,8 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                 _ = silence.as_mut() => break,
             };
             silence.as_mut().reset(tokio::time::Instant::now() + idle);
-            if matches!(msg, Message::Close(_)) {
+            if let Message::Close(frame) = &msg {
+                closed_by_client = Some(frame.as_ref().map(|f| u16::from(f.code)));
                 break;
             }
             // Every message draws on the connection's bucket before it is
@@ -186,7 +245,13 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                     local(error_text(Value::Null, &e));
                     continue;
                 }
-                Message::Close(_) => break,
+                // tungstenite checked its size (at most 125 bytes).
+                Message::Ping(payload) => {
+                    if writes.frame(Frame::Pong(&payload)).await {
+                        continue;
+                    }
+                    break;
+                }
                 _ => continue,
             };
             if text.len() > max {
@@ -200,16 +265,20 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                 local(error_text(Value::Null, &e));
                 continue;
             }
-            let value: Value = match serde_json::from_str(text.as_str()) {
-                Ok(v) => v,
+            let incoming::Incoming {
+                kind,
+                reference,
+                action,
+                request,
+            } = match incoming::Incoming::read(text.as_str()) {
+                Ok(m) => m,
                 Err(e) => {
                     let e = ApiError::bad_json(format!("not JSON: {e}"));
                     local(error_text(Value::Null, &e));
                     continue;
                 }
             };
-            let reference = value.get("ref").cloned().unwrap_or(Value::Null);
-            let kind = value.get("type").and_then(Value::as_str);
+            let kind = kind.as_deref();
             if spectator && matches!(kind, Some("act" | "claim-win")) {
                 // Refused here: a spectator's message never takes a place
                 // in the game's queue.
@@ -218,10 +287,10 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                 continue;
             }
             let result = match kind {
-                Some("act") => match value.get("action") {
+                Some("act") => match action {
                     Some(action) => stub.send(Msg::Act {
                         who: Who::Conn(conn),
-                        action: action.clone(),
+                        action,
                         reply: ActReply::Conn {
                             conn,
                             reference: reference.clone(),
@@ -235,7 +304,6 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                     match assists.clone().try_acquire_owned() {
                         Ok(permit) => {
                             let (hub, stub, own) = (hub.clone(), stub.clone(), own.clone());
-                            let request = value.get("request").cloned().unwrap_or(Value::Null);
                             let reference = reference.clone();
                             tokio::spawn(async move {
                                 let r =
@@ -271,6 +339,9 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                     // Metered and checked here, before the game's queue:
                     // a refused line costs the game nothing.
                     let checked = if metered { chat_bucket.check() } else { Ok(()) };
+                    // The whole message, read again: chat is rare, and
+                    // `chat::parse` reads the message as a whole.
+                    let value = serde_json::from_str(text.as_str()).unwrap_or(Value::Null);
                     match checked.and_then(|()| crate::chat::parse(&value)) {
                         Ok(request) => stub.send(Msg::Chat { conn, request }),
                         Err(e) => Err(e),
@@ -298,19 +369,21 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
         _ = writer => {}
         _ = reader => {}
     }
+    if let Some(code) = closed_by_client {
+        writes.frame(Frame::Close(code.map(|c| (c, "")))).await;
+    }
     if flooded {
         // Say why before closing: what was queued, then a policy close.
-        let goodbye = async {
-            while let Ok(text) = out.try_recv() {
-                sink.feed(Message::Text(text)).await?;
-            }
-            sink.send(Message::Close(Some(CloseFrame {
-                code: 1008,
-                reason: "too many messages: this connection kept sending past its limit".into(),
-            })))
-            .await
-        };
-        if let Ok(Ok(())) = tokio::time::timeout(limit, goodbye).await {
+        let mut goodbye = Vec::new();
+        while let Ok(text) = out.try_recv() {
+            Frame::Text(&text).put(&mut goodbye);
+        }
+        Frame::Close(Some((
+            1008,
+            "too many messages: this connection kept sending past its limit",
+        )))
+        .put(&mut goodbye);
+        if writes.write(&goodbye).await {
             // Finish the closing handshake, discarding what is still on
             // the way: closing with unread data would reset the
             // connection and lose the explanation.
@@ -321,7 +394,7 @@ async fn run(socket: WebSocket, hub: Hub, stub: GameStub, connected: Connected, 
                     }
                 }
             };
-            let _ = tokio::time::timeout(std::time::Duration::from_secs(2), drain).await;
+            let _ = tokio::time::timeout(Duration::from_secs(2), drain).await;
         }
     }
     // Tell the game the seat left; wait for room rather than lose it.
