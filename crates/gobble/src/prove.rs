@@ -772,6 +772,9 @@ impl<'t> Prover<'t> {
                 add(&mut rest, s);
             }
         }
+        // The per-cell sums are read only below `best_letter_from`: past
+        // it they are neither copied nor kept up to date.
+        let keep_sums = depth + 1 < self.best_letter_from;
         let mut tops = [0u32; MAX_PROVE_CELLS];
         for (top, stack) in tops.iter_mut().zip(&at.work.stacks).skip(depth + 1) {
             *top = stack.len() as u32;
@@ -788,7 +791,7 @@ impl<'t> Prover<'t> {
             if go == 0 {
                 continue;
             }
-            let mut here = *sums;
+            let mut here = keep_sums.then_some(*sums);
             let mut got = points;
             let work = &mut *at.work;
             for i in 0..work.stacks[depth].len() {
@@ -802,11 +805,13 @@ impl<'t> Prover<'t> {
                 for k in s.first..s.first + s.len {
                     let pos = work.tree.choices[k as usize].pos as usize;
                     work.stacks[pos].push(k);
-                    add(&mut here[pos], &work.tree.choice_lanes[k as usize]);
+                    if let Some(here) = &mut here {
+                        add(&mut here[pos], &work.tree.choice_lanes[k as usize]);
+                    }
                 }
             }
             work.cells[cell] = l;
-            self.force(at, depth + 1, got, &here, go);
+            self.force(at, depth + 1, got, here.as_ref().unwrap_or(sums), go);
             for (stack, &top) in at.work.stacks.iter_mut().zip(&tops).skip(depth + 1) {
                 stack.truncate(top as usize);
             }
