@@ -1145,6 +1145,69 @@ impl Names {
     }
 }
 
+/// The start of the least rotation of `s` (the first, on a tie).
+fn least_rotation(s: &[u8]) -> usize {
+    // Only starts at the least byte can win.
+    let low = s.iter().copied().min().unwrap_or(0);
+    let mut best = usize::MAX;
+    for i in 0..s.len() {
+        if s[i] != low {
+            continue;
+        }
+        if best == usize::MAX {
+            best = i;
+            continue;
+        }
+        let new = s[i..].iter().chain(&s[..i]);
+        let old = s[best..].iter().chain(&s[..best]);
+        if new.lt(old) {
+            best = i;
+        }
+    }
+    best.min(s.len().saturating_sub(1))
+}
+
+/// A region's shape, for its class: each boundary written without
+/// names (a name with both corners on it as `a`, a shared one as
+/// `SHARED`) from its least rotation either way round, the boundaries'
+/// hashes sorted and hashed together. It depends only on the region, not
+/// on how it is numbered, ordered, cut or mirrored (each boundary is
+/// taken the lesser way round on its own, which is coarser than the
+/// region's direction but never tells equal regions apart); a rare
+/// shared hash only joins two classes, which the tie search then sorts.
+fn region_shape(region: &[Vec<u8>], sym: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut bounds: SmallVec<[u64; 8]> = SmallVec::new();
+    let (mut fw, mut bw, mut out) = (Sig::new(), Sig::new(), Sig::new());
+    for b in region {
+        fw.clear();
+        fw.extend(b.iter().map(|&v| match sym[v as usize] {
+            255 => b'a',
+            c => c,
+        }));
+        bw.clear();
+        bw.extend(fw.iter().rev().copied());
+        let (f, r) = (least_rotation(&fw), least_rotation(&bw));
+        let fi = fw[f..].iter().chain(&fw[..f]);
+        let ri = bw[r..].iter().chain(&bw[..r]);
+        out.clear();
+        if ri.clone().lt(fi.clone()) {
+            out.extend(ri.copied());
+        } else {
+            out.extend(fi.copied());
+        }
+        let mut h = Mix::default();
+        h.write(&out);
+        bounds.push(h.finish());
+    }
+    bounds.sort_unstable();
+    let mut h = Mix::default();
+    for x in bounds {
+        h.write_usize(x as usize);
+    }
+    h.finish()
+}
+
 /// The key of one land given as its regions.
 pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     let nv = lives.len();
@@ -1179,68 +1242,27 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
             bid += 1;
         }
     }
-    // First pass: each region's signature with shared names unmarked;
-    // its rank among them is the region's class.
     let nr = regions.len();
-    let mut classes: Vec<u8> = vec![0; nr];
     let mut sc = Scratch::default();
     let mut syms: Vec<Vec<u8>> = Vec::with_capacity(nr);
-    let mut plain: Vec<(usize, Vec<Side>)> = Vec::with_capacity(nr);
-    for (i, r) in regions.iter().enumerate() {
-        let f = side(r, false, &sym, &mut sc);
-        let b = side(r, true, &sym, &mut sc);
-        let v = match f.order(&b) {
-            std::cmp::Ordering::Less => vec![f],
-            std::cmp::Ordering::Greater => vec![b],
-            std::cmp::Ordering::Equal => vec![f, b],
-        };
-        plain.push((i, v));
-    }
-    plain.sort_by(|a, b| a.1[0].order(&b.1[0]));
-    let no_ties = plain
-        .iter()
-        .all(|(_, v)| (v.len() == 1 || !v[0].shares()) && !side_has_ties(&v[0]))
-        && plain
-            .windows(2)
-            .all(|w| w[0].1[0].order(&w[1].1[0]).is_ne());
-    if no_ties {
-        // Nothing to choose: write the regions as they come.
-        let mut names = Names::new();
-        let mut key: Vec<u8> = Vec::new();
-        for (k, (ri, v)) in plain.iter().enumerate() {
-            if k > 0 {
-                key.push(REGION);
-            }
-            let wrote = v[0].write_zeros(&mut key);
-            for (j, l) in v[0].bounds.iter().enumerate() {
-                if j > 0 || wrote {
-                    key.push(BOUNDARY);
-                }
-                names.write(
-                    &regions[*ri][l.index],
-                    v[0].reverse,
-                    l.starts[0],
-                    &sym,
-                    &mut key,
-                );
-            }
-        }
-        return key.into();
-    }
     if nr == 1 {
         syms.push(sym);
     } else {
-        // A region's class: the rank of its signature among the distinct
-        // ones (`plain` is in signature order).
-        let mut c = 0usize;
-        for (k, (ri, v)) in plain.iter().enumerate() {
-            if k > 0 && plain[k - 1].1[0].order(&v[0]).is_ne() {
-                c += 1;
-            }
-            classes[*ri] = c.min(126) as u8;
-        }
-        // Second pass: a shared name is marked with the class of the
-        // region holding its other corner.
+        // A region's class: the rank of its shape (see `region_shape`)
+        // among the land's distinct ones. The shape reads the same however
+        // the land is numbered, ordered, cut or mirrored, and costs far
+        // less than the region's signatures, which were computed twice
+        // for this before (once unmarked, once marked).
+        let shapes: SmallVec<[u64; 8]> = regions.iter().map(|r| region_shape(r, &sym)).collect();
+        let mut distinct = shapes.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let classes: SmallVec<[u8; 8]> = shapes
+            .iter()
+            .map(|x| distinct.binary_search(x).unwrap_or(0).min(126) as u8)
+            .collect();
+        // A shared name is marked with the class of the region holding
+        // its other corner.
         let mut at: Vec<[u8; 2]> = vec![[u8::MAX; 2]; nv];
         for (ri, r) in regions.iter().enumerate() {
             for &v in r.iter().flatten() {
@@ -1266,28 +1288,52 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
         }
     }
     // Each region's least side (both when mirroring gives the same
-    // signature), regions in signature order. One region has no classes
-    // to mark, so its first-pass sides stand.
-    let sides: Vec<(usize, Vec<Side>)> = if nr == 1 {
-        plain
-    } else {
-        let mut sides: Vec<(usize, Vec<Side>)> = regions
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let f = side(r, false, &syms[i], &mut sc);
-                let b = side(r, true, &syms[i], &mut sc);
-                let v = match f.order(&b) {
-                    std::cmp::Ordering::Less => vec![f],
-                    std::cmp::Ordering::Greater => vec![b],
-                    std::cmp::Ordering::Equal => vec![f, b],
-                };
-                (i, v)
-            })
-            .collect();
-        sides.sort_by(|a, b| a.1[0].order(&b.1[0]));
-        sides
-    };
+    // signature), regions in signature order.
+    let mut sides: Vec<(usize, Vec<Side>)> = regions
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let f = side(r, false, &syms[i], &mut sc);
+            let b = side(r, true, &syms[i], &mut sc);
+            let v = match f.order(&b) {
+                std::cmp::Ordering::Less => vec![f],
+                std::cmp::Ordering::Greater => vec![b],
+                std::cmp::Ordering::Equal => vec![f, b],
+            };
+            (i, v)
+        })
+        .collect();
+    sides.sort_by(|a, b| a.1[0].order(&b.1[0]));
+    let no_ties = sides
+        .iter()
+        .all(|(_, v)| (v.len() == 1 || !v[0].shares()) && !side_has_ties(&v[0]))
+        && sides
+            .windows(2)
+            .all(|w| w[0].1[0].order(&w[1].1[0]).is_ne());
+    if no_ties {
+        // Nothing to choose: write the regions as they come.
+        let mut names = Names::new();
+        let mut key: Vec<u8> = Vec::new();
+        for (k, (ri, v)) in sides.iter().enumerate() {
+            if k > 0 {
+                key.push(REGION);
+            }
+            let wrote = v[0].write_zeros(&mut key);
+            for (j, l) in v[0].bounds.iter().enumerate() {
+                if j > 0 || wrote {
+                    key.push(BOUNDARY);
+                }
+                names.write(
+                    &regions[*ri][l.index],
+                    v[0].reverse,
+                    l.starts[0],
+                    &syms[*ri],
+                    &mut key,
+                );
+            }
+        }
+        return key.into();
+    }
     let groups = runs(sides.len(), |a, b| {
         sides[a].1[0].order(&sides[b].1[0]).is_eq()
     });
@@ -1577,4 +1623,55 @@ pub(crate) fn unshow(text: &str) -> Result<Vec<u8>, String> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod shape_tests {
+    use super::*;
+
+    /// A region's shape, which gives its class, does not change when the
+    /// region is renumbered, its boundaries reordered and cut elsewhere,
+    /// or the whole region mirrored.
+    #[test]
+    fn region_shapes_ignore_numbering_order_cuts_and_mirroring() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for _ in 0..500 {
+            // Spot bytes: `0`, `1`, `2`, shared (`SHARED` or classed) and
+            // names with both corners on one boundary (255).
+            let bytes = [b'1', b'2', SHARED, SHARED_CLASS, SHARED_CLASS + 1, 255];
+            let nb = 1 + next(4) as usize;
+            let mut sym = Vec::new();
+            let mut region: Vec<Vec<u8>> = Vec::new();
+            for _ in 0..nb {
+                let m = 1 + next(6) as usize;
+                let b: Vec<u8> = (0..m)
+                    .map(|_| {
+                        sym.push(bytes[next(bytes.len() as u64) as usize]);
+                        (sym.len() - 1) as u8
+                    })
+                    .collect();
+                region.push(b);
+            }
+            // Renumber (reverse the ids), mirror, cut and reorder.
+            let top = sym.len() as u8 - 1;
+            let renamed: Vec<u8> = sym.iter().rev().copied().collect();
+            let mut other: Vec<Vec<u8>> = region
+                .iter()
+                .map(|b| {
+                    let mut b: Vec<u8> = b.iter().rev().map(|&v| top - v).collect();
+                    let cut = next(b.len() as u64) as usize;
+                    b.rotate_left(cut);
+                    b
+                })
+                .collect();
+            other.reverse();
+            assert_eq!(region_shape(&region, &sym), region_shape(&other, &renamed));
+        }
+    }
 }
