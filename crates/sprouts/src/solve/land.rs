@@ -1167,42 +1167,49 @@ fn least_rotation(s: &[u8]) -> usize {
     best.min(s.len().saturating_sub(1))
 }
 
-/// A region's shape, for its class: each boundary written without
-/// names (a name with both corners on it as `a`, a shared one as
-/// `SHARED`) from its least rotation either way round, the boundaries'
-/// hashes sorted and hashed together. It depends only on the region, not
-/// on how it is numbered, ordered, cut or mirrored (each boundary is
-/// taken the lesser way round on its own, which is coarser than the
-/// region's direction but never tells equal regions apart); a rare
-/// shared hash only joins two classes, which the tie search then sorts.
+/// A region's shape, for its class: each boundary written with every
+/// name read alike (a shared one as `SHARED`, one with both corners on
+/// the boundary as `a`) from its least rotation, hashed; the hashes
+/// sorted, the lesser of the two ways round hashed together. It depends
+/// only on the region, not on how it is numbered, ordered, cut or
+/// mirrored; regions that differ only in their names may share a class
+/// (and a rare shared hash joins two classes), which the tie search then
+/// sorts. Classes from the regions' signatures computed both ways, as
+/// before, cost a second pass of signatures for every key of several
+/// regions; writing each boundary's least signature in full here cost
+/// more than it saved (see `docs/rules/sprouts.md`).
 fn region_shape(region: &[Vec<u8>], sym: &[u8]) -> u64 {
     use std::hash::Hasher;
-    let mut bounds: SmallVec<[u64; 8]> = SmallVec::new();
-    let (mut fw, mut bw, mut out) = (Sig::new(), Sig::new(), Sig::new());
-    for b in region {
-        fw.clear();
-        fw.extend(b.iter().map(|&v| match sym[v as usize] {
-            255 => b'a',
-            c => c,
-        }));
-        bw.clear();
-        bw.extend(fw.iter().rev().copied());
-        let (f, r) = (least_rotation(&fw), least_rotation(&bw));
-        let fi = fw[f..].iter().chain(&fw[..f]);
-        let ri = bw[r..].iter().chain(&bw[..r]);
-        out.clear();
-        if ri.clone().lt(fi.clone()) {
-            out.extend(ri.copied());
-        } else {
-            out.extend(fi.copied());
+    let mut ways: [SmallVec<[u64; 8]>; 2] = [SmallVec::new(), SmallVec::new()];
+    let (mut coarse, mut best) = (Sig::new(), Sig::new());
+    for (w, reverse) in [false, true].into_iter().enumerate() {
+        for b in region {
+            coarse.clear();
+            let read = |v: &u8| match sym[*v as usize] {
+                255 => b'a',
+                c => c,
+            };
+            if reverse {
+                coarse.extend(b.iter().rev().map(read));
+            } else {
+                coarse.extend(b.iter().map(read));
+            }
+            let r0 = least_rotation(&coarse);
+            best.clear();
+            best.extend(coarse[r0..].iter().chain(&coarse[..r0]).copied());
+            let mut h = Mix::default();
+            h.write(&best);
+            ways[w].push(h.finish());
         }
-        let mut h = Mix::default();
-        h.write(&out);
-        bounds.push(h.finish());
+        ways[w].sort_unstable();
     }
-    bounds.sort_unstable();
+    let least = if ways[1] < ways[0] {
+        &ways[1]
+    } else {
+        &ways[0]
+    };
     let mut h = Mix::default();
-    for x in bounds {
+    for &x in least {
         h.write_usize(x as usize);
     }
     h.finish()
