@@ -73,8 +73,11 @@ const POLL_LIVE: std::time::Duration = std::time::Duration::from_secs(3);
 const PRESENCE_BATCH: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// A game's build that takes less is quick enough for the async worker
-/// (see `Inner::quick_builds`); as `actor::bots::QUICK` for decisions.
-const QUICK_BUILD: std::time::Duration = std::time::Duration::from_micros(50);
+/// (see `Inner::quick_builds`); the same bound as `actor::bots::QUICK`
+/// for decisions. nim's build takes microseconds; a build that judges
+/// letters against a word list, or deals from one, may take far longer
+/// and stays on blocking threads once it has.
+const QUICK_BUILD: std::time::Duration = std::time::Duration::from_micros(20);
 
 /// The most rules remembered as quick to build (then forgotten at once:
 /// they are learned again, one build on a blocking thread each).
