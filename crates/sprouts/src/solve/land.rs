@@ -437,77 +437,217 @@ pub(crate) fn forget_keys() {
 }
 
 thread_local! {
-    /// The buffer [`canon_cached`] writes plain writings in.
-    static PLAIN: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The buffers [`canon_cached`] writes plain writings in.
+    static ARRANGE: RefCell<Arrange> = RefCell::new(Arrange::default());
 }
 
-/// [`canon`], remembered by the land's plain writing (regions and
-/// boundaries in the order given, names by first appearance). The plain
-/// writing describes the land up to the spots' ids, and [`canon`] never
-/// looks at ids beyond telling them apart, so equal plain writings have
-/// equal keys: the same part met again costs one look-up.
-fn canon_cached(all: &[Vec<Vec<u8>>], group: &[u16], lives: &[u8]) -> Key {
-    let regions = || group.iter().map(|&g| &all[g as usize]);
-    let mut count = [0u8; 256];
-    let mut len = 0;
-    // Plain loops: nested iterator adapters cost a tenth of the solver here.
-    for r in regions() {
-        for b in r {
-            for &v in b {
-                count[v as usize] += 1;
-            }
-            len += b.len() + 1;
-        }
+/// A spot's byte in a writing without names: what it can still do, any
+/// name written as `3`.
+#[inline(always)]
+fn shape_byte(v: u8, lives: &[u8], count: &[u8; 256]) -> u8 {
+    match lives[v as usize] {
+        3 => b'0',
+        2 => b'1',
+        _ if count[v as usize] == 1 => b'2',
+        _ => b'3',
     }
-    let mut name = [u8::MAX; 256];
-    let mut next = 0u8;
-    // The plain writing goes in this thread's one buffer: only a miss
-    // keeps a copy of it.
-    let mut plain = PLAIN.with(|p| std::mem::take(&mut *p.borrow_mut()));
-    plain.clear();
-    plain.reserve(len + 16);
-    for (i, r) in regions().enumerate() {
-        if i > 0 {
-            plain.push(REGION);
-        }
-        for (j, b) in r.iter().enumerate() {
-            if j > 0 {
-                plain.push(BOUNDARY);
-            }
+}
+
+/// One boundary of a land being arranged for the key cache: where its
+/// shape (its writing without names, from its least rotation) lies in
+/// [`Arrange::shapes`], and where the boundary is.
+#[derive(Clone, Copy)]
+struct Shaped {
+    region: u16,
+    index: u16,
+    start: u16,
+    at: u32,
+    len: u16,
+}
+
+/// Arranges a land's plain writing for the key cache: each boundary from
+/// its least rotation without names, boundaries in order of those shapes,
+/// regions in order of their boundaries' shapes, then names in order of
+/// first appearance. Any arrangement describes the land (it only rotates
+/// boundaries and reorders boundaries and regions), so equal writings are
+/// equivalent lands; the arrangement makes the writing depend less on the
+/// move that made the land (at n = 12, 515,000 keys were made for 114,000
+/// distinct ones when writings kept the order they came in).
+#[derive(Default)]
+struct Arrange {
+    shapes: Vec<u8>,
+    bounds: Vec<Shaped>,
+    /// Per region (in `group` order), its range in `bounds`.
+    regions: Vec<(u32, u32)>,
+    order: Vec<u16>,
+    /// The writing: only a miss of the key cache keeps a copy of it.
+    plain: Vec<u8>,
+}
+
+impl Arrange {
+    fn shape(&self, b: &Shaped) -> &[u8] {
+        &self.shapes[b.at as usize..b.at as usize + b.len as usize]
+    }
+
+    /// Shapes region `ri`'s boundaries, each from its least rotation, in
+    /// order of shape. (Choosing each region's lesser direction too, as
+    /// the key does, saved 1 to 2% of the keys made and cost more.)
+    fn side(&mut self, ri: usize, region: &[Vec<u8>], lives: &[u8], count: &[u8; 256]) {
+        let from = self.bounds.len();
+        for (bi, b) in region.iter().enumerate() {
+            let m = b.len();
+            let at = self.shapes.len();
             for &v in b {
-                let vi = v as usize;
-                plain.push(match lives[vi] {
-                    3 => b'0',
-                    2 => b'1',
-                    _ if count[vi] == 1 => b'2',
-                    _ => {
+                self.shapes.push(shape_byte(v, lives, count));
+            }
+            let s = &self.shapes[at..];
+            // The least rotation: only starts at the least byte can win;
+            // a tie keeps the first (any choice describes the land).
+            let low = s.iter().copied().min().unwrap_or(0);
+            let mut best = 0;
+            let mut found = false;
+            for i in 0..m {
+                if s[i] != low {
+                    continue;
+                }
+                if !found {
+                    best = i;
+                    found = true;
+                    continue;
+                }
+                let new = s[i..].iter().chain(&s[..i]);
+                let old = s[best..].iter().chain(&s[..best]);
+                if new.lt(old) {
+                    best = i;
+                }
+            }
+            if best != 0 {
+                self.shapes[at..].rotate_left(best);
+            }
+            self.bounds.push(Shaped {
+                region: ri as u16,
+                index: bi as u16,
+                start: best as u16,
+                at: at as u32,
+                len: m as u16,
+            });
+        }
+        let (shapes, bounds) = (&self.shapes, &mut self.bounds[from..]);
+        let shape = |b: &Shaped| &shapes[b.at as usize..b.at as usize + b.len as usize];
+        bounds.sort_unstable_by(|x, y| x.len.cmp(&y.len).then_with(|| shape(x).cmp(shape(y))));
+    }
+
+    fn region_order(&self, x: usize, y: usize) -> std::cmp::Ordering {
+        let (a0, a1) = self.regions[x];
+        let (b0, b1) = self.regions[y];
+        (a1 - a0).cmp(&(b1 - b0)).then_with(|| {
+            let xs = self.bounds[a0 as usize..a1 as usize]
+                .iter()
+                .map(|b| self.shape(b));
+            let ys = self.bounds[b0 as usize..b1 as usize]
+                .iter()
+                .map(|b| self.shape(b));
+            xs.cmp(ys)
+        })
+    }
+
+    fn write(&mut self, all: &[Vec<Vec<u8>>], group: &[u16], lives: &[u8], count: &[u8; 256]) {
+        self.shapes.clear();
+        let mut out = std::mem::take(&mut self.plain);
+        out.clear();
+        self.bounds.clear();
+        self.regions.clear();
+        for (ri, &g) in group.iter().enumerate() {
+            let from = self.bounds.len() as u32;
+            self.side(ri, &all[g as usize], lives, count);
+            self.regions.push((from, self.bounds.len() as u32));
+        }
+        self.order.clear();
+        self.order.extend(0..group.len() as u16);
+        let mut order = std::mem::take(&mut self.order);
+        order.sort_unstable_by(|&x, &y| self.region_order(x as usize, y as usize));
+        let mut name = [u8::MAX; 256];
+        let mut next = 0u8;
+        for (k, &ri) in order.iter().enumerate() {
+            if k > 0 {
+                out.push(REGION);
+            }
+            let (a, b) = self.regions[ri as usize];
+            for (j, sb) in self.bounds[a as usize..b as usize].iter().enumerate() {
+                if j > 0 {
+                    out.push(BOUNDARY);
+                }
+                let bound = &all[group[sb.region as usize] as usize][sb.index as usize];
+                let m = bound.len();
+                for t in 0..m {
+                    let v = bound[around(sb.start as usize, t, m, false)];
+                    let c = shape_byte(v, lives, count);
+                    out.push(if c != b'3' {
+                        c
+                    } else {
+                        let vi = v as usize;
                         if name[vi] == u8::MAX {
                             name[vi] = next;
                             next = next.wrapping_add(1);
                         }
                         NAME0.wrapping_add(name[vi])
-                    }
-                });
+                    });
+                }
+            }
+        }
+        self.order = order;
+        self.plain = out;
+    }
+}
+
+/// [`canon`], remembered by the land's plain writing as [`Arrange`]
+/// writes it (boundaries rotated and sorted, regions sorted, names by
+/// first appearance). The plain writing describes the land up to the
+/// spots' ids, so equal plain writings are equivalent lands and one key
+/// serves them all: the same part met again costs one look-up.
+fn canon_cached(all: &[Vec<Vec<u8>>], group: &[u16], lives: &[u8]) -> Key {
+    let mut count = [0u8; 256];
+    // Plain loops: nested iterator adapters cost a tenth of the solver here.
+    for &g in group {
+        for b in &all[g as usize] {
+            for &v in b {
+                count[v as usize] += 1;
             }
         }
     }
-    let key = match CANON_SEEN.with(|c| c.borrow().get(&plain[..]).cloned()) {
-        Some(k) => k,
-        None => {
-            let regions: Vec<&Vec<Vec<u8>>> = regions().collect();
-            let key = canon(&regions, lives);
-            CANON_SEEN.with(|c| {
-                let mut c = c.borrow_mut();
-                if c.len() >= CANON_CACHE {
-                    c.clear();
-                }
-                c.insert(plain[..].into(), key.clone());
-            });
-            key
+    ARRANGE.with(|a| {
+        let mut a = a.borrow_mut();
+        a.write(all, group, lives, &count);
+        if let Some(k) = CANON_SEEN.with(|c| c.borrow().get(&a.plain[..]).cloned()) {
+            return k;
         }
-    };
-    PLAIN.with(|p| *p.borrow_mut() = plain);
-    key
+        let regions: Vec<&Vec<Vec<u8>>> = group.iter().map(|&g| &all[g as usize]).collect();
+        let key = canon(&regions, lives);
+        CANON_SEEN.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= CANON_CACHE {
+                c.clear();
+            }
+            c.insert(a.plain[..].into(), key.clone());
+        });
+        key
+    })
+}
+
+/// A key's land as the key cache writes it (see [`Arrange`]).
+#[cfg(test)]
+pub(crate) fn arranged(key: &[u8]) -> Vec<u8> {
+    let w = parse(key);
+    let group: Vec<u16> = (0..w.regions.len() as u16).collect();
+    let mut count = [0u8; 256];
+    for b in w.regions.iter().flatten() {
+        for &v in b {
+            count[v as usize] += 1;
+        }
+    }
+    let mut a = Arrange::default();
+    a.write(&w.regions, &group, &w.lives, &count);
+    a.plain
 }
 
 /// Lives a region can use: the lives of its distinct spots (counting up to
@@ -1005,6 +1145,76 @@ impl Names {
     }
 }
 
+/// The start of the least rotation of `s` (the first, on a tie).
+fn least_rotation(s: &[u8]) -> usize {
+    // Only starts at the least byte can win.
+    let low = s.iter().copied().min().unwrap_or(0);
+    let mut best = usize::MAX;
+    for i in 0..s.len() {
+        if s[i] != low {
+            continue;
+        }
+        if best == usize::MAX {
+            best = i;
+            continue;
+        }
+        let new = s[i..].iter().chain(&s[..i]);
+        let old = s[best..].iter().chain(&s[..best]);
+        if new.lt(old) {
+            best = i;
+        }
+    }
+    best.min(s.len().saturating_sub(1))
+}
+
+/// A region's shape, for its class: each boundary written with every
+/// name read alike (a shared one as `SHARED`, one with both corners on
+/// the boundary as `a`) from its least rotation, hashed; the hashes
+/// sorted, the lesser of the two ways round hashed together. It depends
+/// only on the region, not on how it is numbered, ordered, cut or
+/// mirrored; regions that differ only in their names may share a class
+/// (and a rare shared hash joins two classes), which the tie search then
+/// sorts. Classes from the regions' signatures computed both ways, as
+/// before, cost a second pass of signatures for every key of several
+/// regions; writing each boundary's least signature in full here cost
+/// more than it saved (see `docs/rules/sprouts.md`).
+fn region_shape(region: &[Vec<u8>], sym: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut ways: [SmallVec<[u64; 8]>; 2] = [SmallVec::new(), SmallVec::new()];
+    let (mut coarse, mut best) = (Sig::new(), Sig::new());
+    for (w, reverse) in [false, true].into_iter().enumerate() {
+        for b in region {
+            coarse.clear();
+            let read = |v: &u8| match sym[*v as usize] {
+                255 => b'a',
+                c => c,
+            };
+            if reverse {
+                coarse.extend(b.iter().rev().map(read));
+            } else {
+                coarse.extend(b.iter().map(read));
+            }
+            let r0 = least_rotation(&coarse);
+            best.clear();
+            best.extend(coarse[r0..].iter().chain(&coarse[..r0]).copied());
+            let mut h = Mix::default();
+            h.write(&best);
+            ways[w].push(h.finish());
+        }
+        ways[w].sort_unstable();
+    }
+    let least = if ways[1] < ways[0] {
+        &ways[1]
+    } else {
+        &ways[0]
+    };
+    let mut h = Mix::default();
+    for &x in least {
+        h.write_usize(x as usize);
+    }
+    h.finish()
+}
+
 /// The key of one land given as its regions.
 pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     let nv = lives.len();
@@ -1039,68 +1249,27 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
             bid += 1;
         }
     }
-    // First pass: each region's signature with shared names unmarked;
-    // its rank among them is the region's class.
     let nr = regions.len();
-    let mut classes: Vec<u8> = vec![0; nr];
     let mut sc = Scratch::default();
     let mut syms: Vec<Vec<u8>> = Vec::with_capacity(nr);
-    let mut plain: Vec<(usize, Vec<Side>)> = Vec::with_capacity(nr);
-    for (i, r) in regions.iter().enumerate() {
-        let f = side(r, false, &sym, &mut sc);
-        let b = side(r, true, &sym, &mut sc);
-        let v = match f.order(&b) {
-            std::cmp::Ordering::Less => vec![f],
-            std::cmp::Ordering::Greater => vec![b],
-            std::cmp::Ordering::Equal => vec![f, b],
-        };
-        plain.push((i, v));
-    }
-    plain.sort_by(|a, b| a.1[0].order(&b.1[0]));
-    let no_ties = plain
-        .iter()
-        .all(|(_, v)| (v.len() == 1 || !v[0].shares()) && !side_has_ties(&v[0]))
-        && plain
-            .windows(2)
-            .all(|w| w[0].1[0].order(&w[1].1[0]).is_ne());
-    if no_ties {
-        // Nothing to choose: write the regions as they come.
-        let mut names = Names::new();
-        let mut key: Vec<u8> = Vec::new();
-        for (k, (ri, v)) in plain.iter().enumerate() {
-            if k > 0 {
-                key.push(REGION);
-            }
-            let wrote = v[0].write_zeros(&mut key);
-            for (j, l) in v[0].bounds.iter().enumerate() {
-                if j > 0 || wrote {
-                    key.push(BOUNDARY);
-                }
-                names.write(
-                    &regions[*ri][l.index],
-                    v[0].reverse,
-                    l.starts[0],
-                    &sym,
-                    &mut key,
-                );
-            }
-        }
-        return key.into();
-    }
     if nr == 1 {
         syms.push(sym);
     } else {
-        // A region's class: the rank of its signature among the distinct
-        // ones (`plain` is in signature order).
-        let mut c = 0usize;
-        for (k, (ri, v)) in plain.iter().enumerate() {
-            if k > 0 && plain[k - 1].1[0].order(&v[0]).is_ne() {
-                c += 1;
-            }
-            classes[*ri] = c.min(126) as u8;
-        }
-        // Second pass: a shared name is marked with the class of the
-        // region holding its other corner.
+        // A region's class: the rank of its shape (see `region_shape`)
+        // among the land's distinct ones. The shape reads the same however
+        // the land is numbered, ordered, cut or mirrored, and costs far
+        // less than the region's signatures, which were computed twice
+        // for this before (once unmarked, once marked).
+        let shapes: SmallVec<[u64; 8]> = regions.iter().map(|r| region_shape(r, &sym)).collect();
+        let mut distinct = shapes.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let classes: SmallVec<[u8; 8]> = shapes
+            .iter()
+            .map(|x| distinct.binary_search(x).unwrap_or(0).min(126) as u8)
+            .collect();
+        // A shared name is marked with the class of the region holding
+        // its other corner.
         let mut at: Vec<[u8; 2]> = vec![[u8::MAX; 2]; nv];
         for (ri, r) in regions.iter().enumerate() {
             for &v in r.iter().flatten() {
@@ -1126,28 +1295,52 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
         }
     }
     // Each region's least side (both when mirroring gives the same
-    // signature), regions in signature order. One region has no classes
-    // to mark, so its first-pass sides stand.
-    let sides: Vec<(usize, Vec<Side>)> = if nr == 1 {
-        plain
-    } else {
-        let mut sides: Vec<(usize, Vec<Side>)> = regions
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let f = side(r, false, &syms[i], &mut sc);
-                let b = side(r, true, &syms[i], &mut sc);
-                let v = match f.order(&b) {
-                    std::cmp::Ordering::Less => vec![f],
-                    std::cmp::Ordering::Greater => vec![b],
-                    std::cmp::Ordering::Equal => vec![f, b],
-                };
-                (i, v)
-            })
-            .collect();
-        sides.sort_by(|a, b| a.1[0].order(&b.1[0]));
-        sides
-    };
+    // signature), regions in signature order.
+    let mut sides: Vec<(usize, Vec<Side>)> = regions
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let f = side(r, false, &syms[i], &mut sc);
+            let b = side(r, true, &syms[i], &mut sc);
+            let v = match f.order(&b) {
+                std::cmp::Ordering::Less => vec![f],
+                std::cmp::Ordering::Greater => vec![b],
+                std::cmp::Ordering::Equal => vec![f, b],
+            };
+            (i, v)
+        })
+        .collect();
+    sides.sort_by(|a, b| a.1[0].order(&b.1[0]));
+    let no_ties = sides
+        .iter()
+        .all(|(_, v)| (v.len() == 1 || !v[0].shares()) && !side_has_ties(&v[0]))
+        && sides
+            .windows(2)
+            .all(|w| w[0].1[0].order(&w[1].1[0]).is_ne());
+    if no_ties {
+        // Nothing to choose: write the regions as they come.
+        let mut names = Names::new();
+        let mut key: Vec<u8> = Vec::new();
+        for (k, (ri, v)) in sides.iter().enumerate() {
+            if k > 0 {
+                key.push(REGION);
+            }
+            let wrote = v[0].write_zeros(&mut key);
+            for (j, l) in v[0].bounds.iter().enumerate() {
+                if j > 0 || wrote {
+                    key.push(BOUNDARY);
+                }
+                names.write(
+                    &regions[*ri][l.index],
+                    v[0].reverse,
+                    l.starts[0],
+                    &syms[*ri],
+                    &mut key,
+                );
+            }
+        }
+        return key.into();
+    }
     let groups = runs(sides.len(), |a, b| {
         sides[a].1[0].order(&sides[b].1[0]).is_eq()
     });
@@ -1437,4 +1630,55 @@ pub(crate) fn unshow(text: &str) -> Result<Vec<u8>, String> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod shape_tests {
+    use super::*;
+
+    /// A region's shape, which gives its class, does not change when the
+    /// region is renumbered, its boundaries reordered and cut elsewhere,
+    /// or the whole region mirrored.
+    #[test]
+    fn region_shapes_ignore_numbering_order_cuts_and_mirroring() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for _ in 0..500 {
+            // Spot bytes: `0`, `1`, `2`, shared (`SHARED` or classed) and
+            // names with both corners on one boundary (255).
+            let bytes = [b'1', b'2', SHARED, SHARED_CLASS, SHARED_CLASS + 1, 255];
+            let nb = 1 + next(4) as usize;
+            let mut sym = Vec::new();
+            let mut region: Vec<Vec<u8>> = Vec::new();
+            for _ in 0..nb {
+                let m = 1 + next(6) as usize;
+                let b: Vec<u8> = (0..m)
+                    .map(|_| {
+                        sym.push(bytes[next(bytes.len() as u64) as usize]);
+                        (sym.len() - 1) as u8
+                    })
+                    .collect();
+                region.push(b);
+            }
+            // Renumber (reverse the ids), mirror, cut and reorder.
+            let top = sym.len() as u8 - 1;
+            let renamed: Vec<u8> = sym.iter().rev().copied().collect();
+            let mut other: Vec<Vec<u8>> = region
+                .iter()
+                .map(|b| {
+                    let mut b: Vec<u8> = b.iter().rev().map(|&v| top - v).collect();
+                    let cut = next(b.len() as u64) as usize;
+                    b.rotate_left(cut);
+                    b
+                })
+                .collect();
+            other.reverse();
+            assert_eq!(region_shape(&region, &sym), region_shape(&other, &renamed));
+        }
+    }
 }

@@ -454,6 +454,23 @@ proptest! {
         prop_assert_eq!(&mirrored, &exact, "position {} against {}", p, q);
     }
 
+    /// The key cache's writing of a land (boundaries rotated and sorted
+    /// by shape, regions sorted) is a writing of that land: read back,
+    /// it gives the land's exact key.
+    #[test]
+    fn cache_writings_name_their_land(spots in 1u32..=6, moves in 0usize..12, seed in any::<u64>()) {
+        land::EXACT_TIES.with(|e| e.set(true));
+        land::forget_keys();
+        let p = random_position(spots, moves, seed);
+        for l in lands_of(&p).unwrap() {
+            let writing = land::arranged(&l);
+            land::check_key(&writing).unwrap();
+            let mut again = Vec::new();
+            finish(parse(&writing), &mut again);
+            prop_assert_eq!(again, vec![l], "position {}", p);
+        }
+    }
+
     /// Table text of any bytes never panics.
     #[test]
     fn table_junk_never_panics(text in ".{0,80}") {
