@@ -56,10 +56,10 @@ struct Inner {
     accounts: crate::accounts::Accounts,
     /// Games being created at once.
     creations: tokio::sync::Semaphore,
-    /// Rules (game and config) whose last build took under
-    /// [`QUICK_BUILD`]: the next is built on the async worker, without
-    /// the hop to a blocking thread and back, which cost more than the
-    /// build itself (nim's, at every rematch).
+    /// Rules (game and config) that name no word list and whose last
+    /// build took under [`QUICK_BUILD`]: the next is built on the async
+    /// worker, without the hop to a blocking thread and back, which cost
+    /// more than the build itself (nim's, at every rematch).
     quick_builds: Mutex<std::collections::HashSet<String>>,
     /// Which games' clocks and bots this process runs (see `crate::lease`).
     leases: Arc<crate::lease::Leases>,
@@ -74,9 +74,7 @@ const PRESENCE_BATCH: std::time::Duration = std::time::Duration::from_millis(20)
 
 /// A game's build that takes less is quick enough for the async worker
 /// (see `Inner::quick_builds`); the same bound as `actor::bots::QUICK`
-/// for decisions. nim's build takes microseconds; a build that judges
-/// letters against a word list, or deals from one, may take far longer
-/// and stays on blocking threads once it has.
+/// for decisions. nim's build takes microseconds.
 const QUICK_BUILD: std::time::Duration = std::time::Duration::from_micros(20);
 
 /// The most rules remembered as quick to build (then forgotten at once:
@@ -592,14 +590,20 @@ impl Hub {
             }
         };
         // By the rules as a whole: a game's build time depends on its
-        // config (a word list, a board size).
+        // config (a board size). Rules with a word list are always built
+        // on a blocking thread: their build is quick (Word Sprout's, 2 µs)
+        // only while what it derives from the list is cached, and one
+        // made again (165 ms for Word Sprout's default list) must not
+        // hold up an async worker.
+        let listless = needs.word_lists.is_empty();
         let rules = format!("{}\n{config}", spec.game);
-        let quick = self
-            .inner
-            .quick_builds
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .contains(&rules);
+        let quick = listless
+            && self
+                .inner
+                .quick_builds
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .contains(&rules);
         let build = move || {
             let began = std::time::Instant::now();
             let m = entry2.new_match(&config, seed, &resources);
@@ -612,7 +616,7 @@ impl Hub {
                 .await
                 .map_err(|e| ApiError::new("internal", e.to_string()))?
         };
-        {
+        if listless {
             let mut quick_builds = self
                 .inner
                 .quick_builds
