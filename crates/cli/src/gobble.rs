@@ -675,13 +675,23 @@ struct ProveArgs {
     above: Option<u32>,
     /// Letter buckets of the top-level classes: comma-separated groups
     /// covering a-z once each (default by size: `aeiou` and the rest up to
-    /// 3x3; `bdfgjqvwxz,aeiou,lnrsy,chkmpt` beyond).
+    /// 3x3; `bdfgjqvwxz,aeiou,lnrsy,chkmpt` beyond, with the cell buckets
+    /// below). Given, it sets every cell's, and only --corner-buckets and
+    /// --cell-buckets change some.
     #[arg(long)]
     buckets: Option<String>,
-    /// Letter buckets of the four corner cells (default: --buckets when it
-    /// is given, else `aeiosuy,bcdfghjklmnpqrtvwxz` up to 3x4).
+    /// Letter buckets of the four corner cells (the same as
+    /// `--cell-buckets corners=BUCKETS`, applied before them).
     #[arg(long, value_name = "BUCKETS")]
     corner_buckets: Option<String>,
+    /// Other buckets for some cells, CELLS=BUCKETS: CELLS is `+`-separated
+    /// cell numbers (row-major from 0), `ringK` (the cells at the K-th
+    /// distance from the centre, ring0 the centre) or `corners`. Repeatable,
+    /// later ones win. Default without --buckets: on 10-12 cells
+    /// `corners=aeiosuy,bcdfghjklmnpqrtvwxz`, and on 3x4 also
+    /// `ring1=aeijou,bcdfgmpqvwxz,hklnrsty`.
+    #[arg(long, value_name = "CELLS=BUCKETS")]
+    cell_buckets: Vec<String>,
     /// Only the classes numbered A to B-1 (a work unit for a scheduler:
     /// the proof is the union of the units covering 0..N, N printed by
     /// any run, e.g. `--classes 0..0`); default: all.
@@ -753,6 +763,11 @@ fn prove_sample(
             "sampled_groups": n,
             "groups": groups,
             "group_len": prover.group_len(),
+            "cell_buckets": prover
+                .cell_buckets()
+                .iter()
+                .map(|b| parlor_gobble::prove::buckets_text(b))
+                .collect::<Vec<_>>(),
             "all_classes": prover.raw_classes(),
             "complete": !interrupted,
             "boards": found,
@@ -833,7 +848,9 @@ fn default_target(trie: &Trie, size: Size, scoring: Scoring) -> SearchStatus {
 }
 
 fn prove(a: ProveArgs) -> Result<ExitCode> {
-    use parlor_gobble::prove::{parse_buckets, Found, Prover, MAX_PROVE_CELLS};
+    use parlor_gobble::prove::{
+        buckets_text, parse_buckets, parse_cells, Found, Prover, MAX_PROVE_CELLS,
+    };
     use std::collections::HashSet;
     use std::sync::Mutex;
     let all_letters = |flag: &str, text: &str| -> Result<Vec<u32>> {
@@ -843,23 +860,33 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
         }
         Ok(b)
     };
-    // The buckets as given, or the size's defaults; the corners default to
-    // the buckets given, so `--buckets` alone means one set everywhere.
-    let (bucket_text, corner_text) = match &a.buckets {
-        Some(b) => (b.clone(), a.corner_buckets.clone()),
+    // The buckets as given, or the size's defaults (one set for every
+    // cell, then other sets for some cells); `--buckets` alone means one set
+    // everywhere. The corner and cell buckets given apply last, in order.
+    let (bucket_text, mut cell_texts): (String, Vec<(String, String)>) = match &a.buckets {
+        Some(b) => (b.clone(), Vec::new()),
         None => {
-            let (b, c) = parlor_gobble::prove::default_buckets(a.size);
-            (
-                b.to_string(),
-                a.corner_buckets.clone().or(c.map(str::to_string)),
-            )
+            let (b, cells) = parlor_gobble::prove::default_buckets(a.size);
+            let cells = cells.iter().map(|(c, b)| (c.to_string(), b.to_string()));
+            (b.to_string(), cells.collect())
         }
     };
+    if let Some(b) = &a.corner_buckets {
+        cell_texts.push(("corners".into(), b.clone()));
+    }
+    for spec in &a.cell_buckets {
+        let Some((cells, b)) = spec.split_once('=') else {
+            bail!("--cell-buckets {spec:?}: write CELLS=BUCKETS, e.g. ring1=aeiou,bcdfghjklmnpqrstvwxyz");
+        };
+        cell_texts.push((cells.to_string(), b.to_string()));
+    }
     let buckets = all_letters("--buckets", &bucket_text)?;
-    let corner = match &corner_text {
-        Some(text) => Some(all_letters("--corner-buckets", text)?),
-        None => None,
-    };
+    let mut cell_buckets = Vec::new();
+    for (cells, b) in &cell_texts {
+        let flag = format!("--cell-buckets {cells}={b}");
+        let cells = parse_cells(a.size, cells).map_err(|e| anyhow!("{flag}: {e}"))?;
+        cell_buckets.push((cells, all_letters(&flag, b)?));
+    }
     if a.above == Some(0) {
         bail!("--above must be at least 1 (every board scores at least 0)");
     }
@@ -885,9 +912,15 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
         }
     };
     let mut prover = Prover::new(&trie, a.size, a.scoring, buckets);
-    if let Some(corner) = corner {
-        prover = prover.with_corner_buckets(corner);
+    for (cells, b) in cell_buckets {
+        prover = prover.with_cell_buckets(&cells, b);
     }
+    // Every cell's buckets, as the checkpoint header and JSON name them.
+    let per_cell: Vec<String> = prover
+        .cell_buckets()
+        .iter()
+        .map(|b| buckets_text(b))
+        .collect();
     if prover.raw_classes() > 1 << 32 {
         bail!(
             "--size {}: these buckets make {} classes; at most 4^16 (use fewer buckets or a smaller board)",
@@ -908,12 +941,11 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
         );
     }
     let header = format!(
-        "parlor gobble prove v2 size={} scoring={} above={} buckets={} corner-buckets={} classes={}..{} words={}",
+        "parlor gobble prove v3 size={} scoring={} above={} cell-buckets={} classes={}..{} words={}",
         a.size,
         a.scoring,
         above,
-        bucket_text,
-        corner_text.as_deref().unwrap_or(&bucket_text),
+        per_cell.join("|"),
         range.start,
         range.end,
         trie.len()
@@ -1055,7 +1087,7 @@ fn prove(a: ProveArgs) -> Result<ExitCode> {
             "scoring": a.scoring,
             "above": above,
             "buckets": bucket_text,
-            "corner_buckets": corner_text.as_deref().unwrap_or(&bucket_text),
+            "cell_buckets": per_cell,
             "class_range": [range.start, range.end],
             "all_classes": prover.raw_classes(),
             "complete": !interrupted,

@@ -274,7 +274,7 @@ fn ctrl_c_leaves_a_checkpoint_of_whole_classes() {
     let text = std::fs::read_to_string(&ckpt).unwrap();
     assert!(text.ends_with('\n'));
     let mut lines = text.lines();
-    assert!(lines.next().unwrap().starts_with("parlor gobble prove v2 "));
+    assert!(lines.next().unwrap().starts_with("parlor gobble prove v3 "));
     let mut pending: Vec<String> = Vec::new();
     let mut checked = 0;
     for line in lines {
@@ -342,4 +342,144 @@ fn a_sample_of_every_group_is_the_whole_proof() {
         assert!(!err.contains("panicked"), "{err}");
     }
     std::fs::remove_dir_all(dir).ok();
+}
+
+/// `--cell-buckets`: buckets per cell with unequal counts find the same
+/// boards (whole, in class ranges, sampled); the checkpoint header names
+/// every cell's buckets, so a checkpoint resumes under the same buckets
+/// however written and is refused under any other numbering; bad cell
+/// lists are refused without a panic.
+#[test]
+fn cell_buckets_prove_the_same_and_name_the_checkpoint() {
+    let (dir, dict) = scratch_with_words("cell-buckets");
+    let whole = prove(&dict, &[]);
+    let two = "aeiou,bcdfghjklmnpqrstvwxyz";
+    let ring = format!("ring0={two}");
+    let mixed = prove(
+        &dict,
+        &[
+            "--cell-buckets",
+            &ring,
+            "--cell-buckets",
+            "0=rst,aeiou,bcdfghjklmnpqvwxyz",
+        ],
+    );
+    assert_eq!(mixed["boards"], whole["boards"], "{mixed}");
+    // Ring 0 (the two centre cells) on 2 buckets, cell 0 on 3 (reordered),
+    // the other three on 3: 2^2 * 3^4 classes.
+    let n = mixed["all_classes"].as_u64().unwrap();
+    assert_eq!(n, 4 * 81);
+    let cells = mixed["cell_buckets"].as_array().unwrap();
+    assert_eq!(cells.len(), 6);
+    assert_eq!(cells[0], "rst,aeiou,bcdfghjklmnpqvwxyz");
+    let mut boards = Vec::new();
+    for (a, b) in [(0, 7), (7, 100), (100, n)] {
+        let unit = prove(
+            &dict,
+            &[
+                "--cell-buckets",
+                &ring,
+                "--cell-buckets",
+                "0=rst,aeiou,bcdfghjklmnpqvwxyz",
+                "--classes",
+                &format!("{a}..{b}"),
+            ],
+        );
+        boards.extend(unit["boards"].as_array().unwrap().iter().cloned());
+    }
+    // Cell 0's buckets tell mirror images apart, so a board and its image
+    // lie in two searched classes: units may report one board each.
+    let key = |v: &serde_json::Value| v["board"].as_str().unwrap().to_string();
+    boards.sort_by_key(key);
+    boards.dedup();
+    let mut want = whole["boards"].as_array().unwrap().clone();
+    want.sort_by_key(key);
+    assert_eq!(boards, want);
+    let all = prove(&dict, &["--cell-buckets", &ring, "--sample", "100000"]);
+    assert_eq!(all["boards"], whole["boards"]);
+
+    // The header names all six cells' buckets, each bucket's letters sorted.
+    let ckpt = dir.join("cells.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let first = prove(&dict, &["--cell-buckets", &ring, "--checkpoint", c]);
+    assert_eq!(first["boards"], whole["boards"]);
+    let text = std::fs::read_to_string(&ckpt).unwrap();
+    let header = text.lines().next().unwrap();
+    assert!(header.starts_with("parlor gobble prove v3 "), "{header}");
+    let field = header
+        .split(' ')
+        .find_map(|f| f.strip_prefix("cell-buckets="))
+        .unwrap();
+    assert_eq!(field.split('|').count(), 6, "{header}");
+    assert_eq!(field.matches(two).count(), 2, "{header}");
+    // The same buckets written otherwise resume (nothing redone) ...
+    let again = prove(
+        &dict,
+        &[
+            "--cell-buckets",
+            "ring0=uoiea,zyxwvtsrqpnmlkjhgfdcb",
+            "--checkpoint",
+            c,
+        ],
+    );
+    assert_eq!(again["boards"], whole["boards"]);
+    assert_eq!(again["bounds"], 0);
+    // ... another numbering never does: other cells, other order, none.
+    let before = std::fs::read(&ckpt).unwrap();
+    let d = dict.to_str().unwrap();
+    for other in [
+        vec!["--cell-buckets", "ring1=aeiou,bcdfghjklmnpqrstvwxyz"],
+        vec!["--cell-buckets", "ring0=bcdfghjklmnpqrstvwxyz,aeiou"],
+        vec!["--cell-buckets", "1+4=aeiou,bcdfghjklmnpqrstvwxyz"],
+        vec!["--corner-buckets", "aeiou,bcdfghjklmnpqrstvwxyz"],
+        vec![],
+    ] {
+        let mut args = vec![
+            "gobble",
+            "prove",
+            "--size",
+            "2x3",
+            "--scoring",
+            "boggle",
+            "--above",
+            "4",
+            "--buckets",
+            "aeiou,rst,bcdfghjklmnpqvwxyz",
+            "--dict",
+            d,
+            "--checkpoint",
+            c,
+        ];
+        args.extend(other.iter().copied());
+        let (code, _, err) = parlor(&args);
+        assert_ne!(code, 0, "{other:?} resumed another numbering");
+        assert!(err.contains("another proof"), "{other:?}: {err}");
+        assert_eq!(std::fs::read(&ckpt).unwrap(), before);
+    }
+
+    for bad in [
+        "ring9=abc",
+        "x=aeiou,bcdfghjklmnpqrstvwxyz",
+        "0+1",
+        "0=abc",
+        "6=aeiou,bcdfghjklmnpqrstvwxyz",
+        "0=a,a",
+    ] {
+        let (code, _, err) = parlor(&[
+            "gobble",
+            "prove",
+            "--size",
+            "2x3",
+            "--above",
+            "4",
+            "--dict",
+            d,
+            "--cell-buckets",
+            bad,
+        ]);
+        assert_ne!(code, 0, "{bad} was accepted");
+        assert!(err.contains("--cell-buckets"), "{bad}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

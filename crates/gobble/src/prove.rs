@@ -26,20 +26,98 @@ use std::sync::Mutex;
 /// vowels, common consonants, the rest. Each letter is in exactly one.
 pub const DEFAULT_BUCKETS: &str = "bdfgjqvwxz,aeiou,lnrsy,chkmpt";
 
-/// The buckets, and the corners' own where they differ, that a proof of
-/// `size` uses unless told otherwise. Fewer buckets mean fewer tree builds
-/// but larger trees; these were the fastest measured (docs/rules/gobble.md,
-/// "Proving the best boards"): vowels against the rest up to 3x3; the four
-/// with coarser corners up to 3x4 (a uniform sample predicts 2.7x less CPU
-/// than hybrid-boggle's three buckets, whose vowel-centred classes take
-/// seconds each, and less than five buckets, whose extra tree builds cost
-/// more than their tighter bounds save); the four otherwise.
-pub fn default_buckets(size: Size) -> (&'static str, Option<&'static str>) {
-    match size.cells() {
-        0..=9 => ("aeiou,bcdfghjklmnpqrstvwxyz", None),
-        10..=12 => (DEFAULT_BUCKETS, Some("aeiosuy,bcdfghjklmnpqrtvwxz")),
-        _ => (DEFAULT_BUCKETS, None),
+/// The buckets a proof of `size` uses unless told otherwise: one set for
+/// every cell, then other sets for some cells (a selector for
+/// [`parse_cells`] and its buckets), applied in turn. Fewer buckets mean
+/// fewer tree builds but larger trees; these were the fastest measured
+/// (docs/rules/gobble.md, "Proving the best boards"): vowels against the
+/// rest up to 3x3; the four with coarser corners up to 3x4 (a uniform
+/// sample predicts 2.7x less CPU than hybrid-boggle's three buckets, whose
+/// vowel-centred classes take seconds each, and less than five buckets,
+/// whose extra tree builds cost more than their tighter bounds save), and
+/// on 3x4 the three coarser buckets on the ring next to the centre (the
+/// middle cells of the long sides: fewer classes, and their bounds barely
+/// loosen); the four otherwise.
+pub fn default_buckets(size: Size) -> (&'static str, &'static [(&'static str, &'static str)]) {
+    const CORNERS: (&str, &str) = ("corners", "aeiosuy,bcdfghjklmnpqrtvwxz");
+    const RING1: (&str, &str) = ("ring1", "aeijou,bcdfgmpqvwxz,hklnrsty");
+    match (size.cells(), size.width.min(size.height)) {
+        (0..=9, _) => ("aeiou,bcdfghjklmnpqrstvwxyz", &[]),
+        (12, 3) => (DEFAULT_BUCKETS, &[CORNERS, RING1]),
+        (10..=12, _) => (DEFAULT_BUCKETS, &[CORNERS]),
+        _ => (DEFAULT_BUCKETS, &[]),
     }
+}
+
+/// Each cell's ring: cells at the same distance from the board's centre
+/// share one, numbered from 0 at the centre. A ring is a union of sets of
+/// mirror images (every symmetry keeps distances), so buckets given per
+/// ring never tell mirror images apart; the last ring of a rectangle is
+/// its corners.
+pub fn rings(size: Size) -> Vec<usize> {
+    let far = |i: usize| {
+        let (r, c) = ((i / size.width) as i64, (i % size.width) as i64);
+        (2 * r - (size.height as i64 - 1)).pow(2) + (2 * c - (size.width as i64 - 1)).pow(2)
+    };
+    let mut distances: Vec<i64> = (0..size.cells()).map(far).collect();
+    distances.sort_unstable();
+    distances.dedup();
+    (0..size.cells())
+        .map(|i| distances.binary_search(&far(i)).unwrap_or(0))
+        .collect()
+}
+
+/// The cells a selector names: `+`-separated cell numbers (row-major from
+/// 0), `ringK` (see [`rings`]) or `corners`; each cell once, in order.
+pub fn parse_cells(size: Size, text: &str) -> Result<Vec<usize>, BucketError> {
+    let n = size.cells();
+    let ring = rings(size);
+    let mut cells = Vec::new();
+    for item in text.split('+') {
+        let item = item.trim();
+        if item == "corners" {
+            let (w, h) = (size.width, size.height);
+            cells.extend([0, w - 1, (h - 1) * w, h * w - 1]);
+        } else if let Some(k) = item.strip_prefix("ring") {
+            let k: usize = k.parse().map_err(|_| {
+                BucketError(format!(
+                    "{item:?}: a ring is ring0, ring1, ... (0 the centre)"
+                ))
+            })?;
+            let before = cells.len();
+            cells.extend((0..n).filter(|&i| ring[i] == k));
+            if cells.len() == before {
+                return Err(BucketError(format!(
+                    "{item}: a {size} board has rings 0 to {}",
+                    ring.iter().max().unwrap_or(&0)
+                )));
+            }
+        } else {
+            match item.parse::<usize>() {
+                Ok(i) if i < n => cells.push(i),
+                _ => {
+                    return Err(BucketError(format!(
+                        "{item:?}: cells are numbers 0 to {} (row-major), ringK or corners, joined by +",
+                        n - 1
+                    )))
+                }
+            }
+        }
+    }
+    cells.sort_unstable();
+    cells.dedup();
+    Ok(cells)
+}
+
+/// Buckets as text, each bucket's letters in order: the form a checkpoint
+/// header names them in, so that the same buckets written differently
+/// still resume and different ones never do.
+pub fn buckets_text(buckets: &[u32]) -> String {
+    buckets
+        .iter()
+        .map(|&m| letters(m).map(|l| (b'a' + l) as char).collect::<String>())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Why a set of buckets was refused.
@@ -137,7 +215,7 @@ pub struct Prover<'t> {
 pub const MAX_PROVE_CELLS: usize = 25;
 
 /// One word path through a class.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct WordPath {
     /// Five bits per split position, position 0 highest: the letter the
     /// path takes there, or 31 where it does not pass. Sorting by it puts
@@ -182,6 +260,8 @@ struct ChoiceNode {
 #[derive(Default)]
 pub struct Tree {
     paths: Vec<WordPath>,
+    /// Room for the radix sort of `paths` (see [`sort_paths`]).
+    scratch: Vec<WordPath>,
     sums: Vec<SumNode>,
     choices: Vec<ChoiceNode>,
     /// Per sum node, its bound in each lane (see [`Prover::fill_lanes`]).
@@ -398,12 +478,39 @@ impl<'t> Prover<'t> {
     /// The same prover with other buckets for the four corner cells (fewer
     /// neighbours, so fewer words run through them: coarser buckets there
     /// cut the number of classes at little cost in bound).
-    pub fn with_corner_buckets(mut self, corner: Vec<u32>) -> Self {
+    pub fn with_corner_buckets(self, corner: Vec<u32>) -> Self {
         let (w, h) = (self.size.width, self.size.height);
-        for cell in [0, w - 1, (h - 1) * w, h * w - 1] {
-            self.cell_buckets[cell] = corner.clone();
+        self.with_cell_buckets(&[0, w - 1, (h - 1) * w, h * w - 1], corner)
+    }
+
+    /// The same prover with `buckets` for each of `cells` (numbers past the
+    /// last cell are ignored). The class numbering gives each cell's digit
+    /// its own base, and only the mirror images that map every cell to one
+    /// with the same buckets are used to skip classes (see
+    /// [`Prover::symmetries`]), so any cells may have any buckets.
+    pub fn with_cell_buckets(mut self, cells: &[usize], buckets: Vec<u32>) -> Self {
+        for &cell in cells {
+            if let Some(b) = self.cell_buckets.get_mut(cell) {
+                *b = buckets.clone();
+            }
         }
         self
+    }
+
+    /// Each cell's buckets, row-major.
+    pub fn cell_buckets(&self) -> &[Vec<u32>] {
+        &self.cell_buckets
+    }
+
+    /// The mirror images under which the classes are closed: those that map
+    /// every cell to a cell with the same buckets (all of the board's when
+    /// the buckets are given per ring). Skipping a class that is the image
+    /// of a smaller one is sound only under these: the image of a class is
+    /// then again a class, its digits read in the same bases.
+    pub fn symmetries(&self) -> Vec<Vec<usize>> {
+        let mut syms = self.size.symmetries();
+        syms.retain(|p| (0..p.len()).all(|i| self.cell_buckets[p[i]] == self.cell_buckets[i]));
+        syms
     }
 
     /// Number of top-level classes before symmetry (the product of each
@@ -464,8 +571,9 @@ impl<'t> Prover<'t> {
     }
 
     /// Whether assignment `k` is the least of its symmetric images (the one
-    /// searched). Symmetries map corners to corners, so an image is again an
-    /// assignment with each cell's own base.
+    /// searched) under `syms`, from [`Prover::symmetries`]: those keep each
+    /// cell's buckets, so an image is again an assignment with each cell's
+    /// own base.
     pub fn is_canonical(&self, k: u64, syms: &[Vec<usize>]) -> bool {
         let a = self.assignment(k);
         let mut img = vec![0u8; a.len()];
@@ -480,7 +588,7 @@ impl<'t> Prover<'t> {
     /// Every word path of the class `masks`, each as the letters it takes
     /// at the split positions it uses, sorted, with a word's paths through
     /// the same letters counted once (see [`Tree`]).
-    fn collect(&self, masks: &[u32], paths: &mut Vec<WordPath>) {
+    fn collect(&self, masks: &[u32], paths: &mut Vec<WordPath>, scratch: &mut Vec<WordPath>) {
         paths.clear();
         let n = masks.len();
         let none = (1u128 << (5 * n)) - 1;
@@ -491,7 +599,7 @@ impl<'t> Prover<'t> {
                 }
             }
         }
-        paths.sort_unstable_by_key(|p| (p.key, p.word));
+        sort_paths(paths, scratch, 5 * n as u32);
         // A board counts each word once however many paths spell it; paths
         // of one word through the same letters at the same cells are one
         // path to the bound. Different words through the same letters share
@@ -568,7 +676,7 @@ impl<'t> Prover<'t> {
 
     /// Builds the orderly tree of the class `masks` into `tree`; returns its bound.
     fn build(&self, masks: &[u32], tree: &mut Tree) -> u32 {
-        self.collect(masks, &mut tree.paths);
+        self.collect(masks, &mut tree.paths, &mut tree.scratch);
         tree.sums.clear();
         tree.choices.clear();
         tree.sums.push(SumNode::default());
@@ -886,7 +994,10 @@ impl<'t> Prover<'t> {
         done: &(dyn Fn(u64, &[Found]) + Sync),
         stop: &AtomicBool,
     ) -> (Vec<Found>, ProofStats) {
-        let syms = self.size.symmetries();
+        // Classes are skipped under the symmetries that keep every cell's
+        // buckets; boards are reported under all of the board's.
+        let syms = self.symmetries();
+        let board_syms = self.size.symmetries();
         let next = AtomicU64::new(0);
         let classes = AtomicUsize::new(0);
         let all = Mutex::new((Vec::new(), ProofStats::default()));
@@ -920,7 +1031,7 @@ impl<'t> Prover<'t> {
                             &mut stats,
                             stop,
                             &mut |k, here| {
-                                let here = self.canonical(here, &syms);
+                                let here = self.canonical(here, &board_syms);
                                 done(k, &here);
                                 mine.extend(here);
                             },
@@ -936,7 +1047,7 @@ impl<'t> Prover<'t> {
         });
         let (found, mut stats) = all.into_inner().unwrap();
         stats.classes = classes.load(Ordering::Relaxed) as u64;
-        let mut found = self.canonical(found, &syms);
+        let mut found = self.canonical(found, &board_syms);
         found.sort_by(|a, b| b.score.cmp(&a.score).then(a.board.cmp(&b.board)));
         (found, stats)
     }
@@ -962,7 +1073,7 @@ impl<'t> Prover<'t> {
 
     /// The number of top-level classes in `range` after symmetry (for progress bars).
     pub fn canonical_classes(&self, range: std::ops::Range<u64>) -> u64 {
-        let syms = self.size.symmetries();
+        let syms = self.symmetries();
         (range.start..range.end.min(self.raw_classes()))
             .filter(|&k| self.is_canonical(k, &syms))
             .count() as u64
@@ -989,6 +1100,72 @@ fn best_letter(tree: &Tree, stack: &[u32]) -> Lanes {
     best
 }
 
+/// Sorts word paths by key, and those of one key by word (so that one
+/// word's paths through the same letters are neighbours), where keys use
+/// the low `bits` bits. Up to 12 cells (60 bits) a least-significant-digit
+/// radix sort on bytes, skipping the bytes every key shares, then the
+/// short runs of equal keys sorted by word: building the tree of a 3x4
+/// class sorts millions of paths, and a comparison sort of them took 13%
+/// of the proof (docs/notes/prove-progress.md). Larger boards compare.
+fn sort_paths(paths: &mut Vec<WordPath>, scratch: &mut Vec<WordPath>, bits: u32) {
+    const MAX_PASSES: usize = 8;
+    let passes = bits.div_ceil(8) as usize;
+    if passes > MAX_PASSES {
+        paths.sort_unstable_by_key(|p| (p.key, p.word));
+        return;
+    }
+    let n = paths.len();
+    let mut counts = [[0u32; 256]; MAX_PASSES];
+    for p in paths.iter() {
+        let k = p.key as u64;
+        for (d, c) in counts[..passes].iter_mut().enumerate() {
+            c[(k >> (8 * d)) as usize & 255] += 1;
+        }
+    }
+    if scratch.len() < n {
+        scratch.resize(n, WordPath::default());
+    }
+    let mut swapped = false;
+    for (d, c) in counts[..passes].iter().enumerate() {
+        if c.iter().any(|&x| x as usize == n) {
+            continue;
+        }
+        let mut at = [0u32; 256];
+        let mut sum = 0;
+        for (a, &x) in at.iter_mut().zip(c) {
+            *a = sum;
+            sum += x;
+        }
+        let (src, dst) = if swapped {
+            (&scratch[..n], &mut paths[..n])
+        } else {
+            (&paths[..n], &mut scratch[..n])
+        };
+        for p in src {
+            let b = (p.key as u64 >> (8 * d)) as usize & 255;
+            dst[at[b] as usize] = *p;
+            at[b] += 1;
+        }
+        swapped = !swapped;
+    }
+    if swapped {
+        std::mem::swap(paths, scratch);
+        paths.truncate(n);
+    }
+    let mut s = 0;
+    while s < n {
+        let key = paths[s].key;
+        let e = s + paths[s..]
+            .iter()
+            .position(|p| p.key != key)
+            .unwrap_or(n - s);
+        if e - s > 1 {
+            paths[s..e].sort_unstable_by_key(|p| p.word);
+        }
+        s = e;
+    }
+}
+
 /// The least of a board's symmetric images.
 fn canonical_cells(cells: &[u8], syms: &[Vec<usize>]) -> Vec<u8> {
     syms.iter()
@@ -1006,12 +1183,9 @@ fn canonical_cells(cells: &[u8], syms: &[Vec<usize>]) -> Vec<u8> {
 /// How many cells lie farthest from the centre (the corners of a
 /// rectangle wider and taller than two): the last ones in the split order.
 fn outer_shell(size: Size, order: &[usize]) -> usize {
-    let far = |i: usize| {
-        let (r, c) = ((i / size.width) as i64, (i % size.width) as i64);
-        (2 * r - (size.height as i64 - 1)).pow(2) + (2 * c - (size.width as i64 - 1)).pow(2)
-    };
-    let last = far(order[order.len() - 1]);
-    order.iter().filter(|&&i| far(i) == last).count()
+    let ring = rings(size);
+    let last = ring[order[order.len() - 1]];
+    ring.iter().filter(|&&r| r == last).count()
 }
 
 fn step_len(l: u8) -> usize {
@@ -1175,6 +1349,160 @@ mod tests {
         }
     }
 
+    /// The boards a proof finds, by their least mirror images (all of the
+    /// board's symmetries), sorted.
+    fn proved(
+        p: &Prover,
+        size: Size,
+        above: u32,
+        range: std::ops::Range<u64>,
+    ) -> Vec<(Vec<u8>, u32)> {
+        let (found, _) = p.prove(
+            above,
+            2,
+            range,
+            &|_| false,
+            &|_, _| {},
+            &AtomicBool::new(false),
+        );
+        let syms = size.symmetries();
+        let mut got: Vec<(Vec<u8>, u32)> = found
+            .iter()
+            .map(|f| {
+                let b = Board::parse(&f.board, Some(size)).unwrap();
+                (canonical_cells(b.cells(), &syms), f.score)
+            })
+            .collect();
+        got.sort();
+        got
+    }
+
+    /// Buckets per cell, with unequal counts: per ring (every mirror image
+    /// kept), and on single cells that mirror images tell apart (only the
+    /// images keeping each cell's buckets skip classes). The proof finds
+    /// exactly the brute force's boards, whole and split into class ranges
+    /// at every group boundary and elsewhere.
+    #[test]
+    fn per_cell_buckets_prove_exactly_the_brute_force_boards() {
+        let trie = Trie::new(WORDS);
+        let a: Vec<u8> = b"aest".map(|c| c - b'a').to_vec();
+        for (w, h, cells, merged, syms_kept) in [
+            (3, 2, "ring0", 0, 4),
+            (3, 2, "ring0", 4, 4),
+            (3, 2, "0", 0, 1),
+            (3, 2, "0+2", 4, 2),
+            (3, 2, "0+5", 2, 2),
+            (2, 2, "0+3", 0, 4),
+            (2, 2, "1", 0, 2),
+            (2, 3, "ring0+0", 2, 1),
+        ] {
+            let size = Size::new(w, h).unwrap();
+            let boards = brute(&trie, size, &a);
+            let best = boards.iter().map(|b| b.1).max().unwrap();
+            let above = best.saturating_sub(2).max(1);
+            let syms = size.symmetries();
+            let mut want: Vec<(Vec<u8>, u32)> = boards
+                .iter()
+                .filter(|b| b.1 >= above)
+                .map(|b| (canonical_cells(&b.0, &syms), b.1))
+                .collect();
+            want.sort();
+            want.dedup();
+            let p = Prover::new(
+                &trie,
+                size,
+                Scoring::Boggle,
+                parse_buckets("ae,st").unwrap(),
+            )
+            .with_cell_buckets(
+                &parse_cells(size, cells).unwrap(),
+                parse_buckets("a,e,st").unwrap(),
+            )
+            .with_merged(merged);
+            assert_eq!(p.symmetries().len(), syms_kept, "{w}x{h} {cells}");
+            assert_eq!(p.raw_classes() % p.group_len(), 0);
+            let tag = format!("{w}x{h} {cells} merged {merged}");
+            assert_eq!(proved(&p, size, above, 0..u64::MAX), want, "{tag}");
+            // Work units: the union of ranges is the proof.
+            let n = p.raw_classes();
+            let mut got = Vec::new();
+            for (from, to) in [(0, n / 3), (n / 3, n / 3 + 1), (n / 3 + 1, n)] {
+                got.extend(proved(&p, size, above, from..to));
+            }
+            got.sort();
+            got.dedup();
+            assert_eq!(got, want, "{tag}, in ranges");
+            // Every class number's assignment reads back to the number, in
+            // each cell's own base, and canonical classes are one per set
+            // of images under the kept symmetries.
+            let kept = p.symmetries();
+            let mut seen = std::collections::HashSet::new();
+            for k in 0..n {
+                let asg = p.assignment(k);
+                assert_eq!(p.number(&asg), k);
+                for (cell, &d) in asg.iter().enumerate() {
+                    assert!((d as usize) < p.cell_buckets()[cell].len());
+                }
+                let least = kept
+                    .iter()
+                    .map(|q| {
+                        let mut img = vec![0u8; asg.len()];
+                        for (i, &d) in asg.iter().enumerate() {
+                            img[q[i]] = d;
+                        }
+                        p.number(&img)
+                    })
+                    .min()
+                    .unwrap();
+                assert_eq!(p.is_canonical(k, &kept), least == k);
+                seen.insert(least);
+            }
+            assert_eq!(p.canonical_classes(0..n), seen.len() as u64);
+            // The sample of every group is the whole proof too.
+            let (found, _, starts) = p.prove_sample(above, 2, u64::MAX, &AtomicBool::new(false));
+            assert_eq!(starts.len() as u64, n / p.group_len());
+            let mut got: Vec<(Vec<u8>, u32)> = found
+                .iter()
+                .map(|f| {
+                    let b = Board::parse(&f.board, Some(size)).unwrap();
+                    (canonical_cells(b.cells(), &syms), f.score)
+                })
+                .collect();
+            got.sort();
+            assert_eq!(got, want, "{tag}, sampled");
+        }
+    }
+
+    #[test]
+    fn cells_are_named_by_number_ring_or_corners() {
+        let size = Size::new(4, 3).unwrap();
+        assert_eq!(rings(size), vec![3, 1, 1, 3, 2, 0, 0, 2, 3, 1, 1, 3]);
+        assert_eq!(parse_cells(size, "ring1").unwrap(), vec![1, 2, 9, 10]);
+        assert_eq!(parse_cells(size, "corners").unwrap(), vec![0, 3, 8, 11]);
+        assert_eq!(parse_cells(size, "ring3").unwrap(), vec![0, 3, 8, 11]);
+        assert_eq!(parse_cells(size, "7+ring0+4").unwrap(), vec![4, 5, 6, 7]);
+        for bad in ["12", "ring4", "ring", "x", "", "1+", "-1"] {
+            assert!(parse_cells(size, bad).is_err(), "{bad:?}");
+        }
+        let square = Size::new(4, 4).unwrap();
+        assert_eq!(parse_cells(square, "ring1").unwrap().len(), 8);
+        assert_eq!(buckets_text(&parse_buckets("ea,TS,b").unwrap()), "ae,st,b");
+        // The 3x4 default: corners coarser, the ring next to the centre on
+        // three buckets; every mirror image still keeps each cell's buckets.
+        let trie = Trie::new(WORDS);
+        for size in [Size::new(4, 3).unwrap(), Size::new(3, 4).unwrap()] {
+            let (base, cells) = default_buckets(size);
+            let mut p = Prover::new(&trie, size, Scoring::Boggle, parse_buckets(base).unwrap());
+            for (sel, b) in cells {
+                p = p
+                    .with_cell_buckets(&parse_cells(size, sel).unwrap(), parse_buckets(b).unwrap());
+            }
+            assert_eq!(p.symmetries().len(), 4);
+            assert_eq!(p.raw_classes(), 4u64.pow(4) * 3u64.pow(4) * 2u64.pow(4));
+            assert_eq!(p.group_len(), 16);
+        }
+    }
+
     /// After forcing the first cells of a class on the stacks, the bound
     /// with each later cell's stacked choices taken at their best single
     /// letter is at least every board's score in the forced class, and
@@ -1296,6 +1624,53 @@ mod tests {
                     assert!(root[ks.len()..].iter().all(|&b| b == 0));
                 }
             }
+        }
+    }
+
+    /// The radix sort orders paths as the comparison sort does (by key,
+    /// then word), with few distinct bytes, shared bytes and many equal keys.
+    #[test]
+    fn radix_sort_orders_paths_by_key_then_word() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut scratch = Vec::new();
+        for (len, bits, spread) in [
+            (0, 60, 60),
+            (1, 60, 60),
+            (5000, 60, 60),
+            (5000, 60, 9),
+            (3000, 20, 20),
+            (4000, 125, 125),
+        ] {
+            let mut paths: Vec<WordPath> = (0..len)
+                .map(|_| {
+                    let high = if bits > 64 { (next() as u128) << 64 } else { 0 };
+                    let key = (high | next() as u128) & ((1u128 << spread) - 1)
+                        | (0b10110u128 << (bits - 5));
+                    WordPath {
+                        key,
+                        used: 0,
+                        word: (next() % 7) as u32,
+                        points: 1,
+                    }
+                })
+                .collect();
+            let mut want = paths.clone();
+            want.sort_by_key(|p| (p.key, p.word));
+            sort_paths(&mut paths, &mut scratch, bits);
+            assert_eq!(paths.len(), want.len());
+            assert!(
+                paths
+                    .iter()
+                    .zip(&want)
+                    .all(|(a, b)| (a.key, a.word) == (b.key, b.word)),
+                "{len} {bits} {spread}"
+            );
         }
     }
 
