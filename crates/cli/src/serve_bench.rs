@@ -19,9 +19,17 @@ pub struct Args {
     /// Games held at once.
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
-    /// Seconds measured once every game is connected.
+    /// Seconds measured once every game is connected (and the warm-up is
+    /// over).
     #[arg(long, default_value_t = 20)]
     pub seconds: u64,
+    /// Seconds played before the measurement starts. Every game starts at
+    /// once, so none ends before about one game's life: a window that
+    /// starts at once misses part of the cost of games ending and their
+    /// rematches starting (nim, think 5 s: a game lives ~26 s; 30 s of
+    /// warm-up measure a server whose games are of every age).
+    #[arg(long, default_value_t = 0, value_name = "SECONDS")]
+    pub warmup: u64,
     /// Mean pause before each client action, in milliseconds (uniform in
     /// 0..2x): sets the offered load, games / think.
     #[arg(long, default_value_t = 1000, value_name = "MS")]
@@ -169,6 +177,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.seconds == 0 || args.seconds > 3600 {
         bail!("--seconds must be 1 to 3600");
     }
+    if args.warmup > 3600 {
+        bail!("--warmup must be 0 to 3600");
+    }
     let config: serde_json::Value =
         serde_json::from_str(&args.config).context("--config is not JSON")?;
     let mut scratch = Scratch::default();
@@ -255,6 +266,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bots,
         games: args.games,
         duration: Duration::from_secs(args.seconds),
+        warmup: Duration::from_secs(args.warmup),
         think: Duration::from_millis(args.think_ms),
         setup_concurrency: args.setup_concurrency,
         choose,
@@ -263,7 +275,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let rss = rss_mib(&pid);
     sampling.store(false, std::sync::atomic::Ordering::Relaxed);
     let _ = sampler.join();
-    // CPU in the measured window: the samples nearest its start and end.
+    // CPU in the measured window (after set-up and warm-up): the samples
+    // nearest its start and end.
+    let window_start = report.setup_seconds + report.warmup_seconds;
     let measured_cpu = {
         let s = samples.lock().unwrap_or_else(|e| e.into_inner());
         let at = |t: f64| {
@@ -271,10 +285,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .min_by(|a, b| (a.0 - t).abs().total_cmp(&(b.0 - t).abs()))
                 .map(|x| x.1)
         };
-        match (
-            at(report.setup_seconds),
-            at(report.setup_seconds + report.seconds),
-        ) {
+        match (at(window_start), at(window_start + report.seconds)) {
             (Some(a), Some(b)) if b >= a => Some(b - a),
             _ => None,
         }
@@ -309,7 +320,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "games held         {} (set-up {:.1} s)",
             report.games_held, report.setup_seconds
         );
-        println!("measured           {:.1} s", report.seconds);
+        println!(
+            "measured           {:.1} s (after {:.1} s of warm-up)",
+            report.seconds, report.warmup_seconds
+        );
         println!(
             "actions            {} ({} by this client, {} games finished)",
             report.total_actions, report.client_actions, report.games_finished
@@ -321,10 +335,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
         if let Some(cpu) = server_cpu {
             println!(
-                "server CPU         {:.1} s in {:.1} s (set-up and measurement; {:.0}% of one core)",
+                "server CPU         {:.1} s in {:.1} s (set-up, warm-up and measurement; {:.0}% of one core)",
                 cpu,
-                report.setup_seconds + report.seconds,
-                100.0 * cpu / (report.setup_seconds + report.seconds).max(1e-9)
+                window_start + report.seconds,
+                100.0 * cpu / (window_start + report.seconds).max(1e-9)
             );
         }
         if let (Some(cpu), Some(per)) = (measured_cpu, cpu_per_action_us) {

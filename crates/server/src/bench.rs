@@ -7,7 +7,7 @@
 //! from sending to the `ack` (which the server sends only once the action is
 //! stored). A finished game is followed by its rematch, so the number of
 //! games held stays constant. The run is bounded: it stops after `duration`
-//! (plus set-up), and it only ever talks to the address it is given, which
+//! (plus set-up and `warmup`), and it only ever talks to the address it is given, which
 //! the caller keeps on loopback.
 
 use crate::client::{http, Ws};
@@ -15,7 +15,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{watch, Semaphore};
@@ -38,8 +38,15 @@ pub struct LoadOptions {
     pub bots: Vec<(usize, String)>,
     /// Games held at once.
     pub games: usize,
-    /// How long to measure, once every game is connected.
+    /// How long to measure, once every game is connected and `warmup` has
+    /// passed.
     pub duration: Duration,
+    /// How long the games play before the measurement starts. Every game
+    /// starts at once, so for about one game's life no game ends and none
+    /// is followed by its rematch: a window that starts at once sees less
+    /// of that turnover than a server whose games are of every age (nim,
+    /// think 5 s: a game lives ~26 s).
+    pub warmup: Duration,
     /// Mean pause before each of the client's actions (uniform in 0..2×).
     pub think: Duration,
     /// Games created and connected at once during set-up.
@@ -59,6 +66,7 @@ impl std::fmt::Debug for LoadOptions {
             .field("bots", &self.bots)
             .field("games", &self.games)
             .field("duration", &self.duration)
+            .field("warmup", &self.warmup)
             .field("think", &self.think)
             .field("setup_concurrency", &self.setup_concurrency)
             .field("choose", &self.choose.is_some())
@@ -73,6 +81,8 @@ pub struct LoadReport {
     pub games_held: usize,
     /// Seconds spent creating and connecting them.
     pub setup_seconds: f64,
+    /// Seconds played after set-up before the measurement started.
+    pub warmup_seconds: f64,
     /// Seconds measured.
     pub seconds: f64,
     /// Acknowledged client actions in the measured time.
@@ -92,7 +102,8 @@ pub struct LoadReport {
     pub p999_ms: f64,
     /// Worst.
     pub max_ms: f64,
-    /// Games that ended (and were followed by a rematch).
+    /// Games that ended (and were followed by a rematch) in the measured
+    /// time.
     pub games_finished: u64,
     /// Refused actions, failed connections and other errors.
     pub errors: u64,
@@ -102,6 +113,8 @@ pub struct LoadReport {
 
 struct Shared {
     latencies_us: Mutex<Vec<u32>>,
+    /// Set once the warm-up is over: acks from then on are measured.
+    measuring: AtomicBool,
     client_actions: AtomicU64,
     total_actions: AtomicU64,
     finished: AtomicU64,
@@ -138,6 +151,7 @@ pub async fn run(opts: LoadOptions) -> LoadReport {
     }
     let shared = Arc::new(Shared {
         latencies_us: Mutex::new(Vec::new()),
+        measuring: AtomicBool::new(false),
         client_actions: AtomicU64::new(0),
         total_actions: AtomicU64::new(0),
         finished: AtomicU64::new(0),
@@ -178,13 +192,21 @@ pub async fn run(opts: LoadOptions) -> LoadReport {
         }
     }
     let setup_seconds = started.elapsed().as_secs_f64();
-    let base_actions = shared.total_actions.load(Ordering::Relaxed);
     let _ = go_tx.send(true);
+    let warmup_started = Instant::now();
+    if !opts.warmup.is_zero() {
+        tokio::time::sleep(opts.warmup).await;
+    }
+    let warmup_seconds = warmup_started.elapsed().as_secs_f64();
+    let base_actions = shared.total_actions.load(Ordering::Relaxed);
+    let base_finished = shared.finished.load(Ordering::Relaxed);
+    shared.measuring.store(true, Ordering::Relaxed);
     let t0 = Instant::now();
     tokio::time::sleep(opts.duration).await;
     let _ = stop_tx.send(true);
     let seconds = t0.elapsed().as_secs_f64();
     let total = shared.total_actions.load(Ordering::Relaxed) - base_actions;
+    let finished = shared.finished.load(Ordering::Relaxed) - base_finished;
     let client_actions = shared.client_actions.load(Ordering::Relaxed);
     // Let the clients close; do not wait long for stragglers.
     let _ = tokio::time::timeout(Duration::from_secs(10), async {
@@ -214,6 +236,7 @@ pub async fn run(opts: LoadOptions) -> LoadReport {
     LoadReport {
         games_held: shared.connected.load(Ordering::Relaxed),
         setup_seconds,
+        warmup_seconds,
         seconds,
         client_actions,
         total_actions: total,
@@ -223,7 +246,7 @@ pub async fn run(opts: LoadOptions) -> LoadReport {
         p99_ms: pct(0.99),
         p999_ms: pct(0.999),
         max_ms: lat.last().map(|&v| f64::from(v) / 1000.0).unwrap_or(0.0),
-        games_finished: shared.finished.load(Ordering::Relaxed),
+        games_finished: finished,
         errors: shared.errors.load(Ordering::Relaxed),
         error_samples: samples,
     }
@@ -303,9 +326,12 @@ async fn play(
                 Some("ack") => {
                     if let Some((r, t)) = pending {
                         if v["ref"] == r {
-                            let us = t.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
-                            latencies.push(us);
-                            shared.client_actions.fetch_add(1, Ordering::Relaxed);
+                            // During the warm-up an ack is not measured.
+                            if shared.measuring.load(Ordering::Relaxed) {
+                                let us = t.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+                                latencies.push(us);
+                                shared.client_actions.fetch_add(1, Ordering::Relaxed);
+                            }
                             pending = None;
                         }
                     }

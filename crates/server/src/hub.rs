@@ -10,7 +10,9 @@
 
 use crate::actor::{GameActor, GameStub, Msg};
 use crate::error::ApiError;
-use crate::storage::{GameRow, JsonText, Notice, SeatKind, SeatRow, StatusRow, Store, Write};
+use crate::storage::{
+    GameRow, JsonText, Notice, SeatKind, SeatRow, StatusRow, StorageError, Store, Write,
+};
 use crate::Settings;
 use futures_util::future::BoxFuture;
 use parlor_core::{Level, Registry, RegistryError, Resources, ToAct};
@@ -54,6 +56,11 @@ struct Inner {
     accounts: crate::accounts::Accounts,
     /// Games being created at once.
     creations: tokio::sync::Semaphore,
+    /// Rules (game and config) that name no word list and whose last
+    /// build took under [`QUICK_BUILD`]: the next is built on the async
+    /// worker, without the hop to a blocking thread and back, which cost
+    /// more than the build itself (nim's, at every rematch).
+    quick_builds: Mutex<std::collections::HashSet<String>>,
     /// Which games' clocks and bots this process runs (see `crate::lease`).
     leases: Arc<crate::lease::Leases>,
 }
@@ -64,6 +71,15 @@ const POLL_LIVE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// How long the hub gathers presence notices before reading them.
 const PRESENCE_BATCH: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// A game's build that takes less is quick enough for the async worker
+/// (see `Inner::quick_builds`); the same bound as `actor::bots::QUICK`
+/// for decisions. nim's build takes microseconds.
+const QUICK_BUILD: std::time::Duration = std::time::Duration::from_micros(20);
+
+/// The most rules remembered as quick to build (then forgotten at once:
+/// they are learned again, one build on a blocking thread each).
+const QUICK_BUILDS_KEPT: usize = 1024;
 
 async fn sleep_until_opt(at: Option<tokio::time::Instant>) {
     match at {
@@ -106,6 +122,11 @@ pub(crate) struct Created {
     pub summary: Value,
     /// Every human seat with its token.
     pub tokens: Vec<(usize, String)>,
+    /// For a rematch (`NewGameSpec::rematch_of`): whether the game it
+    /// follows was linked to it in the same commit. False: that game had
+    /// a rematch already (made by another process), and this one is
+    /// stored but known to nobody.
+    pub linked: bool,
 }
 
 impl Hub {
@@ -148,6 +169,7 @@ impl Hub {
                 limits: limits_by_client,
                 accounts: crate::accounts::Accounts::new(),
                 creations,
+                quick_builds: Mutex::new(std::collections::HashSet::new()),
                 leases: Arc::new(leases),
             }),
         }
@@ -567,10 +589,49 @@ impl Hub {
                 .retry_after(std::time::Duration::from_secs(1)))
             }
         };
-        let m = tokio::task::spawn_blocking(move || entry2.new_match(&config, seed, &resources))
-            .await
-            .map_err(|e| ApiError::new("internal", e.to_string()))?
-            .map_err(config_error)?;
+        // By the rules as a whole: a game's build time depends on its
+        // config (a board size). Rules with a word list are always built
+        // on a blocking thread: their build is quick (Word Sprout's, 2 µs)
+        // only while what it derives from the list is cached, and one
+        // made again (165 ms for Word Sprout's default list) must not
+        // hold up an async worker.
+        let listless = needs.word_lists.is_empty();
+        let rules = format!("{}\n{config}", spec.game);
+        let quick = listless
+            && self
+                .inner
+                .quick_builds
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .contains(&rules);
+        let build = move || {
+            let began = std::time::Instant::now();
+            let m = entry2.new_match(&config, seed, &resources);
+            (m, began.elapsed())
+        };
+        let (m, took) = if quick {
+            build()
+        } else {
+            tokio::task::spawn_blocking(build)
+                .await
+                .map_err(|e| ApiError::new("internal", e.to_string()))?
+        };
+        if listless {
+            let mut quick_builds = self
+                .inner
+                .quick_builds
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if took < QUICK_BUILD {
+                if quick_builds.len() >= QUICK_BUILDS_KEPT {
+                    quick_builds.clear();
+                }
+                quick_builds.insert(rules);
+            } else {
+                quick_builds.remove(&rules);
+            }
+        }
+        let m = m.map_err(config_error)?;
         // The build is what the permit bounds (CPU, memory); storing the
         // game waits in the writer's queue like any write, without
         // holding others back from building theirs.
@@ -703,12 +764,27 @@ impl Hub {
             aborted: false,
             rated: spec.rated,
         };
-        self.store()
-            .write(Write::NewGame {
-                row: row.clone(),
-                seats: seats.clone(),
-            })
-            .await?;
+        let mut writes = vec![Write::NewGame {
+            row: row.clone(),
+            seats: seats.clone(),
+        }];
+        // A rematch is linked to the game it follows in the same commit:
+        // one wait for the disk (and one request to the writer) instead
+        // of two for every rematch.
+        if let Some(from) = &row.rematch_of {
+            writes.push(Write::Rematch {
+                from: from.clone(),
+                to: id.clone(),
+            });
+        }
+        let taken = self.store().commit(writes).await?;
+        if taken.first() != Some(&true) {
+            return Err(StorageError(format!(
+                "game {id}: another writer got there first (the change was not made)"
+            ))
+            .into());
+        }
+        let linked = taken.get(1) == Some(&true);
         let tokens = seats
             .iter()
             .filter_map(|s| s.token.clone().map(|t| (s.seat, t)))
@@ -729,6 +805,7 @@ impl Hub {
             id,
             summary,
             tokens,
+            linked,
         })
     }
 

@@ -211,6 +211,59 @@ async fn nim_from_invite_to_rematch() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_is_stored_with_its_link_in_one_commit() {
+    let db = common::sqlite_url("rematch-one-commit");
+    let server = common::start(&db, common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"game": "nim", "config": {"pile": 1},
+               "bots": [{"seat": 0, "level": "easy"}], "take_seat": 1}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let t1 = token(&created, 1);
+    // The bot moves first and takes the only stone; in the rematch the
+    // person moves first, so nothing is written but the rematch.
+    let mut a = Ws::connect(addr, &id, Some(&t1)).await.unwrap();
+    a.recv_until("state", |v| v["to_act"] == "over")
+        .await
+        .unwrap();
+    let writes_before = server.store().writes_asked();
+    let (status, r) = post(
+        addr,
+        &format!("/api/games/{id}/rematch"),
+        json!({"token": t1}),
+    )
+    .await;
+    assert_eq!(status, 200, "{r}");
+    let new_id = r["game"]["id"].as_str().unwrap().to_string();
+    assert_eq!(r["game"]["rematch_of"], id.as_str());
+    assert_eq!(r["seat"], 0, "the first player alternates");
+    let note = a.recv_until("rematch", |_| true).await.unwrap();
+    assert_eq!(note["game"], new_id.as_str());
+    assert_eq!(
+        server.store().writes_asked() - writes_before,
+        1,
+        "the new game and the link to it: one write request"
+    );
+    // The token handed out is the new seat's: it plays there.
+    let mut b = Ws::connect(addr, &new_id, r["token"].as_str())
+        .await
+        .unwrap();
+    let welcome = b.recv().await.unwrap();
+    assert_eq!(welcome["you"]["seat"], 0, "{welcome}");
+    b.close().await;
+    a.close().await;
+    server.stop().await;
+    let mut store = common::open(&db);
+    let old = store.load(&id).unwrap().unwrap();
+    assert_eq!(old.row.rematch.as_deref(), Some(new_id.as_str()));
+    let new = store.load(&new_id).unwrap().unwrap();
+    assert_eq!(new.row.rematch_of.as_deref(), Some(id.as_str()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn http_errors_change_nothing() {
     let server = common::start(&common::sqlite_url("errors"), common::test_settings()).await;
     let addr = server.addr();

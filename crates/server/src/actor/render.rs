@@ -292,6 +292,11 @@ impl GameActor {
 
     pub(super) fn broadcast_seats(&mut self) {
         self.presence_changed();
+        // Nobody to tell (the last connection has just left, as at every
+        // rematch): nothing to render.
+        if self.conns.is_empty() {
+            return;
+        }
         // The seats alone: the whole summary (its config, the seed's
         // hash, the clocks) was built for this at every connection's
         // arrival and departure.

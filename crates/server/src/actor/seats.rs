@@ -342,17 +342,10 @@ impl GameActor {
                     rated: self.row.rated,
                     account: None,
                 };
+                // Stored with the link from this game (`Created::linked`).
                 let created = self.env.games.create(spec).await?;
                 let id = created.id.clone();
-                let taken = self
-                    .env
-                    .store
-                    .try_write(Write::Rematch {
-                        from: self.row.id.clone(),
-                        to: id.clone(),
-                    })
-                    .await?;
-                if !taken {
+                if !created.linked {
                     // Another process made the rematch first: that one it
                     // is; the game made here is aborted (nobody knows it).
                     if let Some((_, token)) = created.tokens.first() {
@@ -376,6 +369,11 @@ impl GameActor {
                 let conns: Vec<u64> = self.conns.keys().copied().collect();
                 for c in conns {
                     self.send_to(c, text.clone());
+                }
+                // The new game was made here a moment ago: its token and
+                // summary came with it, no need to ask its actor again.
+                if let Some((_, token)) = created.tokens.iter().find(|(s, _)| *s == new_seat) {
+                    return Ok((new_seat, token.clone(), created.summary));
                 }
                 id
             }
