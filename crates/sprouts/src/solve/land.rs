@@ -500,27 +500,9 @@ impl Arrange {
             for &v in b {
                 self.shapes.push(shape_byte(v, lives, count));
             }
-            let s = &self.shapes[at..];
-            // The least rotation: only starts at the least byte can win;
-            // a tie keeps the first (any choice describes the land).
-            let low = s.iter().copied().min().unwrap_or(0);
-            let mut best = 0;
-            let mut found = false;
-            for i in 0..m {
-                if s[i] != low {
-                    continue;
-                }
-                if !found {
-                    best = i;
-                    found = true;
-                    continue;
-                }
-                let new = s[i..].iter().chain(&s[..i]);
-                let old = s[best..].iter().chain(&s[..best]);
-                if new.lt(old) {
-                    best = i;
-                }
-            }
+            // From the least rotation; a tie keeps the first (any choice
+            // describes the land).
+            let best = least_rotation(&self.shapes[at..]);
             if best != 0 {
                 self.shapes[at..].rotate_left(best);
             }
