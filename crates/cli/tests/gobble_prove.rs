@@ -27,9 +27,9 @@ fn scratch_with_words(name: &str) -> (PathBuf, PathBuf) {
     (dir, dict)
 }
 
-/// The proof's boards and its JSON, from a run with `extra` arguments.
-fn prove(dict: &Path, extra: &[&str]) -> serde_json::Value {
-    let mut args = vec![
+/// The small proof every test here runs: 2x3 above 4 on three buckets.
+fn small_proof(dict: &Path) -> Vec<&str> {
+    vec![
         "gobble",
         "prove",
         "--size",
@@ -40,12 +40,15 @@ fn prove(dict: &Path, extra: &[&str]) -> serde_json::Value {
         "4",
         "--buckets",
         "aeiou,rst,bcdfghjklmnpqvwxyz",
-        "--threads",
-        "2",
-        "--json",
         "--dict",
         dict.to_str().unwrap(),
-    ];
+    ]
+}
+
+/// The proof's boards and its JSON, from a run with `extra` arguments.
+fn prove(dict: &Path, extra: &[&str]) -> serde_json::Value {
+    let mut args = small_proof(dict);
+    args.extend_from_slice(&["--threads", "2", "--json"]);
     args.extend_from_slice(extra);
     let (code, out, err) = parlor(&args);
     assert_eq!(code, 0, "{err}");
@@ -434,22 +437,8 @@ fn cell_buckets_prove_the_same_and_name_the_checkpoint() {
         vec!["--corner-buckets", "aeiou,bcdfghjklmnpqrstvwxyz"],
         vec![],
     ] {
-        let mut args = vec![
-            "gobble",
-            "prove",
-            "--size",
-            "2x3",
-            "--scoring",
-            "boggle",
-            "--above",
-            "4",
-            "--buckets",
-            "aeiou,rst,bcdfghjklmnpqvwxyz",
-            "--dict",
-            d,
-            "--checkpoint",
-            c,
-        ];
+        let mut args = small_proof(&dict);
+        args.extend_from_slice(&["--checkpoint", c]);
         args.extend(other.iter().copied());
         let (code, _, err) = parlor(&args);
         assert_ne!(code, 0, "{other:?} resumed another numbering");
