@@ -428,6 +428,86 @@ async fn store_suite(db: &DbUrl) {
     }
 }
 
+/// Two connections writing one database: what one stores (an abort, a
+/// clock) holds for the other's next action, even though the SQLite writer
+/// remembers live games' rows instead of reading them for every action.
+fn two_writers(db: &DbUrl) {
+    let mut a: Box<dyn Storage> = common::open(db);
+    let mut b: Box<dyn Storage> = common::open(db);
+    for id in ["w1", "w2"] {
+        a.commit(&[Write::NewGame {
+            row: row(id, 100, true),
+            seats: seats(false),
+        }])
+        .unwrap();
+        let first = Write::Action {
+            game_id: id.into(),
+            action: action(0, 1),
+            status: status(1, false),
+        };
+        assert_eq!(a.commit(&[first]).unwrap(), vec![true]);
+    }
+    // Aborted through the other connection: no action goes in.
+    let aborted = StatusRow {
+        deadline: None,
+        ..status(1, true)
+    };
+    let abort = Write::Abort {
+        game_id: "w1".into(),
+        status: aborted.clone(),
+    };
+    assert_eq!(b.commit(&[abort]).unwrap(), vec![true]);
+    let late = Write::Action {
+        game_id: "w1".into(),
+        action: action(1, 1),
+        status: status(2, false),
+    };
+    assert_eq!(a.commit(&[late]).unwrap(), vec![false]);
+    let w1 = a.load("w1").unwrap().unwrap();
+    assert!(w1.row.aborted);
+    assert_eq!(w1.actions, vec![action(0, 1)]);
+    // A clock started through the other connection: the next action's
+    // clock (the one the first connection last stored) is stored again.
+    let other_clock = StatusRow {
+        deadline: Some(DeadlineRow {
+            key: "other".into(),
+            started_ms: 1,
+        }),
+        ..status(1, false)
+    };
+    let clock = Write::Status {
+        game_id: "w2".into(),
+        status: other_clock,
+    };
+    assert_eq!(b.commit(&[clock]).unwrap(), vec![true]);
+    let next = StatusRow {
+        seq: 2,
+        ..status(1, false)
+    };
+    let second = Write::Action {
+        game_id: "w2".into(),
+        action: action(1, 1),
+        status: next.clone(),
+    };
+    assert_eq!(a.commit(&[second]).unwrap(), vec![true]);
+    assert_eq!(
+        b.load("w2").unwrap().unwrap().row.status.deadline,
+        next.deadline
+    );
+}
+
+#[test]
+fn sqlite_two_writers() {
+    two_writers(&common::sqlite_url("two-writers"));
+}
+
+#[test]
+fn postgres_two_writers() {
+    if let Some(db) = common::pg_fresh_db("two_writers") {
+        two_writers(&db);
+    }
+}
+
 #[test]
 fn sqlite_storage() {
     suite(&common::sqlite_url("storage"));

@@ -5,6 +5,7 @@
 //! a crash of the process or of the machine. Two connections (writer and
 //! reader) share the file; WAL lets the reader run during a write.
 
+use super::known_rows::{KnownRows, RowFlags};
 use super::{
     json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, JsonText, ListFilter,
     Listed, RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage, StorageError,
@@ -73,6 +74,8 @@ CREATE TABLE IF NOT EXISTS word_lists (
 /// Games in an SQLite file.
 pub struct SqliteStorage {
     conn: Connection,
+    /// Live games' rows as this connection last wrote or read them.
+    known: KnownRows,
 }
 
 fn err(e: rusqlite::Error) -> StorageError {
@@ -116,9 +119,18 @@ impl SqliteStorage {
         conn.pragma_update(None, "wal_autocheckpoint", 0)
             .map_err(err)?;
         migrate(&conn)?;
-        Ok(SqliteStorage { conn })
+        // Room for every statement a commit may run (rusqlite keeps 16 by
+        // default): one evicted would be parsed again at its next use.
+        conn.set_prepared_statement_cache_capacity(STATEMENTS_KEPT);
+        Ok(SqliteStorage {
+            conn,
+            known: KnownRows::default(),
+        })
     }
 }
+
+/// Prepared statements kept per connection.
+const STATEMENTS_KEPT: usize = 64;
 
 /// Pause between two tries of a locked database.
 const BUSY_PAUSE: std::time::Duration = std::time::Duration::from_micros(200);
@@ -516,10 +528,19 @@ impl SqliteStorage {
 }
 
 /// Applies one write; returns whether it was taken (see [`Storage::commit`]).
-fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
+fn apply(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, StorageError> {
     match w {
         Write::NewGame { row, seats } => {
             let s = &row.status;
+            known.learn(
+                &row.id,
+                RowFlags {
+                    aborted: row.aborted,
+                    over: s.over,
+                    deadline_key: s.deadline.as_ref().map(|d| d.key.clone()),
+                    deadline_started_ms: s.deadline.as_ref().map(|d| d.started_ms),
+                },
+            );
             c.prepare_cached(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES \
                      (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"
@@ -574,26 +595,27 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
             action,
             status,
         } => {
-            // What the games row holds that an action may change.
-            let stored = c
-                .prepare_cached(
-                    "SELECT aborted, over, deadline_key, deadline_started_ms \
-                     FROM games WHERE id = ?1",
-                )
-                .map_err(err)?
-                .query_row([game_id], |r| {
-                    Ok((
-                        r.get::<_, bool>(0)?,
-                        r.get::<_, bool>(1)?,
-                        r.get::<_, Option<String>>(2)?,
-                        r.get::<_, Option<i64>>(3)?,
-                    ))
-                })
-                .optional()
-                .map_err(err)?;
-            let Some((aborted, over, deadline_key, deadline_started_ms)) = stored else {
-                return Err(StorageError(format!("no game {game_id}")));
+            // What the games row holds that an action may change: known
+            // from this writer's last write or read of it, read otherwise.
+            let mut read = None;
+            let stored = match known.get(game_id) {
+                Some(f) => f,
+                None => read.insert(row_flags(c, game_id)?),
             };
+            let (aborted, over) = (stored.aborted, stored.over);
+            // The games row is written only when what listings and
+            // restarts select by changes: the game ended, or its clock
+            // started or stopped.
+            let clock_moved = match &status.deadline {
+                Some(d) => {
+                    stored.deadline_key.as_deref() != Some(d.key.as_str())
+                        || stored.deadline_started_ms != Some(d.started_ms)
+                }
+                None => stored.deadline_key.is_some() || stored.deadline_started_ms.is_some(),
+            };
+            if let Some(f) = read {
+                known.learn(game_id, f);
+            }
             // No action goes into an aborted game.
             if aborted {
                 return Ok(false);
@@ -622,26 +644,27 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
             if n == 0 {
                 return Ok(false);
             }
-            // The games row is written only when what listings and
-            // restarts select by changes: the game ended, or its clock
-            // started or stopped.
-            let clock_moved = match &status.deadline {
-                Some(d) => {
-                    deadline_key.as_deref() != Some(d.key.as_str())
-                        || deadline_started_ms != Some(d.started_ms)
+            if over != status.over || clock_moved {
+                if status_update(c, game_id, status, None, false)? != 1 {
+                    return Err(StorageError(format!("no game {game_id}")));
                 }
-                None => deadline_key.is_some() || deadline_started_ms.is_some(),
-            };
-            if (over != status.over || clock_moved)
-                && status_update(c, game_id, status, None, false)? != 1
-            {
-                return Err(StorageError(format!("no game {game_id}")));
+                known.learn(
+                    game_id,
+                    RowFlags {
+                        aborted: false,
+                        over: status.over,
+                        deadline_key: status.deadline.as_ref().map(|d| d.key.clone()),
+                        deadline_started_ms: status.deadline.as_ref().map(|d| d.started_ms),
+                    },
+                );
             }
         }
         Write::Status { game_id, status } => {
-            return Ok(status_update(c, game_id, status, Some(status.seq), true)? == 1)
+            known.forget(game_id);
+            return Ok(status_update(c, game_id, status, Some(status.seq), true)? == 1);
         }
         Write::Abort { game_id, status } => {
+            known.forget(game_id);
             if status_update(c, game_id, status, Some(status.seq), false)? != 1 {
                 return Ok(false);
             }
@@ -784,6 +807,25 @@ fn apply(c: &Connection, w: &Write) -> Result<bool, StorageError> {
     Ok(true)
 }
 
+/// Reads what `game_id`'s row holds that an action may change.
+fn row_flags(c: &Connection, game_id: &str) -> Result<RowFlags, StorageError> {
+    c.prepare_cached(
+        "SELECT aborted, over, deadline_key, deadline_started_ms FROM games WHERE id = ?1",
+    )
+    .map_err(err)?
+    .query_row([game_id], |r| {
+        Ok(RowFlags {
+            aborted: r.get(0)?,
+            over: r.get(1)?,
+            deadline_key: r.get(2)?,
+            deadline_started_ms: r.get(3)?,
+        })
+    })
+    .optional()
+    .map_err(err)?
+    .ok_or_else(|| StorageError(format!("no game {game_id}")))
+}
+
 /// Writes a status; with `at_seq`, only over a stored status at that seq;
 /// with `new_clock`, only if it names another clock than the stored one
 /// (a clock's start is stored once). Returns the number of rows changed.
@@ -912,19 +954,42 @@ impl Storage for SqliteStorage {
         // log. A deferred transaction whose first statement reads would
         // have to upgrade its read to a write, and SQLite refuses that
         // upgrade at once, without waiting ("database is locked").
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        // The statements that begin and end it are prepared once
+        // (rusqlite's `Transaction` parses them at every commit).
+        let c = &self.conn;
+        c.prepare_cached("BEGIN IMMEDIATE")
+            .and_then(|mut s| s.execute([]))
             .map_err(err)?;
-        let result: Result<Vec<bool>, StorageError> =
-            writes.iter().map(|w| apply(&tx, w)).collect();
+        let known = &mut self.known;
+        let result = (|| {
+            // Another connection's commit since this one's last (its
+            // `data_version` moved) voids what the writer knows of rows.
+            let version: i64 = c
+                .prepare_cached("PRAGMA data_version")
+                .and_then(|mut s| s.query_row([], |r| r.get(0)))
+                .map_err(err)?;
+            known.begin(version);
+            let taken = writes
+                .iter()
+                .map(|w| apply(c, known, w))
+                .collect::<Result<Vec<bool>, StorageError>>()?;
+            c.prepare_cached("COMMIT")
+                .and_then(|mut s| s.execute([]))
+                .map_err(err)?;
+            Ok(taken)
+        })();
         match result {
-            Ok(taken) => tx.commit().map_err(err).map(|()| taken),
-            Err(e) => {
-                let _ = tx.rollback();
-                Err(e)
+            Ok(_) => known.committed(),
+            Err(_) => {
+                known.rolled_back();
+                // A failed statement, or a commit that did not happen:
+                // nothing of the group stays.
+                if !c.is_autocommit() {
+                    let _ = c.execute_batch("ROLLBACK");
+                }
             }
         }
+        result
     }
 
     fn load(&mut self, id: &str) -> Result<Option<StoredGame>, StorageError> {
