@@ -394,11 +394,32 @@ pub struct Tree {
     allow: Vec<u16>,
 }
 
+/// A choice node waiting on the stack of its split position during
+/// forcing: its letters and first sum node, copied from the tree when it
+/// is pushed. The scans of a stack (every forced class reads all later
+/// stacks) then go straight from the stack to the subtrees' lanes; going
+/// through the choice node first cost a second cache miss per entry.
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    letters: u32,
+    first: u32,
+}
+
+impl Waiting {
+    fn of(c: &ChoiceNode) -> Self {
+        Waiting {
+            letters: c.letters,
+            first: c.first,
+        }
+    }
+}
+
 /// A thread's reusable buffers.
 pub struct Work<'t> {
     solver: Solver<'t>,
     tree: Tree,
-    stacks: Vec<Vec<u32>>,
+    /// Per split position, the choices waiting there (see [`Prover::force`]).
+    stacks: Vec<Vec<Waiting>>,
     cells: Vec<u8>,
 }
 
@@ -919,8 +940,9 @@ impl<'t> Prover<'t> {
                 let mut sums = [[0u16; LANES]; MAX_PROVE_CELLS];
                 let r = work.tree.sums[0];
                 for c in r.first..r.first + r.len {
-                    let pos = work.tree.choices[c as usize].pos as usize;
-                    work.stacks[pos].push(c);
+                    let choice = &work.tree.choices[c as usize];
+                    let pos = choice.pos as usize;
+                    work.stacks[pos].push(Waiting::of(choice));
                     add(&mut sums[pos], &work.tree.choice_lanes[c as usize]);
                 }
                 let mut at = Forcing {
@@ -979,8 +1001,11 @@ impl<'t> Prover<'t> {
         // letters fall below the target here, before any of their choices
         // is pushed.
         let mut gain = [[0u16; LANES]; 26];
-        for &c in &at.work.stacks[depth] {
-            let c = tree.choices[c as usize];
+        let stack = &at.work.stacks[depth];
+        for (i, c) in stack.iter().enumerate() {
+            if let Some(ahead) = stack.get(i + AHEAD) {
+                prefetch_lanes(tree, ahead);
+            }
             for (k, l) in letters(c.letters).enumerate() {
                 add(&mut gain[l as usize], &tree.sum_lanes[c.first as usize + k]);
             }
@@ -1026,7 +1051,14 @@ impl<'t> Prover<'t> {
             let mut got = points;
             let work = &mut *at.work;
             for i in 0..work.stacks[depth].len() {
-                let c = work.tree.choices[work.stacks[depth][i] as usize];
+                let c = work.stacks[depth][i];
+                // The forced sum node of a later choice: a miss like this one.
+                if let Some(a) = work.stacks[depth].get(i + AHEAD) {
+                    if a.letters & (1 << l) != 0 {
+                        let at = a.first + (a.letters & ((1u32 << l) - 1)).count_ones();
+                        prefetch(&work.tree.sums, at as usize);
+                    }
+                }
                 if c.letters & (1 << l) == 0 {
                     continue;
                 }
@@ -1034,8 +1066,9 @@ impl<'t> Prover<'t> {
                     [(c.first + (c.letters & ((1u32 << l) - 1)).count_ones()) as usize];
                 got += s.points;
                 for k in s.first..s.first + s.len {
-                    let pos = work.tree.choices[k as usize].pos as usize;
-                    work.stacks[pos].push(k);
+                    let choice = &work.tree.choices[k as usize];
+                    let pos = choice.pos as usize;
+                    work.stacks[pos].push(Waiting::of(choice));
                     if let Some(here) = &mut here {
                         add(&mut here[pos], &work.tree.choice_lanes[k as usize]);
                     }
@@ -1206,10 +1239,12 @@ impl<'t> Prover<'t> {
 /// The most that the choice nodes `stack` (all of one cell) give a board
 /// together, per lane: the best over letters of the sum of their subtrees'
 /// bounds under that letter (a lane's forbidden letters bound to 0).
-fn best_letter(tree: &Tree, stack: &[u32]) -> Lanes {
+fn best_letter(tree: &Tree, stack: &[Waiting]) -> Lanes {
     let mut per = [[0u16; LANES]; 26];
-    for &c in stack {
-        let c = tree.choices[c as usize];
+    for (i, c) in stack.iter().enumerate() {
+        if let Some(ahead) = stack.get(i + AHEAD) {
+            prefetch_lanes(tree, ahead);
+        }
         for (k, l) in letters(c.letters).enumerate() {
             add(&mut per[l as usize], &tree.sum_lanes[c.first as usize + k]);
         }
@@ -1221,6 +1256,32 @@ fn best_letter(tree: &Tree, stack: &[u32]) -> Lanes {
         }
     }
     best
+}
+
+/// How many entries ahead a scan of a stack asks for the lanes it will
+/// read: a stack's choices sit anywhere in the tree, so nearly every one
+/// is a cache miss, and the scan's own work per entry is short.
+const AHEAD: usize = 4;
+
+/// Asks the cache for the first lanes of the waiting choice `c`'s
+/// subtrees, which a scan of its stack reads [`AHEAD`] entries later.
+#[inline]
+fn prefetch_lanes(tree: &Tree, c: &Waiting) {
+    prefetch(&tree.sum_lanes, c.first as usize);
+}
+
+/// Asks the cache for `items[i]`, if there is one (a hint: nothing is read).
+#[inline]
+fn prefetch<T>(items: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(item) = items.get(i) {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch only hints the cache: it reads nothing the
+        // program sees and never faults (the address is in bounds anyway).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((item as *const T).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (items, i);
 }
 
 /// Sorts word paths by key, and those of one key by word (so that one
@@ -1682,16 +1743,18 @@ mod tests {
                     for &s in &roots {
                         let s = tree.sums[s as usize];
                         for c in s.first..s.first + s.len {
-                            stacks[tree.choices[c as usize].pos as usize].push(c);
+                            let choice = &tree.choices[c as usize];
+                            stacks[choice.pos as usize].push((c, Waiting::of(choice)));
                         }
                     }
                     let mut tight = u32::from(points_lane(points));
                     let mut loose = tight;
                     for stack in &stacks[depth..] {
-                        tight += u32::from(best_letter(&tree, stack)[0]);
+                        let waiting: Vec<Waiting> = stack.iter().map(|&(_, w)| w).collect();
+                        tight += u32::from(best_letter(&tree, &waiting)[0]);
                         loose += stack
                             .iter()
-                            .map(|&c| u32::from(tree.choice_lanes[c as usize][0]))
+                            .map(|&(c, _)| u32::from(tree.choice_lanes[c as usize][0]))
                             .sum::<u32>();
                     }
                     assert!(tight <= loose);
@@ -1709,8 +1772,7 @@ mod tests {
                         let mut next = roots.clone();
                         let mut got = points;
                         let mut forced = Vec::new();
-                        for &c in &stacks[depth] {
-                            let c = tree.choices[c as usize];
+                        for &(_, c) in &stacks[depth] {
                             if c.letters & 1 << l != 0 {
                                 let s = c.first + (c.letters & ((1u32 << l) - 1)).count_ones();
                                 got += tree.sums[s as usize].points;
@@ -1891,6 +1953,23 @@ mod tests {
         dedup_paths(&mut wide);
         assert_eq!(wide.len(), 1);
         assert_eq!(wide[0].points, 70_005);
+    }
+
+    /// A prefetch past the end (the last entries of a stack ask for
+    /// entries that are not there) or of an empty array does nothing.
+    #[test]
+    fn prefetch_out_of_bounds_is_only_skipped() {
+        let tree = Tree::default();
+        prefetch(&tree.sums, 0);
+        prefetch(&[1u8, 2, 3], 3);
+        prefetch(&[1u8, 2, 3], usize::MAX);
+        prefetch_lanes(
+            &tree,
+            &Waiting {
+                letters: 1,
+                first: u32::MAX,
+            },
+        );
     }
 
     #[test]
