@@ -208,13 +208,16 @@ pub struct Prover<'t> {
     /// From which split position on the forcing bounds later cells by
     /// their best single letter (see [`Prover::with_best_letter_from`]).
     best_letter_from: usize,
+    /// Whether word paths fit [`ShortPath`]: at most
+    /// [`SHORT_PATH_CELLS`] cells and every word's points in 16 bits.
+    short_paths: bool,
 }
 
 /// The most cells a proof handles: a word path's letters are packed five
 /// bits per cell into a `u128`.
 pub const MAX_PROVE_CELLS: usize = 25;
 
-/// One word path through a class.
+/// One word path through a class, wide enough for any board.
 #[derive(Clone, Copy, Debug, Default)]
 struct WordPath {
     /// Five bits per split position, position 0 highest: the letter the
@@ -227,6 +230,124 @@ struct WordPath {
     /// The word's trie node (its identity).
     word: u32,
     points: u32,
+}
+
+/// One word path through a class of at most [`SHORT_PATH_CELLS`] cells:
+/// the same fields as [`WordPath`] in half the bytes (16 instead of 32),
+/// since building a 3x4 tree writes, sorts (eight passes over the records)
+/// and reads millions of them.
+#[derive(Clone, Copy, Debug, Default)]
+struct ShortPath {
+    /// As [`WordPath::key`]: 12 cells take 60 bits.
+    key: u64,
+    word: u32,
+    /// A path's points fit (see [`Prover::new`]); a sum of several words'
+    /// that would not is kept as a second record with the same key.
+    points: u16,
+    used: u16,
+}
+
+/// The most cells a [`ShortPath`] holds.
+const SHORT_PATH_CELLS: usize = 12;
+
+/// What collecting, sorting and building read of a word path, so one code
+/// serves both widths.
+trait Path: Copy + Default {
+    fn new(key: u128, used: u32, word: u32, points: u32) -> Self;
+    /// The key's low 64 bits (the radix sort's digits).
+    fn low(&self) -> u64;
+    fn key(&self) -> u128;
+    /// The five bits at `shift`: the letter at one split position, or 31.
+    fn letter(&self, shift: usize) -> u32;
+    fn used(&self) -> u32;
+    fn word(&self) -> u32;
+    fn points(&self) -> u32;
+    /// Adds `points` to the record's, or says it cannot hold the sum.
+    fn add_points(&mut self, points: u32) -> bool;
+}
+
+impl Path for WordPath {
+    fn new(key: u128, used: u32, word: u32, points: u32) -> Self {
+        WordPath {
+            key,
+            used,
+            word,
+            points,
+        }
+    }
+    fn low(&self) -> u64 {
+        self.key as u64
+    }
+    fn key(&self) -> u128 {
+        self.key
+    }
+    fn letter(&self, shift: usize) -> u32 {
+        (self.key >> shift) as u32 & 31
+    }
+    fn used(&self) -> u32 {
+        self.used
+    }
+    fn word(&self) -> u32 {
+        self.word
+    }
+    fn points(&self) -> u32 {
+        self.points
+    }
+    fn add_points(&mut self, points: u32) -> bool {
+        match self.points.checked_add(points) {
+            Some(p) => self.points = p,
+            None => return false,
+        }
+        true
+    }
+}
+
+impl Path for ShortPath {
+    /// Only for keys of at most [`SHORT_PATH_CELLS`] cells and points
+    /// that fit in 16 bits (the prover checks both once).
+    fn new(key: u128, used: u32, word: u32, points: u32) -> Self {
+        ShortPath {
+            key: key as u64,
+            word,
+            points: points as u16,
+            used: used as u16,
+        }
+    }
+    fn low(&self) -> u64 {
+        self.key
+    }
+    fn key(&self) -> u128 {
+        self.key as u128
+    }
+    fn letter(&self, shift: usize) -> u32 {
+        (self.key >> shift) as u32 & 31
+    }
+    fn used(&self) -> u32 {
+        self.used as u32
+    }
+    fn word(&self) -> u32 {
+        self.word
+    }
+    fn points(&self) -> u32 {
+        self.points as u32
+    }
+    fn add_points(&mut self, points: u32) -> bool {
+        match u16::try_from(points)
+            .ok()
+            .and_then(|p| self.points.checked_add(p))
+        {
+            Some(p) => self.points = p,
+            None => return false,
+        }
+        true
+    }
+}
+
+/// A tree build's word paths and the radix sort's room for them.
+#[derive(Default)]
+struct Paths<P> {
+    paths: Vec<P>,
+    scratch: Vec<P>,
 }
 
 /// A sum node: points certain once the choices above it are made, plus the
@@ -259,9 +380,10 @@ struct ChoiceNode {
 /// forced class's bound comes from the same tree with no walk of the trie.
 #[derive(Default)]
 pub struct Tree {
-    paths: Vec<WordPath>,
-    /// Room for the radix sort of `paths` (see [`sort_paths`]).
-    scratch: Vec<WordPath>,
+    /// The word paths of boards up to [`SHORT_PATH_CELLS`] cells.
+    short: Paths<ShortPath>,
+    /// Those of larger boards.
+    wide: Paths<WordPath>,
     sums: Vec<SumNode>,
     choices: Vec<ChoiceNode>,
     /// Per sum node, its bound in each lane (see [`Prover::fill_lanes`]).
@@ -338,19 +460,22 @@ struct Forcing<'a, 'w, 't> {
 
 /// Fills sum node `at` from `paths` (sorted, each distinct, all equal on
 /// the positions before `depth`); returns its bound.
-fn build_sum(paths: &[WordPath], depth: usize, n: usize, at: usize, tree: &mut Tree) -> u32 {
+fn build_sum<P: Path>(paths: &[P], depth: usize, n: usize, at: usize, tree: &mut Tree) -> u32 {
     let mut paths = paths;
-    let mut points = 0;
-    let later = |p: &WordPath| p.used & (u32::MAX << depth);
-    // The path with no choice left sorts last (all its later fields are 31).
-    if let Some(last) = paths.last() {
-        if depth >= 32 || later(last) == 0 {
-            points = last.points;
-            paths = &paths[..paths.len() - 1];
+    let mut points = 0u32;
+    let later = |p: &P| p.used() & (u32::MAX.checked_shl(depth as u32).unwrap_or(0));
+    // The paths with no choice left sort last (all their later fields are
+    // 31); there are several only when one record could not hold their
+    // points (see [`Path::add_points`]).
+    while let Some(last) = paths.last() {
+        if later(last) != 0 {
+            break;
         }
+        points = points.saturating_add(last.points());
+        paths = &paths[..paths.len() - 1];
     }
     // One choice node per next position used, in position order.
-    let next = |p: &WordPath| later(p).trailing_zeros();
+    let next = |p: &P| later(p).trailing_zeros();
     let mut groups = 0;
     let mut prev = u32::MAX;
     for p in paths {
@@ -369,7 +494,7 @@ fn build_sum(paths: &[WordPath], depth: usize, n: usize, at: usize, tree: &mut T
         let end = start + paths[start..].partition_point(|p| next(p) == q);
         let group = &paths[start..end];
         let shift = 5 * (n - 1 - q as usize);
-        let letter = |p: &WordPath| ((p.key >> shift) & 31) as u32;
+        let letter = |p: &P| p.letter(shift);
         let mut mask = 0u32;
         for p in group {
             mask |= 1 << letter(p);
@@ -389,7 +514,7 @@ fn build_sum(paths: &[WordPath], depth: usize, n: usize, at: usize, tree: &mut T
             letters: mask,
             first: sums as u32,
         };
-        bound += best;
+        bound = bound.saturating_add(best);
         start = end;
     }
     tree.sums[at] = SumNode {
@@ -434,18 +559,29 @@ impl<'t> Prover<'t> {
         for (p, &cell) in order.iter().enumerate() {
             position[cell] = p;
         }
+        let points = scoring.table(size);
+        let short_paths = n <= SHORT_PATH_CELLS && points.iter().all(|&p| p <= u16::MAX as u32);
         Prover {
             trie,
             size,
             scoring,
-            points: scoring.table(size),
+            points,
             neighbours,
             order,
             position,
             cell_buckets: vec![buckets; n],
             merged,
             best_letter_from: 0,
+            short_paths,
         }
+    }
+
+    /// The same prover with [`WordPath`] records whatever the board's size
+    /// (to test that both widths build the same trees).
+    #[cfg(test)]
+    fn with_wide_paths(mut self) -> Self {
+        self.short_paths = false;
+        self
     }
 
     /// The same prover building one tree for every class that differs only
@@ -588,7 +724,7 @@ impl<'t> Prover<'t> {
     /// Every word path of the class `masks`, each as the letters it takes
     /// at the split positions it uses, sorted, with a word's paths through
     /// the same letters counted once (see [`Tree`]).
-    fn collect(&self, masks: &[u32], paths: &mut Vec<WordPath>, scratch: &mut Vec<WordPath>) {
+    fn collect<P: Path>(&self, masks: &[u32], paths: &mut Vec<P>, scratch: &mut Vec<P>) {
         paths.clear();
         let n = masks.len();
         let none = (1u128 << (5 * n)) - 1;
@@ -600,26 +736,7 @@ impl<'t> Prover<'t> {
             }
         }
         sort_paths(paths, scratch, 5 * n as u32);
-        // A board counts each word once however many paths spell it; paths
-        // of one word through the same letters at the same cells are one
-        // path to the bound. Different words through the same letters share
-        // one record, their points added.
-        let mut kept = 0;
-        let mut last_word = u32::MAX;
-        for i in 0..paths.len() {
-            let p = paths[i];
-            if kept > 0 && paths[kept - 1].key == p.key {
-                if p.word != last_word {
-                    paths[kept - 1].points += p.points;
-                    last_word = p.word;
-                }
-                continue;
-            }
-            last_word = p.word;
-            paths[kept] = p;
-            kept += 1;
-        }
-        paths.truncate(kept);
+        dedup_paths(paths);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -633,7 +750,7 @@ impl<'t> Prover<'t> {
         used_cells: u64,
         key: u128,
         used: u32,
-        paths: &mut Vec<WordPath>,
+        paths: &mut Vec<impl Path>,
     ) {
         let pos = self.position[cell];
         let shift = 5 * (masks.len() - 1 - pos);
@@ -642,12 +759,7 @@ impl<'t> Prover<'t> {
         let used_cells = used_cells | 1 << cell;
         let n = self.trie.nodes[node as usize];
         if n.mask & WORD != 0 && self.points[len] > 0 {
-            paths.push(WordPath {
-                key,
-                used,
-                word: node,
-                points: self.points[len],
-            });
+            paths.push(Path::new(key, used, node, self.points[len]));
         }
         let next = n.mask & !WORD;
         if next == 0 {
@@ -676,14 +788,25 @@ impl<'t> Prover<'t> {
 
     /// Builds the orderly tree of the class `masks` into `tree`; returns its bound.
     fn build(&self, masks: &[u32], tree: &mut Tree) -> u32 {
-        self.collect(masks, &mut tree.paths, &mut tree.scratch);
+        if self.short_paths {
+            let mut paths = std::mem::take(&mut tree.short);
+            let bound = self.build_from(masks, &mut paths, tree);
+            tree.short = paths;
+            bound
+        } else {
+            let mut paths = std::mem::take(&mut tree.wide);
+            let bound = self.build_from(masks, &mut paths, tree);
+            tree.wide = paths;
+            bound
+        }
+    }
+
+    fn build_from<P: Path>(&self, masks: &[u32], paths: &mut Paths<P>, tree: &mut Tree) -> u32 {
+        self.collect(masks, &mut paths.paths, &mut paths.scratch);
         tree.sums.clear();
         tree.choices.clear();
         tree.sums.push(SumNode::default());
-        let paths = std::mem::take(&mut tree.paths);
-        let bound = build_sum(&paths, 0, masks.len(), 0, tree);
-        tree.paths = paths;
-        bound
+        build_sum(&paths.paths, 0, masks.len(), 0, tree)
     }
 
     /// The upper bound on every board of the class `masks`: its orderly
@@ -1107,23 +1230,23 @@ fn best_letter(tree: &Tree, stack: &[u32]) -> Lanes {
 /// short runs of equal keys sorted by word: building the tree of a 3x4
 /// class sorts millions of paths, and a comparison sort of them took 13%
 /// of the proof (docs/notes/prove-progress.md). Larger boards compare.
-fn sort_paths(paths: &mut Vec<WordPath>, scratch: &mut Vec<WordPath>, bits: u32) {
+fn sort_paths<P: Path>(paths: &mut Vec<P>, scratch: &mut Vec<P>, bits: u32) {
     const MAX_PASSES: usize = 8;
     let passes = bits.div_ceil(8) as usize;
     if passes > MAX_PASSES {
-        paths.sort_unstable_by_key(|p| (p.key, p.word));
+        paths.sort_unstable_by_key(|p| (p.key(), p.word()));
         return;
     }
     let n = paths.len();
     let mut counts = [[0u32; 256]; MAX_PASSES];
     for p in paths.iter() {
-        let k = p.key as u64;
+        let k = p.low();
         for (d, c) in counts[..passes].iter_mut().enumerate() {
             c[(k >> (8 * d)) as usize & 255] += 1;
         }
     }
     if scratch.len() < n {
-        scratch.resize(n, WordPath::default());
+        scratch.resize(n, P::default());
     }
     let mut swapped = false;
     for (d, c) in counts[..passes].iter().enumerate() {
@@ -1142,7 +1265,7 @@ fn sort_paths(paths: &mut Vec<WordPath>, scratch: &mut Vec<WordPath>, bits: u32)
             (&paths[..n], &mut scratch[..n])
         };
         for p in src {
-            let b = (p.key as u64 >> (8 * d)) as usize & 255;
+            let b = (p.low() >> (8 * d)) as usize & 255;
             dst[at[b] as usize] = *p;
             at[b] += 1;
         }
@@ -1154,16 +1277,42 @@ fn sort_paths(paths: &mut Vec<WordPath>, scratch: &mut Vec<WordPath>, bits: u32)
     }
     let mut s = 0;
     while s < n {
-        let key = paths[s].key;
+        let key = paths[s].low();
         let e = s + paths[s..]
             .iter()
-            .position(|p| p.key != key)
+            .position(|p| p.low() != key)
             .unwrap_or(n - s);
         if e - s > 1 {
-            paths[s..e].sort_unstable_by_key(|p| p.word);
+            paths[s..e].sort_unstable_by_key(|p| p.word());
         }
         s = e;
     }
+}
+
+/// Merges sorted word paths with equal keys. A board counts each word once
+/// however many paths spell it; paths of one word through the same letters
+/// at the same cells are one path to the bound. Different words through
+/// the same letters share one record, their points added (a second record
+/// with the same key where one cannot hold the sum).
+fn dedup_paths<P: Path>(paths: &mut Vec<P>) {
+    let mut kept = 0;
+    let mut last_word = u32::MAX;
+    for i in 0..paths.len() {
+        let p = paths[i];
+        if kept > 0 && paths[kept - 1].key() == p.key() {
+            if p.word() == last_word {
+                continue;
+            }
+            last_word = p.word();
+            if paths[kept - 1].add_points(p.points()) {
+                continue;
+            }
+        }
+        last_word = p.word();
+        paths[kept] = p;
+        kept += 1;
+    }
+    paths.truncate(kept);
 }
 
 /// The least of a board's symmetric images.
@@ -1650,12 +1799,7 @@ mod tests {
                     let high = if bits > 64 { (next() as u128) << 64 } else { 0 };
                     let key = (high | next() as u128) & ((1u128 << spread) - 1)
                         | (0b10110u128 << (bits - 5));
-                    WordPath {
-                        key,
-                        used: 0,
-                        word: (next() % 7) as u32,
-                        points: 1,
-                    }
+                    WordPath::new(key, 0, (next() % 7) as u32, 1)
                 })
                 .collect();
             let mut want = paths.clone();
@@ -1669,7 +1813,84 @@ mod tests {
                     .all(|(a, b)| (a.key, a.word) == (b.key, b.word)),
                 "{len} {bits} {spread}"
             );
+            // The short records, where the keys fit them, sort alike.
+            if bits <= 5 * SHORT_PATH_CELLS as u32 {
+                let mut short: Vec<ShortPath> = paths
+                    .iter()
+                    .rev()
+                    .map(|p| ShortPath::new(p.key, 0, p.word, 1))
+                    .collect();
+                sort_paths(&mut short, &mut Vec::new(), bits);
+                assert!(
+                    short
+                        .iter()
+                        .zip(&want)
+                        .all(|(a, b)| (a.key as u128, a.word) == (b.key, b.word)),
+                    "short {len} {bits} {spread}"
+                );
+            }
         }
+    }
+
+    /// Short and wide word paths build the same tree for every class of
+    /// small boards (the proof tests run on short ones only).
+    #[test]
+    fn short_and_wide_paths_build_the_same_trees() {
+        let trie = Trie::new(WORDS);
+        for (w, h) in [(2, 2), (3, 2), (2, 3)] {
+            let size = Size::new(w, h).unwrap();
+            let buckets = parse_buckets("a,e,st").unwrap();
+            let short = Prover::new(&trie, size, Scoring::Boggle, buckets.clone());
+            let wide = Prover::new(&trie, size, Scoring::Boggle, buckets).with_wide_paths();
+            assert!(short.short_paths && !wide.short_paths);
+            let (mut a, mut b) = (Tree::default(), Tree::default());
+            for k in 0..short.raw_classes() {
+                let masks = short.class(k);
+                assert_eq!(short.build(&masks, &mut a), wide.build(&masks, &mut b));
+                let sums = |t: &Tree| {
+                    t.sums
+                        .iter()
+                        .map(|s| (s.points, s.first, s.len))
+                        .collect::<Vec<_>>()
+                };
+                let choices = |t: &Tree| {
+                    t.choices
+                        .iter()
+                        .map(|c| (c.pos, c.letters, c.first))
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(sums(&a), sums(&b), "{size} {masks:?}");
+                assert_eq!(choices(&a), choices(&b), "{size} {masks:?}");
+                assert_eq!(a.short.paths.len(), b.wide.paths.len());
+            }
+        }
+    }
+
+    /// Points one short record cannot hold go to a second record with the
+    /// same key, and the tree counts both.
+    #[test]
+    fn short_paths_keep_points_past_sixteen_bits_in_a_second_record() {
+        let key = (0b00011u128 << 5) | 31;
+        let mut paths = vec![
+            ShortPath::new(key, 0b01, 7, 40_000),
+            ShortPath::new(key, 0b01, 8, 30_000),
+            ShortPath::new(key, 0b01, 8, 30_000),
+            ShortPath::new(key, 0b01, 9, 5),
+        ];
+        dedup_paths(&mut paths);
+        let points: Vec<u32> = paths.iter().map(|p| p.points()).collect();
+        assert_eq!(points, [40_000, 30_005]);
+        let mut tree = Tree::default();
+        tree.sums.push(SumNode::default());
+        assert_eq!(build_sum(&paths, 0, 2, 0, &mut tree), 70_005);
+        let mut wide = vec![
+            WordPath::new(key, 0b01, 7, 40_000),
+            WordPath::new(key, 0b01, 8, 30_000),
+            WordPath::new(key, 0b01, 9, 5),
+        ];
+        dedup_paths(&mut wide);
+        assert_eq!(wide.len(), 1);
+        assert_eq!(wide[0].points, 70_005);
     }
 
     #[test]
