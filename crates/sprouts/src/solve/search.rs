@@ -11,8 +11,8 @@
 //! `L`, giving lands `L1 + ... + Lm + *k`, or a move in the heap, giving
 //! `L + *j`, `j < k`. Lands of an option whose nimber the tables know
 //! are folded into the heap at once; when several unknown lands remain,
-//! the nimbers of all but one are found (the one kept has the fewest
-//! heaps known won, then is the largest; each found by asking
+//! the nimbers of all but one are found (the one kept is the largest,
+//! heaps known won counting against it; each found by asking
 //! `L + *0`, `L + *1`, ... until one loses, [`Search::nimber`]) only when
 //! the search first chooses that option, so only one land is ever searched
 //! as a game and options never chosen cost nothing. A loss of `L + *k`
@@ -338,6 +338,15 @@ fn unpaired(lands: &[Key]) -> impl Iterator<Item = usize> + '_ {
         }
     })
 }
+
+/// Half-lives a heap known won takes off a land's size when choosing the
+/// land to search ([`Search::kept_for_search`]). Any weight moves the
+/// search's path; measured over normal n = 8 to 14, nimbers and
+/// `--spots 1..11` in one process, 6 did best (counting the heaps known
+/// won before the size, as an unbounded weight, made the one-process run
+/// 2.2 times slower; 7 and 8 n = 14 1.4 times slower): see
+/// `docs/rules/sprouts.md`, session 13b.
+const KNOWN_WIN_WEIGHT: i64 = 6;
 
 /// Twice the lives of a land key: a name stands for one life written twice.
 fn lives2(key: &[u8]) -> u64 {
@@ -667,20 +676,20 @@ impl<'a> Search<'a> {
     }
 
     /// Which of an option's lands of unknown nimber is searched beside
-    /// the heap, the others being valued: the one with the fewest heaps
-    /// `k` known won for `land + *k`, then the largest. A land's nimber
-    /// is found by asking `land + *0`, `land + *1`, ... in turn, and the
-    /// questions already answered won cost nothing again, so the lands
-    /// with more of them are the cheaper to value. (The largest alone
-    /// valued a land of 14 lives and nimber 2 at normal n = 11 for 5,070
-    /// of its 9,580 positions.)
+    /// the heap, the others being valued: the largest once each heap `k`
+    /// known won for `land + *k` takes [`KNOWN_WIN_WEIGHT`] half-lives
+    /// off its size. A land's nimber is found by asking `land + *0`,
+    /// `land + *1`, ... in turn, and the questions already answered cost
+    /// nothing again, so a land with more of them is the cheaper to
+    /// value. (The largest alone valued a land of 14 lives and nimber 2
+    /// at normal n = 11 for 5,070 of its 9,580 positions.)
     pub(crate) fn kept_for_search(&self, lands: &[Key]) -> usize {
         lands
             .iter()
             .enumerate()
-            .min_by_key(|(_, l)| {
-                let known = self.t.entry(l).wins.count_ones();
-                (known, std::cmp::Reverse((lives2(l), l.len())))
+            .max_by_key(|(_, l)| {
+                let known = self.t.entry(l).wins.count_ones() as i64;
+                (lives2(l) as i64 - KNOWN_WIN_WEIGHT * known, lives2(l), l.len())
             })
             .map(|(i, _)| i)
             .unwrap_or(0)

@@ -252,8 +252,8 @@ fn bad_tables_are_refused() {
 }
 
 /// An option of several lands of unknown nimber keeps the largest for
-/// the search unless another has fewer heaps known won: the land with
-/// more questions answered is the cheaper to value.
+/// the search, each heap known won counting against a land's size: the
+/// land with more questions answered is the cheaper to value.
 #[test]
 fn the_land_searched_has_fewest_questions_answered() {
     let small = lands_of(&Position::start(2)).unwrap().remove(0);
@@ -263,7 +263,11 @@ fn the_land_searched_has_fewest_questions_answered() {
     let s = Search::new(&t, &stop, 0, 1);
     let lands = [small.clone(), large.clone()];
     assert_eq!(s.kept_for_search(&lands), 1);
+    // One heap known won evens the sizes (18 and 12 half-lives, a heap
+    // weighing 6): the larger still.
     t.set_win(&large, 0);
+    assert_eq!(s.kept_for_search(&lands), 1);
+    t.set_win(&large, 1);
     assert_eq!(s.kept_for_search(&lands), 0);
     t.set_win(&small, 1);
     assert_eq!(s.kept_for_search(&lands), 1);
