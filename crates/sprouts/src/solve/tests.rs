@@ -251,6 +251,33 @@ fn bad_tables_are_refused() {
     assert_eq!(s.table_sizes(), (0, 0));
 }
 
+/// An option of several lands of unknown nimber keeps the largest for
+/// the search, each heap known won counting against a land's size: the
+/// land with more questions answered is the cheaper to value.
+#[test]
+fn the_land_searched_has_fewest_questions_answered() {
+    let small = lands_of(&Position::start(2)).unwrap().remove(0);
+    let large = lands_of(&Position::start(3)).unwrap().remove(0);
+    let t = Tables::default();
+    let stop = AtomicBool::new(false);
+    let s = Search::new(&t, &stop, 0, 1);
+    let lands = [small.clone(), large.clone()];
+    assert_eq!(s.kept_for_search(&lands), 1);
+    // One heap known won evens the sizes (18 and 12 half-lives, a heap
+    // weighing 6): the larger still.
+    t.set_win(&large, 0);
+    assert_eq!(s.kept_for_search(&lands), 1);
+    t.set_win(&large, 1);
+    assert_eq!(s.kept_for_search(&lands), 0);
+    t.set_win(&small, 1);
+    assert_eq!(s.kept_for_search(&lands), 1);
+    // Whichever is searched, the answer is the same.
+    let solver = Solver::new();
+    let sum = [small, large];
+    let mut s = Search::new(&solver.tables, &stop, 0, 1);
+    assert_eq!(s.sum_nimber(&sum), Some(1));
+}
+
 /// The children of a position as the solver sees them: per land, each
 /// option with the other lands kept.
 fn solver_children(lands: &[Key]) -> BTreeSet<String> {
