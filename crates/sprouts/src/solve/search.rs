@@ -689,7 +689,11 @@ impl<'a> Search<'a> {
             .enumerate()
             .max_by_key(|(_, l)| {
                 let known = self.t.entry(l).wins.count_ones() as i64;
-                (lives2(l) as i64 - KNOWN_WIN_WEIGHT * known, lives2(l), l.len())
+                (
+                    lives2(l) as i64 - KNOWN_WIN_WEIGHT * known,
+                    lives2(l),
+                    l.len(),
+                )
             })
             .map(|(i, _)| i)
             .unwrap_or(0)
