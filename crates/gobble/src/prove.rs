@@ -195,7 +195,8 @@ pub struct Prover<'t> {
     size: Size,
     scoring: Scoring,
     points: [u32; MAX_WORD_LEN + 1],
-    neighbours: Vec<Vec<usize>>,
+    /// Per cell, its neighbours (bit per cell).
+    neighbour_cells: Vec<u64>,
     /// Cells in the order they are split: centre outwards.
     order: Vec<usize>,
     /// Each cell's place in `order`.
@@ -253,7 +254,10 @@ const SHORT_PATH_CELLS: usize = 12;
 /// What collecting, sorting and building read of a word path, so one code
 /// serves both widths.
 trait Path: Copy + Default {
-    fn new(key: u128, used: u32, word: u32, points: u32) -> Self;
+    /// The key's type: the narrowest that holds it, since the trie walk
+    /// updates one per step.
+    type Key: PathKey;
+    fn new(key: Self::Key, used: u32, word: u32, points: u32) -> Self;
     /// The key's low 64 bits (the radix sort's digits).
     fn low(&self) -> u64;
     fn key(&self) -> u128;
@@ -266,7 +270,35 @@ trait Path: Copy + Default {
     fn add_points(&mut self, points: u32) -> bool;
 }
 
+/// A word path's key as the trie walk builds it (see [`WordPath::key`]).
+trait PathKey: Copy {
+    /// Every one of `n` positions unused (31).
+    fn none(n: usize) -> Self;
+    /// The key with `letter` at the position whose five bits start at `shift`.
+    fn with(self, shift: usize, letter: u8) -> Self;
+}
+
+impl PathKey for u128 {
+    fn none(n: usize) -> Self {
+        (1u128 << (5 * n)) - 1
+    }
+    fn with(self, shift: usize, letter: u8) -> Self {
+        (self & !(31u128 << shift)) | (letter as u128) << shift
+    }
+}
+
+impl PathKey for u64 {
+    /// Only for `n` up to [`SHORT_PATH_CELLS`].
+    fn none(n: usize) -> Self {
+        (1u64 << (5 * n)) - 1
+    }
+    fn with(self, shift: usize, letter: u8) -> Self {
+        (self & !(31u64 << shift)) | (letter as u64) << shift
+    }
+}
+
 impl Path for WordPath {
+    type Key = u128;
     fn new(key: u128, used: u32, word: u32, points: u32) -> Self {
         WordPath {
             key,
@@ -303,11 +335,12 @@ impl Path for WordPath {
 }
 
 impl Path for ShortPath {
+    type Key = u64;
     /// Only for keys of at most [`SHORT_PATH_CELLS`] cells and points
     /// that fit in 16 bits (the prover checks both once).
-    fn new(key: u128, used: u32, word: u32, points: u32) -> Self {
+    fn new(key: u64, used: u32, word: u32, points: u32) -> Self {
         ShortPath {
-            key: key as u64,
+            key,
             word,
             points: points as u16,
             used: used as u16,
@@ -495,38 +528,49 @@ fn build_sum<P: Path>(paths: &[P], depth: usize, n: usize, at: usize, tree: &mut
         points = points.saturating_add(last.points());
         paths = &paths[..paths.len() - 1];
     }
-    // One choice node per next position used, in position order.
+    // One choice node per next position used, in position order. Sorted
+    // keys put a position's letter before 31 (unused), so the paths' next
+    // positions never decrease and each letter's paths are a run: runs are
+    // found by galloping, not by reading every path at every depth (that
+    // read made building O(paths x cells)).
     let next = |p: &P| later(p).trailing_zeros();
+    let mut ends = [0u32; MAX_PROVE_CELLS];
     let mut groups = 0;
-    let mut prev = u32::MAX;
-    for p in paths {
-        let q = next(p);
-        if q != prev {
-            groups += 1;
-            prev = q;
-        }
+    let mut start = 0;
+    while start < paths.len() {
+        let q = next(&paths[start]);
+        start += run_len(&paths[start..], |p| next(p) == q);
+        ends[groups] = start as u32;
+        groups += 1;
     }
     let first = tree.choices.len();
     tree.choices.resize(first + groups, ChoiceNode::default());
     let mut bound = points;
     let mut start = 0;
-    for g in 0..groups {
-        let q = next(&paths[start]);
-        let end = start + paths[start..].partition_point(|p| next(p) == q);
+    for (g, &end) in ends[..groups].iter().enumerate() {
+        let end = end as usize;
         let group = &paths[start..end];
+        let q = next(&group[0]);
         let shift = 5 * (n - 1 - q as usize);
         let letter = |p: &P| p.letter(shift);
+        // Each letter's run: its end, by the letter's rank.
+        let mut runs = [0u32; 26];
         let mut mask = 0u32;
-        for p in group {
-            mask |= 1 << letter(p);
+        let mut count = 0;
+        let mut s = 0;
+        while s < group.len() {
+            let l = letter(&group[s]);
+            s += run_len(&group[s..], |p| letter(p) == l);
+            mask |= 1 << l;
+            runs[count] = s as u32;
+            count += 1;
         }
         let sums = tree.sums.len();
-        tree.sums
-            .resize(sums + mask.count_ones() as usize, SumNode::default());
+        tree.sums.resize(sums + count, SumNode::default());
         let mut best = 0;
         let mut s = 0;
-        for (k, l) in letters(mask).enumerate() {
-            let e = s + group[s..].partition_point(|p| letter(p) == l as u32);
+        for (k, &e) in runs[..count].iter().enumerate() {
+            let e = e as usize;
             best = best.max(build_sum(&group[s..e], q as usize + 1, n, sums + k, tree));
             s = e;
         }
@@ -546,12 +590,32 @@ fn build_sum<P: Path>(paths: &[P], depth: usize, n: usize, at: usize, tree: &mut
     bound
 }
 
+/// The length of the run of `items` that `same` holds for, which starts
+/// at `items[0]` (taken to hold) and is followed only by items it does not
+/// hold for: doubling steps, then a binary search, so a short run costs a
+/// few reads and a long one a logarithm.
+fn run_len<T>(items: &[T], same: impl Fn(&T) -> bool) -> usize {
+    let mut len = 1;
+    let mut step = 1;
+    loop {
+        let probe = len + step - 1;
+        if probe >= items.len() {
+            return len + items[len..].partition_point(&same);
+        }
+        if !same(&items[probe]) {
+            return len + items[len..probe].partition_point(&same);
+        }
+        len = probe + 1;
+        step *= 2;
+    }
+}
+
 impl<'t> Prover<'t> {
     /// A prover using `buckets` (letter masks) for its top-level classes.
     pub fn new(trie: &'t Trie, size: Size, scoring: Scoring, buckets: Vec<u32>) -> Self {
         let n = size.cells();
-        let neighbours = (0..n)
-            .map(|i| Board::neighbours(size, i).collect())
+        let neighbour_cells = (0..n)
+            .map(|i| Board::neighbours(size, i).fold(0u64, |m, nb| m | 1 << nb))
             .collect();
         // Centre outwards: the central cells take part in the most paths, so
         // fixing them first shrinks the bound fastest.
@@ -587,7 +651,7 @@ impl<'t> Prover<'t> {
             size,
             scoring,
             points,
-            neighbours,
+            neighbour_cells,
             order,
             position,
             cell_buckets: vec![buckets; n],
@@ -748,7 +812,7 @@ impl<'t> Prover<'t> {
     fn collect<P: Path>(&self, masks: &[u32], paths: &mut Vec<P>, scratch: &mut Vec<P>) {
         paths.clear();
         let n = masks.len();
-        let none = (1u128 << (5 * n)) - 1;
+        let none = P::Key::none(n);
         for (cell, &mask) in masks.iter().enumerate() {
             for l in letters(mask) {
                 if let Some(child) = self.trie.child(0, l) {
@@ -761,7 +825,7 @@ impl<'t> Prover<'t> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn descend(
+    fn descend<P: Path>(
         &self,
         masks: &[u32],
         cell: usize,
@@ -769,13 +833,13 @@ impl<'t> Prover<'t> {
         node: u32,
         len: usize,
         used_cells: u64,
-        key: u128,
+        key: P::Key,
         used: u32,
-        paths: &mut Vec<impl Path>,
+        paths: &mut Vec<P>,
     ) {
         let pos = self.position[cell];
         let shift = 5 * (masks.len() - 1 - pos);
-        let key = (key & !(31u128 << shift)) | (letter as u128) << shift;
+        let key = key.with(shift, letter);
         let used = used | 1 << pos;
         let used_cells = used_cells | 1 << cell;
         let n = self.trie.nodes[node as usize];
@@ -786,10 +850,13 @@ impl<'t> Prover<'t> {
         if next == 0 {
             return;
         }
-        for &nb in &self.neighbours[cell] {
-            if used_cells & (1u64 << nb) != 0 {
-                continue;
-            }
+        // The children are contiguous: ask for them now, while the
+        // neighbours' letters are matched against them.
+        prefetch(&self.trie.nodes, n.base as usize);
+        let mut free = self.neighbour_cells[cell] & !used_cells;
+        while free != 0 {
+            let nb = free.trailing_zeros() as usize;
+            free &= free - 1;
             for l in letters(masks[nb] & next) {
                 let child = n.base + (n.mask & ((1u32 << l) - 1)).count_ones();
                 self.descend(
@@ -1836,6 +1903,33 @@ mod tests {
         }
     }
 
+    /// `run_len` finds every run's end as a linear scan does: runs of
+    /// every length from 1 to past a few doublings, at the start, middle
+    /// and end of a slice.
+    #[test]
+    fn run_len_matches_a_linear_scan() {
+        for lens in [
+            vec![1],
+            vec![1, 1, 1],
+            vec![2, 3, 4, 5, 6, 7, 8, 9],
+            vec![100, 1, 31, 32, 33, 2],
+            vec![64, 63, 65, 127, 128, 129],
+        ] {
+            let items: Vec<usize> = lens
+                .iter()
+                .enumerate()
+                .flat_map(|(i, &n)| std::iter::repeat_n(i, n))
+                .collect();
+            let mut start = 0;
+            for &n in &lens {
+                let v = items[start];
+                assert_eq!(run_len(&items[start..], |&x| x == v), n, "{lens:?}");
+                start += n;
+            }
+            assert_eq!(start, items.len());
+        }
+    }
+
     /// The radix sort orders paths as the comparison sort does (by key,
     /// then word), with few distinct bytes, shared bytes and many equal keys.
     #[test]
@@ -1880,7 +1974,7 @@ mod tests {
                 let mut short: Vec<ShortPath> = paths
                     .iter()
                     .rev()
-                    .map(|p| ShortPath::new(p.key, 0, p.word, 1))
+                    .map(|p| ShortPath::new(p.key as u64, 0, p.word, 1))
                     .collect();
                 sort_paths(&mut short, &mut Vec::new(), bits);
                 assert!(
@@ -1934,10 +2028,10 @@ mod tests {
     fn short_paths_keep_points_past_sixteen_bits_in_a_second_record() {
         let key = (0b00011u128 << 5) | 31;
         let mut paths = vec![
-            ShortPath::new(key, 0b01, 7, 40_000),
-            ShortPath::new(key, 0b01, 8, 30_000),
-            ShortPath::new(key, 0b01, 8, 30_000),
-            ShortPath::new(key, 0b01, 9, 5),
+            ShortPath::new(key as u64, 0b01, 7, 40_000),
+            ShortPath::new(key as u64, 0b01, 8, 30_000),
+            ShortPath::new(key as u64, 0b01, 8, 30_000),
+            ShortPath::new(key as u64, 0b01, 9, 5),
         ];
         dedup_paths(&mut paths);
         let points: Vec<u32> = paths.iter().map(|p| p.points()).collect();
