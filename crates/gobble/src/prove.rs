@@ -453,6 +453,9 @@ pub struct Work<'t> {
     tree: Tree,
     /// Per split position, the choices waiting there (see [`Prover::force`]).
     stacks: Vec<Vec<Waiting>>,
+    /// A forcing's sum nodes of the forced letter, then their choices
+    /// (first, count): see [`Prover::force`].
+    forced: Vec<[u32; 2]>,
     cells: Vec<u8>,
 }
 
@@ -463,6 +466,7 @@ impl<'t> Work<'t> {
             solver: Solver::new(trie, scoring),
             tree: Tree::default(),
             stacks: Vec::new(),
+            forced: Vec::new(),
             cells: Vec::new(),
         }
     }
@@ -1116,32 +1120,44 @@ impl<'t> Prover<'t> {
             }
             let mut here = keep_sums.then_some(*sums);
             let mut got = points;
-            let work = &mut *at.work;
-            for i in 0..work.stacks[depth].len() {
-                let c = work.stacks[depth][i];
-                // The forced sum node of a later choice: a miss like this one.
-                if let Some(a) = work.stacks[depth].get(i + AHEAD) {
-                    if a.letters & (1 << l) != 0 {
-                        let at = a.first + (a.letters & ((1u32 << l) - 1)).count_ones();
-                        prefetch(&work.tree.sums, at as usize);
-                    }
+            let Work {
+                tree,
+                stacks,
+                forced,
+                ..
+            } = &mut *at.work;
+            // In three passes, so that each pass's cache misses are all
+            // under way at once: the forced sum nodes asked for, then read
+            // (their choices asked for), then the choices pushed. Reading
+            // each in turn waited on two misses per entry.
+            forced.clear();
+            for c in &stacks[depth] {
+                if c.letters & (1 << l) != 0 {
+                    let s = c.first + (c.letters & ((1u32 << l) - 1)).count_ones();
+                    prefetch(&tree.sums, s as usize);
+                    forced.push([s, 0]);
                 }
-                if c.letters & (1 << l) == 0 {
-                    continue;
-                }
-                let s = work.tree.sums
-                    [(c.first + (c.letters & ((1u32 << l) - 1)).count_ones()) as usize];
+            }
+            for f in forced.iter_mut() {
+                let s = tree.sums[f[0] as usize];
                 got += s.points;
-                for k in s.first..s.first + s.len {
-                    let choice = &work.tree.choices[k as usize];
+                if s.len > 0 {
+                    prefetch(&tree.choices, s.first as usize);
+                    prefetch(&tree.choices, (s.first + s.len - 1) as usize);
+                }
+                *f = [s.first, s.len];
+            }
+            for &[first, len] in forced.iter() {
+                for k in first..first + len {
+                    let choice = &tree.choices[k as usize];
                     let pos = choice.pos as usize;
-                    work.stacks[pos].push(Waiting::of(choice));
+                    stacks[pos].push(Waiting::of(choice));
                     if let Some(here) = &mut here {
-                        add(&mut here[pos], &work.tree.choice_lanes[k as usize]);
+                        add(&mut here[pos], &tree.choice_lanes[k as usize]);
                     }
                 }
             }
-            work.cells[cell] = l;
+            at.work.cells[cell] = l;
             self.force(at, depth + 1, got, here.as_ref().unwrap_or(sums), go);
             for (stack, &top) in at.work.stacks.iter_mut().zip(&tops).skip(depth + 1) {
                 stack.truncate(top as usize);
