@@ -567,13 +567,14 @@ impl Arrange {
                 }
                 let bound = &all[group[sb.region as usize] as usize][sb.index as usize];
                 let m = bound.len();
-                for t in 0..m {
-                    let v = bound[around(sb.start as usize, t, m, false)];
-                    let c = shape_byte(v, lives, count);
+                // The shape is the boundary from its least rotation, so
+                // its bytes are this writing's but for the names.
+                let shape = &self.shapes[sb.at as usize..sb.at as usize + m];
+                for (t, &c) in shape.iter().enumerate() {
                     out.push(if c != b'3' {
                         c
                     } else {
-                        let vi = v as usize;
+                        let vi = bound[around(sb.start as usize, t, m, false)] as usize;
                         if name[vi] == u8::MAX {
                             name[vi] = next;
                             next = next.wrapping_add(1);
@@ -1155,6 +1156,10 @@ impl Names {
 
 /// The start of the least rotation of `s` (the first, on a tie).
 fn least_rotation(s: &[u8]) -> usize {
+    // One or two bytes: the lesser first (most boundaries are this short).
+    if s.len() <= 2 {
+        return usize::from(s.len() == 2 && s[1] < s[0]);
+    }
     // Only starts at the least byte can win.
     let low = s.iter().copied().min().unwrap_or(0);
     let mut best = usize::MAX;
@@ -1826,6 +1831,38 @@ mod shape_tests {
                 std::hash::Hasher::write_usize(&mut h, x as usize);
             }
             assert_eq!(region_shape(&region, &sym), std::hash::Hasher::finish(&h));
+        }
+    }
+
+    /// The least rotation's start, the first on a tie, short boundaries
+    /// (answered without comparing rotations) included.
+    #[test]
+    fn least_rotation_is_the_first_least() {
+        let bytes = [b'0', b'1', b'2', b'3', b'a', SHARED_CLASS];
+        // Every string of one to four of these bytes.
+        let mut all: Vec<Vec<u8>> = Vec::new();
+        let mut level: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            level = level
+                .iter()
+                .flat_map(|s| {
+                    bytes.iter().map(move |&c| {
+                        let mut t = s.clone();
+                        t.push(c);
+                        t
+                    })
+                })
+                .collect();
+            all.extend(level.iter().cloned());
+        }
+        for s in &all {
+            let turn = |i: usize| {
+                let mut t = s.clone();
+                t.rotate_left(i);
+                t
+            };
+            let want = (0..s.len()).min_by_key(|&i| turn(i)).unwrap_or(0);
+            assert_eq!(least_rotation(s), want, "{s:?}");
         }
     }
 }
