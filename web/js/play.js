@@ -87,6 +87,12 @@ let attempts = 0;
 let nextRef = 1;
 /** @type {Map<number, {resolve: (v: any) => void, reject: (e: any) => void, action: any}>} */
 const pending = new Map();
+/**
+ * The rematch asked for over the WebSocket, until `rematch_seat` (or an
+ * error with its ref) answers it.
+ * @type {{ref: number, resolve: (v: any) => void, reject: (e: any) => void} | null}
+ */
+let rematchAsked = null;
 /** Local time (performance.now()) at which the server's clock ends. */
 let clockEnd = /** @type {number | null} */ (null);
 /** Local time (performance.now()) at which the last `clocks` arrived. */
@@ -483,13 +489,32 @@ function drawClaimCountdown() {
 async function rematch() {
   if (!token) return;
   try {
-    const res = await call('POST', `/api/games/${id}/rematch`, { token });
+    const res = await askRematch(token);
     rememberToken(res.game.id, res.token);
     await call('POST', `/api/games/${res.game.id}/join`, { token: res.token, name: myName() || undefined, player: playerKey() }).catch(() => {});
     location.href = playUrl(res.game.id, res.token);
   } catch (e) {
     showError(`Rematch: ${/** @type {Error} */ (e).message}`);
   }
+}
+
+/**
+ * This seat's place in the rematch: asked over the game's WebSocket
+ * (docs/api.md `rematch`, no HTTP request), or over HTTP while it is not
+ * open.
+ * @param {string} token
+ * @returns {Promise<{game: import('./api.js').GameSummary, seat: number, token: string}>}
+ */
+function askRematch(token) {
+  const sock = ws;
+  if (!sock || sock.readyState !== WebSocket.OPEN || rematchAsked) {
+    return call('POST', `/api/games/${id}/rematch`, { token });
+  }
+  return new Promise((resolve, reject) => {
+    const ref = nextRef++;
+    rematchAsked = { ref, resolve, reject };
+    sock.send(JSON.stringify({ type: 'rematch', ref }));
+  });
 }
 
 /** Takes (or re-takes) the seat of our token; sets mySeat. */
@@ -588,9 +613,20 @@ function connect() {
         p?.resolve({ seq: msg.seq });
         break;
       }
+      case 'rematch_seat':
+        if (rematchAsked && rematchAsked.ref === msg.ref) {
+          rematchAsked.resolve(msg);
+          rematchAsked = null;
+        }
+        break;
       case 'error': {
         if (chat?.onError(msg)) break;
         const e = new ApiError(msg.code, msg.message, 0, msg.kind ?? null);
+        if (rematchAsked && rematchAsked.ref === msg.ref) {
+          rematchAsked.reject(e);
+          rematchAsked = null;
+          break;
+        }
         const p = pending.get(msg.ref);
         pending.delete(msg.ref);
         if (p) {
@@ -608,7 +644,8 @@ function connect() {
       case 'rematch':
         if (summary) summary.rematch = msg.game;
         drawOver();
-        toast('Your opponent wants a rematch: press “Rematch” to join it.');
+        // The player who asked for it is on the way there already.
+        if (!rematchAsked) toast('Your opponent wants a rematch: press “Rematch” to join it.');
         break;
     }
   };
@@ -620,6 +657,10 @@ function connect() {
       p.reject(e);
     }
     pending.clear();
+    if (rematchAsked) {
+      rematchAsked.reject(new ApiError('offline', 'the connection dropped before the server answered: press Rematch again', 0));
+      rematchAsked = null;
+    }
     attempts++;
     const delay = Math.min(2000, 250 * 2 ** Math.min(attempts, 4));
     setConn('down', ev.code === 1012 ? 'server restarting — reconnecting…' : 'connection lost — reconnecting…');

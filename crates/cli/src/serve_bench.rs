@@ -53,6 +53,12 @@ pub struct Args {
     /// Games created at once during set-up.
     #[arg(long, default_value_t = 64)]
     pub setup_concurrency: usize,
+    /// Ask for each rematch over HTTP (`POST .../rematch` on a new
+    /// connection), as the load generator did before the WebSocket's
+    /// `rematch` message: to compare with older servers, or to tell the
+    /// server's gains from the protocol's.
+    #[arg(long)]
+    pub rematch_over_http: bool,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -270,6 +276,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         think: Duration::from_millis(args.think_ms),
         setup_concurrency: args.setup_concurrency,
         choose,
+        rematch_over_http: args.rematch_over_http,
     })?;
     let cpu1 = cpu_seconds(&pid);
     let rss = rss_mib(&pid);

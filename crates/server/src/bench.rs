@@ -5,8 +5,9 @@
 //! Every game's client waits for its seat's turn, "thinks" for a random
 //! time around `think`, sends a random legal action and measures the time
 //! from sending to the `ack` (which the server sends only once the action is
-//! stored). A finished game is followed by its rematch, so the number of
-//! games held stays constant. The run is bounded: it stops after `duration`
+//! stored). A finished game is followed by its rematch, asked for over the
+//! game's own WebSocket (or over HTTP, as clients did before the server
+//! offered that), so the number of games held stays constant. The run is bounded: it stops after `duration`
 //! (plus set-up and `warmup`), and it only ever talks to the address it is given, which
 //! the caller keeps on loopback.
 
@@ -55,6 +56,10 @@ pub struct LoadOptions {
     /// to send instead. Without one, such a game is reported as an error
     /// (`cannot choose an action`), never measured as zero actions.
     pub choose: Option<Chooser>,
+    /// Ask for each rematch with `POST /api/games/{id}/rematch` on a new
+    /// connection, as clients did before the WebSocket's `rematch`
+    /// message (to compare with servers older than it).
+    pub rematch_over_http: bool,
 }
 
 impl std::fmt::Debug for LoadOptions {
@@ -70,6 +75,7 @@ impl std::fmt::Debug for LoadOptions {
             .field("think", &self.think)
             .field("setup_concurrency", &self.setup_concurrency)
             .field("choose", &self.choose.is_some())
+            .field("rematch_over_http", &self.rematch_over_http)
             .finish()
     }
 }
@@ -351,7 +357,13 @@ async fn play(
                     }
                     if v["to_act"] == "over" {
                         shared.finished.fetch_add(1, Ordering::Relaxed);
-                        match rematch(&opts, &id, &token).await {
+                        next_ref += 1;
+                        let made = if opts.rematch_over_http {
+                            rematch_over_http(&opts, &id, &token).await
+                        } else {
+                            rematch(&opts, &mut ws, next_ref).await
+                        };
+                        match made {
                             Ok((nid, ntoken, nws)) => {
                                 ws.close().await;
                                 (id, token, ws) = (nid, ntoken, nws);
@@ -407,7 +419,46 @@ async fn play(
         .extend(latencies);
 }
 
+/// Asks for the rematch over the game's own WebSocket (`rematch`, answered
+/// with `rematch_seat`), then connects to the new game.
 async fn rematch(
+    opts: &LoadOptions,
+    ws: &mut Ws,
+    reference: u64,
+) -> Result<(String, String, Ws), String> {
+    ws.send(&json!({"type": "rematch", "ref": reference}))
+        .await
+        .map_err(|e| format!("rematch: {e}"))?;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let v = loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err("rematch: no answer within 30 s".to_string());
+        }
+        let v = ws
+            .recv_timeout(left)
+            .await
+            .map_err(|e| format!("rematch: {e}"))?;
+        match v["type"].as_str() {
+            Some("rematch_seat") if v["ref"] == reference => break v,
+            Some("error") if v["ref"] == reference => {
+                return Err(format!("rematch: {}", v["message"]))
+            }
+            // The rematch's notice, a last state: nothing to do now.
+            _ => {}
+        }
+    };
+    let nid = v["game"]["id"].as_str().unwrap_or_default().to_string();
+    let ntoken = v["token"].as_str().unwrap_or_default().to_string();
+    let ws = Ws::connect_opts(opts.addr, &nid, Some(&ntoken), true)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok((nid, ntoken, ws))
+}
+
+/// Asks for the rematch with `POST .../rematch` on a new connection, then
+/// connects to the new game.
+async fn rematch_over_http(
     opts: &LoadOptions,
     id: &str,
     token: &str,

@@ -1,6 +1,6 @@
 //! Every HTTP route, declared in one place (see `docs/api.md`).
 
-use crate::actor::{ActReply, Msg, Who};
+use crate::actor::{ActReply, Msg, RematchReply, Who};
 use crate::error::ApiError;
 use crate::extract::{Path, Query};
 use crate::hub::{Hub, NewGameSpec};
@@ -532,9 +532,9 @@ async fn rematch(
 ) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
     let (seat, token, game) = stub
-        .ask(|reply| Msg::Rematch {
-            token: req.token,
-            reply,
+        .ask(|tx| Msg::Rematch {
+            who: Who::Token(req.token),
+            reply: RematchReply::Http(tx),
         })
         .await??;
     Ok(Json(json!({"game": game, "seat": seat, "token": token})))

@@ -147,7 +147,8 @@ async fn one(addr: SocketAddr, rng: &mut Lcg, games: &[String], tally: &Tally) {
             }
             tally.requests.fetch_add(1, Ordering::Relaxed);
         }
-        // WebSockets: a made-up token; a spectator acting; garbage frames.
+        // WebSockets: a made-up token; a spectator acting or asking for a
+        // rematch; garbage frames.
         _ => {
             let token = if rng.below(2) == 0 {
                 Some(fake_token.as_str())
@@ -156,9 +157,10 @@ async fn one(addr: SocketAddr, rng: &mut Lcg, games: &[String], tally: &Tally) {
             };
             if let Ok(mut ws) = Ws::connect(addr, id, token).await {
                 for _ in 0..rng.below(20) {
-                    let msg = match rng.below(3) {
+                    let msg = match rng.below(4) {
                         0 => json!({"type": "act", "action": rng.json(2)}).to_string(),
                         1 => json!({"type": "claim-win"}).to_string(),
+                        2 => json!({"type": "rematch", "ref": rng.json(1)}).to_string(),
                         _ => String::from_utf8_lossy(&rng.bytes(200)).to_string(),
                     };
                     if ws.send_text(&msg).await.is_err() {

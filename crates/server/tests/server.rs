@@ -263,6 +263,92 @@ async fn a_rematch_is_stored_with_its_link_in_one_commit() {
     assert_eq!(new.row.rematch_of.as_deref(), Some(id.as_str()));
 }
 
+/// The rematch asked for over the game's own WebSocket (issue 16): answered
+/// there with the new seat, its token and the new game's summary, without
+/// an HTTP request; the other player gets the notice and, asking the same
+/// way, the same game; HTTP answers the same seat and token; a spectator
+/// and a game still played are refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_over_the_games_own_websocket() {
+    let server = common::start(&common::sqlite_url("rematch-ws"), common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"game": "nim", "config": {"pile": 1}, "take_seat": 0, "name": "Ann"}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    join(addr, &id, &t1).await;
+    let (mut ann, _) = connect(addr, &id, Some(&t0)).await;
+    let (mut bea, _) = connect(addr, &id, Some(&t1)).await;
+    let (mut watcher, _) = connect(addr, &id, None).await;
+
+    ann.send(&json!({"type": "rematch", "ref": "early"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        error_for(&mut ann, json!("early")).await["code"],
+        "not_over"
+    );
+    // Ann takes the only stone: over.
+    act(&mut ann, 1, json!(1)).await;
+    bea.recv_until("state", |v| v["to_act"] == "over")
+        .await
+        .unwrap();
+
+    watcher
+        .send(&json!({"type": "rematch", "ref": 5}))
+        .await
+        .unwrap();
+    assert_eq!(error_for(&mut watcher, json!(5)).await["code"], "spectator");
+
+    bea.send(&json!({"type": "rematch", "ref": "b"}))
+        .await
+        .unwrap();
+    let r1 = bea
+        .recv_until("rematch_seat", |v| v["ref"] == "b")
+        .await
+        .unwrap();
+    assert_eq!(r1["seat"], 0, "Bea moves first in the rematch: {r1}");
+    let new_id = r1["game"]["id"].as_str().unwrap().to_string();
+    assert_eq!(r1["game"]["rematch_of"], id.as_str());
+    let note = ann.recv_until("rematch", |_| true).await.unwrap();
+    assert_eq!(note["game"], new_id.as_str());
+
+    ann.send(&json!({"type": "rematch", "ref": "a"}))
+        .await
+        .unwrap();
+    let r0 = ann
+        .recv_until("rematch_seat", |v| v["ref"] == "a")
+        .await
+        .unwrap();
+    assert_eq!(r0["game"]["id"], new_id.as_str());
+    assert_eq!(r0["seat"], 1);
+    assert_ne!(r0["token"], r1["token"]);
+    // Over HTTP, the same seat and token.
+    let (status, h) = post(
+        addr,
+        &format!("/api/games/{id}/rematch"),
+        json!({"token": t0}),
+    )
+    .await;
+    assert_eq!(status, 200, "{h}");
+    assert_eq!((&h["seat"], &h["token"]), (&r0["seat"], &r0["token"]));
+
+    // The token handed out plays the new seat.
+    let mut b2 = Ws::connect(addr, &new_id, r1["token"].as_str())
+        .await
+        .unwrap();
+    let welcome = b2.recv().await.unwrap();
+    assert_eq!(welcome["you"]["seat"], 0, "{welcome}");
+    b2.close().await;
+    watcher.close().await;
+    bea.close().await;
+    ann.close().await;
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn http_errors_change_nothing() {
     let server = common::start(&common::sqlite_url("errors"), common::test_settings()).await;

@@ -496,6 +496,122 @@ fn two_writers(db: &DbUrl) {
     );
 }
 
+/// Several actions of one game in one group commit (the SQLite writer
+/// reads back what the transaction itself learned of the row): the clock
+/// each one moves and the end are stored as the last one left them.
+fn one_group(db: &DbUrl) {
+    let mut s: Box<dyn Storage> = common::open(db);
+    let same_clock = |seq: usize| StatusRow {
+        deadline: status(1, false).deadline,
+        ..status(seq, false)
+    };
+    let writes = vec![
+        Write::NewGame {
+            row: row("g1", 100, true),
+            seats: seats(false),
+        },
+        Write::Action {
+            game_id: "g1".into(),
+            action: action(0, 1),
+            status: status(1, false),
+        },
+        Write::Action {
+            game_id: "g1".into(),
+            action: action(1, 1),
+            status: same_clock(2),
+        },
+        Write::Action {
+            game_id: "g1".into(),
+            action: action(2, 1),
+            status: status(3, false),
+        },
+    ];
+    assert_eq!(s.commit(&writes).unwrap(), vec![true; 4]);
+    let g = s.load("g1").unwrap().unwrap();
+    assert_eq!(g.actions.len(), 3);
+    assert_eq!(g.row.status.deadline, status(3, false).deadline);
+    let end = StatusRow {
+        deadline: None,
+        ..status(5, true)
+    };
+    let writes = vec![
+        Write::Action {
+            game_id: "g1".into(),
+            action: action(3, 1),
+            status: status(4, false),
+        },
+        Write::Action {
+            game_id: "g1".into(),
+            action: action(4, 1),
+            status: end.clone(),
+        },
+    ];
+    assert_eq!(s.commit(&writes).unwrap(), vec![true, true]);
+    let g = s.load("g1").unwrap().unwrap();
+    assert_eq!(g.actions.len(), 5);
+    assert!(g.row.status.over);
+    assert_eq!(g.row.status.deadline, None);
+}
+
+#[test]
+fn sqlite_one_group() {
+    one_group(&common::sqlite_url("one-group"));
+}
+
+#[test]
+fn postgres_one_group() {
+    if let Some(db) = common::pg_fresh_db("one_group") {
+        one_group(&db);
+    }
+}
+
+/// A group commit that fails leaves the SQLite writer knowing nothing it
+/// learned in it: a clock stored in the failed group is not taken for
+/// the stored one (the next action's row would not be written).
+#[test]
+fn sqlite_a_failed_group_commit_is_not_remembered() {
+    let mut s: Box<dyn Storage> = common::open(&common::sqlite_url("failed-group"));
+    s.commit(&[Write::NewGame {
+        row: row("f1", 100, true),
+        seats: seats(false),
+    }])
+    .unwrap();
+    let first = Write::Action {
+        game_id: "f1".into(),
+        action: action(0, 1),
+        status: status(1, false),
+    };
+    assert_eq!(s.commit(&[first]).unwrap(), vec![true]);
+    // The second action moves the clock to `k2`; then a write for a game
+    // that does not exist fails the whole group.
+    let failed = vec![
+        Write::Action {
+            game_id: "f1".into(),
+            action: action(1, 1),
+            status: status(2, false),
+        },
+        Write::Action {
+            game_id: "no-such-game".into(),
+            action: action(0, 1),
+            status: status(1, false),
+        },
+    ];
+    assert!(s.commit(&failed).is_err());
+    let g = s.load("f1").unwrap().unwrap();
+    assert_eq!(g.actions.len(), 1);
+    assert_eq!(g.row.status.deadline, status(1, false).deadline);
+    // Stored again alone: its clock `k2` is written, not taken for known.
+    let again = Write::Action {
+        game_id: "f1".into(),
+        action: action(1, 1),
+        status: status(2, false),
+    };
+    assert_eq!(s.commit(&[again]).unwrap(), vec![true]);
+    let g = s.load("f1").unwrap().unwrap();
+    assert_eq!(g.actions.len(), 2);
+    assert_eq!(g.row.status.deadline, status(2, false).deadline);
+}
+
 #[test]
 fn sqlite_two_writers() {
     two_writers(&common::sqlite_url("two-writers"));

@@ -92,6 +92,16 @@ pub(crate) enum ActReply {
     Http(oneshot::Sender<Result<(usize, Vec<Value>), ApiError>>),
 }
 
+/// Where the answer to a rematch goes: the new seat, its token and the
+/// new game's summary.
+pub(crate) enum RematchReply {
+    /// Into the connection's queue, as `rematch_seat`/`error` with the
+    /// client's ref (docs/api.md, "Client to server").
+    Conn { conn: u64, reference: Value },
+    /// To an HTTP handler.
+    Http(oneshot::Sender<Result<(usize, String, Value), ApiError>>),
+}
+
 pub(crate) struct Connected {
     pub conn: u64,
     pub out: mpsc::Receiver<Outbound>,
@@ -174,9 +184,11 @@ pub(crate) enum Msg {
         seat: usize,
         reply: oneshot::Sender<Option<String>>,
     },
+    /// The rematch of a finished game, for the seat of `who` (a token
+    /// over HTTP, or the seat's own connection).
     Rematch {
-        token: String,
-        reply: oneshot::Sender<Result<(usize, String, Value), ApiError>>,
+        who: Who,
+        reply: RematchReply,
     },
     Record {
         reply: oneshot::Sender<Result<Value, ApiError>>,
@@ -669,10 +681,32 @@ impl GameActor {
             Msg::SeatToken { seat, reply } => {
                 let _ = reply.send(self.seats.get(seat).and_then(|s| s.token.clone()));
             }
-            Msg::Rematch { token, reply } => {
+            Msg::Rematch { who, reply } => {
                 self.catch_up().await;
-                let r = self.rematch(token).await;
-                let _ = reply.send(r);
+                let r = match self.seat_of_who(&who) {
+                    Ok(seat) => self.rematch(seat).await,
+                    Err(e) => Err(e),
+                };
+                match reply {
+                    RematchReply::Http(tx) => {
+                        let _ = tx.send(r);
+                    }
+                    RematchReply::Conn { conn, reference } => {
+                        // The client moves to the new game without an
+                        // HTTP request of its own (issue 16).
+                        let text = match r {
+                            Ok((seat, token, game)) => serde_json::json!({
+                                "type": "rematch_seat",
+                                "ref": reference,
+                                "game": game,
+                                "seat": seat,
+                                "token": token,
+                            }),
+                            Err(e) => crate::ws::error_json(reference, &e),
+                        };
+                        self.send_to(conn, text.to_string().into());
+                    }
+                }
             }
             Msg::Abort { token, reply } => {
                 self.catch_up().await;

@@ -285,11 +285,9 @@ impl GameActor {
         Ok((seat, token, self.summary()))
     }
 
-    pub(super) async fn rematch(
-        &mut self,
-        token: String,
-    ) -> Result<(usize, String, Value), ApiError> {
-        let old = self.seat_of_token(&token).ok_or_else(ApiError::bad_token)?;
+    /// The rematch of this finished game, made at the first call: the
+    /// new seat, token and summary of `old`'s player.
+    pub(super) async fn rematch(&mut self, old: Seat) -> Result<(usize, String, Value), ApiError> {
         if self.m.to_act() != ToAct::Over {
             return Err(ApiError::new(
                 "not_over",

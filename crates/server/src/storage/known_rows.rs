@@ -10,8 +10,11 @@
 //! know.
 //!
 //! What is remembered is only ever what the file holds:
-//! - a change made in a transaction is remembered once the transaction
-//!   commits (a rolled-back one leaves nothing behind), and a game whose
+//! - a change made in a transaction is read back within that transaction
+//!   (a second action of the same game in one group commit reads no row)
+//!   and kept once the transaction commits; a rolled-back one leaves
+//!   nothing behind, and the games it touched are read again (what the
+//!   file holds after a failed commit is not worth guessing); a game whose
 //!   row a transaction writes in a way not followed here (a status, an
 //!   abort) is forgotten at once, so it is read again, even in that
 //!   transaction;
@@ -22,6 +25,7 @@
 //!   live games only, and it is bounded: past [`MAX_KNOWN`] it starts
 //!   again from nothing (each game is then read once more).
 
+use super::StatusRow;
 use std::collections::HashMap;
 
 /// Games remembered at most (about 100 bytes each).
@@ -38,6 +42,25 @@ pub(crate) struct RowFlags {
     pub deadline_key: Option<String>,
     /// When that clock started.
     pub deadline_started_ms: Option<i64>,
+}
+
+impl RowFlags {
+    /// What a games row holds with `status` stored in it.
+    pub fn of(aborted: bool, status: &StatusRow) -> RowFlags {
+        RowFlags {
+            aborted,
+            over: status.over,
+            deadline_key: status.deadline.as_ref().map(|d| d.key.clone()),
+            deadline_started_ms: status.deadline.as_ref().map(|d| d.started_ms),
+        }
+    }
+
+    /// Whether the clock of `after` is another than this one (started,
+    /// stopped, or another clock or start): then the row is written.
+    pub fn clock_moved(&self, after: &RowFlags) -> bool {
+        self.deadline_key != after.deadline_key
+            || self.deadline_started_ms != after.deadline_started_ms
+    }
 }
 
 /// The writer's memory of live games' rows (see the module's comment).
@@ -64,22 +87,25 @@ impl KnownRows {
         self.pending.clear();
     }
 
-    /// What the file holds for `game_id`, if known (and not changed in
-    /// the open transaction in a way not followed).
+    /// What the file holds for `game_id` (as the open transaction sees
+    /// it), if known: what the transaction itself read or wrote, else
+    /// what was committed; nothing for a game the transaction forgot.
     pub fn get(&self, game_id: &str) -> Option<&RowFlags> {
-        self.known.get(game_id)
+        match self.pending.get(game_id) {
+            Some(learned) => learned.as_ref(),
+            None => self.known.get(game_id),
+        }
     }
 
-    /// The open transaction read or wrote `flags` for `game_id`.
+    /// The open transaction read or wrote `flags` for `game_id`. What was
+    /// committed stays beside it until the transaction ends.
     pub fn learn(&mut self, game_id: &str, flags: RowFlags) {
-        self.known.remove(game_id);
         self.pending.insert(game_id.to_string(), Some(flags));
     }
 
     /// The open transaction may have changed `game_id`'s row: read it
     /// again from now on.
     pub fn forget(&mut self, game_id: &str) {
-        self.known.remove(game_id);
         self.pending.insert(game_id.to_string(), None);
     }
 
@@ -100,10 +126,14 @@ impl KnownRows {
         }
     }
 
-    /// The open transaction rolled back: what it learned is void (what it
-    /// forgot stays forgotten: harmless, read again).
+    /// The open transaction rolled back (or its commit failed): what it
+    /// learned is void, and every game it touched is read again, its
+    /// committed entry included: after a failed `COMMIT` the writer does
+    /// not guess what the file holds.
     pub fn rolled_back(&mut self) {
-        self.pending.clear();
+        for (game_id, _) in self.pending.drain() {
+            self.known.remove(&game_id);
+        }
     }
 
     /// Games remembered.
@@ -127,18 +157,71 @@ mod tests {
     }
 
     #[test]
-    fn a_transaction_counts_only_once_committed() {
+    fn a_transaction_reads_back_what_it_learned_and_keeps_it_once_committed() {
         let mut k = KnownRows::default();
         k.begin(1);
         k.learn("g", live(None));
-        assert_eq!(k.get("g"), None);
+        // A second action of the game in the same group commit reads no row.
+        assert_eq!(k.get("g"), Some(&live(None)));
         k.rolled_back();
+        assert_eq!(k.get("g"), None);
         k.committed();
         assert_eq!(k.get("g"), None);
         k.begin(1);
         k.learn("g", live(Some("c")));
         k.committed();
         assert_eq!(k.get("g"), Some(&live(Some("c"))));
+        // The next transaction sees the committed entry until it learns
+        // another, and its own one after.
+        k.begin(1);
+        assert_eq!(k.get("g"), Some(&live(Some("c"))));
+        k.learn("g", live(None));
+        assert_eq!(k.get("g"), Some(&live(None)));
+        k.committed();
+        assert_eq!(k.get("g"), Some(&live(None)));
+    }
+
+    #[test]
+    fn a_failed_commit_forgets_what_it_touched() {
+        let mut k = KnownRows::default();
+        k.begin(1);
+        k.learn("g", live(Some("c")));
+        k.learn("h", live(None));
+        k.committed();
+        k.begin(1);
+        k.learn("g", live(None));
+        k.rolled_back();
+        // Neither the pending entry nor the committed one: read again.
+        assert_eq!(k.get("g"), None);
+        // An untouched game keeps its entry.
+        assert_eq!(k.get("h"), Some(&live(None)));
+    }
+
+    #[test]
+    fn row_flags_of_a_status_and_whether_its_clock_moved() {
+        use crate::storage::DeadlineRow;
+        let status = |deadline: Option<(&str, i64)>, over: bool| StatusRow {
+            seq: 3,
+            to_act: serde_json::json!({"one": 0}),
+            outcome: None,
+            over,
+            deadline: deadline.map(|(key, started_ms)| DeadlineRow {
+                key: key.to_string(),
+                started_ms,
+            }),
+            updated_ms: 9,
+        };
+        let f = RowFlags::of(false, &status(Some(("c", 5)), false));
+        assert_eq!(f, live(Some("c")));
+        assert!(RowFlags::of(true, &status(None, true)).aborted);
+        assert!(RowFlags::of(true, &status(None, true)).over);
+        let none = RowFlags::of(false, &status(None, false));
+        assert!(!f.clock_moved(&RowFlags::of(false, &status(Some(("c", 5)), true))));
+        assert!(f.clock_moved(&RowFlags::of(false, &status(Some(("c", 6)), false))));
+        assert!(f.clock_moved(&RowFlags::of(false, &status(Some(("d", 5)), false))));
+        assert!(f.clock_moved(&none));
+        assert!(none.clock_moved(&f));
+        assert!(!none.clock_moved(&none));
     }
 
     #[test]

@@ -532,15 +532,7 @@ fn apply(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, Stora
     match w {
         Write::NewGame { row, seats } => {
             let s = &row.status;
-            known.learn(
-                &row.id,
-                RowFlags {
-                    aborted: row.aborted,
-                    over: s.over,
-                    deadline_key: s.deadline.as_ref().map(|d| d.key.clone()),
-                    deadline_started_ms: s.deadline.as_ref().map(|d| d.started_ms),
-                },
-            );
+            known.learn(&row.id, RowFlags::of(row.aborted, s));
             c.prepare_cached(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES \
                      (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"
@@ -602,17 +594,12 @@ fn apply(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, Stora
                 Some(f) => f,
                 None => read.insert(row_flags(c, game_id)?),
             };
-            let (aborted, over) = (stored.aborted, stored.over);
             // The games row is written only when what listings and
             // restarts select by changes: the game ended, or its clock
             // started or stopped.
-            let clock_moved = match &status.deadline {
-                Some(d) => {
-                    stored.deadline_key.as_deref() != Some(d.key.as_str())
-                        || stored.deadline_started_ms != Some(d.started_ms)
-                }
-                None => stored.deadline_key.is_some() || stored.deadline_started_ms.is_some(),
-            };
+            let after = RowFlags::of(false, status);
+            let aborted = stored.aborted;
+            let changes_row = stored.over != after.over || stored.clock_moved(&after);
             if let Some(f) = read {
                 known.learn(game_id, f);
             }
@@ -644,19 +631,11 @@ fn apply(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, Stora
             if n == 0 {
                 return Ok(false);
             }
-            if over != status.over || clock_moved {
+            if changes_row {
                 if status_update(c, game_id, status, None, false)? != 1 {
                     return Err(StorageError(format!("no game {game_id}")));
                 }
-                known.learn(
-                    game_id,
-                    RowFlags {
-                        aborted: false,
-                        over: status.over,
-                        deadline_key: status.deadline.as_ref().map(|d| d.key.clone()),
-                        deadline_started_ms: status.deadline.as_ref().map(|d| d.started_ms),
-                    },
-                );
+                known.learn(game_id, after);
             }
         }
         Write::Status { game_id, status } => {

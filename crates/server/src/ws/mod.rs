@@ -14,7 +14,7 @@ mod frames;
 mod incoming;
 mod upgrade;
 
-use crate::actor::{ActReply, Connected, GameStub, Msg, Who};
+use crate::actor::{ActReply, Connected, GameStub, Msg, RematchReply, Who};
 use crate::error::ApiError;
 use crate::extract::{Path, Query};
 use crate::hub::Hub;
@@ -45,6 +45,7 @@ pub(crate) async fn upgrade(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
+    client: crate::limits::Client,
     ws: Upgrade,
 ) -> Result<Response, ApiError> {
     let stub = hub.stub(&id).await?;
@@ -73,7 +74,7 @@ pub(crate) async fn upgrade(
             .max_frame_size(Some(max * 8));
         let stream =
             WebSocketStream::from_raw_socket(ReadSide(read), Role::Server, Some(config)).await;
-        run(stream, write, hub, stub, connected, max).await
+        run(stream, write, hub, stub, connected, max, client.0).await
     }))
 }
 
@@ -127,6 +128,7 @@ async fn run<R, W>(
     stub: GameStub,
     connected: Connected,
     max: usize,
+    client: std::net::IpAddr,
 ) where
     R: tokio::io::AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
@@ -279,7 +281,7 @@ async fn run<R, W>(
                 }
             };
             let kind = kind.as_deref();
-            if spectator && matches!(kind, Some("act" | "claim-win")) {
+            if spectator && matches!(kind, Some("act" | "claim-win" | "rematch")) {
                 // Refused here: a spectator's message never takes a place
                 // in the game's queue.
                 let e = ApiError::new("spectator", "spectators cannot act: join with a seat token");
@@ -347,16 +349,30 @@ async fn run<R, W>(
                         Err(e) => Err(e),
                     }
                 }
+                Some("rematch") => {
+                    // A new game: metered as creating one over HTTP is
+                    // (`POST .../rematch`), by the client's address.
+                    hub.meter(crate::limits::Kind::Create, client)
+                        .and_then(|()| {
+                            stub.send(Msg::Rematch {
+                                who: Who::Conn(conn),
+                                reply: RematchReply::Conn {
+                                    conn,
+                                    reference: reference.clone(),
+                                },
+                            })
+                        })
+                }
                 Some("sync") => stub.send(Msg::Sync { conn }),
                 Some("ping") => {
                     local(json!({"type": "pong", "ref": reference}).to_string().into());
                     Ok(())
                 }
                 Some(other) => Err(ApiError::bad_json(format!(
-                    "unknown message type {other:?}: use act, claim-win, assist, chat, sync or ping"
+                    "unknown message type {other:?}: use act, claim-win, rematch, assist, chat, sync or ping"
                 ))),
                 None => Err(ApiError::bad_json(
-                    "the message has no \"type\": use act, claim-win, assist, chat, sync or ping",
+                    "the message has no \"type\": use act, claim-win, rematch, assist, chat, sync or ping",
                 )),
             };
             if let Err(e) = result {

@@ -567,13 +567,14 @@ impl Arrange {
                 }
                 let bound = &all[group[sb.region as usize] as usize][sb.index as usize];
                 let m = bound.len();
-                for t in 0..m {
-                    let v = bound[around(sb.start as usize, t, m, false)];
-                    let c = shape_byte(v, lives, count);
+                // The shape is the boundary from its least rotation, so
+                // its bytes are this writing's but for the names.
+                let shape = &self.shapes[sb.at as usize..sb.at as usize + m];
+                for (t, &c) in shape.iter().enumerate() {
                     out.push(if c != b'3' {
                         c
                     } else {
-                        let vi = v as usize;
+                        let vi = bound[around(sb.start as usize, t, m, false)] as usize;
                         if name[vi] == u8::MAX {
                             name[vi] = next;
                             next = next.wrapping_add(1);
@@ -704,6 +705,7 @@ fn signature(b: &[u8], reverse: bool, start: usize, sym: &[u8], seen: &mut Vec<u
 
 /// One boundary's least signature walked one way, and every start that
 /// gives it.
+#[derive(Clone)]
 struct Least {
     index: usize,
     sig: Sig,
@@ -808,16 +810,35 @@ struct Side {
     groups: SmallVec<[(usize, usize); 3]>,
 }
 
-fn side(region: &[Vec<u8>], reverse: bool, sym: &[u8], sc: &mut Scratch) -> Side {
+/// A region walked forwards and backwards: its two sides.
+fn sides(region: &[Vec<u8>], sym: &[u8], sc: &mut Scratch) -> [Side; 2] {
     let mut zeros = 0;
-    let mut bounds: SmallVec<[Least; 3]> = SmallVec::new();
+    let mut ways: [SmallVec<[Least; 3]>; 2] = [SmallVec::new(), SmallVec::new()];
     for (i, b) in region.iter().enumerate() {
         if b.len() == 1 && sym[b[0] as usize] == b'0' {
             zeros += 1;
-        } else {
-            bounds.push(least_rotations(i, b, reverse, sym, sc));
+            continue;
         }
+        let forwards = least_rotations(i, b, false, sym, sc);
+        // A boundary of one or two corners reads the same backwards from
+        // each start (`x y` walked back from `x` is `x y` again), so its
+        // least signature and starts are the same both ways: only longer
+        // boundaries are walked twice (these walks were a tenth of a
+        // key's cost).
+        let backwards = if b.len() <= 2 {
+            forwards.clone()
+        } else {
+            least_rotations(i, b, true, sym, sc)
+        };
+        ways[0].push(forwards);
+        ways[1].push(backwards);
     }
+    let [f, b] = ways;
+    [side_of(f, false, zeros), side_of(b, true, zeros)]
+}
+
+/// A region's side from its boundaries' least signatures one way.
+fn side_of(mut bounds: SmallVec<[Least; 3]>, reverse: bool, zeros: usize) -> Side {
     if bounds.len() > 1 {
         bounds.sort_by(|a, b| a.sig.cmp(&b.sig));
     }
@@ -1135,6 +1156,10 @@ impl Names {
 
 /// The start of the least rotation of `s` (the first, on a tie).
 fn least_rotation(s: &[u8]) -> usize {
+    // One or two bytes: the lesser first (most boundaries are this short).
+    if s.len() <= 2 {
+        return usize::from(s.len() == 2 && s[1] < s[0]);
+    }
     // Only starts at the least byte can win.
     let low = s.iter().copied().min().unwrap_or(0);
     let mut best = usize::MAX;
@@ -1170,27 +1195,35 @@ fn region_shape(region: &[Vec<u8>], sym: &[u8]) -> u64 {
     use std::hash::Hasher;
     let mut ways: [SmallVec<[u64; 8]>; 2] = [SmallVec::new(), SmallVec::new()];
     let (mut coarse, mut best) = (Sig::new(), Sig::new());
-    for (w, reverse) in [false, true].into_iter().enumerate() {
-        for b in region {
-            coarse.clear();
-            let read = |v: &u8| match sym[*v as usize] {
-                255 => b'a',
-                c => c,
-            };
-            if reverse {
-                coarse.extend(b.iter().rev().map(read));
-            } else {
-                coarse.extend(b.iter().map(read));
-            }
-            let r0 = least_rotation(&coarse);
-            best.clear();
-            best.extend(coarse[r0..].iter().chain(&coarse[..r0]).copied());
-            let mut h = Mix::default();
-            h.write(&best);
-            ways[w].push(h.finish());
+    let read = |v: &u8| match sym[*v as usize] {
+        255 => b'a',
+        c => c,
+    };
+    let hash = |coarse: &Sig, best: &mut Sig| {
+        let r0 = least_rotation(coarse);
+        best.clear();
+        best.extend(coarse[r0..].iter().chain(&coarse[..r0]).copied());
+        let mut h = Mix::default();
+        h.write(best);
+        h.finish()
+    };
+    for b in region {
+        coarse.clear();
+        coarse.extend(b.iter().map(read));
+        let forwards = hash(&coarse, &mut best);
+        ways[0].push(forwards);
+        // A boundary of one or two corners is its own mirror image (`x y`
+        // backwards is `y x`, a turn of it): one hash serves both ways.
+        if b.len() <= 2 {
+            ways[1].push(forwards);
+            continue;
         }
-        ways[w].sort_unstable();
+        coarse.clear();
+        coarse.extend(b.iter().rev().map(read));
+        ways[1].push(hash(&coarse, &mut best));
     }
+    ways[0].sort_unstable();
+    ways[1].sort_unstable();
     let least = if ways[1] < ways[0] {
         &ways[1]
     } else {
@@ -1288,8 +1321,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let f = side(r, false, &syms[i], &mut sc);
-            let b = side(r, true, &syms[i], &mut sc);
+            let [f, b] = sides(r, &syms[i], &mut sc);
             let v = match f.order(&b) {
                 std::cmp::Ordering::Less => vec![f],
                 std::cmp::Ordering::Greater => vec![b],
@@ -1703,6 +1735,134 @@ mod shape_tests {
                 .collect();
             other.reverse();
             assert_eq!(region_shape(&region, &sym), region_shape(&other, &renamed));
+        }
+    }
+
+    /// Walking a boundary of one or two corners backwards is not done
+    /// (its forward walk is reused): a region's two sides and its shape
+    /// must be those of walking every boundary both ways.
+    #[test]
+    fn short_boundaries_are_walked_once() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let mut sc = Scratch::default();
+        for _ in 0..500 {
+            let bytes = [
+                b'0',
+                b'1',
+                b'2',
+                SHARED,
+                SHARED_CLASS,
+                SHARED_CLASS + 1,
+                255,
+            ];
+            let nb = 1 + next(5) as usize;
+            let mut sym = Vec::new();
+            let mut region: Vec<Vec<u8>> = Vec::new();
+            for _ in 0..nb {
+                let m = 1 + next(5) as usize;
+                let mut b: Vec<u8> = Vec::new();
+                for _ in 0..m {
+                    // A name with both corners here is written twice.
+                    if !b.is_empty() && next(4) == 0 {
+                        b.push(b[next(b.len() as u64) as usize]);
+                        continue;
+                    }
+                    let c = bytes[next(bytes.len() as u64) as usize];
+                    sym.push(if c == b'0' && m > 1 { b'1' } else { c });
+                    b.push((sym.len() - 1) as u8);
+                }
+                region.push(b);
+            }
+            let [f, b] = sides(&region, &sym, &mut sc);
+            for (side, reverse) in [(&f, false), (&b, true)] {
+                assert_eq!(side.reverse, reverse);
+                let mut want: Vec<(Sig, Vec<usize>, usize)> = region
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| !(x.len() == 1 && sym[x[0] as usize] == b'0'))
+                    .map(|(i, x)| {
+                        let l = least_rotations(i, x, reverse, &sym, &mut sc);
+                        (l.sig, l.starts.to_vec(), l.index)
+                    })
+                    .collect();
+                want.sort_by(|x, y| x.0.cmp(&y.0));
+                let got: Vec<(Sig, Vec<usize>, usize)> = side
+                    .bounds
+                    .iter()
+                    .map(|l| (l.sig.clone(), l.starts.to_vec(), l.index))
+                    .collect();
+                assert_eq!(got, want, "region {region:?} sym {sym:?}");
+            }
+            // The shape, every boundary walked both ways.
+            let mut ways: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
+            for (w, reverse) in [false, true].into_iter().enumerate() {
+                for x in &region {
+                    let mut c: Vec<u8> = x
+                        .iter()
+                        .map(|&v| match sym[v as usize] {
+                            255 => b'a',
+                            c => c,
+                        })
+                        .collect();
+                    if reverse {
+                        c.reverse();
+                    }
+                    let r0 = least_rotation(&c);
+                    c.rotate_left(r0);
+                    let mut h = Mix::default();
+                    std::hash::Hasher::write(&mut h, &c);
+                    ways[w].push(std::hash::Hasher::finish(&h));
+                }
+                ways[w].sort_unstable();
+            }
+            let least = if ways[1] < ways[0] {
+                &ways[1]
+            } else {
+                &ways[0]
+            };
+            let mut h = Mix::default();
+            for &x in least {
+                std::hash::Hasher::write_usize(&mut h, x as usize);
+            }
+            assert_eq!(region_shape(&region, &sym), std::hash::Hasher::finish(&h));
+        }
+    }
+
+    /// The least rotation's start, the first on a tie, short boundaries
+    /// (answered without comparing rotations) included.
+    #[test]
+    fn least_rotation_is_the_first_least() {
+        let bytes = [b'0', b'1', b'2', b'3', b'a', SHARED_CLASS];
+        // Every string of one to four of these bytes.
+        let mut all: Vec<Vec<u8>> = Vec::new();
+        let mut level: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            level = level
+                .iter()
+                .flat_map(|s| {
+                    bytes.iter().map(move |&c| {
+                        let mut t = s.clone();
+                        t.push(c);
+                        t
+                    })
+                })
+                .collect();
+            all.extend(level.iter().cloned());
+        }
+        for s in &all {
+            let turn = |i: usize| {
+                let mut t = s.clone();
+                t.rotate_left(i);
+                t
+            };
+            let want = (0..s.len()).min_by_key(|&i| turn(i)).unwrap_or(0);
+            assert_eq!(least_rotation(s), want, "{s:?}");
         }
     }
 }
