@@ -448,6 +448,12 @@ async fn rematch(
             _ => {}
         }
     };
+    join_rematch(opts, &v).await
+}
+
+/// Connects to the new game that a rematch answer (over either way)
+/// names, with its seat's token.
+async fn join_rematch(opts: &LoadOptions, v: &Value) -> Result<(String, String, Ws), String> {
     let nid = v["game"]["id"].as_str().unwrap_or_default().to_string();
     let ntoken = v["token"].as_str().unwrap_or_default().to_string();
     let ws = Ws::connect_opts(opts.addr, &nid, Some(&ntoken), true)
@@ -475,10 +481,5 @@ async fn rematch_over_http(
     if status != 200 {
         return Err(format!("rematch: {status} {v}"));
     }
-    let nid = v["game"]["id"].as_str().unwrap_or_default().to_string();
-    let ntoken = v["token"].as_str().unwrap_or_default().to_string();
-    let ws = Ws::connect_opts(opts.addr, &nid, Some(&ntoken), true)
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok((nid, ntoken, ws))
+    join_rematch(opts, &v).await
 }

@@ -1692,18 +1692,23 @@ pub(crate) fn unshow(text: &str) -> Result<Vec<u8>, String> {
 mod shape_tests {
     use super::*;
 
+    /// A small xorshift generator from `seed`: each call gives a number
+    /// below its argument (the tests need no crate's generator).
+    fn below(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |m| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        }
+    }
+
     /// A region's shape, which gives its class, does not change when the
     /// region is renumbered, its boundaries reordered and cut elsewhere,
     /// or the whole region mirrored.
     #[test]
     fn region_shapes_ignore_numbering_order_cuts_and_mirroring() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = below(0x9E37_79B9_7F4A_7C15u64);
         for _ in 0..500 {
             // Spot bytes: `0`, `1`, `2`, shared (`SHARED` or classed) and
             // names with both corners on one boundary (255).
@@ -1743,13 +1748,7 @@ mod shape_tests {
     /// must be those of walking every boundary both ways.
     #[test]
     fn short_boundaries_are_walked_once() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = below(0x2545_F491_4F6C_DD1Du64);
         let mut sc = Scratch::default();
         for _ in 0..500 {
             let bytes = [
