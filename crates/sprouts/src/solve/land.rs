@@ -810,6 +810,13 @@ struct Side {
     groups: SmallVec<[(usize, usize); 3]>,
 }
 
+/// Whether a boundary reads the same backwards, from each start, as
+/// forwards: true of one or two corners (`x y` walked back from `x` is
+/// `x y` again), so such a boundary is its own mirror image.
+fn reads_same_backwards(b: &[u8]) -> bool {
+    b.len() <= 2
+}
+
 /// A region walked forwards and backwards: its two sides.
 fn sides(region: &[Vec<u8>], sym: &[u8], sc: &mut Scratch) -> [Side; 2] {
     let mut zeros = 0;
@@ -820,12 +827,10 @@ fn sides(region: &[Vec<u8>], sym: &[u8], sc: &mut Scratch) -> [Side; 2] {
             continue;
         }
         let forwards = least_rotations(i, b, false, sym, sc);
-        // A boundary of one or two corners reads the same backwards from
-        // each start (`x y` walked back from `x` is `x y` again), so its
-        // least signature and starts are the same both ways: only longer
-        // boundaries are walked twice (these walks were a tenth of a
-        // key's cost).
-        let backwards = if b.len() <= 2 {
+        // Its least signature and starts are then the same both ways:
+        // only longer boundaries are walked twice (these walks were a
+        // tenth of a key's cost).
+        let backwards = if reads_same_backwards(b) {
             forwards.clone()
         } else {
             least_rotations(i, b, true, sym, sc)
@@ -1212,9 +1217,8 @@ fn region_shape(region: &[Vec<u8>], sym: &[u8]) -> u64 {
         coarse.extend(b.iter().map(read));
         let forwards = hash(&coarse, &mut best);
         ways[0].push(forwards);
-        // A boundary of one or two corners is its own mirror image (`x y`
-        // backwards is `y x`, a turn of it): one hash serves both ways.
-        if b.len() <= 2 {
+        // One hash serves both ways.
+        if reads_same_backwards(b) {
             ways[1].push(forwards);
             continue;
         }
@@ -1406,7 +1410,7 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
     // A land whose boundaries all have two corners or fewer reads the
     // same backwards, spot for spot: it is its own mirror image, which
     // makes some dividing moves come in twins (see `split` below).
-    let mirrored = twins_allowed && w.regions.iter().flatten().all(|b| b.len() <= 2);
+    let mirrored = twins_allowed && w.regions.iter().flatten().all(|b| reads_same_backwards(b));
     let mut seen: HashSet<Vec<Key>, BuildHasherDefault<Mix>> = HashSet::default();
     let mut stop = false;
     // Every child is made in this one work position, copied over from the
