@@ -235,7 +235,8 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
         x
     }
     let mut owner = [u16::MAX; 256];
-    let mut joined = false;
+    // Each union joins two lands: `n - 1` of them leave one.
+    let mut unions = 0;
     for (r, region) in w.regions.iter().enumerate().take(n) {
         for bound in region {
             for &v in bound {
@@ -246,21 +247,18 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
                     let (a, b) = (find(&mut parent, o), find(&mut parent, r as u16));
                     if a != b {
                         parent[a as usize] = b;
-                        joined = true;
+                        unions += 1;
                     }
                 }
             }
         }
     }
-    let mut group = [0u16; MAX_REGIONS];
-    if n == 1 || (joined && (0..n as u16).all(|r| find(&mut parent, r) == find(&mut parent, 0))) {
+    if unions + 1 == n {
         // One land (the usual case): all regions as they come.
-        for (i, g) in group.iter_mut().enumerate().take(n) {
-            *g = i as u16;
-        }
-        out.push(canon_cached(&w.regions, &group[..n], lives));
+        out.push(canon_cached(&w.regions, &ALL_REGIONS[..n], lives));
         return;
     }
+    let mut group = [0u16; MAX_REGIONS];
     let mut done = [false; MAX_REGIONS];
     for r in 0..n {
         let root = find(&mut parent, r as u16);
@@ -281,6 +279,18 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
 
 /// More regions than a work position can hold (see [`finish_in`]).
 const MAX_REGIONS: usize = 512;
+
+/// Every region index in order: a land of all the regions, without
+/// writing the list for each child.
+static ALL_REGIONS: [u16; MAX_REGIONS] = {
+    let mut all = [0u16; MAX_REGIONS];
+    let mut i = 0;
+    while i < MAX_REGIONS {
+        all[i] = i as u16;
+        i += 1;
+    }
+    all
+};
 
 /// Drops one corner of a one-life spot whose two corners are next to each
 /// other on boundary `b` (`xAAy` becomes `xAy`, `AA` becomes `A`): a line
@@ -303,7 +313,7 @@ fn drop_twin(b: &mut Vec<u8>, lives: &[u8]) {
     let mut i = 0;
     while i < b.len() {
         let m = b.len();
-        let (v, next) = (b[i], b[(i + 1) % m]);
+        let (v, next) = (b[i], b[if i + 1 == m { 0 } else { i + 1 }]);
         if v == next && lives[v as usize] == 1 {
             b.remove(i);
         } else {
@@ -319,68 +329,83 @@ fn drop_twin(b: &mut Vec<u8>, lives: &[u8]) {
 /// it holds and their lives, not on how they lie (see the module
 /// documentation).
 fn merge_small_regions(regions: &mut [Vec<Vec<u8>>], lives: &[u8]) {
+    // Corners of each spot in the whole land: counted only once a small
+    // region is found (most children have none).
     let mut total = [0u8; 256];
-    for r in regions.iter() {
-        for b in r {
-            for &v in b {
-                total[v as usize] += 1;
-            }
-        }
-    }
+    let mut counted = false;
+    // Per spot, the region that last counted it and its corners there:
+    // a stamp instead of clearing the counts after every region.
+    let mut stamp = [u16::MAX; 256];
     let mut here = [0u8; 256];
-    for region in regions.iter_mut() {
+    for ri in 0..regions.len() {
+        let region = &regions[ri];
         if region.len() == 1 && region[0].len() <= 1 {
             continue;
         }
-        let mut sum = 0u32;
+        let me = ri as u16;
+        // Read only while the region can still be small: no spot with
+        // three lives, at most three lives in all (the sum only grows).
         let mut small = true;
-        for b in region.iter() {
+        let mut sum = 0u32;
+        'read: for b in region.iter() {
             for &v in b {
-                let l = lives[v as usize];
+                let vi = v as usize;
+                let l = lives[vi];
                 if l == 3 {
                     small = false;
+                    break 'read;
                 }
-                if here[v as usize] == 0 {
+                if stamp[vi] != me {
+                    stamp[vi] = me;
+                    here[vi] = 0;
                     sum += l as u32;
+                    if sum > 3 {
+                        small = false;
+                        break 'read;
+                    }
                 }
-                here[v as usize] += 1;
+                here[vi] += 1;
             }
         }
-        if small && sum <= 3 {
-            // Every spot is written once, so `merged` clears `here` too;
-            // each spot holds a life, so there are at most three.
-            let mut merged = [0u8; 3];
-            let mut len = 0;
-            for pass in 0..3 {
-                for &v in region.iter().flatten() {
-                    let vi = v as usize;
-                    if here[vi] == 0 {
-                        continue;
-                    }
-                    let kind = if lives[vi] == 2 {
-                        0
-                    } else if here[vi] < total[vi] {
-                        1
-                    } else {
-                        2
-                    };
-                    if kind == pass {
-                        merged[len] = v;
-                        len += 1;
-                        here[vi] = 0;
-                    }
-                }
-            }
-            region.truncate(1);
-            region[0].clear();
-            region[0].extend_from_slice(&merged[..len]);
-        } else {
-            for b in region.iter() {
-                for &v in b {
-                    here[v as usize] = 0;
+        if !small {
+            continue;
+        }
+        if !counted {
+            counted = true;
+            for r in regions.iter() {
+                for &v in r.iter().flatten() {
+                    total[v as usize] += 1;
                 }
             }
         }
+        // Every spot is written once (its stamp taken as it is), so
+        // there are at most three: each holds a life.
+        let region = &mut regions[ri];
+        let mut merged = [0u8; 3];
+        let mut len = 0;
+        for pass in 0..3 {
+            for &v in region.iter().flatten() {
+                let vi = v as usize;
+                if stamp[vi] != me {
+                    continue;
+                }
+                let kind = if lives[vi] == 2 {
+                    0
+                } else if here[vi] < total[vi] {
+                    1
+                } else {
+                    2
+                };
+                if kind == pass {
+                    merged[len] = v;
+                    len += 1;
+                    stamp[vi] = u16::MAX;
+                }
+            }
+        }
+        region.truncate(1);
+        region[0].clear();
+        region[0].extend_from_slice(&merged[..len]);
     }
 }
 
