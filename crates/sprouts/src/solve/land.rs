@@ -1436,7 +1436,10 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
     // same backwards, spot for spot: it is its own mirror image, which
     // makes some dividing moves come in twins (see `split` below).
     let mirrored = twins_allowed && w.regions.iter().flatten().all(|b| reads_same_backwards(b));
-    let mut seen: HashSet<Vec<Key>, BuildHasherDefault<Mix>> = HashSet::default();
+    // Sized for a typical land's children (about 35, half of them twins):
+    // growing from empty rehashed it several times for each land.
+    let mut seen: HashSet<Vec<Key>, BuildHasherDefault<Mix>> =
+        HashSet::with_capacity_and_hasher(64, BuildHasherDefault::default());
     let mut stop = false;
     // Every child is made in this one work position, copied over from the
     // parent with `clone_from`, which keeps the buffers of the last child.
