@@ -237,9 +237,13 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
     let mut owner = [u16::MAX; 256];
     // Each union joins two lands: `n - 1` of them leave one.
     let mut unions = 0;
+    // Corners of each spot, for the key cache's writing: all of a spot's
+    // corners lie in its own land, so one count serves every land.
+    let mut count = [0u8; 256];
     for (r, region) in w.regions.iter().enumerate().take(n) {
         for bound in region {
             for &v in bound {
+                count[v as usize] += 1;
                 let o = owner[v as usize];
                 if o == u16::MAX {
                     owner[v as usize] = r as u16;
@@ -255,7 +259,7 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
     }
     if unions + 1 == n {
         // One land (the usual case): all regions as they come.
-        out.push(canon_cached(&w.regions, &ALL_REGIONS[..n], lives));
+        out.push(canon_cached(&w.regions, &ALL_REGIONS[..n], lives, &count));
         return;
     }
     let mut group = [0u16; MAX_REGIONS];
@@ -273,7 +277,7 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
                 len += 1;
             }
         }
-        out.push(canon_cached(&w.regions, &group[..len], lives));
+        out.push(canon_cached(&w.regions, &group[..len], lives, &count));
     }
 }
 
@@ -619,19 +623,11 @@ impl Arrange {
 /// first appearance). The plain writing describes the land up to the
 /// spots' ids, so equal plain writings are equivalent lands and one key
 /// serves them all: the same part met again costs one look-up.
-fn canon_cached(all: &[Vec<Vec<u8>>], group: &[u16], lives: &[u8]) -> Key {
-    let mut count = [0u8; 256];
-    // Plain loops: nested iterator adapters cost a tenth of the solver here.
-    for &g in group {
-        for b in &all[g as usize] {
-            for &v in b {
-                count[v as usize] += 1;
-            }
-        }
-    }
+/// `count` gives each spot's corners (in the land; see [`finish_in`]).
+fn canon_cached(all: &[Vec<Vec<u8>>], group: &[u16], lives: &[u8], count: &[u8; 256]) -> Key {
     ARRANGE.with(|a| {
         let mut a = a.borrow_mut();
-        a.write(all, group, lives, &count);
+        a.write(all, group, lives, count);
         if let Some(k) = CANON_SEEN.with(|c| c.borrow().get(&a.plain[..]).cloned()) {
             return k;
         }
