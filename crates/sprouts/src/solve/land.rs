@@ -1731,6 +1731,96 @@ mod shape_tests {
         }
     }
 
+    /// The merging of small regions as it was first written (every
+    /// region read whole, the counts cleared after each one): the one
+    /// that reads less must merge exactly the same regions the same way.
+    fn merge_plainly(regions: &mut [Vec<Vec<u8>>], lives: &[u8]) {
+        let mut total = [0u8; 256];
+        for &v in regions.iter().flatten().flatten() {
+            total[v as usize] += 1;
+        }
+        let mut here = [0u8; 256];
+        for region in regions.iter_mut() {
+            if region.len() == 1 && region[0].len() <= 1 {
+                continue;
+            }
+            let (mut sum, mut small) = (0u32, true);
+            for &v in region.iter().flatten() {
+                let l = lives[v as usize];
+                small &= l != 3;
+                if here[v as usize] == 0 {
+                    sum += l as u32;
+                }
+                here[v as usize] += 1;
+            }
+            if small && sum <= 3 {
+                let mut merged = Vec::new();
+                for pass in 0..3 {
+                    for &v in region.iter().flatten() {
+                        let vi = v as usize;
+                        if here[vi] == 0 {
+                            continue;
+                        }
+                        let kind = if lives[vi] == 2 {
+                            0
+                        } else if here[vi] < total[vi] {
+                            1
+                        } else {
+                            2
+                        };
+                        if kind == pass {
+                            merged.push(v);
+                            here[vi] = 0;
+                        }
+                    }
+                }
+                *region = vec![merged];
+            } else {
+                for &v in region.iter().flatten() {
+                    here[v as usize] = 0;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn small_regions_merge_as_when_read_whole() {
+        for seed in 1..3000u64 {
+            let mut next = below(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            // Spots: a few with three or two lives (one corner), some
+            // with one life and one or two corners, spread at random
+            // over boundaries of a few regions.
+            let spots = 1 + next(9) as usize;
+            let mut lives = Vec::new();
+            let mut corners = Vec::new();
+            for v in 0..spots {
+                let l = 1 + next(3) as u8;
+                lives.push(l);
+                let c = if l == 1 { 1 + next(2) } else { 1 };
+                for _ in 0..c {
+                    corners.push(v as u8);
+                }
+            }
+            let nr = 1 + next(4) as usize;
+            let mut regions: Vec<Vec<Vec<u8>>> = vec![Vec::new(); nr];
+            for &v in &corners {
+                let r = next(nr as u64) as usize;
+                let nb = regions[r].len() as u64;
+                let b = next(nb + 1) as usize;
+                if b == regions[r].len() {
+                    regions[r].push(Vec::new());
+                }
+                let at = next(regions[r][b].len() as u64 + 1) as usize;
+                regions[r][b].insert(at, v);
+            }
+            regions.retain(|r| !r.is_empty());
+            let mut plain = regions.clone();
+            merge_plainly(&mut plain, &lives);
+            merge_small_regions(&mut regions, &lives);
+            assert_eq!(regions, plain, "seed {seed}, lives {lives:?}");
+        }
+    }
+
     /// A region's shape, which gives its class, does not change when the
     /// region is renumbered, its boundaries reordered and cut elsewhere,
     /// or the whole region mirrored.
