@@ -454,9 +454,7 @@ async fn rematch(
     } else {
         json!({"type": "rematch", "ref": reference})
     };
-    ws.send(&ask)
-        .await
-        .map_err(|e| format!("rematch: {e}"))?;
+    ws.send(&ask).await.map_err(|e| format!("rematch: {e}"))?;
     let deadline = Instant::now() + Duration::from_secs(30);
     let v = loop {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -497,11 +495,7 @@ async fn join_rematch(opts: &LoadOptions, v: &Value) -> Result<Joined, String> {
 
 /// Asks for the rematch with `POST .../rematch` on a new connection, then
 /// connects to the new game.
-async fn rematch_over_http(
-    opts: &LoadOptions,
-    id: &str,
-    token: &str,
-) -> Result<Joined, String> {
+async fn rematch_over_http(opts: &LoadOptions, id: &str, token: &str) -> Result<Joined, String> {
     let (status, v) = http(
         opts.addr,
         "POST",

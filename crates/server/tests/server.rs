@@ -418,7 +418,10 @@ async fn a_connection_moves_to_the_rematch() {
         .recv_until("rematch_seat", |v| v["ref"] == "a")
         .await
         .unwrap();
-    assert_eq!((&r0["game"]["id"], &r0["moved"]), (&json!(new_id), &json!(true)));
+    assert_eq!(
+        (&r0["game"]["id"], &r0["moved"]),
+        (&json!(new_id), &json!(true))
+    );
     assert_eq!(r0["seat"], 1);
     ann.recv_until("welcome", |v| v["game"]["id"] == new_id.as_str())
         .await

@@ -165,13 +165,8 @@ struct Conn {
     client: std::net::IpAddr,
 }
 
-async fn run<R, W>(
-    mut stream: Stream<R>,
-    write: W,
-    c: Conn,
-    stub: GameStub,
-    connected: Connected,
-) where
+async fn run<R, W>(mut stream: Stream<R>, write: W, c: Conn, stub: GameStub, connected: Connected)
+where
     R: tokio::io::AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
