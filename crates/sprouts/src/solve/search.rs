@@ -353,11 +353,13 @@ fn unpaired(lands: &[Key]) -> impl Iterator<Item = usize> + '_ {
 /// Half-lives a heap known won takes off a land's size when choosing the
 /// land to search ([`Search::kept_for_search`]). Any weight moves the
 /// search's path; measured over normal n = 8 to 14, nimbers and
-/// `--spots 1..11` in one process, 6 did best (counting the heaps known
-/// won before the size, as an unbounded weight, made the one-process run
-/// 2.2 times slower; 7 and 8 n = 14 1.4 times slower): see
-/// `docs/rules/sprouts.md`, session 13b.
-const KNOWN_WIN_WEIGHT: i64 = 6;
+/// `--spots 1..11` in one process, 6 did best while lands were valued in
+/// full (counting the heaps known won before the size, as an unbounded
+/// weight, made the one-process run 2.2 times slower; 7 and 8 n = 14 1.4
+/// times slower: session 13b); with the stepwise valuing 8 does (normal
+/// 1..11 1.06 times faster than 6, n = 14 1.1; 0, 3, 12 more positions
+/// at n = 12 and 14): see `docs/rules/sprouts.md`, session 15.
+const KNOWN_WIN_WEIGHT: i64 = 8;
 
 /// Lands of at least this many half-lives (13 lives) inside a multi-land
 /// option are valued one question at a time within the search's

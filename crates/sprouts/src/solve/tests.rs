@@ -281,14 +281,14 @@ fn the_land_searched_has_fewest_questions_answered() {
     let s = Search::new(&t, &stop, 0, 1);
     let lands = [small.clone(), large.clone()];
     assert_eq!(s.kept_for_search(&lands), 1);
-    // One heap known won evens the sizes (18 and 12 half-lives, a heap
-    // weighing 6): the larger still.
+    // One heap known won makes the larger the smaller (18 and 12
+    // half-lives, a heap weighing 8: 10 against 12).
     t.set_win(&large, 0);
-    assert_eq!(s.kept_for_search(&lands), 1);
-    t.set_win(&large, 1);
     assert_eq!(s.kept_for_search(&lands), 0);
     t.set_win(&small, 1);
     assert_eq!(s.kept_for_search(&lands), 1);
+    t.set_win(&large, 1);
+    assert_eq!(s.kept_for_search(&lands), 0);
     // Whichever is searched, the answer is the same.
     let solver = Solver::new();
     let sum = [small, large];
