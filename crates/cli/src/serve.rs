@@ -81,6 +81,18 @@ pub struct Args {
     /// nim`, which measures the server rather than a game's rules and bots).
     #[arg(long, hide = true)]
     pub with_nim: bool,
+    /// Async worker threads (0: half the cores, at least one: the database
+    /// writer and the bots' threads take the others).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub workers: usize,
+    /// Tasks an async worker runs between looks at its sockets (0: tokio's
+    /// default). For measurements.
+    #[arg(long, default_value_t = 0, value_name = "N", hide = true)]
+    pub event_interval: u32,
+    /// Tasks an async worker runs between looks at the shared queue (0:
+    /// tokio's default). For measurements.
+    #[arg(long, default_value_t = 0, value_name = "N", hide = true)]
+    pub global_queue_interval: u32,
 }
 
 /// The default database file.
@@ -176,6 +188,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         &db,
         args.addr,
         settings,
+        parlor_server::RuntimeOptions {
+            workers: (args.workers > 0).then_some(args.workers),
+            event_interval: (args.event_interval > 0).then_some(args.event_interval),
+            global_queue_interval: (args.global_queue_interval > 0)
+                .then_some(args.global_queue_interval),
+        },
         |server: &Server| {
             // The first line is read by `parlor serve-bench`: keep its shape.
             println!("parlor serve: lobby at http://{}/", server.addr());

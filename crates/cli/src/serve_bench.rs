@@ -7,7 +7,7 @@
 //! and each process stays within its own open-file limit.
 
 use anyhow::{bail, Context, Result};
-use parlor_server::bench::{Chooser, LoadOptions, LoadReport};
+use parlor_server::bench::{Chooser, LoadOptions, LoadReport, RematchWay};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Command, ExitCode, Stdio};
@@ -57,8 +57,18 @@ pub struct Args {
     /// connection), as the load generator did before the WebSocket's
     /// `rematch` message: to compare with older servers, or to tell the
     /// server's gains from the protocol's.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "rematch_new_socket")]
     pub rematch_over_http: bool,
+    /// Ask for each rematch over the game's WebSocket but join it on a new
+    /// one, as the load generator did before the connection could move to
+    /// the rematch (`"move": true`): to compare with older servers, or to
+    /// tell the server's gains from the protocol's.
+    #[arg(long)]
+    pub rematch_new_socket: bool,
+    /// An option passed on to `parlor serve` (repeatable), e.g.
+    /// `--server-arg=--workers=1`: to measure the server's settings.
+    #[arg(long = "server-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub server_args: Vec<String>,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -218,6 +228,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "--max-connections",
             &(2 * args.games + 1024).to_string(),
         ])
+        .args(&args.server_args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .spawn()
@@ -276,7 +287,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         think: Duration::from_millis(args.think_ms),
         setup_concurrency: args.setup_concurrency,
         choose,
-        rematch_over_http: args.rematch_over_http,
+        rematch: if args.rematch_over_http {
+            RematchWay::Http
+        } else if args.rematch_new_socket {
+            RematchWay::NewSocket
+        } else {
+            RematchWay::Move
+        },
     })?;
     let cpu1 = cpu_seconds(&pid);
     let rss = rss_mib(&pid);

@@ -6,8 +6,9 @@
 //! time around `think`, sends a random legal action and measures the time
 //! from sending to the `ack` (which the server sends only once the action is
 //! stored). A finished game is followed by its rematch, asked for over the
-//! game's own WebSocket (or over HTTP, as clients did before the server
-//! offered that), so the number of games held stays constant. The run is bounded: it stops after `duration`
+//! game's own WebSocket, which then moves to the new game (or, as clients
+//! did before the server offered that, on a new WebSocket, or over HTTP),
+//! so the number of games held stays constant. The run is bounded: it stops after `duration`
 //! (plus set-up and `warmup`), and it only ever talks to the address it is given, which
 //! the caller keeps on loopback.
 
@@ -56,10 +57,23 @@ pub struct LoadOptions {
     /// to send instead. Without one, such a game is reported as an error
     /// (`cannot choose an action`), never measured as zero actions.
     pub choose: Option<Chooser>,
-    /// Ask for each rematch with `POST /api/games/{id}/rematch` on a new
-    /// connection, as clients did before the WebSocket's `rematch`
-    /// message (to compare with servers older than it).
-    pub rematch_over_http: bool,
+    /// How each rematch is asked for and joined.
+    pub rematch: RematchWay,
+}
+
+/// How a client asks for the rematch of its finished game and joins it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RematchWay {
+    /// `rematch` with `move` over the game's WebSocket, which then
+    /// belongs to the new game (no new connection).
+    #[default]
+    Move,
+    /// `rematch` over the game's WebSocket, then a new WebSocket to the
+    /// new game (servers older than `move`).
+    NewSocket,
+    /// `POST /api/games/{id}/rematch` on a new connection, then a new
+    /// WebSocket (servers older than the WebSocket's `rematch`).
+    Http,
 }
 
 impl std::fmt::Debug for LoadOptions {
@@ -75,7 +89,7 @@ impl std::fmt::Debug for LoadOptions {
             .field("think", &self.think)
             .field("setup_concurrency", &self.setup_concurrency)
             .field("choose", &self.choose.is_some())
-            .field("rematch_over_http", &self.rematch_over_http)
+            .field("rematch", &self.rematch)
             .finish()
     }
 }
@@ -358,15 +372,17 @@ async fn play(
                     if v["to_act"] == "over" {
                         shared.finished.fetch_add(1, Ordering::Relaxed);
                         next_ref += 1;
-                        let made = if opts.rematch_over_http {
-                            rematch_over_http(&opts, &id, &token).await
-                        } else {
-                            rematch(&opts, &mut ws, next_ref).await
+                        let made = match opts.rematch {
+                            RematchWay::Http => rematch_over_http(&opts, &id, &token).await,
+                            way => rematch(&opts, &mut ws, next_ref, way).await,
                         };
                         match made {
                             Ok((nid, ntoken, nws)) => {
-                                ws.close().await;
-                                (id, token, ws) = (nid, ntoken, nws);
+                                if let Some(nws) = nws {
+                                    ws.close().await;
+                                    ws = nws;
+                                }
+                                (id, token) = (nid, ntoken);
                                 last_seq = 0;
                                 pending = None;
                                 chosen = None;
@@ -419,16 +435,26 @@ async fn play(
         .extend(latencies);
 }
 
+/// A rematch joined: its id, the seat's token, and the new WebSocket
+/// (None: the game's own moved to it).
+type Joined = (String, String, Option<Ws>);
+
 /// Asks for the rematch over the game's own WebSocket (`rematch`, answered
-/// with `rematch_seat`), then connects to the new game.
+/// with `rematch_seat`); with [`RematchWay::Move`] the socket moves to the
+/// new game, otherwise (or if the server did not move it) a new one
+/// connects.
 async fn rematch(
     opts: &LoadOptions,
     ws: &mut Ws,
     reference: u64,
-) -> Result<(String, String, Ws), String> {
-    ws.send(&json!({"type": "rematch", "ref": reference}))
-        .await
-        .map_err(|e| format!("rematch: {e}"))?;
+    way: RematchWay,
+) -> Result<Joined, String> {
+    let ask = if way == RematchWay::Move {
+        json!({"type": "rematch", "ref": reference, "move": true})
+    } else {
+        json!({"type": "rematch", "ref": reference})
+    };
+    ws.send(&ask).await.map_err(|e| format!("rematch: {e}"))?;
     let deadline = Instant::now() + Duration::from_secs(30);
     let v = loop {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -448,27 +474,28 @@ async fn rematch(
             _ => {}
         }
     };
+    if v["moved"] == true {
+        let nid = v["game"]["id"].as_str().unwrap_or_default().to_string();
+        let ntoken = v["token"].as_str().unwrap_or_default().to_string();
+        return Ok((nid, ntoken, None));
+    }
     join_rematch(opts, &v).await
 }
 
 /// Connects to the new game that a rematch answer (over either way)
 /// names, with its seat's token.
-async fn join_rematch(opts: &LoadOptions, v: &Value) -> Result<(String, String, Ws), String> {
+async fn join_rematch(opts: &LoadOptions, v: &Value) -> Result<Joined, String> {
     let nid = v["game"]["id"].as_str().unwrap_or_default().to_string();
     let ntoken = v["token"].as_str().unwrap_or_default().to_string();
     let ws = Ws::connect_opts(opts.addr, &nid, Some(&ntoken), true)
         .await
         .map_err(|e| e.to_string())?;
-    Ok((nid, ntoken, ws))
+    Ok((nid, ntoken, Some(ws)))
 }
 
 /// Asks for the rematch with `POST .../rematch` on a new connection, then
 /// connects to the new game.
-async fn rematch_over_http(
-    opts: &LoadOptions,
-    id: &str,
-    token: &str,
-) -> Result<(String, String, Ws), String> {
+async fn rematch_over_http(opts: &LoadOptions, id: &str, token: &str) -> Result<Joined, String> {
     let (status, v) = http(
         opts.addr,
         "POST",

@@ -540,6 +540,29 @@ pub(crate) fn seats_json(seats: &[SeatRow], connected: Option<&[bool]>) -> Value
     )
 }
 
+/// The async runtime a [`serve_blocking`] server runs on.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RuntimeOptions {
+    /// Async worker threads; None: [`default_workers`].
+    pub workers: Option<usize>,
+    /// Tasks a worker runs between looks at its sockets (tokio's
+    /// `event_interval`); None: tokio's default (61).
+    pub event_interval: Option<u32>,
+    /// Tasks a worker runs between looks at the shared queue (tokio's
+    /// `global_queue_interval`); None: tokio's default.
+    pub global_queue_interval: Option<u32>,
+}
+
+/// The async workers a server runs by default: half the cores, at least
+/// one. The database writer, the bots' threads (and, on a small machine,
+/// the clients) need cores too: on 2 cores shared with the load generator,
+/// one worker instead of tokio's two cut nim's server CPU per action by
+/// about a sixth (fewer wake-ups and hand-offs between workers;
+/// crates/server/README.md, "Load", tenth pass).
+pub fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+}
+
 /// Runs a server on a new multi-threaded runtime until Ctrl-C, for callers
 /// that have no runtime of their own (the `parlor` binary). `on_ready` is
 /// called once the server listens.
@@ -549,10 +572,20 @@ pub fn serve_blocking(
     db: &DbUrl,
     addr: SocketAddr,
     settings: Settings,
+    runtime: RuntimeOptions,
     on_ready: impl FnOnce(&Server),
 ) -> Result<(), StartError> {
-    let rt = tokio::runtime::Builder::new_multi_thread()
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder
         .enable_all()
+        .worker_threads(runtime.workers.unwrap_or_else(default_workers).max(1));
+    if let Some(n) = runtime.event_interval {
+        builder.event_interval(n.max(1));
+    }
+    if let Some(n) = runtime.global_queue_interval {
+        builder.global_queue_interval(n.max(1));
+    }
+    let rt = builder
         .build()
         .map_err(|source| StartError::Bind { addr, source })?;
     rt.block_on(async {

@@ -349,6 +349,101 @@ async fn a_rematch_over_the_games_own_websocket() {
     server.stop().await;
 }
 
+/// A connection that asks for its rematch with `"move": true` moves to the
+/// new game (issue 16): `rematch_seat` says `moved`, then the new game's
+/// welcome and state come on the same socket, which plays the new seat
+/// (no new WebSocket, no close); the old game sees the seat leave; the
+/// other player, moving too, joins the same game; a spectator is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_moves_to_the_rematch() {
+    let server = common::start(&common::sqlite_url("rematch-move"), common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"game": "nim", "config": {"pile": 1}, "take_seat": 0, "name": "Ann"}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    join(addr, &id, &t1).await;
+    let (mut ann, _) = connect(addr, &id, Some(&t0)).await;
+    let (mut bea, _) = connect(addr, &id, Some(&t1)).await;
+    let (mut watcher, _) = connect(addr, &id, None).await;
+
+    ann.send(&json!({"type": "rematch", "ref": "early", "move": true}))
+        .await
+        .unwrap();
+    assert_eq!(
+        error_for(&mut ann, json!("early")).await["code"],
+        "not_over"
+    );
+    // Ann takes the only stone: over.
+    act(&mut ann, 1, json!(1)).await;
+    bea.recv_until("state", |v| v["to_act"] == "over")
+        .await
+        .unwrap();
+    watcher
+        .send(&json!({"type": "rematch", "ref": 5, "move": true}))
+        .await
+        .unwrap();
+    assert_eq!(error_for(&mut watcher, json!(5)).await["code"], "spectator");
+
+    bea.send(&json!({"type": "rematch", "ref": "b", "move": true}))
+        .await
+        .unwrap();
+    let r1 = bea
+        .recv_until("rematch_seat", |v| v["ref"] == "b")
+        .await
+        .unwrap();
+    assert_eq!(r1["moved"], true, "{r1}");
+    let new_id = r1["game"]["id"].as_str().unwrap().to_string();
+    // The next message is the new game's welcome, for the new seat.
+    let welcome = bea.recv().await.unwrap();
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    assert_eq!(welcome["game"]["id"], new_id.as_str());
+    assert_eq!(welcome["you"]["seat"], r1["seat"], "{welcome}");
+    let state = bea.recv_until("state", |_| true).await.unwrap();
+    assert_eq!(state["seq"], 0, "{state}");
+    // The old game saw Bea's seat leave.
+    let seats = watcher
+        .recv_until("seats", |v| v["seats"][1]["connected"] == false)
+        .await
+        .unwrap();
+    assert_eq!(seats["seats"][0]["connected"], true, "{seats}");
+
+    ann.send(&json!({"type": "rematch", "ref": "a", "move": true}))
+        .await
+        .unwrap();
+    let r0 = ann
+        .recv_until("rematch_seat", |v| v["ref"] == "a")
+        .await
+        .unwrap();
+    assert_eq!(
+        (&r0["game"]["id"], &r0["moved"]),
+        (&json!(new_id), &json!(true))
+    );
+    assert_eq!(r0["seat"], 1);
+    ann.recv_until("welcome", |v| v["game"]["id"] == new_id.as_str())
+        .await
+        .unwrap();
+    // Both moved sockets play the new game: Bea (seat 0) takes the stone.
+    act(&mut bea, 2, json!(1)).await;
+    let over = ann
+        .recv_until("state", |v| v["to_act"] == "over")
+        .await
+        .unwrap();
+    assert_eq!(over["seq"], 1, "{over}");
+    // Nothing more of the old game reaches the moved sockets: a sync
+    // answers with the new game's state.
+    ann.send(&json!({"type": "sync"})).await.unwrap();
+    let synced = ann.recv_until("state", |_| true).await.unwrap();
+    assert_eq!(synced["seq"], 1, "{synced}");
+    watcher.close().await;
+    bea.close().await;
+    ann.close().await;
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn http_errors_change_nothing() {
     let server = common::start(&common::sqlite_url("errors"), common::test_settings()).await;

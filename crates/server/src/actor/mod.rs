@@ -98,7 +98,8 @@ pub(crate) enum RematchReply {
     /// Into the connection's queue, as `rematch_seat`/`error` with the
     /// client's ref (docs/api.md, "Client to server").
     Conn { conn: u64, reference: Value },
-    /// To an HTTP handler.
+    /// To a task waiting for it: an HTTP handler, or a connection that
+    /// moves to the rematch (`ws::move_to_rematch`).
     Http(oneshot::Sender<Result<(usize, String, Value), ApiError>>),
 }
 

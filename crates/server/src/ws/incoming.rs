@@ -23,6 +23,9 @@ pub(crate) struct Incoming<'a> {
     pub action: Option<Value>,
     /// The helper's `request`, or null.
     pub request: Value,
+    /// `"move": true` (a `rematch` that moves the connection to the new
+    /// game); any other value, or none, is false.
+    pub moving: bool,
 }
 
 /// [`Incoming`] as serde reads it. The type is borrowed from the text: a
@@ -38,6 +41,8 @@ struct Borrowed<'a> {
     action: Option<Value>,
     #[serde(default)]
     request: Value,
+    #[serde(rename = "move", default)]
+    moving: Value,
 }
 
 /// A field that is there, whatever its value (`Option<Value>` alone would
@@ -55,6 +60,7 @@ impl<'a> Incoming<'a> {
                 reference: b.reference,
                 action: b.action,
                 request: b.request,
+                moving: b.moving == Value::Bool(true),
             }),
             Err(_) => serde_json::from_str::<Value>(text).map(|v| Self::from_value(&v)),
         }
@@ -70,6 +76,7 @@ impl<'a> Incoming<'a> {
             reference: v.get("ref").cloned().unwrap_or(Value::Null),
             action: v.get("action").cloned(),
             request: v.get("request").cloned().unwrap_or(Value::Null),
+            moving: v.get("move") == Some(&Value::Bool(true)),
         }
     }
 }
@@ -87,6 +94,9 @@ mod tests {
             r#"{"type":"act"}"#,
             r#"{"type":"a\"ct","action":1}"#,
             r#"{"type":"assist","ref":{"x":[1]},"request":{"kind":"plays"}}"#,
+            r#"{"type":"rematch","ref":2,"move":true}"#,
+            r#"{"type":"rematch","move":"true"}"#,
+            r#"{"type":"rematch","move":1,"move":true}"#,
             r#"{"type":"chat","text":"hi","extra":[1,{"deep":true}]}"#,
             r#"{"type":7,"action":1}"#,
             r#"{"type":null}"#,

@@ -6,6 +6,10 @@
 //! drains the connection's bounded queue, which the actor fills and, when
 //! full, drops (the client is too slow and is disconnected).
 //!
+//! A seat's connection to a finished game may move to its rematch
+//! (`{"type": "rematch", "move": true}`): the same socket is bound to the
+//! new game's seat, with no new handshake and no close (issue 16).
+//!
 //! tungstenite reads the socket; the server writes its own frames
 //! (`frames.rs`: tungstenite kept each connection's largest burst as a
 //! buffer for the connection's life), a burst at a time.
@@ -14,7 +18,7 @@ mod frames;
 mod incoming;
 mod upgrade;
 
-use crate::actor::{ActReply, Connected, GameStub, Msg, RematchReply, Who};
+use crate::actor::{ActReply, Connected, GameStub, Msg, Outbound, RematchReply, Who};
 use crate::error::ApiError;
 use crate::extract::{Path, Query};
 use crate::hub::Hub;
@@ -27,6 +31,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::time::Duration;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
@@ -41,6 +46,27 @@ pub(crate) struct WsQuery {
     legal: Option<String>,
 }
 
+/// What a connection is bound to: its game, its number there and its
+/// queue's sending side. It changes when the connection moves to a
+/// rematch.
+struct Binding {
+    stub: GameStub,
+    conn: u64,
+    /// What the connection answers by itself goes into the game's queue
+    /// for it, behind what the game sent before; if the game has let go
+    /// of the connection (too slow, or the game left memory) it is dropped.
+    own: mpsc::WeakSender<Outbound>,
+    spectator: bool,
+}
+
+impl Binding {
+    fn local(&self, text: Utf8Bytes) {
+        if let Some(tx) = self.own.upgrade() {
+            let _ = tx.try_send(text);
+        }
+    }
+}
+
 pub(crate) async fn upgrade(
     State(hub): State<Hub>,
     Path(id): Path<String>,
@@ -49,10 +75,11 @@ pub(crate) async fn upgrade(
     ws: Upgrade,
 ) -> Result<Response, ApiError> {
     let stub = hub.stub(&id).await?;
+    let legal = matches!(q.legal.as_deref(), Some("true" | "1" | "yes"));
     let connected = stub
         .ask(|reply| Msg::Connect {
             token: q.token,
-            legal: matches!(q.legal.as_deref(), Some("true" | "1" | "yes")),
+            legal,
             reply,
         })
         .await??;
@@ -74,7 +101,13 @@ pub(crate) async fn upgrade(
             .max_frame_size(Some(max * 8));
         let stream =
             WebSocketStream::from_raw_socket(ReadSide(read), Role::Server, Some(config)).await;
-        run(stream, write, hub, stub, connected, max, client.0).await
+        let conn = Conn {
+            hub,
+            legal,
+            max,
+            client: client.0,
+        };
+        run(stream, write, conn, stub, connected).await
     }))
 }
 
@@ -121,35 +154,48 @@ impl<W: AsyncWrite + Unpin> Writes<W> {
 
 type Stream<R> = WebSocketStream<ReadSide<R>>;
 
-async fn run<R, W>(
-    mut stream: Stream<R>,
-    write: W,
+/// What a connection keeps whichever game it is bound to.
+struct Conn {
     hub: Hub,
-    stub: GameStub,
-    connected: Connected,
+    /// State messages carry the seat's legal actions (`legal=true`).
+    legal: bool,
+    /// The longest message read.
     max: usize,
+    /// The client's address (metered).
     client: std::net::IpAddr,
-) where
+}
+
+async fn run<R, W>(mut stream: Stream<R>, write: W, c: Conn, stub: GameStub, connected: Connected)
+where
     R: tokio::io::AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
+    let Conn {
+        hub,
+        legal,
+        max,
+        client,
+    } = c;
     let Connected {
         conn,
         mut out,
         own,
         spectator,
     } = connected;
+    let mut bound = Binding {
+        stub,
+        conn,
+        own,
+        spectator,
+    };
+    // The next game's queue, once the connection moves to a rematch: the
+    // writer takes it when the old game lets go of the old queue (after
+    // what it had queued), so the client reads the old game's last
+    // messages, then the new game's welcome.
+    let next_out: std::sync::Mutex<Option<mpsc::Receiver<Outbound>>> = Default::default();
     let mut bucket = crate::limits::ConnLimit::new(hub.settings().rate_conn);
     let chat_bucket = crate::limits::ChatLimit::new(hub.settings().rate_chat);
     let metered = hub.settings().rate_limits;
-    // What the connection answers by itself goes into the game's queue
-    // for it, behind what the game sent before; if the game has let go of
-    // the connection (too slow, or the game left memory) it is dropped.
-    let local = |text: Utf8Bytes| {
-        if let Some(tx) = own.upgrade() {
-            let _ = tx.try_send(text);
-        }
-    };
     let shutdown = hub.shutdown_signal();
     let assists = std::sync::Arc::new(tokio::sync::Semaphore::new(2));
 
@@ -190,6 +236,11 @@ async fn run<R, W>(
                         }
                     }
                     None => {
+                        let next = next_out.lock().unwrap_or_else(|e| e.into_inner()).take();
+                        if let Some(next) = next {
+                            out = next;
+                            continue;
+                        }
                         let (code, reason) = if *shutdown.borrow() {
                             (1012, "server restarting")
                         } else {
@@ -231,7 +282,7 @@ async fn run<R, W>(
                 match bucket.check() {
                     Ok(()) => {}
                     Err(Some(e)) => {
-                        local(error_text(Value::Null, &e));
+                        bound.local(error_text(Value::Null, &e));
                         continue;
                     }
                     Err(None) => {
@@ -244,7 +295,7 @@ async fn run<R, W>(
                 Message::Text(t) => t,
                 Message::Binary(_) => {
                     let e = ApiError::bad_json("send JSON text messages, not binary ones");
-                    local(error_text(Value::Null, &e));
+                    bound.local(error_text(Value::Null, &e));
                     continue;
                 }
                 // tungstenite checked its size (at most 125 bytes).
@@ -264,7 +315,7 @@ async fn run<R, W>(
                         text.len()
                     ),
                 );
-                local(error_text(Value::Null, &e));
+                bound.local(error_text(Value::Null, &e));
                 continue;
             }
             let incoming::Incoming {
@@ -272,29 +323,30 @@ async fn run<R, W>(
                 reference,
                 action,
                 request,
+                moving,
             } = match incoming::Incoming::read(text.as_str()) {
                 Ok(m) => m,
                 Err(e) => {
                     let e = ApiError::bad_json(format!("not JSON: {e}"));
-                    local(error_text(Value::Null, &e));
+                    bound.local(error_text(Value::Null, &e));
                     continue;
                 }
             };
             let kind = kind.as_deref();
-            if spectator && matches!(kind, Some("act" | "claim-win" | "rematch")) {
+            if bound.spectator && matches!(kind, Some("act" | "claim-win" | "rematch")) {
                 // Refused here: a spectator's message never takes a place
                 // in the game's queue.
                 let e = ApiError::new("spectator", "spectators cannot act: join with a seat token");
-                local(error_text(reference, &e));
+                bound.local(error_text(reference, &e));
                 continue;
             }
             let result = match kind {
                 Some("act") => match action {
-                    Some(action) => stub.send(Msg::Act {
-                        who: Who::Conn(conn),
+                    Some(action) => bound.stub.send(Msg::Act {
+                        who: Who::Conn(bound.conn),
                         action,
                         reply: ActReply::Conn {
-                            conn,
+                            conn: bound.conn,
                             reference: reference.clone(),
                         },
                     }),
@@ -305,7 +357,8 @@ async fn run<R, W>(
                     // connection, so one client cannot fill the helper's queue.
                     match assists.clone().try_acquire_owned() {
                         Ok(permit) => {
-                            let (hub, stub, own) = (hub.clone(), stub.clone(), own.clone());
+                            let (hub, stub, own, conn) =
+                                (hub.clone(), bound.stub.clone(), bound.own.clone(), bound.conn);
                             let reference = reference.clone();
                             tokio::spawn(async move {
                                 let r =
@@ -330,10 +383,10 @@ async fn run<R, W>(
                         )),
                     }
                 }
-                Some("claim-win") => stub.send(Msg::ClaimWin {
-                    who: Who::Conn(conn),
+                Some("claim-win") => bound.stub.send(Msg::ClaimWin {
+                    who: Who::Conn(bound.conn),
                     reply: ActReply::Conn {
-                        conn,
+                        conn: bound.conn,
                         reference: reference.clone(),
                     },
                 }),
@@ -345,27 +398,39 @@ async fn run<R, W>(
                     // `chat::parse` reads the message as a whole.
                     let value = serde_json::from_str(text.as_str()).unwrap_or(Value::Null);
                     match checked.and_then(|()| crate::chat::parse(&value)) {
-                        Ok(request) => stub.send(Msg::Chat { conn, request }),
+                        Ok(request) => bound.stub.send(Msg::Chat {
+                            conn: bound.conn,
+                            request,
+                        }),
                         Err(e) => Err(e),
                     }
                 }
-                Some("rematch") => {
-                    // A new game: metered as creating one over HTTP is
-                    // (`POST .../rematch`), by the client's address.
-                    hub.meter(crate::limits::Kind::Create, client)
-                        .and_then(|()| {
-                            stub.send(Msg::Rematch {
-                                who: Who::Conn(conn),
-                                reply: RematchReply::Conn {
-                                    conn,
-                                    reference: reference.clone(),
-                                },
-                            })
+                // A new game: metered as creating one over HTTP is
+                // (`POST .../rematch`), by the client's address.
+                Some("rematch") if moving => match hub.meter(crate::limits::Kind::Create, client) {
+                    Ok(()) => {
+                        // The reader waits for the move: what the client
+                        // sends meanwhile is for the new game.
+                        move_to_rematch(&hub, &mut bound, legal, reference.clone(), &next_out)
+                            .await;
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                },
+                Some("rematch") => hub
+                    .meter(crate::limits::Kind::Create, client)
+                    .and_then(|()| {
+                        bound.stub.send(Msg::Rematch {
+                            who: Who::Conn(bound.conn),
+                            reply: RematchReply::Conn {
+                                conn: bound.conn,
+                                reference: reference.clone(),
+                            },
                         })
-                }
-                Some("sync") => stub.send(Msg::Sync { conn }),
+                    }),
+                Some("sync") => bound.stub.send(Msg::Sync { conn: bound.conn }),
                 Some("ping") => {
-                    local(json!({"type": "pong", "ref": reference}).to_string().into());
+                    bound.local(json!({"type": "pong", "ref": reference}).to_string().into());
                     Ok(())
                 }
                 Some(other) => Err(ApiError::bad_json(format!(
@@ -376,7 +441,7 @@ async fn run<R, W>(
                 )),
             };
             if let Err(e) = result {
-                local(error_text(reference, &e));
+                bound.local(error_text(reference, &e));
             }
         }
     };
@@ -414,5 +479,81 @@ async fn run<R, W>(
         }
     }
     // Tell the game the seat left; wait for room rather than lose it.
-    let _ = stub.send_wait(Msg::Disconnect { conn }).await;
+    let _ = bound
+        .stub
+        .send_wait(Msg::Disconnect { conn: bound.conn })
+        .await;
+}
+
+/// Moves the connection to the rematch of its finished game: the rematch
+/// is made (or found) by the old game as over HTTP, the connection joins
+/// the new game's seat with its token, and the old game lets go of it.
+/// The client reads `rematch_seat` (with `"moved": true`) as the old
+/// game's last message, then the new game's `welcome` and state on the
+/// same socket. If the new game cannot take the connection, the answer
+/// says `"moved": false` and the connection stays where it was; a refused
+/// rematch is an `error`, as without `move`.
+async fn move_to_rematch(
+    hub: &Hub,
+    bound: &mut Binding,
+    legal: bool,
+    reference: Value,
+    next_out: &std::sync::Mutex<Option<mpsc::Receiver<Outbound>>>,
+) {
+    let made = bound
+        .stub
+        .ask(|tx| Msg::Rematch {
+            who: Who::Conn(bound.conn),
+            reply: RematchReply::Http(tx),
+        })
+        .await
+        .and_then(|r| r);
+    let (seat, token, game) = match made {
+        Ok(made) => made,
+        Err(e) => return bound.local(error_text(reference, &e)),
+    };
+    let id = game["id"].as_str().unwrap_or_default().to_string();
+    let joined = match hub.stub(&id).await {
+        Ok(stub) => stub
+            .ask(|reply| Msg::Connect {
+                token: Some(token.clone()),
+                legal,
+                reply,
+            })
+            .await
+            .and_then(|r| r)
+            .map(|c| (stub, c)),
+        Err(e) => Err(e),
+    };
+    let answer: Utf8Bytes = json!({
+        "type": "rematch_seat",
+        "ref": reference,
+        "game": game,
+        "seat": seat,
+        "token": token,
+        "moved": joined.is_ok(),
+    })
+    .to_string()
+    .into();
+    // The answer is the old game's last message: queued behind what it
+    // sent before, waiting for room rather than lost.
+    if let Some(tx) = bound.own.upgrade() {
+        let _ = tx.send(answer).await;
+    }
+    let Ok((stub, connected)) = joined else {
+        return;
+    };
+    // Handed to the writer before the old game lets go of the old queue,
+    // so that the writer finds it when that queue closes.
+    *next_out.lock().unwrap_or_else(|e| e.into_inner()) = Some(connected.out);
+    let old = std::mem::replace(
+        bound,
+        Binding {
+            stub,
+            conn: connected.conn,
+            own: connected.own,
+            spectator: connected.spectator,
+        },
+    );
+    let _ = old.stub.send_wait(Msg::Disconnect { conn: old.conn }).await;
 }
