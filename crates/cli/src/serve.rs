@@ -81,10 +81,11 @@ pub struct Args {
     /// nim`, which measures the server rather than a game's rules and bots).
     #[arg(long, hide = true)]
     pub with_nim: bool,
-    /// Async worker threads (0: half the cores, at least one: the database
-    /// writer and the bots' threads take the others).
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    pub workers: usize,
+    /// Async worker threads, 0 to 256 (0: half the cores, at least one: the
+    /// database writer and the bots' threads take the others).
+    #[arg(long, default_value_t = 0, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(0..=256))]
+    pub workers: u16,
     /// Tasks an async worker runs between looks at its sockets (0: tokio's
     /// default). For measurements.
     #[arg(long, default_value_t = 0, value_name = "N", hide = true)]
@@ -189,7 +190,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.addr,
         settings,
         parlor_server::RuntimeOptions {
-            workers: (args.workers > 0).then_some(args.workers),
+            workers: (args.workers > 0).then_some(usize::from(args.workers)),
             event_interval: (args.event_interval > 0).then_some(args.event_interval),
             global_queue_interval: (args.global_queue_interval > 0)
                 .then_some(args.global_queue_interval),

@@ -12,6 +12,9 @@ fn usage_errors_are_one_line() {
         &["no-such-command"],
         &["wordsprout", "hint"],
         &["gobble", "bench", "--dist", "sideways"],
+        // More async workers than any machine has threads for: refused
+        // before tokio would panic making them.
+        &["serve", "--workers", "1000000"],
     ] {
         let (code, _, err) = parlor(args);
         assert_eq!(code, 2, "{args:?}");
