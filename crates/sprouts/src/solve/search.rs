@@ -883,7 +883,7 @@ impl<'a> Search<'a> {
     /// positions) value smaller lands stepwise and keep the largest land
     /// for the search whatever heaps are known won beside it
     /// ([`LATER_STEPWISE_VALUING_HALF_LIVES`]). The first question is
-    /// the normal one and keeps its settings, so normal play is alone.
+    /// the normal one and keeps its settings: normal play is unchanged.
     fn root_nimber(&mut self, land: &[u8]) -> Option<u32> {
         if self.t.entry(land).nim == u8::MAX && !self.win(land, 0)? {
             return Some(0);
