@@ -444,6 +444,70 @@ async fn a_connection_moves_to_the_rematch() {
     server.stop().await;
 }
 
+/// A connection cut off in the middle of its move to the rematch (its
+/// client stopped reading, so the server drops it) leaves no seat held by
+/// it in either game (issue 16): the new game's other player sees the
+/// seat leave again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_cut_off_while_moving_holds_no_seat() {
+    let settings = parlor_server::Settings {
+        write_timeout: Duration::from_secs(3),
+        ..common::test_settings()
+    };
+    let server = common::start(&common::sqlite_url("rematch-move-cut"), settings).await;
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"game": "nim", "config": {"pile": 1}, "take_seat": 0, "name": "Ann"}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    join(addr, &id, &t1).await;
+    let (mut ann, _) = connect(addr, &id, Some(&t0)).await;
+    let (mut bea, _) = connect(addr, &id, Some(&t1)).await;
+    act(&mut ann, 1, json!(1)).await;
+    // Bea moves first: the rematch is made, and she watches its seats.
+    bea.send(&json!({"type": "rematch", "ref": "b", "move": true}))
+        .await
+        .unwrap();
+    let r1 = bea
+        .recv_until("rematch_seat", |v| v["ref"] == "b")
+        .await
+        .unwrap();
+    assert_eq!(r1["moved"], true, "{r1}");
+    bea.recv_until("state", |_| true).await.unwrap();
+    ann.recv_until("seats", |v| v["seats"][1]["connected"] == false)
+        .await
+        .unwrap();
+    // Ann stops reading: large pongs fill the sockets' buffers, then her
+    // connection's queue, and the server's writes to her wait. Then she
+    // moves.
+    let ping = json!({"type": "ping", "ref": "x".repeat(12_000)});
+    for _ in 0..600 {
+        ann.send(&ping).await.unwrap();
+    }
+    ann.send(&json!({"type": "rematch", "ref": "a", "move": true}))
+        .await
+        .unwrap();
+    // Ann's new seat (1) is held while her connection lives; once the
+    // server drops it (write timeout), nobody holds it.
+    bea.recv_until("seats", |v| v["seats"][1]["connected"] == true)
+        .await
+        .unwrap();
+    // (Within a deadline of the test's own: the server's pings keep
+    // `recv` from timing out.)
+    let left = bea.recv_until("seats", |v| v["seats"][1]["connected"] == false);
+    let seats = tokio::time::timeout(Duration::from_secs(20), left)
+        .await
+        .expect("Ann's seat in the rematch stays held by her dropped connection")
+        .unwrap();
+    assert_eq!(seats["seats"][0]["connected"], true, "{seats}");
+    drop(ann);
+    bea.close().await;
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn http_errors_change_nothing() {
     let server = common::start(&common::sqlite_url("errors"), common::test_settings()).await;

@@ -67,6 +67,15 @@ impl Binding {
     }
 }
 
+/// A connection's move to a rematch, for the writer: the new game's queue
+/// and the `rematch_seat` that opens it.
+struct Moved {
+    /// Written when the old game's queue closes: after everything the old
+    /// game sent, before the new game's welcome.
+    answer: Outbound,
+    out: mpsc::Receiver<Outbound>,
+}
+
 pub(crate) async fn upgrade(
     State(hub): State<Hub>,
     Path(id): Path<String>,
@@ -191,8 +200,8 @@ where
     // The next game's queue, once the connection moves to a rematch: the
     // writer takes it when the old game lets go of the old queue (after
     // what it had queued), so the client reads the old game's last
-    // messages, then the new game's welcome.
-    let next_out: std::sync::Mutex<Option<mpsc::Receiver<Outbound>>> = Default::default();
+    // messages, then `rematch_seat`, then the new game's welcome.
+    let next_out: std::sync::Mutex<Option<Moved>> = Default::default();
     let mut bucket = crate::limits::ConnLimit::new(hub.settings().rate_conn);
     let chat_bucket = crate::limits::ChatLimit::new(hub.settings().rate_chat);
     let metered = hub.settings().rate_limits;
@@ -236,9 +245,12 @@ where
                         }
                     }
                     None => {
-                        let next = next_out.lock().unwrap_or_else(|e| e.into_inner()).take();
-                        if let Some(next) = next {
-                            out = next;
+                        let moved = next_out.lock().unwrap_or_else(|e| e.into_inner()).take();
+                        if let Some(moved) = moved {
+                            out = moved.out;
+                            if !writes.frame(Frame::Text(&moved.answer)).await {
+                                break;
+                            }
                             continue;
                         }
                         let (code, reason) = if *shutdown.borrow() {
@@ -498,7 +510,7 @@ async fn move_to_rematch(
     bound: &mut Binding,
     legal: bool,
     reference: Value,
-    next_out: &std::sync::Mutex<Option<mpsc::Receiver<Outbound>>>,
+    next_out: &std::sync::Mutex<Option<Moved>>,
 ) {
     let made = bound
         .stub
@@ -535,17 +547,27 @@ async fn move_to_rematch(
     })
     .to_string()
     .into();
-    // The answer is the old game's last message: queued behind what it
-    // sent before, waiting for room rather than lost.
-    if let Some(tx) = bound.own.upgrade() {
-        let _ = tx.send(answer).await;
-    }
     let Ok((stub, connected)) = joined else {
+        // The connection stays: the answer is queued behind what the old
+        // game sent, waiting for room rather than lost.
+        if let Some(tx) = bound.own.upgrade() {
+            let _ = tx.send(answer).await;
+        }
         return;
     };
+    // Nothing is awaited from here until the connection is bound to the
+    // new game: the reader is dropped mid-move if the writer stops (the
+    // client stopped reading, or left), and then `run` disconnects what
+    // `bound` holds. A seat joined but not yet bound would stay held by a
+    // connection that is gone (`connected` true, the game kept in memory).
+    //
     // Handed to the writer before the old game lets go of the old queue,
-    // so that the writer finds it when that queue closes.
-    *next_out.lock().unwrap_or_else(|e| e.into_inner()) = Some(connected.out);
+    // so that the writer finds it when that queue closes; the answer is
+    // written then, as the old game's last message (issue 16).
+    *next_out.lock().unwrap_or_else(|e| e.into_inner()) = Some(Moved {
+        answer,
+        out: connected.out,
+    });
     let old = std::mem::replace(
         bound,
         Binding {
@@ -555,5 +577,10 @@ async fn move_to_rematch(
             spectator: connected.spectator,
         },
     );
-    let _ = old.stub.send_wait(Msg::Disconnect { conn: old.conn }).await;
+    // The old game lets go of the connection, waiting for room rather
+    // than lost, in a task of its own so that the connection ending
+    // meanwhile cannot lose it either (the old seat would stay held).
+    tokio::spawn(async move {
+        let _ = old.stub.send_wait(Msg::Disconnect { conn: old.conn }).await;
+    });
 }
