@@ -430,6 +430,22 @@ proptest! {
         prop_assert_eq!(s.sum_nimber(&lands), Some(want), "position {}", p);
     }
 
+    /// The later questions of a position's nimber asked with their own
+    /// settings (every land valued stepwise, heaps known won not
+    /// counted; or lands valued in full and heaps weighing much) give the
+    /// nimbers of a plain search.
+    #[test]
+    fn later_questions_keep_values(spots in 2u32..=5, moves in 1usize..9, seed in any::<u64>(), heavy in any::<bool>()) {
+        let p = random_position(spots, moves + (spots as usize - 2) * 2, seed);
+        let want = plain_nimber(&p, &mut HashMap::new());
+        let lands = lands_of(&p).unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let t = Tables::default();
+        let later = if heavy { (u64::MAX, 100) } else { (0, 0) };
+        let mut s = Search::new(&t, &stop, 0, 1).later_questions(later.0, later.1);
+        prop_assert_eq!(s.sum_nimber(&lands), Some(want), "position {}", p);
+    }
+
     /// The solver's moves and the rules crate's moves reach the same
     /// positions (as the solver writes them, small regions not merged).
     #[test]
