@@ -235,10 +235,15 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
         x
     }
     let mut owner = [u16::MAX; 256];
-    let mut joined = false;
+    // Each union joins two lands: `n - 1` of them leave one.
+    let mut unions = 0;
+    // Corners of each spot, for the key cache's writing: all of a spot's
+    // corners lie in its own land, so one count serves every land.
+    let mut count = [0u8; 256];
     for (r, region) in w.regions.iter().enumerate().take(n) {
         for bound in region {
             for &v in bound {
+                count[v as usize] += 1;
                 let o = owner[v as usize];
                 if o == u16::MAX {
                     owner[v as usize] = r as u16;
@@ -246,21 +251,18 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
                     let (a, b) = (find(&mut parent, o), find(&mut parent, r as u16));
                     if a != b {
                         parent[a as usize] = b;
-                        joined = true;
+                        unions += 1;
                     }
                 }
             }
         }
     }
-    let mut group = [0u16; MAX_REGIONS];
-    if n == 1 || (joined && (0..n as u16).all(|r| find(&mut parent, r) == find(&mut parent, 0))) {
+    if unions + 1 == n {
         // One land (the usual case): all regions as they come.
-        for (i, g) in group.iter_mut().enumerate().take(n) {
-            *g = i as u16;
-        }
-        out.push(canon_cached(&w.regions, &group[..n], lives));
+        out.push(canon_cached(&w.regions, &ALL_REGIONS[..n], lives, &count));
         return;
     }
+    let mut group = [0u16; MAX_REGIONS];
     let mut done = [false; MAX_REGIONS];
     for r in 0..n {
         let root = find(&mut parent, r as u16);
@@ -275,12 +277,24 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
                 len += 1;
             }
         }
-        out.push(canon_cached(&w.regions, &group[..len], lives));
+        out.push(canon_cached(&w.regions, &group[..len], lives, &count));
     }
 }
 
 /// More regions than a work position can hold (see [`finish_in`]).
 const MAX_REGIONS: usize = 512;
+
+/// Every region index in order: a land of all the regions, without
+/// writing the list for each child.
+static ALL_REGIONS: [u16; MAX_REGIONS] = {
+    let mut all = [0u16; MAX_REGIONS];
+    let mut i = 0;
+    while i < MAX_REGIONS {
+        all[i] = i as u16;
+        i += 1;
+    }
+    all
+};
 
 /// Drops one corner of a one-life spot whose two corners are next to each
 /// other on boundary `b` (`xAAy` becomes `xAy`, `AA` becomes `A`): a line
@@ -303,7 +317,7 @@ fn drop_twin(b: &mut Vec<u8>, lives: &[u8]) {
     let mut i = 0;
     while i < b.len() {
         let m = b.len();
-        let (v, next) = (b[i], b[(i + 1) % m]);
+        let (v, next) = (b[i], b[if i + 1 == m { 0 } else { i + 1 }]);
         if v == next && lives[v as usize] == 1 {
             b.remove(i);
         } else {
@@ -319,68 +333,83 @@ fn drop_twin(b: &mut Vec<u8>, lives: &[u8]) {
 /// it holds and their lives, not on how they lie (see the module
 /// documentation).
 fn merge_small_regions(regions: &mut [Vec<Vec<u8>>], lives: &[u8]) {
+    // Corners of each spot in the whole land: counted only once a small
+    // region is found (most children have none).
     let mut total = [0u8; 256];
-    for r in regions.iter() {
-        for b in r {
-            for &v in b {
-                total[v as usize] += 1;
-            }
-        }
-    }
+    let mut counted = false;
+    // Per spot, the region that last counted it and its corners there:
+    // a stamp instead of clearing the counts after every region.
+    let mut stamp = [u16::MAX; 256];
     let mut here = [0u8; 256];
-    for region in regions.iter_mut() {
+    for ri in 0..regions.len() {
+        let region = &regions[ri];
         if region.len() == 1 && region[0].len() <= 1 {
             continue;
         }
-        let mut sum = 0u32;
+        let me = ri as u16;
+        // Read only while the region can still be small: no spot with
+        // three lives, at most three lives in all (the sum only grows).
         let mut small = true;
-        for b in region.iter() {
+        let mut sum = 0u32;
+        'read: for b in region.iter() {
             for &v in b {
-                let l = lives[v as usize];
+                let vi = v as usize;
+                let l = lives[vi];
                 if l == 3 {
                     small = false;
+                    break 'read;
                 }
-                if here[v as usize] == 0 {
+                if stamp[vi] != me {
+                    stamp[vi] = me;
+                    here[vi] = 0;
                     sum += l as u32;
+                    if sum > 3 {
+                        small = false;
+                        break 'read;
+                    }
                 }
-                here[v as usize] += 1;
+                here[vi] += 1;
             }
         }
-        if small && sum <= 3 {
-            // Every spot is written once, so `merged` clears `here` too;
-            // each spot holds a life, so there are at most three.
-            let mut merged = [0u8; 3];
-            let mut len = 0;
-            for pass in 0..3 {
-                for &v in region.iter().flatten() {
-                    let vi = v as usize;
-                    if here[vi] == 0 {
-                        continue;
-                    }
-                    let kind = if lives[vi] == 2 {
-                        0
-                    } else if here[vi] < total[vi] {
-                        1
-                    } else {
-                        2
-                    };
-                    if kind == pass {
-                        merged[len] = v;
-                        len += 1;
-                        here[vi] = 0;
-                    }
-                }
-            }
-            region.truncate(1);
-            region[0].clear();
-            region[0].extend_from_slice(&merged[..len]);
-        } else {
-            for b in region.iter() {
-                for &v in b {
-                    here[v as usize] = 0;
+        if !small {
+            continue;
+        }
+        if !counted {
+            counted = true;
+            for r in regions.iter() {
+                for &v in r.iter().flatten() {
+                    total[v as usize] += 1;
                 }
             }
         }
+        // Every spot is written once (its stamp taken as it is), so
+        // there are at most three: each holds a life.
+        let region = &mut regions[ri];
+        let mut merged = [0u8; 3];
+        let mut len = 0;
+        for pass in 0..3 {
+            for &v in region.iter().flatten() {
+                let vi = v as usize;
+                if stamp[vi] != me {
+                    continue;
+                }
+                let kind = if lives[vi] == 2 {
+                    0
+                } else if here[vi] < total[vi] {
+                    1
+                } else {
+                    2
+                };
+                if kind == pass {
+                    merged[len] = v;
+                    len += 1;
+                    stamp[vi] = u16::MAX;
+                }
+            }
+        }
+        region.truncate(1);
+        region[0].clear();
+        region[0].extend_from_slice(&merged[..len]);
     }
 }
 
@@ -594,19 +623,11 @@ impl Arrange {
 /// first appearance). The plain writing describes the land up to the
 /// spots' ids, so equal plain writings are equivalent lands and one key
 /// serves them all: the same part met again costs one look-up.
-fn canon_cached(all: &[Vec<Vec<u8>>], group: &[u16], lives: &[u8]) -> Key {
-    let mut count = [0u8; 256];
-    // Plain loops: nested iterator adapters cost a tenth of the solver here.
-    for &g in group {
-        for b in &all[g as usize] {
-            for &v in b {
-                count[v as usize] += 1;
-            }
-        }
-    }
+/// `count` gives each spot's corners (in the land; see [`finish_in`]).
+fn canon_cached(all: &[Vec<Vec<u8>>], group: &[u16], lives: &[u8], count: &[u8; 256]) -> Key {
     ARRANGE.with(|a| {
         let mut a = a.borrow_mut();
-        a.write(all, group, lives, &count);
+        a.write(all, group, lives, count);
         if let Some(k) = CANON_SEEN.with(|c| c.borrow().get(&a.plain[..]).cloned()) {
             return k;
         }
@@ -1411,7 +1432,10 @@ pub(crate) fn visit_children(key: &[u8], f: &mut dyn FnMut(Vec<Key>) -> bool) ->
     // same backwards, spot for spot: it is its own mirror image, which
     // makes some dividing moves come in twins (see `split` below).
     let mirrored = twins_allowed && w.regions.iter().flatten().all(|b| reads_same_backwards(b));
-    let mut seen: HashSet<Vec<Key>, BuildHasherDefault<Mix>> = HashSet::default();
+    // Sized for a typical land's children (about 35, half of them twins):
+    // growing from empty rehashed it several times for each land.
+    let mut seen: HashSet<Vec<Key>, BuildHasherDefault<Mix>> =
+        HashSet::with_capacity_and_hasher(64, BuildHasherDefault::default());
     let mut stop = false;
     // Every child is made in this one work position, copied over from the
     // parent with `clone_from`, which keeps the buffers of the last child.
@@ -1704,6 +1728,96 @@ mod shape_tests {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed % m
+        }
+    }
+
+    /// The merging of small regions as it was first written (every
+    /// region read whole, the counts cleared after each one): the one
+    /// that reads less must merge exactly the same regions the same way.
+    fn merge_plainly(regions: &mut [Vec<Vec<u8>>], lives: &[u8]) {
+        let mut total = [0u8; 256];
+        for &v in regions.iter().flatten().flatten() {
+            total[v as usize] += 1;
+        }
+        let mut here = [0u8; 256];
+        for region in regions.iter_mut() {
+            if region.len() == 1 && region[0].len() <= 1 {
+                continue;
+            }
+            let (mut sum, mut small) = (0u32, true);
+            for &v in region.iter().flatten() {
+                let l = lives[v as usize];
+                small &= l != 3;
+                if here[v as usize] == 0 {
+                    sum += l as u32;
+                }
+                here[v as usize] += 1;
+            }
+            if small && sum <= 3 {
+                let mut merged = Vec::new();
+                for pass in 0..3 {
+                    for &v in region.iter().flatten() {
+                        let vi = v as usize;
+                        if here[vi] == 0 {
+                            continue;
+                        }
+                        let kind = if lives[vi] == 2 {
+                            0
+                        } else if here[vi] < total[vi] {
+                            1
+                        } else {
+                            2
+                        };
+                        if kind == pass {
+                            merged.push(v);
+                            here[vi] = 0;
+                        }
+                    }
+                }
+                *region = vec![merged];
+            } else {
+                for &v in region.iter().flatten() {
+                    here[v as usize] = 0;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn small_regions_merge_as_when_read_whole() {
+        for seed in 1..3000u64 {
+            let mut next = below(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            // Spots: a few with three or two lives (one corner), some
+            // with one life and one or two corners, spread at random
+            // over boundaries of a few regions.
+            let spots = 1 + next(9) as usize;
+            let mut lives = Vec::new();
+            let mut corners = Vec::new();
+            for v in 0..spots {
+                let l = 1 + next(3) as u8;
+                lives.push(l);
+                let c = if l == 1 { 1 + next(2) } else { 1 };
+                for _ in 0..c {
+                    corners.push(v as u8);
+                }
+            }
+            let nr = 1 + next(4) as usize;
+            let mut regions: Vec<Vec<Vec<u8>>> = vec![Vec::new(); nr];
+            for &v in &corners {
+                let r = next(nr as u64) as usize;
+                let nb = regions[r].len() as u64;
+                let b = next(nb + 1) as usize;
+                if b == regions[r].len() {
+                    regions[r].push(Vec::new());
+                }
+                let at = next(regions[r][b].len() as u64 + 1) as usize;
+                regions[r][b].insert(at, v);
+            }
+            regions.retain(|r| !r.is_empty());
+            let mut plain = regions.clone();
+            merge_plainly(&mut plain, &lives);
+            merge_small_regions(&mut regions, &lives);
+            assert_eq!(regions, plain, "seed {seed}, lives {lives:?}");
         }
     }
 

@@ -14,8 +14,11 @@
 //! the nimbers of all but one are found (the one kept is the largest,
 //! heaps known won counting against it; each found by asking
 //! `L + *0`, `L + *1`, ... until one loses, [`Search::nimber`]) only when
-//! the search first chooses that option, so only one land is ever searched
-//! as a game and options never chosen cost nothing. A loss of `L + *k`
+//! the search chooses that option, so only one land is ever searched
+//! as a game and options never chosen cost nothing. Lands of 13 lives or
+//! more are valued a question at a time, each question searched only
+//! while the option stays the best ([`Search::value_step`]), so a costly
+//! valuing gives way to cheaper options. A loss of `L + *k`
 //! proves nimber(L) = k; a win only rules k out. Both are kept per land
 //! ([`Entry`]).
 //!
@@ -286,6 +289,14 @@ struct Kid {
     rank: u64,
 }
 
+/// Where the valuing of a multi-land option stands ([`Search::valuing`]).
+enum Valuing {
+    /// Ask `land + *j` next.
+    Ask(Key, u32),
+    /// All lands but this one are valued: search it beside this heap.
+    Search(Key, u32),
+}
+
 impl Kid {
     fn one(land: Key, heap: u32) -> Kid {
         Kid {
@@ -342,11 +353,34 @@ fn unpaired(lands: &[Key]) -> impl Iterator<Item = usize> + '_ {
 /// Half-lives a heap known won takes off a land's size when choosing the
 /// land to search ([`Search::kept_for_search`]). Any weight moves the
 /// search's path; measured over normal n = 8 to 14, nimbers and
-/// `--spots 1..11` in one process, 6 did best (counting the heaps known
-/// won before the size, as an unbounded weight, made the one-process run
-/// 2.2 times slower; 7 and 8 n = 14 1.4 times slower): see
-/// `docs/rules/sprouts.md`, session 13b.
-const KNOWN_WIN_WEIGHT: i64 = 6;
+/// `--spots 1..11` in one process, 6 did best while lands were valued in
+/// full (counting the heaps known won before the size, as an unbounded
+/// weight, made the one-process run 2.2 times slower; 7 and 8 n = 14 1.4
+/// times slower: session 13b); with the stepwise valuing 8 does (normal
+/// 1..11 1.06 times faster than 6, n = 14 1.1; 0, 3, 12 more positions
+/// at n = 12 and 14): see `docs/rules/sprouts.md`, session 15.
+const KNOWN_WIN_WEIGHT: i64 = 8;
+
+/// Lands of at least this many half-lives (13 lives) inside a multi-land
+/// option are valued one question at a time within the search's
+/// thresholds ([`Search::value_step`]); smaller ones, cheap to value, in
+/// full at once. Measured over normal n = 8 to 14 and the nimbers (see
+/// `docs/rules/sprouts.md`, session 15): every land stepwise made normal
+/// 1..11 1.1 times and n = 12 1.4 times slower than 26, and 22, 30 or 34
+/// half-lives n = 12 1.4 to 1.7 times; the path moves with this bound.
+const STEPWISE_VALUING_HALF_LIVES: u64 = 26;
+
+/// A multi-land option's proof and disproof numbers from those of the
+/// question its valuing asks now (`p`, `d`, neither 0): the valuing must
+/// settle the question either way and then go on, so the option is as
+/// hard to prove lost as both numbers together, and at least as easy to
+/// prove won as the cheaper of them. The disproof number is at least the
+/// threshold the question was searched to, so the search, finding it
+/// past the threshold, moves on. (The greater of the two as the disproof
+/// number made n = 12 1.5 times slower.)
+fn valuing_numbers(p: u32, d: u32) -> (u32, u32) {
+    (p.min(d), p.saturating_add(d).min(INF))
+}
 
 /// Twice the lives of a land key: a name stands for one life written twice.
 fn lives2(key: &[u8]) -> u64 {
@@ -404,6 +438,10 @@ pub(crate) struct Search<'a> {
     depth: usize,
     /// The option lists of the nodes on the current path.
     lists: Vec<Options>,
+    /// Lands of at least this many half-lives are valued stepwise
+    /// ([`STEPWISE_VALUING_HALF_LIVES`]; tests lower it to reach that code
+    /// on small positions).
+    stepwise_from: u64,
 }
 
 impl<'a> Search<'a> {
@@ -416,7 +454,16 @@ impl<'a> Search<'a> {
             threads: threads.max(1),
             depth: 0,
             lists: Vec::new(),
+            stepwise_from: STEPWISE_VALUING_HALF_LIVES,
         }
+    }
+
+    /// The same search valuing lands of at least `half_lives` stepwise
+    /// inside multi-land options (0: every land).
+    #[cfg(test)]
+    pub(crate) fn stepwise_from(mut self, half_lives: u64) -> Self {
+        self.stepwise_from = half_lives;
+        self
     }
 
     fn known(&self, land: &[u8], k: u32) -> Option<bool> {
@@ -528,15 +575,25 @@ impl<'a> Search<'a> {
                     }
                     kid
                 }
-                _ => Kid {
-                    land: None,
-                    option: i,
-                    open,
-                    heap: x,
-                    pn: 1,
-                    dn: 1,
-                    rank: 0,
-                },
+                _ => {
+                    let mut kid = Kid {
+                        land: None,
+                        option: i,
+                        open,
+                        heap: x,
+                        pn: 1,
+                        dn: 1,
+                        rank: 0,
+                    };
+                    // A valuing left half done earlier starts where its
+                    // current question stands.
+                    if let Valuing::Ask(l, j) = self.valuing(&kid, &list) {
+                        if let Some((p, d)) = self.t.pn_get(&l, j) {
+                            (kid.pn, kid.dn) = valuing_numbers(p, d);
+                        }
+                    }
+                    kid
+                }
             };
             kids.push(kid);
         }
@@ -620,45 +677,24 @@ impl<'a> Search<'a> {
                 self.t.pn_set(land, k, pn, dn);
                 break Some((pn, dn));
             }
-            let kid = &mut kids[best];
-            if kid.land.is_none() {
-                // An option of several lands of unknown nimber: value all
-                // but one, fold them into the heap, and go on with that
-                // one alone (see `kept_for_search`).
-                let list = &self.lists[lists_mark];
-                let lands: Vec<Key> = kid
-                    .open
-                    .iter()
-                    .map(|&j| list[kid.option][j].clone())
-                    .collect();
-                let big = self.kept_for_search(&lands);
-                let mut x = kid.heap;
-                let mut stopped = false;
-                for (i, l) in lands.iter().enumerate() {
-                    if i != big {
-                        match self.nimber(l) {
-                            Some(n) => x ^= n,
-                            None => {
-                                stopped = true;
-                                break;
-                            }
-                        }
-                    }
-                }
-                if stopped {
-                    break None;
-                }
-                let kid = &mut kids[best];
-                kid.land = Some(lands[big].clone());
-                kid.heap = x;
-                kid.pn = 1;
-                kid.dn = 1;
-                self.look(kid);
-                continue;
-            }
+            let kid = &kids[best];
             let child_thpn = thdn.saturating_sub(dn - kid.pn.min(dn)).max(1);
             let eps = dn2.saturating_add(dn2 / 4).max(dn2.saturating_add(1));
             let child_thdn = thpn.min(eps).min(INF);
+            if kid.land.is_none() {
+                // An option of several lands of unknown nimber: its lands
+                // but one are valued question by question, each question
+                // searched only while the option stays the best (see
+                // `value_step`).
+                let list = self.lists[lists_mark].clone();
+                if self
+                    .value_step(&mut kids[best], &list, child_thdn)
+                    .is_none()
+                {
+                    break None;
+                }
+                continue;
+            }
             let child = kid.land.clone().unwrap_or_default();
             let heap = kid.heap;
             match self.mid(&child, heap, child_thpn, child_thdn) {
@@ -673,6 +709,72 @@ impl<'a> Search<'a> {
         self.depth -= 1;
         self.lists.truncate(lists_mark);
         result
+    }
+
+    /// Where the valuing of a multi-land option stands: the next question
+    /// to ask (a land to value and the heap beside it: `land + *0`,
+    /// `land + *1`, ... in turn, the first not known won), or, once all
+    /// lands but the one kept for the search are valued, that land and the
+    /// heap beside it.
+    fn valuing(&self, kid: &Kid, list: &[Vec<Key>]) -> Valuing {
+        let lands: Vec<Key> = kid
+            .open
+            .iter()
+            .map(|&j| list[kid.option][j].clone())
+            .collect();
+        let big = self.kept_for_search(&lands);
+        let mut x = kid.heap;
+        for (i, l) in lands.iter().enumerate() {
+            if i == big {
+                continue;
+            }
+            let e = self.t.entry(l);
+            if e.nim != u8::MAX {
+                x ^= e.nim as u32;
+            } else {
+                return Valuing::Ask(l.clone(), e.wins.trailing_ones());
+            }
+        }
+        Valuing::Search(lands[big].clone(), x)
+    }
+
+    /// One step of valuing a multi-land option chosen by the search: the
+    /// current question is searched within the option's threshold `th`
+    /// (the search leaves the option once that is passed, as for any
+    /// option), and the option takes the question's numbers
+    /// ([`valuing_numbers`]). Answered questions lead to the next; once
+    /// all lands but one are valued the option becomes that land beside a
+    /// heap. Valuing a land in full at once took most of normal n = 11
+    /// (5,070 and 2,346 of 9,580 positions), though the search might
+    /// have proved its node through another option meanwhile. Lands
+    /// under `stepwise_from` half-lives are still valued in full at once.
+    /// `None` if the search was stopped.
+    fn value_step(&mut self, kid: &mut Kid, list: &[Vec<Key>], th: u32) -> Option<()> {
+        loop {
+            match self.valuing(kid, list) {
+                Valuing::Search(land, x) => {
+                    kid.land = Some(land);
+                    kid.heap = x;
+                    (kid.pn, kid.dn) = (1, 1);
+                    self.look(kid);
+                    return Some(());
+                }
+                Valuing::Ask(land, j) if j >= 64 => {
+                    // Past the heaps the table keeps: value it in full.
+                    self.nimber(&land)?;
+                }
+                Valuing::Ask(land, _) if lives2(&land) < self.stepwise_from => {
+                    self.nimber(&land)?;
+                }
+                Valuing::Ask(land, j) => {
+                    let (p, d) = self.mid(&land, j, th, th)?;
+                    if p != 0 && d != 0 {
+                        (kid.pn, kid.dn) = valuing_numbers(p, d);
+                        return Some(());
+                    }
+                }
+            }
+        }
     }
 
     /// Which of an option's lands of unknown nimber is searched beside

@@ -69,6 +69,24 @@ fn answers_from_shared_tables_match_fresh_ones() {
     }
 }
 
+/// Every land of a multi-land option valued a question at a time (not
+/// only those of 13 lives or more) gives the start positions' known
+/// nimbers, from fresh tables and from tables shared between them.
+#[test]
+fn stepwise_valuing_gives_known_nimbers() {
+    let known = [0, 0, 1, 1, 1, 0, 0, 0];
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let shared = Tables::default();
+    for (i, &k) in known.iter().enumerate() {
+        let lands = lands_of(&Position::start(i as u32 + 1)).unwrap();
+        let t = Tables::default();
+        let mut s = Search::new(&t, &stop, 0, 1).stepwise_from(0);
+        assert_eq!(s.sum_nimber(&lands), Some(k), "n = {}", i + 1);
+        let mut s = Search::new(&shared, &stop, 0, 1).stepwise_from(0);
+        assert_eq!(s.sum_loses(&lands, 0), Some(k == 0), "n = {}", i + 1);
+    }
+}
+
 #[test]
 fn nimbers_of_start_positions() {
     let known = [0, 0, 1, 1, 1];
@@ -263,14 +281,14 @@ fn the_land_searched_has_fewest_questions_answered() {
     let s = Search::new(&t, &stop, 0, 1);
     let lands = [small.clone(), large.clone()];
     assert_eq!(s.kept_for_search(&lands), 1);
-    // One heap known won evens the sizes (18 and 12 half-lives, a heap
-    // weighing 6): the larger still.
+    // One heap known won makes the larger the smaller (18 and 12
+    // half-lives, a heap weighing 8: 10 against 12).
     t.set_win(&large, 0);
-    assert_eq!(s.kept_for_search(&lands), 1);
-    t.set_win(&large, 1);
     assert_eq!(s.kept_for_search(&lands), 0);
     t.set_win(&small, 1);
     assert_eq!(s.kept_for_search(&lands), 1);
+    t.set_win(&large, 1);
+    assert_eq!(s.kept_for_search(&lands), 0);
     // Whichever is searched, the answer is the same.
     let solver = Solver::new();
     let sum = [small, large];
@@ -393,6 +411,23 @@ proptest! {
         let want = plain_nimber(&p, &mut nm) != 0;
         let a = Solver::new().solve(&p, &Query { threads, ..q() }).unwrap();
         prop_assert_eq!(a.first_player_wins, want, "position {}", p);
+    }
+
+    /// Multi-land options valued one question at a time inside the
+    /// search's thresholds (every land, not only the large ones) give
+    /// the nimbers and outcomes of a plain search.
+    #[test]
+    fn stepwise_valuing_keeps_values(spots in 2u32..=5, moves in 1usize..9, seed in any::<u64>()) {
+        let p = random_position(spots, moves + (spots as usize - 2) * 2, seed);
+        let want = plain_nimber(&p, &mut HashMap::new());
+        let lands = lands_of(&p).unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let t = Tables::default();
+        let mut s = Search::new(&t, &stop, 0, 1).stepwise_from(0);
+        prop_assert_eq!(s.sum_loses(&lands, 0), Some(want == 0), "position {}", p);
+        let t = Tables::default();
+        let mut s = Search::new(&t, &stop, 0, 1).stepwise_from(0);
+        prop_assert_eq!(s.sum_nimber(&lands), Some(want), "position {}", p);
     }
 
     /// The solver's moves and the rules crate's moves reach the same
