@@ -519,7 +519,8 @@ pub trait Storage: Send {
     fn lease(&mut self, _op: LeaseOp<'_>) -> Result<Vec<String>, StorageError> {
         Ok(Vec::new())
     }
-    /// Names the connection in log lines (`writer`, `reader`).
+    /// Names the connection in log lines (`writer`, `reader`); SQLite
+    /// gives its writer a larger page cache.
     fn set_role(&mut self, _role: &'static str) {}
     /// Housekeeping, called about twice a second on a connection of its
     /// own (SQLite: copy the write-ahead log into the database file, so
