@@ -31,6 +31,29 @@ async fn connect(addr: SocketAddr, id: &str, token: Option<&str>) -> (Ws, Value)
     (ws, state)
 }
 
+/// A Nim game of one stone with both seats taken and connected (Ann's
+/// first): what the rematch tests start from.
+struct OneStone {
+    id: String,
+    t0: String,
+    ann: Ws,
+    bea: Ws,
+}
+
+async fn one_stone(addr: SocketAddr) -> OneStone {
+    let created = create(
+        addr,
+        json!({"game": "nim", "config": {"pile": 1}, "take_seat": 0, "name": "Ann"}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (token(&created, 0), token(&created, 1));
+    join(addr, &id, &t1).await;
+    let (ann, _) = connect(addr, &id, Some(&t0)).await;
+    let (bea, _) = connect(addr, &id, Some(&t1)).await;
+    OneStone { id, t0, ann, bea }
+}
+
 async fn act(ws: &mut Ws, reference: u64, action: Value) -> Value {
     ws.send(&json!({"type": "act", "ref": reference, "action": action}))
         .await
@@ -272,16 +295,13 @@ async fn a_rematch_is_stored_with_its_link_in_one_commit() {
 async fn a_rematch_over_the_games_own_websocket() {
     let server = common::start(&common::sqlite_url("rematch-ws"), common::test_settings()).await;
     let addr = server.addr();
-    let created = create(
-        addr,
-        json!({"game": "nim", "config": {"pile": 1}, "take_seat": 0, "name": "Ann"}),
-    )
-    .await;
-    let id = created["game"]["id"].as_str().unwrap().to_string();
-    let (t0, t1) = (token(&created, 0), token(&created, 1));
-    join(addr, &id, &t1).await;
-    let (mut ann, _) = connect(addr, &id, Some(&t0)).await;
-    let (mut bea, _) = connect(addr, &id, Some(&t1)).await;
+    let OneStone {
+        id,
+        t0,
+        mut ann,
+        mut bea,
+        ..
+    } = one_stone(addr).await;
     let (mut watcher, _) = connect(addr, &id, None).await;
 
     ann.send(&json!({"type": "rematch", "ref": "early"}))
@@ -358,16 +378,12 @@ async fn a_rematch_over_the_games_own_websocket() {
 async fn a_connection_moves_to_the_rematch() {
     let server = common::start(&common::sqlite_url("rematch-move"), common::test_settings()).await;
     let addr = server.addr();
-    let created = create(
-        addr,
-        json!({"game": "nim", "config": {"pile": 1}, "take_seat": 0, "name": "Ann"}),
-    )
-    .await;
-    let id = created["game"]["id"].as_str().unwrap().to_string();
-    let (t0, t1) = (token(&created, 0), token(&created, 1));
-    join(addr, &id, &t1).await;
-    let (mut ann, _) = connect(addr, &id, Some(&t0)).await;
-    let (mut bea, _) = connect(addr, &id, Some(&t1)).await;
+    let OneStone {
+        id,
+        mut ann,
+        mut bea,
+        ..
+    } = one_stone(addr).await;
     let (mut watcher, _) = connect(addr, &id, None).await;
 
     ann.send(&json!({"type": "rematch", "ref": "early", "move": true}))
@@ -456,16 +472,9 @@ async fn a_connection_cut_off_while_moving_holds_no_seat() {
     };
     let server = common::start(&common::sqlite_url("rematch-move-cut"), settings).await;
     let addr = server.addr();
-    let created = create(
-        addr,
-        json!({"game": "nim", "config": {"pile": 1}, "take_seat": 0, "name": "Ann"}),
-    )
-    .await;
-    let id = created["game"]["id"].as_str().unwrap().to_string();
-    let (t0, t1) = (token(&created, 0), token(&created, 1));
-    join(addr, &id, &t1).await;
-    let (mut ann, _) = connect(addr, &id, Some(&t0)).await;
-    let (mut bea, _) = connect(addr, &id, Some(&t1)).await;
+    let OneStone {
+        mut ann, mut bea, ..
+    } = one_stone(addr).await;
     act(&mut ann, 1, json!(1)).await;
     // Bea moves first: the rematch is made, and she watches its seats.
     bea.send(&json!({"type": "rematch", "ref": "b", "move": true}))
