@@ -475,18 +475,24 @@ async fn rematch(
         }
     };
     if v["moved"] == true {
-        let nid = v["game"]["id"].as_str().unwrap_or_default().to_string();
-        let ntoken = v["token"].as_str().unwrap_or_default().to_string();
+        let (nid, ntoken) = rematch_seat(&v);
         return Ok((nid, ntoken, None));
     }
     join_rematch(opts, &v).await
 }
 
+/// The new game's id and the seat's token in a rematch answer (over
+/// either way).
+fn rematch_seat(v: &Value) -> (String, String) {
+    let nid = v["game"]["id"].as_str().unwrap_or_default().to_string();
+    let ntoken = v["token"].as_str().unwrap_or_default().to_string();
+    (nid, ntoken)
+}
+
 /// Connects to the new game that a rematch answer (over either way)
 /// names, with its seat's token.
 async fn join_rematch(opts: &LoadOptions, v: &Value) -> Result<Joined, String> {
-    let nid = v["game"]["id"].as_str().unwrap_or_default().to_string();
-    let ntoken = v["token"].as_str().unwrap_or_default().to_string();
+    let (nid, ntoken) = rematch_seat(v);
     let ws = Ws::connect_opts(opts.addr, &nid, Some(&ntoken), true)
         .await
         .map_err(|e| e.to_string())?;

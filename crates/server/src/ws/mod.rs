@@ -60,6 +60,24 @@ struct Binding {
 }
 
 impl Binding {
+    /// The binding to a game the connection has just joined, and the
+    /// queue the writer drains for it.
+    fn new(stub: GameStub, connected: Connected) -> (Self, mpsc::Receiver<Outbound>) {
+        let Connected {
+            conn,
+            out,
+            own,
+            spectator,
+        } = connected;
+        let bound = Binding {
+            stub,
+            conn,
+            own,
+            spectator,
+        };
+        (bound, out)
+    }
+
     fn local(&self, text: Utf8Bytes) {
         if let Some(tx) = self.own.upgrade() {
             let _ = tx.try_send(text);
@@ -185,18 +203,7 @@ where
         max,
         client,
     } = c;
-    let Connected {
-        conn,
-        mut out,
-        own,
-        spectator,
-    } = connected;
-    let mut bound = Binding {
-        stub,
-        conn,
-        own,
-        spectator,
-    };
+    let (mut bound, mut out) = Binding::new(stub, connected);
     // The next game's queue, once the connection moves to a rematch: the
     // writer takes it when the old game lets go of the old queue (after
     // what it had queued), so the client reads the old game's last
@@ -564,19 +571,9 @@ async fn move_to_rematch(
     // Handed to the writer before the old game lets go of the old queue,
     // so that the writer finds it when that queue closes; the answer is
     // written then, as the old game's last message (issue 16).
-    *next_out.lock().unwrap_or_else(|e| e.into_inner()) = Some(Moved {
-        answer,
-        out: connected.out,
-    });
-    let old = std::mem::replace(
-        bound,
-        Binding {
-            stub,
-            conn: connected.conn,
-            own: connected.own,
-            spectator: connected.spectator,
-        },
-    );
+    let (new, out) = Binding::new(stub, connected);
+    *next_out.lock().unwrap_or_else(|e| e.into_inner()) = Some(Moved { answer, out });
+    let old = std::mem::replace(bound, new);
     // The old game lets go of the connection, waiting for room rather
     // than lost, in a task of its own so that the connection ending
     // meanwhile cannot lose it either (the old seat would stay held).
