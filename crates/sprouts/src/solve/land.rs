@@ -913,7 +913,7 @@ fn reads_same_backwards(b: &[u8]) -> bool {
 /// regions are such; making, sorting and moving their second side was
 /// 1.8% of the instructions of nimber n = 8). The tie search still tries
 /// it as a second side ([`Ways`]), so keys stay as they were.
-fn sides(region: &[Vec<u8>], sym: &[u8], sc: &mut Scratch) -> (Side, Option<Side>) {
+fn sides_of(region: &[Vec<u8>], sym: &[u8], sc: &mut Scratch) -> (Side, Option<Side>) {
     let mut zeros = 0;
     let mut ways: [SmallVec<[Least; 3]>; 2] = [SmallVec::new(), SmallVec::new()];
     let both = !region.iter().all(|b| reads_same_backwards(b));
@@ -943,20 +943,24 @@ fn sides(region: &[Vec<u8>], sym: &[u8], sc: &mut Scratch) -> (Side, Option<Side
 
 /// A region's sides as the tie search tries them: its lesser side, or
 /// both when their signatures are equal; `count` 2 with one side kept
-/// when the second writes as the first (see [`sides`]).
+/// when the second writes as the first (see [`sides_of`]).
+/// Its sides kept are `stored` from place `at` of the land's list of
+/// sides (one list for all regions: a list per region was an allocation
+/// per region of every key).
 struct Ways {
     region: usize,
-    sides: Vec<Side>,
+    at: usize,
+    stored: usize,
     count: usize,
 }
 
 impl Ways {
-    fn first(&self) -> &Side {
-        &self.sides[0]
+    fn first<'s>(&self, store: &'s [Side]) -> &'s Side {
+        &store[self.at]
     }
     /// Side `sd` (`sd < count`).
-    fn side(&self, sd: usize) -> &Side {
-        &self.sides[sd.min(self.sides.len() - 1)]
+    fn side<'s>(&self, store: &'s [Side], sd: usize) -> &'s Side {
+        &store[self.at + sd.min(self.stored - 1)]
     }
 }
 
@@ -1014,6 +1018,11 @@ impl Side {
 /// Index ranges of runs of equal items in a sorted list of `n`.
 fn runs(n: usize, same: impl Fn(usize, usize) -> bool) -> SmallVec<[(usize, usize); 3]> {
     let mut out = SmallVec::new();
+    if n == 1 {
+        // One item is one run, without a comparison.
+        out.push((0, 1));
+        return out;
+    }
     let mut i = 0;
     while i < n {
         let mut j = i + 1;
@@ -1069,6 +1078,7 @@ struct Exact<'a> {
     syms: &'a [u8],
     spots: usize,
     sides: &'a [Ways],
+    store: &'a [Side],
     groups: SmallVec<[(usize, usize); 3]>,
     best: Option<Vec<u8>>,
     /// Steps left once a first key is written.
@@ -1113,7 +1123,7 @@ impl Exact<'_> {
         }
         let sides = self.sides;
         let branch = rleft.len() > 1 || sides[rleft[0]].count > 1;
-        let tries = if branch && sides[rleft[0]].first().open_names() {
+        let tries = if branch && sides[rleft[0]].first(self.store).open_names() {
             rleft.len()
         } else {
             1
@@ -1130,7 +1140,7 @@ impl Exact<'_> {
                 if !key.is_empty() {
                     key.push(REGION);
                 }
-                let side = sides[si].side(sd);
+                let side = sides[si].side(self.store, sd);
                 // The isolated spots first, each a step of the tie budget
                 // as when they were boundaries like any other (so the
                 // keys cut short by the budget stay the same).
@@ -1175,7 +1185,7 @@ impl Exact<'_> {
         key: &mut Vec<u8>,
     ) {
         let sides = self.sides;
-        let side = sides[si].side(sd);
+        let side = sides[si].side(self.store, sd);
         if bleft.is_empty() {
             let bg = bg + 1;
             if bg >= side.groups.len() {
@@ -1377,8 +1387,11 @@ fn region_shape(region: &[Vec<u8>], sym: &[u8]) -> u64 {
 pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     let nv = lives.len();
     let mut count = [0u8; 256];
+    // The key's length: a byte per corner and one between boundaries.
+    let mut len = 0;
     for r in regions {
         for b in r.iter() {
+            len += b.len() + 1;
             for &v in b {
                 count[v as usize] += 1;
             }
@@ -1459,46 +1472,56 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     let row = |i: usize| &syms[i * nv..(i + 1) * nv];
     // Each region's least side (both when mirroring gives the same
     // signature), regions in signature order.
-    let mut sides: Vec<Ways> = regions
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let (f, b) = sides(r, row(i), &mut sc);
-            let one = |side: Side, count: usize| Ways {
-                region: i,
-                sides: vec![side],
-                count,
-            };
-            match b {
-                None => one(f, 2),
-                Some(b) => match f.order(&b) {
-                    std::cmp::Ordering::Less => one(f, 1),
-                    std::cmp::Ordering::Greater => one(b, 1),
-                    std::cmp::Ordering::Equal => Ways {
-                        region: i,
-                        sides: vec![f, b],
-                        count: 2,
-                    },
-                },
+    let mut store: Vec<Side> = Vec::with_capacity(2 * nr);
+    let mut sides: Vec<Ways> = Vec::with_capacity(nr);
+    for (i, r) in regions.iter().enumerate() {
+        let (f, b) = sides_of(r, row(i), &mut sc);
+        let at = store.len();
+        let (stored, count) = match b {
+            None => {
+                store.push(f);
+                (1, 2)
             }
-        })
-        .collect();
-    sides.sort_by(|a, b| a.first().order(b.first()));
+            Some(b) => match f.order(&b) {
+                std::cmp::Ordering::Less => {
+                    store.push(f);
+                    (1, 1)
+                }
+                std::cmp::Ordering::Greater => {
+                    store.push(b);
+                    (1, 1)
+                }
+                std::cmp::Ordering::Equal => {
+                    store.push(f);
+                    store.push(b);
+                    (2, 2)
+                }
+            },
+        };
+        sides.push(Ways {
+            region: i,
+            at,
+            stored,
+            count,
+        });
+    }
+    let store = &store[..];
+    sides.sort_by(|a, b| a.first(store).order(b.first(store)));
     let no_ties = sides
         .iter()
-        .all(|w| (w.count == 1 || !w.first().shares()) && !side_has_ties(w.first()))
+        .all(|w| (w.count == 1 || !w.first(store).shares()) && !side_has_ties(w.first(store)))
         && sides
             .windows(2)
-            .all(|w| w[0].first().order(w[1].first()).is_ne());
+            .all(|w| w[0].first(store).order(w[1].first(store)).is_ne());
     if no_ties {
         // Nothing to choose: write the regions as they come.
         let mut names = Names::new();
-        let mut key: Vec<u8> = Vec::new();
+        let mut key: Vec<u8> = Vec::with_capacity(len);
         for (k, w) in sides.iter().enumerate() {
             if k > 0 {
                 key.push(REGION);
             }
-            let side = w.first();
+            let side = w.first(store);
             let wrote = side.write_zeros(&mut key);
             for (j, l) in side.bounds.iter().enumerate() {
                 if j > 0 || wrote {
@@ -1516,7 +1539,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
         return key.into();
     }
     let groups = runs(sides.len(), |a, b| {
-        sides[a].first().order(sides[b].first()).is_eq()
+        sides[a].first(store).order(sides[b].first(store)).is_eq()
     });
     let mut names = Names::new();
     let (a, b) = groups[0];
@@ -1524,12 +1547,13 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
         regions,
         syms: &syms,
         spots: nv,
+        store,
         sides: &sides,
         groups,
         best: None,
         budget: tie_budget(),
     };
-    let mut key: Vec<u8> = Vec::new();
+    let mut key: Vec<u8> = Vec::with_capacity(len);
     let mut first: Places = (a..b).collect();
     exact.regions_step(0, &mut first, &mut names, &mut key);
     let key = exact.best.unwrap_or_default();
@@ -2138,7 +2162,7 @@ mod shape_tests {
                 }
                 region.push(b);
             }
-            let (f, b) = sides(&region, &sym, &mut sc);
+            let (f, b) = sides_of(&region, &sym, &mut sc);
             // A backward side not made must be the forward one read
             // backwards, which every short boundary writes alike.
             let all_short = region.iter().all(|x| reads_same_backwards(x));
