@@ -913,10 +913,17 @@ fn reads_same_backwards(b: &[u8]) -> bool {
 /// regions are such; making, sorting and moving their second side was
 /// 1.8% of the instructions of nimber n = 8). The tie search still tries
 /// it as a second side ([`Ways`]), so keys stay as they were.
-fn sides_of(region: &[Vec<u8>], sym: &[u8], sc: &mut Scratch) -> (Side, Option<Side>) {
-    let mut zeros = 0;
-    let mut ways: [SmallVec<[Least; 3]>; 2] = [SmallVec::new(), SmallVec::new()];
+/// The sides are made in place at the end of `store` (the forward side,
+/// then the backward one if made; returns whether it was): built apart
+/// and moved there, each side was moved three times.
+fn sides_of(region: &[Vec<u8>], sym: &[u8], sc: &mut Scratch, store: &mut Vec<Side>) -> bool {
     let both = !region.iter().all(|b| reads_same_backwards(b));
+    let at = store.len();
+    store.push(Side::new(false));
+    if both {
+        store.push(Side::new(true));
+    }
+    let mut zeros = 0;
     for (i, b) in region.iter().enumerate() {
         if b.len() == 1 && sym[b[0] as usize] == b'0' {
             zeros += 1;
@@ -932,13 +939,15 @@ fn sides_of(region: &[Vec<u8>], sym: &[u8], sc: &mut Scratch) -> (Side, Option<S
             } else {
                 least_rotations(i, b, true, sym, sc)
             };
-            ways[1].push(backwards);
+            store[at + 1].bounds.push(backwards);
         }
-        ways[0].push(forwards);
+        store[at].bounds.push(forwards);
     }
-    let [f, b] = ways;
-    let backwards = both.then(|| side_of(b, true, zeros));
-    (side_of(f, false, zeros), backwards)
+    for side in &mut store[at..] {
+        side.zeros = zeros;
+        side.sort();
+    }
+    both
 }
 
 /// A region's sides as the tie search tries them: its lesser side, or
@@ -964,21 +973,26 @@ impl Ways {
     }
 }
 
-/// A region's side from its boundaries' least signatures one way.
-fn side_of(mut bounds: SmallVec<[Least; 3]>, reverse: bool, zeros: usize) -> Side {
-    if bounds.len() > 1 {
-        bounds.sort_by(|a, b| a.sig.cmp(&b.sig));
-    }
-    let groups = runs(bounds.len(), |a, b| bounds[a].sig == bounds[b].sig);
-    Side {
-        reverse,
-        zeros,
-        bounds,
-        groups,
-    }
-}
-
 impl Side {
+    /// A side with no boundaries yet.
+    fn new(reverse: bool) -> Side {
+        Side {
+            reverse,
+            zeros: 0,
+            bounds: SmallVec::new(),
+            groups: SmallVec::new(),
+        }
+    }
+
+    /// Sorts the boundaries by signature and finds the runs of equal ones.
+    fn sort(&mut self) {
+        let bounds = &mut self.bounds;
+        if bounds.len() > 1 {
+            bounds.sort_by(|a, b| a.sig.cmp(&b.sig));
+        }
+        self.groups = runs(bounds.len(), |a, b| bounds[a].sig == bounds[b].sig);
+    }
+
     /// The order of the two regions' signatures (boundaries' signatures
     /// joined by `.`). Comparing the lists of signatures gives the same
     /// order: `.` sorts before every signature byte, so a signature that
@@ -1475,28 +1489,21 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     let mut store: Vec<Side> = Vec::with_capacity(2 * nr);
     let mut sides: Vec<Ways> = Vec::with_capacity(nr);
     for (i, r) in regions.iter().enumerate() {
-        let (f, b) = sides_of(r, row(i), &mut sc);
         let at = store.len();
-        let (stored, count) = match b {
-            None => {
-                store.push(f);
-                (1, 2)
-            }
-            Some(b) => match f.order(&b) {
+        let (stored, count) = if !sides_of(r, row(i), &mut sc, &mut store) {
+            (1, 2)
+        } else {
+            match store[at].order(&store[at + 1]) {
                 std::cmp::Ordering::Less => {
-                    store.push(f);
+                    store.pop();
                     (1, 1)
                 }
                 std::cmp::Ordering::Greater => {
-                    store.push(b);
+                    store.swap_remove(at);
                     (1, 1)
                 }
-                std::cmp::Ordering::Equal => {
-                    store.push(f);
-                    store.push(b);
-                    (2, 2)
-                }
-            },
+                std::cmp::Ordering::Equal => (2, 2),
+            }
         };
         sides.push(Ways {
             region: i,
@@ -2162,13 +2169,21 @@ mod shape_tests {
                 }
                 region.push(b);
             }
-            let (f, b) = sides_of(&region, &sym, &mut sc);
+            let mut store = Vec::new();
+            let both = sides_of(&region, &sym, &mut sc, &mut store);
             // A backward side not made must be the forward one read
             // backwards, which every short boundary writes alike.
             let all_short = region.iter().all(|x| reads_same_backwards(x));
-            assert_eq!(b.is_none(), all_short, "region {region:?}");
-            let b = b.unwrap_or_else(|| side_of(f.bounds.clone(), true, f.zeros));
-            for (side, reverse) in [(&f, false), (&b, true)] {
+            assert_eq!(!both, all_short, "region {region:?}");
+            if !both {
+                let mut b = Side::new(true);
+                b.zeros = store[0].zeros;
+                b.bounds = store[0].bounds.clone();
+                b.sort();
+                store.push(b);
+            }
+            let (f, b) = (&store[0], &store[1]);
+            for (side, reverse) in [(f, false), (b, true)] {
                 assert_eq!(side.reverse, reverse);
                 let mut want: Vec<(Sig, Vec<usize>, usize)> = region
                     .iter()
