@@ -223,11 +223,21 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
     // and a spot (its id a byte) has at most two corners, so there are
     // at most 512 regions.
     let n = w.regions.len().min(MAX_REGIONS);
-    let mut parent = [0u16; MAX_REGIONS];
-    for (r, p) in parent.iter_mut().enumerate().take(n) {
+    // Most children have a few regions: the union-find of up to 64 lives
+    // in a small array (clearing all 512 places for each child was 1% of
+    // the solver's instructions).
+    let mut few = [0u16; 64];
+    let mut many = Vec::new();
+    let parent: &mut [u16] = if n <= few.len() {
+        &mut few[..n]
+    } else {
+        many.resize(n, 0);
+        &mut many
+    };
+    for (r, p) in parent.iter_mut().enumerate() {
         *p = r as u16;
     }
-    fn find(p: &mut [u16; MAX_REGIONS], mut x: u16) -> u16 {
+    fn find(p: &mut [u16], mut x: u16) -> u16 {
         while p[x as usize] != x {
             p[x as usize] = p[p[x as usize] as usize];
             x = p[x as usize];
@@ -248,7 +258,7 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
                 if o == u16::MAX {
                     owner[v as usize] = r as u16;
                 } else if o as usize != r {
-                    let (a, b) = (find(&mut parent, o), find(&mut parent, r as u16));
+                    let (a, b) = (find(parent, o), find(parent, r as u16));
                     if a != b {
                         parent[a as usize] = b;
                         unions += 1;
@@ -262,17 +272,25 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
         out.push(canon_cached(&w.regions, &ALL_REGIONS[..n], lives, &count));
         return;
     }
-    let mut group = [0u16; MAX_REGIONS];
-    let mut done = [false; MAX_REGIONS];
+    // Sized to the regions as the union-find above.
+    let (mut few_group, mut few_done) = ([0u16; 64], [false; 64]);
+    let (mut many_group, mut many_done) = (Vec::new(), Vec::new());
+    let (group, done): (&mut [u16], &mut [bool]) = if n <= few_group.len() {
+        (&mut few_group[..n], &mut few_done[..n])
+    } else {
+        many_group.resize(n, 0);
+        many_done.resize(n, false);
+        (&mut many_group, &mut many_done)
+    };
     for r in 0..n {
-        let root = find(&mut parent, r as u16);
+        let root = find(parent, r as u16);
         if done[root as usize] {
             continue;
         }
         done[root as usize] = true;
         let mut len = 0;
         for s in r..n {
-            if find(&mut parent, s as u16) == root {
+            if find(parent, s as u16) == root {
                 group[len] = s as u16;
                 len += 1;
             }
@@ -532,13 +550,14 @@ impl Arrange {
         for (bi, b) in region.iter().enumerate() {
             let m = b.len();
             let at = self.shapes.len();
-            for &v in b {
-                self.shapes.push(shape_byte(v, lives, count));
-            }
+            self.shapes
+                .extend(b.iter().map(|&v| shape_byte(v, lives, count)));
             // From the least rotation; a tie keeps the first (any choice
             // describes the land).
             let best = least_rotation(&self.shapes[at..]);
-            if best != 0 {
+            if m == 2 && best == 1 {
+                self.shapes.swap(at, at + 1);
+            } else if best != 0 {
                 self.shapes[at..].rotate_left(best);
             }
             self.bounds.push(Shaped {
