@@ -200,9 +200,15 @@ pub(crate) fn finish(mut w: Work, out: &mut Vec<Key>) {
 /// are kept for the next child; its contents are spoilt).
 fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
     let lives = &w.lives;
+    // A child's spots are alive but for those the move used up (its
+    // parent was reduced): when none died, no boundary loses a corner,
+    // and the pass that drops dead corners is skipped.
+    let died = lives.contains(&0);
     for region in &mut w.regions {
         for b in region.iter_mut() {
-            b.retain(|&v| lives[v as usize] > 0);
+            if died {
+                b.retain(|&v| lives[v as usize] > 0);
+            }
             drop_twin(b, lives);
         }
         region.retain(|b| !b.is_empty());
