@@ -590,6 +590,8 @@ pub fn serve_blocking(
         .map_err(|source| StartError::Bind { addr, source })?;
     rt.block_on(async {
         let server = Server::start(registry, resources, db, addr, settings).await?;
+        // Ends with the runtime.
+        tokio::spawn(watch_the_workers());
         on_ready(&server);
         // Every acknowledged action is already stored: stopping at the first
         // Ctrl-C (or SIGTERM, from a service manager) loses nothing.
@@ -600,6 +602,29 @@ pub fn serve_blocking(
         server.stop().await;
         Ok(())
     })
+}
+
+/// How often [`watch_the_workers`] looks, and how late its look may come
+/// before it says so.
+const WORKERS_TICK: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Logs a warning when the async workers fall behind: a look due every
+/// 100 ms that comes 100 ms or more late means every connection's task
+/// waited that long too (a worker held by something synchronous, or more
+/// work than the workers can do). Ten wake-ups a second.
+async fn watch_the_workers() {
+    loop {
+        let due = tokio::time::Instant::now() + WORKERS_TICK;
+        tokio::time::sleep_until(due).await;
+        let late = due.elapsed();
+        if late >= WORKERS_TICK {
+            tracing::warn!(
+                "async workers: a timer due every {} ms ran {} ms late",
+                WORKERS_TICK.as_millis(),
+                late.as_millis()
+            );
+        }
+    }
 }
 
 /// Resolves on SIGTERM (never elsewhere).
