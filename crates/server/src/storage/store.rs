@@ -11,6 +11,11 @@ const WRITE_QUEUE: usize = 65_536;
 const MAX_GROUP: usize = 2_048;
 /// How many reads may wait for the readers.
 const READ_QUEUE: usize = 1_024;
+/// The pause between two rounds of [`Storage::maintenance`]. SQLite
+/// copies the log into the database file then: the shorter the pause, the
+/// fewer pages each round writes and syncs (a long sync of the database
+/// file also slows the writer's own `fsync` of the log on the same disk).
+const MAINTENANCE_PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
 /// Reader connections (each on a thread of its own): a slow read (a
 /// catch-up of a long game, a lobby listing) does not hold up the others.
 const READERS: usize = 3;
@@ -69,7 +74,7 @@ impl Store {
                 .spawn(move || {
                     // Runs while the store lives.
                     while alive.strong_count() > 0 {
-                        std::thread::sleep(std::time::Duration::from_millis(500));
+                        std::thread::sleep(MAINTENANCE_PAUSE);
                         keeper.maintenance();
                     }
                 })
@@ -101,7 +106,17 @@ impl Store {
                             Err(_) => break,
                         }
                     }
+                    let (requests, writes) = (group.len(), n);
+                    let started = std::time::Instant::now();
                     commit_group(writer.as_mut(), group);
+                    let took = started.elapsed();
+                    if took >= super::SLOW_STORAGE {
+                        tracing::warn!(
+                            "database writer: a group commit of {writes} writes ({requests} \
+                             requests) took {} ms",
+                            super::ms(took)
+                        );
+                    }
                 }
             })
             .expect("spawn the database writer thread");
