@@ -170,10 +170,12 @@ impl Ws {
             .map_err(cerr)
     }
 
-    /// The next JSON message (waits at most `timeout`).
+    /// The next JSON message (waits at most `timeout`, however many
+    /// pings come meanwhile).
     pub async fn recv_timeout(&mut self, timeout: Duration) -> Result<Value, ClientError> {
+        let deadline = tokio::time::Instant::now() + timeout;
         loop {
-            let msg = tokio::time::timeout(timeout, self.inner.next())
+            let msg = tokio::time::timeout_at(deadline, self.inner.next())
                 .await
                 .map_err(|_| ClientError(format!("no message within {timeout:?}")))?
                 .ok_or_else(|| ClientError("the connection closed".into()))?

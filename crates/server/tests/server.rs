@@ -460,6 +460,56 @@ async fn a_connection_moves_to_the_rematch() {
     server.stop().await;
 }
 
+/// A helper answer still under way when its connection moves to the
+/// rematch is not lost (issue 16): it comes on the same socket, with its
+/// ref, before `rematch_seat` if it was ready first, else after the move.
+/// Word Sprout's first helper answer on a fresh server builds its index,
+/// so it is usually still under way when the move is done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_helper_answer_follows_the_connection_to_the_rematch() {
+    let server = common::start(&common::sqlite_url("assist-move"), common::test_settings()).await;
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"game": "wordsprout", "take_seat": 0, "seed": 7}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (mut ann, _) = connect(addr, &id, Some(token(&created, 0).as_str())).await;
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/actions"),
+        json!({"token": token(&created, 1), "action": {"type": "concede"}}),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    ann.recv_until("state", |v| v["to_act"] == "over")
+        .await
+        .unwrap();
+
+    ann.send(&json!({"type": "assist", "ref": "late", "request": {"string": "omat"}}))
+        .await
+        .unwrap();
+    ann.send(&json!({"type": "rematch", "ref": "r", "move": true}))
+        .await
+        .unwrap();
+    let (mut answer, mut moved) = (None, None);
+    while answer.is_none() || moved.is_none() {
+        let v = ann.recv().await.unwrap();
+        match v["type"].as_str() {
+            Some("assist") if v["ref"] == "late" => answer = Some(v),
+            Some("error") if v["ref"] == "late" => panic!("the helper refused: {v}"),
+            Some("rematch_seat") => moved = Some(v),
+            _ => {}
+        }
+    }
+    let (answer, moved) = (answer.unwrap(), moved.unwrap());
+    assert_eq!(moved["moved"], true, "{moved}");
+    assert!(has_play(&answer["answer"], "tomat", "tomato"), "{answer}");
+    ann.close().await;
+    server.stop().await;
+}
+
 /// A connection cut off in the middle of its move to the rematch (its
 /// client stopped reading, so the server drops it) leaves no seat held by
 /// it in either game (issue 16): the new game's other player sees the

@@ -214,6 +214,10 @@ where
     let metered = hub.settings().rate_limits;
     let shutdown = hub.shutdown_signal();
     let assists = std::sync::Arc::new(tokio::sync::Semaphore::new(2));
+    // Where a helper's answer goes: the queue of the game the connection
+    // is bound to when the answer is ready, which after a move to the
+    // rematch is the new game's (the answer still comes, with its ref).
+    let answers_to = std::sync::Arc::new(std::sync::Mutex::new(bound.own.clone()));
 
     let settings = hub.settings();
     let writes = Writes {
@@ -376,8 +380,8 @@ where
                     // connection, so one client cannot fill the helper's queue.
                     match assists.clone().try_acquire_owned() {
                         Ok(permit) => {
-                            let (hub, stub, own, conn) =
-                                (hub.clone(), bound.stub.clone(), bound.own.clone(), bound.conn);
+                            let (hub, stub, answers_to, conn) =
+                                (hub.clone(), bound.stub.clone(), answers_to.clone(), bound.conn);
                             let reference = reference.clone();
                             tokio::spawn(async move {
                                 let r =
@@ -390,6 +394,7 @@ where
                                         .into(),
                                     Err(e) => error_text(reference, &e),
                                 };
+                                let own = answers_to.lock().unwrap_or_else(|e| e.into_inner()).clone();
                                 if let Some(tx) = own.upgrade() {
                                     let _ = tx.send(text).await;
                                 }
@@ -432,6 +437,7 @@ where
                         // sends meanwhile is for the new game.
                         move_to_rematch(&hub, &mut bound, legal, reference.clone(), &next_out)
                             .await;
+                        *answers_to.lock().unwrap_or_else(|e| e.into_inner()) = bound.own.clone();
                         Ok(())
                     }
                     Err(e) => Err(e),

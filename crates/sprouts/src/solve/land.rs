@@ -200,9 +200,15 @@ pub(crate) fn finish(mut w: Work, out: &mut Vec<Key>) {
 /// are kept for the next child; its contents are spoilt).
 fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
     let lives = &w.lives;
+    // A child's spots are alive but for those the move used up (its
+    // parent was reduced): when none died, no boundary loses a corner,
+    // and the pass that drops dead corners is skipped.
+    let died = lives.contains(&0);
     for region in &mut w.regions {
         for b in region.iter_mut() {
-            b.retain(|&v| lives[v as usize] > 0);
+            if died {
+                b.retain(|&v| lives[v as usize] > 0);
+            }
             drop_twin(b, lives);
         }
         region.retain(|b| !b.is_empty());
@@ -223,11 +229,21 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
     // and a spot (its id a byte) has at most two corners, so there are
     // at most 512 regions.
     let n = w.regions.len().min(MAX_REGIONS);
-    let mut parent = [0u16; MAX_REGIONS];
-    for (r, p) in parent.iter_mut().enumerate().take(n) {
+    // Most children have a few regions: the union-find of up to 64 lives
+    // in a small array (clearing all 512 places for each child was 1% of
+    // the solver's instructions).
+    let mut few = [0u16; 64];
+    let mut many = Vec::new();
+    let parent: &mut [u16] = if n <= few.len() {
+        &mut few[..n]
+    } else {
+        many.resize(n, 0);
+        &mut many
+    };
+    for (r, p) in parent.iter_mut().enumerate() {
         *p = r as u16;
     }
-    fn find(p: &mut [u16; MAX_REGIONS], mut x: u16) -> u16 {
+    fn find(p: &mut [u16], mut x: u16) -> u16 {
         while p[x as usize] != x {
             p[x as usize] = p[p[x as usize] as usize];
             x = p[x as usize];
@@ -248,7 +264,7 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
                 if o == u16::MAX {
                     owner[v as usize] = r as u16;
                 } else if o as usize != r {
-                    let (a, b) = (find(&mut parent, o), find(&mut parent, r as u16));
+                    let (a, b) = (find(parent, o), find(parent, r as u16));
                     if a != b {
                         parent[a as usize] = b;
                         unions += 1;
@@ -262,17 +278,25 @@ fn finish_in(w: &mut Work, out: &mut Vec<Key>) {
         out.push(canon_cached(&w.regions, &ALL_REGIONS[..n], lives, &count));
         return;
     }
-    let mut group = [0u16; MAX_REGIONS];
-    let mut done = [false; MAX_REGIONS];
+    // Sized to the regions as the union-find above.
+    let (mut few_group, mut few_done) = ([0u16; 64], [false; 64]);
+    let (mut many_group, mut many_done) = (Vec::new(), Vec::new());
+    let (group, done): (&mut [u16], &mut [bool]) = if n <= few_group.len() {
+        (&mut few_group[..n], &mut few_done[..n])
+    } else {
+        many_group.resize(n, 0);
+        many_done.resize(n, false);
+        (&mut many_group, &mut many_done)
+    };
     for r in 0..n {
-        let root = find(&mut parent, r as u16);
+        let root = find(parent, r as u16);
         if done[root as usize] {
             continue;
         }
         done[root as usize] = true;
         let mut len = 0;
         for s in r..n {
-            if find(&mut parent, s as u16) == root {
+            if find(parent, s as u16) == root {
                 group[len] = s as u16;
                 len += 1;
             }
@@ -532,13 +556,14 @@ impl Arrange {
         for (bi, b) in region.iter().enumerate() {
             let m = b.len();
             let at = self.shapes.len();
-            for &v in b {
-                self.shapes.push(shape_byte(v, lives, count));
-            }
+            self.shapes
+                .extend(b.iter().map(|&v| shape_byte(v, lives, count)));
             // From the least rotation; a tie keeps the first (any choice
             // describes the land).
             let best = least_rotation(&self.shapes[at..]);
-            if best != 0 {
+            if m == 2 && best == 1 {
+                self.shapes.swap(at, at + 1);
+            } else if best != 0 {
                 self.shapes[at..].rotate_left(best);
             }
             self.bounds.push(Shaped {
@@ -745,7 +770,25 @@ struct Scratch {
     cur: Sig,
 }
 
+/// A boundary's least signature walked one way (`reverse`: backwards),
+/// and every start that gives it.
 fn least_rotations(index: usize, b: &[u8], reverse: bool, sym: &[u8], sc: &mut Scratch) -> Least {
+    if (1..=2).contains(&b.len()) {
+        least_rotations_short(index, b, sym)
+    } else {
+        least_rotations_walk(index, b, reverse, sym, sc)
+    }
+}
+
+/// [`least_rotations`] by walking the boundary from each start that can
+/// win.
+fn least_rotations_walk(
+    index: usize,
+    b: &[u8],
+    reverse: bool,
+    sym: &[u8],
+    sc: &mut Scratch,
+) -> Least {
     let m = b.len();
     // A signature starts with its least byte: only starts there can win
     // (a name with both corners here always reads `a` first).
@@ -813,6 +856,56 @@ fn least_rotations(index: usize, b: &[u8], reverse: bool, sym: &[u8], sc: &mut S
     }
 }
 
+/// [`least_rotations`] of a boundary of one or two corners, written out:
+/// most boundaries are this short, and both ways read alike (with the
+/// buffered [`region_shape`], 3.5% fewer instructions at nimber n = 8). The same
+/// signature and starts as the general walk (names with both corners
+/// here read `a`, then `b`, in order of appearance).
+fn least_rotations_short(index: usize, b: &[u8], sym: &[u8]) -> Least {
+    let byte = |c: u8| if c == 255 { b'a' } else { c };
+    if b.len() == 1 {
+        let mut sig = Sig::new();
+        sig.extend(b.iter().map(|&v| byte(sym[v as usize])));
+        let mut starts = SmallVec::new();
+        starts.push(0);
+        return Least { index, sig, starts };
+    }
+    let from = |s: usize| -> [u8; 2] {
+        let (x, y) = (b[s], b[1 - s]);
+        let (cx, cy) = (sym[x as usize], sym[y as usize]);
+        let second = if cy != 255 {
+            cy
+        } else if cx == 255 && x != y {
+            b'b'
+        } else {
+            b'a'
+        };
+        [byte(cx), second]
+    };
+    let (s0, s1) = (from(0), from(1));
+    let mut starts: SmallVec<[usize; 2]> = SmallVec::new();
+    // Only starts at the least first byte can win; of two, the lesser
+    // writing, or both when they are equal.
+    let best = match (s0[0].cmp(&s1[0])).then(s0.cmp(&s1)) {
+        std::cmp::Ordering::Less => {
+            starts.push(0);
+            s0
+        }
+        std::cmp::Ordering::Greater => {
+            starts.push(1);
+            s1
+        }
+        std::cmp::Ordering::Equal => {
+            starts.push(0);
+            starts.push(1);
+            s0
+        }
+    };
+    let mut sig = Sig::new();
+    sig.extend_from_slice(&best);
+    Least { index, sig, starts }
+}
+
 /// A region walked one way: boundaries sorted by signature. The region's
 /// signature is theirs joined by `.`; it is never written out, only
 /// compared ([`Side::order`]): most regions' signatures were longer than
@@ -838,46 +931,93 @@ fn reads_same_backwards(b: &[u8]) -> bool {
     b.len() <= 2
 }
 
-/// A region walked forwards and backwards: its two sides.
-fn sides(region: &[Vec<u8>], sym: &[u8], sc: &mut Scratch) -> [Side; 2] {
+/// A region walked forwards and backwards: its two sides. The second is
+/// `None` when every boundary reads the same backwards (one or two
+/// corners): the backward side then has the forward side's signatures and
+/// starts and writes every boundary alike, so it is not made (most
+/// regions are such; making, sorting and moving their second side was
+/// 1.8% of the instructions of nimber n = 8). The tie search still tries
+/// it as a second side ([`Ways`]), so keys stay as they were.
+/// The sides are made in place at the end of `store` (the forward side,
+/// then the backward one if made; returns whether it was): built apart
+/// and moved there, each side was moved three times.
+fn sides_of(region: &[Vec<u8>], sym: &[u8], sc: &mut Scratch, store: &mut Vec<Side>) -> bool {
+    let both = !region.iter().all(|b| reads_same_backwards(b));
+    let at = store.len();
+    store.push(Side::new(false));
+    if both {
+        store.push(Side::new(true));
+    }
     let mut zeros = 0;
-    let mut ways: [SmallVec<[Least; 3]>; 2] = [SmallVec::new(), SmallVec::new()];
     for (i, b) in region.iter().enumerate() {
         if b.len() == 1 && sym[b[0] as usize] == b'0' {
             zeros += 1;
             continue;
         }
         let forwards = least_rotations(i, b, false, sym, sc);
-        // Its least signature and starts are then the same both ways:
-        // only longer boundaries are walked twice (these walks were a
-        // tenth of a key's cost).
-        let backwards = if reads_same_backwards(b) {
-            forwards.clone()
-        } else {
-            least_rotations(i, b, true, sym, sc)
-        };
-        ways[0].push(forwards);
-        ways[1].push(backwards);
+        if both {
+            // Its least signature and starts are then the same both ways:
+            // only longer boundaries are walked twice (these walks were a
+            // tenth of a key's cost).
+            let backwards = if reads_same_backwards(b) {
+                forwards.clone()
+            } else {
+                least_rotations(i, b, true, sym, sc)
+            };
+            store[at + 1].bounds.push(backwards);
+        }
+        store[at].bounds.push(forwards);
     }
-    let [f, b] = ways;
-    [side_of(f, false, zeros), side_of(b, true, zeros)]
+    for side in &mut store[at..] {
+        side.zeros = zeros;
+        side.sort();
+    }
+    both
 }
 
-/// A region's side from its boundaries' least signatures one way.
-fn side_of(mut bounds: SmallVec<[Least; 3]>, reverse: bool, zeros: usize) -> Side {
-    if bounds.len() > 1 {
-        bounds.sort_by(|a, b| a.sig.cmp(&b.sig));
+/// A region's sides as the tie search tries them: its lesser side, or
+/// both when their signatures are equal; `count` 2 with one side kept
+/// when the second writes as the first (see [`sides_of`]).
+/// Its sides kept are `stored` from place `at` of the land's list of
+/// sides (one list for all regions: a list per region was an allocation
+/// per region of every key).
+struct Ways {
+    region: usize,
+    at: usize,
+    stored: usize,
+    count: usize,
+}
+
+impl Ways {
+    fn first<'s>(&self, store: &'s [Side]) -> &'s Side {
+        &store[self.at]
     }
-    let groups = runs(bounds.len(), |a, b| bounds[a].sig == bounds[b].sig);
-    Side {
-        reverse,
-        zeros,
-        bounds,
-        groups,
+    /// Side `sd` (`sd < count`).
+    fn side<'s>(&self, store: &'s [Side], sd: usize) -> &'s Side {
+        &store[self.at + sd.min(self.stored - 1)]
     }
 }
 
 impl Side {
+    /// A side with no boundaries yet.
+    fn new(reverse: bool) -> Side {
+        Side {
+            reverse,
+            zeros: 0,
+            bounds: SmallVec::new(),
+            groups: SmallVec::new(),
+        }
+    }
+
+    /// Sorts the boundaries by signature and finds the runs of equal ones.
+    fn sort(&mut self) {
+        let bounds = &mut self.bounds;
+        if bounds.len() > 1 {
+            bounds.sort_by(|a, b| a.sig.cmp(&b.sig));
+        }
+        self.groups = runs(bounds.len(), |a, b| bounds[a].sig == bounds[b].sig);
+    }
+
     /// The order of the two regions' signatures (boundaries' signatures
     /// joined by `.`). Comparing the lists of signatures gives the same
     /// order: `.` sorts before every signature byte, so a signature that
@@ -917,6 +1057,11 @@ impl Side {
 /// Index ranges of runs of equal items in a sorted list of `n`.
 fn runs(n: usize, same: impl Fn(usize, usize) -> bool) -> SmallVec<[(usize, usize); 3]> {
     let mut out = SmallVec::new();
+    if n == 1 {
+        // One item is one run, without a comparison.
+        out.push((0, 1));
+        return out;
+    }
     let mut i = 0;
     while i < n {
         let mut j = i + 1;
@@ -968,8 +1113,11 @@ const SHARED_CLASS: u8 = 0x80;
 /// and layout, so a prefix already above the best cuts the branch.
 struct Exact<'a> {
     regions: &'a [&'a Vec<Vec<u8>>],
-    syms: &'a [Vec<u8>],
-    sides: &'a [(usize, Vec<Side>)],
+    /// Each region's spot bytes, `spots` a region.
+    syms: &'a [u8],
+    spots: usize,
+    sides: &'a [Ways],
+    store: &'a [Side],
     groups: SmallVec<[(usize, usize); 3]>,
     best: Option<Vec<u8>>,
     /// Steps left once a first key is written.
@@ -1013,16 +1161,16 @@ impl Exact<'_> {
             return;
         }
         let sides = self.sides;
-        let branch = rleft.len() > 1 || sides[rleft[0]].1.len() > 1;
-        let tries = if branch && sides[rleft[0]].1[0].open_names() {
+        let branch = rleft.len() > 1 || sides[rleft[0]].count > 1;
+        let tries = if branch && sides[rleft[0]].first(self.store).open_names() {
             rleft.len()
         } else {
             1
         };
         for idx in 0..tries {
             let si = rleft.remove(idx);
-            let options = if tries > 1 || sides[si].1.len() > 1 {
-                sides[si].1.len()
+            let options = if tries > 1 || sides[si].count > 1 {
+                sides[si].count
             } else {
                 1
             };
@@ -1031,7 +1179,7 @@ impl Exact<'_> {
                 if !key.is_empty() {
                     key.push(REGION);
                 }
-                let side = &sides[si].1[sd];
+                let side = sides[si].side(self.store, sd);
                 // The isolated spots first, each a step of the tie budget
                 // as when they were boundaries like any other (so the
                 // keys cut short by the budget stay the same).
@@ -1076,7 +1224,7 @@ impl Exact<'_> {
         key: &mut Vec<u8>,
     ) {
         let sides = self.sides;
-        let side = &sides[si].1[sd];
+        let side = sides[si].side(self.store, sd);
         if bleft.is_empty() {
             let bg = bg + 1;
             if bg >= side.groups.len() {
@@ -1089,8 +1237,9 @@ impl Exact<'_> {
         if self.cut(key) {
             return;
         }
-        let region = self.regions[sides[si].0];
-        let sym = &self.syms[sides[si].0];
+        let region = self.regions[sides[si].region];
+        let r = sides[si].region;
+        let sym = &self.syms[r * self.spots..(r + 1) * self.spots];
         let open = open_names(&side.bounds[bleft[0]].sig);
         let tries = if open { bleft.len() } else { 1 };
         let single = tries == 1 && (!open || side.bounds[bleft[0]].starts.len() == 1);
@@ -1220,32 +1369,44 @@ fn least_rotation(s: &[u8]) -> usize {
 fn region_shape(region: &[Vec<u8>], sym: &[u8]) -> u64 {
     use std::hash::Hasher;
     let mut ways: [SmallVec<[u64; 8]>; 2] = [SmallVec::new(), SmallVec::new()];
-    let (mut coarse, mut best) = (Sig::new(), Sig::new());
-    let read = |v: &u8| match sym[*v as usize] {
+    // Each boundary's coarse writing is written twice over in one buffer,
+    // so that any rotation of it is one slice (no copy to hash it); the
+    // stack holds the usual short boundaries, a vector the rare long one.
+    let mut stack = [0u8; 64];
+    let mut heap: Vec<u8> = Vec::new();
+    let read = |v: u8| match sym[v as usize] {
         255 => b'a',
         c => c,
     };
-    let hash = |coarse: &Sig, best: &mut Sig| {
-        let r0 = least_rotation(coarse);
-        best.clear();
-        best.extend(coarse[r0..].iter().chain(&coarse[..r0]).copied());
+    let hash = |twice: &[u8]| {
+        let m = twice.len() / 2;
+        let r0 = least_rotation(&twice[..m]);
         let mut h = Mix::default();
-        h.write(best);
+        h.write(&twice[r0..r0 + m]);
         h.finish()
     };
     for b in region {
-        coarse.clear();
-        coarse.extend(b.iter().map(read));
-        let forwards = hash(&coarse, &mut best);
+        let m = b.len();
+        let twice: &mut [u8] = if 2 * m <= stack.len() {
+            &mut stack[..2 * m]
+        } else {
+            heap.resize(2 * m, 0);
+            &mut heap[..]
+        };
+        for (t, &v) in b.iter().enumerate() {
+            let c = read(v);
+            twice[t] = c;
+            twice[t + m] = c;
+        }
+        let forwards = hash(twice);
         ways[0].push(forwards);
         // One hash serves both ways.
         if reads_same_backwards(b) {
             ways[1].push(forwards);
             continue;
         }
-        coarse.clear();
-        coarse.extend(b.iter().rev().map(read));
-        ways[1].push(hash(&coarse, &mut best));
+        twice.reverse();
+        ways[1].push(hash(twice));
     }
     ways[0].sort_unstable();
     ways[1].sort_unstable();
@@ -1265,8 +1426,11 @@ fn region_shape(region: &[Vec<u8>], sym: &[u8]) -> u64 {
 pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     let nv = lives.len();
     let mut count = [0u8; 256];
+    // The key's length: a byte per corner and one between boundaries.
+    let mut len = 0;
     for r in regions {
         for b in r.iter() {
+            len += b.len() + 1;
             for &v in b {
                 count[v as usize] += 1;
             }
@@ -1297,9 +1461,11 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     }
     let nr = regions.len();
     let mut sc = Scratch::default();
-    let mut syms: Vec<Vec<u8>> = Vec::with_capacity(nr);
+    // Each region's spot bytes: a row of `nv` per region, in one buffer
+    // (a vector per region was an allocation per region of every key).
+    let mut syms: Vec<u8>;
     if nr == 1 {
-        syms.push(sym);
+        syms = sym;
     } else {
         // A region's class: the rank of its shape (see `region_shape`)
         // among the land's distinct ones. The shape reads the same however
@@ -1327,8 +1493,11 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
                 }
             }
         }
+        syms = Vec::with_capacity(nr * nv);
         for (ri, r) in regions.iter().enumerate() {
-            let mut sr = sym.clone();
+            let row = syms.len();
+            syms.extend_from_slice(&sym);
+            let sr = &mut syms[row..];
             for &v in r.iter().flatten() {
                 let vi = v as usize;
                 if sym[vi] == SHARED {
@@ -1337,49 +1506,64 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
                     sr[vi] = SHARED_CLASS + classes.get(other as usize).copied().unwrap_or(0);
                 }
             }
-            syms.push(sr);
         }
     }
+    let row = |i: usize| &syms[i * nv..(i + 1) * nv];
     // Each region's least side (both when mirroring gives the same
     // signature), regions in signature order.
-    let mut sides: Vec<(usize, Vec<Side>)> = regions
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let [f, b] = sides(r, &syms[i], &mut sc);
-            let v = match f.order(&b) {
-                std::cmp::Ordering::Less => vec![f],
-                std::cmp::Ordering::Greater => vec![b],
-                std::cmp::Ordering::Equal => vec![f, b],
-            };
-            (i, v)
-        })
-        .collect();
-    sides.sort_by(|a, b| a.1[0].order(&b.1[0]));
+    let mut store: Vec<Side> = Vec::with_capacity(2 * nr);
+    let mut sides: Vec<Ways> = Vec::with_capacity(nr);
+    for (i, r) in regions.iter().enumerate() {
+        let at = store.len();
+        let (stored, count) = if !sides_of(r, row(i), &mut sc, &mut store) {
+            (1, 2)
+        } else {
+            match store[at].order(&store[at + 1]) {
+                std::cmp::Ordering::Less => {
+                    store.pop();
+                    (1, 1)
+                }
+                std::cmp::Ordering::Greater => {
+                    store.swap_remove(at);
+                    (1, 1)
+                }
+                std::cmp::Ordering::Equal => (2, 2),
+            }
+        };
+        sides.push(Ways {
+            region: i,
+            at,
+            stored,
+            count,
+        });
+    }
+    let store = &store[..];
+    sides.sort_by(|a, b| a.first(store).order(b.first(store)));
     let no_ties = sides
         .iter()
-        .all(|(_, v)| (v.len() == 1 || !v[0].shares()) && !side_has_ties(&v[0]))
+        .all(|w| (w.count == 1 || !w.first(store).shares()) && !side_has_ties(w.first(store)))
         && sides
             .windows(2)
-            .all(|w| w[0].1[0].order(&w[1].1[0]).is_ne());
+            .all(|w| w[0].first(store).order(w[1].first(store)).is_ne());
     if no_ties {
         // Nothing to choose: write the regions as they come.
         let mut names = Names::new();
-        let mut key: Vec<u8> = Vec::new();
-        for (k, (ri, v)) in sides.iter().enumerate() {
+        let mut key: Vec<u8> = Vec::with_capacity(len);
+        for (k, w) in sides.iter().enumerate() {
             if k > 0 {
                 key.push(REGION);
             }
-            let wrote = v[0].write_zeros(&mut key);
-            for (j, l) in v[0].bounds.iter().enumerate() {
+            let side = w.first(store);
+            let wrote = side.write_zeros(&mut key);
+            for (j, l) in side.bounds.iter().enumerate() {
                 if j > 0 || wrote {
                     key.push(BOUNDARY);
                 }
                 names.write(
-                    &regions[*ri][l.index],
-                    v[0].reverse,
+                    &regions[w.region][l.index],
+                    side.reverse,
                     l.starts[0],
-                    &syms[*ri],
+                    row(w.region),
                     &mut key,
                 );
             }
@@ -1387,19 +1571,21 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
         return key.into();
     }
     let groups = runs(sides.len(), |a, b| {
-        sides[a].1[0].order(&sides[b].1[0]).is_eq()
+        sides[a].first(store).order(sides[b].first(store)).is_eq()
     });
     let mut names = Names::new();
     let (a, b) = groups[0];
     let mut exact = Exact {
         regions,
         syms: &syms,
+        spots: nv,
+        store,
         sides: &sides,
         groups,
         best: None,
         budget: tie_budget(),
     };
-    let mut key: Vec<u8> = Vec::new();
+    let mut key: Vec<u8> = Vec::with_capacity(len);
     let mut first: Places = (a..b).collect();
     exact.regions_step(0, &mut first, &mut names, &mut key);
     let key = exact.best.unwrap_or_default();
@@ -1861,6 +2047,118 @@ mod shape_tests {
         }
     }
 
+    /// The written-out walk of a boundary of one or two corners gives the
+    /// general walk's signature and starts, both ways, for every spot
+    /// byte and for a name written twice.
+    #[test]
+    fn short_walks_as_the_general_walk() {
+        let bytes = [
+            b'0',
+            b'1',
+            b'2',
+            SHARED,
+            SHARED_CLASS,
+            SHARED_CLASS + 1,
+            255,
+        ];
+        let mut sc = Scratch::default();
+        let same =
+            |x: &Least, y: &Least| (&x.sig, &x.starts, x.index) == (&y.sig, &y.starts, y.index);
+        for (i, &c) in bytes.iter().enumerate() {
+            let sym = [c];
+            for reverse in [false, true] {
+                let want = least_rotations_walk(i, &[0], reverse, &sym, &mut sc);
+                assert!(same(
+                    &least_rotations(i, &[0], reverse, &sym, &mut sc),
+                    &want
+                ));
+            }
+            for &d in &bytes {
+                let sym = [c, d];
+                for b in [[0u8, 1], [1, 0], [0, 0], [1, 1]] {
+                    for reverse in [false, true] {
+                        let want = least_rotations_walk(i, &b, reverse, &sym, &mut sc);
+                        let got = least_rotations(i, &b, reverse, &sym, &mut sc);
+                        assert!(same(&got, &want), "{b:?} {sym:?} {reverse}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`region_shape`] as first written (each rotation copied out before
+    /// it is hashed), to check the buffered one against.
+    fn region_shape_copied(region: &[Vec<u8>], sym: &[u8]) -> u64 {
+        use std::hash::Hasher;
+        let mut ways: [SmallVec<[u64; 8]>; 2] = [SmallVec::new(), SmallVec::new()];
+        let (mut coarse, mut best) = (Sig::new(), Sig::new());
+        let read = |v: &u8| match sym[*v as usize] {
+            255 => b'a',
+            c => c,
+        };
+        let hash = |coarse: &Sig, best: &mut Sig| {
+            let r0 = least_rotation(coarse);
+            best.clear();
+            best.extend(coarse[r0..].iter().chain(&coarse[..r0]).copied());
+            let mut h = Mix::default();
+            h.write(best);
+            h.finish()
+        };
+        for b in region {
+            coarse.clear();
+            coarse.extend(b.iter().map(read));
+            let forwards = hash(&coarse, &mut best);
+            ways[0].push(forwards);
+            if reads_same_backwards(b) {
+                ways[1].push(forwards);
+                continue;
+            }
+            coarse.clear();
+            coarse.extend(b.iter().rev().map(read));
+            ways[1].push(hash(&coarse, &mut best));
+        }
+        ways[0].sort_unstable();
+        ways[1].sort_unstable();
+        let least = if ways[1] < ways[0] {
+            &ways[1]
+        } else {
+            &ways[0]
+        };
+        let mut h = Mix::default();
+        for &x in least {
+            h.write_usize(x as usize);
+        }
+        h.finish()
+    }
+
+    /// The buffered region shape is the copied one, on random regions with
+    /// boundaries short and long (past the stack buffer).
+    #[test]
+    fn region_shape_as_copied() {
+        let mut next = below(0x6A09_E667_F3BC_C909u64);
+        let bytes = [b'1', b'2', SHARED, SHARED_CLASS, 255];
+        for _ in 0..2000 {
+            let nb = 1 + next(4) as usize;
+            let mut sym = Vec::new();
+            let mut region: Vec<Vec<u8>> = Vec::new();
+            for _ in 0..nb {
+                let top = if next(8) == 0 { 60 } else { 6 };
+                let m = 1 + next(top) as usize;
+                let b: Vec<u8> = (0..m)
+                    .map(|_| {
+                        sym.push(bytes[next(bytes.len() as u64) as usize]);
+                        (sym.len() - 1) as u8
+                    })
+                    .collect();
+                region.push(b);
+            }
+            assert_eq!(
+                region_shape(&region, &sym),
+                region_shape_copied(&region, &sym)
+            );
+        }
+    }
+
     /// Walking a boundary of one or two corners backwards is not done
     /// (its forward walk is reused): a region's two sides and its shape
     /// must be those of walking every boundary both ways.
@@ -1896,8 +2194,21 @@ mod shape_tests {
                 }
                 region.push(b);
             }
-            let [f, b] = sides(&region, &sym, &mut sc);
-            for (side, reverse) in [(&f, false), (&b, true)] {
+            let mut store = Vec::new();
+            let both = sides_of(&region, &sym, &mut sc, &mut store);
+            // A backward side not made must be the forward one read
+            // backwards, which every short boundary writes alike.
+            let all_short = region.iter().all(|x| reads_same_backwards(x));
+            assert_eq!(!both, all_short, "region {region:?}");
+            if !both {
+                let mut b = Side::new(true);
+                b.zeros = store[0].zeros;
+                b.bounds = store[0].bounds.clone();
+                b.sort();
+                store.push(b);
+            }
+            let (f, b) = (&store[0], &store[1]);
+            for (side, reverse) in [(f, false), (b, true)] {
                 assert_eq!(side.reverse, reverse);
                 let mut want: Vec<(Sig, Vec<usize>, usize)> = region
                     .iter()
