@@ -24,7 +24,7 @@ mod store;
 
 pub use self::postgres::PgStorage;
 pub use self::sqlite::SqliteStorage;
-pub use store::{Notice, Store};
+pub use store::{Notice, Store, DEFAULT_COMMIT_PACE, MAX_COMMIT_PACE};
 
 use serde_json::Value;
 use std::path::PathBuf;

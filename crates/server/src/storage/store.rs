@@ -45,6 +45,8 @@ struct Inner {
     reads_asked: std::sync::atomic::AtomicU64,
     /// Write requests (commits asked for) so far.
     writes_asked: std::sync::atomic::AtomicU64,
+    /// The writer's pace in microseconds (see [`Store::set_commit_pace`]).
+    pace_us: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Store {
@@ -89,7 +91,10 @@ impl Store {
     pub fn from_storages(mut writer: Box<dyn Storage>, readers: Vec<Box<dyn Storage>>) -> Store {
         let kind = writer.kind();
         let (wtx, mut wrx) = mpsc::channel::<(Vec<Write>, Reply)>(WRITE_QUEUE);
-        let pace = commit_pace();
+        let pace_us = Arc::new(std::sync::atomic::AtomicU64::new(
+            DEFAULT_COMMIT_PACE.as_micros() as u64,
+        ));
+        let pace = pace_us.clone();
         let (rtx, rrx) = mpsc::channel::<ReadJob>(READ_QUEUE);
         let rrx = Arc::new(std::sync::Mutex::new(rrx));
         std::thread::Builder::new()
@@ -111,8 +116,11 @@ impl Store {
                     let started = std::time::Instant::now();
                     commit_group(writer.as_mut(), group);
                     let took = started.elapsed();
-                    // Paced: the next group gathers until `pace` after
-                    // this one began (see `DEFAULT_PACE`).
+                    // Paced: the next group gathers until the pace after
+                    // this one began (see `DEFAULT_COMMIT_PACE`).
+                    let pace = std::time::Duration::from_micros(
+                        pace.load(std::sync::atomic::Ordering::Relaxed),
+                    );
                     if let Some(rest) = pace.checked_sub(took).filter(|r| !r.is_zero()) {
                         std::thread::sleep(rest);
                     }
@@ -151,8 +159,29 @@ impl Store {
                 reads: rtx,
                 reads_asked: std::sync::atomic::AtomicU64::new(0),
                 writes_asked: std::sync::atomic::AtomicU64::new(0),
+                pace_us,
             }),
         }
+    }
+
+    /// Sets the least time from one group commit's start to the next's
+    /// (at most [`MAX_COMMIT_PACE`]; zero: commits run back to back).
+    /// Only a busy writer waits: a write that finds it idle is committed
+    /// at once.
+    pub fn set_commit_pace(&self, pace: std::time::Duration) {
+        let us = pace.min(MAX_COMMIT_PACE).as_micros() as u64;
+        self.inner
+            .pace_us
+            .store(us, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The writer's pace (see [`Store::set_commit_pace`]).
+    pub fn commit_pace(&self) -> std::time::Duration {
+        std::time::Duration::from_micros(
+            self.inner
+                .pace_us
+                .load(std::sync::atomic::Ordering::Relaxed),
+        )
     }
 
     /// How many reads were asked of the readers so far (what a client's
@@ -278,20 +307,9 @@ impl Store {
 /// (nim, 4,000 actions/s): server CPU per action −30%, and p99 no worse
 /// (README "Load", twelfth pass). A write that finds the writer idle is
 /// committed at once: only a busy writer waits.
-const DEFAULT_PACE: std::time::Duration = std::time::Duration::from_millis(3);
-/// The longest pause `PARLOR_COMMIT_PACE_US` may ask for.
-const MAX_PACE: std::time::Duration = std::time::Duration::from_millis(100);
-
-/// The least time from one group commit's start to the next's:
-/// `PARLOR_COMMIT_PACE_US` (microseconds, at most 100 ms; 0: none) or, if
-/// unset or unreadable, [`DEFAULT_PACE`].
-fn commit_pace() -> std::time::Duration {
-    std::env::var("PARLOR_COMMIT_PACE_US")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .map_or(DEFAULT_PACE, std::time::Duration::from_micros)
-        .min(MAX_PACE)
-}
+pub const DEFAULT_COMMIT_PACE: std::time::Duration = std::time::Duration::from_millis(3);
+/// The longest pace [`Store::set_commit_pace`] takes.
+pub const MAX_COMMIT_PACE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Commits a group in one transaction; if that fails, commits each request
 /// alone so one bad write cannot sink the others.
@@ -451,25 +469,17 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    /// The pace is read in microseconds, bounded, 0 turns it off, and
-    /// anything else is the default. (nextest runs each test in a process of its own: the variable
-    /// is this test's alone.)
+    /// The pace is the default until set, bounded, and zero turns it off.
     #[test]
-    fn the_commit_pace_is_bounded_and_off_unless_asked() {
-        let pace = |v: Option<&str>| {
-            match v {
-                Some(v) => std::env::set_var("PARLOR_COMMIT_PACE_US", v),
-                None => std::env::remove_var("PARLOR_COMMIT_PACE_US"),
-            }
-            commit_pace()
-        };
-        assert_eq!(pace(None), DEFAULT_PACE);
-        assert_eq!(pace(Some("0")), Duration::ZERO);
-        assert_eq!(pace(Some("1500")), Duration::from_micros(1500));
-        assert_eq!(pace(Some(" 20 ")), Duration::from_micros(20));
-        assert_eq!(pace(Some("99999999999")), MAX_PACE);
-        assert_eq!(pace(Some("-5")), DEFAULT_PACE);
-        assert_eq!(pace(Some("1.5ms")), DEFAULT_PACE);
-        assert_eq!(pace(Some("")), DEFAULT_PACE);
+    fn the_commit_pace_is_bounded() {
+        let dir = std::env::temp_dir().join(format!("parlor-pace-{}", std::process::id()));
+        let store = Store::open(&DbUrl::Sqlite(dir.join("parlor.db"))).unwrap();
+        assert_eq!(store.commit_pace(), DEFAULT_COMMIT_PACE);
+        store.set_commit_pace(Duration::ZERO);
+        assert_eq!(store.commit_pace(), Duration::ZERO);
+        store.set_commit_pace(Duration::from_micros(1500));
+        assert_eq!(store.commit_pace(), Duration::from_micros(1500));
+        store.set_commit_pace(Duration::from_secs(3600));
+        assert_eq!(store.commit_pace(), MAX_COMMIT_PACE);
     }
 }
