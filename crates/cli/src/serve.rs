@@ -77,6 +77,13 @@ pub struct Args {
     /// unstarted rematch, a game its player left). 0: never.
     #[arg(long, default_value_t = 7 * 24 * 3600, value_name = "SECONDS")]
     pub abandon_after: u64,
+    /// The database writer's least time from one commit's start to the
+    /// next's, in microseconds, 0 to 100000 (0: back to back): a busy
+    /// writer gathers more moves into each commit and its one sync.
+    #[arg(long, default_value_t = parlor_server::storage::DEFAULT_COMMIT_PACE.as_micros() as u64,
+          value_name = "MICROSECONDS",
+          value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    pub commit_pace_us: u64,
     /// Also host the tiny test game `nim` (for `parlor serve-bench --game
     /// nim`, which measures the server rather than a game's rules and bots).
     #[arg(long, hide = true)]
@@ -134,6 +141,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         max_connections: args.max_connections,
         derived_cache_bytes: args.derived_cache_bytes,
         abandon_after: (args.abandon_after > 0).then(|| Duration::from_secs(args.abandon_after)),
+        commit_pace: Duration::from_micros(args.commit_pace_us),
         ..Settings::default()
     };
     let mut resources = parlor_core::Resources::embedded();

@@ -357,6 +357,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "ack latency ms     p50 {:.2}  p90 {:.2}  p99 {:.2}  p99.9 {:.2}  max {:.2}",
             report.p50_ms, report.p90_ms, report.p99_ms, report.p999_ms, report.max_ms
         );
+        if report.max_sent_unix_ms > 0 {
+            println!(
+                "slowest ack        sent at {}.{:03} (Unix seconds; the server logs in UTC)",
+                report.max_sent_unix_ms / 1000,
+                report.max_sent_unix_ms % 1000
+            );
+        }
         if let Some(cpu) = server_cpu {
             println!(
                 "server CPU         {:.1} s in {:.1} s (set-up, warm-up and measurement; {:.0}% of one core)",

@@ -15,6 +15,8 @@ fn usage_errors_are_one_line() {
         // More async workers than any machine has threads for: refused
         // before tokio would panic making them.
         &["serve", "--workers", "1000000"],
+        // A writer that would wait minutes between commits.
+        &["serve", "--commit-pace-us", "100001"],
     ] {
         let (code, _, err) = parlor(args);
         assert_eq!(code, 2, "{args:?}");

@@ -122,6 +122,9 @@ pub struct LoadReport {
     pub p999_ms: f64,
     /// Worst.
     pub max_ms: f64,
+    /// When the worst ack's action was sent (milliseconds since the Unix
+    /// epoch; 0 if nothing was measured), to find it in the server's log.
+    pub max_sent_unix_ms: u64,
     /// Games that ended (and were followed by a rematch) in the measured
     /// time.
     pub games_finished: u64,
@@ -133,6 +136,8 @@ pub struct LoadReport {
 
 struct Shared {
     latencies_us: Mutex<Vec<u32>>,
+    /// The slowest measured ack: its latency and when its action was sent.
+    slowest: Mutex<Option<(u32, Instant)>>,
     /// Set once the warm-up is over: acks from then on are measured.
     measuring: AtomicBool,
     client_actions: AtomicU64,
@@ -171,6 +176,7 @@ pub async fn run(opts: LoadOptions) -> LoadReport {
     }
     let shared = Arc::new(Shared {
         latencies_us: Mutex::new(Vec::new()),
+        slowest: Mutex::new(None),
         measuring: AtomicBool::new(false),
         client_actions: AtomicU64::new(0),
         total_actions: AtomicU64::new(0),
@@ -253,6 +259,11 @@ pub async fn run(opts: LoadOptions) -> LoadReport {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .clone();
+    let slowest = *shared.slowest.lock().unwrap_or_else(|e| e.into_inner());
+    let max_sent_unix_ms = slowest
+        .and_then(|(_, sent)| std::time::SystemTime::now().checked_sub(sent.elapsed()))
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_millis() as u64);
     LoadReport {
         games_held: shared.connected.load(Ordering::Relaxed),
         setup_seconds,
@@ -266,6 +277,7 @@ pub async fn run(opts: LoadOptions) -> LoadReport {
         p99_ms: pct(0.99),
         p999_ms: pct(0.999),
         max_ms: lat.last().map(|&v| f64::from(v) / 1000.0).unwrap_or(0.0),
+        max_sent_unix_ms,
         games_finished: finished,
         errors: shared.errors.load(Ordering::Relaxed),
         error_samples: samples,
@@ -305,6 +317,7 @@ async fn play(
 ) {
     let mut rng = rand::rngs::StdRng::from_entropy();
     let mut latencies = Vec::new();
+    let mut slowest: Option<(u32, Instant)> = None;
     let mut pending: Option<(u64, Instant)> = None;
     let mut next_ref = 0u64;
     let mut last_seq = 0u64;
@@ -350,6 +363,9 @@ async fn play(
                             if shared.measuring.load(Ordering::Relaxed) {
                                 let us = t.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
                                 latencies.push(us);
+                                if slowest.is_none_or(|(worst, _)| us > worst) {
+                                    slowest = Some((us, t));
+                                }
                                 shared.client_actions.fetch_add(1, Ordering::Relaxed);
                             }
                             pending = None;
@@ -428,6 +444,12 @@ async fn play(
         }
     }
     ws.close().await;
+    if let Some((us, sent)) = slowest {
+        let mut s = shared.slowest.lock().unwrap_or_else(|e| e.into_inner());
+        if s.is_none_or(|(worst, _)| us > worst) {
+            *s = Some((us, sent));
+        }
+    }
     shared
         .latencies_us
         .lock()

@@ -214,6 +214,11 @@ pub struct Settings {
     /// action, no start of its clocks, nobody holding a seat) expires: it
     /// is aborted like `POST .../abort`, moves or not. `None`: never.
     pub abandon_after: Option<Duration>,
+    /// The least time from one group commit's start to the next's: a busy
+    /// database writer gathers more writes into each commit (one sync for
+    /// all), a write that finds it idle is committed at once. Zero: back
+    /// to back. See [`storage::DEFAULT_COMMIT_PACE`].
+    pub commit_pace: Duration,
     /// Where the game clocks read the time: the system's clock, or a
     /// manual one that tests move by hand ([`TimeSource::manual`]), so
     /// that clocks run out in virtual time.
@@ -274,6 +279,7 @@ impl Default for Settings {
             ws_ping: Duration::from_secs(15),
             ws_idle_timeout: Duration::from_secs(45),
             abandon_after: Some(Duration::from_secs(7 * 24 * 3600)),
+            commit_pace: storage::DEFAULT_COMMIT_PACE,
             time: TimeSource::system(),
         }
     }
@@ -330,6 +336,7 @@ impl Server {
     ) -> Result<Server, StartError> {
         let (stop, stop_rx) = watch::channel(false);
         let resume = settings.resume;
+        store.set_commit_pace(settings.commit_pace);
         let notices = store.notices();
         let hub = Hub::new(registry, resources, store, settings, stop_rx.clone());
         hub.keep_server_lists().await;
@@ -590,6 +597,8 @@ pub fn serve_blocking(
         .map_err(|source| StartError::Bind { addr, source })?;
     rt.block_on(async {
         let server = Server::start(registry, resources, db, addr, settings).await?;
+        // Ends with the runtime.
+        tokio::spawn(watch_the_workers());
         on_ready(&server);
         // Every acknowledged action is already stored: stopping at the first
         // Ctrl-C (or SIGTERM, from a service manager) loses nothing.
@@ -600,6 +609,29 @@ pub fn serve_blocking(
         server.stop().await;
         Ok(())
     })
+}
+
+/// How often [`watch_the_workers`] looks, and how late its look may come
+/// before it says so.
+const WORKERS_TICK: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Logs a warning when the async workers fall behind: a look due every
+/// 100 ms that comes 100 ms or more late means every connection's task
+/// waited that long too (a worker held by something synchronous, or more
+/// work than the workers can do). Ten wake-ups a second.
+async fn watch_the_workers() {
+    loop {
+        let due = tokio::time::Instant::now() + WORKERS_TICK;
+        tokio::time::sleep_until(due).await;
+        let late = due.elapsed();
+        if late >= WORKERS_TICK {
+            tracing::warn!(
+                "async workers: a timer due every {} ms ran {} ms late",
+                WORKERS_TICK.as_millis(),
+                late.as_millis()
+            );
+        }
+    }
 }
 
 /// Resolves on SIGTERM (never elsewhere).

@@ -460,6 +460,18 @@ async fn a_connection_moves_to_the_rematch() {
     server.stop().await;
 }
 
+/// A Word Sprout game (seed 7) with seat 0 taken, and its id: where the
+/// helper's tests start.
+async fn word_sprout_table(addr: SocketAddr) -> (Value, String) {
+    let created = create(
+        addr,
+        json!({"game": "wordsprout", "take_seat": 0, "seed": 7}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    (created, id)
+}
+
 /// A helper answer still under way when its connection moves to the
 /// rematch is not lost (issue 16): it comes on the same socket, with its
 /// ref, before `rematch_seat` if it was ready first, else after the move.
@@ -469,12 +481,7 @@ async fn a_connection_moves_to_the_rematch() {
 async fn a_helper_answer_follows_the_connection_to_the_rematch() {
     let server = common::start(&common::sqlite_url("assist-move"), common::test_settings()).await;
     let addr = server.addr();
-    let created = create(
-        addr,
-        json!({"game": "wordsprout", "take_seat": 0, "seed": 7}),
-    )
-    .await;
-    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (created, id) = word_sprout_table(addr).await;
     let (mut ann, _) = connect(addr, &id, Some(token(&created, 0).as_str())).await;
     let (s, v) = post(
         addr,
@@ -1585,12 +1592,7 @@ fn has_play(answer: &Value, result: &str, word: &str) -> bool {
 async fn the_games_helper() {
     let server = common::start(&common::sqlite_url("assist"), common::test_settings()).await;
     let addr = server.addr();
-    let created = create(
-        addr,
-        json!({"game": "wordsprout", "take_seat": 0, "seed": 7}),
-    )
-    .await;
-    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (created, id) = word_sprout_table(addr).await;
     let (t0, t1) = (token(&created, 0), token(&created, 1));
     let path = format!("/api/games/{id}/assist");
     let omat = json!({"string": "omat"});

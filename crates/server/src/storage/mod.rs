@@ -24,10 +24,22 @@ mod store;
 
 pub use self::postgres::PgStorage;
 pub use self::sqlite::SqliteStorage;
-pub use store::{Notice, Store};
+pub use store::{Notice, Store, DEFAULT_COMMIT_PACE, MAX_COMMIT_PACE};
 
 use serde_json::Value;
 use std::path::PathBuf;
+use std::time::Duration;
+
+/// A commit or checkpoint that takes longer than this is logged (a warning
+/// saying what it was and how long each part took). Every action's ack
+/// waits for its commit, so whatever holds the writer this long shows in
+/// every ack of that moment.
+pub(crate) const SLOW_STORAGE: Duration = Duration::from_millis(100);
+
+/// Milliseconds, for the slow-storage warnings.
+pub(crate) fn ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 10_000.0).round() / 10.0
+}
 
 /// A database operation failed.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -522,7 +534,7 @@ pub trait Storage: Send {
     /// Names the connection in log lines (`writer`, `reader`); SQLite
     /// gives its writer a larger page cache.
     fn set_role(&mut self, _role: &'static str) {}
-    /// Housekeeping, called about twice a second on a connection of its
+    /// Housekeeping, called about ten times a second on a connection of its
     /// own (SQLite: copy the write-ahead log into the database file, so
     /// the writer never stalls doing it).
     fn maintenance(&mut self) {}

@@ -11,9 +11,11 @@ use super::{
     Listed, RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage, StorageError,
     StoredGame, WordListRow, Write, GAME_COLUMNS,
 };
+use super::{ms, SLOW_STORAGE};
 use crate::ratings::Rating;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use std::path::Path;
+use std::time::Instant;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS games (
@@ -76,6 +78,9 @@ pub struct SqliteStorage {
     conn: Connection,
     /// Live games' rows as this connection last wrote or read them.
     known: KnownRows,
+    /// Frames in the log past which `maintain` restarts it
+    /// ([`WAL_RESTART_FRAMES`]; tests lower it).
+    restart_frames: i64,
 }
 
 fn err(e: rusqlite::Error) -> StorageError {
@@ -125,7 +130,152 @@ impl SqliteStorage {
         Ok(SqliteStorage {
             conn,
             known: KnownRows::default(),
+            restart_frames: WAL_RESTART_FRAMES,
         })
+    }
+}
+
+/// A checkpoint's kind (see `maintenance`).
+#[derive(Clone, Copy, Debug)]
+enum Checkpoint {
+    /// Copies what it can without waiting for the writer.
+    Passive,
+    /// Copies every frame left, holding the writer off, so that the next
+    /// commit writes the log from its beginning; `after`: the frames in
+    /// the log at the passive pass before it.
+    Restart { after: i64 },
+}
+
+/// What a checkpoint saw (SQLite's `wal_checkpoint` answer).
+#[derive(Clone, Copy, Debug)]
+struct Pass {
+    /// Frames in the log.
+    log: i64,
+}
+
+/// Passive passes, past the first, a restart may take to catch up with
+/// the writer before it holds the writer off.
+const CATCH_UP_PASSES: usize = 4;
+
+/// Frames a passive pass may have copied (the writer's since the pass
+/// before) for the restart to follow at once: that pass was short, so
+/// what the restart copies while the writer waits (the frames written
+/// during it) is fewer still.
+const RESTART_LEFT_FRAMES: i64 = 256;
+
+/// What one round of `maintain` did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Maintained {
+    /// Passive passes run.
+    passes: usize,
+    /// Frames the restarting checkpoint found left to copy while it held
+    /// the writer off (None: no restart).
+    restart_left: Option<i64>,
+}
+
+/// What `maintain` does after a passive pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// The log is short (or started again by itself): nothing to restart.
+    Done,
+    /// Another passive pass first: the writer added many frames during
+    /// the last one.
+    Again,
+    /// Restart the log now: the last pass was short.
+    Restart,
+}
+
+/// The step after a passive pass that found `now` frames in the log, the
+/// pass before it `before`, for a log restarted past `limit` frames. Each
+/// pass copies what the writer added during the one before, so the passes
+/// get shorter; once one had little to copy (it was short, and so is what
+/// the writer added during it), the restart that holds the writer off
+/// copies that little and syncs it.
+fn next_step(before: i64, now: i64, limit: i64) -> Step {
+    if now <= limit {
+        return Step::Done;
+    }
+    // A log shorter than before started again from its beginning.
+    let added = if now >= before { now - before } else { now };
+    if added <= RESTART_LEFT_FRAMES {
+        Step::Restart
+    } else {
+        Step::Again
+    }
+}
+
+impl SqliteStorage {
+    /// Checkpoints the log (see [`Storage::maintenance`]).
+    fn maintain(&mut self) -> Maintained {
+        let mut done = Maintained::default();
+        // PASSIVE: copies what it can without waiting for the writer.
+        let Some(first) = self.checkpoint(Checkpoint::Passive) else {
+            return done;
+        };
+        done.passes = 1;
+        if first.log <= self.restart_frames {
+            return done;
+        }
+        // Under steady writes a passive checkpoint never catches up with
+        // the writer, and the log only starts again from its beginning
+        // once every frame is copied: it grew without bound (1.2 GB in a
+        // 40 s benchmark), and every commit appended to a growing file.
+        // So past a size the log is restarted, and a restart holds the
+        // writer off while it copies what the passive passes left and
+        // syncs the database file: every ack waits meanwhile. Right after
+        // a long pass that was hundreds of frames and an `fsync` of them
+        // (0.1 to 0.4 s on a loaded disk: nim's stalls, README "Load",
+        // twelfth pass). More passive passes first (see `next_step`).
+        let mut last = first.log;
+        for _ in 0..CATCH_UP_PASSES {
+            let Some(pass) = self.checkpoint(Checkpoint::Passive) else {
+                return done;
+            };
+            done.passes += 1;
+            let step = next_step(last, pass.log, self.restart_frames);
+            last = pass.log;
+            match step {
+                Step::Done => return done,
+                Step::Again => {}
+                Step::Restart => break,
+            }
+        }
+        // If the writer outran every pass the log is restarted anyway,
+        // holding it off longer: a log that never restarts is worse.
+        if let Some(restart) = self.checkpoint(Checkpoint::Restart { after: last }) {
+            done.restart_left = Some(restart.log - last);
+        }
+        done
+    }
+
+    /// Runs one checkpoint, logging one that took long; None if it failed.
+    fn checkpoint(&mut self, kind: Checkpoint) -> Option<Pass> {
+        let started = Instant::now();
+        let sql = match kind {
+            Checkpoint::Passive => "PRAGMA wal_checkpoint(PASSIVE)",
+            Checkpoint::Restart { .. } => "PRAGMA wal_checkpoint(RESTART)",
+        };
+        let (log, copied) = self
+            .conn
+            .query_row(sql, [], |r| Ok((r.get::<_, i64>(1)?, r.get::<_, i64>(2)?)))
+            .ok()?;
+        let took = started.elapsed();
+        if took >= SLOW_STORAGE {
+            match kind {
+                Checkpoint::Passive => tracing::warn!(
+                    "sqlite: a passive checkpoint took {} ms ({log} frames in the log, {copied} \
+                     copied to the database)",
+                    ms(took)
+                ),
+                Checkpoint::Restart { after } => tracing::warn!(
+                    "sqlite: a restarting checkpoint took {} ms, holding the writer off \
+                     ({} frames left to copy after the passive pass)",
+                    ms(took),
+                    log - after
+                ),
+            }
+        }
+        Some(Pass { log })
     }
 }
 
@@ -954,9 +1104,12 @@ impl Storage for SqliteStorage {
         // The statements that begin and end it are prepared once
         // (rusqlite's `Transaction` parses them at every commit).
         let c = &self.conn;
+        let started = Instant::now();
         c.prepare_cached("BEGIN IMMEDIATE")
             .and_then(|mut s| s.execute([]))
             .map_err(err)?;
+        let locked = Instant::now();
+        let mut applied = locked;
         let known = &mut self.known;
         let result = (|| {
             // Another connection's commit since this one's last (its
@@ -970,11 +1123,26 @@ impl Storage for SqliteStorage {
                 .iter()
                 .map(|w| apply(c, known, w))
                 .collect::<Result<Vec<bool>, StorageError>>()?;
+            applied = Instant::now();
             c.prepare_cached("COMMIT")
                 .and_then(|mut s| s.execute([]))
                 .map_err(err)?;
             Ok(taken)
         })();
+        let took = started.elapsed();
+        if took >= SLOW_STORAGE {
+            // Which part: the lock (a checkpoint holding the writer off),
+            // the statements, or `COMMIT` (the log's frames and `fsync`).
+            tracing::warn!(
+                "sqlite: a commit of {} writes took {} ms (waiting for the write lock {} ms, \
+                 statements {} ms, COMMIT with its fsync {} ms)",
+                writes.len(),
+                ms(took),
+                ms(locked - started),
+                ms(applied.saturating_duration_since(locked)),
+                ms(applied.elapsed())
+            );
+        }
         match result {
             Ok(_) => known.committed(),
             Err(_) => {
@@ -1183,24 +1351,7 @@ impl Storage for SqliteStorage {
     }
 
     fn maintenance(&mut self) {
-        // PASSIVE: copies what it can without waiting for the writer.
-        let frames = self
-            .conn
-            .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get::<_, i64>(1))
-            .unwrap_or(0);
-        // Under steady writes a passive checkpoint never catches up with
-        // the writer, and the log only starts again from its beginning
-        // once every frame is copied: it grew without bound (1.2 GB in a
-        // 40 s benchmark), and every commit appended to a growing file.
-        // Past a size, RESTART copies the few frames written since the
-        // passive pass, holding the writer off meanwhile (it waits in
-        // steps of `BUSY_PAUSE`), so the next commit writes over the log
-        // from its start.
-        if frames > WAL_RESTART_FRAMES {
-            let _ = self
-                .conn
-                .query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()));
-        }
+        self.maintain();
     }
 
     fn unfinished(&mut self) -> Result<Vec<Listed>, StorageError> {
@@ -1235,6 +1386,153 @@ mod tests {
         assert_eq!(cache_size(&reader), default);
         assert!(WRITER_CACHE_KIB > -default);
         drop((writer, reader));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// What `tracing` wrote while a test ran.
+    #[derive(Clone, Default)]
+    struct Log(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Log {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Log {
+        fn text(&self) -> String {
+            String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+        }
+        /// Runs `f` with this log catching the warnings of this thread.
+        fn catch<T>(&self, f: impl FnOnce() -> T) -> T {
+            let log = self.clone();
+            let subscriber = tracing_subscriber::fmt()
+                .with_writer(move || log.clone())
+                .with_ansi(false)
+                .finish();
+            tracing::subscriber::with_default(subscriber, f)
+        }
+    }
+
+    /// The number after `label` in a log line (`... label 12.5 ms ...`).
+    fn figure(text: &str, label: &str) -> Option<f64> {
+        let rest = &text[text.find(label)? + label.len()..];
+        rest.split_whitespace().next()?.parse().ok()
+    }
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("parlor-{name}-{}", std::process::id()))
+    }
+
+    /// A commit held off past `SLOW_STORAGE` is logged, and the line says
+    /// which part took the time (here the write lock, held by another
+    /// connection as a restarting checkpoint holds it).
+    #[test]
+    fn a_slow_commit_is_logged_with_the_part_that_took_long() {
+        let dir = scratch("slow-commit");
+        let path = dir.join("parlor.db");
+        let mut writer = SqliteStorage::open(&path).unwrap();
+        let holder = SqliteStorage::open(&path).unwrap();
+        holder.conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let held = SLOW_STORAGE + std::time::Duration::from_millis(50);
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(held);
+            holder.conn.execute_batch("COMMIT").unwrap();
+        });
+        let log = Log::default();
+        log.catch(|| writer.commit(&[]).unwrap());
+        release.join().unwrap();
+        let text = log.text();
+        assert!(text.contains("WARN"), "{text}");
+        assert!(text.contains("sqlite: a commit of 0 writes took"), "{text}");
+        let lock = figure(&text, "waiting for the write lock").unwrap();
+        assert!(lock >= ms(SLOW_STORAGE), "{text}");
+        // A quick commit says nothing.
+        let quiet = Log::default();
+        quiet.catch(|| writer.commit(&[]).unwrap());
+        assert_eq!(quiet.text(), "");
+        drop(writer);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// Commits `frames` pages' worth of rows on `c` (a writer of its own).
+    fn write_frames(c: &Connection, frames: usize) {
+        c.execute_batch("BEGIN IMMEDIATE").unwrap();
+        for _ in 0..frames {
+            c.execute("INSERT INTO filler (b) VALUES (zeroblob(4000))", [])
+                .unwrap();
+        }
+        c.execute_batch("COMMIT").unwrap();
+    }
+
+    fn log_frames(c: &Connection) -> i64 {
+        c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get(1))
+            .unwrap()
+    }
+
+    /// The log is restarted only once a passive pass found little new
+    /// from the writer: the restart, which holds the writer off, then
+    /// copies a short pass's frames, not the hundreds a long pass let the
+    /// writer add (nim's 0.1 to 0.4 s stalls). The figures are a nim run's
+    /// (a log restarted past 16,384 frames, ~4,000 frames a pass).
+    #[test]
+    fn the_log_restarts_only_after_a_short_pass() {
+        let limit = WAL_RESTART_FRAMES;
+        // A short log, or one that started again by itself: done.
+        assert_eq!(next_step(12_000, 15_000, limit), Step::Done);
+        assert_eq!(next_step(18_000, 900, limit), Step::Done);
+        // A long pass let the writer add 3,900 frames: another pass.
+        assert_eq!(next_step(16_900, 20_800, limit), Step::Again);
+        // That one was short: 120 frames added during it. Restart.
+        assert_eq!(next_step(20_800, 20_920, limit), Step::Restart);
+        assert_eq!(
+            next_step(20_800, 20_800 + RESTART_LEFT_FRAMES, limit),
+            Step::Restart
+        );
+        assert_eq!(
+            next_step(20_800, 20_801 + RESTART_LEFT_FRAMES, limit),
+            Step::Again
+        );
+    }
+
+    /// A log past the limit is restarted by the maintenance connection:
+    /// the writer's next commit writes it from its beginning.
+    #[test]
+    fn maintenance_restarts_a_long_log() {
+        let dir = scratch("restart");
+        let path = dir.join("parlor.db");
+        let mut keeper = SqliteStorage::open(&path).unwrap();
+        keeper.restart_frames = 500;
+        let writer = SqliteStorage::open(&path).unwrap();
+        writer
+            .conn
+            .execute_batch("CREATE TABLE filler (b BLOB)")
+            .unwrap();
+        write_frames(&writer.conn, 800);
+        let done = keeper.maintain();
+        // The second pass found nothing new: the restart copied nothing.
+        assert_eq!(
+            done,
+            Maintained {
+                passes: 2,
+                restart_left: Some(0)
+            }
+        );
+        write_frames(&writer.conn, 100);
+        assert!(log_frames(&keeper.conn) < 150);
+        // A short log: one pass, no restart.
+        assert_eq!(
+            keeper.maintain(),
+            Maintained {
+                passes: 1,
+                restart_left: None
+            }
+        );
+        drop((keeper, writer));
         let _ = std::fs::remove_dir_all(dir);
     }
 }
