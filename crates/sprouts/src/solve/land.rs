@@ -1522,6 +1522,14 @@ fn region_shape(region: &[Vec<u8>], sym: &[u8]) -> u64 {
         twice.reverse();
         ways[1].push(hash(twice));
     }
+    shape_of_ways(ways)
+}
+
+/// A region's shape from its boundaries' hashes read forwards (`ways[0]`)
+/// and backwards (`ways[1]`): the lesser of the two sorted lists, hashed,
+/// so that a mirrored region has the same shape.
+fn shape_of_ways(mut ways: [SmallVec<[u64; 8]>; 2]) -> u64 {
+    use std::hash::Hasher;
     ways[0].sort_unstable();
     ways[1].sort_unstable();
     let least = if ways[1] < ways[0] {
@@ -2232,18 +2240,7 @@ mod shape_tests {
             coarse.extend(b.iter().rev().map(read));
             ways[1].push(hash(&coarse, &mut best));
         }
-        ways[0].sort_unstable();
-        ways[1].sort_unstable();
-        let least = if ways[1] < ways[0] {
-            &ways[1]
-        } else {
-            &ways[0]
-        };
-        let mut h = Mix::default();
-        for &x in least {
-            h.write_usize(x as usize);
-        }
-        h.finish()
+        shape_of_ways(ways)
     }
 
     /// The buffered region shape is the copied one, on random regions with
