@@ -195,11 +195,14 @@ test('Word Sprout: claiming the win from a player who left', { timeout: 60000 },
   const bea = await player(browser, 'Bea');
   const B = bea.page;
   await withArtifacts([bea], async () => {
-    // Ann (player 1, first to play) never comes; her absent countdown is short.
+    // Ann (player 1, first to play) never comes; her absent countdown is
+    // short, but long enough for Bea's page to connect first: a countdown
+    // that runs out with nobody at the table lets the bot play for Ann, and
+    // no claim window opens (0.5 s was sometimes too short on a busy machine).
     const res = await fetch(srv.url + '/api/games', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ game: 'wordsprout', absent_seconds: 0.5 }),
+      body: JSON.stringify({ game: 'wordsprout', absent_seconds: 3 }),
     });
     assert.equal(res.status, 201);
     const created = await res.json();
