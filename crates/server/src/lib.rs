@@ -205,7 +205,8 @@ pub struct Settings {
     /// TCP keepalive on accepted sockets: the first probe after this long
     /// without traffic, then every quarter of it.
     pub tcp_keepalive: Duration,
-    /// The server pings each WebSocket this often.
+    /// The server pings a WebSocket after this long with nothing heard
+    /// from its client (a client that talks is not pinged).
     pub ws_ping: Duration,
     /// A WebSocket from which nothing (no message, no pong) has come for
     /// this long is closed: its seat counts as absent.

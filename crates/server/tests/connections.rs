@@ -226,6 +226,71 @@ async fn a_websocket_that_stops_answering_pings_is_closed_and_its_seat_absent() 
     server.stop().await;
 }
 
+/// Counts the server's pings on a WebSocket to game `id` (seat `token`)
+/// over `for_`, sending a `ping` message of the protocol every `talk`
+/// (None: the client says nothing; tungstenite still answers pings).
+async fn pings_received(
+    addr: SocketAddr,
+    id: &str,
+    token: &str,
+    talk: Option<Duration>,
+    for_: Duration,
+) -> usize {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let url = format!("ws://{addr}/api/games/{id}/ws?token={token}");
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let until = tokio::time::Instant::now() + for_;
+    let mut next_talk = tokio::time::Instant::now();
+    let mut pings = 0;
+    loop {
+        let wake = match talk {
+            Some(_) => next_talk.min(until),
+            None => until,
+        };
+        match tokio::time::timeout_at(wake, ws.next()).await {
+            Ok(Some(Ok(Message::Ping(_)))) => pings += 1,
+            Ok(Some(Ok(_))) => {}
+            Ok(other) => panic!("the connection ended: {other:?}"),
+            Err(_) if tokio::time::Instant::now() >= until => break,
+            Err(_) => {
+                let text = json!({"type": "ping", "ref": "here"}).to_string();
+                ws.send(Message::Text(text.into())).await.unwrap();
+                next_talk += talk.unwrap_or_default();
+            }
+        }
+    }
+    let _ = ws.close(None).await;
+    pings
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_a_websocket_that_says_nothing_is_pinged() {
+    // A client that talks proves it is there: pinging it too would cost
+    // a write and a read per interval on every busy socket.
+    let s = Settings {
+        ws_ping: Duration::from_millis(150),
+        ws_idle_timeout: Duration::from_secs(5),
+        ..common::test_settings()
+    };
+    let server = common::start(&common::sqlite_url("conn_ws_quiet"), s).await;
+    let addr = server.addr();
+    let created = common::create(addr, json!({"game": "nim"})).await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let (t0, t1) = (common::token(&created, 0), common::token(&created, 1));
+    let span = Duration::from_millis(1200);
+    let (talking, silent) = tokio::join!(
+        pings_received(addr, &id, &t0, Some(Duration::from_millis(60)), span),
+        pings_received(addr, &id, &t1, None, span),
+    );
+    assert_eq!(talking, 0, "a client sending every 60 ms was pinged");
+    assert!(
+        silent >= 3,
+        "a silent client got {silent} pings in {span:?} (one due every 150 ms)"
+    );
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_queries_and_paths_get_the_error_json() {
     let server = common::start(&common::sqlite_url("conn_query"), common::test_settings()).await;
