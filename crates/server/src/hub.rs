@@ -61,6 +61,8 @@ struct Inner {
     /// worker, without the hop to a blocking thread and back, which cost
     /// more than the build itself (nim's, at every rematch).
     quick_builds: Mutex<std::collections::HashSet<String>>,
+    /// Which rules and bot levels decide quickly, for every game's actor.
+    quick_bots: Arc<crate::actor::QuickBots>,
     /// Which games' clocks and bots this process runs (see `crate::lease`).
     leases: Arc<crate::lease::Leases>,
 }
@@ -170,6 +172,7 @@ impl Hub {
                 accounts: crate::accounts::Accounts::new(),
                 creations,
                 quick_builds: Mutex::new(std::collections::HashSet::new()),
+                quick_bots: Default::default(),
                 leases: Arc::new(leases),
             }),
         }
@@ -232,6 +235,7 @@ impl Hub {
             leases: self.inner.leases.clone(),
             presence: self.inner.presence.clone(),
             think_slots: self.inner.think_slots.clone(),
+            quick_bots: self.inner.quick_bots.clone(),
             shutdown: self.inner.shutdown.clone(),
             games: Arc::new(self.clone()),
         }

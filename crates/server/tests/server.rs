@@ -1238,6 +1238,48 @@ async fn a_quick_bot_answers_in_the_same_commit() {
     }
 }
 
+/// A new game whose rules and bot level decided quickly in an earlier game
+/// (a rematch, in practice) starts with its bot quick: the person's first
+/// action and the bot's answer are one write request, not one each with
+/// the bot's first decision sent to a blocking thread.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_game_knows_its_bot_is_quick() {
+    let server = common::start(
+        &common::sqlite_url("quick-bot-known"),
+        common::test_settings(),
+    )
+    .await;
+    let addr = server.addr();
+    let rules = json!({"game": "nim", "config": {"pile": 80},
+                       "bots": [{"seat": 1, "level": "easy"}], "take_seat": 0});
+    // The first game: the bot's first decision shows how quick it is.
+    let first = create(addr, rules.clone()).await;
+    let id = first["game"]["id"].as_str().unwrap().to_string();
+    let (mut a, _) = connect(addr, &id, Some(&token(&first, 0))).await;
+    a.send(&json!({"type": "act", "ref": 1, "action": 1}))
+        .await
+        .unwrap();
+    a.recv_until("state", |v| v["seq"] == 2).await.unwrap();
+    // The second game with the same rules.
+    let second = create(addr, rules).await;
+    let id = second["game"]["id"].as_str().unwrap().to_string();
+    let (mut b, state) = connect(addr, &id, Some(&token(&second, 0))).await;
+    assert_eq!(state["to_act"], json!({"one": 0}), "{state}");
+    let writes_before = server.store().writes_asked();
+    b.send(&json!({"type": "act", "ref": 1, "action": 1}))
+        .await
+        .unwrap();
+    let ack = next_ack_or_state(&mut b).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    b.recv_until("state", |v| v["seq"] == 2).await.unwrap();
+    assert_eq!(
+        server.store().writes_asked() - writes_before,
+        1,
+        "the person's first action and the bot's answer were stored apart"
+    );
+    server.stop().await;
+}
+
 /// A client that stops reading is dropped; the game and the other
 /// connections go on at full speed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

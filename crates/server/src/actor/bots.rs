@@ -38,6 +38,45 @@ pub(super) struct Bots {
     /// The last decision took under [`QUICK`]: the next is made on the
     /// actor's own task (see [`GameActor::maybe_bot`]).
     pub(super) quick: bool,
+    /// What [`QuickBots`] was last told (or said at the start) of this
+    /// game's bots: it is told again only when that changes.
+    pub(super) remembered: bool,
+}
+
+/// The rules and bot levels whose last decision, in any game of this
+/// process, took under [`QUICK`]. A new game (a rematch) starts with its
+/// bots quick when the last game with the same rules and level ended
+/// so: its first decision is then made at once, and after a person's
+/// action in the same commit and burst (see
+/// [`GameActor::quick_bot_move`]). Each game learning it afresh cost
+/// every nim game a decision on a blocking thread (two thread wake-ups),
+/// a commit request and a send of its own.
+#[derive(Default)]
+pub(crate) struct QuickBots(std::sync::Mutex<std::collections::HashSet<String>>);
+
+/// Kinds of quick bots remembered: past this the memory starts again
+/// (each costs a decision on a blocking thread to learn again).
+const QUICK_BOTS_KEPT: usize = 1024;
+
+impl QuickBots {
+    fn is_quick(&self, key: &str) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(key)
+    }
+
+    fn remember(&self, key: String, quick: bool) {
+        let mut quick_ones = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if !quick {
+            quick_ones.remove(&key);
+            return;
+        }
+        if quick_ones.len() >= QUICK_BOTS_KEPT {
+            quick_ones.clear();
+        }
+        quick_ones.insert(key);
+    }
 }
 
 /// A decision this fast costs no more than handing it to a blocking
@@ -95,6 +134,40 @@ impl GameActor {
                 .and_then(|l| l.parse().ok())
                 .unwrap_or(Level::Easy),
         )
+    }
+
+    /// What [`QuickBots`] knows the bot at `seat` by: its rules and level.
+    fn quick_key(&self, seat: Seat) -> Option<String> {
+        let level = self.bot_level(seat)?;
+        Some(format!(
+            "{}\n{level}\n{}",
+            self.row.game,
+            self.row.config.as_str()
+        ))
+    }
+
+    /// A new game's bots start as quick as the process's last decision of
+    /// the same rules and level was (see [`QuickBots`]).
+    pub(super) fn recall_quick_bots(&mut self) {
+        let mut keys = (0..self.seats.len())
+            .filter(|&s| self.seats[s].kind == SeatKind::Bot)
+            .filter_map(|s| self.quick_key(Seat(s)))
+            .peekable();
+        let quick = keys.peek().is_some() && keys.all(|k| self.env.quick_bots.is_quick(&k));
+        self.bots.quick = quick;
+        self.bots.remembered = quick;
+    }
+
+    /// A decision of the bot at `seat` took `took`.
+    fn note_decision(&mut self, seat: Seat, took: std::time::Duration) {
+        let quick = took < QUICK;
+        self.bots.quick = quick;
+        if quick != self.bots.remembered {
+            self.bots.remembered = quick;
+            if let Some(key) = self.quick_key(seat) {
+                self.env.quick_bots.remember(key, quick);
+            }
+        }
     }
 
     /// Whether every seat is a bot's and no connection here watches.
@@ -318,7 +391,7 @@ impl GameActor {
         // As on the threads: a panicking bot is an error, not a dead game
         // (its agents are lost with it).
         let action = std::panic::catch_unwind(std::panic::AssertUnwindSafe(think));
-        self.bots.quick = began.elapsed() < QUICK;
+        self.note_decision(seat, began.elapsed());
         let action = match action {
             Ok(action) => {
                 self.bots.agents = Some(agents);
@@ -352,7 +425,7 @@ impl GameActor {
 
     pub(super) async fn bot_done(&mut self, r: BotResult) {
         self.bots.thinking = false;
-        self.bots.quick = r.took < QUICK;
+        self.note_decision(r.seat, r.took);
         if !std::mem::take(&mut self.bots.discard) {
             self.bots.agents = Some(r.agents);
         }

@@ -45,6 +45,8 @@ pub(crate) struct Env {
     pub presence: Arc<Presence>,
     /// Permits for heavy work at once (bot decisions, the helper).
     pub think_slots: Arc<Semaphore>,
+    /// Which rules and bot levels decide quickly (see `QuickBots`).
+    pub quick_bots: Arc<super::QuickBots>,
     pub shutdown: watch::Receiver<bool>,
     pub games: Arc<dyn Games>,
 }

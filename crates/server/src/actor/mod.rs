@@ -26,6 +26,7 @@ use crate::error::ApiError;
 use crate::storage::{GameRow, SeatKind, SeatRow};
 use crate::time::TimeSource;
 use axum::extract::ws::Utf8Bytes;
+pub(crate) use bots::QuickBots;
 use bots::{BotResult, Bots};
 use clock::GameClock;
 pub(crate) use env::{Env, Games};
@@ -392,6 +393,7 @@ impl GameActor {
         };
         let now = actor.now();
         actor.holders = Holders::new(actor.seats.len(), now);
+        actor.recall_quick_bots();
         // A rematch nobody has moved in whose clock has not started: its
         // players come again (join or connect) before its clock runs.
         let fresh_rematch = actor.row.rematch_of.is_some()
