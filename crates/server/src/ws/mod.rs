@@ -138,6 +138,19 @@ pub(crate) async fn upgrade(
     }))
 }
 
+/// `first` and everything already queued after it, as frames in one
+/// buffer for one write: one system call for an ack and the states after
+/// it. The buffer lives for this burst only.
+fn burst(first: Outbound, out: &mut mpsc::Receiver<Outbound>) -> Vec<u8> {
+    let mut burst = Vec::with_capacity(Frame::Text(&first).encoded_len());
+    Frame::Text(&first).put(&mut burst);
+    drop(first);
+    while let Ok(more) = out.try_recv() {
+        Frame::Text(&more).put(&mut burst);
+    }
+    burst
+}
+
 fn error_text(reference: Value, e: &ApiError) -> Utf8Bytes {
     error_json(reference, e).to_string().into()
 }
@@ -263,24 +276,17 @@ where
                 }
                 m = out.recv() => match m {
                     Some(text) => {
-                        // Everything already queued, in one buffer and one
-                        // write: one system call for an ack and the states
-                        // after it. The buffer lives for this burst only.
-                        let mut burst = Vec::with_capacity(Frame::Text(&text).encoded_len());
-                        Frame::Text(&text).put(&mut burst);
-                        drop(text);
-                        while let Ok(more) = out.try_recv() {
-                            Frame::Text(&more).put(&mut burst);
-                        }
-                        if !writes.write(&burst).await {
+                        if !writes.write(&burst(text, &mut out)).await {
                             break;
                         }
                     }
                     None => {
                         let moved = next_out.lock().unwrap_or_else(|e| e.into_inner()).take();
                         if let Some(moved) = moved {
+                            // The answer and the new game's first messages
+                            // (its welcome, seats, state) in one write.
                             out = moved.out;
-                            if !writes.frame(Frame::Text(&moved.answer)).await {
+                            if !writes.write(&burst(moved.answer, &mut out)).await {
                                 break;
                             }
                             continue;
