@@ -103,6 +103,9 @@ impl SqliteStorage {
                 })?;
             }
         }
+        // Before SQLite's first connection in this process (see
+        // `page_cache`); later calls do nothing.
+        super::page_cache::install();
         let conn = Connection::open(path)
             .map_err(|e| StorageError(format!("cannot open {}: {e}", path.display())))?;
         // Waits for a lock in short steps (SQLite's own timeout sleeps
