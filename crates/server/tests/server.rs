@@ -407,11 +407,18 @@ async fn a_connection_moves_to_the_rematch() {
     bea.send(&json!({"type": "rematch", "ref": "b", "move": true}))
         .await
         .unwrap();
-    let r1 = bea
-        .recv_until("rematch_seat", |v| v["ref"] == "b")
-        .await
-        .unwrap();
+    // The mover hears of the rematch from its answer alone; the others
+    // here get the `rematch` message.
+    let r1 = loop {
+        let v = bea.recv().await.unwrap();
+        assert_ne!(v["type"], "rematch", "the mover was told apart: {v}");
+        if v["type"] == "rematch_seat" && v["ref"] == "b" {
+            break v;
+        }
+    };
     assert_eq!(r1["moved"], true, "{r1}");
+    let note = ann.recv_until("rematch", |_| true).await.unwrap();
+    assert_eq!(note["game"], r1["game"]["id"], "{note}");
     let new_id = r1["game"]["id"].as_str().unwrap().to_string();
     // The next message is the new game's welcome, for the new seat.
     let welcome = bea.recv().await.unwrap();
@@ -537,11 +544,18 @@ async fn a_connection_cut_off_while_moving_holds_no_seat() {
     bea.send(&json!({"type": "rematch", "ref": "b", "move": true}))
         .await
         .unwrap();
-    let r1 = bea
-        .recv_until("rematch_seat", |v| v["ref"] == "b")
-        .await
-        .unwrap();
+    // The mover hears of the rematch from its answer alone; the others
+    // here get the `rematch` message.
+    let r1 = loop {
+        let v = bea.recv().await.unwrap();
+        assert_ne!(v["type"], "rematch", "the mover was told apart: {v}");
+        if v["type"] == "rematch_seat" && v["ref"] == "b" {
+            break v;
+        }
+    };
     assert_eq!(r1["moved"], true, "{r1}");
+    let note = ann.recv_until("rematch", |_| true).await.unwrap();
+    assert_eq!(note["game"], r1["game"]["id"], "{note}");
     bea.recv_until("state", |_| true).await.unwrap();
     ann.recv_until("seats", |v| v["seats"][1]["connected"] == false)
         .await

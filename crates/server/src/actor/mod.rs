@@ -686,8 +686,14 @@ impl GameActor {
             }
             Msg::Rematch { who, reply } => {
                 self.catch_up().await;
+                // A connection moving to the rematch (it asks as over
+                // HTTP, from its reader) learns of it from its answer.
+                let mover = match (&who, &reply) {
+                    (Who::Conn(conn), RematchReply::Http(_)) => Some(*conn),
+                    _ => None,
+                };
                 let r = match self.seat_of_who(&who) {
-                    Ok(seat) => self.rematch(seat).await,
+                    Ok(seat) => self.rematch(seat, mover).await,
                     Err(e) => Err(e),
                 };
                 match reply {

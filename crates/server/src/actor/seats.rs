@@ -287,7 +287,15 @@ impl GameActor {
 
     /// The rematch of this finished game, made at the first call: the
     /// new seat, token and summary of `old`'s player.
-    pub(super) async fn rematch(&mut self, old: Seat) -> Result<(usize, String, Value), ApiError> {
+    ///
+    /// Every connection here hears of a new rematch (a `rematch` message)
+    /// but `mover`'s, which moves to it and hears from its answer (one
+    /// send fewer per rematch).
+    pub(super) async fn rematch(
+        &mut self,
+        old: Seat,
+        mover: Option<u64>,
+    ) -> Result<(usize, String, Value), ApiError> {
         if self.m.to_act() != ToAct::Over {
             return Err(ApiError::new(
                 "not_over",
@@ -364,7 +372,12 @@ impl GameActor {
                 }
                 self.row.rematch = Some(id.clone());
                 let text: Outbound = json!({"type": "rematch", "game": id}).to_string().into();
-                let conns: Vec<u64> = self.conns.keys().copied().collect();
+                let conns: Vec<u64> = self
+                    .conns
+                    .keys()
+                    .copied()
+                    .filter(|&c| Some(c) != mover)
+                    .collect();
                 for c in conns {
                     self.send_to(c, text.clone());
                 }
