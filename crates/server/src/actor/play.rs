@@ -278,22 +278,19 @@ impl GameActor {
                 status: status.clone(),
             }];
             // What the memory said before this action, should the bot's
-            // answer have to be undone with it.
-            let shown = (
-                self.row.status.clone(),
-                self.last_by,
-                std::mem::take(&mut self.last_events),
-            );
+            // answer have to be undone with it. (`self.row.status` changes
+            // only once the commit is done: `bot_follows` puts it back.)
+            let shown = (self.last_by, std::mem::take(&mut self.last_events));
             self.last_events = super::render::LastEvents::new(&events, self.m.seats(), seq);
             let bot = match follow {
-                true => self.bot_follows(actor, &status, &mut writes),
+                true => self.bot_follows(actor, &mut writes),
                 false => None,
             };
-            let last_status = bot.as_ref().map_or(&status, |b| &b.status).clone();
+            let over = bot.as_ref().map_or(status.over, |b| b.status.over);
             // The action that ends a rated game rates it in the same
             // transaction: ratings never lag behind, nor apply twice.
             let actions = writes.len();
-            if last_status.over && self.row.rated {
+            if over && self.row.rated {
                 writes.push(Write::Rate {
                     game_id: self.row.id.clone(),
                 });
@@ -307,7 +304,7 @@ impl GameActor {
             if !matches!(stored, Ok(true)) {
                 // Nothing of it was stored: memory goes back to before
                 // this action (the bot's answer, if any, first).
-                (self.row.status, self.last_by, self.last_events) = shown;
+                (self.last_by, self.last_events) = shown;
                 self.followed_states.clear();
                 if bot.is_some() {
                     // Its agent saw a move that is being undone.
@@ -373,18 +370,24 @@ impl GameActor {
     /// status and events set as shown): the states after the action are
     /// rendered into `followed_states`, then the bot's move is applied
     /// and its write added to `writes`. None: no bot answers at once.
-    fn bot_follows(
-        &mut self,
-        actor: Actor,
-        status: &StatusRow,
-        writes: &mut Vec<Write>,
-    ) -> Option<Followed> {
+    fn bot_follows(&mut self, actor: Actor, writes: &mut Vec<Write>) -> Option<Followed> {
         let (seat, action) = self.quick_bot_move()?;
         let seq = self.m.actions_len();
-        // The states as they would have been sent for the action alone.
-        let kept = std::mem::replace(&mut self.row.status, status.clone());
+        // The states as they would have been sent for the action alone,
+        // with the status after it: lent by its write (the last), and
+        // given back.
+        let trade_status = |me: &mut Self, writes: &mut Vec<Write>| {
+            if let Some(Write::Action { status, .. }) = writes.last_mut() {
+                std::mem::swap(&mut me.row.status, status);
+            }
+        };
+        trade_status(self, writes);
         let kept_by = self.last_by.replace(actor);
         self.followed_states = self.render_states();
+        let give_back = |me: &mut Self, writes: &mut Vec<Write>, kept_by| {
+            trade_status(me, writes);
+            me.last_by = kept_by;
+        };
         let now = self.now();
         let bot = Actor::Seat(seat);
         let events = match self.m.apply_json_at(bot, &action, Some(now)) {
@@ -396,11 +399,11 @@ impl GameActor {
                 );
                 self.bots.passed.push((seat, seq));
                 self.followed_states.clear();
-                (self.row.status, self.last_by) = (kept, kept_by);
+                give_back(self, writes, kept_by);
                 return None;
             }
         };
-        (self.row.status, self.last_by) = (kept, kept_by);
+        give_back(self, writes, kept_by);
         self.clocks_follow(bot, now);
         let status = self.status_row();
         writes.push(Write::Action {
