@@ -206,16 +206,13 @@ fn decoy_hash() -> &'static str {
 fn new_session_token() -> String {
     let mut b = [0u8; 32];
     rand::thread_rng().fill_bytes(&mut b);
-    b.iter().map(|x| format!("{x:02x}")).collect()
+    crate::hex(&b)
 }
 
 /// The SHA-256 of a session token in hex: what the database keeps.
 pub fn token_hash(token: &str) -> String {
     use sha2::Digest;
-    sha2::Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::hex(&sha2::Sha256::digest(token.as_bytes()))
 }
 
 /// The session token in the request's cookies, if any (well formed).
