@@ -103,11 +103,17 @@ impl SqliteStorage {
                 })?;
             }
         }
-        // Before SQLite's first connection in this process (see
-        // `page_cache`); later calls do nothing.
-        super::page_cache::install();
-        let conn = Connection::open(path)
-            .map_err(|e| StorageError(format!("cannot open {}: {e}", path.display())))?;
+        // Through the VFS that writes a commit's log frames at once (see
+        // `log_writes`; it also puts SQLite's page cache wrapper in place
+        // before SQLite starts); SQLite's own if it could not be made.
+        let opened = if super::log_writes::register() {
+            let vfs = super::log_writes::NAME.to_str().unwrap_or_default();
+            Connection::open_with_flags_and_vfs(path, rusqlite::OpenFlags::default(), vfs)
+        } else {
+            Connection::open(path)
+        };
+        let conn =
+            opened.map_err(|e| StorageError(format!("cannot open {}: {e}", path.display())))?;
         // Waits for a lock in short steps (SQLite's own timeout sleeps
         // 1, 2, 5, 10 ... ms): the writer waits out the moment the
         // maintenance connection restarts the log (see `maintenance`).
