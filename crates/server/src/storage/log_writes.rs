@@ -508,23 +508,11 @@ unsafe extern "C" fn current_time_64(vfs: *mut ffi::sqlite3_vfs, out: *mut i64) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::storage::ScratchDir;
     use rusqlite::{Connection, OpenFlags};
 
-    /// A folder of its own (removed when dropped).
-    struct Dir(std::path::PathBuf);
-
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-
-    fn dir(name: &str) -> Dir {
-        let d =
-            std::env::temp_dir().join(format!("parlor-log-writes-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Dir(d)
+    fn dir(name: &str) -> ScratchDir {
+        ScratchDir::new(&format!("log-writes-{name}"))
     }
 
     fn connect(path: &std::path::Path) -> Connection {

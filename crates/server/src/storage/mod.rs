@@ -742,3 +742,24 @@ pub(crate) fn time_control_of(
         }),
     }
 }
+
+/// A fresh folder for a test's database files, removed when dropped.
+#[cfg(test)]
+pub(super) struct ScratchDir(pub(super) std::path::PathBuf);
+
+#[cfg(test)]
+impl ScratchDir {
+    pub(super) fn new(name: &str) -> ScratchDir {
+        let dir = std::env::temp_dir().join(format!("parlor-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        ScratchDir(dir)
+    }
+}
+
+#[cfg(test)]
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

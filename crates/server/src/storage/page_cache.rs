@@ -260,25 +260,13 @@ unsafe extern "C" fn shrink(p: *mut ffi::sqlite3_pcache) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::storage::ScratchDir;
     use rusqlite::Connection;
 
-    /// A new database in a folder of its own (removed when dropped).
-    struct Dir(std::path::PathBuf);
-
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-
-    fn db(name: &str) -> (Dir, Connection) {
+    fn db(name: &str) -> (ScratchDir, Connection) {
         assert!(install(), "installed before SQLite's first connection");
-        let dir =
-            std::env::temp_dir().join(format!("parlor-page-cache-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let c = Connection::open(dir.join(name)).unwrap();
-        let dir = Dir(dir);
+        let dir = ScratchDir::new(&format!("page-cache-{name}"));
+        let c = Connection::open(dir.0.join(name)).unwrap();
         c.pragma_update(None, "journal_mode", "WAL").unwrap();
         c.execute_batch("CREATE TABLE t (k TEXT NOT NULL, v INTEGER NOT NULL, PRIMARY KEY (k, v))")
             .unwrap();
