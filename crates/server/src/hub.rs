@@ -60,9 +60,9 @@ struct Inner {
     /// build took under [`QUICK_BUILD`]: the next is built on the async
     /// worker, without the hop to a blocking thread and back, which cost
     /// more than the build itself (nim's, at every rematch).
-    quick_builds: Mutex<std::collections::HashSet<String>>,
+    quick_builds: crate::quick::QuickKinds,
     /// Which rules and bot levels decide quickly, for every game's actor.
-    quick_bots: Arc<crate::actor::QuickBots>,
+    quick_bots: Arc<crate::quick::QuickKinds>,
     /// Which games' clocks and bots this process runs (see `crate::lease`).
     leases: Arc<crate::lease::Leases>,
 }
@@ -78,10 +78,6 @@ const PRESENCE_BATCH: std::time::Duration = std::time::Duration::from_millis(20)
 /// (see `Inner::quick_builds`); the same bound as `actor::bots::QUICK`
 /// for decisions. nim's build takes microseconds.
 const QUICK_BUILD: std::time::Duration = std::time::Duration::from_micros(20);
-
-/// The most rules remembered as quick to build (then forgotten at once:
-/// they are learned again, one build on a blocking thread each).
-const QUICK_BUILDS_KEPT: usize = 1024;
 
 async fn sleep_until_opt(at: Option<tokio::time::Instant>) {
     match at {
@@ -171,7 +167,7 @@ impl Hub {
                 limits: limits_by_client,
                 accounts: crate::accounts::Accounts::new(),
                 creations,
-                quick_builds: Mutex::new(std::collections::HashSet::new()),
+                quick_builds: Default::default(),
                 quick_bots: Default::default(),
                 leases: Arc::new(leases),
             }),
@@ -601,13 +597,7 @@ impl Hub {
         // hold up an async worker.
         let listless = needs.word_lists.is_empty();
         let rules = format!("{}\n{config}", spec.game);
-        let quick = listless
-            && self
-                .inner
-                .quick_builds
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .contains(&rules);
+        let quick = listless && self.inner.quick_builds.is_quick(&rules);
         let build = move || {
             let began = std::time::Instant::now();
             let m = entry2.new_match(&config, seed, &resources);
@@ -621,19 +611,7 @@ impl Hub {
                 .map_err(|e| ApiError::new("internal", e.to_string()))?
         };
         if listless {
-            let mut quick_builds = self
-                .inner
-                .quick_builds
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            if took < QUICK_BUILD {
-                if quick_builds.len() >= QUICK_BUILDS_KEPT {
-                    quick_builds.clear();
-                }
-                quick_builds.insert(rules);
-            } else {
-                quick_builds.remove(&rules);
-            }
+            self.inner.quick_builds.remember(rules, took < QUICK_BUILD);
         }
         let m = m.map_err(config_error)?;
         // The build is what the permit bounds (CPU, memory); storing the

@@ -62,6 +62,7 @@ mod hub;
 mod lease;
 mod limits;
 mod presence;
+mod quick;
 pub mod ratings;
 pub mod storage;
 mod time;

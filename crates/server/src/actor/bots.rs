@@ -38,45 +38,10 @@ pub(super) struct Bots {
     /// The last decision took under [`QUICK`]: the next is made on the
     /// actor's own task (see [`GameActor::maybe_bot`]).
     pub(super) quick: bool,
-    /// What [`QuickBots`] was last told (or said at the start) of this
-    /// game's bots: it is told again only when that changes.
+    /// What the process's memory of quick bots (`Env::quick_bots`) was
+    /// last told (or said at the start) of this game's bots: it is told
+    /// again only when that changes.
     pub(super) remembered: bool,
-}
-
-/// The rules and bot levels whose last decision, in any game of this
-/// process, took under [`QUICK`]. A new game (a rematch) starts with its
-/// bots quick when the last game with the same rules and level ended
-/// so: its first decision is then made at once, and after a person's
-/// action in the same commit and burst (see
-/// [`GameActor::quick_bot_move`]). Each game learning it afresh cost
-/// every nim game a decision on a blocking thread (two thread wake-ups),
-/// a commit request and a send of its own.
-#[derive(Default)]
-pub(crate) struct QuickBots(std::sync::Mutex<std::collections::HashSet<String>>);
-
-/// Kinds of quick bots remembered: past this the memory starts again
-/// (each costs a decision on a blocking thread to learn again).
-const QUICK_BOTS_KEPT: usize = 1024;
-
-impl QuickBots {
-    fn is_quick(&self, key: &str) -> bool {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .contains(key)
-    }
-
-    fn remember(&self, key: String, quick: bool) {
-        let mut quick_ones = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if !quick {
-            quick_ones.remove(&key);
-            return;
-        }
-        if quick_ones.len() >= QUICK_BOTS_KEPT {
-            quick_ones.clear();
-        }
-        quick_ones.insert(key);
-    }
 }
 
 /// A decision this fast costs no more than handing it to a blocking
@@ -136,7 +101,8 @@ impl GameActor {
         )
     }
 
-    /// What [`QuickBots`] knows the bot at `seat` by: its rules and level.
+    /// What `Env::quick_bots` knows the bot at `seat` by: its rules and
+    /// level.
     fn quick_key(&self, seat: Seat) -> Option<String> {
         let level = self.bot_level(seat)?;
         Some(format!(
@@ -147,7 +113,7 @@ impl GameActor {
     }
 
     /// A new game's bots start as quick as the process's last decision of
-    /// the same rules and level was (see [`QuickBots`]).
+    /// the same rules and level was (see `Env::quick_bots`).
     pub(super) fn recall_quick_bots(&mut self) {
         let mut keys = (0..self.seats.len())
             .filter(|&s| self.seats[s].kind == SeatKind::Bot)

@@ -45,8 +45,15 @@ pub(crate) struct Env {
     pub presence: Arc<Presence>,
     /// Permits for heavy work at once (bot decisions, the helper).
     pub think_slots: Arc<Semaphore>,
-    /// Which rules and bot levels decide quickly (see `QuickBots`).
-    pub quick_bots: Arc<super::QuickBots>,
+    /// The rules and bot levels whose last decision, in any game of this
+    /// process, was quick (`bots::QUICK`). A new game (a rematch) starts
+    /// with its bots quick when the last game with the same rules and
+    /// level ended so: its first decision is then made at once, and after
+    /// a person's action in the same commit and burst
+    /// (`GameActor::quick_bot_move`). Each game learning it afresh cost
+    /// every nim game a decision on a blocking thread (two thread
+    /// wake-ups), a commit request and a send of its own.
+    pub quick_bots: Arc<crate::quick::QuickKinds>,
     pub shutdown: watch::Receiver<bool>,
     pub games: Arc<dyn Games>,
 }

@@ -26,7 +26,6 @@ use crate::error::ApiError;
 use crate::storage::{GameRow, SeatKind, SeatRow};
 use crate::time::TimeSource;
 use axum::extract::ws::Utf8Bytes;
-pub(crate) use bots::QuickBots;
 use bots::{BotResult, Bots};
 use clock::GameClock;
 pub(crate) use env::{Env, Games};
