@@ -1373,6 +1373,7 @@ impl Storage for SqliteStorage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::storage::ScratchDir;
 
     fn cache_size(s: &SqliteStorage) -> i64 {
         s.conn
@@ -1384,8 +1385,8 @@ mod tests {
     /// keeps SQLite's default (memory is per connection).
     #[test]
     fn the_writer_alone_has_a_larger_page_cache() {
-        let dir = std::env::temp_dir().join(format!("parlor-cache-{}", std::process::id()));
-        let path = dir.join("parlor.db");
+        let dir = ScratchDir::new("cache");
+        let path = dir.0.join("parlor.db");
         let mut writer = SqliteStorage::open(&path).unwrap();
         let mut reader = SqliteStorage::open(&path).unwrap();
         let default = cache_size(&reader);
@@ -1395,7 +1396,6 @@ mod tests {
         assert_eq!(cache_size(&reader), default);
         assert!(WRITER_CACHE_KIB > -default);
         drop((writer, reader));
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     /// What `tracing` wrote while a test ran.
@@ -1433,17 +1433,13 @@ mod tests {
         rest.split_whitespace().next()?.parse().ok()
     }
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        std::env::temp_dir().join(format!("parlor-{name}-{}", std::process::id()))
-    }
-
     /// A commit held off past `SLOW_STORAGE` is logged, and the line says
     /// which part took the time (here the write lock, held by another
     /// connection as a restarting checkpoint holds it).
     #[test]
     fn a_slow_commit_is_logged_with_the_part_that_took_long() {
-        let dir = scratch("slow-commit");
-        let path = dir.join("parlor.db");
+        let dir = ScratchDir::new("slow-commit");
+        let path = dir.0.join("parlor.db");
         let mut writer = SqliteStorage::open(&path).unwrap();
         let holder = SqliteStorage::open(&path).unwrap();
         holder.conn.execute_batch("BEGIN IMMEDIATE").unwrap();
@@ -1465,7 +1461,6 @@ mod tests {
         quiet.catch(|| writer.commit(&[]).unwrap());
         assert_eq!(quiet.text(), "");
         drop(writer);
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     /// Commits `frames` pages' worth of rows on `c` (a writer of its own).
@@ -1512,8 +1507,8 @@ mod tests {
     /// the writer's next commit writes it from its beginning.
     #[test]
     fn maintenance_restarts_a_long_log() {
-        let dir = scratch("restart");
-        let path = dir.join("parlor.db");
+        let dir = ScratchDir::new("restart");
+        let path = dir.0.join("parlor.db");
         let mut keeper = SqliteStorage::open(&path).unwrap();
         keeper.restart_frames = 500;
         let writer = SqliteStorage::open(&path).unwrap();
@@ -1542,6 +1537,5 @@ mod tests {
             }
         );
         drop((keeper, writer));
-        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -472,8 +472,8 @@ mod tests {
     /// The pace is the default until set, bounded, and zero turns it off.
     #[test]
     fn the_commit_pace_is_bounded() {
-        let dir = std::env::temp_dir().join(format!("parlor-pace-{}", std::process::id()));
-        let store = Store::open(&DbUrl::Sqlite(dir.join("parlor.db"))).unwrap();
+        let dir = crate::storage::ScratchDir::new("pace");
+        let store = Store::open(&DbUrl::Sqlite(dir.0.join("parlor.db"))).unwrap();
         assert_eq!(store.commit_pace(), DEFAULT_COMMIT_PACE);
         store.set_commit_pace(Duration::ZERO);
         assert_eq!(store.commit_pace(), Duration::ZERO);
