@@ -239,22 +239,11 @@ unsafe extern "C" fn write(
     let Ok(len) = usize::try_from(amount) else {
         return ffi::SQLITE_IOERR_WRITE;
     };
-    if !f.log {
-        return match methods(f).xWrite {
-            Some(w) => w(f.inner, buf, amount, offset),
-            None => ffi::SQLITE_IOERR_WRITE,
-        };
-    }
-    if len > MOST_GATHERED {
-        // Never from SQLite's log (a page at most): written alone.
-        let rc = flush(f);
-        if rc != ffi::SQLITE_OK {
-            return rc;
-        }
-        return match methods(f).xWrite {
-            Some(w) => w(f.inner, buf, amount, offset),
-            None => ffi::SQLITE_IOERR_WRITE,
-        };
+    if !f.log || len > MOST_GATHERED {
+        // Not a log (nothing is gathered), or more than one gathered write
+        // may hold (never from SQLite's log: a page at most): written as
+        // it comes.
+        return after_flush!(file, xWrite, ffi::SQLITE_IOERR_WRITE, buf, amount, offset);
     }
     let bytes = std::slice::from_raw_parts(buf as *const u8, len);
     if !f.gathered.is_empty() {
