@@ -5,7 +5,6 @@ use crate::error::ApiError;
 use crate::extract::{Path, Query};
 use crate::hub::{Hub, NewGameSpec};
 use crate::storage::ListFilter;
-use crate::summary_json;
 use axum::extract::{FromRequest, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -14,6 +13,7 @@ use axum::{Json, Router};
 use parlor_core::Level;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
@@ -348,7 +348,7 @@ async fn list_games(
     let listed = hub.store().read(move |s| s.list(filter, limit)).await?;
     let games: Vec<Value> = listed
         .iter()
-        .map(|l| summary_json(&l.row, &l.seats, &title(&hub, &l.row.game), None, None))
+        .map(|l| crate::summary::listed(&l.row, &l.seats, &title(&hub, &l.row.game)))
         .collect();
     Ok(Json(json!({ "games": games })))
 }
@@ -360,7 +360,10 @@ pub(crate) fn title(hub: &Hub, game: &str) -> String {
         .unwrap_or_else(|_| game.to_string())
 }
 
-async fn get_game(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn get_game(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+) -> Result<Json<Box<RawValue>>, ApiError> {
     let stub = hub.stub(&id).await?;
     Ok(Json(stub.ask(|reply| Msg::Summary { reply }).await?))
 }
@@ -444,7 +447,7 @@ async fn my_games(State(hub): State<Hub>, headers: HeaderMap) -> Result<Json<Val
     let listed = hub.store().read(move |s| s.by_player(&k2, 200)).await?;
     let mut games = Vec::new();
     for l in &listed {
-        let summary = summary_json(&l.row, &l.seats, &title(&hub, &l.row.game), None, None);
+        let summary = crate::summary::listed(&l.row, &l.seats, &title(&hub, &l.row.game));
         for s in l.seats.iter().filter(|s| s.player.as_deref() == Some(&key)) {
             games.push(json!({"seat": s.seat, "token": s.token, "game": summary}));
         }
@@ -529,15 +532,15 @@ async fn rematch(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     Body(req): Body<RematchReq>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Box<RawValue>>, ApiError> {
     let stub = hub.stub(&id).await?;
-    let (seat, token, game) = stub
+    let made = stub
         .ask(|tx| Msg::Rematch {
             who: Who::Token(req.token),
             reply: RematchReply::Http(tx),
         })
         .await??;
-    Ok(Json(json!({"game": game, "seat": seat, "token": token})))
+    Ok(Json(made.answer(None)))
 }
 
 /// Claims the win from a player who left: `{"token": ...}` (see

@@ -8,7 +8,6 @@ use crate::http::Body;
 use crate::hub::Hub;
 use crate::limits::Client;
 use crate::storage::RatingRow;
-use crate::summary_json;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -166,13 +165,8 @@ pub(crate) async fn my_games(
         .await?;
     let mut games = Vec::new();
     for l in &listed {
-        let summary = summary_json(
-            &l.row,
-            &l.seats,
-            &crate::http::title(&hub, &l.row.game),
-            None,
-            None,
-        );
+        let summary =
+            crate::summary::listed(&l.row, &l.seats, &crate::http::title(&hub, &l.row.game));
         for s in l
             .seats
             .iter()
@@ -224,7 +218,7 @@ pub(crate) async fn profile(
             json!({
                 "seat": seat,
                 "rating_change": change,
-                "game": summary_json(&l.row, &l.seats, &crate::http::title(&hub, &l.row.game), None, None),
+                "game": crate::summary::listed(&l.row, &l.seats, &crate::http::title(&hub, &l.row.game)),
             })
         })
         .collect();

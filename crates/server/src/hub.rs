@@ -117,7 +117,8 @@ pub(crate) struct NewGameSpec {
 /// A created game.
 pub(crate) struct Created {
     pub id: String,
-    pub summary: Value,
+    /// Its summary, as JSON text.
+    pub summary: Box<serde_json::value::RawValue>,
     /// Every human seat with its token.
     pub tokens: Vec<(usize, String)>,
     /// For a rematch (`NewGameSpec::rematch_of`): whether the game it

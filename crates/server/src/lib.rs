@@ -65,6 +65,7 @@ mod presence;
 mod quick;
 pub mod ratings;
 pub mod storage;
+mod summary;
 mod time;
 mod web;
 mod wordlists;
@@ -79,7 +80,7 @@ use hub::Hub;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::Duration;
-use storage::{ActionRow, DbUrl, GameRow, SeatKind, SeatRow, Store};
+use storage::{ActionRow, DbUrl, GameRow, Store};
 use tokio::sync::watch;
 
 /// Limits and pacing. The defaults suit people playing; the load benchmark
@@ -492,70 +493,12 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     s
 }
 
-/// The public `GameSummary` of `docs/api.md`.
-pub(crate) fn summary_json(
-    row: &GameRow,
-    seats: &[SeatRow],
-    title: &str,
-    connected: Option<&[bool]>,
-    clock: Option<Value>,
-) -> Value {
-    let open = seats.iter().any(|s| s.kind == SeatKind::Human && !s.joined);
-    let status = if row.status.over {
-        "over"
-    } else if open {
-        "open"
-    } else {
-        "live"
-    };
-    let seats = seats_json(seats, connected);
-    json!({
-        "id": row.id,
-        "game": row.game,
-        "title": title,
-        "config": row.config.value(),
-        "public": row.public,
-        "created_ms": row.created_ms,
-        "status": status,
-        "seq": row.status.seq,
-        "to_act": row.status.to_act,
-        "outcome": row.status.outcome,
-        "clock": clock,
-        "seats": seats,
-        "rematch": row.rematch,
-        "rematch_of": row.rematch_of,
-        "time_control": row.time_control,
-        "turn_seconds": row.time_control.turn_seconds,
-        "aborted": row.aborted,
-        "rated": row.rated,
-        "absent_seconds": row.time_control.absent_seconds,
-        "seed_sha256": seed_sha256(row.seed),
-    })
-}
-
-/// The `seats` of a summary (also sent alone, as a `seats` message, when
-/// who is here changes).
-pub(crate) fn seats_json(seats: &[SeatRow], connected: Option<&[bool]>) -> Value {
-    Value::Array(
-        seats
-            .iter()
-            .map(|s| {
-                json!({
-                    "seat": s.seat,
-                    "kind": s.kind.as_str(),
-                    "level": s.level,
-                    "name": s.name,
-                    "joined": s.joined,
-                    // Anyone may take it with `claim` (in a public game):
-                    // a human seat without a token yet.
-                    "open": s.kind == SeatKind::Human && s.token.is_none(),
-                    "connected": connected.and_then(|c| c.get(s.seat).copied()).unwrap_or(s.kind == SeatKind::Bot),
-                    // The account the seat belongs to (its profile: /u/NAME).
-                    "account": s.account,
-                })
-            })
-            .collect(),
-    )
+/// `t` as JSON text (`null` if it has none: never for the types written
+/// so, whose keys are all strings).
+pub(crate) fn raw_json<T: serde::Serialize + ?Sized>(t: &T) -> Box<serde_json::value::RawValue> {
+    use serde_json::value::RawValue;
+    serde_json::value::to_raw_value(t)
+        .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON"))
 }
 
 /// The async runtime a [`serve_blocking`] server runs on.

@@ -31,6 +31,7 @@ use clock::GameClock;
 pub(crate) use env::{Env, Games};
 use parlor_core::{Actor, DynMatch, ErrorKind, GameEntry, Resources, Seat, ToAct, Viewer};
 use presence::Holders;
+pub(crate) use seats::RematchSeat;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -100,7 +101,7 @@ pub(crate) enum RematchReply {
     Conn { conn: u64, reference: Value },
     /// To a task waiting for it: an HTTP handler, or a connection that
     /// moves to the rematch (`ws::move_to_rematch`).
-    Http(oneshot::Sender<Result<(usize, String, Value), ApiError>>),
+    Http(oneshot::Sender<Result<RematchSeat, ApiError>>),
 }
 
 pub(crate) struct Connected {
@@ -148,8 +149,9 @@ pub(crate) enum Msg {
         token: Option<String>,
         reply: oneshot::Sender<Result<Value, ApiError>>,
     },
+    /// The summary, as JSON text.
     Summary {
-        reply: oneshot::Sender<Value>,
+        reply: oneshot::Sender<Box<serde_json::value::RawValue>>,
     },
     /// The move list from move `from` + 1 on, as the token's seat (or a
     /// spectator) may see it.
@@ -604,7 +606,7 @@ impl GameActor {
                 let _ = reply.send(r);
             }
             Msg::Summary { reply } => {
-                let _ = reply.send(self.summary());
+                let _ = reply.send(self.summary_text());
             }
             Msg::Moves { token, from, reply } => {
                 self.catch_up().await;
@@ -703,16 +705,10 @@ impl GameActor {
                         // The client moves to the new game without an
                         // HTTP request of its own (issue 16).
                         let text = match r {
-                            Ok((seat, token, game)) => serde_json::json!({
-                                "type": "rematch_seat",
-                                "ref": reference,
-                                "game": game,
-                                "seat": seat,
-                                "token": token,
-                            }),
-                            Err(e) => crate::ws::error_json(reference, &e),
+                            Ok(made) => made.answer(Some((&reference, None))).get().to_string(),
+                            Err(e) => crate::ws::error_json(reference, &e).to_string(),
                         };
-                        self.send_to(conn, text.to_string().into());
+                        self.send_to(conn, text.into());
                     }
                 }
             }

@@ -3,10 +3,11 @@
 
 use super::{GameActor, Outbound};
 use crate::storage::SeatKind;
-use crate::summary_json;
+use crate::summary::{Seats, Summary};
 use parlor_core::Applied;
 use parlor_core::{Seat, Viewer};
-use serde_json::{json, Value};
+use serde_json::value::RawValue;
+use serde_json::Value;
 
 /// Appends `t` as JSON text (`null` if it cannot be: never for these types).
 fn put<T: serde::Serialize>(out: &mut Vec<u8>, t: &T) {
@@ -65,19 +66,42 @@ impl GameActor {
             .collect()
     }
 
-    pub(super) fn summary(&self) -> Value {
-        let connected = self.connected();
+    /// The game's summary as its host knows it: who is here, its clocks.
+    fn summary_of(&self) -> Summary<'_> {
         let clock = Some(self.round_json()).filter(|c| !c.is_null());
-        let mut v = summary_json(
+        Summary::of(
             &self.row,
             &self.seats,
             self.entry.info().title,
-            Some(&connected),
+            Some(self.connected()),
             clock,
-        );
-        v["waiting_for"] = self.waiting_json();
-        v["clocks"] = self.clocks_json();
-        v
+        )
+        .live(self.clocks_json(), self.waiting_json())
+    }
+
+    pub(super) fn summary(&self) -> Value {
+        self.summary_of().value()
+    }
+
+    /// [`GameActor::summary`] as JSON text, for a message that carries it.
+    pub(super) fn summary_text(&self) -> Box<RawValue> {
+        self.summary_of().text()
+    }
+
+    /// The welcome of a new connection: who it is, and the summary.
+    pub(super) fn welcome_text(&self, you: Value) -> String {
+        #[derive(serde::Serialize)]
+        struct Welcome<'a> {
+            game: Summary<'a>,
+            r#type: &'static str,
+            you: Value,
+        }
+        serde_json::to_string(&Welcome {
+            game: self.summary_of(),
+            r#type: "welcome",
+            you,
+        })
+        .unwrap_or_default()
     }
 
     /// The state message for `viewer` as the HTTP API answers it: the
@@ -300,8 +324,20 @@ impl GameActor {
         // The seats alone: the whole summary (its config, the seed's
         // hash, the clocks) was built for this at every connection's
         // arrival and departure.
-        let seats = crate::seats_json(&self.seats, Some(&self.connected()));
-        let text: Outbound = json!({"type": "seats", "seats": seats}).to_string().into();
+        #[derive(serde::Serialize)]
+        struct SeatsMessage<'a> {
+            seats: Seats<'a>,
+            r#type: &'static str,
+        }
+        let seats = Seats {
+            seats: &self.seats,
+            connected: Some(self.connected()),
+        };
+        let text = serde_json::to_string(&SeatsMessage {
+            seats,
+            r#type: "seats",
+        });
+        let text: Outbound = text.unwrap_or_default().into();
         let slow: Vec<u64> = self
             .conns
             .iter()

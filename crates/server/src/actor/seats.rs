@@ -5,6 +5,7 @@ use crate::error::ApiError;
 use crate::hub::NewGameSpec;
 use crate::storage::{SeatKind, SeatRow, Write};
 use parlor_core::{Seat, ToAct, Viewer};
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
@@ -70,8 +71,8 @@ impl GameActor {
                 out: tx,
             },
         );
-        let welcome = json!({"type": "welcome", "you": you, "game": self.summary()});
-        self.send_to(conn, welcome.to_string().into());
+        let welcome = self.welcome_text(you);
+        self.send_to(conn, welcome.into());
         // The whole state follows (see `Msg::Connect`).
         if matches!(viewer, Viewer::Seat(_)) {
             self.broadcast_seats();
@@ -295,7 +296,7 @@ impl GameActor {
         &mut self,
         old: Seat,
         mover: Option<u64>,
-    ) -> Result<(usize, String, Value), ApiError> {
+    ) -> Result<RematchSeat, ApiError> {
         if self.m.to_act() != ToAct::Over {
             return Err(ApiError::new(
                 "not_over",
@@ -384,7 +385,12 @@ impl GameActor {
                 // The new game was made here a moment ago: its token and
                 // summary came with it, no need to ask its actor again.
                 if let Some((_, token)) = created.tokens.iter().find(|(s, _)| *s == new_seat) {
-                    return Ok((new_seat, token.clone(), created.summary));
+                    return Ok(RematchSeat {
+                        id: created.id,
+                        seat: new_seat,
+                        token: token.clone(),
+                        game: created.summary,
+                    });
                 }
                 id
             }
@@ -397,7 +403,7 @@ impl GameActor {
         &self,
         new_id: &str,
         new_seat: usize,
-    ) -> Result<(usize, String, Value), ApiError> {
+    ) -> Result<RematchSeat, ApiError> {
         let stub = self.env.games.stub(new_id).await?;
         let token = stub
             .ask(|reply| Msg::SeatToken {
@@ -406,7 +412,50 @@ impl GameActor {
             })
             .await?
             .unwrap_or_default();
-        let summary = stub.ask(|reply| Msg::Summary { reply }).await?;
-        Ok((new_seat, token, summary))
+        let game = stub.ask(|reply| Msg::Summary { reply }).await?;
+        Ok(RematchSeat {
+            id: new_id.to_string(),
+            seat: new_seat,
+            token,
+            game,
+        })
+    }
+}
+
+/// A player's seat in the rematch of a finished game.
+pub(crate) struct RematchSeat {
+    /// The rematch's id.
+    pub id: String,
+    pub seat: usize,
+    pub token: String,
+    /// The rematch's summary.
+    pub game: Box<RawValue>,
+}
+
+impl RematchSeat {
+    /// The answer that gives it: `POST .../rematch`'s (without `ws`), or
+    /// the WebSocket's `rematch_seat` with the client's ref and, for a
+    /// connection that moves to it, whether it did (docs/api.md).
+    pub(crate) fn answer(&self, ws: Option<(&Value, Option<bool>)>) -> Box<RawValue> {
+        #[derive(serde::Serialize)]
+        struct Answer<'a> {
+            game: &'a RawValue,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            moved: Option<bool>,
+            #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+            reference: Option<&'a Value>,
+            seat: usize,
+            token: &'a str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            r#type: Option<&'static str>,
+        }
+        crate::raw_json(&Answer {
+            game: &self.game,
+            moved: ws.and_then(|w| w.1),
+            reference: ws.map(|w| w.0),
+            seat: self.seat,
+            token: &self.token,
+            r#type: ws.map(|_| "rematch_seat"),
+        })
     }
 }

@@ -28,6 +28,7 @@ pub use self::postgres::PgStorage;
 pub use self::sqlite::SqliteStorage;
 pub use store::{Notice, Store, DEFAULT_COMMIT_PACE, MAX_COMMIT_PACE};
 
+use serde_json::value::RawValue;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -676,32 +677,46 @@ pub(crate) fn rating_plan(
 /// A JSON value that a live game keeps but seldom reads (its rules, its
 /// lexicon stamps), held as its text: as a tree of values (a map per
 /// object, a string per key) Word Sprout's rules cost every game in memory
-/// more than a kilobyte; they are read only for a summary.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JsonText(Box<str>);
+/// more than a kilobyte; they are read only for a summary, which writes
+/// the text as it is (`Serialize`).
+#[derive(Clone, Debug)]
+pub struct JsonText(Box<RawValue>);
 
 impl JsonText {
     /// The value, parsed again.
     pub fn value(&self) -> Value {
-        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+        serde_json::from_str(self.0.get()).unwrap_or(Value::Null)
     }
 
     /// The compact JSON text.
     pub fn as_str(&self) -> &str {
-        &self.0
+        self.0.get()
     }
 
     /// Text read from the database, checked to be JSON.
     pub(crate) fn parse(text: String) -> Result<Self, StorageError> {
-        serde_json::from_str::<serde::de::IgnoredAny>(&text)
-            .map_err(|e| StorageError(format!("bad JSON in database: {e}")))?;
-        Ok(JsonText(text.into_boxed_str()))
+        RawValue::from_string(text)
+            .map(JsonText)
+            .map_err(|e| StorageError(format!("bad JSON in database: {e}")))
+    }
+}
+
+impl PartialEq for JsonText {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl serde::Serialize for JsonText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
     }
 }
 
 impl From<&Value> for JsonText {
     fn from(v: &Value) -> Self {
-        JsonText(v.to_string().into_boxed_str())
+        // A value always has a text (`Value`'s keys are strings).
+        JsonText(crate::raw_json(v))
     }
 }
 

@@ -560,15 +560,14 @@ async fn move_to_rematch(
         })
         .await
         .and_then(|r| r);
-    let (seat, token, game) = match made {
+    let made = match made {
         Ok(made) => made,
         Err(e) => return bound.local(error_text(reference, &e)),
     };
-    let id = game["id"].as_str().unwrap_or_default().to_string();
-    let joined = match hub.stub(&id).await {
+    let joined = match hub.stub(&made.id).await {
         Ok(stub) => stub
             .ask(|reply| Msg::Connect {
-                token: Some(token.clone()),
+                token: Some(made.token.clone()),
                 legal,
                 reply,
             })
@@ -577,16 +576,8 @@ async fn move_to_rematch(
             .map(|c| (stub, c)),
         Err(e) => Err(e),
     };
-    let answer: Utf8Bytes = json!({
-        "type": "rematch_seat",
-        "ref": reference,
-        "game": game,
-        "seat": seat,
-        "token": token,
-        "moved": joined.is_ok(),
-    })
-    .to_string()
-    .into();
+    let answer = made.answer(Some((&reference, Some(joined.is_ok()))));
+    let answer: Utf8Bytes = answer.get().into();
     let Ok((stub, connected)) = joined else {
         // The connection stays: the answer is queued behind what the old
         // game sent, waiting for room rather than lost.
