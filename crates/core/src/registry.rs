@@ -72,26 +72,45 @@ impl ActionError {
 /// ([`Game::event_view`]): the server sends each connection its own list.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Applied {
-    /// `by_viewer[0]` is the spectators' list, `by_viewer[1 + s]` seat `s`'s.
-    by_viewer: Vec<Vec<Value>>,
+    /// `by_viewer[0]` is the spectators' list, `by_viewer[1 + s]` seat
+    /// `s`'s, each as the JSON text of an array: written once, straight
+    /// from the game's events (a host sends them on as text; as a tree of
+    /// values they were a map and a string per key for every viewer).
+    /// Viewers who see the same events share one text: in a game without
+    /// hidden information that is every viewer, and an action costs one
+    /// text, which a host keeps for its last move by cloning this list.
+    by_viewer: Vec<Arc<str>>,
 }
 
 impl Applied {
     fn project<G: Game>(events: &[G::Event], seats: usize) -> Self {
         let viewers =
             std::iter::once(Viewer::Spectator).chain((0..seats).map(|s| Viewer::Seat(Seat(s))));
-        Applied {
-            by_viewer: viewers.map(|v| events_json::<G>(events, v)).collect(),
+        let mut text = Vec::with_capacity(64);
+        let mut by_viewer: Vec<Arc<str>> = Vec::with_capacity(seats + 1);
+        for viewer in viewers {
+            text.clear();
+            write_events::<G>(&mut text, events, viewer);
+            // serde_json writes UTF-8 only.
+            let text = std::str::from_utf8(&text).unwrap_or("[]");
+            let shared = by_viewer.iter().find(|t| ***t == *text).cloned();
+            by_viewer.push(shared.unwrap_or_else(|| Arc::from(text)));
         }
+        Applied { by_viewer }
     }
 
     /// The events `viewer` may see, in order.
-    pub fn for_viewer(&self, viewer: Viewer) -> &[Value] {
+    pub fn for_viewer(&self, viewer: Viewer) -> Vec<Value> {
+        serde_json::from_str(self.json_for(viewer)).unwrap_or_default()
+    }
+
+    /// [`Applied::for_viewer`] as the JSON text of an array.
+    pub fn json_for(&self, viewer: Viewer) -> &str {
         let i = match viewer {
             Viewer::Spectator => 0,
             Viewer::Seat(s) => s.0 + 1,
         };
-        self.by_viewer.get(i).map(Vec::as_slice).unwrap_or(&[])
+        self.by_viewer.get(i).map(|t| &**t).unwrap_or("[]")
     }
 }
 
@@ -331,6 +350,25 @@ fn events_json<G: Game>(events: &[G::Event], viewer: Viewer) -> Vec<Value> {
         .iter()
         .map(to_value)
         .collect()
+}
+
+/// Appends [`events_json`] as the JSON text of an array to `out`, written
+/// straight from the events.
+fn write_events<G: Game>(out: &mut Vec<u8>, events: &[G::Event], viewer: Viewer) {
+    let open = out.len();
+    out.push(b'[');
+    for event in events.iter().filter_map(|e| G::event_view(e, viewer)) {
+        if out.len() > open + 1 {
+            out.push(b',');
+        }
+        let start = out.len();
+        // As `to_value` would have it: null for what JSON cannot hold.
+        if serde_json::to_writer(&mut *out, &event).is_err() {
+            out.truncate(start);
+            out.extend_from_slice(b"null");
+        }
+    }
+    out.push(b']');
 }
 
 /// A seat that is not at the table sees what a spectator sees: games are

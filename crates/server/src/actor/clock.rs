@@ -471,7 +471,7 @@ impl GameActor {
             .map(|(seq, applied)| {
                 self.clock_moves
                     .insert(seq - 1, super::moves::OnClock::Seat(seat, why));
-                (seq, applied.for_viewer(Viewer::Seat(claimant)).to_vec())
+                (seq, applied.for_viewer(Viewer::Seat(claimant)))
             })
             .map_err(|e| match e {
                 NotStored::MovedOn => {

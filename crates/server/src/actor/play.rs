@@ -188,7 +188,7 @@ impl GameActor {
             .await
             .map_err(ApiError::from)?;
         let events = if events {
-            applied.for_viewer(Viewer::Seat(seat)).to_vec()
+            applied.for_viewer(Viewer::Seat(seat))
         } else {
             Vec::new()
         };
@@ -281,7 +281,7 @@ impl GameActor {
             // answer have to be undone with it. (`self.row.status` changes
             // only once the commit is done: `bot_follows` puts it back.)
             let shown = (self.last_by, std::mem::take(&mut self.last_events));
-            self.last_events = super::render::LastEvents::new(&events, self.m.seats(), seq);
+            self.last_events = super::render::LastEvents::new(&events, seq);
             let bot = match follow {
                 true => self.bot_follows(actor, &mut writes),
                 false => None,
@@ -419,7 +419,7 @@ impl GameActor {
         Some(Followed {
             seat,
             status,
-            events: super::render::LastEvents::new(&events, self.m.seats(), seq + 1),
+            events: super::render::LastEvents::new(&events, seq + 1),
         })
     }
 

@@ -5,7 +5,7 @@ use super::{GameActor, Outbound};
 use crate::storage::SeatKind;
 use crate::summary::{Seats, Summary};
 use parlor_core::Applied;
-use parlor_core::{Seat, Viewer};
+use parlor_core::Viewer;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -19,13 +19,13 @@ fn put<T: serde::Serialize>(out: &mut Vec<u8>, t: &T) {
 }
 
 /// The events of the last change as each viewer sees them, as JSON text,
-/// rendered once when the change is made. Kept as JSON values, they held
-/// a few kilobytes per live game between its actions (a map per event)
-/// and were copied whole at every action.
+/// rendered once when the change is made (the texts are shared with the
+/// change's [`Applied`]). Kept as JSON values, they held a few kilobytes
+/// per live game between its actions (a map per event) and were copied
+/// whole at every action.
 #[derive(Default)]
 pub(super) struct LastEvents {
-    /// `[0]` the spectators' list, `[1 + s]` seat `s`'s.
-    by_viewer: Vec<Box<str>>,
+    events: Applied,
     /// The move they came with (its number, the record's length after
     /// it): the state's `move` carries the same events when it is still
     /// the last move.
@@ -34,27 +34,15 @@ pub(super) struct LastEvents {
 
 impl LastEvents {
     /// The events of move number `n` (the record's length after it).
-    pub(super) fn new(applied: &Applied, seats: usize, n: usize) -> Self {
-        let viewers =
-            std::iter::once(Viewer::Spectator).chain((0..seats).map(|s| Viewer::Seat(Seat(s))));
+    pub(super) fn new(applied: &Applied, n: usize) -> Self {
         LastEvents {
-            by_viewer: viewers
-                .map(|v| {
-                    serde_json::to_string(applied.for_viewer(v))
-                        .unwrap_or_else(|_| "[]".into())
-                        .into_boxed_str()
-                })
-                .collect(),
+            events: applied.clone(),
             n: Some(n),
         }
     }
 
     fn for_viewer(&self, viewer: Viewer) -> &str {
-        let i = match viewer {
-            Viewer::Spectator => 0,
-            Viewer::Seat(s) => s.0 + 1,
-        };
-        self.by_viewer.get(i).map(|t| &**t).unwrap_or("[]")
+        self.events.json_for(viewer)
     }
 }
 

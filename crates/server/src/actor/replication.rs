@@ -79,11 +79,8 @@ impl GameActor {
             match applied {
                 Ok((actor, events)) => {
                     self.last_by = Some(actor);
-                    self.last_events = super::render::LastEvents::new(
-                        &events,
-                        self.m.seats(),
-                        self.m.actions_len(),
-                    );
+                    self.last_events =
+                        super::render::LastEvents::new(&events, self.m.actions_len());
                     self.clocks_follow(actor, a.at_ms);
                     changed = true;
                 }
