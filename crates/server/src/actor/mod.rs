@@ -424,13 +424,17 @@ impl GameActor {
         let mut last_busy = Instant::now();
         loop {
             self.seq.store(self.m.actions_len(), Ordering::Relaxed);
-            Box::pin(self.lease_follow()).await;
+            // Only a shared database has leases: a step boxed for nothing
+            // was an allocation at every turn of the loop.
+            if self.env.store.shared() {
+                Box::pin(self.lease_follow()).await;
+            }
             let wake = self.next_wake();
             let lease_retry = self.lease_retry_at();
             // A game that is over waits only briefly for someone to come
             // back to it: its players have moved on (to a rematch), and a
             // visitor reloads it from the database in a moment.
-            let over = self.m.outcome().is_some() || self.row.aborted;
+            let over = self.m.to_act() == ToAct::Over || self.row.aborted;
             if over && !self.bots.thinking {
                 // No bot moves again in a game that is over: its agents
                 // would only wait out the unload.
