@@ -14,8 +14,12 @@ const READ_QUEUE: usize = 1_024;
 /// The pause between two rounds of [`Storage::maintenance`]. SQLite
 /// copies the log into the database file then: the shorter the pause, the
 /// fewer pages each round writes and syncs (a long sync of the database
-/// file also slows the writer's own `fsync` of the log on the same disk).
-const MAINTENANCE_PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
+/// file also slows the writer's own `fsync` of the log on the same disk),
+/// but the more often a page written again and again (an index page of
+/// the live games' actions) is copied and synced: under nim's load, 1.0
+/// page copied per action every 100 ms, 0.64 every 500 ms, and half the
+/// checkpointer's CPU (crates/server/README.md, "Load", fourteenth pass).
+const MAINTENANCE_PAUSE: std::time::Duration = std::time::Duration::from_millis(500);
 /// Reader connections (each on a thread of its own): a slow read (a
 /// catch-up of a long game, a lobby listing) does not hold up the others.
 const READERS: usize = 3;
