@@ -70,7 +70,9 @@ fn a_database_from_before_versions_keeps_its_games() {
                         r.get(0)
                     })
                     .unwrap();
-                assert_eq!(v, 3);
+                // SQLite's version 4 rebuilt its actions table (PostgreSQL
+                // has no rowids to drop).
+                assert_eq!(v, 4);
             }
         }
         // Opening again changes nothing.
@@ -174,7 +176,7 @@ fn an_sqlite_file_of_version_1_is_upgraded_to_statuses_in_the_actions() {
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .unwrap();
-    assert_eq!((version, row_seq), (3, 1));
+    assert_eq!((version, row_seq), (4, 1));
 }
 
 /// Version 3 (accounts, ratings): a database of version 2, games and
@@ -195,7 +197,7 @@ fn a_database_of_version_2_is_upgraded_to_accounts_in_place() {
                   DROP TABLE rating_changes; DROP INDEX seats_account; \
                   ALTER TABLE seats DROP COLUMN account; ALTER TABLE games DROP COLUMN rated; \
                   ALTER TABLE games DROP COLUMN rating_done; \
-                  DELETE FROM schema_migrations WHERE version = 3;";
+                  DELETE FROM schema_migrations WHERE version >= 3;";
         match &db {
             DbUrl::Postgres(url) => {
                 let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
@@ -242,7 +244,9 @@ fn a_database_of_version_2_is_upgraded_to_accounts_in_place() {
                         r.get(0)
                     })
                     .unwrap();
-                assert_eq!(v, 3);
+                // SQLite's version 4 rebuilt its actions table (PostgreSQL
+                // has no rowids to drop).
+                assert_eq!(v, 4);
             }
         }
     }

@@ -318,10 +318,15 @@ const WAL_RESTART_FRAMES: i64 = 16_384;
 type Migration = fn(&Connection) -> Result<(), StorageError>;
 
 /// The schema's numbered migrations, oldest first (see [`migrate`]).
-const MIGRATIONS: &[(i64, Migration)] = &[(1, migration_1), (2, migration_2), (3, migration_3)];
+const MIGRATIONS: &[(i64, Migration)] = &[
+    (1, migration_1),
+    (2, migration_2),
+    (3, migration_3),
+    (4, migration_4),
+];
 
 /// The newest schema version this program knows.
-const SCHEMA_VERSION: i64 = 3;
+const SCHEMA_VERSION: i64 = 4;
 
 /// The schema's version recorded in the file (0: none recorded).
 fn schema_version(conn: &Connection) -> Result<i64, StorageError> {
@@ -486,6 +491,47 @@ fn migration_3(conn: &Connection) -> Result<(), StorageError> {
              PRIMARY KEY (game_id, username)
          );
          CREATE INDEX IF NOT EXISTS rating_changes_user ON rating_changes (username, at_ms);",
+    )
+    .map_err(err)
+}
+
+/// Version 4: `actions` is a table `WITHOUT ROWID`, its rows kept in the
+/// order of their key `(game_id, idx)`. As a rowid table it was two
+/// B-trees, the rows (appended by rowid) and the key's index (where each
+/// live game's next action lands at a random place): every action was
+/// inserted into both. Now it goes into one, and a game's actions are
+/// read from one place (issue 16: the writer's work per action). The rows
+/// are copied as they are; a file whose versions table was lost may have
+/// the new table already.
+fn migration_4(conn: &Connection) -> Result<(), StorageError> {
+    let without_rowid: bool = conn
+        .query_row(
+            "SELECT COUNT(*) FROM pragma_table_list WHERE name = 'actions' AND wr = 1",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(err)?;
+    if without_rowid {
+        return Ok(());
+    }
+    conn.execute_batch(
+        "CREATE TABLE actions_by_key (
+             game_id TEXT NOT NULL REFERENCES games (id),
+             idx INTEGER NOT NULL,
+             actor TEXT NOT NULL,
+             action TEXT NOT NULL,
+             at_ms INTEGER NOT NULL,
+             to_act TEXT,
+             outcome TEXT,
+             updated_ms INTEGER,
+             PRIMARY KEY (game_id, idx)
+         ) WITHOUT ROWID;
+         INSERT INTO actions_by_key
+             (game_id, idx, actor, action, at_ms, to_act, outcome, updated_ms)
+             SELECT game_id, idx, actor, action, at_ms, to_act, outcome, updated_ms
+             FROM actions;
+         DROP TABLE actions;
+         ALTER TABLE actions_by_key RENAME TO actions;",
     )
     .map_err(err)
 }
@@ -1101,6 +1147,12 @@ impl Storage for SqliteStorage {
             let _ = self
                 .conn
                 .pragma_update(None, "cache_size", -WRITER_CACHE_KIB);
+            // The writer checks itself that a game exists before it writes
+            // an action (its known rows, or a read of the games row: "no
+            // game"), and writes a game's seats with the game; games are
+            // never deleted. SQLite's check of the same reference was one
+            // more search of the games' index for every action and seat.
+            let _ = self.conn.pragma_update(None, "foreign_keys", "OFF");
         }
     }
 
@@ -1379,6 +1431,147 @@ mod tests {
         s.conn
             .query_row("PRAGMA cache_size", [], |r| r.get(0))
             .unwrap()
+    }
+
+    /// The writer, which leaves SQLite's reference checks to its own,
+    /// still refuses an action of a game that is not there, and stores
+    /// nothing of its group.
+    #[test]
+    fn the_writer_refuses_an_action_of_no_game() {
+        use crate::storage::ActionRow;
+        use serde_json::json;
+        let dir = ScratchDir::new("no-game");
+        let mut writer = SqliteStorage::open(&dir.0.join("parlor.db")).unwrap();
+        writer.set_role("writer");
+        let action = Write::Action {
+            game_id: "nowhere".into(),
+            action: ActionRow {
+                idx: 0,
+                actor: json!({"seat": 0}),
+                action: json!(1),
+                at_ms: 1,
+            },
+            status: StatusRow {
+                seq: 1,
+                to_act: json!({"one": 1}),
+                outcome: None,
+                over: false,
+                deadline: None,
+                updated_ms: 1,
+            },
+        };
+        let e = writer.commit(&[action]).unwrap_err();
+        assert!(e.to_string().contains("no game nowhere"), "{e}");
+        let n: i64 = writer
+            .conn
+            .query_row("SELECT COUNT(*) FROM actions", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 0);
+    }
+
+    /// A file of version 3 (actions in a rowid table) keeps every action
+    /// through migration 4, and its actions table then has no rowid.
+    #[test]
+    fn version_4_keeps_the_actions_of_an_older_file() {
+        use crate::storage::{ActionRow, DeadlineRow, SeatKind, SeatRow};
+        use serde_json::json;
+        let dir = ScratchDir::new("v4");
+        let path = dir.0.join("parlor.db");
+        let status = |seq: usize| StatusRow {
+            seq,
+            to_act: json!({"one": seq % 2}),
+            outcome: None,
+            over: false,
+            deadline: Some(DeadlineRow {
+                key: format!("k{seq}"),
+                started_ms: 5,
+            }),
+            updated_ms: 10 + seq as i64,
+        };
+        let game = |id: &str| GameRow {
+            id: id.into(),
+            game: "nim".into(),
+            config: json!({"pile": 5}).into(),
+            seed: 7,
+            lexicons: json!([]).into(),
+            public: true,
+            created_ms: 1,
+            status: status(0),
+            rematch_of: None,
+            rematch: None,
+            time_control: Default::default(),
+            aborted: false,
+            rated: false,
+        };
+        let seat = SeatRow {
+            seat: 0,
+            kind: SeatKind::Human,
+            level: None,
+            token: Some("t".into()),
+            name: None,
+            player: None,
+            joined: true,
+            account: None,
+        };
+        let action = |game_id: &str, idx: usize| Write::Action {
+            game_id: game_id.into(),
+            action: ActionRow {
+                idx,
+                actor: json!({"seat": idx % 2}),
+                action: json!(idx + 1),
+                at_ms: 100 + idx as i64,
+            },
+            status: status(idx + 1),
+        };
+        let mut s = SqliteStorage::open(&path).unwrap();
+        let mut writes = Vec::new();
+        for id in ["b", "a", "c"] {
+            writes.push(Write::NewGame {
+                row: game(id),
+                seats: vec![seat.clone()],
+            });
+            writes.extend((0..3).map(|i| action(id, i)));
+        }
+        s.commit(&writes).unwrap();
+        let before: Vec<_> = ["a", "b", "c"]
+            .map(|id| s.load(id).unwrap().unwrap())
+            .into();
+        // Back to version 3's table, rows and all, as an older program left it.
+        s.conn
+            .execute_batch(
+                "CREATE TABLE old_actions AS SELECT * FROM actions;
+                 DROP TABLE actions;
+                 CREATE TABLE actions (
+                     game_id TEXT NOT NULL REFERENCES games (id),
+                     idx INTEGER NOT NULL,
+                     actor TEXT NOT NULL,
+                     action TEXT NOT NULL,
+                     at_ms INTEGER NOT NULL,
+                     PRIMARY KEY (game_id, idx)
+                 );
+                 ALTER TABLE actions ADD COLUMN to_act TEXT;
+                 ALTER TABLE actions ADD COLUMN outcome TEXT;
+                 ALTER TABLE actions ADD COLUMN updated_ms INTEGER;
+                 INSERT INTO actions SELECT * FROM old_actions;
+                 DROP TABLE old_actions;
+                 DELETE FROM schema_migrations WHERE version = 4;",
+            )
+            .unwrap();
+        let has_rowid = |c: &Connection| c.prepare("SELECT rowid FROM actions").is_ok();
+        assert!(has_rowid(&s.conn));
+        drop(s);
+        let mut s = SqliteStorage::open(&path).unwrap();
+        assert!(!has_rowid(&s.conn), "actions still has a rowid");
+        assert_eq!(schema_version(&s.conn).unwrap(), SCHEMA_VERSION);
+        let after: Vec<_> = ["a", "b", "c"]
+            .map(|id| s.load(id).unwrap().unwrap())
+            .into();
+        assert_eq!(after, before);
+        assert_eq!(after[0].actions.len(), 3);
+        // And it takes new actions, refusing one already there.
+        assert_eq!(s.commit(&[action("a", 3)]).unwrap(), vec![true]);
+        assert_eq!(s.commit(&[action("a", 3)]).unwrap(), vec![false]);
+        assert_eq!(s.load("a").unwrap().unwrap().actions.len(), 4);
     }
 
     /// Only the writer's page cache is enlarged: every other connection
