@@ -735,7 +735,7 @@ impl Hub {
             created_ms: now,
             status: StatusRow {
                 seq: 0,
-                to_act: serde_json::to_value(m.to_act()).unwrap_or(Value::Null),
+                to_act: JsonText::of(&m.to_act()),
                 outcome: None,
                 over: m.to_act() == ToAct::Over,
                 deadline: None,
@@ -896,7 +896,7 @@ fn needs_host(g: &crate::storage::Listed) -> bool {
     if g.row.status.deadline.is_some() || !g.row.time_control.is_untimed() {
         return true;
     }
-    let t = &g.row.status.to_act;
+    let t = g.row.status.to_act.value();
     let acting: Vec<u64> = match (t.get("one"), t.get("simultaneous")) {
         (Some(one), _) => one.as_u64().into_iter().collect(),
         (None, Some(Value::Array(v))) => v.iter().filter_map(Value::as_u64).collect(),

@@ -26,7 +26,7 @@ pub(crate) struct Summary<'a> {
     created_ms: i64,
     game: &'a str,
     id: &'a str,
-    outcome: &'a Option<Value>,
+    outcome: &'a Option<JsonText>,
     public: bool,
     rated: bool,
     rematch: &'a Option<String>,
@@ -37,7 +37,7 @@ pub(crate) struct Summary<'a> {
     status: &'static str,
     time_control: &'a parlor_core::TimeControl,
     title: &'a str,
-    to_act: &'a Value,
+    to_act: &'a JsonText,
     turn_seconds: Option<f64>,
     /// Who the clocks wait for (a live game's summary only).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -177,7 +177,7 @@ mod tests {
             created_ms: 7,
             status: StatusRow {
                 seq: 3,
-                to_act: serde_json::json!({"seat": 1}),
+                to_act: serde_json::json!({"seat": 1}).into(),
                 outcome: None,
                 over: false,
                 deadline: None,

@@ -136,7 +136,7 @@ fn flaky_store(tag: &str) -> (Store, Flags) {
 fn status(seq: usize) -> StatusRow {
     StatusRow {
         seq,
-        to_act: json!({"one": seq % 2}),
+        to_act: json!({"one": seq % 2}).into(),
         outcome: None,
         over: false,
         deadline: None,

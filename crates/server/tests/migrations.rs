@@ -145,12 +145,12 @@ fn an_sqlite_file_of_version_1_is_upgraded_to_statuses_in_the_actions() {
     let g = s.load("v1").unwrap().expect("the game survived");
     assert_eq!(g.actions.len(), 1);
     assert_eq!(g.row.status.seq, 1);
-    assert_eq!(g.row.status.to_act, json!({"one": 1}));
+    assert_eq!(g.row.status.to_act.value(), json!({"one": 1}));
     assert_eq!(g.row.status.updated_ms, 10);
     // The next action: its status is the game's, its games row untouched.
     let mut status = g.row.status.clone();
     status.seq = 2;
-    status.to_act = json!({"one": 0});
+    status.to_act = json!({"one": 0}).into();
     status.updated_ms = 20;
     s.commit(&[Write::Action {
         game_id: "v1".into(),

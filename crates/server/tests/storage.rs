@@ -19,7 +19,7 @@ fn row(id: &str, created_ms: i64, public: bool) -> GameRow {
         created_ms,
         status: StatusRow {
             seq: 0,
-            to_act: json!({"one": 0}),
+            to_act: json!({"one": 0}).into(),
             outcome: None,
             over: false,
             deadline: None,
@@ -81,8 +81,9 @@ fn status(seq: usize, over: bool) -> StatusRow {
             json!("over")
         } else {
             json!({"one": seq % 2})
-        },
-        outcome: over.then(|| json!({"ranking": [[0], [1]]})),
+        }
+        .into(),
+        outcome: over.then(|| json!({"ranking": [[0], [1]]}).into()),
         over,
         deadline: Some(DeadlineRow {
             key: format!("k{seq}"),

@@ -4,7 +4,7 @@
 use super::{ActReply, GameActor, NotStored, Who, REFUSAL_CATCH_UP_EVERY};
 use crate::clocks::START_KEY;
 use crate::error::ApiError;
-use crate::storage::{ActionRow, DeadlineRow, StatusRow, Write};
+use crate::storage::{ActionRow, DeadlineRow, JsonText, StatusRow, Write};
 use parlor_core::{Actor, Applied, ErrorKind, Seat, ToAct, Viewer};
 use serde_json::Value;
 use tokio::time::Instant;
@@ -523,11 +523,8 @@ impl GameActor {
     pub(super) fn status_row(&self) -> StatusRow {
         StatusRow {
             seq: self.m.actions_len(),
-            to_act: serde_json::to_value(self.m.to_act()).unwrap_or(Value::Null),
-            outcome: self
-                .m
-                .outcome()
-                .map(|o| serde_json::to_value(o).unwrap_or(Value::Null)),
+            to_act: JsonText::of(&self.m.to_act()),
+            outcome: self.m.outcome().map(|o| JsonText::of(&o)),
             over: self.m.to_act() == ToAct::Over || self.row.aborted,
             deadline: self
                 .clock

@@ -202,7 +202,7 @@ mod tests {
         use crate::storage::DeadlineRow;
         let status = |deadline: Option<(&str, i64)>, over: bool| StatusRow {
             seq: 3,
-            to_act: serde_json::json!({"one": 0}),
+            to_act: serde_json::json!({"one": 0}).into(),
             outcome: None,
             over,
             deadline: deadline.map(|(key, started_ms)| DeadlineRow {

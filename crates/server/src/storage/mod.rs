@@ -117,14 +117,19 @@ pub struct DeadlineRow {
 }
 
 /// The facts kept up to date after every action, for listings and restarts.
+///
+/// Who is to act and the outcome are held as their JSON text: the database
+/// stores that text and summaries write it as it is, and a status is made,
+/// cloned for its write and dropped at every action (as trees of values,
+/// a map and its keys each time).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StatusRow {
     /// Number of accepted actions.
     pub seq: usize,
     /// [`parlor_core::ToAct`] as JSON.
-    pub to_act: Value,
+    pub to_act: JsonText,
     /// [`parlor_core::Outcome`] as JSON, once over.
-    pub outcome: Option<Value>,
+    pub outcome: Option<JsonText>,
     /// Whether the game is over.
     pub over: bool,
     /// The running clock, if any.
@@ -723,6 +728,13 @@ impl From<&Value> for JsonText {
 impl From<Value> for JsonText {
     fn from(v: Value) -> Self {
         JsonText::from(&v)
+    }
+}
+
+impl JsonText {
+    /// `t` written as JSON, with no tree of values in between.
+    pub(crate) fn of<T: serde::Serialize + ?Sized>(t: &T) -> Self {
+        JsonText(crate::raw_json(t))
     }
 }
 

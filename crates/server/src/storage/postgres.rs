@@ -642,9 +642,6 @@ impl PgConn {
 }
 
 fn game_row(r: &Row) -> Result<GameRow, StorageError> {
-    let text = |i: usize| -> Result<serde_json::Value, StorageError> {
-        parse_json(r.try_get::<_, &str>(i).map_err(err)?)
-    };
     let kept_as_text = |i: usize| JsonText::parse(r.try_get::<_, String>(i).map_err(err)?);
     let key: Option<String> = r.try_get(11).map_err(err)?;
     let started: Option<i64> = r.try_get(12).map_err(err)?;
@@ -659,8 +656,10 @@ fn game_row(r: &Row) -> Result<GameRow, StorageError> {
         created_ms: r.try_get(6).map_err(err)?,
         status: StatusRow {
             seq: r.try_get::<_, i64>(7).map_err(err)? as usize,
-            to_act: text(8)?,
-            outcome: outcome.map(parse_json).transpose()?,
+            to_act: kept_as_text(8)?,
+            outcome: outcome
+                .map(|o| JsonText::parse(o.to_string()))
+                .transpose()?,
             over: r.try_get(10).map_err(err)?,
             deadline: match (key, started) {
                 (Some(key), Some(started_ms)) => Some(DeadlineRow { key, started_ms }),
@@ -869,8 +868,8 @@ impl PgConn {
                             &row.public,
                             &row.created_ms,
                             &(s.seq as i64),
-                            &json_text(&s.to_act),
-                            &s.outcome.as_ref().map(json_text),
+                            &s.to_act.as_str(),
+                            &s.outcome.as_ref().map(JsonText::as_str),
                             &s.over,
                             &s.deadline.as_ref().map(|d| d.key.clone()),
                             &s.deadline.as_ref().map(|d| d.started_ms),
@@ -1260,8 +1259,8 @@ fn status_update(
         &[
             game_id,
             &(s.seq as i64),
-            &json_text(&s.to_act),
-            &s.outcome.as_ref().map(json_text),
+            &s.to_act.as_str(),
+            &s.outcome.as_ref().map(JsonText::as_str),
             &s.over,
             &s.deadline.as_ref().map(|d| d.key.clone()),
             &s.deadline.as_ref().map(|d| d.started_ms),
@@ -1304,8 +1303,9 @@ impl ActionColumns {
                 c.actions.push(json_text(&action.action));
                 c.at.push(action.at_ms);
                 c.seq.push(status.seq as i64);
-                c.to_act.push(json_text(&status.to_act));
-                c.outcome.push(status.outcome.as_ref().map(json_text));
+                c.to_act.push(status.to_act.as_str().to_owned());
+                c.outcome
+                    .push(status.outcome.as_ref().map(|o| o.as_str().to_owned()));
                 c.over.push(status.over);
                 c.dk.push(status.deadline.as_ref().map(|d| d.key.clone()));
                 c.ds.push(status.deadline.as_ref().map(|d| d.started_ms));

@@ -681,8 +681,8 @@ fn overlay(
     let seq = idx as usize + 1;
     if seq > status.seq {
         status.seq = seq;
-        status.to_act = parse_json(&to_act)?;
-        status.outcome = outcome.as_deref().map(parse_json).transpose()?;
+        status.to_act = JsonText::parse(to_act)?;
+        status.outcome = outcome.map(JsonText::parse).transpose()?;
         status.updated_ms = updated_ms;
     }
     Ok(())
@@ -756,8 +756,8 @@ fn apply(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, Stora
                 row.public,
                 row.created_ms,
                 s.seq as i64,
-                json_text(&s.to_act),
-                s.outcome.as_ref().map(json_text),
+                s.to_act.as_str(),
+                s.outcome.as_ref().map(JsonText::as_str),
                 s.over,
                 s.deadline.as_ref().map(|d| d.key.clone()),
                 s.deadline.as_ref().map(|d| d.started_ms),
@@ -832,8 +832,8 @@ fn apply(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, Stora
                     json_text(&action.actor),
                     json_text(&action.action),
                     action.at_ms,
-                    json_text(&status.to_act),
-                    status.outcome.as_ref().map(json_text),
+                    status.to_act.as_str(),
+                    status.outcome.as_ref().map(JsonText::as_str),
                     status.updated_ms,
                 ])
                 .map_err(err)?;
@@ -1034,8 +1034,8 @@ fn status_update(
     .execute(params![
         game_id,
         s.seq as i64,
-        json_text(&s.to_act),
-        s.outcome.as_ref().map(json_text),
+        s.to_act.as_str(),
+        s.outcome.as_ref().map(JsonText::as_str),
         s.over,
         s.deadline.as_ref().map(|d| d.key.clone()),
         s.deadline.as_ref().map(|d| d.started_ms),
@@ -1109,8 +1109,8 @@ impl RawGame {
             created_ms: self.created_ms,
             status: StatusRow {
                 seq: self.seq as usize,
-                to_act: parse_json(&self.to_act)?,
-                outcome: self.outcome.as_deref().map(parse_json).transpose()?,
+                to_act: JsonText::parse(self.to_act)?,
+                outcome: self.outcome.map(JsonText::parse).transpose()?,
                 over: self.over,
                 deadline: match (self.deadline_key, self.deadline_started_ms) {
                     (Some(key), Some(started_ms)) => Some(DeadlineRow { key, started_ms }),
@@ -1453,7 +1453,7 @@ mod tests {
             },
             status: StatusRow {
                 seq: 1,
-                to_act: json!({"one": 1}),
+                to_act: json!({"one": 1}).into(),
                 outcome: None,
                 over: false,
                 deadline: None,
@@ -1479,7 +1479,7 @@ mod tests {
         let path = dir.0.join("parlor.db");
         let status = |seq: usize| StatusRow {
             seq,
-            to_act: json!({"one": seq % 2}),
+            to_act: json!({"one": seq % 2}).into(),
             outcome: None,
             over: false,
             deadline: Some(DeadlineRow {

@@ -540,7 +540,7 @@ pub fn nim_game_write(id: &str) -> parlor_server::storage::Write {
             created_ms: 1,
             status: StatusRow {
                 seq: 0,
-                to_act: json!({"one": 0}),
+                to_act: json!({"one": 0}).into(),
                 outcome: None,
                 over: false,
                 deadline: None,
