@@ -721,7 +721,7 @@ impl serde::Serialize for JsonText {
 impl From<&Value> for JsonText {
     fn from(v: &Value) -> Self {
         // A value always has a text (`Value`'s keys are strings).
-        JsonText(crate::raw_json(v))
+        JsonText::of(v)
     }
 }
 

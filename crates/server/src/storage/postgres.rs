@@ -645,7 +645,7 @@ fn game_row(r: &Row) -> Result<GameRow, StorageError> {
     let kept_as_text = |i: usize| JsonText::parse(r.try_get::<_, String>(i).map_err(err)?);
     let key: Option<String> = r.try_get(11).map_err(err)?;
     let started: Option<i64> = r.try_get(12).map_err(err)?;
-    let outcome: Option<&str> = r.try_get(9).map_err(err)?;
+    let outcome: Option<String> = r.try_get(9).map_err(err)?;
     Ok(GameRow {
         id: r.try_get(0).map_err(err)?,
         game: r.try_get(1).map_err(err)?,
@@ -657,9 +657,7 @@ fn game_row(r: &Row) -> Result<GameRow, StorageError> {
         status: StatusRow {
             seq: r.try_get::<_, i64>(7).map_err(err)? as usize,
             to_act: kept_as_text(8)?,
-            outcome: outcome
-                .map(|o| JsonText::parse(o.to_string()))
-                .transpose()?,
+            outcome: outcome.map(JsonText::parse).transpose()?,
             over: r.try_get(10).map_err(err)?,
             deadline: match (key, started) {
                 (Some(key), Some(started_ms)) => Some(DeadlineRow { key, started_ms }),
