@@ -40,7 +40,7 @@ fn processes_starting_together_on_an_empty_postgres_all_start() {
                 panic!("round {round}: opener {i} failed: {e}");
             }
         }
-        assert_eq!(versions_pg(&url), vec![1, 2, 3]);
+        assert_eq!(versions_pg(&url), vec![1, 2, 3, 4]);
     }
 }
 
@@ -62,7 +62,7 @@ fn a_database_from_before_versions_keeps_its_games() {
         let g = s.load("old1").unwrap().expect("the game survived");
         assert_eq!(g.seats.len(), 2);
         match &db {
-            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3]),
+            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3, 4]),
             DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
                 let c = rusqlite::Connection::open(path).unwrap();
                 let v: i64 = c
@@ -71,8 +71,9 @@ fn a_database_from_before_versions_keeps_its_games() {
                     })
                     .unwrap();
                 // SQLite's version 4 rebuilt its actions table (PostgreSQL
-                // has no rowids to drop).
-                assert_eq!(v, 4);
+                // has no rowids to drop) and version 5 made its lookup
+                // indexes partial.
+                assert_eq!(v, 5);
             }
         }
         // Opening again changes nothing.
@@ -176,7 +177,7 @@ fn an_sqlite_file_of_version_1_is_upgraded_to_statuses_in_the_actions() {
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .unwrap();
-    assert_eq!((version, row_seq), (4, 1));
+    assert_eq!((version, row_seq), (5, 1));
 }
 
 /// Version 3 (accounts, ratings): a database of version 2, games and
@@ -236,7 +237,7 @@ fn a_database_of_version_2_is_upgraded_to_accounts_in_place() {
         assert_eq!(taken, vec![true, false], "one account per name, any case");
         assert_eq!(s.account("aNN").unwrap().unwrap().username, "Ann");
         match &db {
-            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3]),
+            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3, 4]),
             DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
                 let c = rusqlite::Connection::open(path).unwrap();
                 let v: i64 = c
@@ -245,8 +246,9 @@ fn a_database_of_version_2_is_upgraded_to_accounts_in_place() {
                     })
                     .unwrap();
                 // SQLite's version 4 rebuilt its actions table (PostgreSQL
-                // has no rowids to drop).
-                assert_eq!(v, 4);
+                // has no rowids to drop) and version 5 made its lookup
+                // indexes partial.
+                assert_eq!(v, 5);
             }
         }
     }

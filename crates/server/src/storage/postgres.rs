@@ -59,7 +59,27 @@ const MIGRATION_LOCK: i64 = 0x7061_726c_6f72;
 /// Migration 1 is the schema as it stood before versions were recorded,
 /// written so that it also brings a database made by that older code up
 /// to date without touching its rows (`IF NOT EXISTS` throughout).
-const MIGRATIONS: &[(i64, &str)] = &[(1, SCHEMA_1), (2, SCHEMA_2_LEASES), (3, SCHEMA_3_ACCOUNTS)];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, SCHEMA_1),
+    (2, SCHEMA_2_LEASES),
+    (3, SCHEMA_3_ACCOUNTS),
+    (4, SCHEMA_4_PARTIAL_INDEXES),
+];
+
+/// Version 4: indexes that hold only the rows their queries look for, as
+/// SQLite's version 5 (see `sqlite::migration_5`): seats by a given player
+/// or account (a guest's and a bot's are NULL), public games for the
+/// listing, and the unfinished games (what a start reloads and expiry
+/// sweeps). Every game made wrote entries no query reads.
+const SCHEMA_4_PARTIAL_INDEXES: &str = "
+DROP INDEX IF EXISTS seats_player;
+CREATE INDEX seats_player ON seats (player) WHERE player IS NOT NULL;
+DROP INDEX IF EXISTS seats_account;
+CREATE INDEX seats_account ON seats (account) WHERE account IS NOT NULL;
+DROP INDEX IF EXISTS games_listing;
+CREATE INDEX games_listing ON games (over, created_ms) WHERE public;
+CREATE INDEX IF NOT EXISTS games_unfinished ON games (created_ms) WHERE NOT over;
+";
 
 /// Version 3: accounts, their sessions and ratings (see `crate::accounts`
 /// and `crate::ratings`); a seat's account; a game's `rated` flag and

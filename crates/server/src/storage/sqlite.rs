@@ -323,10 +323,11 @@ const MIGRATIONS: &[(i64, Migration)] = &[
     (2, migration_2),
     (3, migration_3),
     (4, migration_4),
+    (5, migration_5),
 ];
 
 /// The newest schema version this program knows.
-const SCHEMA_VERSION: i64 = 4;
+const SCHEMA_VERSION: i64 = 5;
 
 /// The schema's version recorded in the file (0: none recorded).
 fn schema_version(conn: &Connection) -> Result<i64, StorageError> {
@@ -532,6 +533,28 @@ fn migration_4(conn: &Connection) -> Result<(), StorageError> {
              FROM actions;
          DROP TABLE actions;
          ALTER TABLE actions_by_key RENAME TO actions;",
+    )
+    .map_err(err)
+}
+
+/// Version 5: indexes that hold only the rows their queries look for.
+/// Every game made wrote five entries that no query reads: its seats'
+/// `player` and `account` (a guest's and a bot's are NULL, and games are
+/// looked up by a given player or account), and a private game in the
+/// listing (only public games are listed). The listing index now holds
+/// public games only, and a small index of the unfinished games (what a
+/// start reloads and expiry sweeps) replaces its other use: entered when
+/// a game is made, left when it ends. On nim's load (issue 16) a game is
+/// made every ten actions.
+fn migration_5(conn: &Connection) -> Result<(), StorageError> {
+    conn.execute_batch(
+        "DROP INDEX IF EXISTS seats_player;
+         CREATE INDEX seats_player ON seats (player) WHERE player IS NOT NULL;
+         DROP INDEX IF EXISTS seats_account;
+         CREATE INDEX seats_account ON seats (account) WHERE account IS NOT NULL;
+         DROP INDEX IF EXISTS games_listing;
+         CREATE INDEX games_listing ON games (over, created_ms) WHERE public = 1;
+         CREATE INDEX IF NOT EXISTS games_unfinished ON games (created_ms) WHERE over = 0;",
     )
     .map_err(err)
 }
@@ -1284,29 +1307,11 @@ impl Storage for SqliteStorage {
     }
 
     fn list(&mut self, filter: ListFilter, limit: usize) -> Result<Vec<Listed>, StorageError> {
-        // A seat anyone may claim: human, free, and not invited (no token).
-        let free = "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id \
-                    AND s.kind = 'human' AND s.joined = 0 AND s.token IS NULL)";
-        let cond = match filter {
-            ListFilter::Open => format!("over = 0 AND {free}"),
-            ListFilter::Live => format!("over = 0 AND NOT {free}"),
-            ListFilter::Unfinished => "over = 0".to_string(),
-            ListFilter::Over => "over = 1".to_string(),
-        };
-        let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE public = 1 AND {cond} \
-             ORDER BY created_ms DESC, id LIMIT ?1"
-        );
-        self.listed(&sql, &[&(limit as i64)])
+        self.listed(&list_sql(filter), &[&(limit as i64)])
     }
 
     fn by_player(&mut self, player: &str, limit: usize) -> Result<Vec<Listed>, StorageError> {
-        let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE id IN \
-             (SELECT game_id FROM seats WHERE player = ?1) \
-             ORDER BY created_ms DESC, id LIMIT ?2"
-        );
-        self.listed(&sql, &[&player, &(limit as i64)])
+        self.listed(&by_player_sql(), &[&player, &(limit as i64)])
     }
 
     fn account(&mut self, username: &str) -> Result<Option<AccountRow>, StorageError> {
@@ -1394,17 +1399,7 @@ impl Storage for SqliteStorage {
         over: bool,
         limit: usize,
     ) -> Result<Vec<Listed>, StorageError> {
-        let cond = if over {
-            "over = 1 AND aborted = 0"
-        } else {
-            "1 = 1"
-        };
-        let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE {cond} AND id IN \
-             (SELECT game_id FROM seats WHERE account = ?1) \
-             ORDER BY created_ms DESC, id LIMIT ?2"
-        );
-        self.listed(&sql, &[&username, &(limit as i64)])
+        self.listed(&by_account_sql(over), &[&username, &(limit as i64)])
     }
 
     fn wants_maintenance(&mut self) -> bool {
@@ -1416,10 +1411,60 @@ impl Storage for SqliteStorage {
     }
 
     fn unfinished(&mut self) -> Result<Vec<Listed>, StorageError> {
-        let sql =
-            format!("SELECT {GAME_COLUMNS} FROM games WHERE over = 0 ORDER BY created_ms, id");
-        self.listed(&sql, &[])
+        self.listed(&unfinished_sql(), &[])
     }
+}
+
+// The queries that find games by something other than their id. Each has
+// an index that holds just the rows it looks for (see `migration_5`): a
+// partial index serves a query only if the query's own terms imply the
+// index's condition (`public = 1` written as such, `player = ?` implying
+// `player IS NOT NULL`), which `the_listings_use_their_indexes` checks.
+
+/// Public games by [`ListFilter`], newest first (`?1`: the limit).
+fn list_sql(filter: ListFilter) -> String {
+    // A seat anyone may claim: human, free, and not invited (no token).
+    let free = "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id \
+                AND s.kind = 'human' AND s.joined = 0 AND s.token IS NULL)";
+    let cond = match filter {
+        ListFilter::Open => format!("over = 0 AND {free}"),
+        ListFilter::Live => format!("over = 0 AND NOT {free}"),
+        ListFilter::Unfinished => "over = 0".to_string(),
+        ListFilter::Over => "over = 1".to_string(),
+    };
+    format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE public = 1 AND {cond} \
+         ORDER BY created_ms DESC, id LIMIT ?1"
+    )
+}
+
+/// A player key's games, newest first (`?1`: the key, `?2`: the limit).
+fn by_player_sql() -> String {
+    format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE id IN \
+         (SELECT game_id FROM seats WHERE player = ?1) \
+         ORDER BY created_ms DESC, id LIMIT ?2"
+    )
+}
+
+/// An account's games (finished and not aborted, or all), newest first
+/// (`?1`: the username, `?2`: the limit).
+fn by_account_sql(over: bool) -> String {
+    let cond = if over {
+        "over = 1 AND aborted = 0"
+    } else {
+        "1 = 1"
+    };
+    format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE {cond} AND id IN \
+         (SELECT game_id FROM seats WHERE account = ?1) \
+         ORDER BY created_ms DESC, id LIMIT ?2"
+    )
+}
+
+/// Every unfinished game, oldest first.
+fn unfinished_sql() -> String {
+    format!("SELECT {GAME_COLUMNS} FROM games WHERE over = 0 ORDER BY created_ms, id")
 }
 
 #[cfg(test)]
@@ -1547,7 +1592,7 @@ mod tests {
             .execute_batch(
                 "INSERT INTO actions SELECT * FROM old_actions;
                  DROP TABLE old_actions;
-                 DELETE FROM schema_migrations WHERE version = 4;",
+                 DELETE FROM schema_migrations WHERE version >= 4;",
             )
             .unwrap();
         let has_rowid = |c: &Connection| c.prepare("SELECT rowid FROM actions").is_ok();
@@ -1565,6 +1610,174 @@ mod tests {
         assert_eq!(s.commit(&[action("a", 3)]).unwrap(), vec![true]);
         assert_eq!(s.commit(&[action("a", 3)]).unwrap(), vec![false]);
         assert_eq!(s.load("a").unwrap().unwrap().actions.len(), 4);
+    }
+
+    /// What SQLite plans for a query: one line per step.
+    fn plan(c: &Connection, sql: &str) -> Vec<String> {
+        let mut st = c.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+        let mut rows = st.raw_query();
+        let mut steps = Vec::new();
+        while let Some(r) = rows.next().unwrap() {
+            steps.push(r.get::<_, String>(3).unwrap());
+        }
+        steps
+    }
+
+    /// Each query that finds games by something other than their id is
+    /// served by its own index, partial since version 5, in a new file as
+    /// in one brought up from version 4's indexes; and the partial indexes
+    /// find the same games.
+    #[test]
+    fn the_listings_use_their_indexes() {
+        use crate::storage::{SeatKind, SeatRow};
+        use serde_json::json;
+        let dir = ScratchDir::new("plans");
+        let path = dir.0.join("parlor.db");
+        let game = |id: &str, public: bool, over: bool, created_ms: i64| GameRow {
+            id: id.into(),
+            game: "nim".into(),
+            config: json!({"pile": 5}).into(),
+            seed: 7,
+            lexicons: json!([]).into(),
+            public,
+            created_ms,
+            status: StatusRow {
+                seq: 0,
+                to_act: if over {
+                    json!("over")
+                } else {
+                    json!({"one": 0})
+                }
+                .into(),
+                outcome: None,
+                over,
+                deadline: None,
+                updated_ms: created_ms,
+            },
+            rematch_of: None,
+            rematch: None,
+            time_control: Default::default(),
+            aborted: false,
+            rated: false,
+        };
+        let seats = |player: Option<&str>, account: Option<&str>| {
+            vec![
+                SeatRow {
+                    seat: 0,
+                    kind: SeatKind::Human,
+                    level: None,
+                    token: Some("t".into()),
+                    name: None,
+                    player: player.map(Into::into),
+                    joined: true,
+                    account: account.map(Into::into),
+                },
+                SeatRow {
+                    seat: 1,
+                    kind: SeatKind::Bot,
+                    level: Some("easy".into()),
+                    token: None,
+                    name: None,
+                    player: None,
+                    joined: true,
+                    account: None,
+                },
+            ]
+        };
+        let mut s = SqliteStorage::open(&path).unwrap();
+        s.commit(&[
+            Write::NewGame {
+                row: game("pub1", true, false, 1),
+                seats: seats(Some("p1"), None),
+            },
+            Write::NewGame {
+                row: game("priv", false, false, 2),
+                seats: seats(Some("p1"), Some("alice")),
+            },
+            Write::NewGame {
+                row: game("pub2", true, true, 3),
+                seats: seats(None, Some("alice")),
+            },
+        ])
+        .unwrap();
+        // Version 4's indexes, as a file made before version 5 has them.
+        s.conn
+            .execute_batch(
+                "DROP INDEX seats_player; CREATE INDEX seats_player ON seats (player);
+                 DROP INDEX seats_account; CREATE INDEX seats_account ON seats (account);
+                 DROP INDEX games_listing;
+                 CREATE INDEX games_listing ON games (over, public, created_ms);
+                 DROP INDEX games_unfinished;
+                 DELETE FROM schema_migrations WHERE version = 5;",
+            )
+            .unwrap();
+        let ids = |v: Vec<Listed>| v.into_iter().map(|l| l.row.id).collect::<Vec<_>>();
+        let answers = |s: &mut SqliteStorage| {
+            (
+                ids(s.list(ListFilter::Unfinished, 10).unwrap()),
+                ids(s.list(ListFilter::Over, 10).unwrap()),
+                ids(s.unfinished().unwrap()),
+                ids(s.by_player("p1", 10).unwrap()),
+                ids(s.by_account("alice", false, 10).unwrap()),
+                ids(s.by_account("alice", true, 10).unwrap()),
+            )
+        };
+        let before = answers(&mut s);
+        assert_eq!(
+            before,
+            (
+                vec!["pub1".to_string()],
+                vec!["pub2".to_string()],
+                vec!["pub1".to_string(), "priv".to_string()],
+                vec!["priv".to_string(), "pub1".to_string()],
+                vec!["pub2".to_string(), "priv".to_string()],
+                vec!["pub2".to_string()],
+            )
+        );
+        drop(s);
+        for fresh in [false, true] {
+            let mut s = if fresh {
+                SqliteStorage::open(&dir.0.join("new.db")).unwrap()
+            } else {
+                SqliteStorage::open(&path).unwrap()
+            };
+            assert_eq!(schema_version(&s.conn).unwrap(), SCHEMA_VERSION);
+            let queries = [
+                (list_sql(ListFilter::Open), "games_listing"),
+                (list_sql(ListFilter::Live), "games_listing"),
+                (list_sql(ListFilter::Unfinished), "games_listing"),
+                (list_sql(ListFilter::Over), "games_listing"),
+                (unfinished_sql(), "games_unfinished"),
+                (by_player_sql(), "seats_player"),
+                (by_account_sql(false), "seats_account"),
+                (by_account_sql(true), "seats_account"),
+            ];
+            for (sql, index) in queries {
+                let steps = plan(&s.conn, &sql);
+                assert!(
+                    steps.iter().any(|d| d.contains(index)),
+                    "{sql}: not through {index}: {steps:?}"
+                );
+                assert!(
+                    !steps.iter().any(|d| d == "SCAN games" || d == "SCAN seats"),
+                    "{sql}: a whole table read: {steps:?}"
+                );
+            }
+            let partial: i64 = s
+                .conn
+                .query_row(
+                    "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' \
+                     AND name IN ('seats_player', 'seats_account', 'games_listing', \
+                     'games_unfinished') AND sql LIKE '% WHERE %'",
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(partial, 4);
+            if !fresh {
+                assert_eq!(answers(&mut s), before);
+            }
+        }
     }
 
     /// Only the writer's page cache is enlarged: every other connection
