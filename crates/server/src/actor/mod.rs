@@ -421,6 +421,11 @@ impl GameActor {
         Box::pin(self.start()).await;
         let time = self.env.time.clone();
         let mut shutdown = self.env.shutdown.clone();
+        // One wait for the actor's whole life: a `changed()` made afresh at
+        // every turn of the loop entered, and left, the one list of every
+        // game's waiters under its lock (~0.6% of nim's server time).
+        let shutdown = shutdown.changed();
+        tokio::pin!(shutdown);
         let mut last_busy = Instant::now();
         loop {
             self.seq.store(self.m.actions_len(), Ordering::Relaxed);
@@ -485,7 +490,7 @@ impl GameActor {
                     }
                     last_busy = Instant::now();
                 }
-                _ = shutdown.changed() => break,
+                _ = &mut shutdown => break,
             }
             if answer.is_some() {
                 // Still thinking: no step can have started another decision.
