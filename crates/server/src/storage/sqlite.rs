@@ -1478,6 +1478,39 @@ mod tests {
             .unwrap()
     }
 
+    /// A nim game's row as these tests store it.
+    fn nim_row(id: &str, public: bool, created_ms: i64, status: StatusRow) -> GameRow {
+        GameRow {
+            id: id.into(),
+            game: "nim".into(),
+            config: serde_json::json!({"pile": 5}).into(),
+            seed: 7,
+            lexicons: serde_json::json!([]).into(),
+            public,
+            created_ms,
+            status,
+            rematch_of: None,
+            rematch: None,
+            time_control: Default::default(),
+            aborted: false,
+            rated: false,
+        }
+    }
+
+    /// Seat 0, a human's who has joined with token `t`.
+    fn human_seat(player: Option<&str>, account: Option<&str>) -> crate::storage::SeatRow {
+        crate::storage::SeatRow {
+            seat: 0,
+            kind: crate::storage::SeatKind::Human,
+            level: None,
+            token: Some("t".into()),
+            name: None,
+            player: player.map(Into::into),
+            joined: true,
+            account: account.map(Into::into),
+        }
+    }
+
     /// The writer, which leaves SQLite's reference checks to its own,
     /// still refuses an action of a game that is not there, and stores
     /// nothing of its group.
@@ -1518,7 +1551,7 @@ mod tests {
     /// through migration 4, and its actions table then has no rowid.
     #[test]
     fn version_4_keeps_the_actions_of_an_older_file() {
-        use crate::storage::{ActionRow, DeadlineRow, SeatKind, SeatRow};
+        use crate::storage::{ActionRow, DeadlineRow};
         use serde_json::json;
         let dir = ScratchDir::new("v4");
         let path = dir.0.join("parlor.db");
@@ -1532,31 +1565,6 @@ mod tests {
                 started_ms: 5,
             }),
             updated_ms: 10 + seq as i64,
-        };
-        let game = |id: &str| GameRow {
-            id: id.into(),
-            game: "nim".into(),
-            config: json!({"pile": 5}).into(),
-            seed: 7,
-            lexicons: json!([]).into(),
-            public: true,
-            created_ms: 1,
-            status: status(0),
-            rematch_of: None,
-            rematch: None,
-            time_control: Default::default(),
-            aborted: false,
-            rated: false,
-        };
-        let seat = SeatRow {
-            seat: 0,
-            kind: SeatKind::Human,
-            level: None,
-            token: Some("t".into()),
-            name: None,
-            player: None,
-            joined: true,
-            account: None,
         };
         let action = |game_id: &str, idx: usize| Write::Action {
             game_id: game_id.into(),
@@ -1572,8 +1580,8 @@ mod tests {
         let mut writes = Vec::new();
         for id in ["b", "a", "c"] {
             writes.push(Write::NewGame {
-                row: game(id),
-                seats: vec![seat.clone()],
+                row: nim_row(id, true, 1, status(0)),
+                seats: vec![human_seat(None, None)],
             });
             writes.extend((0..3).map(|i| action(id, i)));
         }
@@ -1633,15 +1641,8 @@ mod tests {
         use serde_json::json;
         let dir = ScratchDir::new("plans");
         let path = dir.0.join("parlor.db");
-        let game = |id: &str, public: bool, over: bool, created_ms: i64| GameRow {
-            id: id.into(),
-            game: "nim".into(),
-            config: json!({"pile": 5}).into(),
-            seed: 7,
-            lexicons: json!([]).into(),
-            public,
-            created_ms,
-            status: StatusRow {
+        let game = |id: &str, public: bool, over: bool, created_ms: i64| {
+            let status = StatusRow {
                 seq: 0,
                 to_act: if over {
                     json!("over")
@@ -1653,25 +1654,12 @@ mod tests {
                 over,
                 deadline: None,
                 updated_ms: created_ms,
-            },
-            rematch_of: None,
-            rematch: None,
-            time_control: Default::default(),
-            aborted: false,
-            rated: false,
+            };
+            nim_row(id, public, created_ms, status)
         };
         let seats = |player: Option<&str>, account: Option<&str>| {
             vec![
-                SeatRow {
-                    seat: 0,
-                    kind: SeatKind::Human,
-                    level: None,
-                    token: Some("t".into()),
-                    name: None,
-                    player: player.map(Into::into),
-                    joined: true,
-                    account: account.map(Into::into),
-                },
+                human_seat(player, account),
                 SeatRow {
                     seat: 1,
                     kind: SeatKind::Bot,
