@@ -721,7 +721,7 @@ impl Hub {
         }
         let record = m.record_json();
         let now = self.settings().time.now_ms();
-        let id = self.unused_id();
+        let id = new_game_id(now);
         let row = GameRow {
             id: id.clone(),
             game: entry.info().name.to_string(),
@@ -790,16 +790,6 @@ impl Hub {
             tokens,
             linked,
         })
-    }
-
-    fn unused_id(&self) -> String {
-        // 10 characters of 36: a collision is astronomically unlikely, and
-        // the database's primary key refuses one anyway.
-        const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
-        let mut rng = rand::thread_rng();
-        (0..10)
-            .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
-            .collect()
     }
 
     /// Expires abandoned games (see [`crate::Settings::abandon_after`]):
@@ -913,6 +903,31 @@ pub(crate) fn new_token() -> String {
     format!("{bits:032x}")
 }
 
+/// The 32 characters of game ids, in the order their bytes sort (no `0`,
+/// `1`, `l` or `o`, which read alike).
+const ID_DIGITS: &[u8; 32] = b"23456789abcdefghijkmnpqrstuvwxyz";
+
+/// A new game's id: the second it was made, then chance.
+///
+/// The first seven characters are the Unix second of `created_ms` in base
+/// 32 (digits in byte order, so ids sort as they were made, until the year
+/// 3058): the live games' rows lie together at the end of every table and
+/// index keyed by game, where the writer finds their pages in its cache,
+/// instead of one page a game spread over the whole history, read back
+/// from the file at each action (crates/server/README.md, "Load",
+/// sixteenth pass). The last ten characters are random (50 bits): a
+/// private game's id is as hard to guess as before, and the primary key
+/// refuses the astronomically unlikely collision anyway.
+pub(crate) fn new_game_id(created_ms: i64) -> String {
+    let second = (created_ms.max(0) / 1000) as u64;
+    let mut rng = rand::thread_rng();
+    let time = (0..7)
+        .rev()
+        .map(|digit| ID_DIGITS[((second >> (5 * digit)) & 31) as usize]);
+    let chance = (0..10).map(|_| ID_DIGITS[rng.gen_range(0..ID_DIGITS.len())]);
+    time.chain(chance).map(char::from).collect()
+}
+
 pub(crate) fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 40 && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
@@ -952,5 +967,48 @@ fn merge_config(default: Value, given: Value) -> Value {
         }
         (d, Value::Null) => d,
         (_, g) => g,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_ids_sort_as_they_were_made_and_keep_fifty_random_bits() {
+        // Seconds whose digits differ in every place: ids must sort by
+        // time however far apart, and games of one second apart by chance.
+        let times = [
+            0,
+            999,
+            1_000,
+            31_000,
+            32_000,
+            1_795_810_067_700,
+            34_359_738_367_000,
+        ];
+        let ids: Vec<String> = times.iter().map(|&t| new_game_id(t)).collect();
+        for (pair, t) in ids.windows(2).zip(times.windows(2)) {
+            if t[0] / 1000 < t[1] / 1000 {
+                assert!(pair[0] < pair[1], "{} then {}", pair[0], pair[1]);
+            }
+        }
+        assert_eq!(&ids[0][..7], "2222222");
+        assert_eq!(ids[0][..7], ids[1][..7], "the same second");
+        assert_eq!(&ids[2][..7], "2222223");
+        assert_eq!(&ids[6][..7], "zzzzzzz", "the last second of the year 3058");
+        for id in &ids {
+            assert_eq!(id.len(), 17);
+            assert!(valid_id(id), "{id}");
+            assert!(id.bytes().all(|b| ID_DIGITS.contains(&b)), "{id}");
+        }
+        // The random part: ten characters that vary from id to id.
+        let same_second: std::collections::HashSet<String> = (0..1000)
+            .map(|_| new_game_id(5_000)[7..].to_string())
+            .collect();
+        assert_eq!(same_second.len(), 1000);
+        let used: std::collections::HashSet<u8> =
+            same_second.iter().flat_map(|r| r.bytes()).collect();
+        assert_eq!(used.len(), 32, "every digit appears in 10,000 draws");
     }
 }
