@@ -250,12 +250,10 @@ where
     // When the client was last heard from, in microseconds since `opened`.
     let heard = std::sync::atomic::AtomicU64::new(0);
     let hear = || {
-        let now = tokio::time::Instant::now();
         heard.store(
-            now.duration_since(opened).as_micros() as u64,
+            opened.elapsed().as_micros() as u64,
             std::sync::atomic::Ordering::Relaxed,
         );
-        now
     };
     let writer = async {
         let ping = tokio::time::sleep(ping_every);
@@ -309,6 +307,9 @@ where
     // once the reader stops, as the closing handshake asks.
     let mut closed_by_client: Option<Option<u16>> = None;
     let reader = async {
+        // Like the ping, the silence timer is moved only when it fires: a
+        // message only notes when it was heard (moving the timer at every
+        // message took it out of tokio's timer wheel and put it back).
         let silence = tokio::time::sleep(idle);
         tokio::pin!(silence);
         loop {
@@ -317,9 +318,17 @@ where
                     Some(Ok(m)) => m,
                     _ => break,
                 },
-                _ = silence.as_mut() => break,
+                _ = silence.as_mut() => {
+                    let last = Duration::from_micros(heard.load(std::sync::atomic::Ordering::Relaxed));
+                    let due = opened + last + idle;
+                    if tokio::time::Instant::now() < due {
+                        silence.as_mut().reset(due);
+                        continue;
+                    }
+                    break;
+                }
             };
-            silence.as_mut().reset(hear() + idle);
+            hear();
             if let Message::Close(frame) = &msg {
                 closed_by_client = Some(frame.as_ref().map(|f| u16::from(f.code)));
                 break;
