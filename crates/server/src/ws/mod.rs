@@ -255,15 +255,20 @@ where
             std::sync::atomic::Ordering::Relaxed,
         );
     };
+    // A timer set to fire `after` the client was last heard from, when it
+    // fires: when it is due now, if the client was heard from since.
+    let due_later = |after: Duration| {
+        let last = Duration::from_micros(heard.load(std::sync::atomic::Ordering::Relaxed));
+        let due = opened + last + after;
+        (tokio::time::Instant::now() < due).then_some(due)
+    };
     let writer = async {
         let ping = tokio::time::sleep(ping_every);
         tokio::pin!(ping);
         loop {
             tokio::select! {
                 _ = ping.as_mut() => {
-                    let last = Duration::from_micros(heard.load(std::sync::atomic::Ordering::Relaxed));
-                    let due = opened + last + ping_every;
-                    if tokio::time::Instant::now() < due {
+                    if let Some(due) = due_later(ping_every) {
                         ping.as_mut().reset(due);
                         continue;
                     }
@@ -318,15 +323,13 @@ where
                     Some(Ok(m)) => m,
                     _ => break,
                 },
-                _ = silence.as_mut() => {
-                    let last = Duration::from_micros(heard.load(std::sync::atomic::Ordering::Relaxed));
-                    let due = opened + last + idle;
-                    if tokio::time::Instant::now() < due {
+                _ = silence.as_mut() => match due_later(idle) {
+                    Some(due) => {
                         silence.as_mut().reset(due);
                         continue;
                     }
-                    break;
-                }
+                    None => break,
+                },
             };
             hear();
             if let Message::Close(frame) = &msg {
