@@ -976,8 +976,9 @@ mod tests {
 
     #[test]
     fn game_ids_sort_as_they_were_made_and_keep_fifty_random_bits() {
-        // Seconds whose digits differ in every place: ids must sort by
-        // time however far apart, and games of one second apart by chance.
+        // Seconds whose digits differ in every place: ids of different
+        // seconds sort by time however far apart; within one second, by
+        // chance.
         let times = [
             0,
             999,
