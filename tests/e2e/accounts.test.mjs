@@ -141,7 +141,16 @@ test('sign up, claim a guest game, a rated game on both profiles, its replay', {
     const summary = (await fetchAs(B, 'GET', `/api/games/${id}`)).body;
     assert.equal(summary.rated, true);
     assert.deepEqual(summary.seats.map((/** @type {any} */ s) => s.account), ['ann', 'bob']);
-    await playOut(id, [{ page: A, token: annToken }, { page: B, token: t1 }]);
+    // The invite is spent: Bob's seat has his own secret, and only his
+    // session plays it.
+    const bobToken = await B.evaluate((gid) => JSON.parse(localStorage.getItem('parlor.tokens') || '{}')[gid], id);
+    assert.notEqual(bobToken, t1);
+    const byAnn = await fetchAs(A, 'POST', `/api/games/${id}/actions`, { token: bobToken, action: { type: 'pass' } });
+    assert.equal(byAnn.status, 403);
+    assert.equal(byAnn.body.error.code, 'not_your_seat');
+    const byInvite = await fetchAs(A, 'POST', `/api/games/${id}/actions`, { token: t1, action: { type: 'pass' } });
+    assert.equal(byInvite.body.error.code, 'bad_token');
+    await playOut(id, [{ page: A, token: annToken }, { page: B, token: bobToken }]);
     const over = (await fetchAs(A, 'GET', `/api/games/${id}`)).body;
     const winner = over.outcome.ranking[0][0];
 

@@ -38,9 +38,11 @@ test('an invite link works once: the token leaves the address bar, a reload keep
     const address = B.url();
     assert.equal(address, `${srv.url}/play/${id}`);
     assert.ok(!address.includes(t1));
-    // The token is kept by game id in localStorage.
+    // The invite is used once: the seat's own secret, minted for Bea,
+    // is kept by game id in localStorage.
     const kept = await B.evaluate((gid) => JSON.parse(localStorage.getItem('parlor.tokens') || '{}')[gid], id);
-    assert.equal(kept, t1);
+    assert.match(kept, /^[0-9a-f]{32}$/);
+    assert.notEqual(kept, t1);
     // A reload keeps the seat.
     await B.reload();
     await B.waitForSelector('#seats li[data-seat="1"]:has-text("you")');
@@ -50,6 +52,12 @@ test('an invite link works once: the token leaves the address bar, a reload keep
     await C.goto(address);
     await C.waitForSelector('#you:has-text("You are watching")');
     await C.waitForFunction(() => document.body.dataset.seat === 'spectator');
+    // Cy opens the invite link itself, once Bea has used it: it takes
+    // nothing, and says so.
+    await C.goto(`${srv.url}/play/${id}#${t1}`);
+    await C.waitForSelector('#you:has-text("You are watching")');
+    await C.waitForSelector('text=its seat was taken with it');
+    await B.waitForSelector('#seats li[data-seat="1"]:has-text("you")');
     // An invite link pasted into the address bar of an open page (only
     // the fragment changes) takes the seat too, and leaves the bar.
     const other = await srv.api('/api/games', { game: 'wordsprout' });

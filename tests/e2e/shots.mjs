@@ -47,8 +47,9 @@ try {
   // A Word Sprout table with tiles, collections and a 2-D grid (a second
   // string crossing START), and a 6 x 6 Gobble board: desktop and phone.
   const g2 = await srv.api('/api/games', { game: 'wordsprout', config: { rules: ['two-d', 'tiles', 'vowel-collection', 'challenge', 'metamorphism'] }, take_seat: 0, name: 'Ann' });
-  const t0 = g2.you.token, t1 = g2.seats.find((/** @type {any} */ s) => s.seat === 1).token;
-  await srv.api(`/api/games/${g2.game.id}/join`, { token: t1, name: 'Bea' });
+  const t0 = g2.you.token, invite = g2.seats.find((/** @type {any} */ s) => s.seat === 1).token;
+  // The invite is traded for Bea's own secret when she joins.
+  const t1 = (await srv.api(`/api/games/${g2.game.id}/join`, { token: invite, name: 'Bea' })).token;
   const moves = ['s', 'st', 'sta', 'star', 'start'];
   for (let i = 0; i < moves.length; i++) await srv.api(`/api/games/${g2.game.id}/actions`, { token: i % 2 ? t1 : t0, action: { type: 'play', string: moves[i] } });
   const st = await srv.api(`/api/games/${g2.game.id}/state?token=${t1}`);

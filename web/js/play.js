@@ -491,8 +491,10 @@ async function rematch() {
   try {
     const res = await askRematch(token);
     rememberToken(res.game.id, res.token);
-    await call('POST', `/api/games/${res.game.id}/join`, { token: res.token, name: myName() || undefined, player: playerKey() }).catch(() => {});
-    location.href = playUrl(res.game.id, res.token);
+    const joined = await call('POST', `/api/games/${res.game.id}/join`, { token: res.token, name: myName() || undefined, player: playerKey() }).catch(() => null);
+    const secret = (joined && joined.token) || res.token;
+    rememberToken(res.game.id, secret);
+    location.href = playUrl(res.game.id, secret);
   } catch (e) {
     showError(`Rematch: ${/** @type {Error} */ (e).message}`);
   }
@@ -517,6 +519,18 @@ function askRematch(token) {
   });
 }
 
+/**
+ * The seat's own secret, as a join answers it: an invite link is used once,
+ * and the seat's token from then on is the one the server minted for us.
+ * @param {string | undefined} secret
+ */
+function keepSecret(secret) {
+  if (secret && secret !== token) {
+    token = secret;
+    rememberToken(id, secret);
+  }
+}
+
 /** Takes (or re-takes) the seat of our token; sets mySeat. */
 async function join() {
   if (!token) return;
@@ -525,6 +539,7 @@ async function join() {
     // gave, say): without a name of our own, keep the seat's.
     const before = myName() ? null : await call('GET', `/api/games/${id}`).catch(() => null);
     let res = await call('POST', `/api/games/${id}/join`, { token, name: myName() || undefined, player: playerKey() });
+    keepSecret(res.token);
     const kept = before && before.seats[res.seat] && before.seats[res.seat].name;
     if (kept) {
       setMyName(kept);
@@ -538,7 +553,7 @@ async function join() {
       forgetToken(id);
       token = null;
       mySeat = null;
-      showError('That invite link is not a seat of this game: you are watching.');
+      showError('That invite link is not a seat of this game, or its seat was taken with it: you are watching.');
     } else throw e;
   }
 }

@@ -149,11 +149,33 @@ impl Ws {
         token: Option<&str>,
         legal: bool,
     ) -> Result<Ws, ClientError> {
+        Ws::connect_with(addr, id, token, legal, &[]).await
+    }
+
+    /// As [`Ws::connect_opts`], with more headers on the opening request
+    /// (a session's `Cookie`, say).
+    pub async fn connect_with(
+        addr: SocketAddr,
+        id: &str,
+        token: Option<&str>,
+        legal: bool,
+        headers: &[(&str, &str)],
+    ) -> Result<Ws, ClientError> {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        use tokio_tungstenite::tungstenite::http::{HeaderName, HeaderValue};
         let url = format!(
             "ws://{addr}/api/games/{id}/ws?token={}&legal={legal}",
             token.unwrap_or("")
         );
-        let (inner, _) = tokio_tungstenite::connect_async(url).await.map_err(cerr)?;
+        let mut request = url.into_client_request().map_err(cerr)?;
+        for (k, v) in headers {
+            let name = HeaderName::from_bytes(k.as_bytes()).map_err(cerr)?;
+            let value = HeaderValue::from_str(v).map_err(cerr)?;
+            request.headers_mut().insert(name, value);
+        }
+        let (inner, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .map_err(cerr)?;
         Ok(Ws { inner })
     }
 

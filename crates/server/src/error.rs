@@ -94,7 +94,9 @@ impl ApiError {
             "unknown_game" | "not_found" | "no_helper" | "unknown_word_list" => {
                 StatusCode::NOT_FOUND
             }
-            "bad_token" | "spectator" | "invite_only" | "cross_site" => StatusCode::FORBIDDEN,
+            "bad_token" | "spectator" | "invite_only" | "cross_site" | "not_your_seat" => {
+                StatusCode::FORBIDDEN
+            }
             "login_required" | "wrong_password" => StatusCode::UNAUTHORIZED,
             "username_taken" | "seat_not_taken" => StatusCode::CONFLICT,
             "illegal_action" | "seat_taken" | "not_over" | "helper_refused" | "waiting"

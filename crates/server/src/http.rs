@@ -1,6 +1,6 @@
 //! Every HTTP route, declared in one place (see `docs/api.md`).
 
-use crate::actor::{ActReply, Msg, RematchReply, Who};
+use crate::actor::{ActReply, Holder, Msg, RematchReply, Who};
 use crate::error::ApiError;
 use crate::extract::{Path, Query};
 use crate::hub::{Hub, NewGameSpec};
@@ -387,7 +387,7 @@ async fn join(
     let name = check_name(req.name)?;
     let account = crate::accounts::current(&hub, &headers).await?;
     let stub = hub.stub(&id).await?;
-    let (seat, game) = stub
+    let (seat, token, game) = stub
         .ask(|reply| Msg::Join {
             token: req.token,
             name,
@@ -396,7 +396,32 @@ async fn join(
             reply,
         })
         .await??;
-    Ok(Json(json!({"seat": seat, "game": game})))
+    Ok(Json(json!({"seat": seat, "token": token, "game": game})))
+}
+
+/// A seat's token as a request shows it, with the account logged in
+/// where the request was sent (a seat that belongs to an account acts
+/// only for it). Without a session cookie, no database read.
+pub(crate) async fn holder(
+    hub: &Hub,
+    headers: &HeaderMap,
+    token: String,
+) -> Result<Holder, ApiError> {
+    let account = crate::accounts::current(hub, headers).await?;
+    Ok(Holder::new(token, account))
+}
+
+/// As [`holder`], for a request whose token is optional (a spectator's
+/// without one).
+async fn maybe_holder(
+    hub: &Hub,
+    headers: &HeaderMap,
+    token: Option<String>,
+) -> Result<Option<Holder>, ApiError> {
+    match token.filter(|t| !t.is_empty()) {
+        Some(t) => holder(hub, headers, t).await.map(Some),
+        None => Ok(None),
+    }
 }
 
 #[derive(Deserialize)]
@@ -464,16 +489,12 @@ struct TokenQuery {
 async fn state(
     State(hub): State<Hub>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Query(q): Query<TokenQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
-    Ok(Json(
-        stub.ask(|reply| Msg::State {
-            token: q.token,
-            reply,
-        })
-        .await??,
-    ))
+    let holder = maybe_holder(&hub, &headers, q.token).await?;
+    Ok(Json(stub.ask(|reply| Msg::State { holder, reply }).await??))
 }
 
 #[derive(Deserialize)]
@@ -488,12 +509,14 @@ struct MovesQuery {
 async fn moves(
     State(hub): State<Hub>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Query(q): Query<MovesQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
+    let holder = maybe_holder(&hub, &headers, q.token).await?;
     Ok(Json(
         stub.ask(|reply| Msg::Moves {
-            token: q.token,
+            holder,
             from: q.from,
             reply,
         })
@@ -510,12 +533,14 @@ struct ActReq {
 async fn act(
     State(hub): State<Hub>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Body(req): Body<ActReq>,
 ) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
+    let who = Who::Token(holder(&hub, &headers, req.token).await?);
     let (tx, rx) = oneshot::channel();
     stub.send(Msg::Act {
-        who: Who::Token(req.token),
+        who,
         action: req.action,
         reply: ActReply::Http(tx),
     })?;
@@ -531,12 +556,14 @@ struct RematchReq {
 async fn rematch(
     State(hub): State<Hub>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Body(req): Body<RematchReq>,
 ) -> Result<Json<Box<RawValue>>, ApiError> {
     let stub = hub.stub(&id).await?;
+    let who = Who::Token(holder(&hub, &headers, req.token).await?);
     let made = stub
         .ask(|tx| Msg::Rematch {
-            who: Who::Token(req.token),
+            who,
             reply: RematchReply::Http(tx),
         })
         .await??;
@@ -548,12 +575,14 @@ async fn rematch(
 async fn claim_win(
     State(hub): State<Hub>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Body(req): Body<RematchReq>,
 ) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
+    let who = Who::Token(holder(&hub, &headers, req.token).await?);
     let (tx, rx) = oneshot::channel();
     stub.send(Msg::ClaimWin {
-        who: Who::Token(req.token),
+        who,
         reply: ActReply::Http(tx),
     })?;
     let (seq, events) = rx.await.map_err(|_| ApiError::gone())??;
@@ -563,15 +592,12 @@ async fn claim_win(
 async fn abort(
     State(hub): State<Hub>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Body(req): Body<RematchReq>,
 ) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
-    let game = stub
-        .ask(|reply| Msg::Abort {
-            token: req.token,
-            reply,
-        })
-        .await??;
+    let who = Who::Token(holder(&hub, &headers, req.token).await?);
+    let game = stub.ask(|reply| Msg::Abort { who, reply }).await??;
     Ok(Json(json!({ "game": game })))
 }
 
@@ -593,11 +619,12 @@ struct AssistReq {
 async fn assist(
     State(hub): State<Hub>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Body(req): Body<AssistReq>,
 ) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
-    let who = match req.token.filter(|t| !t.is_empty()) {
-        Some(t) => Who::Token(t),
+    let who = match maybe_holder(&hub, &headers, req.token).await? {
+        Some(h) => Who::Token(h),
         None => Who::Nobody,
     };
     let answer = crate::assist::assist(&hub, &stub, who, req.request).await?;

@@ -320,7 +320,7 @@ async fn a_guest_claims_their_games_into_an_account() {
         )
         .await;
         assert_eq!(r["claimed"], json!([]));
-        assert_eq!(r["refused"][0]["error"]["code"], "seat_taken");
+        assert_eq!(r["refused"][0]["error"]["code"], "not_your_seat");
         // Without a session there is no claim.
         let (s, r) = common::post(
             addr,
@@ -405,13 +405,35 @@ async fn a_rated_game_between_accounts_changes_both_ratings() {
         let (s, r) = as_user(addr, &bob, "POST", &join, Some(json!({"token": t1}))).await;
         assert_eq!(s, 200, "{r}");
         assert_eq!(r["game"]["seats"][1]["account"], "bob");
+        // The invite is spent: Bob's seat has his own secret now.
+        let t1 = r["token"].as_str().unwrap().to_string();
         // Nothing is rated until the end.
         let (_, p) = common::get(addr, "/api/accounts/ann").await;
         assert_eq!(p["ratings"], json!([]));
         let act = format!("/api/games/{id}/actions");
+        // A seat of an account acts for its session only.
         let (s, r) = common::post(addr, &act, json!({"token": t0, "action": 2})).await;
+        assert_eq!(
+            (s, r["error"]["code"].as_str()),
+            (403, Some("not_your_seat"))
+        );
+        let (s, r) = as_user(
+            addr,
+            &ann,
+            "POST",
+            &act,
+            Some(json!({"token": t0, "action": 2})),
+        )
+        .await;
         assert_eq!(s, 200, "{r}");
-        let (s, r) = common::post(addr, &act, json!({"token": t1, "action": 3})).await;
+        let (s, r) = as_user(
+            addr,
+            &bob,
+            "POST",
+            &act,
+            Some(json!({"token": t1, "action": 3})),
+        )
+        .await;
         assert_eq!(s, 200, "{r}");
         let (_, g) = common::get(addr, &format!("/api/games/{id}")).await;
         assert_eq!(g["status"], "over");
@@ -479,10 +501,13 @@ async fn an_unrated_game_and_a_bot_game_change_no_rating() {
         Some(json!({"token": t1})),
     )
     .await;
-    let (s, _) = common::post(
+    // Ann's seat is her account's (she made the game logged in).
+    let (s, _) = as_user(
         addr,
+        &ann,
+        "POST",
         &format!("/api/games/{id}/actions"),
-        json!({"token": common::token(&g, 0), "action": 1}),
+        Some(json!({"token": common::token(&g, 0), "action": 1})),
     )
     .await;
     assert_eq!(s, 200);

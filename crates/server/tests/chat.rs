@@ -59,6 +59,7 @@ async fn channels(db: &parlor_server::storage::DbUrl) {
     )
     .await;
     assert_eq!(s, 200, "{v}");
+    let t1 = v["token"].as_str().unwrap().to_string();
     let mut ann = seated(addr, &id, Some(&t0)).await;
     let mut bea = seated(addr, &id, Some(&t1)).await;
     let mut cy = Ws::connect(addr, &id, None).await.unwrap();

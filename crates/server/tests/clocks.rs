@@ -11,7 +11,9 @@ use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::Duration;
 
-async fn join(addr: SocketAddr, id: &str, token: &str) {
+/// Joins the seat of `token`; answers the seat's secret from now on (an
+/// invite is retired by its use).
+async fn join(addr: SocketAddr, id: &str, token: &str) -> String {
     let (status, v) = post(
         addr,
         &format!("/api/games/{id}/join"),
@@ -19,6 +21,7 @@ async fn join(addr: SocketAddr, id: &str, token: &str) {
     )
     .await;
     assert_eq!(status, 200, "{v}");
+    v["token"].as_str().expect("the seat's secret").to_string()
 }
 
 async fn connect(addr: SocketAddr, id: &str, token: Option<&str>) -> (Ws, Value) {
@@ -70,7 +73,7 @@ async fn a_seat_whose_bank_runs_out_loses_on_time() {
     let (mut a, s) = connect(addr, &id, Some(&t0)).await;
     assert_eq!(s["waiting_for"], json!([1]), "{s}");
     assert_eq!(s["clocks"], Value::Null);
-    join(addr, &id, &t1).await;
+    let t1 = join(addr, &id, &t1).await;
     let s = a
         .recv_until("state", |v| !v["clocks"].is_null())
         .await
@@ -199,7 +202,7 @@ async fn two_processes_keep_the_same_clocks() {
     .await;
     let id = created["game"]["id"].as_str().unwrap().to_string();
     let (t0, t1) = (token(&created, 0), token(&created, 1));
-    join(b.addr(), &id, &t1).await;
+    let t1 = join(b.addr(), &id, &t1).await;
     let (mut ann, mut s) = connect(a.addr(), &id, Some(&t0)).await;
     if s["clocks"].is_null() {
         s = ann
@@ -235,7 +238,7 @@ async fn clocks_survive_a_restart_on(db: parlor_server::storage::DbUrl) {
     .await;
     let id = created["game"]["id"].as_str().unwrap().to_string();
     let (t0, t1) = (token(&created, 0), token(&created, 1));
-    join(addr, &id, &t1).await;
+    let t1 = join(addr, &id, &t1).await;
     let (mut a, _) = connect(addr, &id, Some(&t0)).await;
     time.advance(Duration::from_millis(200));
     act(&mut a, 1, json!(1)).await;

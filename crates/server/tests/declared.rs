@@ -254,31 +254,33 @@ async fn declared_upload_found_for_game_and_rematch() {
     )
     .await;
     assert_eq!(re1["seat"], 0, "{re1}");
-    let (s, v) = post(
+    // Nobody had joined the first game's seats: the rematch's are
+    // invites too, each traded for its joiner's secret.
+    let (s, j1) = post(
         addr,
         &format!("/api/games/{new_id}/join"),
         json!({"token": re1["token"]}),
     )
     .await;
-    assert_eq!(s, 200, "{v}");
-    let (s, v) = post(
+    assert_eq!(s, 200, "{j1}");
+    let (s, j0) = post(
         addr,
         &format!("/api/games/{new_id}/join"),
         json!({"token": re["token"]}),
     )
     .await;
-    assert_eq!(s, 200, "{v}");
+    assert_eq!(s, 200, "{j0}");
     let (s, v) = post(
         addr,
         &format!("/api/games/{new_id}/actions"),
-        json!({"token": re1["token"], "action": {"type": "play", "string": "q"}}),
+        json!({"token": j1["token"], "action": {"type": "play", "string": "q"}}),
     )
     .await;
     assert_eq!(s, 200, "{v}");
     let (s, v) = post(
         addr,
         &format!("/api/games/{new_id}/actions"),
-        json!({"token": re["token"], "action": {"type": "play", "string": "qj"}}),
+        json!({"token": j0["token"], "action": {"type": "play", "string": "qj"}}),
     )
     .await;
     assert_eq!(s, 200, "{v}");

@@ -265,3 +265,276 @@ async fn ten_thousand_hostile_requests_break_nothing() {
     }
     server.stop().await;
 }
+
+/// Signs up `name` and answers the `Cookie` header of its session.
+async fn sign_up(addr: SocketAddr, name: &str) -> String {
+    let body = json!({"username": name, "password": format!("{name}-password")});
+    let (status, headers, v) = parlor_server::client::http_full(
+        addr,
+        "POST",
+        "/api/account/register",
+        Some(body.to_string().as_bytes()),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 201, "{v}");
+    let set = headers
+        .iter()
+        .find(|(k, _)| k == "set-cookie")
+        .map(|(_, v)| v.clone())
+        .expect("a session cookie");
+    set.split(';').next().unwrap().to_string()
+}
+
+/// A POST with an optional session cookie: status and body.
+async fn post_as(addr: SocketAddr, cookie: Option<&str>, path: &str, body: Value) -> (u16, Value) {
+    let headers: Vec<(&str, &str)> = cookie.map(|c| ("Cookie", c)).into_iter().collect();
+    http(addr, "POST", path, Some(&body), &headers)
+        .await
+        .unwrap()
+}
+
+/// Every door that takes a seat token, knocked on with `token` by whoever
+/// `cookie` is (or an anonymous client): each must refuse with `code`,
+/// and the game's record must not grow.
+async fn every_door_refuses(
+    addr: SocketAddr,
+    id: &str,
+    cookie: Option<&str>,
+    token: &str,
+    code: &str,
+) {
+    let g = format!("/api/games/{id}");
+    let t = json!({"token": token});
+    let doors = [
+        (format!("{g}/actions"), json!({"token": token, "action": 1})),
+        (format!("{g}/claim-win"), t.clone()),
+        (format!("{g}/abort"), t.clone()),
+        (format!("{g}/rematch"), t.clone()),
+        (
+            format!("{g}/assist"),
+            json!({"token": token, "request": {}}),
+        ),
+    ];
+    for (path, body) in doors {
+        let (status, v) = post_as(addr, cookie, &path, body).await;
+        assert_eq!(status, 403, "{path} with {token} as {cookie:?}: {v}");
+        assert_eq!(v["error"]["code"], code, "{path}: {v}");
+    }
+    let headers: Vec<(&str, &str)> = cookie.map(|c| ("Cookie", c)).into_iter().collect();
+    for path in [
+        format!("{g}/state?token={token}"),
+        format!("{g}/moves?token={token}"),
+    ] {
+        let (status, v) = http(addr, "GET", &path, None, &headers).await.unwrap();
+        assert_eq!(status, 403, "{path} as {cookie:?}: {v}");
+        assert_eq!(v["error"]["code"], code, "{path}: {v}");
+    }
+    let ws = Ws::connect_with(addr, id, Some(token), false, &headers).await;
+    assert!(
+        ws.is_err(),
+        "a WebSocket bound to another's seat with {token} as {cookie:?}"
+    );
+}
+
+/// The seat-takeover attack: the creator of a rated game keeps the invite
+/// token of the seat the opponent joins, and plays it (the ratings move).
+/// An invite is a one-time claim: the joiner gets a secret of their own
+/// and the invite is retired; a seat that belongs to an account acts only
+/// for that account's session, whatever token is shown. Through one
+/// process (SQLite) and through two on one PostgreSQL (the creator's
+/// process never saw the join).
+async fn a_rated_seat_is_its_joiners(a: SocketAddr, b: SocketAddr) {
+    let alice = sign_up(a, "alice").await;
+    let bob = sign_up(b, "bob").await;
+    let carol = sign_up(a, "carol").await;
+    let (status, created) = post_as(
+        a,
+        Some(&alice),
+        "/api/games",
+        json!({"game": "nim", "config": {"pile": 21, "max_take": 3}, "take_seat": 0, "rated": true}),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let t0 = created["you"]["token"].as_str().unwrap().to_string();
+    let invite = common::token(&created, 1);
+    // Before Bob comes: the invite is for joining, not for playing a
+    // rated seat nobody has taken (it would be nobody's).
+    let (status, v) = post_as(
+        a,
+        Some(&alice),
+        &format!("/api/games/{id}/actions"),
+        json!({"token": invite, "action": 1}),
+    )
+    .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("seat_not_taken")),
+        "{v}"
+    );
+    // The creator watches on process A: its actor stays in memory,
+    // believing the seat untaken.
+    let mut watching = Ws::connect_with(a, &id, None, false, &[]).await.unwrap();
+    watching.recv().await.unwrap();
+    // Bob joins through process B: a secret of his own.
+    let (status, joined) = post_as(
+        b,
+        Some(&bob),
+        &format!("/api/games/{id}/join"),
+        json!({"token": invite}),
+    )
+    .await;
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["seat"], 1);
+    let secret = joined["token"].as_str().unwrap().to_string();
+    assert_ne!(secret, invite, "joining mints the joiner's secret");
+    assert_eq!(secret.len(), invite.len());
+    // Alice moves (her own seat), then tries Bob's, through both processes.
+    let (status, v) = post_as(
+        a,
+        Some(&alice),
+        &format!("/api/games/{id}/actions"),
+        json!({"token": t0, "action": 1}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    for addr in [a, b] {
+        // The retired invite: nobody's secret any more.
+        every_door_refuses(addr, &id, Some(&alice), &invite, "bad_token").await;
+        every_door_refuses(addr, &id, None, &invite, "bad_token").await;
+        // Bob's secret itself, seen by someone else: not their seat.
+        every_door_refuses(addr, &id, Some(&alice), &secret, "not_your_seat").await;
+        every_door_refuses(addr, &id, Some(&carol), &secret, "not_your_seat").await;
+        every_door_refuses(addr, &id, None, &secret, "not_your_seat").await;
+        // A third party who saw the invite cannot join with it either.
+        let (status, v) = post_as(
+            addr,
+            Some(&carol),
+            &format!("/api/games/{id}/join"),
+            json!({"token": invite}),
+        )
+        .await;
+        assert_eq!(
+            (status, v["error"]["code"].as_str()),
+            (403, Some("bad_token")),
+            "{v}"
+        );
+        let (status, v) = post_as(
+            addr,
+            Some(&alice),
+            &format!("/api/games/{id}/join"),
+            json!({"token": secret}),
+        )
+        .await;
+        assert_eq!(
+            (status, v["error"]["code"].as_str()),
+            (403, Some("not_your_seat")),
+            "{v}"
+        );
+    }
+    // Bob plays his seat, through either process, over HTTP and WebSocket.
+    let (status, v) = post_as(
+        a,
+        Some(&bob),
+        &format!("/api/games/{id}/actions"),
+        json!({"token": secret, "action": 2}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let mut ws = Ws::connect_with(b, &id, Some(&secret), false, &[("Cookie", bob.as_str())])
+        .await
+        .unwrap();
+    let welcome = ws.recv().await.unwrap();
+    assert_eq!(welcome["you"]["seat"], 1, "{welcome}");
+    // The record holds Alice's move and Bob's, nothing else.
+    let (_, moves) = http(a, "GET", &format!("/api/games/{id}/moves"), None, &[])
+        .await
+        .unwrap();
+    assert_eq!(moves["seq"], 2, "{moves}");
+    watching.close().await;
+    ws.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_seat_is_its_joiners_on_sqlite() {
+    let server = common::start(&common::sqlite_url("seat_owner"), common::test_settings()).await;
+    a_rated_seat_is_its_joiners(server.addr(), server.addr()).await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_seat_is_its_joiners_through_two_processes_on_postgres() {
+    let Some(db) = tokio::task::block_in_place(|| common::pg_fresh_db("seat_owner")) else {
+        return;
+    };
+    let a = common::start(&db, common::test_settings()).await;
+    let b = common::start(&db, common::test_settings()).await;
+    a_rated_seat_is_its_joiners(a.addr(), b.addr()).await;
+    a.stop().await;
+    b.stop().await;
+}
+
+/// In a game between guests the invite works as before until somebody
+/// joins with it; then it is retired, and a connection bound by it (its
+/// creator's, say) is told and let go of.
+async fn an_invite_is_used_once(a: SocketAddr, b: SocketAddr) {
+    let created = create(a, json!({"game": "nim", "take_seat": 0})).await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let invite = common::token(&created, 1);
+    let mut held = Ws::connect(a, &id, Some(&invite)).await.unwrap();
+    let welcome = held.recv().await.unwrap();
+    assert_eq!(welcome["you"]["seat"], 1, "{welcome}");
+    let (status, joined) = post_as(
+        b,
+        None,
+        &format!("/api/games/{id}/join"),
+        json!({"token": invite, "name": "Bea"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{joined}");
+    let secret = joined["token"].as_str().unwrap().to_string();
+    assert_ne!(secret, invite);
+    // The connection the invite bound is told, then closed.
+    let told = held
+        .recv_until("error", |v| v["code"] == "seat_taken")
+        .await
+        .expect("told that the seat was taken");
+    assert_eq!(told["code"], "seat_taken");
+    while let Ok(v) = held.recv_timeout(Duration::from_secs(30)).await {
+        assert_ne!(v["type"], "state", "no state after it was let go: {v}");
+    }
+    for addr in [a, b] {
+        every_door_refuses(addr, &id, None, &invite, "bad_token").await;
+        // The joiner's own secret joins again (a reloaded page), unchanged.
+        let (status, again) = post_as(
+            addr,
+            None,
+            &format!("/api/games/{id}/join"),
+            json!({"token": secret}),
+        )
+        .await;
+        assert_eq!(status, 200, "{again}");
+        assert_eq!(again["token"], secret.as_str());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_is_used_once_on_sqlite() {
+    let server = common::start(&common::sqlite_url("invite_once"), common::test_settings()).await;
+    an_invite_is_used_once(server.addr(), server.addr()).await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_is_used_once_through_two_processes_on_postgres() {
+    let Some(db) = tokio::task::block_in_place(|| common::pg_fresh_db("invite_once")) else {
+        return;
+    };
+    let a = common::start(&db, common::test_settings()).await;
+    let b = common::start(&db, common::test_settings()).await;
+    an_invite_is_used_once(a.addr(), b.addr()).await;
+    a.stop().await;
+    b.stop().await;
+}

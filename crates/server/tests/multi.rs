@@ -90,8 +90,10 @@ async fn two_processes_play_one_game_live() {
     let join = format!("/api/games/{id}/join");
     let (status, v) = post(a.addr(), &join, json!({"token": t0, "name": "Ann"})).await;
     assert_eq!(status, 200, "{v}");
+    let t0 = v["token"].as_str().unwrap().to_string();
     let (status, v) = post(b.addr(), &join, json!({"token": t1, "name": "Bea"})).await;
     assert_eq!(status, 200, "{v}");
+    let t1 = v["token"].as_str().unwrap().to_string();
     assert_eq!(v["game"]["status"], "live", "B sees both seats joined: {v}");
 
     let (mut ann, s) = connect(a.addr(), &id, &t0).await;
@@ -170,6 +172,7 @@ async fn created_on_a_joined_on_b(a: &Server, b: &Server, body: Value) -> (Strin
     )
     .await;
     assert_eq!(status, 200, "{v}");
+    let t1 = v["token"].as_str().unwrap().to_string();
     (id, t0, t1)
 }
 

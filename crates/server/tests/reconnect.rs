@@ -48,7 +48,7 @@ async fn postgres_connections_come_back() {
     .await;
     assert_eq!(s, 201, "{created}");
     let id = created["game"]["id"].as_str().unwrap().to_string();
-    let tokens: Vec<String> = (0..2)
+    let mut tokens: Vec<String> = (0..2)
         .map(|i| created["seats"][i]["token"].as_str().unwrap().to_string())
         .collect();
     let (s, v) = post(
@@ -58,6 +58,7 @@ async fn postgres_connections_come_back() {
     )
     .await;
     assert_eq!(s, 200, "{v}");
+    tokens[1] = v["token"].as_str().unwrap().to_string();
     let mut seq = 0usize;
     // One move by whoever is to act; its answer.
     let act = |seq: usize| {

@@ -10,7 +10,8 @@ use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::Duration;
 
-/// Joins the seat of `token` (what an invite link's page does).
+/// Joins the seat of `token` (what an invite link's page does); the answer
+/// holds the seat's secret from now on (an invite is retired by its use).
 async fn join(addr: SocketAddr, id: &str, token: &str) -> Value {
     let (status, v) = post(
         addr,
@@ -20,6 +21,14 @@ async fn join(addr: SocketAddr, id: &str, token: &str) -> Value {
     .await;
     assert_eq!(status, 200, "{v}");
     v
+}
+
+/// The seat's secret a join answered.
+fn secret(joined: &Value) -> String {
+    joined["token"]
+        .as_str()
+        .expect("a join answers the seat's secret")
+        .to_string()
 }
 
 /// Connects and reads the welcome and the first state.
@@ -47,8 +56,8 @@ async fn one_stone(addr: SocketAddr) -> OneStone {
     )
     .await;
     let id = created["game"]["id"].as_str().unwrap().to_string();
-    let (t0, t1) = (token(&created, 0), token(&created, 1));
-    join(addr, &id, &t1).await;
+    let (t0, invite) = (token(&created, 0), token(&created, 1));
+    let t1 = secret(&join(addr, &id, &invite).await);
     let (ann, _) = connect(addr, &id, Some(&t0)).await;
     let (bea, _) = connect(addr, &id, Some(&t1)).await;
     OneStone { id, t0, ann, bea }
@@ -99,6 +108,10 @@ async fn nim_from_invite_to_rematch() {
     assert_eq!(status, 200, "{joined}");
     assert_eq!(joined["seat"], 1);
     assert_eq!(joined["game"]["status"], "live");
+    // The invite is spent: Bea plays with her own secret.
+    let invite = t1;
+    let t1 = secret(&joined);
+    assert_ne!(t1, invite);
     // A wrong token joins nothing.
     let (status, e) = post(
         addr,
@@ -1828,6 +1841,7 @@ async fn clock_waits_for_the_players() {
     // Player 2 arrives: the clock starts now.
     let before = time.now_ms();
     let joined = join(addr, &id, &t1).await;
+    let t1 = secret(&joined);
     let clock = joined["game"]["clock"].clone();
     let started = clock["started_ms"].as_i64().expect("a running clock");
     assert_eq!(started, before, "{clock}");
@@ -1884,7 +1898,7 @@ async fn a_rematch_clock_waits_for_its_players() {
     .await;
     let id = created["game"]["id"].as_str().unwrap().to_string();
     let (t0, t1) = (token(&created, 0), token(&created, 1));
-    join(addr, &id, &t1).await;
+    let t1 = secret(&join(addr, &id, &t1).await);
     for t in [&t0, &t1] {
         let (s, v) = post(
             addr,

@@ -212,6 +212,7 @@ fn suite(db: &DbUrl) {
         game_id: game.into(),
         seat,
         token: token.into(),
+        invite: None,
         name: Some("Cy".into()),
         player: None,
     };
@@ -231,6 +232,45 @@ fn suite(db: &DbUrl) {
     let seat = s.load("g9").unwrap().unwrap().seats[1].clone();
     assert_eq!(seat.name.as_deref(), Some("Cy"));
     assert_eq!(seat.token.as_deref(), Some("t9"), "the first claimant's");
+    assert!(seat.joined);
+
+    // An invite is taken once, by whoever shows it first: the seat trades
+    // it for its joiner's new secret, and the invite takes nothing again.
+    let mut g10 = row("g10", 400, false);
+    g10.status = status(2, true);
+    let mut invited = seats(true);
+    invited[0].player = None;
+    s.commit(&[Write::NewGame {
+        row: g10,
+        seats: invited,
+    }])
+    .unwrap();
+    let accept = |invite: &str, token: &str| Write::Claim {
+        game_id: "g10".into(),
+        seat: 1,
+        token: token.into(),
+        invite: Some(invite.into()),
+        name: Some("Bea".into()),
+        player: None,
+    };
+    assert_eq!(
+        s.commit(&[accept("t0", "x")]).unwrap(),
+        vec![false],
+        "another seat's token"
+    );
+    assert_eq!(s.commit(&[accept("t1", "b1")]).unwrap(), vec![true]);
+    assert_eq!(
+        s.commit(&[accept("t1", "b2")]).unwrap(),
+        vec![false],
+        "the invite is spent"
+    );
+    assert_eq!(
+        s.commit(&[accept("b1", "b3")]).unwrap(),
+        vec![false],
+        "a joined seat"
+    );
+    let seat = s.load("g10").unwrap().unwrap().seats[1].clone();
+    assert_eq!(seat.token.as_deref(), Some("b1"), "the joiner's secret");
     assert!(seat.joined);
 
     // A join and a rematch link.

@@ -79,10 +79,29 @@ pub(crate) enum Who {
     /// A connection already bound to a seat (or a spectator's: refused).
     Conn(u64),
     /// An HTTP request with a seat token.
-    Token(String),
+    Token(Holder),
     /// An HTTP request without a token (a spectator's; only the helper
     /// accepts it).
     Nobody,
+    /// The server itself (a rematch made twice through two processes is
+    /// aborted by the one that lost): no seat needed.
+    Host,
+}
+
+/// What a request shows to act for a seat: the seat's secret and the
+/// account logged in where it was sent (its session cookie), if any. A
+/// seat that belongs to an account acts only for that account, whatever
+/// token is shown (see `GameActor::seat_for`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Holder {
+    pub token: String,
+    pub account: Option<String>,
+}
+
+impl Holder {
+    pub(crate) fn new(token: String, account: Option<String>) -> Self {
+        Holder { token, account }
+    }
 }
 
 /// Where the answer to an action goes.
@@ -120,6 +139,8 @@ pub(crate) struct Connected {
 pub(crate) enum Msg {
     Connect {
         token: Option<String>,
+        /// The account logged in where the connection was opened.
+        account: Option<String>,
         legal: bool,
         reply: oneshot::Sender<Result<Connected, ApiError>>,
     },
@@ -146,7 +167,7 @@ pub(crate) enum Msg {
         request: crate::chat::ChatRequest,
     },
     State {
-        token: Option<String>,
+        holder: Option<Holder>,
         reply: oneshot::Sender<Result<Value, ApiError>>,
     },
     /// The summary, as JSON text.
@@ -156,18 +177,20 @@ pub(crate) enum Msg {
     /// The move list from move `from` + 1 on, as the token's seat (or a
     /// spectator) may see it.
     Moves {
-        token: Option<String>,
+        holder: Option<Holder>,
         from: usize,
         reply: oneshot::Sender<Result<Value, ApiError>>,
     },
-    /// Take a seat with its token; `account`: the logged-in account
-    /// the seat then belongs to (a rated game's seat needs one).
+    /// Take a seat with its token (an invite's, which the join retires,
+    /// or the seat's own secret again); `account`: the logged-in account
+    /// the seat then belongs to (a rated game's seat needs one). Answers
+    /// the seat, its secret from now on, and the summary.
     Join {
         token: String,
         name: Option<String>,
         player: Option<String>,
         account: Option<String>,
-        reply: oneshot::Sender<Result<(usize, Value), ApiError>>,
+        reply: oneshot::Sender<Result<(usize, String, Value), ApiError>>,
     },
     Claim {
         seat: usize,
@@ -197,7 +220,7 @@ pub(crate) enum Msg {
         reply: oneshot::Sender<Result<Value, ApiError>>,
     },
     Abort {
-        token: String,
+        who: Who,
         reply: oneshot::Sender<Result<Value, ApiError>>,
     },
     /// The seats of this game that other processes hold now (presence,
@@ -542,12 +565,13 @@ impl GameActor {
         match msg {
             Msg::Connect {
                 token,
+                account,
                 legal,
                 reply,
             } => {
                 // A newcomer gets the state as stored, whoever stored it.
                 self.catch_up().await;
-                let r = self.connect(token, legal);
+                let r = self.connect(token, account, legal);
                 let conn = r.as_ref().ok().map(|c| c.conn);
                 let _ = reply.send(r);
                 // A watcher wakes a game that bots play alone.
@@ -603,30 +627,23 @@ impl GameActor {
                     self.send_to(conn, text);
                 }
             }
-            Msg::State { token, reply } => {
+            Msg::State { holder, reply } => {
                 self.catch_up().await;
-                let r = match token.filter(|t| !t.is_empty()) {
-                    None => Ok(self.state_json(Viewer::Spectator, false)),
-                    Some(t) => match self.seat_of_token(&t) {
-                        Some(s) => Ok(self.state_json(Viewer::Seat(s), true)),
-                        None => Err(ApiError::bad_token()),
-                    },
-                };
+                let r = self
+                    .viewer_of(holder.as_ref())
+                    .map(|v| self.state_json(v, v != Viewer::Spectator));
                 let _ = reply.send(r);
             }
             Msg::Summary { reply } => {
                 let _ = reply.send(self.summary_text());
             }
-            Msg::Moves { token, from, reply } => {
+            Msg::Moves {
+                holder,
+                from,
+                reply,
+            } => {
                 self.catch_up().await;
-                let viewer = match token.filter(|t| !t.is_empty()) {
-                    None => Ok(Viewer::Spectator),
-                    Some(t) => self
-                        .seat_of_token(&t)
-                        .map(Viewer::Seat)
-                        .ok_or_else(ApiError::bad_token),
-                };
-                let r = viewer.map(|v| {
+                let r = self.viewer_of(holder.as_ref()).map(|v| {
                     serde_json::json!({
                         "seq": self.m.actions_len(),
                         "moves": self.moves_json(v, from),
@@ -642,21 +659,7 @@ impl GameActor {
                 account,
                 reply,
             } => {
-                let token = Who::Token(token);
-                self.learn_token(&token).await;
-                let r = match self.seat_of_who(&token) {
-                    Err(e) => Err(e),
-                    Ok(seat) => match self.may_sit(seat.0, account.as_deref()) {
-                        Err(e) => Err(e),
-                        Ok(()) => match self.take_seat(seat.0, name, player).await {
-                            Err(e) => Err(e),
-                            Ok(()) => self
-                                .bind_after_sitting(seat.0, account)
-                                .await
-                                .map(|()| (seat.0, self.summary())),
-                        },
-                    },
-                };
+                let r = self.join(token, name, player, account).await;
                 let _ = reply.send(r);
             }
             Msg::Claim {
@@ -683,7 +686,7 @@ impl GameActor {
                 account,
                 reply,
             } => {
-                let who = Who::Token(token);
+                let who = Who::Token(Holder::new(token, Some(account.clone())));
                 self.learn_token(&who).await;
                 let r = match self.seat_of_who(&who) {
                     Err(e) => Err(e),
@@ -721,9 +724,9 @@ impl GameActor {
                     }
                 }
             }
-            Msg::Abort { token, reply } => {
+            Msg::Abort { who, reply } => {
                 self.catch_up().await;
-                let r = self.abort(token).await;
+                let r = self.abort(&who).await;
                 let changed = r.is_ok();
                 let _ = reply.send(r);
                 if changed {
@@ -738,12 +741,8 @@ impl GameActor {
                         .get(&conn)
                         .map(|c| c.viewer)
                         .ok_or_else(ApiError::gone),
-                    Who::Token(t) if t.is_empty() => Ok(Viewer::Spectator),
-                    Who::Token(t) => self
-                        .seat_of_token(&t)
-                        .map(Viewer::Seat)
-                        .ok_or_else(ApiError::bad_token),
-                    Who::Nobody => Ok(Viewer::Spectator),
+                    Who::Token(h) => self.viewer_of(Some(&h)),
+                    Who::Nobody | Who::Host => Ok(Viewer::Spectator),
                 };
                 let _ =
                     reply.send(viewer.map(|v| (v, self.m.record_json(), self.resources.clone())));

@@ -31,8 +31,8 @@ impl GameActor {
                 )),
                 None => Err(ApiError::gone()),
             },
-            Who::Token(t) => self.seat_of_token(t).ok_or_else(ApiError::bad_token),
-            Who::Nobody => Err(ApiError::bad_token()),
+            Who::Token(h) => self.seat_for(h),
+            Who::Nobody | Who::Host => Err(ApiError::bad_token()),
         }
     }
 
@@ -72,8 +72,11 @@ impl GameActor {
     }
 
     /// Stops a game before its first move: over, without an outcome.
-    pub(super) async fn abort(&mut self, token: String) -> Result<Value, ApiError> {
-        self.seat_of_token(&token).ok_or_else(ApiError::bad_token)?;
+    pub(super) async fn abort(&mut self, who: &Who) -> Result<Value, ApiError> {
+        if !matches!(who, Who::Host) {
+            self.learn_token(who).await;
+            self.seat_of_who(who)?;
+        }
         if self.row.aborted {
             return Ok(self.summary());
         }

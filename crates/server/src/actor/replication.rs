@@ -34,10 +34,16 @@ impl GameActor {
         };
         let mut changed = false;
         let mut seats_changed = false;
+        // Seats whose token changed elsewhere (an invite used through
+        // another process): who is bound here by the old one lets go.
+        let mut retired = Vec::new();
         for s in g.seats {
             let n = s.seat;
             if let Some(mine) = self.seats.get_mut(n) {
                 if *mine != s {
+                    if mine.token.is_some() && mine.token != s.token {
+                        retired.push(n);
+                    }
                     if s.joined && !mine.joined {
                         if let Some(a) = self.arrived.get_mut(n) {
                             *a = true;
@@ -47,6 +53,9 @@ impl GameActor {
                     seats_changed = true;
                 }
             }
+        }
+        for n in retired {
+            self.let_go_of_seat(n);
         }
         if g.row.rematch.is_some() && g.row.rematch != self.row.rematch {
             self.row.rematch = g.row.rematch.clone();

@@ -1,6 +1,6 @@
 //! Seats: tokens, connections, joins and claims, and the rematch.
 
-use super::{Conn, Connected, GameActor, Msg, Outbound, Who};
+use super::{Conn, Connected, GameActor, Holder, Msg, Outbound, Who};
 use crate::error::ApiError;
 use crate::hub::NewGameSpec;
 use crate::storage::{SeatKind, SeatRow, Write};
@@ -16,21 +16,80 @@ impl GameActor {
             .is_some_and(|s| s.kind == SeatKind::Human)
     }
 
-    /// A token this actor does not know may be a seat's claimed through
-    /// another process (shared databases: an open seat gets its token when
-    /// claimed): then it reads the seats afresh first. Only while some
-    /// seat of ours is still open, so a wrong token costs a read only
-    /// then.
+    /// On a shared database a seat nobody has joined yet may have been
+    /// taken through another process: an open seat gets its claimant's
+    /// token, an invited seat trades its invite for its joiner's secret.
+    /// So a token this actor does not know, or one of a seat it believes
+    /// untaken (an invite another process may have retired), is checked
+    /// against the seats read afresh. Only while some seat is untaken, so
+    /// a wrong token costs a read only then.
     pub(super) async fn learn_token(&mut self, who: &Who) {
-        let Who::Token(t) = who else { return };
-        if !t.is_empty()
-            && self.seat_of_token(t).is_none()
+        if let Who::Token(h) = who {
+            self.learn_holder(h).await;
+        }
+    }
+
+    async fn learn_holder(&mut self, h: &Holder) {
+        if h.token.is_empty() || !self.env.store.shared() {
+            return;
+        }
+        let known_taken = self
+            .seat_of_token(&h.token)
+            .is_some_and(|s| self.seats[s.0].joined);
+        if !known_taken
             && self
                 .seats
                 .iter()
-                .any(|s| s.kind == SeatKind::Human && s.token.is_none())
+                .any(|s| s.kind == SeatKind::Human && !s.joined)
         {
             self.catch_up().await;
+        }
+    }
+
+    /// The seat `holder` acts for: the seat whose secret it shows, if that
+    /// seat is its to act for. A seat that belongs to an account acts only
+    /// for that account's session, whatever token is shown (a token seen
+    /// over a shoulder, or the invite its creator still holds, is not
+    /// enough); in a rated game a seat acts only once taken (an invite is
+    /// for joining, and a rated seat belongs to the account that joins).
+    pub(super) fn seat_for(&self, holder: &Holder) -> Result<Seat, ApiError> {
+        let seat = self
+            .seat_of_token(&holder.token)
+            .ok_or_else(ApiError::bad_token)?;
+        let s = &self.seats[seat.0];
+        if let Some(owner) = s.account.as_deref() {
+            let mine = holder
+                .account
+                .as_deref()
+                .is_some_and(|a| a.eq_ignore_ascii_case(owner));
+            if !mine {
+                return Err(ApiError::new(
+                    "not_your_seat",
+                    format!(
+                        "seat {} belongs to the account {owner}: log in as {owner} to play it",
+                        seat.0
+                    ),
+                ));
+            }
+        }
+        if self.row.rated && !s.joined {
+            return Err(ApiError::new(
+                "seat_not_taken",
+                format!(
+                    "seat {} has not been taken yet: a rated game's seat is played once its invite link is used to join it (POST /api/games/{}/join)",
+                    seat.0, self.row.id
+                ),
+            ));
+        }
+        Ok(seat)
+    }
+
+    /// Who `holder` sees the game as: its seat, or a spectator without a
+    /// token.
+    pub(super) fn viewer_of(&self, holder: Option<&Holder>) -> Result<Viewer, ApiError> {
+        match holder.filter(|h| !h.token.is_empty()) {
+            None => Ok(Viewer::Spectator),
+            Some(h) => self.seat_for(h).map(Viewer::Seat),
         }
     }
 
@@ -47,12 +106,11 @@ impl GameActor {
     pub(super) fn connect(
         &mut self,
         token: Option<String>,
+        account: Option<String>,
         legal: bool,
     ) -> Result<Connected, ApiError> {
-        let viewer = match token.filter(|t| !t.is_empty()) {
-            None => Viewer::Spectator,
-            Some(t) => Viewer::Seat(self.seat_of_token(&t).ok_or_else(ApiError::bad_token)?),
-        };
+        let holder = token.map(|t| Holder::new(t, account));
+        let viewer = self.viewer_of(holder.as_ref())?;
         let (tx, rx) = mpsc::channel(self.env.settings.conn_queue);
         let own = tx.downgrade();
         let conn = self.next_conn;
@@ -85,15 +143,90 @@ impl GameActor {
         })
     }
 
+    /// Takes the seat of `token` (see [`Msg::Join`]). An invite is a
+    /// one-time claim: the seat gets a secret of its own, minted now for
+    /// the joiner, and the invite's token is retired, so whoever else saw
+    /// the invite (its creator among them) holds nothing of the seat any
+    /// more. The seat's own secret shown again (a page reloaded) takes it
+    /// again, for its holder only.
+    pub(super) async fn join(
+        &mut self,
+        token: String,
+        name: Option<String>,
+        player: Option<String>,
+        account: Option<String>,
+    ) -> Result<(usize, String, Value), ApiError> {
+        let holder = Holder::new(token, account);
+        self.learn_holder(&holder).await;
+        let seat = self
+            .seat_of_token(&holder.token)
+            .ok_or_else(ApiError::bad_token)?
+            .0;
+        if self.seats[seat].joined {
+            self.seat_for(&holder)?;
+            self.may_sit(seat, holder.account.as_deref())?;
+            self.take_seat(seat, name, player).await?;
+            self.bind_after_sitting(seat, holder.account).await?;
+            return Ok((seat, holder.token, self.summary()));
+        }
+        self.may_sit(seat, holder.account.as_deref())?;
+        let secret = crate::hub::new_token();
+        let name = clean_name(name);
+        let write = Write::Claim {
+            game_id: self.row.id.clone(),
+            seat,
+            token: secret.clone(),
+            invite: Some(holder.token.clone()),
+            name: name.clone(),
+            player: player.clone(),
+        };
+        if !self.env.store.try_write(write).await? {
+            // The invite was used through another process first.
+            self.catch_up().await;
+            return Err(ApiError::bad_token());
+        }
+        self.seats[seat].token = Some(secret.clone());
+        self.let_go_of_seat(seat);
+        self.seat_taken(seat, name, player).await;
+        self.bind_after_sitting(seat, holder.account).await?;
+        Ok((seat, secret, self.summary()))
+    }
+
+    /// The connections bound to `seat` by a token it no longer has (its
+    /// invite, used by somebody else): told why, then let go of.
+    pub(super) fn let_go_of_seat(&mut self, seat: usize) {
+        let bound: Vec<u64> = self
+            .conns
+            .iter()
+            .filter(|(_, c)| c.viewer == Viewer::Seat(Seat(seat)))
+            .map(|(&k, _)| k)
+            .collect();
+        if bound.is_empty() {
+            return;
+        }
+        let e = ApiError::new(
+            "seat_taken",
+            format!(
+                "seat {seat} was taken with its invite link: this connection no longer plays it"
+            ),
+        );
+        for conn in bound {
+            self.send_to(
+                conn,
+                crate::ws::error_json(Value::Null, &e).to_string().into(),
+            );
+            self.conns.remove(&conn);
+        }
+        self.broadcast_seats();
+    }
+
     pub(super) async fn take_seat(
         &mut self,
         seat: usize,
         name: Option<String>,
         player: Option<String>,
     ) -> Result<(), ApiError> {
-        let name = name
-            .map(|n| n.trim().chars().take(40).collect::<String>())
-            .filter(|n| !n.is_empty());
+        let name = clean_name(name);
         let write = Write::Join {
             game_id: self.row.id.clone(),
             seat,
@@ -263,13 +396,12 @@ impl GameActor {
         // The claimant's own secret, minted now: an open seat has no token
         // until it is claimed.
         let token = crate::hub::new_token();
-        let name = name
-            .map(|n| n.trim().chars().take(40).collect::<String>())
-            .filter(|n| !n.is_empty());
+        let name = clean_name(name);
         let write = Write::Claim {
             game_id: self.row.id.clone(),
             seat,
             token: token.clone(),
+            invite: None,
             name: name.clone(),
             player: player.clone(),
         };
@@ -355,11 +487,13 @@ impl GameActor {
                 if !created.linked {
                     // Another process made the rematch first: that one it
                     // is; the game made here is aborted (nobody knows it).
-                    if let Some((_, token)) = created.tokens.first() {
-                        let token = token.clone();
-                        if let Ok(stub) = self.env.games.stub(&id).await {
-                            let _ = stub.ask(|reply| Msg::Abort { token, reply }).await;
-                        }
+                    if let Ok(stub) = self.env.games.stub(&id).await {
+                        let _ = stub
+                            .ask(|reply| Msg::Abort {
+                                who: Who::Host,
+                                reply,
+                            })
+                            .await;
                     }
                     self.catch_up().await;
                     match self.row.rematch.clone() {
@@ -458,4 +592,11 @@ impl RematchSeat {
             r#type: ws.map(|_| "rematch_seat"),
         })
     }
+}
+
+/// A display name as a seat shows it: trimmed, at most 40 characters;
+/// none if nothing is left.
+fn clean_name(name: Option<String>) -> Option<String> {
+    name.map(|n| n.trim().chars().take(40).collect::<String>())
+        .filter(|n| !n.is_empty())
 }

@@ -302,18 +302,22 @@ pub enum Write {
         /// The new status.
         status: StatusRow,
     },
-    /// A human took an open seat (`claim`), which has no token until then:
-    /// the seat gets `token`, minted for the claimant. Taken only if the
-    /// seat is a human's, nobody has joined it and it has no token yet (an
-    /// invited seat's token is its invitee's), so two claims through two
-    /// processes cannot both win and a seat has one holder.
+    /// A human took a seat nobody has joined: an open seat (`claim`),
+    /// which has no token until then, or an invited seat (`join` with its
+    /// invite), whose invite is retired. Either way the seat gets `token`,
+    /// minted for the one who took it. Taken only if the seat is a
+    /// human's, nobody has joined it and its token is still `invite`
+    /// (none for an open seat), so two takers through two processes
+    /// cannot both win and a seat has one holder.
     Claim {
         /// The game.
         game_id: String,
         /// The seat.
         seat: usize,
-        /// The seat's new token: the claimant's secret.
+        /// The seat's new token: the taker's secret.
         token: String,
+        /// The invite's token the seat must hold now; `None`: an open seat.
+        invite: Option<String>,
         /// The display name.
         name: Option<String>,
         /// The player key.

@@ -516,7 +516,7 @@ impl PgConn {
             join: p("UPDATE seats SET joined = TRUE, name = COALESCE($3, name), player = COALESCE($4, player) \
                  WHERE game_id = $1 AND seat = $2")?,
             claim: p("UPDATE seats SET joined = TRUE, name = COALESCE($3, name), player = COALESCE($4, player), token = $5 \
-                 WHERE game_id = $1 AND seat = $2 AND NOT joined AND token IS NULL AND kind = 'human'")?,
+                 WHERE game_id = $1 AND seat = $2 AND NOT joined AND token IS NOT DISTINCT FROM $6 AND kind = 'human'")?,
             rematch: p("UPDATE games SET rematch = $2 WHERE id = $1 AND rematch IS NULL")?,
             notify: p("SELECT pg_notify('parlor_games', $1)")?,
             load_game: p(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))?,
@@ -946,11 +946,15 @@ impl PgConn {
                     game_id,
                     seat,
                     token,
+                    invite,
                     name,
                     player,
                 } => {
-                    tx.execute(&st.claim, &[game_id, &(*seat as i64), name, player, token])
-                        .map_err(err)?
+                    tx.execute(
+                        &st.claim,
+                        &[game_id, &(*seat as i64), name, player, token, invite],
+                    )
+                    .map_err(err)?
                         == 1
                 }
                 Write::Rematch { from, to } => {

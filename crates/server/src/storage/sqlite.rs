@@ -888,16 +888,17 @@ fn apply(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, Stora
             game_id,
             seat,
             token,
+            invite,
             name,
             player,
         } => {
             let n = c
                 .prepare_cached(
                     "UPDATE seats SET joined = 1, name = COALESCE(?3, name), player = COALESCE(?4, player), token = ?5 \
-                         WHERE game_id = ?1 AND seat = ?2 AND joined = 0 AND token IS NULL AND kind = 'human'",
+                         WHERE game_id = ?1 AND seat = ?2 AND joined = 0 AND token IS ?6 AND kind = 'human'",
                 )
                 .map_err(err)?
-                .execute(params![game_id, *seat as i64, name, player, token])
+                .execute(params![game_id, *seat as i64, name, player, token, invite])
                 .map_err(err)?;
             return Ok(n == 1);
         }

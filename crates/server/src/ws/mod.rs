@@ -98,14 +98,21 @@ pub(crate) async fn upgrade(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
+    headers: axum::http::HeaderMap,
     client: crate::limits::Client,
     ws: Upgrade,
 ) -> Result<Response, ApiError> {
     let stub = hub.stub(&id).await?;
     let legal = matches!(q.legal.as_deref(), Some("true" | "1" | "yes"));
+    // A seat that belongs to an account is bound only for its session.
+    let account = match q.token.as_deref() {
+        Some(t) if !t.is_empty() => crate::accounts::current(&hub, &headers).await?,
+        _ => None,
+    };
     let connected = stub
         .ask(|reply| Msg::Connect {
             token: q.token,
+            account: account.clone(),
             legal,
             reply,
         })
@@ -133,6 +140,7 @@ pub(crate) async fn upgrade(
             legal,
             max,
             client: client.0,
+            account,
         };
         run(stream, write, conn, stub, connected).await
     }))
@@ -203,6 +211,9 @@ struct Conn {
     max: usize,
     /// The client's address (metered).
     client: std::net::IpAddr,
+    /// The account logged in where the connection was opened: its seat
+    /// in a rematch is bound for it too.
+    account: Option<String>,
 }
 
 async fn run<R, W>(mut stream: Stream<R>, write: W, c: Conn, stub: GameStub, connected: Connected)
@@ -215,6 +226,7 @@ where
         legal,
         max,
         client,
+        account,
     } = c;
     let (mut bound, mut out) = Binding::new(stub, connected);
     // The next game's queue, once the connection moves to a rematch: the
@@ -474,8 +486,8 @@ where
                     Ok(()) => {
                         // The reader waits for the move: what the client
                         // sends meanwhile is for the new game.
-                        move_to_rematch(&hub, &mut bound, legal, reference.clone(), &next_out)
-                            .await;
+                        let to = (legal, account.clone());
+                        move_to_rematch(&hub, &mut bound, to, reference.clone(), &next_out).await;
                         *answers_to.lock().unwrap_or_else(|e| e.into_inner()) = bound.own.clone();
                         Ok(())
                     }
@@ -560,7 +572,7 @@ where
 async fn move_to_rematch(
     hub: &Hub,
     bound: &mut Binding,
-    legal: bool,
+    (legal, account): (bool, Option<String>),
     reference: Value,
     next_out: &std::sync::Mutex<Option<Moved>>,
 ) {
@@ -580,6 +592,7 @@ async fn move_to_rematch(
         Ok(stub) => stub
             .ask(|reply| Msg::Connect {
                 token: Some(made.token.clone()),
+                account,
                 legal,
                 reply,
             })
