@@ -73,7 +73,7 @@ async fn a_seat_whose_bank_runs_out_loses_on_time() {
     let (mut a, s) = connect(addr, &id, Some(&t0)).await;
     assert_eq!(s["waiting_for"], json!([1]), "{s}");
     assert_eq!(s["clocks"], Value::Null);
-    let t1 = join(addr, &id, &t1).await;
+    join(addr, &id, &t1).await;
     let s = a
         .recv_until("state", |v| !v["clocks"].is_null())
         .await
