@@ -181,6 +181,35 @@ async fn ten_thousand_hostile_requests_break_nothing() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(10_000);
+    let server = common::start(&common::sqlite_url("hostile"), common::test_settings()).await;
+    barrage(&[server.addr()], n).await;
+    server.stop().await;
+}
+
+/// The same barrage against two server processes on one PostgreSQL, each
+/// request to either (a tenth as many: the same kinds, and what matters is
+/// that no process lets a request through that the other would refuse).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_requests_through_two_processes_on_postgres_break_nothing() {
+    let Some(db) = tokio::task::block_in_place(|| common::pg_fresh_db("hostile")) else {
+        return;
+    };
+    let n: u64 = std::env::var("PARLOR_HOSTILE_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000)
+        / 10;
+    let a = common::start(&db, common::test_settings()).await;
+    let b = common::start(&db, common::test_settings()).await;
+    barrage(&[a.addr(), b.addr()], n).await;
+    a.stop().await;
+    b.stop().await;
+}
+
+/// `n` hostile requests from 16 clients, each to one of `addrs` (server
+/// processes on one database): no server error, no panic, bounded memory,
+/// and no game moved or seat taken by a request without its secret.
+async fn barrage(addrs: &[SocketAddr], n: u64) {
     let panics = Arc::new(AtomicU64::new(0));
     {
         let panics = panics.clone();
@@ -190,8 +219,7 @@ async fn ten_thousand_hostile_requests_break_nothing() {
             default(info);
         }));
     }
-    let server = common::start(&common::sqlite_url("hostile"), common::test_settings()).await;
-    let addr = server.addr();
+    let addr = addrs[0];
     // Private games with seats nobody has claimed: no request below holds
     // a secret, so none may move them.
     let mut games = Vec::new();
@@ -207,11 +235,12 @@ async fn ten_thousand_hostile_requests_break_nothing() {
     let workers = 16;
     let tasks: Vec<_> = (0..workers)
         .map(|w| {
-            let (games, tally) = (games.clone(), tally.clone());
+            let (games, tally, addrs) = (games.clone(), tally.clone(), addrs.to_vec());
             tokio::spawn(async move {
                 let mut rng = Lcg(0x5eed_0000 + w);
                 for _ in 0..n / workers {
-                    one(addr, &mut rng, &games, &tally).await;
+                    let to = addrs[rng.below(addrs.len() as u64) as usize];
+                    one(to, &mut rng, &games, &tally).await;
                 }
             })
         })
@@ -242,8 +271,10 @@ async fn ten_thousand_hostile_requests_break_nothing() {
         "RSS grew from {rss_before} KiB to {rss_after} KiB"
     );
     // Still serving, and nobody moved a game whose secrets nobody sent.
-    let (status, _) = http(addr, "GET", "/api/health", None, &[]).await.unwrap();
-    assert_eq!(status, 200);
+    for &addr in addrs {
+        let (status, _) = http(addr, "GET", "/api/health", None, &[]).await.unwrap();
+        assert_eq!(status, 200);
+    }
     for id in &games {
         let (status, state) = http(addr, "GET", &format!("/api/games/{id}/state"), None, &[])
             .await
@@ -263,7 +294,6 @@ async fn ten_thousand_hostile_requests_break_nothing() {
             .count();
         assert_eq!(joined, 0, "a seat of {id} was taken: {summary}");
     }
-    server.stop().await;
 }
 
 /// Signs up `name` and answers the `Cookie` header of its session.
