@@ -89,4 +89,6 @@ pub use canon::{canonical, canonical_reduced, labelled_key, Canonical};
 pub use game::{Action, Config, Sprouts};
 pub use moves::{apply, legal_moves, successors, Move, MoveError};
 pub use position::{ParseError, Position, PositionError, PositionTextError, Setup, Spot};
-pub use wgosa::{describe, resolve, Record, RecordError, Replay, RuleError, WgosaMove, Winner};
+pub use wgosa::{
+    describe, read, resolve, Reading, Record, RecordError, Replay, RuleError, WgosaMove, Winner,
+};

@@ -271,6 +271,120 @@ fn exclusive_live(
         .collect()
 }
 
+/// The live spots of a candidate's listed side (a dividing move with
+/// `[L]`) that are not listed, nor the line's own.
+fn unlisted_on_listed_side(c: &Candidate, listed: &[Spot], ends: [Spot; 3]) -> BTreeSet<Spot> {
+    let Some(x_new) = c.listed_new else {
+        return BTreeSet::new();
+    };
+    let rows = c.result.rows();
+    let (new_side, old_side) = (&rows[rows.len() - 1], &rows[c.row]);
+    let (x, y) = if x_new {
+        (new_side, old_side)
+    } else {
+        (old_side, new_side)
+    };
+    exclusive_live(&c.result, x, y, &ends)
+        .into_iter()
+        .filter(|s| !listed.contains(s))
+        .collect()
+}
+
+/// Summary rule 6: of the drawings that match `[L]`, those whose listed
+/// side holds only live spots every other drawing holds there too (a
+/// spot one drawing can leave out of the listed side is not meant to be
+/// there). Where the drawings leave out different spots, none is meant
+/// more than another: they all stay, and the move is ambiguous unless
+/// they are one move.
+fn fewest_unlisted(cands: Vec<Candidate>, listed: &[Spot], ends: [Spot; 3]) -> Vec<Candidate> {
+    let extra: Vec<BTreeSet<Spot>> = cands
+        .iter()
+        .map(|c| unlisted_on_listed_side(c, listed, ends))
+        .collect();
+    let keep: Vec<bool> = extra
+        .iter()
+        .map(|u| extra.iter().all(|o| u.is_subset(o)))
+        .collect();
+    if !keep.iter().any(|&k| k) {
+        return cands;
+    }
+    cands
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(c, k)| k.then_some(c))
+        .collect()
+}
+
+/// Summary rule 5 without `@`, where the line can be drawn in several
+/// regions and none is free of other live spots: what to add when the
+/// regions' drawings are different moves and some live spot lies in one
+/// of those regions but not in another (so that `@` can name one), else
+/// `None`.
+fn region_needs_at(position: &Position, cands: &[Candidate], f: Spot, h: Spot) -> Option<String> {
+    let mut by_row: std::collections::BTreeMap<usize, BTreeSet<&str>> = Default::default();
+    for c in cands {
+        by_row.entry(c.row).or_default().insert(c.key.as_str());
+    }
+    let mut key_sets = by_row.values();
+    let first = key_sets.next()?;
+    if key_sets.all(|k| k == first) {
+        return None;
+    }
+    let live: Vec<BTreeSet<Spot>> = by_row
+        .keys()
+        .map(|&r| {
+            position
+                .live_in_row(r)
+                .into_iter()
+                .filter(|&s| s != f && s != h)
+                .collect()
+        })
+        .collect();
+    let pinning: BTreeSet<Spot> = live
+        .iter()
+        .flat_map(|l| l.iter().filter(|s| live.iter().any(|o| !o.contains(s))))
+        .copied()
+        .collect();
+    if pinning.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "the line can be drawn in {} regions and each holds other live spots (rule 5): name one with @ and a live spot only it holds, one of {:?}",
+        by_row.len(),
+        pinning
+    ))
+}
+
+/// A line as tried, for an error: its ends and, where a spot has two
+/// lines or more, the corner between which neighbours it leaves.
+fn drawing_text(
+    f: Spot,
+    at_f: Option<(Spot, Spot)>,
+    h: Spot,
+    at_h: Option<(Spot, Spot)>,
+) -> String {
+    let end = |s: Spot, at: Option<(Spot, Spot)>| match at {
+        Some((prev, next)) if prev != next || prev != s => {
+            format!("{s} (between {prev} and {next})")
+        }
+        _ => s.to_string(),
+    };
+    format!("the line from {} to {}", end(f, at_f), end(h, at_h))
+}
+
+/// A region in the card notation: its boundaries, `;` between them.
+fn region_text(row: &[Vec<Spot>]) -> String {
+    row.iter()
+        .map(|st| {
+            st.iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
 fn classes(cands: &[Candidate]) -> usize {
     let keys: BTreeSet<&str> = cands.iter().map(|c| c.key.as_str()).collect();
     keys.len()
@@ -294,28 +408,30 @@ fn resolve_noting_ties(
     let next = position.next_spot();
     if g != next {
         return Err(RuleError::Illegal(format!(
-            "the new spot must be numbered {next}, not {g}"
+            "the new spot must be numbered {next}, not {g} (rule 4: new spots are numbered in the order they are made)"
         )));
     }
     for s in [f, h] {
         if position.copies(s) == 0 {
-            return Err(RuleError::Illegal(format!("there is no spot {s}")));
+            return Err(RuleError::Illegal(format!(
+                "there is no spot {s} (rule 4: a line joins spots on the table)"
+            )));
         }
         if !position.is_live(s) {
             return Err(RuleError::Illegal(format!(
-                "spot {s} is dead (three lines)"
+                "spot {s} is dead (three lines; rule 4: a line joins live spots)"
             )));
         }
     }
     if f == h && position.lives(f) < 2 {
         return Err(RuleError::Illegal(format!(
-            "a loop needs two lives and spot {f} has one"
+            "a loop needs two lives and spot {f} has one (rule 4)"
         )));
     }
     if let Some(i) = wm.at {
         if !position.is_live(i) {
             return Err(RuleError::Illegal(format!(
-                "@{i}: spot {i} is not a live spot"
+                "@{i}: spot {i} is not a live spot (rule 5: @ names a live spot of the line's region)"
             )));
         }
     }
@@ -326,7 +442,7 @@ fn resolve_noting_ties(
         .find(|&&s| s != g && position.copies(s) == 0)
     {
         return Err(RuleError::Illegal(format!(
-            "listed spot {s} is not on the table"
+            "listed spot {s} is not on the table (rule 4)"
         )));
     }
     let listed_live: Vec<Spot> = wm
@@ -364,6 +480,13 @@ fn resolve_noting_ties(
         for ((sf, i), (sh, j)) in pairs {
             let from_corner = (r, sf, i, corner(&row[sf], i));
             let to_corner = (r, sh, j, corner(&row[sh], j));
+            let tried = |why: String| {
+                format!(
+                    "{why} (tried: {}, in the region {})",
+                    drawing_text(f, from_corner.3, h, to_corner.3),
+                    region_text(row)
+                )
+            };
             let push =
                 |mv: Move,
                  listed_new: Option<bool>,
@@ -381,7 +504,7 @@ fn resolve_noting_ties(
                             listed_new,
                         });
                     }
-                    Err(e) => *refusal = Some(e.to_string()),
+                    Err(e) => *refusal = Some(tried(e.to_string())),
                 };
             if sf != sh {
                 if listed_live.is_empty() {
@@ -398,7 +521,7 @@ fn resolve_noting_ties(
                         &mut refusal,
                     );
                 } else {
-                    refusal = Some(format!("{f} and {h} lie on different boundaries, so the line closes no curve and [L] has nothing to enclose"));
+                    refusal = Some(tried(format!("{f} and {h} lie on different boundaries, so the line closes no curve and [L] has nothing to enclose (rule 4)")));
                 }
                 continue;
             }
@@ -437,7 +560,7 @@ fn resolve_noting_ties(
                         {
                             push(divide(moved), None, &mut cands, &mut refusal);
                         } else if refusal.is_none() {
-                            refusal = Some("both sides of the curve would hold live spots: list one side's with [L]".into());
+                            refusal = Some(tried("both sides of the curve would hold live spots: list one side's with [L] (rule 6)".into()));
                         }
                     } else {
                         push(divide(moved), None, &mut cands, &mut refusal);
@@ -462,9 +585,9 @@ fn resolve_noting_ties(
                     };
                     let on_x: BTreeSet<Spot> = x.iter().flatten().copied().collect();
                     if let Some(s) = listed_live.iter().find(|s| !on_x.contains(s)) {
-                        refusal = Some(format!(
-                            "listed spot {s} cannot be on the listed side of this curve"
-                        ));
+                        refusal = Some(tried(format!(
+                            "listed spot {s} cannot be on the listed side of this curve (rule 6)"
+                        )));
                         continue;
                     }
                     // The split piece on the listed side: the stack with
@@ -474,7 +597,7 @@ fn resolve_noting_ties(
                     };
                     let own = exclusive_live(&p, std::slice::from_ref(piece), y, &[f, g, h]);
                     if !own.is_empty() && !own.iter().any(|s| listed_live.contains(s)) {
-                        refusal = Some(format!("the listed side would also hold live spot {} of the boundary through {f}, which is not listed", own.iter().next().copied().unwrap_or(0)));
+                        refusal = Some(tried(format!("the listed side would also hold live spot {} of the boundary through {f}, which is not listed (rule 6)", own.iter().next().copied().unwrap_or(0))));
                         continue;
                     }
                     push(divide(moved), Some(x_new), &mut cands, &mut refusal);
@@ -503,22 +626,43 @@ fn resolve_noting_ties(
             )));
         }
     } else if rows.len() > 1 {
-        let quiet: Vec<usize> = rows
+        // Rule 5: without `@`, the region that holds no other live spot;
+        // by extension, the region whose other live spots every other
+        // region holds too (which no `@` can name: each of its spots
+        // names the others as well).
+        let live = |r: usize| -> BTreeSet<Spot> {
+            position
+                .live_in_row(r)
+                .into_iter()
+                .filter(|&s| s != f && s != h)
+                .collect()
+        };
+        let lives: Vec<BTreeSet<Spot>> = rows.iter().map(|&r| live(r)).collect();
+        let least: Vec<usize> = rows
             .iter()
-            .copied()
-            .filter(|&r| position.live_in_row(r).iter().all(|&s| s == f || s == h))
+            .zip(&lives)
+            .filter(|(_, l)| lives.iter().all(|o| l.is_subset(o)))
+            .map(|(&r, _)| r)
             .collect();
-        // Where no region is free of other live spots, the rule does not
-        // apply; the `!` flags (whose corners lie in one region each) or an
-        // ambiguity error settle it below.
         let kept: Vec<Candidate> = cands
             .iter()
-            .filter(|c| quiet.contains(&c.row))
+            .filter(|c| least.contains(&c.row))
             .cloned()
             .collect();
-        if !kept.is_empty() {
+        if !kept.is_empty() && least.len() < rows.len() {
             cands = kept;
+        } else if let Some(hint) = region_needs_at(position, &cands, f, h) {
+            // Every region holds a live spot another lacks, and the
+            // regions' drawings are different moves: `@` must say which.
+            // (Only where no live spot tells the regions apart may the `!`
+            // flags, whose corners lie in one region each, settle it.)
+            return Err(RuleError::Ambiguous(hint));
         }
+    }
+    // Rule 6: the listed side holds no live spot that another drawing of
+    // the move could leave out.
+    if !listed_live.is_empty() {
+        cands = fewest_unlisted(cands, &listed_live, [f, g, h]);
     }
     if classes(&cands) > 1 {
         *ties = true;
@@ -547,7 +691,7 @@ fn resolve_noting_ties(
         }
         if cands.is_empty() {
             return Err(RuleError::Illegal(
-                "the ! flags select none of the drawings this move could mean".into(),
+                "the ! flags select none of the drawings this move could mean (rule 9)".into(),
             ));
         }
         let n = classes(&cands);
@@ -619,14 +763,21 @@ pub fn describe(position: &Position, mv: &Move) -> Option<WgosaMove> {
         .collect();
     let mut ats: Vec<Option<Spot>> = vec![None];
     if shared.len() > 1 {
-        ats.extend(
-            position
-                .live_in_row(r)
-                .into_iter()
-                .filter(|&i| shared.iter().all(|&q| q == r || !holds(&rows[q], i)))
-                .take(1)
-                .map(Some),
-        );
+        let naming = position
+            .live_in_row(r)
+            .into_iter()
+            .find(|&i| shared.iter().all(|&q| q == r || !holds(&rows[q], i)));
+        let quiet = shared
+            .iter()
+            .any(|&q| position.live_in_row(q).iter().all(|&s| s == f || s == h));
+        if let Some(i) = naming {
+            // Rule 5 asks for `@` wherever no region is free of other live
+            // spots: a reader need not know parlor's reading of the rest.
+            if !quiet {
+                ats.clear();
+            }
+            ats.push(Some(i));
+        }
     }
     let mut lists: Vec<Option<Vec<Spot>>> = vec![None];
     if divide {
@@ -674,20 +825,30 @@ pub fn describe(position: &Position, mv: &Move) -> Option<WgosaMove> {
                         continue;
                     }
                     let text = wm.to_string();
-                    forms.push((text.len(), text, wm));
+                    let flagged = wm.flip_from || wm.flip_to || wm.flip_side;
+                    forms.push((flagged, text.len(), text, wm));
                 }
             }
         }
     }
-    forms.sort_by(|x, y| (x.0, &x.1).cmp(&(y.0, &y.1)));
-    forms.dedup_by(|x, y| x.1 == y.1);
+    // Forms without `!` first, however long: a flag means "the other
+    // corner (side) than the default", and which one that is depends on
+    // the orientation of the drawing the reader holds (a mirror image of
+    // ours reads it the other way), while `@` and `[L]` mean the same in
+    // every drawing of the position.
+    forms.sort_by(|x, y| (x.0, x.1, &x.2).cmp(&(y.0, y.1, &y.2)));
+    forms.dedup_by(|x, y| x.2 == y.2);
     // The flags only break ties: a form whose flagless version never
     // reached the tie-breaks means what that version means, so it is tried
     // only when that version did (each flagless version resolved once).
+    //
+    // A form whose reading reached the tie-breaks at all (flagged or not)
+    // leans on the orientation of the reader's drawing, so one that did
+    // not is taken first, however long; the other is kept in case no form
+    // avoids them.
     let mut flagless: std::collections::HashMap<String, bool> = Default::default();
-    let means =
-        |wm: &WgosaMove| matches!(resolve(position, wm), Ok((_, p)) if labelled_key(&p) == key);
-    for (_, _, wm) in forms {
+    let mut oriented: Option<WgosaMove> = None;
+    for (_, _, _, wm) in forms {
         if wm.flip_from || wm.flip_to || wm.flip_side {
             let plain = WgosaMove {
                 flip_from: false,
@@ -704,11 +865,42 @@ pub fn describe(position: &Position, mv: &Move) -> Option<WgosaMove> {
                 continue;
             }
         }
-        if means(&wm) {
-            return Some(wm);
+        let mut ties = false;
+        if matches!(resolve_noting_ties(position, &wm, &mut ties), Ok((_, p)) if labelled_key(&p) == key)
+        {
+            if !ties {
+                return Some(wm);
+            }
+            oriented.get_or_insert(wm);
         }
     }
-    None
+    oriented
+}
+
+/// A written move as [`read`] understands it.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    /// The drawing the move means.
+    pub mv: Move,
+    /// The position after it.
+    pub position: Position,
+    /// Whether several different moves matched until the orientation
+    /// conventions (the `!` flags' defaults, summary rule 9) chose one: such a
+    /// reading depends on which of the drawing's mirror images the reader
+    /// holds, and another replayer may hold the other.
+    pub by_orientation: bool,
+}
+
+/// [`resolve`], saying whether the reading leaned on the orientation of
+/// the drawing (see [`Reading::by_orientation`]).
+pub fn read(position: &Position, wm: &WgosaMove) -> Result<Reading, RuleError> {
+    let mut ties = false;
+    let (mv, after) = resolve_noting_ties(position, wm, &mut ties)?;
+    Ok(Reading {
+        mv,
+        position: after,
+        by_orientation: ties,
+    })
 }
 
 /// Who won, as a record's last token says: `I` (the first player) or `II`.
@@ -1082,32 +1274,55 @@ mod tests {
     }
 
     #[test]
-    fn flags_choose_between_corners() {
-        // Positions met in random play where only a flag tells two
-        // drawings apart.
-        for (pos, plain, flagged) in [
-            ("3;7,6,1/7,1,6,2,6;8,4,8,5", "1(9)7", "1!(9)7"),
-            ("5;8,3,7,6,1,6,2,6,7,3,8,4", "2(9)7[1]", "2(9)!7[1]"),
-        ] {
-            let p = Position::parse(pos).unwrap();
-            let (ma, a) = resolve(&p, &plain.parse().unwrap()).unwrap();
-            let (mb, b) = resolve(&p, &flagged.parse().unwrap()).unwrap();
-            assert_ne!(labelled_key(&a), labelled_key(&b), "{pos}");
-            assert_eq!(describe(&p, &ma).unwrap().to_string(), plain);
-            assert_eq!(describe(&p, &mb).unwrap().to_string(), flagged);
-        }
-        // The default corner at 1: walking from the new spot into it, the
-        // lower neighbour on the left, i.e. the corner reading 7,1,6 (next
-        // 6 < previous 7), which is in the region of spot 2.
+    fn at_and_lists_before_flags() {
+        // Positions met in random play where two drawings of one line are
+        // different moves. In the first, the line 1-7 can go in two
+        // regions, each holding other live spots: without `@` the move is
+        // ambiguous (summary rule 5), and `@` names the region.
         let p = Position::parse("3;7,6,1/7,1,6,2,6;8,4,8,5").unwrap();
-        let (_, a) = resolve(&p, &"1(9)7".parse().unwrap()).unwrap();
-        assert!(
-            a.rows().iter().any(|row| {
-                let spots: Vec<Spot> = row.iter().flatten().copied().collect();
-                spots.contains(&9) && spots.contains(&2)
-            }),
-            "{a}"
-        );
+        assert!(matches!(
+            resolve(&p, &"1(9)7".parse().unwrap()),
+            Err(RuleError::Ambiguous(m)) if m.contains("@")
+        ));
+        let (ma, a) = resolve(&p, &"1(9@3)7".parse().unwrap()).unwrap();
+        let (mb, b) = resolve(&p, &"1(9@2)7".parse().unwrap()).unwrap();
+        assert_ne!(labelled_key(&a), labelled_key(&b));
+        assert_eq!(describe(&p, &ma).unwrap().to_string(), "1(9@3)7");
+        assert_eq!(describe(&p, &mb).unwrap().to_string(), "1(9@2)7");
+        // In the second, the corner at 7 decides whether 3 goes with 1 on
+        // the listed side: `[1]` encloses 1 without 3 (summary rule 6:
+        // another drawing leaves 3 out), so no tie is left for a flag to
+        // break, and the drawing with 3 is written `[3]` (its other side).
+        let p = Position::parse("5;8,3,7,6,1,6,2,6,7,3,8,4").unwrap();
+        let (ma, a) = resolve(&p, &"2(9)7[1]".parse().unwrap()).unwrap();
+        let (_, flagged) = resolve(&p, &"2(9)!7[1]".parse().unwrap()).unwrap();
+        assert_eq!(labelled_key(&a), labelled_key(&flagged), "nothing to break");
+        let (mb, b) = resolve(&p, &"2(9)7[3]".parse().unwrap()).unwrap();
+        assert_ne!(labelled_key(&a), labelled_key(&b));
+        assert_eq!(describe(&p, &ma).unwrap().to_string(), "2(9)7[1]");
+        assert_eq!(describe(&p, &mb).unwrap().to_string(), "2(9)7[3]");
+    }
+
+    #[test]
+    fn a_list_encloses_no_live_spot_another_drawing_leaves_out() {
+        // 1(9)7[2] from 1,6,2,6,1,7,3,7: one drawing encloses 2 alone,
+        // another 2 and 3 (the arc 7,3,7 on the listed side too). Summary
+        // rule 6: the listed side holds no live spot that another drawing
+        // leaves out, so 3 stays outside.
+        let r = Record::parse("5- 1(6)2 1(7)3 4(8)5 1(9)7[2]").unwrap();
+        let replay = r.replay().unwrap();
+        let last = &replay.positions[4];
+        for row in last.rows() {
+            let spots: BTreeSet<Spot> = row.iter().flatten().copied().collect();
+            assert!(
+                !(spots.contains(&2) && spots.contains(&3)),
+                "2 and 3 on one side: {last}"
+            );
+        }
+        // The drawing that does enclose 3 with 2 is written so.
+        let before = &replay.positions[3];
+        let (_, both) = resolve(before, &"1(9)7[2,3]".parse().unwrap()).unwrap();
+        assert_ne!(labelled_key(&both), labelled_key(last));
     }
 
     #[test]
@@ -1130,6 +1345,17 @@ mod tests {
             .replay()
             .unwrap_err();
         assert!(e.to_string().starts_with("move 2 (1(5)2): illegal"), "{e}");
+        assert!(e.to_string().contains("(rule 4"), "the rule: {e}");
+        // A refused drawing is named with the rule and the line tried.
+        let e = Record::parse("4+ 1(5)2 1(6)2 5(7)6[3]")
+            .unwrap()
+            .replay()
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("move 3 (5(7)6[3]): illegal"), "{e}");
+        assert!(e.contains("(rule 6)"), "{e}");
+        assert!(e.contains("tried: the line from 5 (between"), "{e}");
+        assert!(e.contains("in the region 6,1,5,2"), "{e}");
         let e = Record::parse("2+ 1(3)2 3(4)3")
             .unwrap()
             .replay()
