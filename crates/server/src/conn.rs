@@ -299,7 +299,8 @@ pub(crate) async fn serve(
             continue;
         };
         let client = crate::limits::metered(peer.ip());
-        let slot = if per_address && !crate::limits::is_trusted(&trusted, peer.ip()) {
+        let proxy = crate::limits::is_trusted(&trusted, peer.ip());
+        let slot = if per_address && !proxy {
             match by_address.take(client) {
                 Some(slot) => Some(slot),
                 None => {
@@ -333,7 +334,8 @@ pub(crate) async fn serve(
             write_limit: write_timeout,
             stalled: None,
         });
-        let counts = ConnCounts(by_address.clone());
+        // Only a proxy's requests are counted per request (`meter`).
+        let counts = proxy.then(|| ConnCounts(by_address.clone()));
         let service = app
             .clone()
             .map_request(move |req: axum::http::Request<Incoming>| {
@@ -342,7 +344,9 @@ pub(crate) async fn serve(
                 // The peer, by which the client is metered (`crate::limits`).
                 req.extensions_mut()
                     .insert(axum::extract::ConnectInfo(peer));
-                req.extensions_mut().insert(counts.clone());
+                if let Some(counts) = &counts {
+                    req.extensions_mut().insert(counts.clone());
+                }
                 req
             });
         let service = TowerToHyperService::new(service);

@@ -366,11 +366,12 @@ fn forwarded_node(node: &str) -> Option<IpAddr> {
         let (v6, _) = rest.split_once(']')?;
         return v6.parse::<Ipv6Addr>().ok().map(IpAddr::V6);
     }
-    let host = match node.split_once(':') {
-        Some((host, _port)) => host,
-        None => node,
-    };
-    host.parse::<IpAddr>().ok().map(|ip| ip.to_canonical())
+    // A bare IPv6 address (not as the RFC writes it, but unambiguous),
+    // else an IPv4 address with or without its port.
+    node.parse::<IpAddr>()
+        .ok()
+        .or_else(|| node.split_once(':')?.0.parse::<IpAddr>().ok())
+        .map(|ip| ip.to_canonical())
 }
 
 /// The address a client is metered by: IPv4 as it is, IPv6 by its /64.
