@@ -142,11 +142,10 @@ impl AddressCounts {
     /// A place for `ip`, or None if it holds its cap already.
     pub(crate) fn take(self: &Arc<Self>, ip: IpAddr) -> Option<AddressSlot> {
         let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        // The cap is at least one, so a refused address already has an
+        // entry: none is left at zero.
         let n = counts.entry(ip).or_insert(0);
         if *n >= self.cap {
-            if *n == 0 {
-                counts.remove(&ip);
-            }
             return None;
         }
         *n += 1;
@@ -565,4 +564,33 @@ pub(crate) fn is_body_timeout(e: &(dyn std::error::Error + 'static)) -> bool {
         cur = err.source();
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_address_never_holds_more_than_a_quarter_of_the_cap() {
+        assert_eq!(per_address_cap(32, 16_384), 32);
+        assert_eq!(per_address_cap(32, 100), 25);
+        assert_eq!(per_address_cap(32, 4), 1);
+        assert_eq!(per_address_cap(0, 100), 1);
+    }
+
+    #[test]
+    fn an_address_gets_its_places_back_as_they_are_dropped() {
+        let open = Open::new(100, 2);
+        let a = IpAddr::from([10, 0, 0, 1]);
+        let b = IpAddr::from([10, 0, 0, 2]);
+        let one = open.by_address.take(a).unwrap();
+        let two = open.by_address.take(a).unwrap();
+        assert!(open.by_address.take(a).is_none());
+        let other = open.by_address.take(b).unwrap();
+        drop(one);
+        let three = open.by_address.take(a).unwrap();
+        drop((two, three, other));
+        // Nothing is kept for addresses that hold nothing.
+        assert!(open.by_address.counts.lock().unwrap().is_empty());
+    }
 }
