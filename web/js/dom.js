@@ -17,6 +17,10 @@ export function h(tag, attrs, ...children) {
       el.addEventListener(k.slice(2).toLowerCase(), v);
     } else if (k === 'class') {
       el.className = String(v);
+    } else if (k === 'style' && typeof v === 'string') {
+      // Through the CSS object model: the page's Content-Security-Policy
+      // refuses style attributes (style-src without 'unsafe-inline').
+      /** @type {HTMLElement} */ (el).style.cssText = v;
     } else if (k === 'dataset') {
       Object.assign(el.dataset, v);
     } else if (k in el && typeof v !== 'string') {

@@ -54,17 +54,26 @@ pub struct Args {
     /// taking it over.
     #[arg(long)]
     pub no_rate_limits: bool,
-    /// Behind a reverse proxy: the header in which the proxy puts the
-    /// client's address (e.g. x-forwarded-for); its last address is the
-    /// one metered. Without it, clients are metered by the address they
-    /// connect from, which behind a proxy is the proxy's.
-    #[arg(long, value_name = "HEADER")]
-    pub client_ip_header: Option<String>,
+    /// Behind a reverse proxy: the proxy's address or network (repeatable:
+    /// 127.0.0.1, 10.0.0.0/8, ::1). Requests from it are metered by the
+    /// client it names in X-Forwarded-For (the right-most address that is
+    /// not a trusted proxy) or Forwarded, and its connections are not
+    /// capped per address (each request and WebSocket counts for its
+    /// client instead). Without it those headers are never read: clients
+    /// are metered by the address they connect from.
+    #[arg(long = "trusted-proxy", value_name = "ADDR[/BITS]", value_parser = parse_net)]
+    pub trusted_proxies: Vec<parlor_server::IpNet>,
     /// Most connections open at once (HTTP and WebSocket); past it new
-    /// ones are closed at once. Lowered to three quarters of the open-file
-    /// limit where that is smaller.
+    /// ones are answered 503 and closed at once. Lowered to three quarters
+    /// of the open-file limit where that is smaller.
     #[arg(long, default_value_t = Settings::default().max_connections, value_name = "N")]
     pub max_connections: usize,
+    /// Most connections one client address (IPv6: its /64) may hold open
+    /// at once, HTTP and WebSocket alike; past it new ones are answered 429
+    /// and closed. At most a quarter of --max-connections. Off with
+    /// --no-rate-limits.
+    #[arg(long, default_value_t = Settings::default().max_connections_per_address, value_name = "N")]
+    pub max_connections_per_address: usize,
     /// Most bytes of data the games derive from word lists and settings
     /// and share (Word Sprout's valid strings, about 20 MiB for `en` under
     /// the core rules; Gobble's tries), kept in memory together; settings
@@ -103,6 +112,16 @@ pub struct Args {
     pub global_queue_interval: u32,
 }
 
+/// A `--trusted-proxy`: an address (a network of one) or a network.
+fn parse_net(s: &str) -> Result<parlor_server::IpNet, String> {
+    s.parse::<parlor_server::IpNet>()
+        .or_else(|_| {
+            s.parse::<std::net::IpAddr>()
+                .map(parlor_server::IpNet::from)
+        })
+        .map_err(|_| format!("{s:?} is not an address (127.0.0.1, ::1) nor a network (10.0.0.0/8)"))
+}
+
 /// The default database file.
 pub fn default_db() -> Result<PathBuf> {
     let base = match std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
@@ -137,8 +156,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         word_list_max_bytes: args.word_list_max_bytes,
         word_lists_max_total_bytes: args.word_lists_max_total_bytes,
         rate_limits: !args.no_rate_limits,
-        client_ip_header: args.client_ip_header.clone(),
+        trusted_proxies: args.trusted_proxies.clone(),
         max_connections: args.max_connections,
+        max_connections_per_address: args.max_connections_per_address,
         derived_cache_bytes: args.derived_cache_bytes,
         abandon_after: (args.abandon_after > 0).then(|| Duration::from_secs(args.abandon_after)),
         commit_pace: Duration::from_micros(args.commit_pace_us),

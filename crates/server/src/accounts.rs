@@ -21,10 +21,16 @@
 //!   whose host is not the request's `Host`, is refused (`cross_site`,
 //!   403). Other POSTs are authorised by seat tokens in their bodies, which
 //!   another site cannot know.
-//! - Login throttling, per username (5 tries at once, then one every 20 s)
-//!   and per client address (20 at once, then 10 a minute), counted on every
-//!   attempt and kept in this process's memory: with several processes
-//!   behind a load balancer each keeps its own count.
+//! - Login throttling (see [`Accounts::throttle_login`]), kept in this
+//!   process's memory (with several processes behind a load balancer each
+//!   keeps its own count): per client address, 20 tries at once then 10 a
+//!   minute (sign-ups included); per username *and* address, 5 at once
+//!   then one every 20 s; and per username, from all addresses together,
+//!   50 wrong passwords at once then one every 10 s, past which only the
+//!   addresses that gave a wrong password for it in the last 10 minutes
+//!   are refused. So wrong passwords from elsewhere never lock an
+//!   account's owner out: a correct password from an address that has
+//!   not failed is not refused.
 
 use crate::error::ApiError;
 use crate::hub::Hub;
@@ -36,10 +42,11 @@ use axum::http::{header, HeaderMap, HeaderValue};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, RateLimiter};
 use rand::RngCore;
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
 /// The session cookie's name.
@@ -54,18 +61,63 @@ pub const PASSWORD_LEN: std::ops::RangeInclusive<usize> = 8..=128;
 pub const HASHING_AT_ONCE: usize = 2;
 /// Password checks admitted (running or waiting).
 pub const HASHING_ADMITTED: usize = 16;
-/// Login tries per username.
-pub const PER_USERNAME: Rate = Rate::per_minute(5, 3);
+/// Login tries for one username from one client address.
+pub const PER_USERNAME_AND_CLIENT: Rate = Rate::per_minute(5, 3);
+/// Wrong passwords for one username from every address together, before
+/// the addresses that gave one are refused (well above
+/// [`PER_USERNAME_AND_CLIENT`]: it takes many addresses to reach).
+pub const PER_USERNAME: Rate = Rate::per_minute(50, 6);
 /// Login and sign-up tries per client address.
 pub const PER_CLIENT: Rate = Rate::per_minute(20, 10);
+/// How long a wrong password counts against the address that gave it,
+/// once its username's [`PER_USERNAME`] bucket is empty.
+pub const FAILURE_MEMORY: Duration = Duration::from_secs(600);
+/// Most (username, address) failures remembered: wrong passwords come
+/// no faster than the hashing slots check them (a few hundred a second at
+/// most), so this holds the memory's worth; past it new ones are not
+/// noted until old ones expire.
+const FAILURES_MAX: usize = 200_000;
 
 /// Throttles and hashing slots of one process.
 pub(crate) struct Accounts {
     hashing: Arc<Semaphore>,
     admitted: Arc<Semaphore>,
+    by_pair: DefaultKeyedRateLimiter<(String, IpAddr)>,
     by_name: DefaultKeyedRateLimiter<String>,
     by_client: DefaultKeyedRateLimiter<IpAddr>,
+    failures: Mutex<Failures>,
     checks: AtomicU32,
+}
+
+/// Who gave wrong passwords lately, and which usernames' [`PER_USERNAME`]
+/// buckets are empty (until when).
+#[derive(Default)]
+struct Failures {
+    /// When each (lower-case username, address) last gave a wrong password.
+    last: HashMap<(String, IpAddr), Instant>,
+    /// Usernames whose bucket of wrong passwords is empty, until when.
+    besieged: HashMap<String, Instant>,
+}
+
+impl Failures {
+    fn sweep(&mut self, now: Instant) {
+        self.last
+            .retain(|_, at| now.duration_since(*at) < FAILURE_MEMORY);
+        self.besieged.retain(|_, until| *until > now);
+    }
+}
+
+fn refuse_login(what: &str, rate: Rate, wait: Duration) -> ApiError {
+    ApiError::new(
+        "rate_limited",
+        format!(
+            "too many login attempts {what}: at most {} at once, then one every {} s; try again in {:.0} s",
+            rate.burst,
+            rate.every.as_secs(),
+            wait.as_secs_f64().ceil().max(1.0)
+        ),
+    )
+    .retry_after(wait)
 }
 
 impl Accounts {
@@ -73,48 +125,93 @@ impl Accounts {
         Accounts {
             hashing: Arc::new(Semaphore::new(HASHING_AT_ONCE)),
             admitted: Arc::new(Semaphore::new(HASHING_ADMITTED)),
+            by_pair: RateLimiter::keyed(PER_USERNAME_AND_CLIENT.quota()),
             by_name: RateLimiter::keyed(PER_USERNAME.quota()),
             by_client: RateLimiter::keyed(PER_CLIENT.quota()),
+            failures: Mutex::new(Failures::default()),
             checks: AtomicU32::new(0),
         }
     }
 
-    /// Takes one try from the client's bucket and, for a login, the
-    /// username's.
-    pub(crate) fn throttle(&self, client: IpAddr, username: Option<&str>) -> Result<(), ApiError> {
+    fn sweep_now_and_then(&self) {
         if self.checks.fetch_add(1, Ordering::Relaxed) % 1024 == 1023 {
+            self.by_pair.retain_recent();
             self.by_name.retain_recent();
             self.by_client.retain_recent();
+            self.failures().sweep(Instant::now());
         }
-        let refuse = |what: &str, rate: Rate, wait: Duration| {
-            ApiError::new(
-                "rate_limited",
-                format!(
-                    "too many login attempts {what}: at most {} at once, then one every {} s; try again in {:.0} s",
-                    rate.burst,
-                    rate.every.as_secs(),
-                    wait.as_secs_f64().ceil().max(1.0)
-                ),
-            )
-            .retry_after(wait)
-        };
+    }
+
+    fn failures(&self) -> std::sync::MutexGuard<'_, Failures> {
+        self.failures.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes one try from the client's bucket (a sign-up).
+    pub(crate) fn throttle(&self, client: IpAddr) -> Result<(), ApiError> {
+        self.sweep_now_and_then();
         self.by_client.check_key(&client).map_err(|n| {
-            refuse(
+            refuse_login(
                 "from your address",
                 PER_CLIENT,
                 n.wait_time_from(DefaultClock::default().now()),
             )
-        })?;
-        if let Some(name) = username {
-            self.by_name.check_key(&name.to_lowercase()).map_err(|n| {
-                refuse(
-                    "for this account",
-                    PER_USERNAME,
+        })
+    }
+
+    /// Takes one login try for `username` from `client`, before any
+    /// hashing: from the client's bucket, then the (username, client)
+    /// pair's; and refuses a client that gave a wrong password for
+    /// `username` lately while the username's bucket of wrong passwords
+    /// (from everywhere) is empty. A client that has not failed for it is
+    /// never refused for what other addresses did.
+    pub(crate) fn throttle_login(&self, client: IpAddr, username: &str) -> Result<(), ApiError> {
+        self.throttle(client)?;
+        let name = username.to_lowercase();
+        self.by_pair
+            .check_key(&(name.clone(), client))
+            .map_err(|n| {
+                refuse_login(
+                    "for this account from your address",
+                    PER_USERNAME_AND_CLIENT,
                     n.wait_time_from(DefaultClock::default().now()),
                 )
             })?;
+        let now = Instant::now();
+        let failures = self.failures();
+        let until = failures.besieged.get(&name).filter(|u| **u > now);
+        let failed_here = failures
+            .last
+            .get(&(name.clone(), client))
+            .is_some_and(|at| now.duration_since(*at) < FAILURE_MEMORY);
+        if let (Some(until), true) = (until, failed_here) {
+            return Err(refuse_login(
+                "for this account from many addresses, yours among them",
+                PER_USERNAME,
+                until.duration_since(now),
+            ));
         }
         Ok(())
+    }
+
+    /// Notes a wrong password for `username` from `client`.
+    pub(crate) fn failed_login(&self, client: IpAddr, username: &str) {
+        let name = username.to_lowercase();
+        let now = Instant::now();
+        let empty = self
+            .by_name
+            .check_key(&name)
+            .err()
+            .map(|n| n.wait_time_from(DefaultClock::default().now()));
+        let mut failures = self.failures();
+        if failures.last.len() >= FAILURES_MAX {
+            failures.sweep(now);
+        }
+        if failures.last.len() < FAILURES_MAX {
+            failures.last.insert((name.clone(), client), now);
+        }
+        if let Some(wait) = empty {
+            failures.besieged.insert(name, now + wait);
+        }
     }
 
     /// Runs `job` (hashing) on a blocking thread within the hashing slots.
@@ -302,7 +399,7 @@ pub(crate) async fn register(
 ) -> Result<(String, HeaderValue), ApiError> {
     check_username(&username)?;
     check_password(&password)?;
-    hub.accounts().throttle(client, None)?;
+    hub.accounts().throttle(client)?;
     let name = username.clone();
     if hub.store().read(move |s| s.account(&name)).await?.is_some() {
         return Err(username_taken(&username));
@@ -350,7 +447,7 @@ pub(crate) async fn login(
     if password.len() > *PASSWORD_LEN.end() {
         return Err(wrong_password());
     }
-    hub.accounts().throttle(client, Some(&username))?;
+    hub.accounts().throttle_login(client, &username)?;
     let name = username.clone();
     let account = hub.store().read(move |s| s.account(&name)).await?;
     let phc = account
@@ -362,6 +459,7 @@ pub(crate) async fn login(
         .hash_job(move || verify_password(&password, &phc))
         .await?;
     let Some(account) = account.filter(|_| ok) else {
+        hub.accounts().failed_login(client, &username);
         return Err(wrong_password());
     };
     let cookie = new_session(hub, headers, &account.username).await?;
@@ -371,7 +469,7 @@ pub(crate) async fn login(
 fn wrong_password() -> ApiError {
     ApiError::new(
         "wrong_password",
-        "wrong username or password (after 5 wrong tries, one try every 20 s)",
+        "wrong username or password (from one address, 5 tries for a username, then one every 20 s)",
     )
 }
 
@@ -466,5 +564,46 @@ mod tests {
         assert_eq!(same_site(&h).unwrap_err().code, "cross_site");
         h.insert("sec-fetch-site", HeaderValue::from_static("same-origin"));
         assert!(same_site(&h).is_ok());
+    }
+
+    #[test]
+    fn many_addresses_failing_shut_out_only_the_addresses_that_failed() {
+        let a = Accounts::new();
+        let ip = |n: u32| IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + n));
+        // A spread attack: many addresses, a few wrong passwords each,
+        // each within its own (username, address) budget.
+        let mut n = 0;
+        for _ in 0..=PER_USERNAME.burst {
+            n += 1;
+            a.throttle_login(ip(n), "Cat").unwrap();
+            a.failed_login(ip(n), "Cat");
+        }
+        // The username's bucket ran dry: an address that failed is
+        // refused even with room in its own budget ...
+        let e = a.throttle_login(ip(n), "cat").unwrap_err();
+        assert_eq!(e.code, "rate_limited");
+        assert!(e.message.contains("many addresses"), "{}", e.message);
+        assert!(e.retry_after.is_some());
+        // ... an address that has not failed is not (its password decides),
+        a.throttle_login(ip(100_000), "cat").unwrap();
+        // and other accounts are not touched.
+        a.throttle_login(ip(1), "dog").unwrap();
+    }
+
+    #[test]
+    fn one_address_gets_five_tries_a_username_then_one_every_20_s() {
+        let a = Accounts::new();
+        let here = IpAddr::from([10, 0, 0, 1]);
+        for _ in 0..PER_USERNAME_AND_CLIENT.burst {
+            a.throttle_login(here, "cat").unwrap();
+            a.failed_login(here, "cat");
+        }
+        let e = a.throttle_login(here, "cat").unwrap_err();
+        assert!(e.message.contains("from your address"), "{}", e.message);
+        // Another username from the same address, and the same username
+        // from another address, are not affected.
+        a.throttle_login(here, "dog").unwrap();
+        a.throttle_login(IpAddr::from([10, 0, 0, 2]), "cat")
+            .unwrap();
     }
 }

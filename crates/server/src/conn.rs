@@ -6,8 +6,17 @@
 //!
 //! - **cap**: at most `Settings::max_connections` connections are open at
 //!   once (WebSockets included: the permit travels with the socket through
-//!   the upgrade). Past it, a new connection is closed as soon as it is
-//!   accepted, and one line says so at most every ten seconds.
+//!   the upgrade). Past it, a new connection is answered `503 busy` and
+//!   closed as soon as it is accepted (reset without an answer when many
+//!   are being refused at once), and one line says so at most every ten
+//!   seconds.
+//! - **per-address cap**: one client address (IPv6 by its /64) holds at
+//!   most `Settings::max_connections_per_address` of them, never more
+//!   than a quarter of the cap, so one address cannot take the room every
+//!   other client needs. Past it, `429 rate_limited` and closed. A
+//!   trusted proxy's connections are not counted here (it carries many
+//!   clients): the `meter` middleware counts each request's forwarded
+//!   client instead, for the request's life (a WebSocket's whole life).
 //! - **header timeout**: a connection waiting for a request head (a new
 //!   one, or a keep-alive one after its last response) must deliver the
 //!   whole head within `Settings::header_timeout`, or it is closed. This is
@@ -15,6 +24,12 @@
 //! - **body timeout**: a request body must arrive whole within
 //!   `Settings::body_timeout` of the request head; a late one is refused
 //!   with `too_slow` (408) and the connection closed.
+//! - **write timeout**: a write that makes no progress for
+//!   `Settings::write_timeout` (a client that sends requests but does
+//!   not read the answers) fails, and hyper closes the connection and
+//!   drops the answer it held. Progress restarts the clock, as nginx's
+//!   `send_timeout` does: what is bounded is the memory held for a
+//!   reader that stopped, not the time a slow one takes.
 //! - **TCP keepalive** on every accepted socket, so a peer that vanished
 //!   (a phone off the network) is noticed even on a connection with
 //!   nothing to send. WebSockets have their own pings (`ws/mod.rs`).
@@ -24,13 +39,15 @@ use axum::Router;
 use hyper::body::{Body as HttpBody, Frame, Incoming, SizeHint};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
+use std::collections::HashMap;
 use std::future::Future;
+use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tower::ServiceExt;
@@ -82,19 +99,164 @@ pub(crate) fn effective_cap(configured: usize, fd_limit: Option<u64>) -> usize {
     configured.min(by_fds).max(1)
 }
 
+/// The per-address cap in force: the configured one, at most a quarter
+/// of the connection cap (at least one), so that the cap always keeps a
+/// reserve that one address cannot take.
+pub(crate) fn per_address_cap(configured: usize, cap: usize) -> usize {
+    configured.min(cap / 4).max(1)
+}
+
+/// The connections open now, and each address's share of them.
+pub(crate) struct Open {
+    permits: Arc<Semaphore>,
+    cap: usize,
+    by_address: Arc<AddressCounts>,
+}
+
+impl Open {
+    pub(crate) fn new(cap: usize, per_address: usize) -> Arc<Open> {
+        Arc::new(Open {
+            permits: Arc::new(Semaphore::new(cap)),
+            cap,
+            by_address: Arc::new(AddressCounts {
+                counts: Mutex::new(HashMap::new()),
+                cap: per_address,
+            }),
+        })
+    }
+
+    /// Connections open now (WebSockets included).
+    pub(crate) fn count(&self) -> usize {
+        self.cap - self.permits.available_permits()
+    }
+}
+
+/// How many connections (or, behind a trusted proxy, requests) each client
+/// address holds: only addresses holding one are kept.
+pub(crate) struct AddressCounts {
+    counts: Mutex<HashMap<IpAddr, usize>>,
+    cap: usize,
+}
+
+impl AddressCounts {
+    /// A place for `ip`, or None if it holds its cap already.
+    pub(crate) fn take(self: &Arc<Self>, ip: IpAddr) -> Option<AddressSlot> {
+        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        // The cap is at least one, so a refused address already has an
+        // entry: none is left at zero.
+        let n = counts.entry(ip).or_insert(0);
+        if *n >= self.cap {
+            return None;
+        }
+        *n += 1;
+        Some(AddressSlot {
+            counts: self.clone(),
+            ip,
+        })
+    }
+
+    /// The most one address may hold.
+    pub(crate) fn cap(&self) -> usize {
+        self.cap
+    }
+}
+
+/// One connection's (or request's) place in its address's count, given
+/// back when dropped.
+pub(crate) struct AddressSlot {
+    counts: Arc<AddressCounts>,
+    ip: IpAddr,
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        let mut counts = self.counts.counts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = counts.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                counts.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// What the accept loop tells every request about its connection: the
+/// per-address counts (the `meter` middleware counts a trusted proxy's
+/// clients there).
+#[derive(Clone)]
+pub(crate) struct ConnCounts(pub Arc<AddressCounts>);
+
+/// The refusal of a connection the server has no room for, as raw HTTP
+/// (no request has been read: the answer goes out first).
+fn refusal(status: &str, e: &crate::ApiError) -> Vec<u8> {
+    let body = e.body().to_string();
+    format!(
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\n\
+         x-content-type-options: nosniff\r\nretry-after: 1\r\n\
+         connection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Refusals answered at once; past them a refused connection is reset
+/// without an answer (a flood must not cost more than the cap saves).
+const REFUSALS_AT_ONCE: usize = 64;
+
+/// How long a refused connection's request is read and dropped after the
+/// answer (closing a socket with unread bytes resets it, and the reset
+/// can overtake the answer).
+const REFUSAL_DRAIN: Duration = Duration::from_secs(1);
+
+/// Answers `tcp` with `answer` and closes it, within [`REFUSALS_AT_ONCE`];
+/// past them resets it.
+fn refuse(tcp: TcpStream, answer: Vec<u8>, refusing: &Arc<Semaphore>) {
+    let Ok(permit) = refusing.clone().try_acquire_owned() else {
+        // Closed at once: a reset, so the client does not wait.
+        let _ = socket2::SockRef::from(&tcp).set_linger(Some(Duration::ZERO));
+        drop(tcp);
+        return;
+    };
+    tokio::spawn(async move {
+        let _permit = permit;
+        let mut tcp = tcp;
+        // A fresh socket's send buffer takes the whole answer at once.
+        let _ = tcp.try_write(&answer);
+        let _ = socket2::SockRef::from(&tcp).shutdown(std::net::Shutdown::Write);
+        let mut buf = [0u8; 1024];
+        let drain = async {
+            let mut left = 64 * 1024usize;
+            while left > 0 {
+                match tcp.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => left = left.saturating_sub(n),
+                }
+            }
+        };
+        let _ = tokio::time::timeout(REFUSAL_DRAIN, drain).await;
+    });
+}
+
 /// Serves `app` on `listener` until `stop` turns true.
 pub(crate) async fn serve(
     listener: TcpListener,
     app: Router,
     settings: Settings,
-    cap: usize,
+    open: Arc<Open>,
     mut stop: watch::Receiver<bool>,
 ) {
-    let permits = Arc::new(Semaphore::new(cap));
+    let permits = open.permits.clone();
+    let cap = open.cap;
+    let by_address = open.by_address.clone();
+    let per_address = settings.rate_limits;
+    let trusted = settings.trusted_proxies.clone();
+    let refusing = Arc::new(Semaphore::new(REFUSALS_AT_ONCE));
     let refused = Refusals::default();
+    let refused_address = Refusals::default();
     let accept_errors = Refusals::default();
     let header_timeout = settings.header_timeout;
     let body_timeout = settings.body_timeout;
+    let write_timeout = settings.write_timeout;
     let keepalive = socket2::TcpKeepalive::new()
         .with_time(settings.tcp_keepalive)
         .with_interval(
@@ -128,10 +290,38 @@ pub(crate) async fn serve(
                      ({n} refused since the last such line; see max_connections)"
                 )
             });
-            // Closed at once: a reset, so the client does not wait.
-            let _ = socket2::SockRef::from(&tcp).set_linger(Some(Duration::ZERO));
-            drop(tcp);
+            let e = crate::ApiError::new(
+                "busy",
+                "the server has as many connections open as it allows; try again in a moment",
+            );
+            refuse(tcp, refusal("503 Service Unavailable", &e), &refusing);
             continue;
+        };
+        let client = crate::limits::metered(peer.ip());
+        let proxy = crate::limits::is_trusted(&trusted, peer.ip());
+        let slot = if per_address && !proxy {
+            match by_address.take(client) {
+                Some(slot) => Some(slot),
+                None => {
+                    let at_most = by_address.cap();
+                    refused_address.note(|n| {
+                        tracing::warn!(
+                            "{client} holds {at_most} connections, the most one address may: \
+                             refusing its new ones ({n} refused since the last such line; \
+                             see max_connections_per_address)"
+                        )
+                    });
+                    drop(permit);
+                    refuse(
+                        tcp,
+                        refusal("429 Too Many Requests", &too_many_connections(at_most)),
+                        &refusing,
+                    );
+                    continue;
+                }
+            }
+        } else {
+            None
         };
         let sock = socket2::SockRef::from(&tcp);
         let _ = sock.set_tcp_keepalive(&keepalive);
@@ -139,7 +329,12 @@ pub(crate) async fn serve(
         let io = TokioIo::new(Counted {
             tcp,
             _permit: permit,
+            _slot: slot,
+            write_limit: write_timeout,
+            stalled: None,
         });
+        // Only a proxy's requests are counted per request (`meter`).
+        let counts = proxy.then(|| ConnCounts(by_address.clone()));
         let service = app
             .clone()
             .map_request(move |req: axum::http::Request<Incoming>| {
@@ -148,6 +343,9 @@ pub(crate) async fn serve(
                 // The peer, by which the client is metered (`crate::limits`).
                 req.extensions_mut()
                     .insert(axum::extract::ConnectInfo(peer));
+                if let Some(counts) = &counts {
+                    req.extensions_mut().insert(counts.clone());
+                }
                 req
             });
         let service = TowerToHyperService::new(service);
@@ -167,6 +365,19 @@ pub(crate) async fn serve(
             let _ = tokio::time::timeout(header_timeout, conn).await;
         });
     }
+}
+
+/// The refusal of one address's connection (or, behind a trusted proxy,
+/// request) past its cap.
+pub(crate) fn too_many_connections(at_most: usize) -> crate::ApiError {
+    crate::ApiError::new(
+        "rate_limited",
+        format!(
+            "too many connections from your address: at most {at_most} open at once; \
+             close some (other tabs, other games) and try again"
+        ),
+    )
+    .retry_after(Duration::from_secs(1))
 }
 
 /// Errors of one connection that `accept` reports but that say nothing
@@ -206,6 +417,43 @@ impl Refusals {
 struct Counted {
     tcp: TcpStream,
     _permit: OwnedSemaphorePermit,
+    _slot: Option<AddressSlot>,
+    /// How long a write may make no progress.
+    write_limit: Duration,
+    /// Set when a write found the socket full; cleared by any progress.
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl Counted {
+    /// A write found the socket full: pending until the client reads, an
+    /// error once it has not for the write limit.
+    fn stall<T>(&mut self, cx: &mut Context<'_>) -> Poll<std::io::Result<T>> {
+        let limit = self.write_limit;
+        let timer = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        match timer.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!("the client read nothing for {} s", limit.as_secs_f64()),
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    fn progress<T>(
+        &mut self,
+        r: Poll<std::io::Result<T>>,
+        cx: &mut Context<'_>,
+    ) -> Poll<std::io::Result<T>> {
+        match r {
+            Poll::Pending => self.stall(cx),
+            done => {
+                self.stalled = None;
+                done
+            }
+        }
+    }
 }
 
 impl AsyncRead for Counted {
@@ -220,18 +468,22 @@ impl AsyncRead for Counted {
 
 impl AsyncWrite for Counted {
     fn poll_write(
-        mut self: Pin<&mut Self>,
+        self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
-        Pin::new(&mut self.tcp).poll_write(cx, buf)
+        let this = self.get_mut();
+        let r = Pin::new(&mut this.tcp).poll_write(cx, buf);
+        this.progress(r, cx)
     }
     fn poll_write_vectored(
-        mut self: Pin<&mut Self>,
+        self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         bufs: &[std::io::IoSlice<'_>],
     ) -> Poll<std::io::Result<usize>> {
-        Pin::new(&mut self.tcp).poll_write_vectored(cx, bufs)
+        let this = self.get_mut();
+        let r = Pin::new(&mut this.tcp).poll_write_vectored(cx, bufs);
+        this.progress(r, cx)
     }
     fn is_write_vectored(&self) -> bool {
         self.tcp.is_write_vectored()
@@ -312,4 +564,33 @@ pub(crate) fn is_body_timeout(e: &(dyn std::error::Error + 'static)) -> bool {
         cur = err.source();
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_address_never_holds_more_than_a_quarter_of_the_cap() {
+        assert_eq!(per_address_cap(32, 16_384), 32);
+        assert_eq!(per_address_cap(32, 100), 25);
+        assert_eq!(per_address_cap(32, 4), 1);
+        assert_eq!(per_address_cap(0, 100), 1);
+    }
+
+    #[test]
+    fn an_address_gets_its_places_back_as_they_are_dropped() {
+        let open = Open::new(100, 2);
+        let a = IpAddr::from([10, 0, 0, 1]);
+        let b = IpAddr::from([10, 0, 0, 2]);
+        let one = open.by_address.take(a).unwrap();
+        let two = open.by_address.take(a).unwrap();
+        assert!(open.by_address.take(a).is_none());
+        let other = open.by_address.take(b).unwrap();
+        drop(one);
+        let three = open.by_address.take(a).unwrap();
+        drop((two, three, other));
+        // Nothing is kept for addresses that hold nothing.
+        assert!(open.by_address.counts.lock().unwrap().is_empty());
+    }
 }

@@ -63,8 +63,10 @@ impl ApiError {
     pub(crate) fn bad_json(m: impl Into<String>) -> Self {
         Self::new("bad_json", m)
     }
-    pub(crate) fn not_found(id: &str) -> Self {
-        Self::new("not_found", format!("no game with id {id:?}"))
+    /// No such game. The id asked for is not echoed: a 404 never says
+    /// back what came in its URL.
+    pub(crate) fn not_found(_id: &str) -> Self {
+        Self::new("not_found", "no game with that id")
     }
     pub(crate) fn bad_token() -> Self {
         Self::new("bad_token", "that token is not a seat token of this game")

@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
 pub(crate) fn router(hub: Hub) -> Router {
-    Router::new()
+    let routes = Router::new()
         .route("/api/health", get(health))
         .route("/api/catalog", get(catalog))
         .route("/api/games", get(list_games).post(create_game))
@@ -57,19 +57,33 @@ pub(crate) fn router(hub: Hub) -> Router {
         .route("/api/word-lists/{id}", get(get_word_list))
         .fallback(fallback)
         .merge(crate::web::routes())
-        .layer(axum::middleware::from_fn_with_state(hub.clone(), meter))
-        .with_state(hub)
+        .layer(axum::middleware::from_fn_with_state(hub.clone(), meter));
+    crate::web::with_security_headers(routes).with_state(hub)
 }
 
 /// Every request draws on its client's bucket for its kind before any work
 /// is done on it (see `crate::limits`).
-async fn meter(
-    State(hub): State<Hub>,
-    client: crate::limits::Client,
-    req: Request,
-    next: axum::middleware::Next,
-) -> Response {
+async fn meter(State(hub): State<Hub>, mut req: Request, next: axum::middleware::Next) -> Response {
     use crate::limits::Kind;
+    let client = crate::limits::client_address(
+        req.headers(),
+        req.extensions(),
+        &hub.settings().trusted_proxies,
+    );
+    // A trusted proxy's connection carries many clients: each request (a
+    // WebSocket for its whole life) takes its client's place instead.
+    let mut slot = None;
+    if client.via_proxy && hub.settings().rate_limits {
+        if let Some(counts) = req.extensions().get::<crate::conn::ConnCounts>() {
+            match counts.0.take(client.ip) {
+                Some(s) => slot = Some(std::sync::Arc::new(s)),
+                None => return crate::conn::too_many_connections(counts.0.cap()).into_response(),
+            }
+        }
+    }
+    if let Some(s) = &slot {
+        req.extensions_mut().insert(ProxiedSlot(s.clone()));
+    }
     let path = req.uri().path();
     let post = req.method() == axum::http::Method::POST;
     // A request another site made the browser send, with our session
@@ -91,11 +105,18 @@ async fn meter(
     } else {
         Kind::Read
     };
-    match hub.meter(kind, client.0) {
+    let answer = match hub.meter(kind, client.ip) {
         Ok(()) => next.run(req).await,
         Err(e) => e.into_response(),
-    }
+    };
+    drop(slot);
+    answer
 }
+
+/// A forwarded client's place in its address's count (see `meter`): a
+/// WebSocket's upgrade keeps it for the socket's life.
+#[derive(Clone)]
+pub(crate) struct ProxiedSlot(#[allow(dead_code)] pub std::sync::Arc<crate::conn::AddressSlot>);
 
 /// A JSON request body read with our own limits and error messages.
 pub(crate) struct Body<T>(pub T);

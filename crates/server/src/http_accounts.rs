@@ -185,13 +185,13 @@ pub(crate) async fn profile(
     Path(name): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     crate::accounts::check_username(&name)
-        .map_err(|_| ApiError::new("not_found", format!("no account {name:?}")))?;
+        .map_err(|_| ApiError::new("not_found", "no account by that name"))?;
     let n = name.clone();
     let account = hub
         .store()
         .read(move |s| s.account(&n))
         .await?
-        .ok_or_else(|| ApiError::new("not_found", format!("no account {name:?}")))?;
+        .ok_or_else(|| ApiError::new("not_found", "no account by that name"))?;
     let u = account.username.clone();
     let (ratings, changes, listed) = hub
         .store()

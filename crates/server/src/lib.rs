@@ -73,6 +73,7 @@ mod ws;
 
 pub use conn::raise_fd_limit;
 pub use error::ApiError;
+pub use ipnet::IpNet;
 pub use limits::Rate;
 pub use time::TimeSource;
 
@@ -171,10 +172,13 @@ pub struct Settings {
     /// Chat lines and reactions one WebSocket may send (they also count
     /// in `rate_conn`).
     pub rate_chat: Rate,
-    /// Behind a reverse proxy: the header holding the client's address
-    /// (`x-forwarded-for`, `x-real-ip`); its last address is used. Unset,
-    /// clients are metered by the peer address.
-    pub client_ip_header: Option<String>,
+    /// Behind a reverse proxy: the proxies' addresses (or networks).
+    /// A request whose peer is one of them is metered by the client the
+    /// proxy names (`X-Forwarded-For`'s right-most address that is not a
+    /// trusted proxy, or `Forwarded`'s), its connections are not counted
+    /// per address (each request and WebSocket is, for the client). Empty
+    /// (the default), no header is read: clients are their peer address.
+    pub trusted_proxies: Vec<IpNet>,
     /// Games being created at once (building a game's word structures
     /// takes a core for a moment); more wait, and after
     /// `create_wait` get `busy`.
@@ -195,6 +199,12 @@ pub struct Settings {
     /// on open files to the hard one and lowers this cap to three quarters
     /// of that limit where it is smaller.
     pub max_connections: usize,
+    /// Most connections one client address (IPv6: its /64) may hold open
+    /// at once, HTTP and WebSocket alike; at most a quarter of
+    /// `max_connections`, so the cap keeps room one address cannot take.
+    /// Past it, new ones get `429 rate_limited` and are closed. Off with
+    /// `rate_limits` (load tests from one address).
+    pub max_connections_per_address: usize,
     /// A connection waiting for a request head (a new one, or a keep-alive
     /// one after a response) is closed if the whole head has not arrived
     /// within this long: the header timeout and the idle keep-alive
@@ -270,12 +280,13 @@ impl Default for Settings {
             rate_read: Rate::per_second(600, 100),
             rate_conn: Rate::per_second(60, 20),
             rate_chat: Rate::per_minute(8, 30),
-            client_ip_header: None,
+            trusted_proxies: Vec::new(),
             creations_at_once: 2,
             create_wait: Duration::from_secs(5),
             lease_refresh: Duration::from_secs(1),
             lease_ttl: Duration::from_secs(4),
             max_connections: 16_384,
+            max_connections_per_address: 32,
             header_timeout: Duration::from_secs(15),
             body_timeout: Duration::from_secs(30),
             tcp_keepalive: Duration::from_secs(60),
@@ -292,6 +303,7 @@ impl Default for Settings {
 pub struct Server {
     addr: SocketAddr,
     hub: Hub,
+    open: std::sync::Arc<conn::Open>,
     stop: watch::Sender<bool>,
     task: tokio::task::JoinHandle<()>,
 }
@@ -375,10 +387,20 @@ impl Server {
                 settings.max_connections
             );
         }
-        let task = tokio::spawn(conn::serve(listener, app, settings, cap, stop_rx));
+        let per_address = conn::per_address_cap(settings.max_connections_per_address, cap);
+        if settings.rate_limits && per_address < settings.max_connections_per_address {
+            tracing::info!(
+                "at most {per_address} connections from one address \
+                 (max_connections_per_address {} is over a quarter of the {cap} allowed)",
+                settings.max_connections_per_address
+            );
+        }
+        let open = conn::Open::new(cap, per_address);
+        let task = tokio::spawn(conn::serve(listener, app, settings, open.clone(), stop_rx));
         Ok(Server {
             addr,
             hub,
+            open,
             stop,
             task,
         })
@@ -395,6 +417,11 @@ impl Server {
     /// games in memory hold (it cannot be let go until they leave).
     pub fn derived_held(&self) -> usize {
         self.hub.resources().derived_held_bytes()
+    }
+
+    /// Connections open now (HTTP and WebSocket alike).
+    pub fn open_connections(&self) -> usize {
+        self.open.count()
     }
 
     /// The address the server listens on.

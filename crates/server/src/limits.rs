@@ -10,9 +10,11 @@
 //! (opening them is metered too: a connection is a request).
 //!
 //! The address is the peer's, with IPv6 addresses taken by their /64
-//! prefix (one household, one phone network customer); behind a reverse
-//! proxy, [`crate::Settings::client_ip_header`] names the header the proxy
-//! sets.
+//! prefix (one household, one phone network customer). Behind a reverse
+//! proxy the peer is the proxy: only when the operator names it
+//! ([`crate::Settings::trusted_proxies`]) are its requests' clients read
+//! from the headers it sets ([`client_address`]); never by default, since
+//! any client can send those headers.
 
 use crate::error::ApiError;
 use axum::extract::{ConnectInfo, FromRequestParts};
@@ -233,33 +235,147 @@ impl FromRequestParts<crate::hub::Hub> for Client {
         parts: &mut Parts,
         hub: &crate::hub::Hub,
     ) -> Result<Self, ApiError> {
-        if let Some(name) = hub.settings().client_ip_header.as_deref() {
-            // The proxy appends the address it saw: the last one is the
-            // only one a client cannot forge (an unreadable one is not
-            // skipped for an earlier one).
-            let last = parts
-                .headers
-                .get_all(name)
-                .iter()
-                .next_back()
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.rsplit(',').next())
-                .and_then(|a| a.trim().parse::<IpAddr>().ok());
-            if let Some(ip) = last {
-                return Ok(Client(metered(ip)));
-            }
-        }
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0.ip())
-            .unwrap_or(IpAddr::from([0, 0, 0, 0]));
-        Ok(Client(metered(peer)))
+        Ok(Client(
+            client_address(
+                &parts.headers,
+                &parts.extensions,
+                &hub.settings().trusted_proxies,
+            )
+            .ip,
+        ))
     }
 }
 
+/// Who sent a request, as the meters see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ClientAddress {
+    /// The client's metered address.
+    pub ip: IpAddr,
+    /// Whether the peer was a trusted proxy: the connection was not
+    /// counted as the client's, the request is.
+    pub via_proxy: bool,
+}
+
+/// The address a request came from: the peer's, or, when the peer is a
+/// trusted proxy, the right-most address in `X-Forwarded-For` (or, with
+/// none, `Forwarded`'s `for=`) that is not a trusted proxy itself:
+/// each proxy appends the address it saw, so what lies left of the first
+/// untrusted one may be forged. An entry that cannot be read stops the
+/// walk, and the request is metered as the proxy's own.
+pub(crate) fn client_address(
+    headers: &axum::http::HeaderMap,
+    extensions: &axum::http::Extensions,
+    trusted: &[ipnet::IpNet],
+) -> ClientAddress {
+    let peer = extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip().to_canonical())
+        .unwrap_or(IpAddr::from([0, 0, 0, 0]));
+    if !is_trusted(trusted, peer) {
+        return ClientAddress {
+            ip: metered(peer),
+            via_proxy: false,
+        };
+    }
+    let mut chain = forwarded_chain(headers);
+    let mut client = Some(peer);
+    while let Some(entry) = chain.pop() {
+        match entry {
+            Some(ip) if is_trusted(trusted, ip) => client = Some(ip),
+            Some(ip) => {
+                client = Some(ip);
+                break;
+            }
+            None => {
+                client = None;
+                break;
+            }
+        }
+    }
+    ClientAddress {
+        ip: metered(client.unwrap_or(peer)),
+        via_proxy: true,
+    }
+}
+
+/// Whether `ip` is one of the operator's proxies.
+pub(crate) fn is_trusted(trusted: &[ipnet::IpNet], ip: IpAddr) -> bool {
+    let ip = ip.to_canonical();
+    trusted.iter().any(|net| net.contains(&ip))
+}
+
+/// Most forwarded addresses read from one request: a chain longer than
+/// any real one of proxies is read from its right end only.
+const CHAIN_MAX: usize = 32;
+
+/// The addresses a request passed through, left to right (None: an entry
+/// that is not an address), from `X-Forwarded-For`, or from `Forwarded`
+/// if there is no `X-Forwarded-For`.
+fn forwarded_chain(headers: &axum::http::HeaderMap) -> Vec<Option<IpAddr>> {
+    let mut chain: Vec<Option<IpAddr>> = Vec::new();
+    let mut push = |entry: Option<IpAddr>| {
+        if chain.len() == CHAIN_MAX {
+            chain.remove(0);
+        }
+        chain.push(entry);
+    };
+    let xff = headers.get_all("x-forwarded-for");
+    if xff.iter().next().is_some() {
+        for v in xff {
+            let Ok(v) = v.to_str() else {
+                push(None);
+                continue;
+            };
+            for entry in v.split(',') {
+                push(
+                    entry
+                        .trim()
+                        .parse::<IpAddr>()
+                        .ok()
+                        .map(|ip| ip.to_canonical()),
+                );
+            }
+        }
+        return chain;
+    }
+    for v in headers.get_all(axum::http::header::FORWARDED) {
+        let Ok(v) = v.to_str() else {
+            push(None);
+            continue;
+        };
+        for element in v.split(',') {
+            let node = element.split(';').find_map(|pair| {
+                let (k, v) = pair.trim().split_once('=')?;
+                k.trim().eq_ignore_ascii_case("for").then_some(v.trim())
+            });
+            // An element without `for=` says nothing of its client.
+            if let Some(node) = node {
+                push(forwarded_node(node));
+            }
+        }
+    }
+    chain
+}
+
+/// A `Forwarded` header's node (RFC 7239 §6): `192.0.2.60`,
+/// `"192.0.2.60:8080"`, `"[2001:db8::1]:443"`; `unknown` and obfuscated
+/// names are not addresses.
+fn forwarded_node(node: &str) -> Option<IpAddr> {
+    let node = node.trim_matches('"');
+    if let Some(rest) = node.strip_prefix('[') {
+        let (v6, _) = rest.split_once(']')?;
+        return v6.parse::<Ipv6Addr>().ok().map(IpAddr::V6);
+    }
+    // A bare IPv6 address (not as the RFC writes it, but unambiguous),
+    // else an IPv4 address with or without its port.
+    node.parse::<IpAddr>()
+        .ok()
+        .or_else(|| node.split_once(':')?.0.parse::<IpAddr>().ok())
+        .map(|ip| ip.to_canonical())
+}
+
 /// The address a client is metered by: IPv4 as it is, IPv6 by its /64.
-fn metered(ip: IpAddr) -> IpAddr {
+pub(crate) fn metered(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
@@ -333,5 +449,106 @@ mod tests {
             assert!(matches!(c.check(), Err(Some(_))));
         }
         assert!(matches!(c.check(), Err(None)));
+    }
+
+    fn client_address(parts: &Parts, trusted: &[ipnet::IpNet]) -> ClientAddress {
+        super::client_address(&parts.headers, &parts.extensions, trusted)
+    }
+
+    fn request(peer: &str, headers: &[(&str, &str)]) -> Parts {
+        let mut b = axum::http::Request::builder();
+        for (k, v) in headers {
+            b = b.header(*k, *v);
+        }
+        let (mut parts, _) = b.body(()).unwrap().into_parts();
+        let peer = SocketAddr::new(peer.parse().unwrap(), 5000);
+        parts.extensions.insert(ConnectInfo(peer));
+        parts
+    }
+
+    fn nets(list: &[&str]) -> Vec<ipnet::IpNet> {
+        list.iter().map(|n| n.parse().unwrap()).collect()
+    }
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn forwarded_headers_are_read_only_from_a_trusted_proxy() {
+        let xff = [("x-forwarded-for", "10.0.0.9")];
+        // No proxy named: the header is not read, whoever sends it.
+        let got = client_address(&request("127.0.0.1", &xff), &[]);
+        assert_eq!(
+            got,
+            ClientAddress {
+                ip: ip("127.0.0.1"),
+                via_proxy: false
+            }
+        );
+        // A proxy named, but this peer is not it.
+        let got = client_address(&request("192.0.2.7", &xff), &nets(&["127.0.0.1/32"]));
+        assert_eq!(
+            got,
+            ClientAddress {
+                ip: ip("192.0.2.7"),
+                via_proxy: false
+            }
+        );
+        // From the proxy: the client it saw.
+        let got = client_address(&request("127.0.0.1", &xff), &nets(&["127.0.0.1/32"]));
+        assert_eq!(
+            got,
+            ClientAddress {
+                ip: ip("10.0.0.9"),
+                via_proxy: true
+            }
+        );
+    }
+
+    #[test]
+    fn the_right_most_untrusted_forwarded_address_is_the_client() {
+        let trusted = nets(&["127.0.0.1/32", "10.1.0.0/16"]);
+        let from =
+            |headers: &[(&str, &str)]| client_address(&request("127.0.0.1", headers), &trusted).ip;
+        // What the client wrote itself (left) is skipped; inner proxies too.
+        assert_eq!(
+            from(&[("x-forwarded-for", "6.6.6.6, 203.0.113.5, 10.1.2.3")]),
+            ip("203.0.113.5")
+        );
+        // Several header lines read as one list, in order.
+        assert_eq!(
+            from(&[
+                ("x-forwarded-for", "6.6.6.6"),
+                ("x-forwarded-for", "203.0.113.8")
+            ]),
+            ip("203.0.113.8")
+        );
+        // An unreadable entry is not skipped for a forgeable one left of it.
+        assert_eq!(
+            from(&[("x-forwarded-for", "203.0.113.5, garbage")]),
+            ip("127.0.0.1")
+        );
+        // No header: the proxy itself.
+        assert_eq!(from(&[]), ip("127.0.0.1"));
+        // Forwarded, when there is no X-Forwarded-For.
+        assert_eq!(
+            from(&[(
+                "forwarded",
+                "for=6.6.6.6, for=\"[2001:db8:1:2::7]:443\";proto=https"
+            )]),
+            ip("2001:db8:1:2::")
+        );
+        assert_eq!(
+            from(&[("forwarded", "for=198.51.100.4:8080;by=10.1.0.1")]),
+            ip("198.51.100.4")
+        );
+        assert_eq!(from(&[("forwarded", "for=unknown")]), ip("127.0.0.1"));
+        // IPv4-mapped peers are their IPv4 address.
+        let got = client_address(
+            &request("::ffff:127.0.0.1", &[("x-forwarded-for", "10.0.0.9")]),
+            &trusted,
+        );
+        assert_eq!(got.ip, ip("10.0.0.9"));
     }
 }

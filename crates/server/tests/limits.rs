@@ -50,10 +50,10 @@ async fn one_address_creates_a_burst_of_games_then_is_refused_with_retry_after()
 }
 
 #[tokio::test]
-async fn behind_a_proxy_clients_are_told_apart_by_the_configured_header() {
+async fn behind_a_trusted_proxy_clients_are_told_apart_by_its_header() {
     let settings = limited(|s| {
         s.rate_create = Rate::per_minute(1, 1);
-        s.client_ip_header = Some("x-forwarded-for".into());
+        s.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
     });
     let server = common::start(&common::sqlite_url("rate-proxy"), settings).await;
     let addr = server.addr();

@@ -17,6 +17,9 @@ use std::future::Future;
 pub(crate) struct Upgrade {
     key: HeaderValue,
     on_upgrade: OnUpgrade,
+    /// Behind a trusted proxy, the client's place in its address's count
+    /// of connections: held as long as the socket.
+    slot: Option<crate::http::ProxiedSlot>,
 }
 
 fn not_websocket(what: &str) -> ApiError {
@@ -64,7 +67,12 @@ impl<S: Send + Sync> FromRequestParts<S> for Upgrade {
             .extensions
             .remove::<OnUpgrade>()
             .ok_or_else(|| not_websocket("this connection cannot be upgraded"))?;
-        Ok(Upgrade { key, on_upgrade })
+        let slot = parts.extensions.remove::<crate::http::ProxiedSlot>();
+        Ok(Upgrade {
+            key,
+            on_upgrade,
+            slot,
+        })
     }
 }
 
@@ -77,7 +85,9 @@ impl Upgrade {
         Fut: Future<Output = ()> + Send + 'static,
     {
         let on_upgrade = self.on_upgrade;
+        let slot = self.slot;
         tokio::spawn(async move {
+            let _slot = slot;
             // An error here is a client that left during the handshake.
             if let Ok(upgraded) = on_upgrade.await {
                 then(TokioIo::new(upgraded)).await;
