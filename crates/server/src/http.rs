@@ -82,10 +82,18 @@ async fn meter(
             return e.into_response();
         }
     }
+    let helper = (post && path.ends_with("/assist"))
+        || (path.ends_with("/replay")
+            && req
+                .uri()
+                .query()
+                .is_some_and(|q| q.split('&').any(|p| p == "helper=true")));
     let kind = if post && (path == "/api/games" || path.ends_with("/rematch")) {
         Kind::Create
     } else if post && path == "/api/word-lists" {
         Kind::Upload
+    } else if helper {
+        Kind::Helper
     } else if post || path.ends_with("/ws") {
         Kind::Play
     } else {
@@ -594,14 +602,27 @@ async fn assist(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     Body(req): Body<AssistReq>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let stub = hub.stub(&id).await?;
     let who = match req.token.filter(|t| !t.is_empty()) {
         Some(t) => Who::Token(t),
         None => Who::Nobody,
     };
     let answer = crate::assist::assist(&hub, &stub, who, req.request).await?;
-    Ok(Json(json!({ "answer": answer })))
+    Ok(json_text(format!("{{\"answer\":{answer}}}")))
+}
+
+/// A 200 answer whose JSON was written already (off the async workers,
+/// where it may be large).
+pub(crate) fn json_text(text: String) -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        text,
+    )
+        .into_response()
 }
 
 /// How long an upload's body may take to arrive.
