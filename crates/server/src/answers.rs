@@ -17,7 +17,9 @@
 use crate::error::ApiError;
 use hashlink::LinkedHashMap;
 use parlor_core::Viewer;
+use std::collections::HashMap;
 use std::future::Future;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::OnceCell;
@@ -62,9 +64,16 @@ struct Inner {
     bytes: usize,
 }
 
+/// Helper runs one client address may have under way at once: with the
+/// per-run budget, what bounds the cores one client can keep busy however
+/// many the server has.
+pub(crate) const RUNS_PER_CLIENT: usize = 2;
+
 /// The kept answers of one server.
 pub(crate) struct Answers {
     inner: Mutex<Inner>,
+    /// Helper runs under way, by client address (only addresses with some).
+    running: Arc<Mutex<HashMap<IpAddr, usize>>>,
     limit: usize,
     /// Helper runs started (kept answers served are not runs).
     runs: AtomicU64,
@@ -79,10 +88,26 @@ impl Answers {
                 map: LinkedHashMap::new(),
                 bytes: 0,
             }),
+            running: Default::default(),
             limit,
             runs: AtomicU64::new(0),
             hits: AtomicU64::new(0),
         }
+    }
+
+    /// A place for one helper run of `client`, held until dropped; `None`
+    /// if it has [`RUNS_PER_CLIENT`] under way.
+    pub(crate) fn start(&self, client: IpAddr) -> Option<Running> {
+        let mut g = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        let n = g.entry(client).or_insert(0);
+        if *n >= RUNS_PER_CLIENT {
+            return None;
+        }
+        *n += 1;
+        Some(Running {
+            running: self.running.clone(),
+            client,
+        })
     }
 
     /// Counts one run of a game's helper (cached or not).
@@ -183,6 +208,24 @@ impl Answers {
     }
 }
 
+/// One helper run of a client under way (see [`Answers::start`]).
+pub(crate) struct Running {
+    running: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    client: IpAddr,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let mut g = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = g.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                g.remove(&self.client);
+            }
+        }
+    }
+}
+
 fn key_bytes(k: &Key) -> usize {
     ENTRY_OVERHEAD + k.game.len() + k.request.len()
 }
@@ -236,6 +279,20 @@ mod tests {
                 .await;
             assert_eq!(a.runs(), 2);
         });
+    }
+
+    #[test]
+    fn a_client_has_a_few_runs_under_way_at_most() {
+        let a = Answers::new(1 << 20);
+        let (one, two) = (IpAddr::from([10, 0, 0, 1]), IpAddr::from([10, 0, 0, 2]));
+        let held: Vec<Running> = (0..RUNS_PER_CLIENT)
+            .map(|_| a.start(one).unwrap())
+            .collect();
+        assert!(a.start(one).is_none());
+        assert!(a.start(two).is_some(), "another client is not affected");
+        drop(held);
+        assert!(a.start(one).is_some());
+        assert!(a.running.lock().unwrap().is_empty(), "no address kept");
     }
 
     #[test]

@@ -11,7 +11,9 @@
 //! `bot_threads` permits (one less than the cores), so a core is always
 //! left for people's actions; [`ASSIST_QUEUE`] requests are admitted
 //! (running or waiting), beyond that the answer is `busy`. Clients are
-//! metered on their own bucket for helper requests (`Kind::Helper`).
+//! metered on their own bucket for helper requests (`Kind::Helper`), and
+//! one client address has at most [`RUNS_PER_CLIENT`] runs under way: at
+//! most that many cores, each run within its budget, whatever the rate.
 //!
 //! The answer is serialised on the blocking thread too, and refused when
 //! its JSON is over [`ANSWER_MAX_BYTES`] (a game's helper pages its long
@@ -19,11 +21,12 @@
 //! are over are kept ([`crate::answers`]).
 
 use crate::actor::{GameStub, Msg, Who};
-use crate::answers::{Answer, Key, Ran};
+use crate::answers::{Answer, Key, Ran, RUNS_PER_CLIENT};
 use crate::error::ApiError;
 use crate::hub::{Hub, ASSIST_QUEUE};
 use parlor_core::{Resources, Viewer};
 use serde_json::{json, Value};
+use std::net::IpAddr;
 use std::sync::Arc;
 
 /// Largest helper answer sent, in bytes of JSON: a replay carries two
@@ -55,6 +58,7 @@ pub(crate) async fn assist(
     stub: &GameStub,
     who: Who,
     request: Value,
+    client: IpAddr,
 ) -> Result<Arc<str>, ApiError> {
     let request = match request {
         Value::Null => json!({}),
@@ -67,7 +71,7 @@ pub(crate) async fn assist(
     };
     let snapshot = stub.ask(|reply| Msg::Assist { who, reply }).await??;
     let step = snapshot.steps();
-    helper(hub, &snapshot, snapshot.viewer, step, request).await
+    helper(hub, &snapshot, snapshot.viewer, step, request, client).await
 }
 
 /// The helper's answer for `viewer` on the game after its first `step`
@@ -78,9 +82,10 @@ pub(crate) async fn helper(
     viewer: Viewer,
     step: usize,
     request: Value,
+    client: IpAddr,
 ) -> Answer {
     if !snapshot.over {
-        return match run(hub, snapshot, viewer, step, request).await {
+        return match run(hub, snapshot, viewer, step, request, client).await {
             Ran::Keep(answer) => answer,
             Ran::Drop(e) => Err(e),
         };
@@ -92,12 +97,27 @@ pub(crate) async fn helper(
         request: request.to_string(),
     };
     hub.answers()
-        .get_or_run(key, || run(hub, snapshot, viewer, step, request))
+        .get_or_run(key, || run(hub, snapshot, viewer, step, request, client))
         .await
 }
 
-/// One run of the helper on a blocking thread.
-async fn run(hub: &Hub, snapshot: &Snapshot, viewer: Viewer, step: usize, request: Value) -> Ran {
+/// One run of the helper on a blocking thread, for `client`.
+async fn run(
+    hub: &Hub,
+    snapshot: &Snapshot,
+    viewer: Viewer,
+    step: usize,
+    request: Value,
+    client: IpAddr,
+) -> Ran {
+    let Some(running) = hub.answers().start(client) else {
+        return Ran::Drop(ApiError::new(
+            "busy",
+            format!(
+                "your address has {RUNS_PER_CLIENT} helper requests under way; ask again once one is answered"
+            ),
+        ));
+    };
     let Ok(admitted) = hub.assist_queue().try_acquire_owned() else {
         return Ran::Drop(ApiError::new(
             "busy",
@@ -147,6 +167,7 @@ async fn run(hub: &Hub, snapshot: &Snapshot, viewer: Viewer, step: usize, reques
             .unwrap_or_else(|_| Ran::Drop(ApiError::new("internal", "the game's helper panicked")));
         drop(permit);
         drop(admitted);
+        drop(running);
         r
     })
     .await;

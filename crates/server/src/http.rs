@@ -600,6 +600,7 @@ struct AssistReq {
 /// (without a token, a spectator asks).
 async fn assist(
     State(hub): State<Hub>,
+    client: crate::limits::Client,
     Path(id): Path<String>,
     Body(req): Body<AssistReq>,
 ) -> Result<Response, ApiError> {
@@ -608,7 +609,7 @@ async fn assist(
         Some(t) => Who::Token(t),
         None => Who::Nobody,
     };
-    let answer = crate::assist::assist(&hub, &stub, who, req.request).await?;
+    let answer = crate::assist::assist(&hub, &stub, who, req.request, client.0).await?;
     Ok(json_text(format!("{{\"answer\":{answer}}}")))
 }
 

@@ -280,6 +280,7 @@ pub(crate) struct ReplayQuery {
 /// cost no run.
 pub(crate) async fn replay(
     State(hub): State<Hub>,
+    client: Client,
     Path(id): Path<String>,
     Query(q): Query<ReplayQuery>,
 ) -> Result<Response, ApiError> {
@@ -307,8 +308,9 @@ pub(crate) async fn replay(
         // The helper asked twice: on this position (Word Sprout: what
         // could be played here) and on the whole game (Sprouts: the
         // solver's verdict on every move, given only once over).
-        let ask =
-            |at: usize| crate::assist::helper(&hub, &snapshot, Viewer::Spectator, at, json!({}));
+        let ask = |at: usize| {
+            crate::assist::helper(&hub, &snapshot, Viewer::Spectator, at, json!({}), client.0)
+        };
         let position = verdict(ask(step).await)?;
         let game = verdict(ask(steps).await)?;
         Some(match (position, game) {

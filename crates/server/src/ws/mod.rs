@@ -427,7 +427,7 @@ where
                             let reference = reference.clone();
                             tokio::spawn(async move {
                                 let r =
-                                    crate::assist::assist(&hub, &stub, Who::Conn(conn), request)
+                                    crate::assist::assist(&hub, &stub, Who::Conn(conn), request, client)
                                         .await;
                                 drop(permit);
                                 let text = match r {
