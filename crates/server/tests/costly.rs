@@ -81,6 +81,18 @@ async fn a_finished_games_replay_runs_its_helper_once() {
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["answer"], first.unwrap()["game"]["answer"]);
     assert_eq!(server.helper_runs(), 2);
+    // Made-up requests are not new questions for the solver: refused.
+    let (s, v) = post(
+        addr,
+        &format!("/api/games/{id}/assist"),
+        json!({"request": {"again": 1}}),
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (409, Some("helper_refused")),
+        "{v}"
+    );
     server.stop().await;
 }
 
