@@ -1,28 +1,65 @@
 //! The game's own helper (`Game::assist`: Word Sprout's "what could have
-//! been played?"), for a seat or a spectator.
+//! been played?", Sprouts' solver verdicts), for a seat or a spectator.
 //!
 //! The helper may be heavy (its first use builds a word-list index; a
-//! solved answer needs the game's solution), so it never runs on the
-//! game's actor: the actor only hands out a snapshot (the viewer and the
-//! record), and the game is rebuilt and asked on a blocking thread, within
-//! the server's `assist_think` budget and cancelled if its client goes
-//! away. Helper answers and bot decisions share one pool of `bot_threads`
-//! permits (one less than the cores), so a core is always left for
-//! people's actions; [`ASSIST_QUEUE`] requests are admitted (running or
-//! waiting), beyond that the answer is `busy`.
+//! solved answer needs the game's solution; Sprouts' verdicts solve every
+//! position of the game), so it never runs on the game's actor nor on an
+//! async worker: the actor only hands out a [`Snapshot`] (the viewer and
+//! the record), and the game is rebuilt and asked on a blocking thread,
+//! within the server's `assist_think` budget and cancelled if its client
+//! goes away. Helper answers and bot decisions share one pool of
+//! `bot_threads` permits (one less than the cores), so a core is always
+//! left for people's actions; [`ASSIST_QUEUE`] requests are admitted
+//! (running or waiting), beyond that the answer is `busy`. Clients are
+//! metered on their own bucket for helper requests (`Kind::Helper`), and
+//! one client address has at most [`RUNS_PER_CLIENT`] runs under way: at
+//! most that many cores, each run within its budget, whatever the rate.
+//!
+//! The answer is serialised on the blocking thread too, and refused when
+//! its JSON is over [`ANSWER_MAX_BYTES`] (a game's helper pages its long
+//! lists; this bound catches any that does not). Answers on games that
+//! are over are kept ([`crate::answers`]).
 
 use crate::actor::{GameStub, Msg, Who};
+use crate::answers::{Answer, Key, Ran, RUNS_PER_CLIENT};
 use crate::error::ApiError;
 use crate::hub::{Hub, ASSIST_QUEUE};
+use parlor_core::{Resources, Viewer};
 use serde_json::{json, Value};
+use std::net::IpAddr;
+use std::sync::Arc;
 
-/// Asks the game's helper; the answer is the game's own JSON.
+/// Largest helper answer sent, in bytes of JSON: a replay carries two
+/// (the position's and the game's), and stays about a megabyte.
+pub(crate) const ANSWER_MAX_BYTES: usize = 512 * 1024;
+
+/// What the helper works from, taken from the game's actor.
+pub(crate) struct Snapshot {
+    pub id: String,
+    /// Who asks, as the game sees them.
+    pub viewer: Viewer,
+    pub record: Value,
+    pub resources: Resources,
+    /// Over or aborted: the record will not change.
+    pub over: bool,
+}
+
+impl Snapshot {
+    /// Actions in the record.
+    pub(crate) fn steps(&self) -> usize {
+        self.record["actions"].as_array().map_or(0, Vec::len)
+    }
+}
+
+/// Asks the game's helper as `who`, on the game as it is now; the answer
+/// is the game's own JSON, as text.
 pub(crate) async fn assist(
     hub: &Hub,
     stub: &GameStub,
     who: Who,
     request: Value,
-) -> Result<Value, ApiError> {
+    client: IpAddr,
+) -> Result<Arc<str>, ApiError> {
     let request = match request {
         Value::Null => json!({}),
         Value::Object(_) => request,
@@ -32,48 +69,126 @@ pub(crate) async fn assist(
             ))
         }
     };
+    let snapshot = stub.ask(|reply| Msg::Assist { who, reply }).await??;
+    let step = snapshot.steps();
+    helper(hub, &snapshot, snapshot.viewer, step, request, client).await
+}
+
+/// The helper's answer for `viewer` on the game after its first `step`
+/// actions: kept for a game that is over, asked each time otherwise.
+pub(crate) async fn helper(
+    hub: &Hub,
+    snapshot: &Snapshot,
+    viewer: Viewer,
+    step: usize,
+    request: Value,
+    client: IpAddr,
+) -> Answer {
+    if !snapshot.over {
+        return match run(hub, snapshot, viewer, step, request, client).await {
+            Ran::Keep(answer) => answer,
+            Ran::Drop(e) => Err(e),
+        };
+    }
+    let key = Key {
+        game: snapshot.id.clone(),
+        step,
+        viewer,
+        request: request.to_string(),
+    };
+    hub.answers()
+        .get_or_run(key, || run(hub, snapshot, viewer, step, request, client))
+        .await
+}
+
+/// One run of the helper on a blocking thread, for `client`.
+async fn run(
+    hub: &Hub,
+    snapshot: &Snapshot,
+    viewer: Viewer,
+    step: usize,
+    request: Value,
+    client: IpAddr,
+) -> Ran {
+    let Some(running) = hub.answers().start(client) else {
+        return Ran::Drop(ApiError::new(
+            "busy",
+            format!(
+                "your address has {RUNS_PER_CLIENT} helper requests under way; ask again once one is answered"
+            ),
+        ));
+    };
     let Ok(admitted) = hub.assist_queue().try_acquire_owned() else {
-        return Err(ApiError::new(
+        return Ran::Drop(ApiError::new(
             "busy",
             format!("the helper is answering {ASSIST_QUEUE} requests; try again in a moment"),
         ));
     };
-    let (viewer, record, resources) = stub.ask(|reply| Msg::Assist { who, reply }).await??;
-    let permit = hub
-        .think_slots()
-        .acquire_owned()
-        .await
-        .map_err(|_| ApiError::gone())?;
+    let Ok(permit) = hub.think_slots().acquire_owned().await else {
+        return Ran::Drop(ApiError::gone());
+    };
     let hub2 = hub.clone();
     // Dropped with this future (the client went away, the server stops):
     // the helper is told to stop, so an abandoned request frees its slot.
     let cancel = parlor_core::Cancel::new();
     let _stop = CancelOnDrop(cancel.clone());
-    let budget = parlor_core::Budget::time(hub.settings().assist_think).with_cancel(cancel);
-    let job = move || {
-        let m = hub2
-            .registry()
-            .replay(&record, &resources)
-            .map_err(|e| ApiError::new("internal", format!("the game cannot be rebuilt: {e}")))?;
-        match m.assist_json(viewer, &request, &budget) {
+    let budget = parlor_core::Budget::time(hub.settings().assist_think).with_cancel(cancel.clone());
+    let mut record = snapshot.record.clone();
+    let resources = snapshot.resources.clone();
+    let job = move || -> Ran {
+        hub2.answers().count_run();
+        if let Some(a) = record["actions"].as_array_mut() {
+            a.truncate(step);
+        }
+        let m = match hub2.registry().replay(&record, &resources) {
+            Ok(m) => m,
+            Err(e) => {
+                return Ran::Drop(ApiError::new(
+                    "internal",
+                    format!("the game cannot be rebuilt: {e}"),
+                ))
+            }
+        };
+        let answer = match m.assist_json(viewer, &request, &budget) {
             None => Err(ApiError::new(
                 "no_helper",
                 format!("{} has no helper", m.info().title),
             )),
             Some(Err(message)) => Err(ApiError::new("helper_refused", message)),
-            Some(Ok(answer)) => Ok(answer),
+            Some(Ok(answer)) => bounded(&answer),
+        };
+        if budget.cancelled() {
+            return Ran::Drop(ApiError::new("busy", "the helper request was cancelled"));
         }
+        Ran::Keep(answer)
     };
-    let result = tokio::task::spawn_blocking(move || {
+    let r = tokio::task::spawn_blocking(move || {
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
-            .unwrap_or_else(|_| Err(ApiError::new("internal", "the game's helper panicked")));
+            .unwrap_or_else(|_| Ran::Drop(ApiError::new("internal", "the game's helper panicked")));
         drop(permit);
         drop(admitted);
+        drop(running);
         r
     })
-    .await
-    .map_err(|e| ApiError::new("internal", e.to_string()))?;
-    result
+    .await;
+    r.unwrap_or_else(|e| Ran::Drop(ApiError::new("internal", e.to_string())))
+}
+
+/// `answer` as JSON text, or a refusal if it is over [`ANSWER_MAX_BYTES`].
+fn bounded(answer: &Value) -> Answer {
+    let text = serde_json::to_string(answer)
+        .map_err(|e| ApiError::new("internal", format!("the helper's answer: {e}")))?;
+    if text.len() > ANSWER_MAX_BYTES {
+        return Err(ApiError::new(
+            "helper_refused",
+            format!(
+                "the answer would be {} KiB, over the {} KiB an answer may hold: ask for less (a smaller page)",
+                text.len() / 1024,
+                ANSWER_MAX_BYTES / 1024
+            ),
+        ));
+    }
+    Ok(text.into())
 }
 
 /// Raises its flag when dropped.

@@ -96,10 +96,18 @@ async fn meter(State(hub): State<Hub>, mut req: Request, next: axum::middleware:
             return e.into_response();
         }
     }
+    let helper = (post && path.ends_with("/assist"))
+        || (path.ends_with("/replay")
+            && req
+                .uri()
+                .query()
+                .is_some_and(|q| q.split('&').any(|p| p == "helper=true")));
     let kind = if post && (path == "/api/games" || path.ends_with("/rematch")) {
         Kind::Create
     } else if post && path == "/api/word-lists" {
         Kind::Upload
+    } else if helper {
+        Kind::Helper
     } else if post || path.ends_with("/ws") {
         Kind::Play
     } else {
@@ -639,17 +647,31 @@ struct AssistReq {
 /// (without a token, a spectator asks).
 async fn assist(
     State(hub): State<Hub>,
+    client: crate::limits::Client,
     Path(id): Path<String>,
     headers: HeaderMap,
     Body(req): Body<AssistReq>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let stub = hub.stub(&id).await?;
     let who = match maybe_holder(&hub, &headers, req.token).await? {
         Some(h) => Who::Token(h),
         None => Who::Nobody,
     };
-    let answer = crate::assist::assist(&hub, &stub, who, req.request).await?;
-    Ok(Json(json!({ "answer": answer })))
+    let answer = crate::assist::assist(&hub, &stub, who, req.request, client.0).await?;
+    Ok(json_text(format!("{{\"answer\":{answer}}}")))
+}
+
+/// A 200 answer whose JSON was written already (off the async workers,
+/// where it may be large).
+pub(crate) fn json_text(text: String) -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        text,
+    )
+        .into_response()
 }
 
 /// How long an upload's body may take to arrive.

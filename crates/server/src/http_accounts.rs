@@ -12,7 +12,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use parlor_core::{ToAct, Viewer};
+use parlor_core::Viewer;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -271,56 +271,80 @@ pub(crate) struct ReplayQuery {
     helper: Option<bool>,
 }
 
-/// `GET /api/games/{id}/replay?step=N[&helper=true]`: a finished game
-/// after its first N actions, as a spectator sees it: the view, the
-/// events of action N, who made it, and with `helper` the game's own
-/// helper (its answer to an empty request) on that position and on the
-/// whole game.
+/// `GET /api/games/{id}/replay?step=N[&helper=true]`: a game that is over
+/// (finished or aborted) after its first N actions, as a spectator sees
+/// it: the view, the events of action N, who made it, and with `helper`
+/// the game's own helper (its answer to an empty request) on that
+/// position and on the whole game. The helper runs only when asked, and
+/// its answers are kept (the game will not change): asked again, they
+/// cost no run.
 pub(crate) async fn replay(
     State(hub): State<Hub>,
+    client: Client,
     Path(id): Path<String>,
     Query(q): Query<ReplayQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let stub = hub.stub(&id).await?;
-    let (_, record, resources) = stub
+    let snapshot = stub
         .ask(|reply| Msg::Assist {
             who: Who::Nobody,
             reply,
         })
         .await??;
-    let steps = record["actions"].as_array().map_or(0, Vec::len);
+    if !snapshot.over {
+        return Err(ApiError::new(
+            "not_over",
+            "a game is replayed once it is over",
+        ));
+    }
+    let steps = snapshot.steps();
     let step = q.step.unwrap_or(steps);
     if step > steps {
         return Err(ApiError::bad_json(format!(
             "step: this game has {steps} moves: 0 to {steps}"
         )));
     }
+    let helper = if q.helper.unwrap_or(false) {
+        // The helper asked twice: on this position (Word Sprout: what
+        // could be played here) and on the whole game (Sprouts: the
+        // solver's verdict on every move, given only once over).
+        let ask = |at: usize| {
+            crate::assist::helper(&hub, &snapshot, Viewer::Spectator, at, json!({}), client.0)
+        };
+        let position = verdict(ask(step).await)?;
+        let game = verdict(ask(steps).await)?;
+        Some(match (position, game) {
+            (None, None) => {
+                json!({"none": format!("{} has no helper", crate::http::title(&hub, snapshot.record["game"].as_str().unwrap_or_default()))})
+                    .to_string()
+            }
+            (position, game) => format!(
+                "{{\"position\":{},\"game\":{}}}",
+                position.as_deref().unwrap_or("null"),
+                game.as_deref().unwrap_or("null")
+            ),
+        })
+    } else {
+        None
+    };
     let permit = hub
         .think_slots()
         .acquire_owned()
         .await
         .map_err(|_| ApiError::gone())?;
     let hub2 = hub.clone();
-    let budget = parlor_core::Budget::time(hub.settings().assist_think);
-    let helper = q.helper.unwrap_or(false);
-    let job = move || -> Result<Value, ApiError> {
-        let rebuild = |record: &Value| {
-            hub2.registry()
-                .replay(record, &resources)
-                .map_err(|e| ApiError::new("internal", format!("the game cannot be rebuilt: {e}")))
-        };
-        let whole = rebuild(&record)?;
-        if whole.to_act() != ToAct::Over {
-            return Err(ApiError::new(
-                "not_over",
-                "a game is replayed once it is over",
-            ));
-        }
+    let crate::assist::Snapshot {
+        record, resources, ..
+    } = snapshot;
+    let job = move || -> Result<String, ApiError> {
         let mut part = record.clone();
         if let Some(a) = part["actions"].as_array_mut() {
             a.truncate(step);
         }
-        let m = rebuild(&part)?;
+        let m = hub2
+            .registry()
+            .replay(&part, &resources)
+            .map_err(|e| ApiError::new("internal", format!("the game cannot be rebuilt: {e}")))?;
         let by = step
             .checked_sub(1)
             .and_then(|i| record["actions"].get(i))
@@ -330,24 +354,7 @@ pub(crate) async fn replay(
             .into_iter()
             .next()
             .unwrap_or_default();
-        // The helper asked twice: on this position (Word Sprout: what
-        // could be played here) and on the whole finished game (Sprouts:
-        // the solver's verdict on every move, given only once over).
-        let ask = |m: &dyn parlor_core::DynMatch| -> Option<Value> {
-            match m.assist_json(Viewer::Spectator, &json!({}), &budget) {
-                None => None,
-                Some(Ok(answer)) => Some(json!({"answer": answer})),
-                Some(Err(message)) => Some(json!({"refused": message})),
-            }
-        };
-        let verdict = match (helper, ask(&*m), ask(&*whole)) {
-            (false, _, _) => Value::Null,
-            (true, None, None) => {
-                json!({"none": format!("{} has no helper", m.info().title)})
-            }
-            (true, position, game) => json!({"position": position, "game": game}),
-        };
-        Ok(json!({
+        let mut text = json!({
             "step": step,
             "steps": steps,
             "view": m.view_json(Viewer::Spectator),
@@ -355,8 +362,15 @@ pub(crate) async fn replay(
             "outcome": m.outcome(),
             "by": by,
             "events": events,
-            "helper": verdict,
-        }))
+        })
+        .to_string();
+        // The helper's answers were written as JSON when they were made:
+        // appended as they are.
+        text.pop();
+        text.push_str(",\"helper\":");
+        text.push_str(helper.as_deref().unwrap_or("null"));
+        text.push('}');
+        Ok(text)
     };
     let r = tokio::task::spawn_blocking(move || {
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
@@ -366,5 +380,16 @@ pub(crate) async fn replay(
     })
     .await
     .map_err(|e| ApiError::new("internal", e.to_string()))??;
-    Ok(Json(r))
+    Ok(crate::http::json_text(r))
+}
+
+/// One helper answer as the replay shows it: `{"answer": ...}`,
+/// `{"refused": "..."}`, or nothing where the game has no helper.
+fn verdict(answer: crate::answers::Answer) -> Result<Option<String>, ApiError> {
+    match answer {
+        Ok(text) => Ok(Some(format!("{{\"answer\":{text}}}"))),
+        Err(e) if e.code == "no_helper" => Ok(None),
+        Err(e) if e.code == "helper_refused" => Ok(Some(json!({"refused": e.message}).to_string())),
+        Err(e) => Err(e),
+    }
 }

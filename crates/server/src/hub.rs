@@ -50,6 +50,8 @@ struct Inner {
     think_slots: Arc<tokio::sync::Semaphore>,
     /// Helper requests admitted (running or waiting): beyond, `busy`.
     assist_queue: Arc<tokio::sync::Semaphore>,
+    /// Finished games' helper answers (see `crate::answers`).
+    answers: crate::answers::Answers,
     /// Each client address's buckets (see `crate::limits`).
     limits: crate::limits::ClientLimits,
     /// Login throttles and password hashing (see `crate::accounts`).
@@ -148,6 +150,7 @@ impl Hub {
         let presence = crate::presence::Presence::start(&store, &settings, shutdown.clone());
         let leases = crate::lease::Leases::new(&store, presence.process(), settings.lease_ttl);
         let limits_by_client = crate::limits::ClientLimits::new(&settings);
+        let answers = crate::answers::Answers::new(settings.helper_cache_bytes);
         let creations = tokio::sync::Semaphore::new(settings.creations_at_once.max(1));
         // One bound for what every game derives, on the server's lists and
         // the uploaded ones alike (which are added to these resources).
@@ -165,6 +168,7 @@ impl Hub {
                 shutdown,
                 think_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
                 assist_queue: Arc::new(tokio::sync::Semaphore::new(ASSIST_QUEUE)),
+                answers,
                 limits: limits_by_client,
                 accounts: crate::accounts::Accounts::new(),
                 creations,
@@ -200,6 +204,10 @@ impl Hub {
     /// Permits for helper requests admitted (running or waiting).
     pub(crate) fn assist_queue(&self) -> Arc<tokio::sync::Semaphore> {
         self.inner.assist_queue.clone()
+    }
+    /// Finished games' helper answers.
+    pub(crate) fn answers(&self) -> &crate::answers::Answers {
+        &self.inner.answers
     }
     /// Takes one request of `kind` from the client's bucket (always
     /// granted with rate limits off).

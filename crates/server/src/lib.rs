@@ -48,6 +48,7 @@
 
 mod accounts;
 mod actor;
+mod answers;
 mod assist;
 pub mod bench;
 mod chat;
@@ -160,13 +161,20 @@ pub struct Settings {
     pub rate_limits: bool,
     /// Games one client address may create (rematches included).
     pub rate_create: Rate,
-    /// Actions, joins, claims, helper requests and new WebSockets of one
-    /// client address.
+    /// Actions, joins, claims and new WebSockets of one client address.
     pub rate_play: Rate,
     /// Word lists one client address may upload.
     pub rate_upload: Rate,
     /// Other requests (state, lists, records, pages) of one client address.
     pub rate_read: Rate,
+    /// Requests of one client address that may run a game's helper or
+    /// solver (`assist` over HTTP and WebSocket, a replay with
+    /// `helper=true`), each within `assist_think`.
+    pub rate_helper: Rate,
+    /// Bytes of helper answers kept for games that are over (their answer
+    /// cannot change), least recently used out: asked again, they cost no
+    /// helper run.
+    pub helper_cache_bytes: usize,
     /// Messages one WebSocket may send.
     pub rate_conn: Rate,
     /// Chat lines and reactions one WebSocket may send (they also count
@@ -278,6 +286,8 @@ impl Default for Settings {
             rate_play: Rate::per_second(120, 30),
             rate_upload: Rate::per_minute(5, 1),
             rate_read: Rate::per_second(600, 100),
+            rate_helper: Rate::per_minute(20, 30),
+            helper_cache_bytes: 32 * 1024 * 1024,
             rate_conn: Rate::per_second(60, 20),
             rate_chat: Rate::per_minute(8, 30),
             trusted_proxies: Vec::new(),
@@ -437,6 +447,18 @@ impl Server {
     /// The server's database handle.
     pub fn store(&self) -> &Store {
         self.hub.store()
+    }
+
+    /// How many times a game's helper has run (answers served from the
+    /// cache of finished games' answers are not counted).
+    pub fn helper_runs(&self) -> u64 {
+        self.hub.answers().runs()
+    }
+
+    /// How many helper answers were served from the cache of finished
+    /// games' answers.
+    pub fn helper_hits(&self) -> u64 {
+        self.hub.answers().hits()
     }
 
     /// How many games are in memory.

@@ -63,13 +63,17 @@ impl Rate {
 pub(crate) enum Kind {
     /// Creating a game (a rematch included).
     Create,
-    /// An action, a claim or a helper request over HTTP, a join; opening a
-    /// WebSocket.
+    /// An action, a claim, a join; opening a WebSocket.
     Play,
     /// Uploading a word list.
     Upload,
     /// Everything else that reads (state, lists, records).
     Read,
+    /// A request that may run a game's helper or solver (`assist` over
+    /// HTTP and WebSocket, a replay with `helper=true`): one may cost
+    /// seconds of a core, so it has a bucket of its own, far smaller than
+    /// the cheap reads'.
+    Helper,
 }
 
 impl Kind {
@@ -79,6 +83,7 @@ impl Kind {
             Kind::Play => "moves and connections",
             Kind::Upload => "word lists uploaded",
             Kind::Read => "requests",
+            Kind::Helper => "helper requests",
         }
     }
 }
@@ -89,7 +94,8 @@ pub(crate) struct ClientLimits {
     play: DefaultKeyedRateLimiter<IpAddr>,
     upload: DefaultKeyedRateLimiter<IpAddr>,
     read: DefaultKeyedRateLimiter<IpAddr>,
-    rates: [Rate; 4],
+    helper: DefaultKeyedRateLimiter<IpAddr>,
+    rates: [Rate; 5],
     /// Checks since the buckets of quiet clients were last dropped.
     checks: AtomicU32,
 }
@@ -105,7 +111,14 @@ impl ClientLimits {
             play: RateLimiter::keyed(s.rate_play.quota()),
             upload: RateLimiter::keyed(s.rate_upload.quota()),
             read: RateLimiter::keyed(s.rate_read.quota()),
-            rates: [s.rate_create, s.rate_play, s.rate_upload, s.rate_read],
+            helper: RateLimiter::keyed(s.rate_helper.quota()),
+            rates: [
+                s.rate_create,
+                s.rate_play,
+                s.rate_upload,
+                s.rate_read,
+                s.rate_helper,
+            ],
             checks: AtomicU32::new(0),
         }
     }
@@ -117,9 +130,16 @@ impl ClientLimits {
             Kind::Play => (&self.play, self.rates[1]),
             Kind::Upload => (&self.upload, self.rates[2]),
             Kind::Read => (&self.read, self.rates[3]),
+            Kind::Helper => (&self.helper, self.rates[4]),
         };
         if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
-            for l in [&self.create, &self.play, &self.upload, &self.read] {
+            for l in [
+                &self.create,
+                &self.play,
+                &self.upload,
+                &self.read,
+                &self.helper,
+            ] {
                 l.retain_recent();
                 l.shrink_to_fit();
             }

@@ -513,9 +513,15 @@ impl Game for Sprouts {
     fn assist(
         &self,
         _viewer: Viewer,
-        _request: &serde_json::Value,
+        request: &serde_json::Value,
         budget: &parlor_core::Budget,
     ) -> Option<Result<serde_json::Value, String>> {
+        // One question only: a host that keeps a finished game's answer
+        // per request then runs the solver once per game, not once per
+        // made-up request.
+        if request.as_object().is_none_or(|o| !o.is_empty()) {
+            return Some(Err("the solver's verdicts take no request: send {}".into()));
+        }
         if !self.over {
             return Some(Err(
                 "the solver's verdicts on the moves come once the game is over".into(),

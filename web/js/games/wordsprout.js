@@ -461,7 +461,27 @@ export function mount(ctx) {
     helperSolveLabel.hidden = v.players !== 2;
   }
 
-  /** Asks the server's helper about the string in the box and shows the plays. */
+  /**
+   * One of the helper's plays as a list item.
+   * @param {any} a the answer (its string)
+   * @param {any} m the play
+   */
+  function helperItem(a, m) {
+    const mark = m.wins === true ? '★ ' : m.wins === false ? '✗ ' : '';
+    const where = m.position === 0 ? 'in front' : m.position >= a.string.length ? 'at the end' : `after ${a.string[m.position - 1].toUpperCase()}`;
+    const words = /** @type {string[]} */ (m.goal_words);
+    // The server lists a play's first goal words only, with their count.
+    const count = typeof m.goal_count === 'number' ? m.goal_count : words.length;
+    const few = words.slice(0, 8).join(', ');
+    const rest = count > words.length ? ` … and ${count - words.length} more` : '';
+    return h('li', { class: m.wins === true ? 'wins' : m.wins === false ? 'loses' : '', dataset: { result: m.result } },
+      mark, h('strong', null, m.result.toUpperCase()), ` (${m.letter.toUpperCase()} ${where}${m.second ? ` and ${String(m.second[1]).toUpperCase()}` : ''}) — `,
+      count > 8
+        ? h('details', { class: 'goal-words' }, h('summary', null, `${few} … (${count} goal words)`), words.join(', ') + rest)
+        : h('span', { class: 'goal-words' }, few));
+  }
+
+  /** Asks the server's helper about the string in the box and shows the plays, a page at a time. */
   async function askHelper() {
     const string = helperInput.value.trim().toLowerCase();
     const n = ++helperAsked;
@@ -469,24 +489,41 @@ export function mount(ctx) {
     try {
       const a = await ctx.assist({ string, solve: helperSolve.checked && !helperSolveLabel.hidden });
       if (n !== helperAsked) return;
+      const total = typeof a.total === 'number' ? a.total : a.moves.length;
+      const list = h('ol', { class: 'helper-moves' }, a.moves.map((/** @type {any} */ m) => helperItem(a, m)));
+      const more = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', id: 'ws-helper-more', hidden: true }));
+      /** @type {any} */
+      let next = a.next;
+      let shownCount = a.moves.length;
+      const drawMore = () => {
+        more.hidden = !next;
+        more.textContent = `Show more (${total - shownCount} more play${total - shownCount === 1 ? '' : 's'})`;
+      };
+      more.addEventListener('click', async () => {
+        if (!next) return;
+        more.disabled = true;
+        try {
+          const page = await ctx.assist(next);
+          if (n !== helperAsked) return;
+          for (const m of page.moves) list.append(helperItem(page, m));
+          shownCount += page.moves.length;
+          next = page.next;
+        } catch (e) {
+          more.textContent = `⚠ ${/** @type {Error} */ (e).message}`;
+          return;
+        } finally {
+          more.disabled = false;
+        }
+        drawMore();
+      });
+      drawMore();
       replace(
         helperResult,
-        h('p', { id: 'ws-helper-summary' }, a.moves.length
-          ? `${a.moves.length} possible play${a.moves.length === 1 ? '' : 's'} from ${shown(a.string)}${a.solved ? ' (★ wins, ✗ loses, with perfect play after it)' : ''}:`
+        h('p', { id: 'ws-helper-summary' }, total
+          ? `${total} possible play${total === 1 ? '' : 's'} from ${shown(a.string)}${a.solved ? ' (★ wins, ✗ loses, with perfect play after it)' : ''}:`
           : `No play from ${shown(a.string)}: whoever is to play can only go out.`),
-        a.moves.length
-          ? h('ol', { class: 'helper-moves' }, a.moves.map((/** @type {any} */ m) => {
-              const mark = m.wins === true ? '★ ' : m.wins === false ? '✗ ' : '';
-              const where = m.position === 0 ? 'in front' : m.position >= a.string.length ? 'at the end' : `after ${a.string[m.position - 1].toUpperCase()}`;
-              const words = /** @type {string[]} */ (m.goal_words);
-              const few = words.slice(0, 8).join(', ');
-              return h('li', { class: m.wins === true ? 'wins' : m.wins === false ? 'loses' : '', dataset: { result: m.result } },
-                mark, h('strong', null, m.result.toUpperCase()), ` (${m.letter.toUpperCase()} ${where}${m.second ? ` and ${String(m.second[1]).toUpperCase()}` : ''}) — `,
-                words.length > 8
-                  ? h('details', { class: 'goal-words' }, h('summary', null, `${few} … (${words.length} goal words)`), words.join(', '))
-                  : h('span', { class: 'goal-words' }, few));
-            }))
-          : null,
+        total ? list : null,
+        more,
       );
     } catch (e) {
       if (n !== helperAsked) return;

@@ -245,7 +245,7 @@ pub(crate) enum Msg {
     /// rebuild the game from off the actor (see `crate::assist`).
     Assist {
         who: Who,
-        reply: oneshot::Sender<Result<(Viewer, Value, Resources), ApiError>>,
+        reply: oneshot::Sender<Result<crate::assist::Snapshot, ApiError>>,
     },
 }
 
@@ -744,8 +744,14 @@ impl GameActor {
                     Who::Token(h) => self.viewer_of(Some(&h)),
                     Who::Nobody | Who::Host => Ok(Viewer::Spectator),
                 };
-                let _ =
-                    reply.send(viewer.map(|v| (v, self.m.record_json(), self.resources.clone())));
+                let _ = reply.send(viewer.map(|viewer| crate::assist::Snapshot {
+                    id: self.row.id.clone(),
+                    viewer,
+                    record: self.m.record_json(),
+                    resources: self.resources.clone(),
+                    // An aborted game is over too: its record will not change.
+                    over: self.m.to_act() == ToAct::Over || self.row.aborted,
+                }));
             }
             Msg::Expire { cutoff_ms } => {
                 if self.expire(cutoff_ms).await {

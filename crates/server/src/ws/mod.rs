@@ -428,21 +428,27 @@ where
                 },
                 Some("assist") => {
                     // Answered off the game's task; at most two at once per
-                    // connection, so one client cannot fill the helper's queue.
-                    match assists.clone().try_acquire_owned() {
-                        Ok(permit) => {
+                    // connection, so one client cannot fill the helper's queue,
+                    // and drawn on the client's helper bucket like HTTP's.
+                    let metered = hub.meter(crate::limits::Kind::Helper, client);
+                    match metered.map(|()| assists.clone().try_acquire_owned()) {
+                        Err(e) => Err(e),
+                        Ok(Ok(permit)) => {
                             let (hub, stub, answers_to, conn) =
                                 (hub.clone(), bound.stub.clone(), answers_to.clone(), bound.conn);
                             let reference = reference.clone();
                             tokio::spawn(async move {
                                 let r =
-                                    crate::assist::assist(&hub, &stub, Who::Conn(conn), request)
+                                    crate::assist::assist(&hub, &stub, Who::Conn(conn), request, client)
                                         .await;
                                 drop(permit);
                                 let text = match r {
-                                    Ok(answer) => json!({"type": "assist", "ref": reference, "answer": answer})
-                                        .to_string()
-                                        .into(),
+                                    // The answer was written as JSON off the
+                                    // async workers: only copied here.
+                                    Ok(answer) => format!(
+                                        "{{\"type\":\"assist\",\"ref\":{reference},\"answer\":{answer}}}"
+                                    )
+                                    .into(),
                                     Err(e) => error_text(reference, &e),
                                 };
                                 let own = answers_to.lock().unwrap_or_else(|e| e.into_inner()).clone();
@@ -452,7 +458,7 @@ where
                             });
                             Ok(())
                         }
-                        Err(_) => Err(ApiError::new(
+                        Ok(Err(_)) => Err(ApiError::new(
                             "busy",
                             "two helper requests are already under way on this connection",
                         )),
