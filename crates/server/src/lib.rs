@@ -64,6 +64,7 @@ mod limits;
 mod presence;
 mod quick;
 pub mod ratings;
+mod shown;
 pub mod storage;
 mod summary;
 mod time;
