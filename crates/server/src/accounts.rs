@@ -48,7 +48,8 @@ pub const COOKIE: &str = "parlor_session";
 pub const SESSION_TTL: Duration = Duration::from_secs(30 * 24 * 3600);
 /// Username length bounds, in characters of A-Z a-z 0-9 _ -.
 pub const USERNAME_LEN: std::ops::RangeInclusive<usize> = 3..=24;
-/// Password length bounds, in bytes (bounded before any hashing).
+/// Password length bounds, in characters (what a person counts as they
+/// type), checked before any hashing: at most four bytes a character.
 pub const PASSWORD_LEN: std::ops::RangeInclusive<usize> = 8..=128;
 /// Password hashes computed at once.
 pub const HASHING_AT_ONCE: usize = 2;
@@ -160,17 +161,29 @@ pub fn check_username(u: &str) -> Result<(), ApiError> {
     }
 }
 
-/// Checks a new password's length: [`PASSWORD_LEN`] bytes.
+/// Checks a new password's length: [`PASSWORD_LEN`] characters.
 pub fn check_password(p: &str) -> Result<(), ApiError> {
-    if PASSWORD_LEN.contains(&p.len()) {
+    let n = password_chars(p);
+    if PASSWORD_LEN.contains(&n) {
         Ok(())
     } else {
         Err(ApiError::bad_json(format!(
-            "password: {} to {} characters",
+            "password: {} to {} characters; this one has {}",
             PASSWORD_LEN.start(),
-            PASSWORD_LEN.end()
+            PASSWORD_LEN.end(),
+            if n > *PASSWORD_LEN.end() {
+                format!("more than {}", PASSWORD_LEN.end())
+            } else {
+                n.to_string()
+            }
         )))
     }
+}
+
+/// A password's length in characters, counted no further than one past
+/// [`PASSWORD_LEN`]'s end (a megabyte costs no more than a long password).
+fn password_chars(p: &str) -> usize {
+    p.chars().take(PASSWORD_LEN.end() + 1).count()
 }
 
 /// The PHC string of `password`'s Argon2id hash with a fresh salt.
@@ -347,7 +360,7 @@ pub(crate) async fn login(
 ) -> Result<(String, HeaderValue), ApiError> {
     // Bounded before anything else: no hashing of a megabyte.
     check_username(&username)?;
-    if password.len() > *PASSWORD_LEN.end() {
+    if password_chars(&password) > *PASSWORD_LEN.end() {
         return Err(wrong_password());
     }
     hub.accounts().throttle(client, Some(&username))?;
@@ -428,6 +441,22 @@ mod tests {
         assert!(check_password("1234567").is_err());
         assert!(check_password("12345678").is_ok());
         assert!(check_password(&"x".repeat(129)).is_err());
+    }
+
+    #[test]
+    fn a_passwords_length_is_counted_in_characters_as_its_error_says() {
+        // Eight bytes, four characters: too short, and the error says so
+        // in the unit it counts in.
+        let e = check_password("éééé").unwrap_err();
+        assert_eq!(
+            e.message, "password: 8 to 128 characters; this one has 4",
+            "{e:?}"
+        );
+        // 128 characters of two bytes each: within the bound.
+        assert!(check_password(&"é".repeat(128)).is_ok());
+        assert!(check_password(&"🔑".repeat(8)).is_ok());
+        let e = check_password(&"é".repeat(129)).unwrap_err();
+        assert!(e.message.ends_with("this one has more than 128"), "{e:?}");
     }
 
     #[test]
