@@ -161,6 +161,19 @@ pub fn check_username(u: &str) -> Result<(), ApiError> {
     }
 }
 
+/// The key under which usernames that look alike collide: the name's
+/// confusable skeleton (Unicode TR39, through the `unicode-security`
+/// crate: `I`, `1` and `l` all become `l`, `0` becomes `O`, `rn` stands
+/// for `m`), in lower case, and the skeleton of that again (lowering can
+/// make a letter that has a skeleton of its own: `M` to `m`). Names are
+/// already unique ignoring case; with this, `Lilly0`, `LiIly0`, `LiIIy0`
+/// and `LilIyO` are one name too. A new account whose key an existing
+/// account has is refused (see `docs/api.md`, "Names").
+pub fn username_skeleton(u: &str) -> String {
+    let first: String = unicode_security::skeleton(u).collect();
+    unicode_security::skeleton(&first.to_lowercase()).collect()
+}
+
 /// Checks a new password's length: [`PASSWORD_LEN`] characters.
 pub fn check_password(p: &str) -> Result<(), ApiError> {
     let n = password_chars(p);
@@ -320,6 +333,10 @@ pub(crate) async fn register(
     if hub.store().read(move |s| s.account(&name)).await?.is_some() {
         return Err(username_taken(&username));
     }
+    let name = username.clone();
+    if let Some(like) = hub.store().read(move |s| s.account_like(&name)).await? {
+        return Err(username_too_like(&username, Some(&like)));
+    }
     let phc = hub
         .accounts()
         .hash_job(move || hash_password(&password))
@@ -336,7 +353,12 @@ pub(crate) async fn register(
         })
         .await?;
     if !taken {
-        return Err(username_taken(&username));
+        // Made meanwhile by another sign-up: the same name, or one too like it.
+        let name = username.clone();
+        if hub.store().read(move |s| s.account(&name)).await?.is_some() {
+            return Err(username_taken(&username));
+        }
+        return Err(username_too_like(&username, None));
     }
     let cookie = new_session(hub, headers, &username).await?;
     Ok((username, cookie))
@@ -346,6 +368,20 @@ fn username_taken(u: &str) -> ApiError {
     ApiError::new(
         "username_taken",
         format!("the username {u} is taken (names are compared ignoring case); choose another"),
+    )
+}
+
+fn username_too_like(u: &str, like: Option<&str>) -> ApiError {
+    ApiError::new(
+        "username_taken",
+        format!(
+            "the username {u} looks too much like {}: letters that look alike (l, I and 1; \
+             O and 0; rn and m) count as the same, as does case; choose another",
+            match like {
+                Some(like) => format!("the existing account {like}"),
+                None => "an existing account".to_string(),
+            }
+        ),
     )
 }
 
@@ -441,6 +477,22 @@ mod tests {
         assert!(check_password("1234567").is_err());
         assert!(check_password("12345678").is_ok());
         assert!(check_password(&"x".repeat(129)).is_err());
+    }
+
+    #[test]
+    fn usernames_that_look_alike_have_one_skeleton() {
+        let key = username_skeleton("Lilly0");
+        for u in ["LiIly0", "LiIIy0", "LilIyO", "lilly0", "Li1ly0", "Lilly0"] {
+            assert_eq!(username_skeleton(u), key, "{u}");
+        }
+        // Not a look-alike (a capital I is, a small i is not), but the same
+        // name ignoring case: the username's own key refuses it.
+        assert_ne!(username_skeleton("LILLY0"), key);
+        assert_eq!(username_skeleton("modern"), username_skeleton("rnodern"));
+        assert_eq!(username_skeleton("Mo"), username_skeleton("rno"));
+        for u in ["Lily0", "Lilly8", "Billy0", "Ann", "Bea"] {
+            assert_ne!(username_skeleton(u), key, "{u}");
+        }
     }
 
     #[test]

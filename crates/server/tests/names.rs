@@ -156,3 +156,65 @@ async fn a_word_lists_name_loses_its_hidden_characters() {
     assert_eq!(v["name"], "mytxt.exe list", "{v}");
     server.stop().await;
 }
+
+/// Usernames that look alike (the same TR39 skeleton, case aside): the
+/// first registers, the others are refused with the name they look like;
+/// the first still logs in. On SQLite and PostgreSQL (skipped with a
+/// notice without `PARLOR_PG_URL`).
+#[tokio::test(flavor = "multi_thread")]
+async fn usernames_that_look_like_an_existing_one_are_refused() {
+    let mut dbs = vec![common::sqlite_url("names-users")];
+    dbs.extend(tokio::task::block_in_place(|| {
+        common::pg_fresh_db("names_users")
+    }));
+    for db in dbs {
+        let server = common::start(&db, test_settings()).await;
+        let addr = server.addr();
+        let register = |u: &str| {
+            let body = json!({"username": u, "password": "a long password"}).to_string();
+            async move {
+                http_full(
+                    addr,
+                    "POST",
+                    "/api/account/register",
+                    Some(body.as_bytes()),
+                    &[],
+                )
+                .await
+                .unwrap()
+            }
+        };
+        let (s, _, v) = register("Lilly0").await;
+        assert_eq!(s, 201, "{v}");
+        for u in ["LiIly0", "LiIIy0", "LilIyO"] {
+            let (s, _, v) = register(u).await;
+            assert_eq!(s, 409, "{u}: {v}");
+            assert_eq!(v["error"]["code"], "username_taken", "{v}");
+            let m = v["error"]["message"].as_str().unwrap();
+            assert!(
+                m.contains(&format!(
+                    "{u} looks too much like the existing account Lilly0"
+                )),
+                "{m}"
+            );
+        }
+        let (s, _, v) = register("Lily0").await;
+        assert_eq!(s, 201, "a different name: {v}");
+        let (s, _, v) = http_full(
+            addr,
+            "POST",
+            "/api/account/login",
+            Some(
+                json!({"username": "Lilly0", "password": "a long password"})
+                    .to_string()
+                    .as_bytes(),
+            ),
+            &[],
+        )
+        .await
+        .unwrap();
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(v["account"]["username"], "Lilly0");
+        server.stop().await;
+    }
+}
