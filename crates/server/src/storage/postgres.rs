@@ -67,12 +67,12 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (5, SCHEMA_5_SKELETONS),
 ];
 
+/// A migration step in Rust (see [`MIGRATION_STEPS`]).
+type MigrationStep = fn(&mut postgres::Transaction) -> Result<(), StorageError>;
+
 /// Steps that SQL cannot do, each run right after the SQL of its version
 /// (in the same transaction).
-const MIGRATION_STEPS: &[(
-    i64,
-    fn(&mut postgres::Transaction) -> Result<(), StorageError>,
-)] = &[(5, fill_skeletons)];
+const MIGRATION_STEPS: &[(i64, MigrationStep)] = &[(5, fill_skeletons)];
 
 /// Version 5: each account's confusable skeleton, as SQLite's version 6
 /// (see `sqlite::migration_6`); filled and made unique by
