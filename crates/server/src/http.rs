@@ -250,6 +250,7 @@ fn valid_player(p: &str) -> bool {
 
 async fn create_game(
     State(hub): State<Hub>,
+    client: crate::limits::Client,
     headers: HeaderMap,
     Body(req): Body<CreateReq>,
 ) -> Result<Response, ApiError> {
@@ -303,6 +304,7 @@ async fn create_game(
             time_control,
             rated: req.rated,
             account,
+            client: Some(client.0),
         })
         .await?;
     let seats: Vec<Value> = created
