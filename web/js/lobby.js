@@ -432,7 +432,10 @@ async function refreshLists() {
       my.length
         ? h('ul', { class: 'games' }, my.slice(0, 30).map((x) => {
             const g = x.game;
-            const state = g.status === 'over' ? '✔ over' : g.status === 'open' ? '◌ waiting for players' : '▶ running';
+            // A game waiting for its invitees is `live` (nobody else may sit
+            // down), but to its players it still waits.
+            const waiting = g.seats.some((s) => s.kind === 'human' && !s.joined);
+            const state = g.status === 'over' ? '✔ over' : waiting ? '◌ waiting for players' : '▶ running';
             return h('li', null, h('a', { href: playUrl(g.id, x.token) }, `${g.title} as player ${x.seat + 1}`), ` · ${state} · ${describe(g)}`);
           }))
         : h('p', null, 'Games you create or join show up here (kept for this browser).'),

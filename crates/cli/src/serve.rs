@@ -80,6 +80,11 @@ pub struct Args {
     /// whose data alone would take more are refused.
     #[arg(long, default_value_t = parlor_server::DERIVED_CACHE_BYTES, value_name = "BYTES")]
     pub derived_cache_bytes: usize,
+    /// Most bytes of that data the games of one client address may hold;
+    /// past it that client's new settings wait (`busy`), and the rest
+    /// stays for the others. Default: a quarter of --derived-cache-bytes.
+    #[arg(long, value_name = "BYTES")]
+    pub derived_cache_per_client: Option<usize>,
     /// A game that is not over and in which nothing has happened for this
     /// many seconds (no move, nobody at the table) expires: it is aborted,
     /// over without a winner, and leaves the lists of running games (an
@@ -160,6 +165,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         max_connections: args.max_connections,
         max_connections_per_address: args.max_connections_per_address,
         derived_cache_bytes: args.derived_cache_bytes,
+        derived_cache_per_client: args.derived_cache_per_client,
         abandon_after: (args.abandon_after > 0).then(|| Duration::from_secs(args.abandon_after)),
         commit_pace: Duration::from_micros(args.commit_pace_us),
         ..Settings::default()

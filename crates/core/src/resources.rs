@@ -62,6 +62,31 @@ pub enum NoRoom {
         /// Bytes of the values held by others than the cache when refused.
         held: usize,
     },
+    /// It may fit the bound, but the values built for one owner (one
+    /// client of a server, see [`Resources::with_share`]) that live games
+    /// hold take `held` bytes of that owner's `share` now, and it would
+    /// take more than the rest: asking again once the owner's games have
+    /// ended can succeed. Others still find room.
+    #[error(
+        "games of yours hold {} of the {} that each client may use of the data shared \
+         by games, and it would take more than the rest",
+        human_bytes(*.held),
+        human_bytes(*.share)
+    )]
+    Share {
+        /// The most bytes one owner's values may take.
+        share: usize,
+        /// Bytes of the owner's values held by live games when refused.
+        held: usize,
+    },
+}
+
+impl NoRoom {
+    /// Whether asking again later can succeed (room held by live games):
+    /// a refusal for now, not for good.
+    pub fn for_now(&self) -> bool {
+        !matches!(self, NoRoom::TooBig { .. })
+    }
 }
 
 /// A byte count as people read it: `8 MiB`, `64 KiB`, `900 bytes`.
@@ -106,9 +131,29 @@ pub fn human_bytes(n: usize) -> String {
 /// refused for good ([`NoRoom::TooBig`]), one larger than the room left for
 /// now ([`NoRoom::Full`]). [`derived`](Resources::derived) never refuses,
 /// and does not keep a value larger than the bound.
+///
+/// # Shares
+///
+/// One client of a server must not take the whole bound from the others:
+/// a copy made by [`with_share`](Resources::with_share) charges the values
+/// it builds to an owner (a client), and [`try_derived`](Resources::try_derived)
+/// on it also refuses ([`NoRoom::Share`]) a value that would take the
+/// owner's values held by live games past the owner's share (an owner
+/// that holds nothing may build one value of any size the bound allows).
+/// A value already there is shared by all, whoever asks: only building
+/// counts.
 #[derive(Clone, Default)]
 pub struct Resources {
     inner: Arc<Inner>,
+    /// Who the values built through this copy are charged to.
+    share: Option<Share>,
+}
+
+/// An owner and the most bytes of held values it may be charged for.
+#[derive(Clone, Copy, Debug)]
+struct Share {
+    owner: u64,
+    bytes: usize,
 }
 
 /// A value as the cache holds it, or its refusal.
@@ -195,6 +240,15 @@ impl CacheState {
             .filter_map(|s| s.bytes)
             .sum()
     }
+
+    /// The part of [`held`](CacheState::held) charged to `owner`.
+    fn held_by(&self, owner: u64) -> usize {
+        self.slots
+            .values()
+            .filter(|s| s.owner == Some(owner) && s.held())
+            .filter_map(|s| s.bytes)
+            .sum()
+    }
 }
 
 struct Slot {
@@ -203,6 +257,8 @@ struct Slot {
     used: u64,
     /// Bytes once built; `None` while building.
     bytes: Option<usize>,
+    /// Who it is charged to: the owner of the copy that built it.
+    owner: Option<u64>,
 }
 
 impl Slot {
@@ -232,8 +288,22 @@ impl DerivedCache {
         self.limit.saturating_sub(self.state().held())
     }
 
-    /// The cell for `id`, marked as used now.
-    fn cell(&self, id: &Id) -> Arc<DerivedCell> {
+    /// The room left in `share`: its bytes less what live games hold of
+    /// the values charged to its owner. An owner that holds nothing is
+    /// bound by the cache's bound only: a value larger than a share (a
+    /// large list's data, on a host whose shares are small) can still be
+    /// built, one at a time.
+    /// Also answers what the owner holds.
+    fn share_room(&self, share: Share) -> (usize, usize) {
+        match self.state().held_by(share.owner) {
+            0 => (usize::MAX, 0),
+            held => (share.bytes.saturating_sub(held), held),
+        }
+    }
+
+    /// The cell for `id`, marked as used now; a new one is charged to
+    /// `owner`.
+    fn cell(&self, id: &Id, owner: Option<u64>) -> Arc<DerivedCell> {
         let mut st = self.state();
         st.tick += 1;
         let tick = st.tick;
@@ -254,6 +324,7 @@ impl DerivedCache {
                 cell: cell.clone(),
                 used: tick,
                 bytes: None,
+                owner,
             },
         );
         cell
@@ -365,6 +436,7 @@ impl Resources {
         added.insert(name.to_string(), lexicon);
         Resources {
             inner: Arc::new(Inner::new(added, self.inner.cache.clone())),
+            share: self.share,
         }
     }
 
@@ -377,7 +449,26 @@ impl Resources {
                 self.inner.added.clone(),
                 Arc::new(DerivedCache::new(bytes)),
             )),
+            share: self.share,
         }
+    }
+
+    /// These resources (the same lists, the same cache) with the values
+    /// they build charged to `owner`, which may be charged for at most
+    /// `bytes` of values that live games hold (see "Shares" above). A
+    /// host gives each client's games such a copy, so that one client
+    /// filling its share leaves the rest of the bound to the others.
+    pub fn with_share(self, owner: u64, bytes: usize) -> Self {
+        Resources {
+            share: Some(Share { owner, bytes }),
+            ..self
+        }
+    }
+
+    /// The bytes of held values charged to `owner` (see
+    /// [`with_share`](Resources::with_share)).
+    pub fn derived_held_bytes_of(&self, owner: u64) -> usize {
+        self.inner.cache.state().held_by(owner)
     }
 
     /// The most bytes the derived-data cache keeps (`usize::MAX`: no bound).
@@ -468,12 +559,13 @@ impl Resources {
         })
         .map_err(|refused| {
             let what = format!("the letter counts of word list {name:?}");
-            match refused {
-                NoRoom::TooBig { .. } => crate::ConfigError::new(format!("{what}: {refused}")),
-                NoRoom::Full { .. } => crate::ConfigError::with_kind(
+            if refused.for_now() {
+                crate::ConfigError::with_kind(
                     crate::ErrorKind::Busy,
                     format!("{what} do not fit now: {refused}; try again when games have ended"),
-                ),
+                )
+            } else {
+                crate::ConfigError::new(format!("{what}: {refused}"))
             }
         })
     }
@@ -530,13 +622,20 @@ impl Resources {
     ) -> Result<Arc<T>, Refused<F>> {
         let cache = &self.inner.cache;
         let id: Id = (self.inner.scope, key.to_string(), TypeId::of::<T>());
-        let cell = cache.cell(&id);
+        let share = self.share;
+        let cell = cache.cell(&id, share.map(|s| s.owner));
         let limit = cache.limit;
         let mut build = Some(build);
         let mut built = None;
         let value = cell.get_or_init(|| {
             let build = build.take().expect("a cell is initialised once");
-            let max = if refuse { cache.room() } else { limit };
+            let room = if refuse { cache.room() } else { limit };
+            // The owner's share binds only where it leaves less room.
+            let own = share
+                .filter(|_| refuse)
+                .map(|s| (s, cache.share_room(s)))
+                .filter(|&(_, (own, _))| own < room);
+            let max = own.map_or(room, |(_, (own, _))| own);
             let value = build(max);
             let bytes = value.as_ref().map(|v| v.bytes());
             let outcome = match (value, bytes) {
@@ -547,11 +646,17 @@ impl Resources {
                 // was stopped early, or is larger than the room, fits
                 // perhaps once games let go.
                 (_, Some(b)) if b > limit => Err(NoRoom::TooBig { limit }),
-                _ if max < limit => Err(NoRoom::Full {
-                    limit,
-                    held: limit - max,
+                _ => Err(match own {
+                    Some((s, (_, held))) => NoRoom::Share {
+                        share: s.bytes,
+                        held,
+                    },
+                    None if max < limit => NoRoom::Full {
+                        limit,
+                        held: limit - max,
+                    },
+                    None => NoRoom::TooBig { limit },
                 }),
-                _ => Err(NoRoom::TooBig { limit }),
             };
             built = Some(match (&outcome, bytes) {
                 (Ok(_), Some(b)) => b,
@@ -561,7 +666,7 @@ impl Resources {
         });
         let value = value.clone();
         if let Some(bytes) = built {
-            if matches!(value, Err(NoRoom::Full { .. })) {
+            if matches!(&value, Err(e) if e.for_now()) {
                 cache.drop_slot(&id, &cell);
             } else {
                 cache.settle(&id, &cell, bytes);
@@ -713,6 +818,56 @@ mod tests {
     /// What live games hold counts against the bound: a value that fits
     /// only once they let go is refused for now (not remembered), and
     /// built when there is room again.
+    /// One owner filling its share is refused for now, while another
+    /// still finds the rest of the bound; a value already there is shared
+    /// whoever asks, and only the owner's held values count.
+    #[test]
+    fn one_owner_cannot_take_the_others_room() {
+        let resources = Resources::embedded().with_derived_limit(1000);
+        let ann = resources.clone().with_share(1, 250);
+        let bea = resources.clone().with_share(2, 250);
+        let blob = |i: u64| move |room: usize| (100 <= room).then_some(Blob(i, 100));
+        let held: Vec<Arc<Blob>> = (0..2)
+            .map(|i| ann.try_derived(&format!("a{i}"), blob(i)).unwrap())
+            .collect();
+        assert_eq!(resources.derived_held_bytes_of(1), 200);
+        let err = ann.try_derived("a2", blob(2)).unwrap_err();
+        assert_eq!(
+            err,
+            NoRoom::Share {
+                share: 250,
+                held: 200
+            }
+        );
+        assert!(err.for_now());
+        assert!(err
+            .to_string()
+            .starts_with("games of yours hold 200 bytes of the 250 bytes"));
+        // Bea builds in the rest of the bound, and uses Ann's values freely.
+        let bea_own = bea.try_derived("b0", blob(10)).unwrap();
+        assert_eq!(bea.try_derived("a0", blob(99)).unwrap().0, 0);
+        assert_eq!(resources.derived_held_bytes_of(2), 100);
+        // Without a share (a game loaded again), only the bound counts.
+        assert_eq!(resources.try_derived("x", blob(20)).unwrap().0, 20);
+        // Ann's game ends: her share has room again, and the refusal was
+        // not kept.
+        drop(held);
+        assert_eq!(resources.derived_held_bytes_of(1), 0);
+        assert_eq!(ann.try_derived("a2", blob(2)).unwrap().0, 2);
+        drop(bea_own);
+        // A value larger than a share is built for an owner that holds
+        // nothing else, and is then all it may hold.
+        let cy = resources.clone().with_share(3, 250);
+        let big = cy
+            .try_derived("c0", |room| (400 <= room).then_some(Blob(30, 400)))
+            .unwrap();
+        assert!(matches!(
+            cy.try_derived("c1", blob(31)),
+            Err(NoRoom::Share { held: 400, .. })
+        ));
+        drop(big);
+    }
+
     #[test]
     fn held_values_count_against_the_bound() {
         let resources = Resources::embedded().with_derived_limit(1000);

@@ -55,7 +55,8 @@ pub const COOKIE: &str = "parlor_session";
 pub const SESSION_TTL: Duration = Duration::from_secs(30 * 24 * 3600);
 /// Username length bounds, in characters of A-Z a-z 0-9 _ -.
 pub const USERNAME_LEN: std::ops::RangeInclusive<usize> = 3..=24;
-/// Password length bounds, in bytes (bounded before any hashing).
+/// Password length bounds, in characters (what a person counts as they
+/// type), checked before any hashing: at most four bytes a character.
 pub const PASSWORD_LEN: std::ops::RangeInclusive<usize> = 8..=128;
 /// Password hashes computed at once.
 pub const HASHING_AT_ONCE: usize = 2;
@@ -257,17 +258,42 @@ pub fn check_username(u: &str) -> Result<(), ApiError> {
     }
 }
 
-/// Checks a new password's length: [`PASSWORD_LEN`] bytes.
+/// The key under which usernames that look alike collide: the name's
+/// confusable skeleton (Unicode TR39, through the `unicode-security`
+/// crate: `I`, `1` and `l` all become `l`, `0` becomes `O`, `rn` stands
+/// for `m`), in lower case, and the skeleton of that again (lowering can
+/// make a letter that has a skeleton of its own: `M` to `m`). Names are
+/// already unique ignoring case; with this, `Lilly0`, `LiIly0`, `LiIIy0`
+/// and `LilIyO` are one name too. A new account whose key an existing
+/// account has is refused (see `docs/api.md`, "Names").
+pub fn username_skeleton(u: &str) -> String {
+    let first: String = unicode_security::skeleton(u).collect();
+    unicode_security::skeleton(&first.to_lowercase()).collect()
+}
+
+/// Checks a new password's length: [`PASSWORD_LEN`] characters.
 pub fn check_password(p: &str) -> Result<(), ApiError> {
-    if PASSWORD_LEN.contains(&p.len()) {
+    let n = password_chars(p);
+    if PASSWORD_LEN.contains(&n) {
         Ok(())
     } else {
         Err(ApiError::bad_json(format!(
-            "password: {} to {} characters",
+            "password: {} to {} characters; this one has {}",
             PASSWORD_LEN.start(),
-            PASSWORD_LEN.end()
+            PASSWORD_LEN.end(),
+            if n > *PASSWORD_LEN.end() {
+                format!("more than {}", PASSWORD_LEN.end())
+            } else {
+                n.to_string()
+            }
         )))
     }
+}
+
+/// A password's length in characters, counted no further than one past
+/// [`PASSWORD_LEN`]'s end (a megabyte costs no more than a long password).
+fn password_chars(p: &str) -> usize {
+    p.chars().take(PASSWORD_LEN.end() + 1).count()
 }
 
 /// The PHC string of `password`'s Argon2id hash with a fresh salt.
@@ -404,6 +430,10 @@ pub(crate) async fn register(
     if hub.store().read(move |s| s.account(&name)).await?.is_some() {
         return Err(username_taken(&username));
     }
+    let name = username.clone();
+    if let Some(like) = hub.store().read(move |s| s.account_like(&name)).await? {
+        return Err(username_too_like(&username, Some(&like)));
+    }
     let phc = hub
         .accounts()
         .hash_job(move || hash_password(&password))
@@ -420,7 +450,12 @@ pub(crate) async fn register(
         })
         .await?;
     if !taken {
-        return Err(username_taken(&username));
+        // Made meanwhile by another sign-up: the same name, or one too like it.
+        let name = username.clone();
+        if hub.store().read(move |s| s.account(&name)).await?.is_some() {
+            return Err(username_taken(&username));
+        }
+        return Err(username_too_like(&username, None));
     }
     let cookie = new_session(hub, headers, &username).await?;
     Ok((username, cookie))
@@ -430,6 +465,20 @@ fn username_taken(u: &str) -> ApiError {
     ApiError::new(
         "username_taken",
         format!("the username {u} is taken (names are compared ignoring case); choose another"),
+    )
+}
+
+fn username_too_like(u: &str, like: Option<&str>) -> ApiError {
+    ApiError::new(
+        "username_taken",
+        format!(
+            "the username {u} looks too much like {}: letters that look alike (l, I and 1; \
+             O and 0; rn and m) count as the same, as does case; choose another",
+            match like {
+                Some(like) => format!("the existing account {like}"),
+                None => "an existing account".to_string(),
+            }
+        ),
     )
 }
 
@@ -444,7 +493,7 @@ pub(crate) async fn login(
 ) -> Result<(String, HeaderValue), ApiError> {
     // Bounded before anything else: no hashing of a megabyte.
     check_username(&username)?;
-    if password.len() > *PASSWORD_LEN.end() {
+    if password_chars(&password) > *PASSWORD_LEN.end() {
         return Err(wrong_password());
     }
     hub.accounts().throttle_login(client, &username)?;
@@ -526,6 +575,38 @@ mod tests {
         assert!(check_password("1234567").is_err());
         assert!(check_password("12345678").is_ok());
         assert!(check_password(&"x".repeat(129)).is_err());
+    }
+
+    #[test]
+    fn usernames_that_look_alike_have_one_skeleton() {
+        let key = username_skeleton("Lilly0");
+        for u in ["LiIly0", "LiIIy0", "LilIyO", "lilly0", "Li1ly0", "Lilly0"] {
+            assert_eq!(username_skeleton(u), key, "{u}");
+        }
+        // Not a look-alike (a capital I is, a small i is not), but the same
+        // name ignoring case: the username's own key refuses it.
+        assert_ne!(username_skeleton("LILLY0"), key);
+        assert_eq!(username_skeleton("modern"), username_skeleton("rnodern"));
+        assert_eq!(username_skeleton("Mo"), username_skeleton("rno"));
+        for u in ["Lily0", "Lilly8", "Billy0", "Ann", "Bea"] {
+            assert_ne!(username_skeleton(u), key, "{u}");
+        }
+    }
+
+    #[test]
+    fn a_passwords_length_is_counted_in_characters_as_its_error_says() {
+        // Eight bytes, four characters: too short, and the error says so
+        // in the unit it counts in.
+        let e = check_password("éééé").unwrap_err();
+        assert_eq!(
+            e.message, "password: 8 to 128 characters; this one has 4",
+            "{e:?}"
+        );
+        // 128 characters of two bytes each: within the bound.
+        assert!(check_password(&"é".repeat(128)).is_ok());
+        assert!(check_password(&"🔑".repeat(8)).is_ok());
+        let e = check_password(&"é".repeat(129)).unwrap_err();
+        assert!(e.message.ends_with("this one has more than 128"), "{e:?}");
     }
 
     #[test]

@@ -127,8 +127,12 @@ pub(crate) fn parse(msg: &Value) -> Result<ChatRequest, ApiError> {
                     "a name is at most {MAX_NAME_CHARS} characters"
                 )));
             }
-            if n.chars().any(char::is_control) {
-                return Err(bad("a name may not hold control characters"));
+            if let Some((at, c)) = crate::shown::hidden_char(n) {
+                return Err(bad(format!(
+                    "a name may not hold control, invisible or bidirectional characters; \
+                     this one has {}",
+                    crate::shown::describe(at, c)
+                )));
             }
             Some(n.trim().to_string()).filter(|n| !n.is_empty())
         }
@@ -137,7 +141,9 @@ pub(crate) fn parse(msg: &Value) -> Result<ChatRequest, ApiError> {
 }
 
 /// A line of chat, trimmed: refused when empty, over the limit, or
-/// holding control characters (line breaks included: a line is a line).
+/// holding control characters (line breaks included: a line is a line)
+/// or characters drawn unseen that change how the rest is drawn (see
+/// [`crate::shown`]).
 fn clean_text(t: &str) -> Result<String, ApiError> {
     // Counting stops one past the limit: a long message costs no more
     // than a short one (and the WebSocket's own limit bounds it anyway).
@@ -152,10 +158,16 @@ fn clean_text(t: &str) -> Result<String, ApiError> {
     if t.is_empty() {
         return Err(bad("an empty chat line: write something"));
     }
-    if t.chars().any(char::is_control) {
-        return Err(bad(
-            "a chat line may not hold control characters (line breaks, tabs): send one line",
-        ));
+    if let Some((at, c)) = crate::shown::hidden_char(t) {
+        return Err(bad(if c.is_control() {
+            "a chat line may not hold control characters (line breaks, tabs): send one line"
+                .to_string()
+        } else {
+            format!(
+                "a chat line may not hold invisible or bidirectional characters; this one has {}",
+                crate::shown::describe(at, c)
+            )
+        }));
     }
     Ok(t.to_string())
 }

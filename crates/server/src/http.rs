@@ -249,9 +249,10 @@ fn check_player(p: Option<String>) -> Result<Option<String>, ApiError> {
 /// 40).
 const NAME_MAX_CHARS: usize = 100;
 
-/// A display name as sent: at most [`NAME_MAX_CHARS`] characters, no
-/// control characters (a NUL, a newline): refused with `bad_json` before
-/// anything is stored.
+/// A display name as sent: at most [`NAME_MAX_CHARS`] characters, none
+/// that is drawn unseen or changes how the rest is drawn (a NUL, a
+/// newline, a right-to-left override, a zero width space: see
+/// [`crate::shown`]): refused with `bad_json` before anything is stored.
 fn check_name(name: Option<String>) -> Result<Option<String>, ApiError> {
     if let Some(n) = &name {
         if n.chars().count() > NAME_MAX_CHARS {
@@ -259,10 +260,12 @@ fn check_name(name: Option<String>) -> Result<Option<String>, ApiError> {
                 "name: a display name is at most {NAME_MAX_CHARS} characters"
             )));
         }
-        if n.chars().any(char::is_control) {
-            return Err(ApiError::bad_json(
-                "name: a display name has no control characters",
-            ));
+        if let Some((at, c)) = crate::shown::hidden_char(n) {
+            return Err(ApiError::bad_json(format!(
+                "name: a display name has no control, invisible or bidirectional characters; \
+                 this one has {}",
+                crate::shown::describe(at, c)
+            )));
         }
     }
     Ok(name)
@@ -276,6 +279,7 @@ fn valid_player(p: &str) -> bool {
 
 async fn create_game(
     State(hub): State<Hub>,
+    client: crate::limits::Client,
     headers: HeaderMap,
     Body(req): Body<CreateReq>,
 ) -> Result<Response, ApiError> {
@@ -329,6 +333,7 @@ async fn create_game(
             time_control,
             rated: req.rated,
             account,
+            client: Some(client.0),
         })
         .await?;
     let seats: Vec<Value> = created

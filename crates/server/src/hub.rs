@@ -114,6 +114,19 @@ pub(crate) struct NewGameSpec {
     pub rated: bool,
     /// The creator's account, which `take_seat` then belongs to.
     pub account: Option<String>,
+    /// The address of the client that asks for it, charged with what its
+    /// build adds to the derived-data cache (a rematch: nobody, since its
+    /// rules' data is there from the game before).
+    pub client: Option<std::net::IpAddr>,
+}
+
+/// The owner a client's derived data is charged to (see
+/// [`parlor_core::Resources::with_share`]).
+pub(crate) fn client_owner(client: std::net::IpAddr) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    client.hash(&mut h);
+    h.finish()
 }
 
 /// A created game.
@@ -584,6 +597,19 @@ impl Hub {
                 "unknown_word_list" => e.with_kind(parlor_core::ErrorKind::UnknownResource),
                 _ => e,
             })?;
+        // What this build adds to the derived-data cache counts against
+        // the client's share of it, so that one client's games cannot
+        // take the room of everyone else's.
+        let resources = match spec.client {
+            Some(client) => {
+                let settings = &self.inner.settings;
+                let share = settings
+                    .derived_cache_per_client
+                    .unwrap_or(settings.derived_cache_bytes / 4);
+                resources.with_share(client_owner(client), share)
+            }
+            None => resources,
+        };
         let game_resources = resources.clone();
         let entry2 = entry.clone();
         // A few builds at once: the rest wait their turn, briefly.

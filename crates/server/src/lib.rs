@@ -65,6 +65,7 @@ mod limits;
 mod presence;
 mod quick;
 pub mod ratings;
+mod shown;
 pub mod storage;
 mod summary;
 mod time;
@@ -145,6 +146,12 @@ pub struct Settings {
     /// out (a live game keeps what it uses). Settings whose data alone
     /// would take more are refused (`bad_setting`).
     pub derived_cache_bytes: usize,
+    /// Most bytes of that cache that the values built for the games of
+    /// one client address may take while live games hold them; past it,
+    /// that client's games whose data is not there yet get `busy` and the
+    /// rest of the bound stays for the others. `None`: a quarter of
+    /// `derived_cache_bytes`.
+    pub derived_cache_per_client: Option<usize>,
     /// Most uploaded lists built in memory at once (cached or held by live
     /// games); past it, games on another uploaded list get `busy`.
     pub word_lists_in_memory: usize,
@@ -278,6 +285,7 @@ impl Default for Settings {
             word_list_cache: 8,
             word_list_cache_bytes: 32 * 1024 * 1024,
             derived_cache_bytes: DERIVED_CACHE_BYTES,
+            derived_cache_per_client: None,
             word_lists_in_memory: 16,
             presence_refresh: Duration::from_secs(5),
             presence_ttl: Duration::from_secs(20),
@@ -432,6 +440,15 @@ impl Server {
     /// Connections open now (HTTP and WebSocket alike).
     pub fn open_connections(&self) -> usize {
         self.open.count()
+    }
+
+    /// The part of [`derived_held`](Server::derived_held) charged to the
+    /// games of one client address (see
+    /// [`Settings::derived_cache_per_client`]).
+    pub fn derived_held_by(&self, client: std::net::IpAddr) -> usize {
+        self.hub
+            .resources()
+            .derived_held_bytes_of(hub::client_owner(client))
     }
 
     /// The address the server listens on.

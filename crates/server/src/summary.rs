@@ -55,7 +55,14 @@ impl<'a> Summary<'a> {
         connected: Option<Vec<bool>>,
         clock: Option<Value>,
     ) -> Self {
-        let open = seats.iter().any(|s| s.kind == SeatKind::Human && !s.joined);
+        // As the listing of open games reads it: a seat anyone may claim
+        // (a human seat nobody holds and nobody was invited to, in a
+        // public game). A game whose free seats are all invited waits for
+        // its invitees only: it is live.
+        let open = row.public
+            && seats
+                .iter()
+                .any(|s| s.kind == SeatKind::Human && !s.joined && s.token.is_none());
         let status = if row.status.over {
             "over"
         } else if open {
@@ -240,9 +247,27 @@ mod tests {
     }
 
     #[test]
+    fn a_game_whose_free_seats_are_all_invited_is_live_not_open() {
+        let (mut row, mut seats) = (row(), seats());
+        seats[0].joined = false;
+        let status = |row: &GameRow, seats: &[SeatRow]| {
+            Summary::of(row, seats, "Nim", None, None).value()["status"].clone()
+        };
+        // Seat 0 is free but has its token: kept for an invited player.
+        assert_eq!(status(&row, &seats), "live");
+        // Without a token anyone may claim it: open.
+        seats[0].token = None;
+        assert_eq!(status(&row, &seats), "open");
+        // Only in a public game may anyone claim a seat.
+        row.public = false;
+        assert_eq!(status(&row, &seats), "live");
+    }
+
+    #[test]
     fn a_listing_has_no_live_fields_and_only_bots_are_here() {
         let (row, mut seats) = (row(), seats());
         seats[0].joined = false;
+        seats[0].token = None;
         let v = Summary::of(&row, &seats, "Nim", None, None).value();
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
         assert!(!keys.contains(&"clocks") && !keys.contains(&"waiting_for"));

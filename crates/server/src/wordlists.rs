@@ -460,13 +460,14 @@ fn unknown(id: &str) -> ApiError {
     )
 }
 
-/// The display name: trimmed, control characters dropped, at most 80
-/// characters; "uploaded list" when none is given.
+/// The display name: trimmed, control, invisible and bidirectional
+/// characters dropped (see [`crate::shown`]), at most 80 characters;
+/// "uploaded list" when none is given.
 fn display_name(name: Option<String>) -> Result<String, ApiError> {
     let name: String = name
         .unwrap_or_default()
         .chars()
-        .filter(|c| !c.is_control())
+        .filter(|c| crate::shown::hidden_char(c.encode_utf8(&mut [0; 4])).is_none())
         .collect();
     let name = name.trim();
     if name.chars().count() > 80 {

@@ -45,6 +45,9 @@ async fn distinct_settings_stay_within_the_bound() {
     let idle = std::time::Duration::from_secs(5);
     let settings = Settings {
         derived_cache_bytes: bound,
+        // One client makes every game here: the whole bound is its share
+        // (`tests/shares.rs` divides it).
+        derived_cache_per_client: Some(bound),
         idle_unload: idle,
         ..common::test_settings()
     };

@@ -66,6 +66,9 @@ impl Storage for Flaky {
     fn account(&mut self, username: &str) -> Result<Option<AccountRow>, StorageError> {
         self.inner.account(username)
     }
+    fn account_like(&mut self, username: &str) -> Result<Option<String>, StorageError> {
+        self.inner.account_like(username)
+    }
     fn session(&mut self, token_hash: &str, now_ms: i64) -> Result<Option<String>, StorageError> {
         self.inner.session(token_hash, now_ms)
     }

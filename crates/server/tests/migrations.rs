@@ -40,7 +40,7 @@ fn processes_starting_together_on_an_empty_postgres_all_start() {
                 panic!("round {round}: opener {i} failed: {e}");
             }
         }
-        assert_eq!(versions_pg(&url), vec![1, 2, 3, 4]);
+        assert_eq!(versions_pg(&url), vec![1, 2, 3, 4, 5]);
     }
 }
 
@@ -62,7 +62,7 @@ fn a_database_from_before_versions_keeps_its_games() {
         let g = s.load("old1").unwrap().expect("the game survived");
         assert_eq!(g.seats.len(), 2);
         match &db {
-            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3, 4]),
+            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3, 4, 5]),
             DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
                 let c = rusqlite::Connection::open(path).unwrap();
                 let v: i64 = c
@@ -71,9 +71,9 @@ fn a_database_from_before_versions_keeps_its_games() {
                     })
                     .unwrap();
                 // SQLite's version 4 rebuilt its actions table (PostgreSQL
-                // has no rowids to drop) and version 5 made its lookup
-                // indexes partial.
-                assert_eq!(v, 5);
+                // has no rowids to drop), version 5 made its lookup
+                // indexes partial and 6 is PostgreSQL's 5.
+                assert_eq!(v, 6);
             }
         }
         // Opening again changes nothing.
@@ -177,7 +177,7 @@ fn an_sqlite_file_of_version_1_is_upgraded_to_statuses_in_the_actions() {
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .unwrap();
-    assert_eq!((version, row_seq), (5, 1));
+    assert_eq!((version, row_seq), (6, 1));
 }
 
 /// Version 3 (accounts, ratings): a database of version 2, games and
@@ -237,7 +237,7 @@ fn a_database_of_version_2_is_upgraded_to_accounts_in_place() {
         assert_eq!(taken, vec![true, false], "one account per name, any case");
         assert_eq!(s.account("aNN").unwrap().unwrap().username, "Ann");
         match &db {
-            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3, 4]),
+            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3, 4, 5]),
             DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
                 let c = rusqlite::Connection::open(path).unwrap();
                 let v: i64 = c
@@ -246,9 +246,83 @@ fn a_database_of_version_2_is_upgraded_to_accounts_in_place() {
                     })
                     .unwrap();
                 // SQLite's version 4 rebuilt its actions table (PostgreSQL
-                // has no rowids to drop) and version 5 made its lookup
-                // indexes partial.
-                assert_eq!(v, 5);
+                // has no rowids to drop), version 5 made its lookup
+                // indexes partial and 6 is PostgreSQL's 5.
+                assert_eq!(v, 6);
+            }
+        }
+    }
+}
+
+/// SQLite's version 6, PostgreSQL's 5: each account's confusable skeleton,
+/// unique. Accounts made before get theirs; two that already looked alike
+/// both go on working (the older one holds the skeleton), and a new name
+/// like them is refused.
+#[test]
+fn accounts_that_looked_alike_before_skeletons_keep_working() {
+    use parlor_server::storage::{AccountRow, Write};
+    let account = |username: &str, created_ms: i64| Write::NewAccount {
+        account: AccountRow {
+            username: username.into(),
+            password_hash: format!("$argon2id${username}"),
+            created_ms,
+        },
+    };
+    let mut dbs = vec![common::sqlite_url("migrate_skeleton")];
+    dbs.extend(common::pg_fresh_db("migrate_skeleton"));
+    for db in dbs {
+        {
+            let mut s = common::open(&db);
+            let taken = s
+                .commit(&[account("Lilly0", 1), account("Bea", 2)])
+                .unwrap();
+            assert_eq!(taken, vec![true, true]);
+        }
+        // Back to the version before: no skeletons, and a look-alike made
+        // as the older code let one be made.
+        let before = |version: i64| {
+            format!(
+                "DROP INDEX accounts_skeleton; ALTER TABLE accounts DROP COLUMN skeleton; \
+                 INSERT INTO accounts (username_key, username, password_hash, created_ms) \
+                 VALUES ('liily0', 'LiIly0', '$argon2id$LiIly0', 3); \
+                 DELETE FROM schema_migrations WHERE version >= {version};"
+            )
+        };
+        match &db {
+            DbUrl::Postgres(url) => {
+                let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
+                c.batch_execute(&before(5)).unwrap();
+            }
+            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
+                let c = rusqlite::Connection::open(path).unwrap();
+                c.execute_batch(&before(6)).unwrap();
+            }
+        }
+        let mut s = common::open(&db);
+        for u in ["Lilly0", "LiIly0", "Bea"] {
+            let a = s.account(u).unwrap().expect("the account is still there");
+            assert_eq!(a.username, u);
+            assert_eq!(a.password_hash, format!("$argon2id${u}"));
+        }
+        // The older of the two holds the skeleton.
+        for u in ["LiIIy0", "LilIyO", "LiIly0"] {
+            assert_eq!(s.account_like(u).unwrap().as_deref(), Some("Lilly0"), "{u}");
+        }
+        assert_eq!(s.account_like("8ea").unwrap(), None);
+        let taken = s
+            .commit(&[account("LilIyO", 4), account("lilly0", 5), account("Cy", 6)])
+            .unwrap();
+        assert_eq!(taken, vec![false, false, true], "{db:?}");
+        match &db {
+            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3, 4, 5]),
+            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
+                let c = rusqlite::Connection::open(path).unwrap();
+                let v: i64 = c
+                    .query_row("SELECT MAX(version) FROM schema_migrations", [], |r| {
+                        r.get(0)
+                    })
+                    .unwrap();
+                assert_eq!(v, 6);
             }
         }
     }

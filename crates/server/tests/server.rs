@@ -89,7 +89,8 @@ async fn nim_from_invite_to_rematch() {
     )
     .await;
     let id = created["game"]["id"].as_str().unwrap().to_string();
-    assert_eq!(created["game"]["status"], "open");
+    // Its free seat is kept for Bea's invite: nobody else may sit down.
+    assert_eq!(created["game"]["status"], "live");
     assert_eq!(created["you"]["seat"], 0);
     let (t0, t1) = (token(&created, 0), token(&created, 1));
     assert_ne!(t0, t1);

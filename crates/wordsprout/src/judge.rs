@@ -135,7 +135,7 @@ impl Judge {
                         what.join(", "),
                         parlor_core::human_bytes(limit)
                     )),
-                    full @ NoRoom::Full { .. } => ConfigError::with_kind(
+                    full @ (NoRoom::Full { .. } | NoRoom::Share { .. }) => ConfigError::with_kind(
                         ErrorKind::Busy,
                         format!(
                             "Word Sprout's valid strings for {} do not fit now: {full}; try \

@@ -480,6 +480,7 @@ impl GameActor {
                     // Between the same accounts, as rated as the first.
                     rated: self.row.rated,
                     account: None,
+                    client: None,
                 };
                 // Stored with the link from this game (`Created::linked`).
                 let created = self.env.games.create(spec).await?;

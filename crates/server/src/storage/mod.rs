@@ -380,7 +380,8 @@ pub enum Write {
         ttl_ms: i64,
     },
     /// A new account. Taken only if no account has the same username
-    /// (compared in lower case).
+    /// (compared in lower case) nor the same skeleton
+    /// ([`crate::accounts::username_skeleton`], stored with it).
     NewAccount {
         /// The account.
         account: AccountRow,
@@ -512,6 +513,9 @@ pub trait Storage: Send {
     fn by_player(&mut self, player: &str, limit: usize) -> Result<Vec<Listed>, StorageError>;
     /// The account with this username (compared in lower case).
     fn account(&mut self, username: &str) -> Result<Option<AccountRow>, StorageError>;
+    /// The username of the account that `username` looks too much like:
+    /// the one holding its skeleton ([`crate::accounts::username_skeleton`]).
+    fn account_like(&mut self, username: &str) -> Result<Option<String>, StorageError>;
     /// The username of the session whose token hashes to `token_hash`, if
     /// it has not ended by `now_ms`.
     fn session(&mut self, token_hash: &str, now_ms: i64) -> Result<Option<String>, StorageError>;

@@ -64,7 +64,53 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (2, SCHEMA_2_LEASES),
     (3, SCHEMA_3_ACCOUNTS),
     (4, SCHEMA_4_PARTIAL_INDEXES),
+    (5, SCHEMA_5_SKELETONS),
 ];
+
+/// A migration step in Rust (see [`MIGRATION_STEPS`]).
+type MigrationStep = fn(&mut postgres::Transaction) -> Result<(), StorageError>;
+
+/// Steps that SQL cannot do, each run right after the SQL of its version
+/// (in the same transaction).
+const MIGRATION_STEPS: &[(i64, MigrationStep)] = &[(5, fill_skeletons)];
+
+/// Version 5: each account's confusable skeleton, as SQLite's version 6
+/// (see `sqlite::migration_6`); filled and made unique by
+/// [`fill_skeletons`].
+const SCHEMA_5_SKELETONS: &str = "
+ALTER TABLE accounts ADD COLUMN IF NOT EXISTS skeleton TEXT;
+";
+
+/// The skeletons of the accounts made before version 5
+/// ([`crate::accounts::username_skeleton`]), oldest first; of those that
+/// already look alike only the oldest holds it (the others keep NULL and
+/// go on working); then the skeleton is made unique.
+fn fill_skeletons(tx: &mut postgres::Transaction) -> Result<(), StorageError> {
+    let accounts = tx
+        .query(
+            "SELECT username_key, username FROM accounts WHERE skeleton IS NULL \
+             ORDER BY created_ms, username_key",
+            &[],
+        )
+        .map_err(err)?;
+    let update = tx
+        .prepare(
+            "UPDATE accounts SET skeleton = $2 WHERE username_key = $1 \
+             AND NOT EXISTS (SELECT 1 FROM accounts WHERE skeleton = $2)",
+        )
+        .map_err(err)?;
+    for row in accounts {
+        let key: String = row.try_get(0).map_err(err)?;
+        let username: String = row.try_get(1).map_err(err)?;
+        tx.execute(
+            &update,
+            &[&key, &crate::accounts::username_skeleton(&username)],
+        )
+        .map_err(err)?;
+    }
+    tx.batch_execute("CREATE UNIQUE INDEX IF NOT EXISTS accounts_skeleton ON accounts (skeleton)")
+        .map_err(err)
+}
 
 /// Version 4: indexes that hold only the rows their queries look for, as
 /// SQLite's version 5 (see `sqlite::migration_5`): seats by a given player
@@ -474,6 +520,10 @@ fn migrate(client: &mut Client) -> Result<(), StorageError> {
     for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > done) {
         tx.batch_execute(sql)
             .map_err(|e| StorageError(format!("schema migration {version}: {}", err(e).0)))?;
+        for (_, step) in MIGRATION_STEPS.iter().filter(|s| s.0 == *version) {
+            step(&mut tx)
+                .map_err(|e| StorageError(format!("schema migration {version}: {}", e.0)))?;
+        }
         tx.execute(
             "INSERT INTO schema_migrations (version, applied_ms) VALUES ($1, $2)",
             &[version, &crate::now_ms()],
@@ -796,6 +846,10 @@ impl Storage for PgStorage {
         self.read(|c| c.account(username))
     }
 
+    fn account_like(&mut self, username: &str) -> Result<Option<String>, StorageError> {
+        self.read(|c| c.account_like(username))
+    }
+
     fn session(&mut self, token_hash: &str, now_ms: i64) -> Result<Option<String>, StorageError> {
         self.read(|c| c.session(token_hash, now_ms))
     }
@@ -1008,13 +1062,14 @@ impl PgConn {
                 }
                 Write::NewAccount { account } => {
                     tx.execute(
-                        "INSERT INTO accounts (username_key, username, password_hash, created_ms) \
-                         VALUES ($1, $2, $3, $4) ON CONFLICT (username_key) DO NOTHING",
+                        "INSERT INTO accounts (username_key, username, password_hash, created_ms, skeleton) \
+                         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
                         &[
                             &account.username.to_lowercase(),
                             &account.username,
                             &account.password_hash,
                             &account.created_ms,
+                            &crate::accounts::username_skeleton(&account.username),
                         ],
                     )
                     .map_err(err)?
@@ -1118,6 +1173,17 @@ impl PgConn {
             password_hash: r.try_get(1).map_err(err)?,
             created_ms: r.try_get(2).map_err(err)?,
         }))
+    }
+
+    fn account_like(&mut self, username: &str) -> Result<Option<String>, StorageError> {
+        self.client
+            .query_opt(
+                "SELECT username FROM accounts WHERE skeleton = $1",
+                &[&crate::accounts::username_skeleton(username)],
+            )
+            .map_err(err)?
+            .map(|r| r.try_get(0).map_err(err))
+            .transpose()
     }
 
     fn session(&mut self, token_hash: &str, now_ms: i64) -> Result<Option<String>, StorageError> {

@@ -324,10 +324,11 @@ const MIGRATIONS: &[(i64, Migration)] = &[
     (3, migration_3),
     (4, migration_4),
     (5, migration_5),
+    (6, migration_6),
 ];
 
 /// The newest schema version this program knows.
-const SCHEMA_VERSION: i64 = 5;
+const SCHEMA_VERSION: i64 = 6;
 
 /// The schema's version recorded in the file (0: none recorded).
 fn schema_version(conn: &Connection) -> Result<i64, StorageError> {
@@ -557,6 +558,40 @@ fn migration_5(conn: &Connection) -> Result<(), StorageError> {
          CREATE INDEX IF NOT EXISTS games_unfinished ON games (created_ms) WHERE over = 0;",
     )
     .map_err(err)
+}
+
+/// Version 6: each account's confusable skeleton
+/// ([`crate::accounts::username_skeleton`]), unique, so that a new
+/// username that looks like an existing one (`LiIly0` beside `Lilly0`) is
+/// refused. The accounts made before get theirs here, oldest first; of
+/// those that already look alike only the oldest holds the skeleton (the
+/// others keep theirs NULL: they go on working, and a new name like them
+/// is still refused, by the oldest's).
+fn migration_6(conn: &Connection) -> Result<(), StorageError> {
+    add_missing_columns(conn, "accounts", &[("skeleton", "TEXT")])?;
+    let accounts: Vec<(String, String)> = conn
+        .prepare(
+            "SELECT username_key, username FROM accounts WHERE skeleton IS NULL \
+             ORDER BY created_ms, username_key",
+        )
+        .map_err(err)?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .map_err(err)?
+        .collect::<Result<_, _>>()
+        .map_err(err)?;
+    let mut update = conn
+        .prepare(
+            "UPDATE accounts SET skeleton = ?2 WHERE username_key = ?1 \
+             AND NOT EXISTS (SELECT 1 FROM accounts WHERE skeleton = ?2)",
+        )
+        .map_err(err)?;
+    for (key, username) in accounts {
+        update
+            .execute(params![key, crate::accounts::username_skeleton(&username)])
+            .map_err(err)?;
+    }
+    conn.execute_batch("CREATE UNIQUE INDEX IF NOT EXISTS accounts_skeleton ON accounts (skeleton)")
+        .map_err(err)
 }
 
 /// Applies [`Write::Rate`]: see there for when it is taken.
@@ -957,15 +992,16 @@ fn apply(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, Stora
         Write::NewAccount { account } => {
             let n = c
                 .prepare_cached(
-                    "INSERT INTO accounts (username_key, username, password_hash, created_ms) \
-                     VALUES (?1, ?2, ?3, ?4) ON CONFLICT (username_key) DO NOTHING",
+                    "INSERT INTO accounts (username_key, username, password_hash, created_ms, skeleton) \
+                     VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
                 )
                 .map_err(err)?
                 .execute(params![
                     account.username.to_lowercase(),
                     account.username,
                     account.password_hash,
-                    account.created_ms
+                    account.created_ms,
+                    crate::accounts::username_skeleton(&account.username)
                 ])
                 .map_err(err)?;
             return Ok(n == 1);
@@ -1328,6 +1364,15 @@ impl Storage for SqliteStorage {
                     created_ms: r.get(2)?,
                 })
             })
+            .optional()
+            .map_err(err)
+    }
+
+    fn account_like(&mut self, username: &str) -> Result<Option<String>, StorageError> {
+        self.conn
+            .prepare_cached("SELECT username FROM accounts WHERE skeleton = ?1")
+            .map_err(err)?
+            .query_row([crate::accounts::username_skeleton(username)], |r| r.get(0))
             .optional()
             .map_err(err)
     }
@@ -1697,7 +1742,7 @@ mod tests {
                  DROP INDEX games_listing;
                  CREATE INDEX games_listing ON games (over, public, created_ms);
                  DROP INDEX games_unfinished;
-                 DELETE FROM schema_migrations WHERE version = 5;",
+                 DELETE FROM schema_migrations WHERE version >= 5;",
             )
             .unwrap();
         let ids = |v: Vec<Listed>| v.into_iter().map(|l| l.row.id).collect::<Vec<_>>();
