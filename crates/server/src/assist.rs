@@ -7,9 +7,11 @@
 //! async worker: the actor only hands out a [`Snapshot`] (the viewer and
 //! the record), and the game is rebuilt and asked on a blocking thread,
 //! within the server's `assist_think` budget and cancelled if its client
-//! goes away. Helper answers and bot decisions share one pool of
-//! `bot_threads` permits (one less than the cores), so a core is always
-//! left for people's actions; [`ASSIST_QUEUE`] requests are admitted
+//! goes away. Helpers have a pool of their own (`bot_threads` permits, as
+//! the bots have), so a bot's move never waits behind what anybody may
+//! ask, and run on threads of the lowest priority, so that bots and
+//! people's actions come first for the cores ([`on_helper_thread`]);
+//! [`ASSIST_QUEUE`] requests are admitted
 //! (running or waiting), beyond that the answer is `busy`. Clients are
 //! metered on their own bucket for helper requests (`Kind::Helper`), and
 //! one client address has at most [`RUNS_PER_CLIENT`] runs under way: at
@@ -124,9 +126,6 @@ async fn run(
             format!("the helper is answering {ASSIST_QUEUE} requests; try again in a moment"),
         ));
     };
-    let Ok(permit) = hub.think_slots().acquire_owned().await else {
-        return Ran::Drop(ApiError::gone());
-    };
     let hub2 = hub.clone();
     // Dropped with this future (the client went away, the server stops):
     // the helper is told to stop, so an abandoned request frees its slot.
@@ -162,16 +161,50 @@ async fn run(
         }
         Ran::Keep(answer)
     };
-    let r = tokio::task::spawn_blocking(move || {
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
-            .unwrap_or_else(|_| Ran::Drop(ApiError::new("internal", "the game's helper panicked")));
-        drop(permit);
-        drop(admitted);
-        drop(running);
-        r
-    })
-    .await;
-    r.unwrap_or_else(|e| Ran::Drop(ApiError::new("internal", e.to_string())))
+    let r = on_helper_thread(hub, job).await;
+    drop(admitted);
+    drop(running);
+    match r {
+        Ok(Ok(ran)) => ran,
+        Ok(Err(())) => Ran::Drop(ApiError::new("internal", "the game's helper panicked")),
+        Err(e) => Ran::Drop(e),
+    }
+}
+
+/// Runs `job` within the helpers' pool (`Hub::helper_slots`), on a thread
+/// of its own at the lowest priority (nice 19 on Linux), and answers its
+/// result (`Err(())` if it panicked). A thread of its own because a
+/// thread's priority cannot be raised again without privileges: the
+/// runtime's blocking threads, which bots use too, keep theirs.
+pub(crate) async fn on_helper_thread<T: Send + 'static>(
+    hub: &Hub,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> Result<Result<T, ()>, ApiError> {
+    let Ok(permit) = hub.helper_slots().acquire_owned().await else {
+        return Err(ApiError::gone());
+    };
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    std::thread::Builder::new()
+        .name("parlor-helper".into())
+        .spawn(move || {
+            lowest_priority();
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).map_err(|_| ());
+            drop(permit);
+            let _ = tx.send(r);
+        })
+        .map_err(|e| ApiError::new("busy", format!("no thread for the helper: {e}")))?;
+    rx.await.map_err(|_| ApiError::gone())
+}
+
+/// This thread yields the cores to every other: on Linux a thread's nice
+/// value is its own (`setpriority` on the calling thread's id).
+fn lowest_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: plain system calls on the calling thread, no memory shared.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, 19);
+    }
 }
 
 /// `answer` as JSON text, or a refusal if it is over [`ANSWER_MAX_BYTES`].

@@ -327,11 +327,6 @@ pub(crate) async fn replay(
     } else {
         None
     };
-    let permit = hub
-        .think_slots()
-        .acquire_owned()
-        .await
-        .map_err(|_| ApiError::gone())?;
     let hub2 = hub.clone();
     let crate::assist::Snapshot {
         record, resources, ..
@@ -372,14 +367,11 @@ pub(crate) async fn replay(
         text.push('}');
         Ok(text)
     };
-    let r = tokio::task::spawn_blocking(move || {
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
-            .unwrap_or_else(|_| Err(ApiError::new("internal", "the game's replay panicked")));
-        drop(permit);
-        r
-    })
-    .await
-    .map_err(|e| ApiError::new("internal", e.to_string()))??;
+    // Rebuilding the game at a step is the helpers' kind of work: anybody
+    // may ask it, so it never waits in the bots' pool.
+    let r = crate::assist::on_helper_thread(&hub, job)
+        .await?
+        .unwrap_or_else(|()| Err(ApiError::new("internal", "the game's replay panicked")))?;
     Ok(crate::http::json_text(r))
 }
 

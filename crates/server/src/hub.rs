@@ -43,11 +43,15 @@ struct Inner {
     /// wake an actor only when this changes.
     remote: Mutex<HashMap<String, Vec<usize>>>,
     shutdown: watch::Receiver<bool>,
-    /// The one pool of heavy work, bot decisions and helper answers alike
-    /// (on blocking threads): `bot_threads` permits, one less than the
-    /// cores, so that whatever thinks, a core is left for people's actions.
-    /// First come, first served.
+    /// The bots' pool of heavy work (on blocking threads): `bot_threads`
+    /// permits, one less than the cores, so that whatever thinks, a core
+    /// is left for people's actions. First come, first served.
     think_slots: Arc<tokio::sync::Semaphore>,
+    /// The helpers' pool (replays, verdicts, "what could I have
+    /// played?"), as many permits again but apart: what anybody may ask
+    /// never queues a bot's move behind it, and it runs on threads of the
+    /// lowest priority (see `crate::assist::on_helper_thread`).
+    helper_slots: Arc<tokio::sync::Semaphore>,
     /// Helper requests admitted (running or waiting): beyond, `busy`.
     assist_queue: Arc<tokio::sync::Semaphore>,
     /// Finished games' helper answers (see `crate::answers`).
@@ -180,6 +184,7 @@ impl Hub {
                 games: Mutex::new(HashMap::new()),
                 shutdown,
                 think_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
+                helper_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
                 assist_queue: Arc::new(tokio::sync::Semaphore::new(ASSIST_QUEUE)),
                 answers,
                 limits: limits_by_client,
@@ -209,10 +214,9 @@ impl Hub {
     pub(crate) fn settings(&self) -> &Settings {
         &self.inner.settings
     }
-    /// Permits for heavy work running at once: bot decisions and helper
-    /// answers share them.
-    pub(crate) fn think_slots(&self) -> Arc<tokio::sync::Semaphore> {
-        self.inner.think_slots.clone()
+    /// Permits for helpers' work running at once (see `helper_slots`).
+    pub(crate) fn helper_slots(&self) -> Arc<tokio::sync::Semaphore> {
+        self.inner.helper_slots.clone()
     }
     /// Permits for helper requests admitted (running or waiting).
     pub(crate) fn assist_queue(&self) -> Arc<tokio::sync::Semaphore> {

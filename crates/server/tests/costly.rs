@@ -259,3 +259,50 @@ async fn helper_requests_past_their_rate_are_refused() {
     assert_eq!(s, 200, "{v}");
     server.stop().await;
 }
+
+/// A helper that thinks for long never holds up a bot's move: helpers
+/// have their own pool, apart from the bots' (here one slot each, as on a
+/// two-core host), so bots play on while any client keeps a helper busy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_busy_helper_never_holds_up_the_bots() {
+    let settings = Settings {
+        bot_threads: 1,
+        assist_think: std::time::Duration::from_secs(600),
+        ..test_settings()
+    };
+    let server = start("helper_pool", settings).await;
+    let addr = server.addr();
+    let blob = create(addr, json!({"game": "blob"})).await;
+    let blob_id = blob["game"]["id"].as_str().unwrap().to_string();
+    common::BLOB_HELPER_HOLDS.store(true, std::sync::atomic::Ordering::SeqCst);
+    let asking = tokio::spawn(async move {
+        post(
+            addr,
+            &format!("/api/games/{blob_id}/assist"),
+            json!({"request": {}}),
+        )
+        .await
+    });
+    // The helper is under way (counted as it starts)...
+    while server.helper_runs() == 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    // ... and two bots play a whole game meanwhile.
+    let created = create(
+        addr,
+        json!({"game": "nim", "config": {"pile": 9}, "bots": [{"seat": 0}, {"seat": 1}]}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let mut ws = Ws::connect(addr, &id, None).await.unwrap();
+    let over = ws
+        .recv_until("state", |v| v["to_act"] == "over")
+        .await
+        .expect("the bots finish while the helper thinks");
+    assert_eq!(over["to_act"], "over");
+    assert!(!asking.is_finished(), "the helper was still thinking");
+    common::BLOB_HELPER_HOLDS.store(false, std::sync::atomic::Ordering::SeqCst);
+    let (status, answer) = asking.await.unwrap();
+    assert_eq!(status, 200, "{answer}");
+    server.stop().await;
+}

@@ -40,7 +40,7 @@ fn words(n: usize) -> String {
 }
 
 /// A request from the client at `ip` (the server reads the address from
-/// `X-Forwarded-For`, as behind a proxy).
+/// `X-Forwarded-For`, as behind a proxy it trusts: loopback here).
 async fn from(ip: &str, addr: SocketAddr, path: &str, body: &[u8]) -> (u16, Value) {
     let (s, _, v) = http_full(addr, "POST", path, Some(body), &[("X-Forwarded-For", ip)])
         .await
@@ -52,7 +52,7 @@ async fn from(ip: &str, addr: SocketAddr, path: &str, body: &[u8]) -> (u16, Valu
 async fn one_client_filling_its_share_leaves_room_for_another_clients_en_large_game() {
     // The defaults: 256 MiB for all, a quarter of it for each client.
     let settings = Settings {
-        client_ip_header: Some("x-forwarded-for".into()),
+        trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
         ..common::test_settings()
     };
     let bound = settings.derived_cache_bytes;

@@ -244,6 +244,11 @@ impl Game for Secret {
 /// replayed: the failure tests).
 pub static BLOB_BROKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// While set, Blob's helper holds its thread until it is cleared or its
+/// budget runs out: a helper that thinks for long.
+pub static BLOB_HELPER_HOLDS: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct BlobConfig {
@@ -328,6 +333,20 @@ impl Game for Blob {
     }
     fn outcome(&self) -> Option<Outcome> {
         None
+    }
+    fn assist(
+        &self,
+        _: Viewer,
+        _: &serde_json::Value,
+        budget: &parlor_core::Budget,
+    ) -> Option<Result<serde_json::Value, String>> {
+        let started = std::time::Instant::now();
+        while BLOB_HELPER_HOLDS.load(std::sync::atomic::Ordering::SeqCst)
+            && !budget.exhausted(started, 0)
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Some(Ok(serde_json::json!({"sum": self.sum})))
     }
 }
 
