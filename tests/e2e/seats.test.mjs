@@ -96,3 +96,24 @@ test('the lobby seats a stranger in an open seat, never in an invited one', { ti
     assert.equal(await D.locator('#you button').count(), 0);
   });
 });
+
+test('a name with a bidirectional control is refused, said, and not kept', { timeout: 60000 }, async () => {
+  const ann = await player(browser, 'Ann');
+  const A = ann.page;
+  await withArtifacts([ann], async () => {
+    const created = await srv.api('/api/games', { game: 'wordsprout', take_seat: 0, name: 'Ann' });
+    await A.goto(`${srv.url}/play/${created.game.id}#${created.you.token}`);
+    await A.waitForFunction(() => document.body.dataset.seat === '0');
+    // "Ann" + RIGHT-TO-LEFT OVERRIDE + "gnp.exe" shows as "Annexe.png".
+    await A.fill('#rename', 'Ann\u202egnp.exe');
+    await A.click('#you button:has-text("Save")');
+    await A.waitForSelector('text=U+202E (a bidirectional control)');
+    assert.equal(await A.inputValue('#rename'), 'Ann');
+    const summary = await (await fetch(`${srv.url}/api/games/${created.game.id}`)).json();
+    assert.equal(summary.seats[0].name, 'Ann');
+    // A reload keeps the seat and the name the server took.
+    await A.reload();
+    await A.waitForFunction(() => document.body.dataset.seat === '0');
+    assert.equal(await A.inputValue('#rename'), 'Ann');
+  });
+});

@@ -259,8 +259,17 @@ function drawYou() {
       class: 'rename',
       onsubmit: async (/** @type {Event} */ e) => {
         e.preventDefault();
+        // Kept only once the server takes it: a refused name (one with
+        // invisible or bidirectional characters, say) is said and undone.
+        const before = myName();
         setMyName(input.value);
-        await join();
+        try {
+          await join();
+        } catch (err) {
+          setMyName(before);
+          input.value = before;
+          showError(/** @type {Error} */ (err).message);
+        }
       },
     }, `You are player ${mySeat + 1}. Name `, input, h('button', null, 'Save')),
   );
@@ -531,8 +540,12 @@ function keepSecret(secret) {
   }
 }
 
-/** Takes (or re-takes) the seat of our token; sets mySeat. */
-async function join() {
+/**
+ * Takes (or re-takes) the seat of our token; sets mySeat.
+ * @param {boolean} [onLoad] as the page opens: a name kept in this browser
+ *   that the server refuses is forgotten rather than keeping the seat away
+ */
+async function join(onLoad = false) {
   if (!token) return;
   try {
     // Joining without a name would clear the seat's name (one the creator
@@ -549,6 +562,12 @@ async function join() {
     summary = res.game;
   } catch (e) {
     const err = /** @type {ApiError} */ (e);
+    if (onLoad && err.code === 'bad_json' && err.message.startsWith('name:') && myName()) {
+      // A name kept in this browser that the server no longer takes:
+      // forgotten, and the seat taken without it.
+      setMyName('');
+      return join();
+    }
     if (err.code === 'bad_token') {
       forgetToken(id);
       token = null;
@@ -786,7 +805,7 @@ async function main() {
     return;
   }
   try {
-    if (token) await join();
+    if (token) await join(true);
     if (!summary) summary = await call('GET', `/api/games/${id}`);
   } catch (e) {
     const err = /** @type {ApiError} */ (e);
