@@ -12,33 +12,6 @@ use parlor_server::client::http_raw;
 use parlor_server::Settings;
 use serde_json::json;
 
-/// Made-up words of consonants and vowels (deterministic).
-fn words(n: usize) -> String {
-    let consonants = b"bcdfghklmnprstvz";
-    let vowels = b"aeiouy";
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = |m: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % m as u64) as usize
-    };
-    let mut out = String::new();
-    for _ in 0..n {
-        let len = 4 + next(5);
-        for i in 0..len {
-            let c = if i % 2 == next(2) {
-                vowels[next(vowels.len())]
-            } else {
-                consonants[next(consonants.len())]
-            };
-            out.push(c as char);
-        }
-        out.push('\n');
-    }
-    out
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn distinct_settings_stay_within_the_bound() {
     let bound = 1024 * 1024;
@@ -57,7 +30,7 @@ async fn distinct_settings_stay_within_the_bound() {
         addr,
         "POST",
         "/api/word-lists?name=made-up",
-        Some(words(1500).as_bytes()),
+        Some(common::made_up_words(1500).as_bytes()),
         &[],
     )
     .await

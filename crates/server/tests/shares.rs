@@ -11,34 +11,6 @@ use parlor_server::Settings;
 use serde_json::{json, Value};
 use std::net::{IpAddr, SocketAddr};
 
-/// Made-up words of consonants and vowels (deterministic), as in
-/// `tests/derived.rs`.
-fn words(n: usize) -> String {
-    let consonants = b"bcdfghklmnprstvz";
-    let vowels = b"aeiouy";
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = |m: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % m as u64) as usize
-    };
-    let mut out = String::new();
-    for _ in 0..n {
-        let len = 4 + next(5);
-        for i in 0..len {
-            let c = if i % 2 == next(2) {
-                vowels[next(vowels.len())]
-            } else {
-                consonants[next(consonants.len())]
-            };
-            out.push(c as char);
-        }
-        out.push('\n');
-    }
-    out
-}
-
 /// A request from the client at `ip` (the server reads the address from
 /// `X-Forwarded-For`, as behind a proxy it trusts: loopback here).
 async fn from(ip: &str, addr: SocketAddr, path: &str, body: &[u8]) -> (u16, Value) {
@@ -70,7 +42,7 @@ async fn one_client_filling_its_share_leaves_room_for_another_clients_en_large_g
         "10.0.0.1",
         addr,
         "/api/word-lists?name=made-up",
-        words(6000).as_bytes(),
+        common::made_up_words(6000).as_bytes(),
     )
     .await;
     assert_eq!(s, 201, "{up}");

@@ -585,3 +585,31 @@ pub fn nim_game_write(id: &str) -> parlor_server::storage::Write {
             .collect(),
     }
 }
+
+/// Made-up words of consonants and vowels, one a line (deterministic): a
+/// word list of `n` words no embedded list holds.
+pub fn made_up_words(n: usize) -> String {
+    let consonants = b"bcdfghklmnprstvz";
+    let vowels = b"aeiouy";
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |m: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % m as u64) as usize
+    };
+    let mut out = String::new();
+    for _ in 0..n {
+        let len = 4 + next(5);
+        for i in 0..len {
+            let c = if i % 2 == next(2) {
+                vowels[next(vowels.len())]
+            } else {
+                consonants[next(consonants.len())]
+            };
+            out.push(c as char);
+        }
+        out.push('\n');
+    }
+    out
+}
