@@ -568,3 +568,127 @@ async fn an_invite_is_used_once_through_two_processes_on_postgres() {
     a.stop().await;
     b.stop().await;
 }
+
+/// The other attacks of the second hardening, through every process of a
+/// setup (`addrs`: one SQLite server, or two on one PostgreSQL), each
+/// request to the next process in turn: costly reads (a finished game's
+/// replay with its helper, asked again and again), huge answers (the
+/// helper on the largest list), and spoofed names (a display name with a
+/// bidirectional control; a username that looks like another's, signed
+/// up through another process). Slow readers and one address's
+/// connections are each process's own (tests/edges.rs).
+async fn the_other_attacks_hold(addrs: &[SocketAddr], runs: impl Fn() -> u64) {
+    let at = |i: usize| addrs[i % addrs.len()];
+    // Costly reads: a bots-only Word Sprout game, played to its end.
+    let created = create(
+        at(0),
+        json!({"game": "wordsprout", "bots": [{"seat": 0}, {"seat": 1}]}),
+    )
+    .await;
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let mut ws = Ws::connect(at(0), &id, None).await.unwrap();
+    ws.recv_until("state", |v| v["to_act"] == "over")
+        .await
+        .expect("the bots finish");
+    ws.close().await;
+    let before = runs();
+    for i in 0..12 {
+        let (status, v) = http(
+            at(i),
+            "GET",
+            &format!("/api/games/{id}/replay?step=1"),
+            None,
+            &[],
+        )
+        .await
+        .unwrap();
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["helper"], Value::Null, "no helper unless asked");
+    }
+    assert_eq!(runs(), before, "a replay without the helper runs none");
+    for i in 0..12 {
+        let path = format!("/api/games/{id}/replay?step=1&helper=true");
+        let (status, v) = http(at(i), "GET", &path, None, &[]).await.unwrap();
+        assert_eq!(status, 200, "{v}");
+    }
+    // Two questions (the position's and the game's), once per process.
+    assert!(runs() > before, "the helper was asked");
+    assert!(
+        runs() - before <= 2 * addrs.len() as u64,
+        "{} runs for 12 replays",
+        runs() - before
+    );
+    // Huge answers: the helper on en-large, as a spectator.
+    let g = create(
+        at(1),
+        json!({"game": "wordsprout", "config": {"hints": true, "lexicon": "en-large"}, "take_seat": 0}),
+    )
+    .await;
+    let gid = g["game"]["id"].as_str().unwrap();
+    for i in 0..2 {
+        let (status, v) = http(
+            at(i),
+            "POST",
+            &format!("/api/games/{gid}/assist"),
+            Some(&json!({"request": {}})),
+            &[],
+        )
+        .await
+        .unwrap();
+        assert_eq!(status, 200, "{v}");
+        assert!(v.to_string().len() < 1024 * 1024, "a page, not everything");
+        assert!(v["answer"]["total"].as_u64().unwrap() >= 26, "{v}");
+    }
+    // Names: refused through every process, nothing stored.
+    for i in 0..addrs.len() {
+        let (status, v) = http(
+            at(i),
+            "POST",
+            "/api/games",
+            Some(&json!({"game": "nim", "take_seat": 0, "name": "Ann\u{202e}gnp.exe"})),
+            &[],
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            (status, v["error"]["code"].as_str()),
+            (400, Some("bad_json")),
+            "{v}"
+        );
+    }
+    sign_up(at(0), "Lilly0").await;
+    for (i, look_alike) in ["LiIly0", "LiIIy0", "LilIyO"].into_iter().enumerate() {
+        let body = json!({"username": look_alike, "password": "look-alike-password"});
+        let (status, v) = http(at(i + 1), "POST", "/api/account/register", Some(&body), &[])
+            .await
+            .unwrap();
+        assert_eq!(
+            (status, v["error"]["code"].as_str()),
+            (409, Some("username_taken")),
+            "{v}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_other_attacks_hold_on_sqlite() {
+    let server = common::start(
+        &common::sqlite_url("other_attacks"),
+        common::test_settings(),
+    )
+    .await;
+    the_other_attacks_hold(&[server.addr()], || server.helper_runs()).await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_other_attacks_hold_through_two_processes_on_postgres() {
+    let Some(db) = tokio::task::block_in_place(|| common::pg_fresh_db("other_attacks")) else {
+        return;
+    };
+    let a = common::start(&db, common::test_settings()).await;
+    let b = common::start(&db, common::test_settings()).await;
+    the_other_attacks_hold(&[a.addr(), b.addr()], || a.helper_runs() + b.helper_runs()).await;
+    a.stop().await;
+    b.stop().await;
+}
