@@ -94,8 +94,9 @@ test('Word lists: a Word Sprout game on a list uploaded in the lobby', { timeout
 
     // The same play on en (same rules) is refused.
     const en = await srv.api('/api/games', { game: 'wordsprout', config: { ...summary.config, lexicon: 'en' }, take_seat: 0 });
-    const t1 = en.seats.find((/** @type {any} */ s) => s.seat === 1).token;
-    await srv.api(`/api/games/${en.game.id}/join`, { token: t1, name: 'Bea' });
+    const enInvite = en.seats.find((/** @type {any} */ s) => s.seat === 1).token;
+    // The invite is traded for Bea's own secret as she joins.
+    const t1 = (await srv.api(`/api/games/${en.game.id}/join`, { token: enInvite, name: 'Bea' })).token;
     await srv.api(`/api/games/${en.game.id}/actions`, { token: en.you.token, action: { type: 'play', string: 'q' } });
     const res = await fetch(`${srv.url}/api/games/${en.game.id}/actions`, {
       method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: t1, action: { type: 'play', string: 'qz' } }),
