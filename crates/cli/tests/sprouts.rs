@@ -65,6 +65,17 @@ fn bad_input_is_one_line() {
     }
     let (_, _, err) = parlor(&["sprouts", "replay", "2+ 1(3)2 1(5)2"]);
     assert!(err.contains("move 2 (1(5)2): illegal"), "{err}");
+    // A refused drawing: the move, the notation's rule, the line tried.
+    let (code, _, err) = parlor(&["sprouts", "replay", "4+ 1(5)2 1(6)2 5(7)6[3]"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    for part in [
+        "move 3 (5(7)6[3]): illegal",
+        "(rule 6)",
+        "tried: the line from 5 (between 1 and 2) to 6 (between 2 and 1), in the region 6,1,5,2",
+    ] {
+        assert!(err.contains(part), "{part:?} in {err}");
+    }
 }
 
 #[test]
