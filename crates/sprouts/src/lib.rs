@@ -84,6 +84,7 @@ pub mod moves;
 pub mod position;
 pub mod solve;
 pub mod wgosa;
+pub mod words;
 
 pub use canon::{canonical, canonical_reduced, labelled_key, Canonical};
 pub use game::{Action, Config, Sprouts};
@@ -92,3 +93,4 @@ pub use position::{ParseError, Position, PositionError, PositionTextError, Setup
 pub use wgosa::{
     describe, read, resolve, Reading, Record, RecordError, Replay, RuleError, WgosaMove, Winner,
 };
+pub use words::{in_words, MoveWords};
