@@ -29,6 +29,7 @@
 //! | [`moves`] | [`Move`], [`apply`], [`successors`] / [`legal_moves`] |
 //! | [`canon`] | [`canonical`] (equivalence up to cuts, order, renumbering, mirroring), [`labelled_key`] (numbers kept) |
 //! | [`wgosa`] | [`WgosaMove`], [`resolve`], [`describe`], [`Record`] |
+//! | [`words`] | [`in_words`]: a move told in words ("joined 4 to 3 with new spot 7, enclosing spot 1") |
 //! | [`game`] | [`Sprouts`], the table, implementing [`parlor_core::Game`] |
 //!
 //! # For a solver
