@@ -6,7 +6,7 @@
 // against the computer, to the end.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ParlorServer, launch, player, withArtifacts, createWithFriend, openRules } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, createWithFriend, openRules, shots, PHONE } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -185,10 +185,12 @@ test('Sprouts: two players play a whole game by dragging', { timeout: 240000 }, 
     assert.equal(winner, (await movesOf(A)) % 2 === 1 ? 'Ann' : 'Bea');
     await A.waitForSelector(`#sp-status:has-text("${winner === 'Ann' ? 'You win' : 'Bea wins'}")`);
     await B.waitForSelector(`#ranking li:first-child:has-text("${winner}")`);
-    // The server's move list says each move in the game's notation.
+    // The server's move list says each move in words and in the game's notation.
     const firstMove = ((await A.locator('#sp-moves li:first-child code').textContent()) || '').trim();
-    await A.waitForSelector(`#moves li:first-child:has-text("You played ${firstMove}")`);
-    await B.waitForSelector(`#moves li:first-child:has-text("Ann"):has-text("played ${firstMove}")`);
+    const firstWords = ((await A.locator('#sp-moves li:first-child .sp-words').textContent()) || '').trim();
+    assert.match(firstWords, /^(joined \d+ to \d+|drew a loop at \d+) with new spot 3/);
+    await A.waitForSelector(`#moves li:first-child:has-text("You ${firstWords} (${firstMove})")`);
+    await B.waitForSelector(`#moves li:first-child:has-text("Ann"):has-text("${firstWords} (${firstMove})")`);
     // The record is copyable (clipboard or, without permission, selected).
     await A.click('#sp-copy');
     await A.waitForFunction(() => document.querySelector('.toast') !== null, null, { timeout: 5000 }).catch(() => {});
@@ -287,4 +289,74 @@ test('Sprouts: a game that goes on from a pasted record', { timeout: 120000 }, a
     await A.waitForSelector('#sp-board[data-shown="game"]');
     assert.equal(await A.locator('#sp-board .sp-spot').count(), 16);
   });
+});
+
+test('Sprouts: live and dead spots at a glance, lives on hover and focus, moves in words', { timeout: 120000 }, async () => {
+  const shot = shots('sprouts-glance');
+  for (const [name, options] of /** @type {[string, import('playwright-core').BrowserContextOptions][]} */ ([['desktop', { viewport: { width: 1100, height: 900 } }], ['phone', PHONE]])) {
+    const ann = await player(browser, 'Ann', options);
+    const A = ann.page;
+    await withArtifacts([ann], async () => {
+      // A loop at 1, then a line from 1 to the loop's spot 4: 1 and 4 are
+      // dead (three lines each), 5 has one life left, 2 and 3 all three.
+      const res = await srv.api('/api/games', { game: 'sprouts', config: { spots: 3, start: '3+ 1(4)1 1(5)4' }, bots: [{ seat: 1, level: 'easy' }], take_seat: 0, name: 'Ann' });
+      await A.goto(`${srv.url}/play/${res.game.id}#${res.you.token}`);
+      await A.waitForSelector('#sp-status:has-text("Your turn")');
+      await waitMoves(A, 2);
+      const spot = (/** @type {number} */ s) => A.locator(`#sp-board .sp-spot[data-spot="${s}"]`);
+      // Dead spots differ by shape (crossed out), not colour alone.
+      for (const s of [1, 4]) {
+        assert.match((await spot(s).getAttribute('class')) || '', /\bdead\b/, `spot ${s} is drawn dead`);
+        assert.equal(await spot(s).locator('.sp-cross').count(), 1, `spot ${s} is crossed out`);
+        assert.equal(await spot(s).getAttribute('aria-label'), `spot ${s}: dead (three lines)`);
+      }
+      for (const [s, lives] of [[2, 3], [3, 3], [5, 1]]) {
+        assert.match((await spot(s).getAttribute('class')) || '', /\blive\b/, `spot ${s} is drawn live`);
+        assert.equal(await spot(s).locator('.sp-cross').count(), 0);
+        assert.equal(await spot(s).getAttribute('aria-label'), `spot ${s}: ${lives} ${lives === 1 ? 'life' : 'lives'} left`);
+      }
+      await A.waitForSelector('#sp-legend .sp-spot.dead .sp-cross');
+      // The lives are written out on hover (a pointer) and on focus (the keyboard).
+      assert.equal(await spot(2).locator('.sp-tip').isVisible(), false);
+      if (!options.hasTouch) {
+        await spot(2).locator('.sp-dot').hover();
+        await A.waitForSelector('#sp-board .sp-spot[data-spot="2"] .sp-tip:visible');
+        assert.equal(await spot(2).locator('.sp-tip').textContent(), '3 lives left');
+      }
+      await spot(5).focus();
+      await A.waitForSelector('#sp-board .sp-spot[data-spot="5"] .sp-tip:visible');
+      assert.equal(await spot(5).locator('.sp-tip').textContent(), '1 life left');
+      // The moves in words beside the notation.
+      const lines = await A.locator('#sp-moves li').allInnerTexts();
+      assert.equal(lines.length, 2);
+      assert.equal(lines[0].trim(), 'Ann (P1) drew a loop at 1 with new spot 4, enclosing nothing (1(4)1)');
+      // The line inside the loop (2 and 3 lie outside) cuts off nothing alive.
+      assert.match(lines[1].trim(), / joined 1 to 4 with new spot 5, enclosing nothing \(1\(5\)4\)$/);
+      await shot(A, `${name}-before`);
+      // A press (or drag) from a dead spot says so, and starts nothing.
+      const from = await spot(1).locator('.sp-dot').boundingBox();
+      const to = await spot(2).locator('.sp-dot').boundingBox();
+      assert.ok(from && to);
+      if (options.hasTouch) {
+        await A.touchscreen.tap(from.x + from.width / 2, from.y + from.height / 2);
+      } else {
+        await A.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+        await A.mouse.down();
+        await A.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 6 });
+        await A.mouse.up();
+      }
+      await A.waitForSelector('#alert:has-text("Spot 1 is dead (three lines): start from a live spot.")');
+      assert.equal(await A.locator('#sp-chooser').isHidden(), true, 'no move offered from a dead spot');
+      await shot(A, `${name}-dead`);
+      if (process.env.E2E_SHOTS) await A.locator('#sp-board').screenshot({ path: `${process.env.E2E_SHOTS}/sprouts-glance-${name}-paper.png` });
+      // A move played now reads in words in both move lists.
+      if (!options.hasTouch) {
+        await dragMove(A, '2(6)3', await legalOf(A));
+        await waitMoves(A, 3);
+        await A.waitForSelector('#sp-moves li:nth-child(3):has-text("Ann (P1) joined 2 to 3 with new spot 6 (2(6)3)")');
+        await A.waitForSelector('#moves li:has-text("You joined 2 to 3 with new spot 6 (2(6)3)")');
+        await shot(A, `${name}-after`);
+      }
+    });
+  }
 });

@@ -9,6 +9,7 @@ use crate::canon::{canonical_reduced, labelled_key};
 use crate::moves::successors;
 use crate::position::{Position, PositionTextError};
 use crate::wgosa::{describe, resolve, NotationError, Record, RuleError, WgosaMove};
+use crate::words::in_words;
 use parlor_core::{
     Actor, Agent, ConfigError, ErrorKind, Game, GameError, GameInfo, GameRng, Level, Needs,
     Outcome, Resources, Seat, Seed, Setting, SettingKind, ToAct, Viewer,
@@ -77,6 +78,9 @@ pub enum Event {
         text: String,
         /// The position after it, in the card notation.
         position: String,
+        /// The move in words ("joined 1 to 2 with new spot 4"), for a
+        /// reader who does not read the notation.
+        words: String,
     },
     /// `seat` gave the game up.
     Resigned {
@@ -100,6 +104,13 @@ pub struct View {
     pub lives: usize,
     /// The moves so far, in WGOSA notation.
     pub moves: Vec<String>,
+    /// Each move in words, beside `moves` ("drew a loop at 1 with new spot
+    /// 4, enclosing spot 2"): what a line encloses is judged here, not by
+    /// the page.
+    pub words: Vec<String>,
+    /// Every spot on the table and the lines it may still take (0: dead),
+    /// so a page tells live spots from dead without counting lines.
+    pub spot_lives: std::collections::BTreeMap<u32, usize>,
     /// The position after each move, in the card notation (the page draws
     /// every move knowing what it must look like).
     pub positions: Vec<String>,
@@ -167,6 +178,8 @@ pub struct Sprouts {
     config: Config,
     position: Position,
     moves: Vec<String>,
+    /// Each move in words.
+    words: Vec<String>,
     /// The position after each move, as the view writes it.
     positions: Vec<String>,
     turn: Seat,
@@ -213,6 +226,12 @@ impl Sprouts {
             ));
         }
         self.moves = record.moves.iter().map(|m| m.to_string()).collect();
+        self.words = replay
+            .positions
+            .windows(2)
+            .zip(&record.moves)
+            .map(|(w, wm)| words_for(&w[0], &w[1], Some(wm)))
+            .collect();
         self.positions = replay.positions[1..]
             .iter()
             .map(|p| p.to_string())
@@ -334,6 +353,7 @@ impl Game for Sprouts {
             config: config.clone(),
             position: Position::start(config.spots),
             moves: Vec::new(),
+            words: Vec::new(),
             positions: Vec::new(),
             turn: Seat(0),
             over: false,
@@ -471,8 +491,10 @@ impl Game for Sprouts {
         }
         let (next, written) = self.play(&action.0)?;
         let seat = self.turn;
+        let words = words_for(&self.position, &next, written.parse().ok().as_ref());
         self.position = next;
         self.moves.push(written.clone());
+        self.words.push(words.clone());
         self.positions.push(self.position.to_string());
         self.turn = Seat(1 - seat.0);
         self.over = !self.position.has_move();
@@ -480,6 +502,7 @@ impl Game for Sprouts {
             seat,
             text: written,
             position: self.position.to_string(),
+            words,
         }])
     }
 
@@ -491,6 +514,8 @@ impl Game for Sprouts {
             next_spot: self.position.next_spot(),
             lives: self.position.total_lives(),
             moves: self.moves.clone(),
+            words: self.words.clone(),
+            spot_lives: self.position.lives_map().into_iter().collect(),
             positions: self.positions.clone(),
             record: self.record(),
             to_move: (!self.over).then_some(self.turn),
@@ -565,6 +590,14 @@ impl Game for Sprouts {
             GameRng::from_seed(seed),
         )))
     }
+}
+
+/// A move in words, or (for a position that is not one move on, which a
+/// legal move never gives) nothing to say.
+fn words_for(before: &Position, after: &Position, written: Option<&WgosaMove>) -> String {
+    in_words(before, after, written)
+        .map(|w| w.to_string())
+        .unwrap_or_default()
 }
 
 /// The conformance suite for `config`, with junk, misplaced and

@@ -29,6 +29,7 @@
 //! | [`moves`] | [`Move`], [`apply`], [`successors`] / [`legal_moves`] |
 //! | [`canon`] | [`canonical`] (equivalence up to cuts, order, renumbering, mirroring), [`labelled_key`] (numbers kept) |
 //! | [`wgosa`] | [`WgosaMove`], [`resolve`], [`describe`], [`Record`] |
+//! | [`words`] | [`in_words`]: a move told in words ("joined 4 to 3 with new spot 7, enclosing spot 1") |
 //! | [`game`] | [`Sprouts`], the table, implementing [`parlor_core::Game`] |
 //!
 //! # For a solver
@@ -84,6 +85,7 @@ pub mod moves;
 pub mod position;
 pub mod solve;
 pub mod wgosa;
+pub mod words;
 
 pub use canon::{canonical, canonical_reduced, labelled_key, Canonical};
 pub use game::{Action, Config, Sprouts};
@@ -92,3 +94,4 @@ pub use position::{ParseError, Position, PositionError, PositionTextError, Setup
 pub use wgosa::{
     describe, read, resolve, Reading, Record, RecordError, Replay, RuleError, WgosaMove, Winner,
 };
+pub use words::{in_words, MoveWords};

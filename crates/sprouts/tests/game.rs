@@ -238,3 +238,60 @@ fn a_table_goes_on_from_a_record() {
         assert!(e.message.contains(says), "{}: {}", says, e.message);
     }
 }
+
+/// The view tells every spot's lives (0: dead) and each move in words, and
+/// the move's event carries its words too: a page draws both without
+/// counting lines or working out what a line encloses. Moves from a
+/// `start` record and moves written as a position have words as well.
+#[test]
+fn the_view_tells_lives_per_spot_and_moves_in_words() {
+    let mut g = table(3, false);
+    let v = g.view(Viewer::Spectator);
+    assert_eq!(v.spot_lives, [(1, 3), (2, 3), (3, 3)].into_iter().collect());
+    assert!(v.words.is_empty());
+    let events = g
+        .apply(Actor::Seat(Seat(0)), Action::new("1(4)1[2]"))
+        .unwrap();
+    let json = serde_json::to_value(&events[0]).unwrap();
+    assert_eq!(
+        json["words"],
+        "drew a loop at 1 with new spot 4, enclosing spot 2"
+    );
+    // The loop uses two of 1's lives; with a line to 2, 1 is dead.
+    g.apply(Actor::Seat(Seat(1)), Action::new("1(5)2")).unwrap();
+    let v = g.view(Viewer::Spectator);
+    assert_eq!(
+        v.spot_lives,
+        [(1, 0), (2, 2), (3, 3), (4, 1), (5, 1)]
+            .into_iter()
+            .collect()
+    );
+    assert_eq!(v.words.len(), v.moves.len());
+    assert_eq!(v.words[1], "joined 1 to 2 with new spot 5");
+    let json = serde_json::to_value(&v).unwrap();
+    assert_eq!(json["spot_lives"]["1"], 0);
+    assert_eq!(json["spot_lives"]["2"], 2);
+
+    // A move written as a position.
+    let mut g = table(2, false);
+    g.apply(Actor::Seat(Seat(0)), Action::new("=3,1,3,2"))
+        .unwrap();
+    assert_eq!(
+        g.view(Viewer::Spectator).words,
+        ["joined 1 to 2 with new spot 3"]
+    );
+    // Moves from a start record.
+    let config = Config {
+        spots: 2,
+        misere: false,
+        start: Some("2+ 1(3)2 1(4)2".into()),
+    };
+    let g = Sprouts::new(&config, 0, &Resources::embedded()).unwrap();
+    assert_eq!(
+        g.view(Viewer::Spectator).words,
+        [
+            "joined 1 to 2 with new spot 3",
+            "joined 1 to 2 with new spot 4, enclosing nothing"
+        ]
+    );
+}

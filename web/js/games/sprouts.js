@@ -10,8 +10,10 @@
  * record beside the drawing, copyable.
  *
  * Actions and view: crates/sprouts/src/game.rs (an action is the move's
- * WGOSA text; the view has `moves`, `positions`, `position`, `record`,
- * `to_move`, `winner`).
+ * WGOSA text; the view has `moves`, `words` (each move in words),
+ * `positions`, `position`, `spot_lives` (lives left per spot, 0: dead),
+ * `record`, `to_move`, `winner`). Which spots are alive and what a line
+ * encloses come from the view: the page never counts lines itself.
  */
 import { h, replace } from '../dom.js';
 import { Drawing, drawGame, parseMove, W, H, crossings } from './sprouts-layout.js';
@@ -45,6 +47,17 @@ const RELAYOUT_MOVES = 24;
 /** How far from a spot's centre a press or release still counts as on it. */
 const HIT = 22;
 
+/**
+ * A spot's mark, by its lives: a filled dot while it has lives left, a
+ * hollow ring crossed out once dead (the shape differs, not only the
+ * colour), a plain dot when the page has no word on its lives.
+ * @param {number | null} lives @returns {SVGElement[]}
+ */
+function spotShape(lives) {
+  if (lives !== 0) return [svg('circle', { r: 7, class: 'sp-dot' })];
+  return [svg('circle', { r: 8, class: 'sp-dot' }), svg('path', { d: 'M-5 -5 L5 5 M-5 5 L5 -5', class: 'sp-cross' })];
+}
+
 /** @param {import('../play.js').PageContext} ctx */
 export function mount(ctx) {
   /** @type {import('../api.js').StateMsg | null} */
@@ -64,13 +77,25 @@ export function mount(ctx) {
 
   const status = h('h2', { id: 'sp-status', class: 'status', 'aria-live': 'polite' });
   const rules = h('p', { id: 'sp-rules' });
-  const board = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (svg('svg', { id: 'sp-board', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': 'The paper: spots and lines' })));
+  // A group, not an image: each spot is focusable and says its lives.
+  const board = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (svg('svg', { id: 'sp-board', viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': 'The paper: spots and lines' })));
   board.classList.add('sp-board');
   const linesG = svg('g', { class: 'sp-lines' });
   const dragG = svg('g', { class: 'sp-drag' });
   const spotsG = svg('g', { class: 'sp-spots' });
   board.append(linesG, dragG, spotsG);
   const note = h('p', { id: 'sp-note', class: 'note' });
+  /** A spot as the paper draws it, for the legend. @param {'live' | 'dead'} kind */
+  const spotIcon = (kind) => {
+    const icon = svg('svg', { viewBox: '-11 -11 22 22', width: 20, height: 20, 'aria-hidden': 'true', class: 'sp-icon' });
+    const g = svg('g', { class: `sp-spot ${kind}` });
+    g.append(...spotShape(kind === 'live' ? 1 : 0));
+    icon.append(g);
+    return icon;
+  };
+  const legend = h('p', { id: 'sp-legend', class: 'sp-legend note' },
+    h('span', { class: 'sp-key' }, spotIcon('live'), h('span', null, 'live spot: a dot after its number per life left (point at it or focus it for its lives)')),
+    h('span', { class: 'sp-key' }, spotIcon('dead'), h('span', null, 'dead spot: three lines, no line may start or end there')));
   const chooser = h('div', { id: 'sp-chooser', class: 'sp-chooser', hidden: true, role: 'dialog', 'aria-label': 'Choose the move' });
   const legalEl = h('ol', { id: 'sp-legal', class: 'sp-legal' });
   const legalBox = h('details', { id: 'sp-legal-box' }, h('summary', null, 'Legal moves'), h('p', { class: 'note' }, 'Click one to play it.'), legalEl);
@@ -153,7 +178,7 @@ export function mount(ctx) {
   replace(
     ctx.root,
     h('div', { class: 'sp-page' },
-      h('div', { class: 'sp-main' }, status, rules, h('div', { class: 'sp-paper' }, board, chooser), note, help, resignBtn),
+      h('div', { class: 'sp-main' }, status, rules, h('div', { class: 'sp-paper' }, board, chooser), legend, note, help, resignBtn),
       h('aside', { class: 'sp-side' },
         h('h3', null, 'Record (WGOSA)'), record, h('div', { class: 'row' }, copyBtn),
         h('h3', null, 'Position (cards)'), posText, h('div', { class: 'row' }, showBtn),
@@ -165,18 +190,16 @@ export function mount(ctx) {
   /** @returns {string[]} */
   const legal = () => (myTurn() && st && Array.isArray(st.legal) ? st.legal : []);
 
-  /** Spots with lives left, from the drawing's degrees. @returns {Set<number>} */
-  function liveSpots() {
-    const out = new Set();
-    const drawing = current();
-    if (!drawing) return out;
-    const deg = new Map();
-    for (const c of drawing.curves) {
-      deg.set(c.a, (deg.get(c.a) || 0) + 1);
-      deg.set(c.b, (deg.get(c.b) || 0) + 1);
-    }
-    for (const s of drawing.spots.keys()) if ((deg.get(s) || 0) < 3) out.add(s);
-    return out;
+  /**
+   * A spot's lives left as the server's view tells them (the rules are
+   * judged there), or null where the page has no word on it: a pasted
+   * position, or a server whose view does not say.
+   * @param {number} s @returns {number | null}
+   */
+  function livesOf(s) {
+    if (shown || !st || !st.view || !st.view.spot_lives) return null;
+    const l = st.view.spot_lives[String(s)];
+    return typeof l === 'number' ? l : null;
   }
 
   /**
@@ -264,25 +287,41 @@ export function mount(ctx) {
     return [((e.clientX - r.left) / r.width) * W, ((e.clientY - r.top) / r.height) * H];
   }
 
-  /** The live spot under a point, if any. @param {[number, number]} p */
+  /**
+   * The spot under a point, if any: the nearest one not dead, else the
+   * nearest dead one (a press there is told why nothing starts).
+   * @param {[number, number]} p @returns {{spot: number, dead: boolean} | null}
+   */
   function spotAt(p) {
     if (!drawing) return null;
+    /** @type {{spot: number, dead: boolean} | null} */
     let best = null, bd = HIT;
-    const live = liveSpots();
+    /** @type {number | null} */
+    let dead = null, dd = HIT;
     for (const [s, q] of drawing.spots) {
       const d = Math.hypot(q[0] - p[0], q[1] - p[1]);
-      if (live.has(s) && d < bd) { bd = d; best = s; }
+      if (livesOf(s) === 0) {
+        if (d < dd) { dd = d; dead = s; }
+      } else if (d < bd) { bd = d; best = { spot: s, dead: false }; }
     }
-    return best;
+    return best || (dead === null ? null : { spot: dead, dead: true });
   }
+
+  /** @param {number} s @param {string} instead what to do instead */
+  const deadSpot = (s, instead) => ctx.showError(`Spot ${s} is dead (three lines): ${instead}.`);
 
   board.addEventListener('pointerdown', (e) => {
     if (!myTurn() || shown) return;
     const p = toPaper(e);
-    const s = spotAt(p);
-    if (s === null) return;
+    const hit = spotAt(p);
+    if (hit === null) return;
     e.preventDefault();
     closeChooser();
+    if (hit.dead) {
+      deadSpot(hit.spot, 'start from a live spot');
+      return;
+    }
+    const s = hit.spot;
     board.setPointerCapture(e.pointerId);
     drag = { from: s, pointer: e.pointerId, line: [/** @type {[number, number]} */ (drawing?.spots.get(s)), p] };
     highlight([s]);
@@ -294,7 +333,7 @@ export function mount(ctx) {
     const last = drag.line[drag.line.length - 1];
     if (Math.hypot(p[0] - last[0], p[1] - last[1]) > 4) drag.line.push(p);
     const over = spotAt(p);
-    highlight(over === null ? [drag.from] : [drag.from, over]);
+    highlight(over === null || over.dead ? [drag.from] : [drag.from, over.spot]);
     drawDrag();
   });
   const endDrag = (/** @type {PointerEvent} */ e) => {
@@ -302,15 +341,20 @@ export function mount(ctx) {
     const from = drag.from;
     const p = toPaper(e);
     drag.line.push(p);
-    const to = spotAt(p);
+    const hit = spotAt(p);
     // A loop needs the line to leave the spot first, so a click is not one.
     const wandered = drag.line.some((q) => drawing && Math.hypot(q[0] - (drawing.spots.get(from) || q)[0], q[1] - (drawing.spots.get(from) || q)[1]) > HIT * 2);
     drag = null;
-    if (e.type === 'pointercancel' || to === null || (to === from && !wandered)) {
+    if (e.type === 'pointercancel' || hit === null || (hit.spot === from && !wandered)) {
       closeChooser();
       return;
     }
-    openChooser(from, to);
+    if (hit.dead) {
+      closeChooser();
+      deadSpot(hit.spot, 'end on a live spot');
+      return;
+    }
+    openChooser(from, hit.spot);
   };
   board.addEventListener('pointerup', endDrag);
   board.addEventListener('pointercancel', endDrag);
@@ -338,24 +382,27 @@ export function mount(ctx) {
         linesG.append(el);
       }
     }
-    const live = liveSpots();
-    const deg = new Map();
-    for (const c of drawing.curves) {
-      deg.set(c.a, (deg.get(c.a) || 0) + 1);
-      deg.set(c.b, (deg.get(c.b) || 0) + 1);
-    }
     for (const [s, p] of drawing.spots) {
-      const lives = 3 - (deg.get(s) || 0);
-      const g = svg('g', { class: `sp-spot${live.has(s) ? ' live' : ' dead'}${newest && newest.g === s ? ' newest' : ''}`, transform: `translate(${p[0]} ${p[1]})` });
+      const lives = livesOf(s);
+      const kind = lives === null ? '' : lives > 0 ? ' live' : ' dead';
+      const said = lives === null ? `spot ${s}` : lives > 0 ? `spot ${s}: ${lives} ${lives === 1 ? 'life' : 'lives'} left` : `spot ${s}: dead (three lines)`;
+      // Focusable, so a keyboard reaches each spot's lives as a pointer does.
+      const g = svg('g', { class: `sp-spot${kind}${newest && newest.g === s ? ' newest' : ''}`, transform: `translate(${p[0]} ${p[1]})`, tabindex: 0, role: 'img', 'aria-label': said });
       g.dataset.spot = String(s);
-      g.dataset.lives = String(lives);
+      if (lives !== null) g.dataset.lives = String(lives);
       const title = svg('title');
-      title.textContent = `spot ${s}: ${lives} ${lives === 1 ? 'life' : 'lives'} left`;
-      g.append(title, svg('circle', { r: HIT, class: 'sp-hit' }), svg('circle', { r: 7, class: 'sp-dot' }));
+      title.textContent = said;
+      g.append(title, svg('circle', { r: HIT, class: 'sp-hit' }), ...spotShape(lives));
       const label = svg('text', { x: 10, y: -10, class: 'sp-label' });
-      // Lives are written as well as coloured: colour never carries meaning alone.
-      label.textContent = lives > 0 ? `${s}${'·'.repeat(lives)}` : String(s);
+      // Lives are written and drawn as well as coloured: colour never
+      // carries meaning alone.
+      label.textContent = lives ? `${s}${'·'.repeat(lives)}` : String(s);
       g.append(label);
+      if (lives !== null) {
+        const tip = svg('text', { x: 10, y: 26, class: 'sp-tip' });
+        tip.textContent = lives > 0 ? `${lives} ${lives === 1 ? 'life' : 'lives'} left` : 'dead';
+        g.append(tip);
+      }
       spotsG.append(g);
     }
     const bad = crossings(drawing);
@@ -391,7 +438,11 @@ export function mount(ctx) {
       return h('span', { class: `sp-verdict ${m.mistake ? 'loses' : m.wins_after ? 'wins' : ''}`, title, dataset: { verdict: m.mistake ? 'mistake' : m.wins_after === null ? 'unknown' : m.wins_after ? 'winning' : 'lost' } },
         m.could_win === null || m.wins_after === null ? ' ?' : m.mistake ? ' ✗' : m.wins_after ? ' ★' : ' ·');
     };
-    replace(movesEl, v.moves.map((/** @type {string} */ m, /** @type {number} */ i) => h('li', { dataset: { move: m } }, `${ctx.seatName(i % 2)}: `, h('code', null, m), mark(i + 1))));
+    // Each move in words (the view's, judged by the rules) beside its notation.
+    const words = Array.isArray(v.words) ? v.words : [];
+    replace(movesEl, v.moves.map((/** @type {string} */ m, /** @type {number} */ i) => h('li', { dataset: { move: m } },
+      words[i] ? [`${ctx.seatName(i % 2)} `, h('span', { class: 'sp-words' }, words[i]), ' (', h('code', null, m), ')'] : [`${ctx.seatName(i % 2)}: `, h('code', null, m)],
+      mark(i + 1))));
     const moves = legal();
     replace(legalEl, moves.map((t) => h('li', null, h('button', {
       type: 'button',
@@ -430,15 +481,15 @@ export function mount(ctx) {
 
   return {
     /**
-     * A move of the server's move list in words: who drew which line
-     * (WGOSA notation), or who resigned.
+     * A move of the server's move list in words: who drew which line (the
+     * event's words, then the WGOSA notation), or who resigned.
      * @param {import('../play.js').Move} m
      */
     describeMove(m) {
       const who = (/** @type {number} */ s) => (s === ctx.mySeat ? 'You' : ctx.seatName(s));
       return m.events.map((/** @type {any} */ e) => {
         switch (e.type) {
-          case 'moved': return `${who(e.seat)} played ${e.move}`;
+          case 'moved': return e.words ? `${who(e.seat)} ${e.words} (${e.move})` : `${who(e.seat)} played ${e.move}`;
           case 'resigned': return `${who(e.seat)} resigned`;
           default: return null;
         }
