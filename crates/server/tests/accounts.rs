@@ -48,21 +48,6 @@ async fn req(
     }
 }
 
-/// Signs up and answers the `Cookie` header value of the session.
-async fn sign_up(addr: SocketAddr, name: &str) -> String {
-    let a = req(
-        addr,
-        "POST",
-        "/api/account/register",
-        Some(json!({"username": name, "password": format!("{name}-password")})),
-        &[],
-    )
-    .await;
-    assert_eq!(a.status, 201, "{}", a.body);
-    assert_eq!(a.body["account"]["username"], name);
-    a.cookie.expect("a session cookie")
-}
-
 async fn as_user(
     addr: SocketAddr,
     cookie: &str,
@@ -184,7 +169,7 @@ async fn wrong_passwords_are_throttled_per_username() {
     let db = common::sqlite_url("acct_throttle");
     let server = common::start(&db, common::test_settings()).await;
     let addr = server.addr();
-    sign_up(addr, "cat").await;
+    common::sign_up(addr, "cat").await;
     let login = |pw: &'static str| {
         req(
             addr,
@@ -225,7 +210,7 @@ async fn cross_site_requests_are_refused() {
     let db = common::sqlite_url("acct_csrf");
     let server = common::start(&db, common::test_settings()).await;
     let addr = server.addr();
-    let ann = sign_up(addr, "ann").await;
+    let ann = common::sign_up(addr, "ann").await;
     let evil = [("Origin", "http://evil.test")];
     let a = req(
         addr,
@@ -287,8 +272,8 @@ async fn a_guest_claims_their_games_into_an_account() {
         let id = g["game"]["id"].as_str().unwrap().to_string();
         let token = g["you"]["token"].as_str().unwrap().to_string();
         assert_eq!(g["game"]["seats"][0]["account"], Value::Null);
-        let ann = sign_up(addr, "ann").await;
-        let bob = sign_up(addr, "bob").await;
+        let ann = common::sign_up(addr, "ann").await;
+        let bob = common::sign_up(addr, "bob").await;
         let (s, r) = as_user(
             addr,
             &ann,
@@ -357,8 +342,8 @@ async fn a_rated_game_between_accounts_changes_both_ratings() {
     for db in dbs("acct_rated") {
         let server = common::start(&db, common::test_settings()).await;
         let addr = server.addr();
-        let ann = sign_up(addr, "ann").await;
-        let bob = sign_up(addr, "bob").await;
+        let ann = common::sign_up(addr, "ann").await;
+        let bob = common::sign_up(addr, "bob").await;
         // Who may make a rated game: an account, taking a seat, no bots.
         let (s, r) = common::post(
             addr,
@@ -481,8 +466,8 @@ async fn an_unrated_game_and_a_bot_game_change_no_rating() {
     let db = common::sqlite_url("acct_unrated");
     let server = common::start(&db, common::test_settings()).await;
     let addr = server.addr();
-    let ann = sign_up(addr, "ann").await;
-    let bob = sign_up(addr, "bob").await;
+    let ann = common::sign_up(addr, "ann").await;
+    let bob = common::sign_up(addr, "bob").await;
     let (_, g) = as_user(
         addr,
         &ann,

@@ -20,21 +20,6 @@ fn settings() -> Settings {
     }
 }
 
-/// Reads until the server closes the connection (EOF or reset), at most
-/// `within`; returns what was read, or None if it stayed open.
-async fn closed_within(stream: &mut TcpStream, within: Duration) -> Option<Vec<u8>> {
-    let mut got = Vec::new();
-    let deadline = tokio::time::Instant::now() + within;
-    let mut buf = [0u8; 4096];
-    loop {
-        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
-            Err(_) => return None,
-            Ok(Ok(0)) | Ok(Err(_)) => return Some(got),
-            Ok(Ok(n)) => got.extend_from_slice(&buf[..n]),
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn half_a_header_is_closed_after_the_header_timeout() {
     let server = common::start(&common::sqlite_url("conn_header"), settings()).await;
@@ -43,7 +28,7 @@ async fn half_a_header_is_closed_after_the_header_timeout() {
         .await
         .unwrap();
     let start = Instant::now();
-    let got = closed_within(&mut s, Duration::from_secs(5)).await;
+    let got = common::closed_within(&mut s, Duration::from_secs(5)).await;
     assert!(got.is_some(), "a half-sent header kept its connection open");
     assert!(
         start.elapsed() >= Duration::from_millis(300),
@@ -53,7 +38,7 @@ async fn half_a_header_is_closed_after_the_header_timeout() {
 
     // A connection that sends nothing at all is closed as well.
     let mut s = TcpStream::connect(server.addr()).await.unwrap();
-    assert!(closed_within(&mut s, Duration::from_secs(5))
+    assert!(common::closed_within(&mut s, Duration::from_secs(5))
         .await
         .is_some());
     server.stop().await;
@@ -79,7 +64,7 @@ async fn an_idle_keep_alive_is_closed() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // ... and a silent one is closed.
-    let got = closed_within(&mut s, Duration::from_secs(5)).await;
+    let got = common::closed_within(&mut s, Duration::from_secs(5)).await;
     assert_eq!(got, Some(Vec::new()), "the idle keep-alive stayed open");
     server.stop().await;
 }
@@ -94,7 +79,7 @@ async fn a_late_body_is_refused_and_closed() {
     )
     .await
     .unwrap();
-    let got = closed_within(&mut s, Duration::from_secs(5))
+    let got = common::closed_within(&mut s, Duration::from_secs(5))
         .await
         .expect("a half-sent body kept its connection open");
     let text = String::from_utf8_lossy(&got);
@@ -121,7 +106,7 @@ async fn past_the_cap_connections_are_refused_until_one_closes() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     // Answered at once, without waiting for a request, and closed.
     let mut extra = TcpStream::connect(addr).await.unwrap();
-    let got = closed_within(&mut extra, Duration::from_secs(5))
+    let got = common::closed_within(&mut extra, Duration::from_secs(5))
         .await
         .unwrap_or_else(|| panic!("connection {} was not refused", cap + 1));
     let text = String::from_utf8_lossy(&got);
@@ -135,7 +120,7 @@ async fn past_the_cap_connections_are_refused_until_one_closes() {
         .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         .await
         .unwrap();
-    let got = closed_within(&mut held[0], Duration::from_secs(5))
+    let got = common::closed_within(&mut held[0], Duration::from_secs(5))
         .await
         .unwrap();
     assert!(String::from_utf8_lossy(&got).starts_with("HTTP/1.1 200"));

@@ -24,21 +24,6 @@ async fn connect_from(from: &str, addr: SocketAddr) -> TcpStream {
     socket.connect(addr).await.unwrap()
 }
 
-/// Reads until the server closes the connection (EOF or reset), at most
-/// `within`; returns what was read, or None if it stayed open.
-async fn read_to_close(stream: &mut TcpStream, within: Duration) -> Option<String> {
-    let mut got = Vec::new();
-    let deadline = tokio::time::Instant::now() + within;
-    let mut buf = [0u8; 4096];
-    loop {
-        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
-            Err(_) => return None,
-            Ok(Ok(0)) | Ok(Err(_)) => return Some(String::from_utf8_lossy(&got).into_owned()),
-            Ok(Ok(n)) => got.extend_from_slice(&buf[..n]),
-        }
-    }
-}
-
 /// One request from `from`: the whole answer as text (head and body).
 async fn request_from(
     from: &str,
@@ -64,9 +49,10 @@ async fn request_from(
     req.push_str(&body);
     // The server may answer (a refusal) and close before reading it all.
     let _ = s.write_all(req.as_bytes()).await;
-    read_to_close(&mut s, Duration::from_secs(30))
+    let got = common::closed_within(&mut s, Duration::from_secs(30))
         .await
-        .expect("an answer and a close")
+        .expect("an answer and a close");
+    String::from_utf8_lossy(&got).into_owned()
 }
 
 fn status(answer: &str) -> u16 {
@@ -450,7 +436,7 @@ async fn a_client_that_never_reads_its_answers_is_disconnected() {
     )
     .await;
     // The client sees the close once it reads what was sent.
-    assert!(read_to_close(&mut s, Duration::from_secs(20))
+    assert!(common::closed_within(&mut s, Duration::from_secs(20))
         .await
         .is_some());
     server.stop().await;

@@ -296,27 +296,6 @@ async fn barrage(addrs: &[SocketAddr], n: u64) {
     }
 }
 
-/// Signs up `name` and answers the `Cookie` header of its session.
-async fn sign_up(addr: SocketAddr, name: &str) -> String {
-    let body = json!({"username": name, "password": format!("{name}-password")});
-    let (status, headers, v) = parlor_server::client::http_full(
-        addr,
-        "POST",
-        "/api/account/register",
-        Some(body.to_string().as_bytes()),
-        &[],
-    )
-    .await
-    .unwrap();
-    assert_eq!(status, 201, "{v}");
-    let set = headers
-        .iter()
-        .find(|(k, _)| k == "set-cookie")
-        .map(|(_, v)| v.clone())
-        .expect("a session cookie");
-    set.split(';').next().unwrap().to_string()
-}
-
 /// A POST with an optional session cookie: status and body.
 async fn post_as(addr: SocketAddr, cookie: Option<&str>, path: &str, body: Value) -> (u16, Value) {
     let headers: Vec<(&str, &str)> = cookie.map(|c| ("Cookie", c)).into_iter().collect();
@@ -376,9 +355,9 @@ async fn every_door_refuses(
 /// process (SQLite) and through two on one PostgreSQL (the creator's
 /// process never saw the join).
 async fn a_rated_seat_is_its_joiners(a: SocketAddr, b: SocketAddr) {
-    let alice = sign_up(a, "alice").await;
-    let bob = sign_up(b, "bob").await;
-    let carol = sign_up(a, "carol").await;
+    let alice = common::sign_up(a, "alice").await;
+    let bob = common::sign_up(b, "bob").await;
+    let carol = common::sign_up(a, "carol").await;
     let (status, created) = post_as(
         a,
         Some(&alice),
@@ -656,7 +635,7 @@ async fn the_other_attacks_hold(addrs: &[SocketAddr], runs: impl Fn() -> u64) {
             "{v}"
         );
     }
-    sign_up(at(0), "Lilly0").await;
+    common::sign_up(at(0), "Lilly0").await;
     for (i, look_alike) in ["LiIly0", "LiIIy0", "LilIyO"].into_iter().enumerate() {
         let body = json!({"username": look_alike, "password": "look-alike-password"});
         let (status, v) = http(at(i + 1), "POST", "/api/account/register", Some(&body), &[])

@@ -613,3 +613,45 @@ pub fn made_up_words(n: usize) -> String {
     }
     out
 }
+
+/// Reads until the server closes the connection (EOF or reset), at most
+/// `within`; returns what was read, or None if it stayed open.
+pub async fn closed_within(
+    stream: &mut tokio::net::TcpStream,
+    within: Duration,
+) -> Option<Vec<u8>> {
+    use tokio::io::AsyncReadExt;
+    let mut got = Vec::new();
+    let deadline = tokio::time::Instant::now() + within;
+    let mut buf = [0u8; 4096];
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Err(_) => return None,
+            Ok(Ok(0)) | Ok(Err(_)) => return Some(got),
+            Ok(Ok(n)) => got.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// Signs up `name` (password `{name}-password`) and answers the `Cookie`
+/// header of its session.
+pub async fn sign_up(addr: SocketAddr, name: &str) -> String {
+    let body = json!({"username": name, "password": format!("{name}-password")});
+    let (status, headers, v) = parlor_server::client::http_full(
+        addr,
+        "POST",
+        "/api/account/register",
+        Some(body.to_string().as_bytes()),
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 201, "{v}");
+    assert_eq!(v["account"]["username"], name, "{v}");
+    let set = headers
+        .iter()
+        .find(|(k, _)| k == "set-cookie")
+        .map(|(_, v)| v.clone())
+        .expect("a session cookie");
+    set.split(';').next().unwrap().to_string()
+}
