@@ -84,6 +84,9 @@ async fn meter(State(hub): State<Hub>, mut req: Request, next: axum::middleware:
     if let Some(s) = &slot {
         req.extensions_mut().insert(ProxiedSlot(s.clone()));
     }
+    // Read once: handlers that meter on their own take it from here.
+    req.extensions_mut()
+        .insert(crate::limits::Client(client.ip));
     let path = req.uri().path();
     let post = req.method() == axum::http::Method::POST;
     // A request another site made the browser send, with our session

@@ -255,6 +255,10 @@ impl FromRequestParts<crate::hub::Hub> for Client {
         parts: &mut Parts,
         hub: &crate::hub::Hub,
     ) -> Result<Self, ApiError> {
+        // The `meter` middleware has read it for this request already.
+        if let Some(&client) = parts.extensions.get::<Client>() {
+            return Ok(client);
+        }
         Ok(Client(
             client_address(
                 &parts.headers,
