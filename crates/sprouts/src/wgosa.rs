@@ -315,12 +315,17 @@ fn fewest_unlisted(cands: Vec<Candidate>, listed: &[Spot], ends: [Spot; 3]) -> V
         .collect()
 }
 
-/// Summary rule 5 without `@`, where the line can be drawn in several
-/// regions and none is free of other live spots: what to add when the
-/// regions' drawings are different moves and some live spot lies in one
-/// of those regions but not in another (so that `@` can name one), else
-/// `None`.
-fn region_needs_at(position: &Position, cands: &[Candidate], f: Spot, h: Spot) -> Option<String> {
+/// Summary rule 5 without `@`, where the line can be drawn in the
+/// regions `rows` (ascending) and none is free of other live spots
+/// (`lives`: each region's live spots other than the line's ends): what
+/// to add when the regions' drawings are different moves and some live
+/// spot lies in one of those regions but not in another (so that `@` can
+/// name one), else `None`.
+fn region_needs_at(
+    cands: &[Candidate],
+    rows: &[usize],
+    lives: &[BTreeSet<Spot>],
+) -> Option<String> {
     let mut by_row: std::collections::BTreeMap<usize, BTreeSet<&str>> = Default::default();
     for c in cands {
         by_row.entry(c.row).or_default().insert(c.key.as_str());
@@ -330,19 +335,9 @@ fn region_needs_at(position: &Position, cands: &[Candidate], f: Spot, h: Spot) -
     if key_sets.all(|k| k == first) {
         return None;
     }
-    let live: Vec<BTreeSet<Spot>> = by_row
-        .keys()
-        .map(|&r| {
-            position
-                .live_in_row(r)
-                .into_iter()
-                .filter(|&s| s != f && s != h)
-                .collect()
-        })
-        .collect();
-    let pinning: BTreeSet<Spot> = live
+    let pinning: BTreeSet<Spot> = lives
         .iter()
-        .flat_map(|l| l.iter().filter(|s| live.iter().any(|o| !o.contains(s))))
+        .flat_map(|l| l.iter().filter(|s| lives.iter().any(|o| !o.contains(s))))
         .copied()
         .collect();
     if pinning.is_empty() {
@@ -350,7 +345,7 @@ fn region_needs_at(position: &Position, cands: &[Candidate], f: Spot, h: Spot) -
     }
     Some(format!(
         "the line can be drawn in {} regions and each holds other live spots (rule 5): name one with @ and a live spot only it holds, one of {:?}",
-        by_row.len(),
+        rows.len(),
         pinning
     ))
 }
@@ -651,7 +646,7 @@ fn resolve_noting_ties(
             .collect();
         if !kept.is_empty() && least.len() < rows.len() {
             cands = kept;
-        } else if let Some(hint) = region_needs_at(position, &cands, f, h) {
+        } else if let Some(hint) = region_needs_at(&cands, &rows, &lives) {
             // Every region holds a live spot another lacks, and the
             // regions' drawings are different moves: `@` must say which.
             // (Only where no live spot tells the regions apart may the `!`
