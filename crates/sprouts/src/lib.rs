@@ -80,6 +80,7 @@
 pub mod analysis;
 mod bot;
 pub mod canon;
+pub mod drawing;
 pub mod game;
 pub mod moves;
 pub mod position;

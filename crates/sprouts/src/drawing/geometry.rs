@@ -1,0 +1,1 @@
+//! Segments, distances and crossings on the paper.

@@ -1,0 +1,1 @@
+//! A curve found for a move given without one.

@@ -1,0 +1,1 @@
+//! A player's stroke read as a move.

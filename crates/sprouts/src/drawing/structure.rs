@@ -1,0 +1,1 @@
+//! A drawing read back as the card notation, and a whole position laid out from its structure alone.
