@@ -67,6 +67,12 @@ fn the_documents_games_are_drawn_exactly() {
             d.why
         );
         assert_eq!(d.moves, moves);
+        // Nothing random, nothing timed: drawn again, the same picture.
+        let twice = draw_game(n, &moves, &positions, 3);
+        assert_eq!(
+            (twice.variant, &twice.spots, &twice.lines),
+            (d.variant, &d.spots, &d.lines)
+        );
         let last = positions
             .last()
             .and_then(Option::as_ref)
@@ -82,6 +88,67 @@ fn the_documents_games_are_drawn_exactly() {
             reads_back(&again, p, &format!("{m} in {record}"));
         }
     }
+}
+
+#[test]
+fn the_documents_games_come_out_as_the_page_drew_them() {
+    // Where the page's router (web/js/games/sprouts-layout.js) put every
+    // spot, and how many points its lines have, for the documents' games.
+    type Spots = &'static [(u32, [f64; 2])];
+    let cases: [(&str, Spots, usize); 2] = [
+        (
+            "2+ 1(3)2 1(4)2 1(5)4 2(6)3",
+            &[
+                (1, [320.0, 320.0]),
+                (2, [640.0, 320.0]),
+                (3, [480.0, 320.0]),
+                (4, [475.4, 237.4]),
+                (5, [302.1, 210.3]),
+                (6, [568.9, 294.3]),
+            ],
+            36,
+        ),
+        (
+            "8+ 1(9)2 1(10)1[3,4] 3(11)10 2(12)5 5(13)5 6(14)6[7,8] 7(15)8 6(16@2)14",
+            &[
+                (1, [192.0, 213.0]),
+                (2, [384.0, 213.0]),
+                (3, [576.0, 213.0]),
+                (4, [768.0, 213.0]),
+                (5, [192.0, 427.0]),
+                (6, [384.0, 427.0]),
+                (7, [576.0, 427.0]),
+                (8, [768.0, 427.0]),
+                (9, [288.0, 213.0]),
+                (10, [781.7, 147.3]),
+                (11, [678.9, 180.2]),
+                (12, [288.0, 320.0]),
+                (13, [151.3, 507.5]),
+                (14, [442.1, 36.7]),
+                (15, [672.0, 427.0]),
+                (16, [736.7, 336.9]),
+            ],
+            161,
+        ),
+    ];
+    for (record, spots, points) in cases {
+        let (n, moves, positions) = replayed(record);
+        let d = draw_game(n, &moves, &positions, 3);
+        assert_eq!(d.variant, 0, "{record}");
+        let got: Vec<(u32, [f64; 2])> = d.spots.iter().map(|(&s, &p)| (s, p)).collect();
+        assert_eq!(got, spots, "{record}: the spots");
+        assert_eq!(
+            d.lines.iter().map(|l| l.pts.len()).sum::<usize>(),
+            points,
+            "{record}: the lines' points"
+        );
+    }
+}
+
+#[test]
+fn a_drawing_can_be_kept_by_a_shared_table() {
+    fn shared<T: Clone + std::fmt::Debug + Send + Sync>() {}
+    shared::<Drawing>();
 }
 
 #[test]

@@ -1026,3 +1026,49 @@ pub fn draw_game(
     }
     best.unwrap_or_else(|| Drawing::new(n, 0))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets_are_proper_and_smallest_first() {
+        assert_eq!(subsets::<u8>(&[]), vec![Vec::<u8>::new()]);
+        assert_eq!(subsets(&[7]), vec![vec![7]]);
+        assert_eq!(
+            subsets(&[1, 2, 3]),
+            vec![
+                vec![1],
+                vec![2],
+                vec![3],
+                vec![1, 2],
+                vec![1, 3],
+                vec![2, 3]
+            ]
+        );
+    }
+
+    #[test]
+    fn position_keys_ignore_order_within_and_between_boundaries() {
+        assert_eq!(position_key("3,1,2;4/5"), position_key("5/4;2,3,1"));
+        assert_ne!(position_key("1,2;3"), position_key("1;2,3"));
+    }
+
+    #[test]
+    fn moves_read_as_the_notation_writes_them() {
+        let m = parse_move("6!(16@2)!14![3-5,7]").expect("a move");
+        assert_eq!((m.f, m.g, m.h, m.at), (6, 16, 14, Some(2)));
+        assert_eq!(m.list, Some(vec![3, 4, 5, 7]));
+        assert!(parse_move("=1,2").is_none());
+        assert!(parse_move("1(2)").is_none());
+    }
+
+    #[test]
+    fn distances_and_rounding_as_a_browser_computes_them() {
+        assert_eq!(grid::hypot(3.0, 4.0), 5.0);
+        assert_eq!(grid::hypot(-0.0, 0.0), 0.0);
+        assert_eq!(round_js(2.5), 3.0);
+        assert_eq!(round_js(-2.5), -2.0);
+        assert_eq!(tenths([1.25, -1.25]), [1.3, -1.2]);
+    }
+}
