@@ -29,8 +29,12 @@ pub const KEPT_POINTS: usize = 200;
 /// it (the page's spots are 7 units across; a finger is not that exact).
 pub const SNAP: f64 = 22.0;
 /// How close a stroke may pass by a spot that is not one of its ends
-/// without running through it.
-pub const CLEAR: f64 = 6.0;
+/// without running through it: which side of the spot it passes decides
+/// the move, so it must be plain; and no closer than the router's own
+/// lines come.
+pub const CLEAR: f64 = 3.0;
+/// How close a stroke may pass by its own end spots away from its ends.
+const TOUCH: f64 = 1.0;
 /// How far a simplified stroke may stray from the stroke as drawn.
 const TOLERANCE: f64 = 1.0;
 
@@ -356,7 +360,10 @@ fn check_clear(
                 // A loop's first segment starts where its last ends.
                 continue;
             }
-            if seg_dist(q, w[0], w[1]) < CLEAR {
+            // The line's own ends: it may come close on its way in or out
+            // (a curl into the spot), never through.
+            let clear = if s == a || s == b { TOUCH } else { CLEAR };
+            if seg_dist(q, w[0], w[1]) < clear {
                 return Err(StrokeError::ThroughSpot { spot: s, at: q });
             }
         }
