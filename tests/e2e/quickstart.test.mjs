@@ -6,7 +6,7 @@
 // under "More rules", where a preset fills the form in.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ParlorServer, launch, player, withArtifacts } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, PHONE, shots } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -159,5 +159,34 @@ test('More rules: the full form, filled in from a preset', { timeout: 60000 }, a
     await A.reload();
     await A.waitForSelector('#create-form #game');
     assert.ok(await A.locator('#more-rules').evaluate((d) => /** @type {HTMLDetailsElement} */ (d).open));
+  });
+});
+
+test('on a phone the lobby puts my games and open games first, and the game cards fold', { timeout: 60000 }, async () => {
+  const ann = await player(browser, 'Ann', PHONE);
+  const A = ann.page;
+  const shot = shots('lobby-phone');
+  await withArtifacts([ann], async () => {
+    await A.goto(srv.url + '/');
+    await A.waitForSelector('#quick .quick-game');
+    const top = async (/** @type {string} */ sel) => /** @type {{y: number}} */ (await A.locator(sel).boundingBox()).y;
+    const mine = await top('#mine-h'), open = await top('#open-h'), quick = await top('#quick-h');
+    assert.ok(mine < open && open < quick, `my games (${mine}), open games (${open}), then quick start (${quick})`);
+    assert.ok(quick < 2 * 760, `the quick start within two screens (${quick} px down)`);
+    // Every card folded: its title and buttons show, how to play waits.
+    const cards = A.locator('.quick-game');
+    const n = await cards.count();
+    assert.equal(n, 5);
+    for (let i = 0; i < n; i++) {
+      assert.equal(await cards.nth(i).locator('details.quick-more').evaluate((d) => /** @type {HTMLDetailsElement} */ (d).open), false);
+      assert.ok(await cards.nth(i).locator('button.primary').isVisible());
+    }
+    const last = await top('.quick-game:last-child');
+    assert.ok(last < quick + 5 * 260, `all five cards close together (${last - quick} px from the first)`);
+    await shot(A, 'folded');
+    // A card opens to its rules, and plays from there.
+    await A.locator('#quick-wordchain details.quick-more summary').click();
+    await A.waitForSelector('#quick-wordchain .how:visible');
+    await shot(A, 'opened');
   });
 });

@@ -12,6 +12,9 @@ import { call, playerKey, myName, rememberToken, playUrl } from './api.js';
 import { h, replace } from './dom.js';
 import { special, getPath, presetConfig, describePreset } from './settings.js';
 
+/** A phone-sized screen: the lobby's narrow layout (web/app.css). */
+const PHONE = window.matchMedia('(max-width: 48rem)');
+
 /** @typedef {import('./api.js').CatalogGame} CatalogGame */
 /** @typedef {import('./api.js').Preset} Preset */
 
@@ -114,10 +117,12 @@ export function quickStart({ root, games, showCreated, refreshLists, saveName })
       h('button', { type: 'button', id: `quick-invite-${g.name}`, onclick: () => start('invite') }, '✉ Invite a friend'),
       h('button', { type: 'button', id: `quick-open-${g.name}`, onclick: () => start('open') }, '◌ Open to anyone'),
     ]);
-    return h(
-      'article',
-      { class: 'quick-game', id: `quick-${g.name}`, 'aria-labelledby': `quick-${g.name}-h` },
-      h('h3', { id: `quick-${g.name}-h` }, g.title),
+    // How to play and the rules fold away on a phone, where five open
+    // cards were screens tall; the buttons stay in view.
+    const more = h(
+      'details',
+      { class: 'quick-more', open: !PHONE.matches },
+      h('summary', null, 'How to play, rules and the computer\'s strength'),
       g.how_to_play ? h('p', { class: 'how' }, g.how_to_play) : null,
       g.rules_url ? h('p', null, h('a', { href: g.rules_url, target: '_blank', rel: 'noopener', class: 'rules-link' }, `The rules of ${g.title} in full ↗`)) : null,
       presets.length
@@ -130,6 +135,12 @@ export function quickStart({ root, games, showCreated, refreshLists, saveName })
         : null,
       rulesList,
       h('label', null, 'Computer ', level),
+    );
+    return h(
+      'article',
+      { class: 'quick-game', id: `quick-${g.name}`, 'aria-labelledby': `quick-${g.name}-h` },
+      h('h3', { id: `quick-${g.name}-h` }, g.title),
+      more,
       h('div', { class: 'row' }, buttons),
       created,
     );
