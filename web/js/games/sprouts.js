@@ -517,7 +517,7 @@ export function mount(ctx) {
       label.textContent = lives ? `${s}${'·'.repeat(lives)}` : String(s);
       g.append(label);
       if (lives !== null) {
-        const tip = svg('text', { x: p[0] > W - 140 ? -10 : 10, y: p[1] > H - 36 ? -30 : 26, class: `sp-tip${p[0] > W - 140 ? ' left' : ''}` });
+        const tip = svg('text', { x: p[0] > W - 140 ? -10 : 10, y: p[1] < 30 ? 44 : p[1] > H - 36 ? -30 : 26, class: `sp-tip${p[0] > W - 140 ? ' left' : ''}` });
         tip.textContent = lives > 0 ? `${lives} ${lives === 1 ? 'life' : 'lives'} left` : 'dead';
         g.append(tip);
       }
