@@ -91,10 +91,17 @@ test('sign up, claim a guest game, a rated game on both profiles, its replay', {
     // She signs up from the lobby's link, and keeps that game.
     await A.click('#account-link');
     await A.waitForURL(`${srv.url}/account`);
-    await A.fill('#register-username', 'ann');
-    await A.fill('#register-password', 'short');
+    // A one-letter name: the page says what a name may be.
+    await A.fill('#register-username', 'a');
+    await A.fill('#register-password', 'long enough');
     await A.click('#register-btn');
-    // The browser's own check stops a short password; the server's too.
+    await A.waitForSelector('#register-form :text("username: 3 to 24 characters of A-Z a-z 0-9 _ -")');
+    // A password of four characters in eight bytes (or UTF-16 units): the
+    // server counts characters, as its message says.
+    await A.fill('#register-username', 'ann');
+    await A.fill('#register-password', '😀😀😀😀');
+    await A.click('#register-btn');
+    await A.waitForSelector('#register-form :text("password: 8 to 128 characters; this one has 4")');
     const refused = await fetchAs(A, 'POST', '/api/account/register', { username: 'ann', password: 'short' });
     assert.equal(refused.status, 400);
     assert.match(refused.body.error.message, /password: 8 to 128 characters/);

@@ -59,7 +59,12 @@ test('quick start: a card per game, presets in the settings\' words, one click t
       for (const field of Object.keys(first.values)) {
         const s = g.settings.find((/** @type {any} */ x) => x.field === field);
         assert.ok(s, `${g.name}: ${field} is a declared setting`);
-        assert.ok(shown.some((l) => l.startsWith(`${s.label}: `) && l.endsWith(`— ${s.help}`)), `${g.name}: ${field} explained: ${shown}`);
+        // A switch that is off says only that: its help tells what it
+        // does when on (Sprouts' "Misère: off", not "— the last player to
+        // move loses").
+        const off = s.kind.type === 'bool' && !first.values[field];
+        assert.ok(shown.some((l) => (off ? l === `${s.label}: off` : l.startsWith(`${s.label}: `) && l.endsWith(`— ${s.help}`))), `${g.name}: ${field} explained: ${shown}`);
+        if (g.name === 'sprouts' && field === 'misere') assert.ok(shown.includes('Misère: off'), `${shown}`);
       }
     }
 

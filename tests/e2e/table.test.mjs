@@ -55,6 +55,10 @@ test('turn clock on screen, moves made on time labelled, the whole move list aft
     const ranking = await A.locator('#ranking').innerText();
     assert.match(ranking, /rounds? won/);
     assert.doesNotMatch(ranking, /point/);
+    // Places are numbered once, by the list (not "1. 1. ★ ...").
+    const first = await A.locator('#ranking li').first().innerText();
+    assert.doesNotMatch(first, /^\s*\d+\./, `no number written into the item: ${first}`);
+    assert.equal(await A.locator('#ranking').evaluate((el) => el.tagName), 'OL');
     const body = await A.locator('body').innerText();
     assert.ok((body.match(/Game over/g) || []).length <= 1, 'Game over once at most');
     assert.match(await A.locator('#result-why').innerText(), /How it ended: .*won/);

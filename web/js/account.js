@@ -137,8 +137,13 @@ async function ratedForm() {
 function loginForms() {
   /** @param {'login' | 'register'} kind */
   const form = (kind) => {
-    const user = /** @type {HTMLInputElement} */ (h('input', { id: `${kind}-username`, autocomplete: 'username', maxlength: 24, required: true, pattern: '[A-Za-z0-9_\\-]{3,24}' }));
-    const pass = /** @type {HTMLInputElement} */ (h('input', { id: `${kind}-password`, type: 'password', autocomplete: kind === 'login' ? 'current-password' : 'new-password', maxlength: 128, required: true, minlength: kind === 'login' ? 1 : 8 }));
+    // What a name and a password may be is the server's to judge: its
+    // refusal says what is accepted (the browser's own pattern check said
+    // only "match the requested format", and counted a password's length
+    // in UTF-16 units where the server counts characters).
+    const hint = kind === 'register' ? h('small', { id: 'register-username-help', class: 'help' }, '3 to 24 letters, digits, _ or -') : null;
+    const user = /** @type {HTMLInputElement} */ (h('input', { id: `${kind}-username`, autocomplete: 'username', maxlength: 24, required: true, 'aria-describedby': hint ? 'register-username-help' : undefined }));
+    const pass = /** @type {HTMLInputElement} */ (h('input', { id: `${kind}-password`, type: 'password', autocomplete: kind === 'login' ? 'current-password' : 'new-password', required: true }));
     const out = h('div', { 'aria-live': 'polite' });
     return h(
       'form',
@@ -155,8 +160,8 @@ function loginForms() {
         },
       },
       h('h2', null, kind === 'login' ? 'Log in' : 'Sign up'),
-      h('label', null, 'Username ', user),
-      h('label', null, kind === 'login' ? 'Password ' : 'Password (8 or more characters) ', pass),
+      h('label', null, 'Username ', user), hint,
+      h('label', null, kind === 'login' ? 'Password ' : 'Password (8 to 128 characters) ', pass),
       h('button', { type: 'submit', id: `${kind}-btn` }, kind === 'login' ? 'Log in' : 'Sign up'),
       out,
     );

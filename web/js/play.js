@@ -311,7 +311,8 @@ function drawOver() {
     outcome.ranking.forEach((group, place) => {
       const who = group.map((s) => seatName(summary.seats, s)).join(' and ');
       const pts = outcome.scores ? ` — ${group.map((s) => plural(outcome.scores?.[s] ?? 0)).join(', ')}` : '';
-      lines.push(h('li', { dataset: { place: String(place + 1) } }, `${place + 1}. ${place === 0 ? '★ ' : ''}${who}${pts}`));
+      // The list numbers the places (one item per place, ties together).
+      lines.push(h('li', { dataset: { place: String(place + 1) } }, `${place === 0 ? '★ ' : ''}${who}${pts}`));
     });
   }
   const ending = moves.length && !aborted ? moveText(moves[moves.length - 1]) : '';

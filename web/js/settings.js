@@ -276,7 +276,8 @@ export function presetConfig(defaults, preset) {
 
 /**
  * What a preset sets, one line per setting in the game's own words: the
- * setting's label, the value as the form shows it, and its one-line help.
+ * setting's label, the value as the form shows it, and its one-line help
+ * (none for a switch that is off).
  * @param {Setting[]} settings @param {import('./api.js').Preset} preset
  * @returns {{field: string, label: string, value: string, help: string}[]}
  */
@@ -295,6 +296,8 @@ export function describePreset(settings, preset) {
     else if (k.type === 'choice') value = optionLabel(v);
     else if (k.type === 'flags') value = Array.isArray(v) && v.length ? v.map(optionLabel).join(', ') : 'none';
     else value = v === null ? 'the game chooses' : asText(v);
-    return { field, label: s.label, value, help: s.help };
+    // A switch's help says what it does when on: beside "off" it would
+    // describe a rule the game is not played with.
+    return { field, label: s.label, value, help: k.type === 'bool' && !v ? '' : s.help };
   });
 }

@@ -3,7 +3,7 @@
 
 use crate::dict::DictArgs;
 use anyhow::{anyhow, bail, Context, Result};
-use parlor_core::{Actor, Game, GameRng, Level, Seat, Viewer};
+use parlor_core::{Actor, Game, GameRng, Level, Match, Seat, Viewer};
 use parlor_gobble::bench::{random_boards, score_boards, Dist};
 use parlor_gobble::game::{bot_words, Gobble, GobbleAction, GobbleConfig, RoundResults};
 use parlor_gobble::search::{search, SearchConfig, SearchStatus};
@@ -1166,6 +1166,9 @@ struct PlayArgs {
     /// Scoring: gobble or boggle.
     #[arg(long, default_value = "gobble", value_parser = parse_scoring)]
     scoring: Scoring,
+    /// Write the round's record here at the end (for `parlor replay`).
+    #[arg(long, value_name = "FILE")]
+    record: Option<std::path::PathBuf>,
     #[command(flatten)]
     dict: DictArgs,
 }
@@ -1198,12 +1201,14 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
         lexicon,
     };
     let seed = fresh_seed();
-    let mut game = Gobble::new(&config, seed, &resources).map_err(|e| anyhow!(e.message))?;
+    // A match, not a bare table: it keeps the record `--record` writes.
+    let mut round =
+        Match::<Gobble>::new(config, seed, &resources).map_err(|e| anyhow!(e.message))?;
     let names: Vec<String> = std::iter::once("you".to_string())
         .chain((1..=a.bots).map(|k| format!("bot {k} ({})", a.level)))
         .collect();
     // Each bot's words and when it enters them (spread over the round).
-    let all: Vec<_> = game.all_words().cloned().collect();
+    let all: Vec<_> = round.state().all_words().cloned().collect();
     let mut plan: Vec<(Duration, usize, String)> = Vec::new();
     let mut rng = GameRng::from_seed(seed ^ 0xb0b);
     for b in 1..=a.bots {
@@ -1220,13 +1225,13 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
     plan.sort_by_key(|p| p.0);
     let tty = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
 
-    say!("Gobble — keyphrase: {}", game.keyphrase());
+    say!("Gobble — keyphrase: {}", round.state().keyphrase());
     say!();
-    let _ = write!(std::io::stdout(), "{}", board_text(game.board()));
+    let _ = write!(std::io::stdout(), "{}", board_text(round.state().board()));
     say!();
     say!(
         "Words of {}+ letters (Qu counts as two), {} scoring. Type a word and Enter; an empty line or Ctrl-D ends your search.",
-        a.scoring.min_len(game.board().size()),
+        a.scoring.min_len(round.state().board().size()),
         a.scoring
     );
     let (tx, rx) = mpsc::channel::<Input>();
@@ -1279,7 +1284,7 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
     if tty {
         say!(
             "{}",
-            status(&game, end.saturating_duration_since(Instant::now()))
+            status(round.state(), end.saturating_duration_since(Instant::now()))
         );
         let _ = write!(out, "> ");
         let _ = out.flush();
@@ -1293,7 +1298,7 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
         let elapsed = now - start;
         while next_bot < plan.len() && plan[next_bot].0 <= elapsed {
             let (_, b, w) = &plan[next_bot];
-            let _ = game.apply(
+            let _ = round.apply(
                 Actor::Seat(Seat(*b)),
                 GobbleAction::Enter { word: w.clone() },
             );
@@ -1303,7 +1308,11 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
         if tty && left.as_secs() != last_shown.as_secs() {
             last_shown = left;
             // Rewrite the status line above the prompt, keeping the cursor.
-            let _ = write!(out, "\x1b7\x1b[1A\r\x1b[2K{}\x1b8", status(&game, left));
+            let _ = write!(
+                out,
+                "\x1b7\x1b[1A\r\x1b[2K{}\x1b8",
+                status(round.state(), left)
+            );
             let _ = out.flush();
         }
         match rx.recv_timeout(Duration::from_millis(200).min(left)) {
@@ -1313,7 +1322,7 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
                     say!("You stopped searching.");
                     break;
                 }
-                let msg = match game.apply(
+                let msg = match round.apply(
                     Actor::Seat(me),
                     GobbleAction::Enter {
                         word: word.to_string(),
@@ -1321,7 +1330,8 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
                 ) {
                     Ok(_) => {
                         let w = word.to_lowercase();
-                        let p = game
+                        let p = round
+                            .state()
                             .all_words()
                             .find(|f| f.word == w)
                             .map_or(0, |f| f.points);
@@ -1332,7 +1342,7 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
                 let left = end.saturating_duration_since(Instant::now());
                 if tty {
                     say!("{msg}");
-                    say!("{}", status(&game, left));
+                    say!("{}", status(round.state(), left));
                     let _ = write!(out, "> ");
                     let _ = out.flush();
                 } else {
@@ -1352,15 +1362,16 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
     // Time is up, or the player stopped: the bots enter the rest of their
     // words (the round would have given them that time).
     for (_, b, w) in &plan[next_bot..] {
-        let _ = game.apply(
+        let _ = round.apply(
             Actor::Seat(Seat(*b)),
             GobbleAction::Enter { word: w.clone() },
         );
     }
-    game.apply(Actor::Referee, GobbleAction::EndRound)?;
+    round.apply(Actor::Referee, GobbleAction::EndRound)?;
     say!();
     say!("Round over.");
-    let results = game
+    let results = round
+        .state()
         .results()
         .cloned()
         .ok_or_else(|| anyhow!("the round did not end"))?;
@@ -1378,8 +1389,13 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
     say!("  {}", top.join(", "));
     say!(
         "Replay this board with --keyphrase \"{}\".",
-        game.keyphrase()
+        round.state().keyphrase()
     );
+    if let Some(path) = &a.record {
+        std::fs::write(path, round.record().to_json())
+            .with_context(|| format!("cannot write the record to {}", path.display()))?;
+        say!("record written to {}", path.display());
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -58,3 +58,60 @@ fn a_seat_sees_its_own_words_and_nobody_else_does() {
     assert!(err.contains("spectator or a player number"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `parlor gobble play --record` writes the round's record, which `parlor
+/// replay` replays: the player's words and the bots' are in it.
+#[test]
+fn a_gobble_round_played_in_the_terminal_is_saved_and_replays() {
+    let resources = Resources::embedded();
+    let keyphrase = "abacus abdomen abdominal abide";
+    let config = GobbleConfig {
+        keyphrase: Some(keyphrase.into()),
+        ..GobbleConfig::default()
+    };
+    let probe = Match::<Gobble>::new(config, 1, &resources).unwrap();
+    let word = probe.state().all_words().next().unwrap().word.clone();
+    let dir = std::env::temp_dir().join(format!("parlor-gobble-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("round.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args([
+            "gobble",
+            "play",
+            "--keyphrase",
+            keyphrase,
+            "--bots",
+            "1",
+            "--record",
+        ])
+        .arg(&file)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        // The word, then an empty line: the player stops searching.
+        writeln!(stdin, "{word}\n").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("record written to"), "{stdout}");
+    let (code, shown, err) = replay(&file, &["--json", "--as", "1"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!(v["game"], "gobble");
+    assert_eq!(v["to_act"], "over", "{v}");
+    assert!(
+        shown.contains(&format!("\"{word}\"")),
+        "the player's word is in the record: {shown}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -73,6 +73,14 @@ impl std::fmt::Display for ErrorKind {
 pub trait GameError: std::error::Error + Send + Sync + 'static {
     /// What kind of refusal this is.
     fn kind(&self) -> ErrorKind;
+
+    /// Where on the game's board or paper the refusal is (in the view's
+    /// own coordinates), for a page to mark the place: a Sprouts stroke
+    /// that crosses a line says where it crosses. Most refusals are about
+    /// no place.
+    fn at(&self) -> Option<[i32; 2]> {
+        None
+    }
 }
 
 /// A config that the game cannot be played with, and why.

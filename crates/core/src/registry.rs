@@ -48,6 +48,8 @@ pub struct ActionError {
     pub kind: ErrorKind,
     /// The sentence for people.
     pub message: String,
+    /// Where the refusal is, if the game says ([`GameError::at`]).
+    pub at: Option<[i32; 2]>,
 }
 
 impl ActionError {
@@ -56,6 +58,7 @@ impl ActionError {
         ActionError {
             kind: ErrorKind::Malformed,
             message: format!("not a {game} action: {message}"),
+            at: None,
         }
     }
 
@@ -64,6 +67,7 @@ impl ActionError {
         ActionError {
             kind: e.kind(),
             message: e.to_string(),
+            at: e.at(),
         }
     }
 }

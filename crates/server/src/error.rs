@@ -18,6 +18,8 @@ pub struct ApiError {
     /// For `rate_limited` and `busy`: when asking again can succeed (sent
     /// as `Retry-After`, and as `retry_after_ms` in the JSON).
     pub retry_after: Option<std::time::Duration>,
+    /// For a refused action: where on the board or paper (sent as `at`).
+    pub at: Option<[i32; 2]>,
 }
 
 impl ApiError {
@@ -27,6 +29,7 @@ impl ApiError {
             message: message.into(),
             kind: None,
             retry_after: None,
+            at: None,
         }
     }
     /// This error with the time after which asking again can succeed.
@@ -46,7 +49,9 @@ impl ApiError {
         } else {
             "illegal_action"
         };
-        Self::new(code, e.message.clone()).with_kind(e.kind)
+        let mut error = Self::new(code, e.message.clone()).with_kind(e.kind);
+        error.at = e.at;
+        error
     }
     /// The fields of the error as JSON (`code`, `message`, and `kind` where
     /// the game gave one).
@@ -57,6 +62,9 @@ impl ApiError {
         }
         if let Some(w) = self.retry_after {
             v["retry_after_ms"] = json!(w.as_millis() as u64);
+        }
+        if let Some(at) = self.at {
+            v["at"] = json!(at);
         }
         v
     }
@@ -142,5 +150,27 @@ impl IntoResponse for ApiError {
                 .insert(axum::http::header::RETRY_AFTER, secs.into());
         }
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_at_a_place_says_where() {
+        let refused = parlor_core::ActionError {
+            kind: parlor_core::ErrorKind::Illegal,
+            message: "the stroke crosses the line between spots 1 and 5".into(),
+            at: Some([400, 200]),
+        };
+        let fields = ApiError::action(&refused).fields();
+        assert_eq!(fields["at"], json!([400, 200]));
+        assert_eq!(fields["code"], "illegal_action");
+        let nowhere = parlor_core::ActionError {
+            at: None,
+            ..refused
+        };
+        assert!(ApiError::action(&nowhere).fields().get("at").is_none());
     }
 }

@@ -27,6 +27,7 @@ fn mime(path: &str) -> &'static str {
         "svg" => "image/svg+xml",
         "png" => "image/png",
         "ico" => "image/x-icon",
+        "webmanifest" => "application/manifest+json",
         _ => "application/octet-stream",
     }
 }
@@ -174,7 +175,7 @@ pub(crate) fn render_rules(game: &str, md: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{} — parlor</title>\n<link rel=\"stylesheet\" href=\"/web/app.css\">\n</head>\n\
+         <title>{} — parlor</title>\n<link rel=\"stylesheet\" href=\"/web/app.css\">\n<link rel=\"manifest\" href=\"/manifest.webmanifest\">\n</head>\n\
          <body class=\"rules-page\" data-game=\"{}\">\n<header class=\"top\"><h1><a href=\"/\">parlor</a></h1>\
          <p class=\"tagline\"><a href=\"/\">← back to the lobby</a></p></header>\n\
          <main class=\"rules-doc\">\n{body}</main>\n</body>\n</html>\n",
@@ -213,6 +214,12 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/", get(|| async { serve("index.html") }))
         // Browsers ask for it at the root whatever the page says.
         .route("/favicon.ico", get(|| async { serve("favicon.ico") }))
+        // The web app manifest, at the root so its scope is the whole
+        // site: a phone or desktop browser offers to install parlor.
+        .route(
+            "/manifest.webmanifest",
+            get(|| async { serve("manifest.webmanifest") }),
+        )
         .route(
             "/rules/{game}",
             get(|Path(g): Path<String>| async move { rules_page(&g) }),
