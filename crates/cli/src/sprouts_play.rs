@@ -134,14 +134,14 @@ pub fn run(a: PlayArgs) -> Result<ExitCode> {
             };
             let events = game.apply(Actor::Seat(seat), action.clone())?;
             agent.observe(seat, &events);
-            println!("{} played {}.", name(seat), action.0);
+            println!("{} played {}.", name(seat), action.text());
             listed = true;
             continue;
         }
         if listed {
             println!("Legal moves (one per class of equivalent results):");
             for (i, (m, p)) in moves.iter().enumerate() {
-                println!("  {:>3}. {:<16} {}", i + 1, m.0, p);
+                println!("  {:>3}. {:<16} {}", i + 1, m.text(), p);
             }
         }
         print!("{}> ", name(seat));

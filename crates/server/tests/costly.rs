@@ -306,3 +306,93 @@ async fn a_busy_helper_never_holds_up_the_bots() {
     assert_eq!(status, 200, "{answer}");
     server.stop().await;
 }
+
+/// A Sprouts line drawn over HTTP and over the WebSocket: a line that
+/// crosses another is refused with where it crosses (`at`), and every
+/// viewer's state carries the picture, the drawn line as kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sprouts_line_is_judged_by_the_server_and_a_refusal_says_where() {
+    let server = start("sprouts-lines", test_settings()).await;
+    let addr = server.addr();
+    let g = create(
+        addr,
+        json!({"game": "sprouts", "config": {"spots": 3}, "take_seat": 0}),
+    )
+    .await;
+    let id = g["game"]["id"].as_str().unwrap().to_string();
+    let (t0, invite) = (token(&g, 0), token(&g, 1));
+    let (s, joined) = post(
+        addr,
+        &format!("/api/games/{id}/join"),
+        json!({"token": invite}),
+    )
+    .await;
+    assert_eq!(s, 200, "{joined}");
+    let t1 = joined["token"].as_str().unwrap().to_string();
+    let act = |t: &str, action: Value| {
+        (
+            format!("/api/games/{id}/actions"),
+            json!({"token": t, "action": action}),
+        )
+    };
+    // Spots 1, 2, 3 at (240, 320), (480, 320), (720, 320): 1 to 2 straight.
+    let (path, body) = act(&t0, json!({"curve": [[240, 320], [480, 320]]}));
+    let (s, v) = post(addr, &path, body).await;
+    assert_eq!(s, 200, "{v}");
+    // 1 to 3 over the top.
+    let (path, body) = act(
+        &t1,
+        json!({"curve": [[240, 320], [300, 200], [660, 200], [720, 320]]}),
+    );
+    let (s, v) = post(addr, &path, body).await;
+    assert_eq!(s, 200, "{v}");
+    // 2 to 3 up through the arch: refused where it crosses.
+    let crossing = json!({"curve": [[480, 320], [400, 250], [400, 100], [720, 100], [720, 320]]});
+    let (path, body) = act(&t0, crossing.clone());
+    let (s, v) = post(addr, &path, body).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (409, Some("illegal_action")),
+        "{v}"
+    );
+    assert_eq!(v["error"]["at"], json!([400, 200]), "{v}");
+    let mut ws = Ws::connect(addr, &id, Some(&t0)).await.unwrap();
+    ws.send(&json!({"type": "act", "ref": 3, "action": crossing}))
+        .await
+        .unwrap();
+    let e = ws.recv_until("error", |v| v["ref"] == 3).await.unwrap();
+    assert_eq!(
+        (e["code"].as_str(), &e["at"]),
+        (Some("illegal_action"), &json!([400, 200])),
+        "{e}"
+    );
+    // Too many points: refused before any work, no place.
+    let many: Vec<[f64; 2]> = (0..501)
+        .map(|i| [240.0 + f64::from(i) * 0.4, 320.0])
+        .collect();
+    let (path, body) = act(&t0, json!({"curve": many}));
+    let (s, v) = post(addr, &path, body).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (400, Some("malformed_action")),
+        "{v}"
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at most 500"),
+        "{v}"
+    );
+    // A spectator sees the picture: two moves, four lines, the drawn ones.
+    let (s, st) = get(addr, &format!("/api/games/{id}/state")).await;
+    assert_eq!(s, 200, "{st}");
+    let lines = st["view"]["drawing"]["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 4, "{st}");
+    assert_eq!(
+        lines[2]["pts"],
+        json!([[240.0, 320.0], [300.0, 200.0], [480.0, 200.0]])
+    );
+    assert_eq!(st["view"]["drawing"]["spots"]["5"], json!([480.0, 200.0]));
+    server.stop().await;
+}

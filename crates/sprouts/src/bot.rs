@@ -66,13 +66,13 @@ impl Player {
         legal
             .iter()
             .map(|a| {
-                let child = match a.0.strip_prefix('=') {
+                let child = match a.text().strip_prefix('=') {
                     Some(t) => Position::parse(t).ok(),
-                    None => {
-                        a.0.parse::<WgosaMove>()
-                            .ok()
-                            .and_then(|wm| resolve(here, &wm).ok().map(|(_, p)| p))
-                    }
+                    None => a
+                        .text()
+                        .parse::<WgosaMove>()
+                        .ok()
+                        .and_then(|wm| resolve(here, &wm).ok().map(|(_, p)| p)),
                 };
                 (a.clone(), child)
             })

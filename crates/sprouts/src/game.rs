@@ -6,6 +6,9 @@
 //! loses.
 
 use crate::canon::{canonical_reduced, labelled_key};
+use crate::drawing::route::Drawing;
+use crate::drawing::stroke::{self, StrokeError};
+use crate::drawing::{Line, Picture, Pt};
 use crate::moves::successors;
 use crate::position::{Position, PositionTextError};
 use crate::wgosa::{describe, resolve, NotationError, Record, RuleError, WgosaMove};
@@ -48,20 +51,93 @@ impl Default for Config {
     }
 }
 
-/// One move: WGOSA move text (`"1(4)2"`, `"1(10)1[3,4]"`, `"6(16@2)14"`).
-/// A move that no WGOSA text singles out (none is known, but the notation
-/// is not proved complete) is listed as `=` and the position it leads to,
-/// and such text is accepted too. `"resign"` gives the game up (the seat
-/// to move, or the referee on its behalf: [`Game::forfeit`]); it is never
-/// listed.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Action(pub String);
+/// One move: WGOSA move text (`"1(4)2"`, `"1(10)1[3,4]"`, `"6(16@2)14"`),
+/// or a line drawn on the paper (`{"curve": [[x, y], ...]}`, optionally
+/// with the `"move"` it is meant to be, which is then checked). A move
+/// that no WGOSA text singles out (none is known, but the notation is not
+/// proved complete) is listed as `=` and the position it leads to, and such
+/// text is accepted too. `"resign"` gives the game up (the seat to move, or
+/// the referee on its behalf: [`Game::forfeit`]); it is never listed.
+///
+/// A drawn line decides the move by where it runs: see
+/// [`crate::drawing::stroke`]. A move given as text gets a line found for
+/// it ([`crate::drawing::route`]), so every move has one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "ActionForm", into = "ActionForm")]
+pub struct Action {
+    text: String,
+    curve: Option<Vec<Pt>>,
+}
+
+/// How an action is written in JSON: a string, or a drawn line.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(untagged)]
+enum ActionForm {
+    Written(String),
+    Drawn {
+        curve: Vec<Pt>,
+        #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+    },
+}
+
+impl From<ActionForm> for Action {
+    fn from(form: ActionForm) -> Action {
+        match form {
+            ActionForm::Written(text) => Action { text, curve: None },
+            ActionForm::Drawn { curve, text } => Action {
+                text: text.unwrap_or_default(),
+                curve: Some(curve),
+            },
+        }
+    }
+}
+
+impl From<Action> for ActionForm {
+    fn from(a: Action) -> ActionForm {
+        match a.curve {
+            None => ActionForm::Written(a.text),
+            Some(curve) => ActionForm::Drawn {
+                curve,
+                text: (!a.text.is_empty()).then_some(a.text),
+            },
+        }
+    }
+}
 
 impl Action {
     /// The action for a written move.
     pub fn new(text: impl Into<String>) -> Action {
-        Action(text.into())
+        Action {
+            text: text.into(),
+            curve: None,
+        }
+    }
+
+    /// A line drawn on the paper, from where it starts to where it ends.
+    pub fn drawn(curve: Vec<Pt>) -> Action {
+        Action {
+            text: String::new(),
+            curve: Some(curve),
+        }
+    }
+
+    /// A drawn line that claims to be the move `text`.
+    pub fn drawn_as(curve: Vec<Pt>, text: impl Into<String>) -> Action {
+        Action {
+            text: text.into(),
+            curve: Some(curve),
+        }
+    }
+
+    /// The move as written (empty for a drawn line that names none).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The line drawn, if the move came as one.
+    pub fn curve(&self) -> Option<&[Pt]> {
+        self.curve.as_deref()
     }
 }
 
@@ -90,7 +166,7 @@ pub enum Event {
 }
 
 /// What every viewer sees: the whole table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct View {
     /// Starting spots.
     pub spots: u32,
@@ -116,6 +192,9 @@ pub struct View {
     pub positions: Vec<String>,
     /// The game record so far (`3+ 1(4)2 ...`).
     pub record: String,
+    /// The paper: where every spot is and every line runs, as every
+    /// viewer sees it.
+    pub drawing: Picture,
     /// Who moves now, if the game is not over.
     pub to_move: Option<Seat>,
     /// The winner, once over.
@@ -125,7 +204,7 @@ pub struct View {
 }
 
 /// A refused action.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Error {
     /// Not this actor's turn.
     #[error("it is {expected}'s turn, not {got}'s")]
@@ -155,6 +234,17 @@ pub enum Error {
     /// A `=POSITION` action naming no position one move away.
     #[error("no legal move leads to {0}")]
     NotASuccessor(String),
+    /// A drawn line that is not a move.
+    #[error(transparent)]
+    Stroke(#[from] StrokeError),
+    /// A drawn line that is another move than the one it says it is.
+    #[error("the line drawn is the move {drawn}, not {claimed}: send the line alone, or the move it draws")]
+    NotTheDrawnMove {
+        /// The move the action named.
+        claimed: String,
+        /// The move the line draws.
+        drawn: String,
+    },
 }
 
 impl GameError for Error {
@@ -167,13 +257,24 @@ impl GameError for Error {
                 error: RuleError::Ambiguous(_),
                 ..
             } => ErrorKind::Ambiguous,
-            Error::Rule { .. } | Error::NotASuccessor(_) => ErrorKind::Illegal,
+            Error::Stroke(e) if e.is_malformed() => ErrorKind::Malformed,
+            Error::Rule { .. }
+            | Error::NotASuccessor(_)
+            | Error::Stroke(_)
+            | Error::NotTheDrawnMove { .. } => ErrorKind::Illegal,
+        }
+    }
+
+    fn at(&self) -> Option<[i32; 2]> {
+        match self {
+            Error::Stroke(e) => e.at().map(|p| [p[0].round() as i32, p[1].round() as i32]),
+            _ => None,
         }
     }
 }
 
 /// A Sprouts table.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Sprouts {
     config: Config,
     position: Position,
@@ -186,6 +287,43 @@ pub struct Sprouts {
     over: bool,
     /// The seat that resigned, if one did.
     resigned: Option<Seat>,
+    /// Each move's line as its player drew it: the new spot and the two
+    /// lines (none for a move given as text).
+    strokes: Vec<Option<(Pt, [Line; 2])>>,
+    /// The paper, drawn as far as it has been needed.
+    paper: Paper,
+}
+
+/// The paper of a table, drawn as far as it has been needed: a stroke is
+/// read on it, a view shows it. Lines for moves given as text are found
+/// only then, and kept: finding one is the costly part, and a table's
+/// copies (a bot trying moves, a host checking one) never need them.
+#[derive(Debug)]
+struct Paper(std::sync::Mutex<Drawing>);
+
+impl Paper {
+    fn new(spots: u32) -> Paper {
+        Paper(std::sync::Mutex::new(Drawing::new(spots, 0)))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Drawing> {
+        // A panic while drawing leaves a drawing as good as any: keep it.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Clone for Paper {
+    fn clone(&self) -> Paper {
+        Paper(std::sync::Mutex::new(self.lock().clone()))
+    }
+}
+
+/// The paper follows from the moves and strokes: tables equal in those
+/// are equal, however far each has drawn.
+impl PartialEq for Paper {
+    fn eq(&self, _: &Paper) -> bool {
+        true
+    }
 }
 
 impl Sprouts {
@@ -238,6 +376,7 @@ impl Sprouts {
             .collect();
         self.turn = Seat(self.moves.len() % 2);
         self.position = last;
+        self.strokes = vec![None; self.moves.len()];
         Ok(())
     }
 
@@ -256,7 +395,7 @@ impl Sprouts {
                     Some(wm) => wm.to_string(),
                     None => format!("={p}"),
                 };
-                (Action(text), p)
+                (Action::new(text), p)
             })
             .collect()
     }
@@ -311,6 +450,25 @@ impl Sprouts {
         Ok((p, written))
     }
 
+    /// The paper with every move drawn: a player's line as drawn, a line
+    /// found for each move given as text.
+    fn paper(&self) -> std::sync::MutexGuard<'_, Drawing> {
+        let mut paper = self.paper.lock();
+        while paper.moves.len() < self.moves.len() {
+            let k = paper.moves.len();
+            match &self.strokes[k] {
+                Some((spot, lines)) => {
+                    paper.add_drawn(&self.moves[k], lines[0].b, *spot, lines.clone())
+                }
+                None => {
+                    let after = Position::parse(&self.positions[k]).ok();
+                    paper.apply(&self.moves[k], after.as_ref());
+                }
+            }
+        }
+        paper
+    }
+
     fn record(&self) -> String {
         let mut s = format!(
             "{}{}",
@@ -358,6 +516,8 @@ impl Game for Sprouts {
             turn: Seat(0),
             over: false,
             resigned: None,
+            strokes: Vec::new(),
+            paper: Paper::new(config.spots),
         };
         if let Some(text) = config.start.as_deref().filter(|t| !t.trim().is_empty()) {
             table.go_on_from(text)?;
@@ -471,7 +631,7 @@ impl Game for Sprouts {
         if self.over {
             return Err(Error::Over);
         }
-        if action.0.trim() == "resign" {
+        if action.curve().is_none() && action.text().trim() == "resign" {
             if actor != Actor::Referee && actor != Actor::Seat(self.turn) {
                 return Err(Error::NotYourTurn {
                     expected: self.turn,
@@ -489,10 +649,42 @@ impl Game for Sprouts {
                 got: actor,
             });
         }
-        let (next, written) = self.play(&action.0)?;
+        let (next, written, drawn) = match action.curve() {
+            Some(curve) => {
+                let drawn = {
+                    let paper = self.paper();
+                    stroke::read(
+                        &paper.spots,
+                        &paper.lines,
+                        &self.position,
+                        curve,
+                        self.moves.len(),
+                    )?
+                };
+                let written = describe(&self.position, &drawn.mv)
+                    .map(|w| w.to_string())
+                    .unwrap_or_else(|| format!("={}", drawn.after));
+                let claimed = action.text().trim();
+                if !claimed.is_empty() {
+                    let (meant, _) = self.play(claimed)?;
+                    if labelled_key(&meant) != labelled_key(&drawn.after) {
+                        return Err(Error::NotTheDrawnMove {
+                            claimed: claimed.to_string(),
+                            drawn: written,
+                        });
+                    }
+                }
+                (drawn.after.clone(), written, Some(drawn))
+            }
+            None => {
+                let (next, written) = self.play(action.text())?;
+                (next, written, None)
+            }
+        };
         let seat = self.turn;
         let words = words_for(&self.position, &next, written.parse().ok().as_ref());
         self.position = next;
+        self.strokes.push(drawn.map(|d| (d.spot, d.lines)));
         self.moves.push(written.clone());
         self.words.push(words.clone());
         self.positions.push(self.position.to_string());
@@ -518,6 +710,7 @@ impl Game for Sprouts {
             spot_lives: self.position.lives_map().into_iter().collect(),
             positions: self.positions.clone(),
             record: self.record(),
+            drawing: self.paper().picture(),
             to_move: (!self.over).then_some(self.turn),
             resigned: self.resigned,
             winner: self.winner(),
@@ -544,8 +737,13 @@ impl Game for Sprouts {
         // One question only: a host that keeps a finished game's answer
         // per request then runs the solver once per game, not once per
         // made-up request.
+        if let Some(text) = request.get("draw") {
+            return Some(draw_position(text));
+        }
         if request.as_object().is_none_or(|o| !o.is_empty()) {
-            return Some(Err("the solver's verdicts take no request: send {}".into()));
+            return Some(Err(
+                "send {} for the solver's verdicts, or {\"draw\": \"<position>\"} for a drawing of a position".into(),
+            ));
         }
         if !self.over {
             return Some(Err(
@@ -592,6 +790,29 @@ impl Game for Sprouts {
     }
 }
 
+/// The longest position text [`Game::assist`] draws: a game from 32 spots
+/// is well within it.
+const MAX_DRAWN_POSITION: usize = 2000;
+
+/// A position in the card notation laid out on the paper, for a reader
+/// who pastes one: its spots and lines, as a view's `drawing`.
+fn draw_position(text: &serde_json::Value) -> Result<serde_json::Value, String> {
+    let text = text
+        .as_str()
+        .ok_or("draw: send the position as a string in the card notation (1,2,3;4/5)")?;
+    if text.len() > MAX_DRAWN_POSITION {
+        return Err(format!(
+            "draw: the position has {} characters; at most {MAX_DRAWN_POSITION} are drawn",
+            text.len()
+        ));
+    }
+    let position = Position::parse(text).map_err(|e| format!("draw: {e}"))?;
+    let drawing = Drawing::from_position(&position)
+        .ok_or("draw: that position has no drawing this page can lay out")?;
+    serde_json::to_value(serde_json::json!({ "drawing": drawing.picture() }))
+        .map_err(|e| e.to_string())
+}
+
 /// A move in words, or (for a position that is not one move on, which a
 /// legal move never gives) nothing to say.
 fn words_for(before: &Position, after: &Position, written: Option<&WgosaMove>) -> String {
@@ -632,6 +853,6 @@ pub fn conformance_suite(config: Config) -> parlor_core::conformance::Suite<'sta
             let h = spots[rng.below(spots.len())];
             format!("{f}({}){h}", g.position.next_spot())
         };
-        Some((actor, Action(text)))
+        Some((actor, Action::new(text)))
     })
 }

@@ -131,7 +131,7 @@ fn every_listed_action_is_written_in_notation() {
     while g.to_act() != ToAct::Over {
         let acts = g.legal_actions(Seat(seat)).unwrap();
         assert!(!acts.is_empty());
-        assert!(acts.iter().all(|a| !a.0.starts_with('=')), "{acts:?}");
+        assert!(acts.iter().all(|a| !a.text().starts_with('=')), "{acts:?}");
         assert_eq!(
             g.legal_actions(Seat(1 - seat)).unwrap(),
             Vec::<Action>::new()

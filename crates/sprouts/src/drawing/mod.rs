@@ -48,3 +48,18 @@ pub struct Line {
     #[serde(rename = "move")]
     pub by_move: usize,
 }
+
+/// The drawing as a viewer is sent it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Picture {
+    /// Where each spot is.
+    pub spots: std::collections::BTreeMap<Spot, Pt>,
+    /// Every line, two per move.
+    pub lines: Vec<Line>,
+    /// Lines no planar way of drawing was found for, shown apart from the
+    /// picture (a page draws them dashed); none in a picture that reads
+    /// back as its position.
+    pub unplaced: Vec<Line>,
+    /// The moves (from 0) whose lines are drawn only approximately.
+    pub approximate: Vec<usize>,
+}
