@@ -95,18 +95,49 @@ function plan(view, a, b) {
   return null;
 }
 
+/** Each view's grids of free cells, by cell size and clearance. @type {WeakMap<any, Map<string, Uint8Array>>} */
+const grids = new WeakMap();
+
+/**
+ * Clear of every line by `clear` and of every other spot, all along
+ * (and not through a line).
+ * @param {{spots: Map<number, Pt>, segs: [Pt, Pt][]}} paper @param {Pt} p @param {Pt} q
+ * @param {number} clear @param {number[]} own spots the stroke may come near
+ */
+function clearSegment(paper, p, q, clear, own) {
+  if (paper.segs.some(([s, t]) => properCross(p, q, s, t))) return false;
+  const along = densify([p, q], 2);
+  return along.every((x) => paper.segs.every(([s, t]) => segDist(x, s, t) >= clear))
+    && [...paper.spots].every(([s, sp]) => own.includes(s) || segDist(sp, p, q) >= clear + 6);
+}
+
 /** @param {any} view @param {number} a @param {number} b @param {number} cell @param {number} clear */
 function planPath(view, a, b, cell, clear) {
-  const { spots, segs } = paperOf(view);
-  const spotClear = clear + 6, spoke = spotClear + cell * 1.5;
+  const paper = paperOf(view);
+  const { spots, segs } = paper;
+  // The stroke leaves and reaches its own spots along a spoke, and keeps
+  // well away from them otherwise (the server takes the points near an
+  // end spot as that spot).
+  const spotClear = clear + 6, endClear = 32, spoke = endClear + cell * 1.5;
   const cols = Math.floor(W / cell), rows = Math.floor(H / cell);
   /** @param {number} c @param {number} r @returns {Pt} */
   const centre = (c, r) => [(c + 0.5) * cell, (r + 0.5) * cell];
   /** @param {Pt} p */
   const freeAt = (p) => p[0] > 10 && p[0] < W - 10 && p[1] > 10 && p[1] < H - 10
     && segs.every(([s, t]) => segDist(p, s, t) >= clear) && [...spots.values()].every((q) => dist(p, q) >= spotClear);
-  const free = new Uint8Array(cols * rows);
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) free[r * cols + c] = freeAt(centre(c, r)) ? 1 : 0;
+  if (!grids.has(view)) grids.set(view, new Map());
+  const cache = /** @type {Map<string, Uint8Array>} */ (grids.get(view));
+  const key = `${cell}/${clear}`;
+  if (!cache.has(key)) {
+    const g = new Uint8Array(cols * rows);
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) g[r * cols + c] = freeAt(centre(c, r)) ? 1 : 0;
+    cache.set(key, g);
+  }
+  const free = Uint8Array.from(/** @type {Uint8Array} */ (cache.get(key)));
+  for (const s of [a, b]) {
+    const o = /** @type {Pt} */ (spots.get(s));
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (dist(centre(c, r), o) < endClear) free[r * cols + c] = 0;
+  }
   /** The cells a spoke from spot s reaches, and the spoke's end. @param {number} s */
   const spokes = (s) => {
     const o = /** @type {Pt} */ (spots.get(s));
@@ -155,13 +186,19 @@ function planPath(view, a, b, cell, clear) {
   /** @type {number[]} */
   const cells = [];
   for (let k = hit; k !== -1; k = prev[k]) cells.unshift(k);
-  return /** @type {Pt[]} */ ([
-    spots.get(a),
-    from.get(cells[0]),
-    ...cells.map((k) => centre(k % cols, Math.floor(k / cols))),
-    to.get(hit),
-    spots.get(b),
-  ]);
+  // The spokes' ends and the cells between, pulled straight wherever a
+  // shortcut keeps clear (no zigzags from cell to cell).
+  /** @type {Pt[]} */
+  const mid = [/** @type {Pt} */ (from.get(cells[0])), ...cells.map((k) => centre(k % cols, Math.floor(k / cols))), /** @type {Pt} */ (to.get(hit))];
+  /** @type {Pt[]} */
+  const pulled = [mid[0]];
+  for (let i = 0; i < mid.length - 1;) {
+    let j = mid.length - 1;
+    while (j > i + 1 && !(clearSegment(paper, mid[i], mid[j], clear, []) && [a, b].every((s) => segDist(/** @type {Pt} */ (spots.get(s)), mid[i], mid[j]) >= endClear - 2))) j--;
+    pulled.push(mid[j]);
+    i = j;
+  }
+  return /** @type {Pt[]} */ ([spots.get(a), ...pulled, spots.get(b)]);
 }
 
 /**
@@ -373,7 +410,12 @@ async function playStroke(p, view, how = 'mouse', chosen = null) {
   const s = chosen || anyStroke(view);
   assert.ok(s && s.pts, `a stroke clear of every line exists while the server lists moves: ${JSON.stringify(states(p).at(-1)?.legal)}`);
   await drawStroke(p.page, s.pts, how);
-  await waitMoves(p.page, n + 1);
+  try {
+    await waitMoves(p.page, n + 1);
+  } catch (e) {
+    console.error(`# the stroke ${s.a}->${s.b}: ${JSON.stringify(s.pts.map((q) => q.map(Math.round)))}\n# on ${JSON.stringify(view.drawing)}`);
+    throw e;
+  }
   const after = await waitState(p, (m) => m.view.moves.length > n, 'the move', (v) => v.moves);
   const mine = after.view.drawing.lines.filter((/** @type {any} */ l) => l.move === n);
   assert.equal(mine.length, 2, 'a move adds two lines');

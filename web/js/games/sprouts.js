@@ -54,8 +54,8 @@ const pathD = (pts) => pts.map((p, i) => `${i ? 'L' : 'M'}${p[0]} ${p[1]}`).join
 const HIT = 22;
 /** Stroke points closer than this to the last one kept are dropped before smoothing. */
 const GAP = 3;
-/** The most points a curve may have (the server's bound). */
-const MAX_POINTS = 1000;
+/** The most points a curve may have (the server's bound: crates/sprouts/src/drawing/stroke.rs). */
+const MAX_POINTS = 500;
 /** The most raw points one stroke keeps while drawn (a pen can send hundreds a second). */
 const MAX_RAW = 20000;
 
@@ -592,7 +592,7 @@ export function mount(ctx) {
     replace(rules,
       h('span', { class: 'chip', id: 'sp-play' }, v.misere ? 'Misère play (last move loses)' : 'Normal play (last move wins)'),
       ' ', h('span', { class: 'chip' }, `${v.spots} spots`),
-      ' ', h('span', { class: 'chip', id: 'sp-lives' }, `${v.lives} lives left`),
+      ' ', h('span', { class: 'chip', id: 'sp-lives' }, `${v.lives} ${v.lives === 1 ? 'life' : 'lives'} left`),
       ' ', h('span', { class: 'chip' }, `move ${v.moves.length + (v.to_move === null ? 0 : 1)}`));
   }
 
