@@ -1,12 +1,15 @@
-// Sprouts in the browser: two players (two contexts) play a whole game
-// from two spots by dragging lines between spots on the drawing, each move
-// confirmed in the chooser that lists the legal moves fitting the drag;
-// after every move the drawing has no crossing lines, both pages show the
-// same record, and at the end the winner. Then a game from three spots
-// against the computer, to the end.
+// Sprouts in the browser, every move drawn freehand: two players play a
+// 4-spot game to the end by drawing strokes with the mouse (each stroke
+// planned here on the server's drawing so it crosses nothing), a spectator
+// and a reload seeing the same curves; a stroke that crosses a line refused
+// with its place marked; strokes from and to a dead spot; a move whose
+// mirror image is another class of the server's list, drawn on a desktop
+// and with a finger on a phone; a game against the computer, the keyboard's
+// list of moves, a pasted record and a pasted position; live and dead
+// spots at a glance.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ParlorServer, launch, player, withArtifacts, createWithFriend, openRules, shots, PHONE } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, createWithFriend, openRules, shots, states, waitState, PHONE } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -22,6 +25,365 @@ after(async () => {
   await srv?.stop();
 });
 
+// ---- The paper, as the view draws it (units of the drawing, y down) ----
+
+/** @typedef {[number, number]} Pt */
+const W = 960, H = 640;
+
+/** @param {Pt} p @param {Pt} q */
+const dist = (p, q) => Math.hypot(p[0] - q[0], p[1] - q[1]);
+/** @param {Pt} p @param {Pt} a @param {Pt} b */
+function segDist(p, a, b) {
+  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const l2 = dx * dx + dy * dy;
+  const t = l2 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2)) : 0;
+  return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+}
+/** @param {Pt} a @param {Pt} b @param {Pt} c */
+const orient = (a, b, c) => Math.sign((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
+/** Whether segments ab and cd cross at a point inside both. @param {Pt} a @param {Pt} b @param {Pt} c @param {Pt} d */
+const properCross = (a, b, c, d) => orient(a, b, c) * orient(a, b, d) < 0 && orient(c, d, a) * orient(c, d, b) < 0;
+/** Where segments ab and cd cross (they do). @param {Pt} a @param {Pt} b @param {Pt} c @param {Pt} d @returns {Pt} */
+function crossPoint(a, b, c, d) {
+  const r = [b[0] - a[0], b[1] - a[1]], s = [d[0] - c[0], d[1] - c[1]];
+  const t = ((c[0] - a[0]) * s[1] - (c[1] - a[1]) * s[0]) / (r[0] * s[1] - r[1] * s[0]);
+  return [a[0] + t * r[0], a[1] + t * r[1]];
+}
+/** Points every `step` units along a polyline. @param {Pt[]} pts @param {number} step @returns {Pt[]} */
+function densify(pts, step) {
+  /** @type {Pt[]} */
+  const out = [pts[0]];
+  for (let i = 1; i < pts.length; i++) {
+    const n = Math.max(1, Math.ceil(dist(pts[i - 1], pts[i]) / step));
+    for (let k = 1; k <= n; k++) out.push([pts[i - 1][0] + ((pts[i][0] - pts[i - 1][0]) * k) / n, pts[i - 1][1] + ((pts[i][1] - pts[i - 1][1]) * k) / n]);
+  }
+  return out;
+}
+/** @param {Pt} p @param {Pt[]} line */
+const polyDist = (p, line) => Math.min(...line.slice(1).map((q, i) => segDist(p, line[i], q)));
+
+/**
+ * The view's drawing: spots by number, every line's segments.
+ * @param {any} view @returns {{spots: Map<number, Pt>, lines: Pt[][], segs: [Pt, Pt][]}}
+ */
+function paperOf(view) {
+  const d = view.drawing;
+  assert.ok(d && d.spots && Array.isArray(d.lines), 'the view has the drawing');
+  const spots = new Map(Object.entries(d.spots).map(([k, p]) => [Number(k), /** @type {Pt} */ (p)]));
+  const lines = [...d.lines, ...(d.unplaced || [])].map((l) => /** @type {Pt[]} */ (l.pts));
+  /** @type {[Pt, Pt][]} */
+  const segs = [];
+  for (const l of lines) for (let i = 1; i < l.length; i++) segs.push([l[i - 1], l[i]]);
+  return { spots, lines, segs };
+}
+
+/** @param {any} view @param {number} s */
+const livesOf = (view, s) => Number(view.spot_lives[String(s)]);
+
+/**
+ * A stroke from spot a to spot b (a loop when a = b) that keeps clear of
+ * every line and every other spot, or null: a path through a grid of free
+ * cells, left and entered along short spokes from the spots' centres.
+ * @param {any} view @param {number} a @param {number} b
+ * @returns {Pt[] | null}
+ */
+function plan(view, a, b) {
+  for (const [cell, clear] of [[8, 12], [5, 7]]) {
+    const found = a === b ? planLoop(view, a, clear) : planPath(view, a, b, cell, clear);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Each view's grids of free cells, by cell size and clearance. @type {WeakMap<any, Map<string, Uint8Array>>} */
+const grids = new WeakMap();
+
+/**
+ * Clear of every line by `clear` and of every other spot, all along
+ * (and not through a line).
+ * @param {{spots: Map<number, Pt>, segs: [Pt, Pt][]}} paper @param {Pt} p @param {Pt} q
+ * @param {number} clear @param {number[]} own spots the stroke may come near
+ */
+function clearSegment(paper, p, q, clear, own) {
+  if (paper.segs.some(([s, t]) => properCross(p, q, s, t))) return false;
+  const along = densify([p, q], 2);
+  return along.every((x) => paper.segs.every(([s, t]) => segDist(x, s, t) >= clear))
+    && [...paper.spots].every(([s, sp]) => own.includes(s) || segDist(sp, p, q) >= clear + 6);
+}
+
+/** @param {any} view @param {number} a @param {number} b @param {number} cell @param {number} clear */
+function planPath(view, a, b, cell, clear) {
+  const paper = paperOf(view);
+  const { spots, segs } = paper;
+  // The stroke leaves and reaches its own spots along a spoke, and keeps
+  // well away from them otherwise (the server takes the points near an
+  // end spot as that spot).
+  const spotClear = clear + 6, endClear = 32, spoke = endClear + cell * 1.5;
+  const cols = Math.floor(W / cell), rows = Math.floor(H / cell);
+  /** @param {number} c @param {number} r @returns {Pt} */
+  const centre = (c, r) => [(c + 0.5) * cell, (r + 0.5) * cell];
+  /** @param {Pt} p */
+  const freeAt = (p) => p[0] > 10 && p[0] < W - 10 && p[1] > 10 && p[1] < H - 10
+    && segs.every(([s, t]) => segDist(p, s, t) >= clear) && [...spots.values()].every((q) => dist(p, q) >= spotClear);
+  if (!grids.has(view)) grids.set(view, new Map());
+  const cache = /** @type {Map<string, Uint8Array>} */ (grids.get(view));
+  const key = `${cell}/${clear}`;
+  if (!cache.has(key)) {
+    const g = new Uint8Array(cols * rows);
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) g[r * cols + c] = freeAt(centre(c, r)) ? 1 : 0;
+    cache.set(key, g);
+  }
+  const free = Uint8Array.from(/** @type {Uint8Array} */ (cache.get(key)));
+  for (const s of [a, b]) {
+    const o = /** @type {Pt} */ (spots.get(s));
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (dist(centre(c, r), o) < endClear) free[r * cols + c] = 0;
+  }
+  /** The cells a spoke from spot s reaches, and the spoke's end. @param {number} s */
+  const spokes = (s) => {
+    const o = /** @type {Pt} */ (spots.get(s));
+    /** @type {Map<number, Pt>} */
+    const out = new Map();
+    for (let k = 0; k < 48; k++) {
+      const th = (k * 2 * Math.PI) / 48;
+      /** @type {Pt} */
+      const e = [o[0] + spoke * Math.cos(th), o[1] + spoke * Math.sin(th)];
+      const c = Math.floor(e[0] / cell), r = Math.floor(e[1] / cell);
+      if (c < 0 || r < 0 || c >= cols || r >= rows || !free[r * cols + c]) continue;
+      if (segs.some(([s1, t1]) => properCross(o, e, s1, t1))) continue;
+      // Off the spot's own lines along the way, and off every other spot.
+      const along = densify([o, e], 2).filter((p) => dist(p, o) >= 10);
+      if (!along.every((p) => segs.every(([s1, t1]) => segDist(p, s1, t1) >= Math.min(clear, dist(p, o) / 2)))) continue;
+      if (![...spots].every(([q, qp]) => q === s || segDist(qp, o, e) >= spotClear)) continue;
+      out.set(r * cols + c, e);
+    }
+    return out;
+  };
+  const from = spokes(a), to = spokes(b);
+  if (!from.size || !to.size) return null;
+  const prev = new Int32Array(cols * rows).fill(-2);
+  /** @type {number[]} */
+  let queue = [...from.keys()];
+  for (const k of queue) prev[k] = -1;
+  let hit = -1;
+  while (queue.length && hit < 0) {
+    /** @type {number[]} */
+    const next = [];
+    for (const k of queue) {
+      if (to.has(k)) { hit = k; break; }
+      const c = k % cols, r = (k - c) / cols;
+      for (const [dc, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]]) {
+        const c2 = c + dc, r2 = r + dr;
+        if (c2 < 0 || r2 < 0 || c2 >= cols || r2 >= rows) continue;
+        const k2 = r2 * cols + c2;
+        if (!free[k2] || prev[k2] !== -2) continue;
+        prev[k2] = k;
+        next.push(k2);
+      }
+    }
+    queue = next;
+  }
+  if (hit < 0) return null;
+  /** @type {number[]} */
+  const cells = [];
+  for (let k = hit; k !== -1; k = prev[k]) cells.unshift(k);
+  // The spokes' ends and the cells between, pulled straight wherever a
+  // shortcut keeps clear (no zigzags from cell to cell).
+  /** @type {Pt[]} */
+  const mid = [/** @type {Pt} */ (from.get(cells[0])), ...cells.map((k) => centre(k % cols, Math.floor(k / cols))), /** @type {Pt} */ (to.get(hit))];
+  /** @type {Pt[]} */
+  const pulled = [mid[0]];
+  for (let i = 0; i < mid.length - 1;) {
+    let j = mid.length - 1;
+    while (j > i + 1 && !(clearSegment(paper, mid[i], mid[j], clear, []) && [a, b].every((s) => segDist(/** @type {Pt} */ (spots.get(s)), mid[i], mid[j]) >= endClear - 2))) j--;
+    pulled.push(mid[j]);
+    i = j;
+  }
+  return /** @type {Pt[]} */ ([spots.get(a), ...pulled, spots.get(b)]);
+}
+
+/**
+ * A small loop out of spot a and back (a thin triangle in a gap between
+ * its lines), clear of every line and spot, or null.
+ * @param {any} view @param {number} a @param {number} clear
+ */
+function planLoop(view, a, clear) {
+  const { spots, segs } = paperOf(view);
+  const o = /** @type {Pt} */ (spots.get(a));
+  for (const r of [70, 50, 100, 36]) {
+    for (let k = 0; k < 36; k++) {
+      const t1 = (k * 2 * Math.PI) / 36, t2 = t1 + (50 * Math.PI) / 180;
+      /** @type {Pt[]} */
+      const loop = [o, [o[0] + r * Math.cos(t1), o[1] + r * Math.sin(t1)], [o[0] + r * Math.cos(t2), o[1] + r * Math.sin(t2)], o];
+      if (loop.some((p) => p[0] < 10 || p[0] > W - 10 || p[1] < 10 || p[1] > H - 10)) continue;
+      let ok = true;
+      for (let i = 1; i < loop.length && ok; i++) {
+        if (segs.some(([s, t]) => properCross(loop[i - 1], loop[i], s, t))) ok = false;
+      }
+      if (!ok) continue;
+      const along = densify(loop, 2).filter((p) => dist(p, o) >= 12);
+      if (!along.every((p) => segs.every(([s, t]) => segDist(p, s, t) >= Math.min(clear, dist(p, o) / 2)))) continue;
+      if (![...spots].every(([q, qp]) => q === a || along.every((p) => dist(p, qp) >= clear + 6))) continue;
+      return loop;
+    }
+  }
+  return null;
+}
+
+/**
+ * A legal stroke on the view's drawing: between two live spots (a loop
+ * where a spot has two lives) that keeps clear of everything, so the
+ * server takes it as some move.
+ * @param {any} view @returns {{a: number, b: number, pts: Pt[]} | null}
+ */
+function anyStroke(view) {
+  const live = Object.keys(view.spot_lives).map(Number).filter((s) => livesOf(view, s) > 0).sort((x, y) => x - y);
+  for (const a of live) {
+    for (const b of live) {
+      if (b < a || (a === b && livesOf(view, a) < 2)) continue;
+      const pts = plan(view, a, b);
+      if (pts) return { a, b, pts };
+    }
+  }
+  return null;
+}
+
+/**
+ * A stroke between two live spots that crosses a line away from every
+ * spot, and where it crosses: a straight one, else one bent over the
+ * middle of a segment of a line; null where there is none.
+ * @param {any} view
+ */
+function crossingStroke(view) {
+  const { spots, segs } = paperOf(view);
+  const live = [...spots.keys()].filter((s) => livesOf(view, s) > 0);
+  /** @type {(Pt | null)[]} null: straight */
+  const bends = [null];
+  for (const [s, t] of segs) {
+    const m = /** @type {Pt} */ ([(s[0] + t[0]) / 2, (s[1] + t[1]) / 2]);
+    const l = dist(s, t);
+    if (l < 1 || [...spots.values()].some((q) => dist(q, m) < 60)) continue;
+    const n = [(t[1] - s[1]) / l, (s[0] - t[0]) / l];
+    for (const k of [40, -40]) bends.push([m[0] + k * n[0], m[1] + k * n[1]]);
+  }
+  for (const bend of bends) {
+    for (const a of live) {
+      for (const b of live) {
+        if (b <= a) continue;
+        const pts = /** @type {Pt[]} */ ([spots.get(a), ...(bend ? [bend] : []), spots.get(b)]);
+        if (pts.some((p) => p[0] < 5 || p[0] > W - 5 || p[1] < 5 || p[1] > H - 5)) continue;
+        const near = densify(pts, 2);
+        if (![...spots].every(([s, sp]) => s === a || s === b || near.every((p) => dist(p, sp) > 30))) continue;
+        /** @type {Pt[]} */
+        const at = [];
+        for (let i = 1; i < pts.length; i++) {
+          for (const [s, t] of segs) if (properCross(pts[i - 1], pts[i], s, t)) at.push(crossPoint(pts[i - 1], pts[i], s, t));
+        }
+        if (at.length && at.every((x) => dist(x, pts[0]) > 40 && dist(x, pts[pts.length - 1]) > 40)) return { a, b, pts, at };
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The lines the page draws, as polylines (its path data read back).
+ * @param {import('playwright-core').Page} page @returns {Promise<string[]>}
+ */
+const pathData = (page) => page.locator('#sp-board .sp-lines path').evaluateAll((els) => els.map((e) => e.getAttribute('d') || ''));
+/** @param {string} d @returns {Pt[]} */
+const parseD = (d) => [...d.matchAll(/[ML](-?[\d.e+-]+) (-?[\d.e+-]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+
+/** No two lines the page draws cross. @param {import('playwright-core').Page} page */
+async function assertPlanar(page) {
+  const lines = (await pathData(page)).map(parseD);
+  for (let i = 0; i < lines.length; i++) {
+    for (let j = i + 1; j < lines.length; j++) {
+      for (let s = 1; s < lines[i].length; s++) {
+        for (let t = 1; t < lines[j].length; t++) {
+          if (properCross(lines[i][s - 1], lines[i][s], lines[j][t - 1], lines[j][t])) assert.fail(`lines ${i} and ${j} cross near ${lines[i][s]}`);
+        }
+      }
+    }
+  }
+  return lines.length;
+}
+
+// ---- Strokes drawn with real pointer events ----
+
+/**
+ * From the paper's units to the page's (CSS pixels in the viewport), the
+ * paper scrolled into view first.
+ * @param {import('playwright-core').Page} page
+ */
+async function screenOf(page) {
+  await page.locator('#sp-board').scrollIntoViewIfNeeded();
+  const m = await page.evaluate(() => {
+    const c = /** @type {SVGSVGElement | null} */ (/** @type {unknown} */ (document.getElementById('sp-board')))?.getScreenCTM();
+    return c ? [c.a, c.b, c.c, c.d, c.e, c.f] : null;
+  });
+  assert.ok(m, 'the paper is on the page');
+  return (/** @type {Pt} */ p) => ({ x: m[0] * p[0] + m[2] * p[1] + m[4], y: m[1] * p[0] + m[3] * p[1] + m[5] });
+}
+
+/**
+ * Draws a stroke through `pts` (paper units), as a hand would: points every
+ * few units, with the mouse, a finger (touch events) or a pen.
+ * @param {import('playwright-core').Page} page @param {Pt[]} pts
+ * @param {'mouse' | 'touch' | 'pen'} [how]
+ */
+async function drawStroke(page, pts, how = 'mouse') {
+  const at = await screenOf(page);
+  const path = densify(pts, 5).map(at);
+  if (how === 'mouse') {
+    await page.mouse.move(path[0].x, path[0].y);
+    await page.mouse.down();
+    for (const p of path.slice(1)) await page.mouse.move(p.x, p.y);
+    await page.mouse.up();
+    return;
+  }
+  const cdp = await page.context().newCDPSession(page);
+  if (how === 'touch') {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ ...path[0], id: 1 }] });
+    for (const p of path.slice(1)) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ ...p, id: 1 }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  } else {
+    const ev = (/** @type {string} */ type, /** @type {{x: number, y: number}} */ p, buttons = 1) => cdp.send('Input.dispatchMouseEvent', { type, x: p.x, y: p.y, button: 'left', buttons, clickCount: 1, pointerType: 'pen', force: 0.5 });
+    await ev('mousePressed', path[0]);
+    for (const p of path.slice(1)) await ev('mouseMoved', p);
+    await ev('mouseReleased', path[path.length - 1], 0);
+  }
+  await cdp.detach();
+}
+
+/**
+ * Draws a stroke the page or the server refuses; returns the message shown
+ * (a new one: the banner may still show an earlier one).
+ * @param {import('playwright-core').Page} page @param {Pt[]} pts
+ */
+async function refused(page, pts) {
+  const before = ((await page.locator('#alert').textContent()) || '').trim();
+  await drawStroke(page, pts);
+  await page.waitForFunction((prev) => {
+    const el = document.getElementById('alert');
+    const text = ((el && el.textContent) || '').trim();
+    return !!el && el.classList.contains('shown') && text !== '' && text !== prev;
+  }, before, { timeout: 30000 });
+  return ((await page.locator('#alert').textContent()) || '').trim();
+}
+
+/** @param {import('playwright-core').Page} page */
+const movesOf = (page) => page.evaluate(() => Number(document.body.dataset.spMoves || 0));
+
+/**
+ * Waits until the page shows `n` moves; a refusal shown instead fails at
+ * once with its message.
+ * @param {import('playwright-core').Page} page @param {number} n
+ */
+async function waitMoves(page, n) {
+  await page.waitForFunction((want) => Number(document.body.dataset.spMoves || -1) >= want || !!document.querySelector('#alert.shown'), n, { timeout: 30000 });
+  if ((await movesOf(page)) < n) assert.fail(`refused: ${await page.locator('#alert').textContent()}`);
+}
+
 /** @param {string} t */
 function ends(t) {
   const m = /^(\d+)!?\(\d+(?:@\d+)?\)!?(\d+)/.exec(t);
@@ -29,54 +391,222 @@ function ends(t) {
   return { f: Number(m[1]), h: Number(m[2]) };
 }
 
-/** @param {import('playwright-core').Page} page */
-const movesOf = (page) => page.evaluate(() => Number(document.body.dataset.spMoves || 0));
-
-/** @param {import('playwright-core').Page} page @param {number} n */
-async function waitMoves(page, n) {
-  await page.waitForFunction((want) => Number(document.body.dataset.spMoves || -1) >= want, n, { timeout: 30000 });
-}
-
-/** The centre of a spot on the screen. @param {import('playwright-core').Page} page @param {number} s */
-async function spotXY(page, s) {
-  const box = await page.locator(`#sp-board .sp-spot[data-spot="${s}"] .sp-dot`).boundingBox();
-  assert.ok(box, `spot ${s} is drawn`);
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-}
+/**
+ * The newest state a player got, once its page has drawn it, with `seat`
+ * to move (or the game over).
+ * @param {import('./harness.mjs').Player} p @param {number} seat @param {number} moves at least this many moves
+ */
+const turnOf = (p, seat, moves) => waitState(p, (m) => m.view.moves.length >= moves && m.view.drawing && (m.view.to_move === seat || m.view.to_move === null || m.view.to_move === undefined),
+  `seat ${seat} to move after ${moves} moves`, (v) => ({ moves: v.moves, to_move: v.to_move }));
 
 /**
- * Drags a line for `move` with the mouse (a loop goes out and comes back),
- * checks the chooser lists exactly the legal moves with the same ends, and
- * picks `move` in it.
- * @param {import('playwright-core').Page} page @param {string} move @param {string[]} legal
+ * Draws a legal stroke for the player to move and checks the server kept
+ * it where it was drawn: the move's two new lines run along the stroke.
+ * @param {import('./harness.mjs').Player} p @param {any} view @param {'mouse' | 'touch' | 'pen'} [how]
+ * @param {{a: number, b: number, pts: Pt[]} | null} [chosen]
  */
-async function dragMove(page, move, legal) {
-  const { f, h } = ends(move);
-  const a = await spotXY(page, f), b = await spotXY(page, h);
-  await page.mouse.move(a.x, a.y);
-  await page.mouse.down();
-  if (f === h) {
-    // Out and back: a loop.
-    await page.mouse.move(a.x + 70, a.y - 50, { steps: 6 });
-    await page.mouse.move(a.x + 70, a.y + 50, { steps: 6 });
-    await page.mouse.move(a.x, a.y, { steps: 6 });
-  } else {
-    await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2 - 30, { steps: 8 });
-    await page.mouse.move(b.x, b.y, { steps: 8 });
+async function playStroke(p, view, how = 'mouse', chosen = null) {
+  const n = view.moves.length;
+  const s = chosen || anyStroke(view);
+  assert.ok(s && s.pts, `a stroke clear of every line exists while the server lists moves: ${JSON.stringify(states(p).at(-1)?.legal)}`);
+  await drawStroke(p.page, s.pts, how);
+  try {
+    await waitMoves(p.page, n + 1);
+  } catch (e) {
+    console.error(`# the stroke ${s.a}->${s.b}: ${JSON.stringify(s.pts.map((q) => q.map(Math.round)))}\n# on ${JSON.stringify(view.drawing)}`);
+    throw e;
   }
-  await page.mouse.up();
-  await page.waitForSelector('#sp-chooser:not([hidden])');
-  const offered = await page.locator('#sp-chooser button.sp-choice').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.move));
-  const fitting = legal.filter((t) => {
-    const e = ends(t);
-    return (e.f === f && e.h === h) || (e.f === h && e.h === f);
-  });
-  assert.deepEqual([...offered].sort(), [...fitting].sort(), `the chooser offers the legal moves from ${f} to ${h}`);
-  await page.click(`#sp-chooser button.sp-choice[data-move="${move}"]`);
+  const after = await waitState(p, (m) => m.view.moves.length > n, 'the move', (v) => v.moves);
+  const mine = after.view.drawing.lines.filter((/** @type {any} */ l) => l.move === n);
+  assert.equal(mine.length, 2, 'a move adds two lines');
+  const drawn = densify(s.pts, 2);
+  for (const l of mine) {
+    const off = Math.max(...l.pts.map((/** @type {Pt} */ q) => polyDist(q, drawn)));
+    assert.ok(off < 6, `move ${n + 1} (${after.view.moves[n]}) is kept where it was drawn (${off.toFixed(1)} units off)`);
+  }
+  return { stroke: s, move: after.view.moves[n], view: after.view };
 }
 
-/** @param {import('playwright-core').Page} page @returns {Promise<string[]>} */
-const legalOf = (page) => page.locator('#sp-legal button.sp-legal-move').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).dataset.move || ''));
+// ---- The tests ----
+
+test('Sprouts: two players play 4 spots to the end by drawing; refusals, a reload and a spectator', { timeout: 420000 }, async () => {
+  const shot = shots('sprouts');
+  const ann = await player(browser, 'Ann');
+  const bea = await player(browser, 'Bea');
+  const cat = await player(browser, 'Cat');
+  const A = ann.page, B = bea.page, C = cat.page;
+  await withArtifacts([ann, bea, cat], async () => {
+    // Created in the lobby from the settings Sprouts declares.
+    await openRules(A, srv.url, 'sprouts');
+    await A.fill('#sp-spots', '4');
+    assert.equal(await A.isChecked('#sp-misere'), false);
+    const invite = await createWithFriend(A);
+    await B.goto(invite);
+    await A.waitForSelector('#sp-status:has-text("Your turn")');
+    await B.waitForSelector('#sp-status:has-text("to move")');
+    const id = new URL(A.url()).pathname.split('/')[2];
+    await C.goto(`${srv.url}/play/${id}`);
+    await C.waitForSelector('body[data-seat="spectator"]');
+    assert.equal(await A.locator('#sp-board .sp-spot').count(), 4);
+
+    // Bea may not draw out of turn: her stroke draws nothing and sends nothing.
+    const start = (await turnOf(bea, 0, 0)).view;
+    await drawStroke(B, /** @type {Pt[]} */ ([paperOf(start).spots.get(1), paperOf(start).spots.get(2)]));
+    assert.equal(await B.getAttribute('#sp-board', 'data-stroke'), 'none');
+    assert.equal(await movesOf(B), 0);
+
+    const players = [ann, bea];
+    let crossed = false, deadStart = false, deadEnd = false, reloaded = false;
+    let n = 0;
+    // At most 3n - 1 = 11 moves from four spots.
+    for (; n < 11; n++) {
+      const me = players[n % 2];
+      const view = (await turnOf(me, n % 2, n)).view;
+      if (view.to_move === null || view.to_move === undefined) break;
+      assert.ok(states(me).at(-1).legal.length > 0, 'legal moves are listed');
+      const page = me.page;
+      const record = await page.inputValue('#sp-record');
+
+      // A stroke across a line: refused with the place marked, nothing changed.
+      const across = crossed ? null : crossingStroke(view);
+      if (across) {
+        const said = await refused(page, across.pts);
+        console.log(`# a crossing stroke ${across.a}->${across.b} refused: ${said}`);
+        await page.waitForSelector('#sp-board .sp-marks .sp-refused');
+        const ring = (await page.getAttribute('#sp-board', 'data-refused') || '').split(',').map(Number);
+        assert.equal(ring.length, 2, 'the place is marked');
+        assert.ok(across.at.some((x) => dist(x, /** @type {Pt} */ (ring)) < 25), `the ring ${ring} is where the stroke crosses ${JSON.stringify(across.at)}`);
+        assert.equal(await page.getAttribute('#sp-board', 'data-stroke'), 'none', 'the stroke is taken off the paper');
+        assert.equal(await movesOf(page), n);
+        assert.equal(await page.inputValue('#sp-record'), record);
+        await shot(page, 'refused');
+        if (process.env.E2E_SHOTS) await page.locator('#sp-board').screenshot({ path: `${process.env.E2E_SHOTS}/sprouts-refused-paper.png` });
+        crossed = true;
+      }
+      // From a dead spot: said at once; to a dead spot: the server says so.
+      const dead = Object.keys(view.spot_lives).map(Number).filter((s) => livesOf(view, s) === 0);
+      const live = Object.keys(view.spot_lives).map(Number).filter((s) => livesOf(view, s) > 0);
+      if (!deadStart && dead.length) {
+        const { spots } = paperOf(view);
+        const d = dead[0], l = live[0];
+        assert.match(await refused(page, /** @type {Pt[]} */ ([spots.get(d), spots.get(l)])), new RegExp(`Spot ${d} is dead \\(three lines\\): start from a live spot\\.`));
+        assert.equal(await movesOf(page), n);
+        deadStart = true;
+      }
+      if (!deadEnd && dead.length) {
+        const to = live.flatMap((l) => dead.map((d) => ({ l, d, pts: plan(view, l, d) }))).find((x) => x.pts);
+        if (to && to.pts) {
+          const said = await refused(page, to.pts);
+          console.log(`# a stroke ${to.l}->${to.d} to a dead spot refused: ${said}`);
+          assert.match(said, /dead/i, 'the server says the spot is dead');
+          assert.equal(await movesOf(page), n);
+          assert.equal(await page.inputValue('#sp-record'), record);
+          deadEnd = true;
+        }
+      }
+
+      const { move } = await playStroke(me, view);
+      for (const p of [A, B, C]) {
+        await p.waitForFunction((want) => Number(document.body.dataset.spMoves || -1) >= want, n + 1, { timeout: 30000 });
+        await assertPlanar(p);
+      }
+      // Everyone sees the same curves and the same record.
+      const drawn = await pathData(A);
+      assert.deepEqual(await pathData(B), drawn, 'both players see the same curves');
+      assert.deepEqual(await pathData(C), drawn, 'the spectator sees the same curves');
+      assert.equal(await B.inputValue('#sp-record'), await A.inputValue('#sp-record'));
+      assert.ok((await A.inputValue('#sp-record')).endsWith(move) || / (I|II)$/.test(await A.inputValue('#sp-record')));
+      if (n === 0) await shot(A, 'first');
+      // A reload draws the same curves again.
+      if (!reloaded && n === 3) {
+        await B.reload();
+        await B.waitForFunction((want) => Number(document.body.dataset.spMoves || -1) >= want, n + 1, { timeout: 30000 });
+        assert.deepEqual(await pathData(B), drawn, 'a reload shows the same curves');
+        reloaded = true;
+      }
+    }
+    assert.ok(crossed, 'a crossing stroke was tried');
+    assert.ok(deadStart && deadEnd, 'strokes from and to a dead spot were tried');
+    assert.ok(reloaded);
+
+    // The game is over: the result and the record with the winner.
+    for (const p of [A, B]) {
+      await p.waitForSelector('#sp-status:has-text("Game over")');
+      await p.waitForSelector('#result:not([hidden]) #result-headline');
+    }
+    const record = await A.inputValue('#sp-record');
+    assert.match(record, /^4\+ .* (I|II)$/);
+    const winner = / II$/.test(record) ? 'Bea' : 'Ann';
+    // Normal play: whoever moved last won.
+    assert.equal(winner, (await movesOf(A)) % 2 === 1 ? 'Ann' : 'Bea');
+    await A.waitForSelector(`#sp-status:has-text("${winner === 'Ann' ? 'You win' : 'Bea wins'}")`);
+    await B.waitForSelector(`#ranking li:first-child:has-text("${winner}")`);
+    assert.deepEqual(await pathData(C), await pathData(A), 'the spectator sees the same curves at the end');
+    // The server's move list says each move in words and in the notation.
+    const firstMove = ((await A.locator('#sp-moves li:first-child code').textContent()) || '').trim();
+    const firstWords = ((await A.locator('#sp-moves li:first-child .sp-words').textContent()) || '').trim();
+    assert.match(firstWords, /^(joined \d+ to \d+|drew a loop at \d+) with new spot 5/);
+    await A.waitForSelector(`#moves li:first-child:has-text("You ${firstWords} (${firstMove})")`);
+    await B.waitForSelector(`#moves li:first-child:has-text("Ann"):has-text("${firstWords} (${firstMove})")`);
+    // Nothing is offered after the game.
+    assert.equal(await A.locator('#sp-legal button').count(), 0);
+    await A.click('#sp-copy');
+    console.log(`# four spots drawn: ${await movesOf(A)} moves, record ${record}, approximate drawings: ${await A.getAttribute('#sp-board', 'data-approximate')}`);
+    await shot(A, 'end');
+    await shot(C, 'end-spectator');
+  });
+});
+
+test('Sprouts: a move whose mirror image is another class of the legal list, drawn either way (desktop, then a finger on a phone)', { timeout: 240000 }, async () => {
+  const shot = shots('sprouts-mirror');
+  /** @type {string[]} */
+  const unlisted = [];
+  for (const [from, name, options, how] of /** @type {[number, string, import('playwright-core').BrowserContextOptions, 'mouse' | 'touch'][]} */ ([
+    [4, 'desktop', { viewport: { width: 1100, height: 900 } }, 'mouse'],
+    [5, 'phone', PHONE, 'touch'],
+  ])) {
+    const ann = await player(browser, 'Ann', options);
+    const bea = await player(browser, 'Bea', options);
+    const A = ann.page, B = bea.page;
+    await withArtifacts([ann, bea], async () => {
+      const res = await srv.api('/api/games', { game: 'sprouts', config: { spots: 3 }, take_seat: 0, name: 'Ann' });
+      await A.goto(`${srv.url}/play/${res.game.id}#${res.you.token}`);
+      await B.goto(srv.url + res.seats.find((/** @type {any} */ s) => s.seat === 1).invite);
+      await A.waitForSelector('#sp-status:has-text("Your turn")');
+      // A draws 1 -> 2, B 1 -> 3 (new spots 4 and 5).
+      let view = (await turnOf(ann, 0, 0)).view;
+      const first = await playStroke(ann, view, how, { a: 1, b: 2, pts: /** @type {Pt[]} */ (plan(view, 1, 2)) });
+      assert.match(first.move, /^(1\(4\)2|2\(4\)1)$/);
+      view = (await turnOf(bea, 1, 1)).view;
+      const second = await playStroke(bea, view, how, { a: 1, b: 3, pts: /** @type {Pt[]} */ (plan(view, 1, 3)) });
+      assert.match(second.move, /^(1\(5\)3|3\(5\)1)$/);
+      const st = await turnOf(ann, 0, 2);
+      const listed = (/** @type {number} */ a, /** @type {number} */ b) => st.legal.some((/** @type {string} */ t) => {
+        const e = ends(t);
+        return (e.f === a && e.h === b) || (e.f === b && e.h === a);
+      });
+      console.log(`# ${name}: legal after 1-2, 1-3: ${st.legal.join(' ')}`);
+      for (const s of [4, 5]) if (!listed(s, 3)) unlisted.push(`${s}->3`);
+      // Ann draws `from` -> 3, listed or not.
+      const pts = plan(st.view, from, 3);
+      assert.ok(pts, `a clear stroke from ${from} to 3`);
+      await shot(A, `${name}-before`);
+      const scrolled = await A.evaluate(() => window.scrollY);
+      const third = await playStroke(ann, st.view, how, { a: from, b: 3, pts });
+      const e = ends(third.move);
+      assert.deepEqual([e.f, e.h].sort(), [3, from], `the move is ${from} to 3: ${third.move}`);
+      if (how === 'touch') assert.equal(await A.evaluate(() => window.scrollY), scrolled, 'a finger stroke does not scroll the page');
+      await B.waitForFunction(() => Number(document.body.dataset.spMoves || -1) >= 3, null, { timeout: 30000 });
+      assert.deepEqual(await pathData(B), await pathData(A));
+      await assertPlanar(B);
+      await shot(A, `${name}-after`);
+      if (process.env.E2E_SHOTS) await A.locator('#sp-board').screenshot({ path: `${process.env.E2E_SHOTS}/sprouts-mirror-${name}-paper.png` });
+    });
+  }
+  // The server's list keeps one of the two mirror images; both were drawn.
+  assert.ok(unlisted.length >= 1, 'one of 4->3 and 5->3 is not in the legal list, and it was drawn');
+  console.log(`# mirror: not in the legal list: ${[...new Set(unlisted)].join(', ')}`);
+});
 
 /**
  * Ann's new table from the lobby against the strongest bot offered.
@@ -97,120 +627,40 @@ async function newGameAgainstTheBot(A, rules) {
 }
 
 /**
- * Ann plays (by dragging) until the game is over: `pick` chooses among the
- * legal moves; the drawing stays planar after every move.
- * @param {import('playwright-core').Page} A
- * @param {number} turns at most this many of Ann's moves
- * @param {(legal: string[]) => string} pick
+ * Ann (seat 0) draws a stroke each turn until the game is over; the
+ * drawing stays planar.
+ * @param {import('./harness.mjs').Player} ann @param {number} turns at most this many of Ann's moves
  */
-async function playToTheEnd(A, turns, pick) {
+async function playToTheEnd(ann, turns) {
   for (let turn = 0; turn < turns; turn++) {
-    await A.waitForSelector('#sp-status:has-text("Your turn"), #sp-status:has-text("Game over")', { timeout: 30000 });
-    if (/Game over/.test((await A.locator('#sp-status').textContent()) || '')) break;
-    const before = await movesOf(A);
-    const legal = await legalOf(A);
-    await dragMove(A, pick(legal), legal);
-    await waitMoves(A, before + 1);
-    await assertPlanar(A);
+    const moves = await movesOf(ann.page);
+    const st = await turnOf(ann, 0, moves);
+    if (st.view.to_move === null || st.view.to_move === undefined) break;
+    await playStroke(ann, st.view);
+    await assertPlanar(ann.page);
   }
-  await A.waitForSelector('#sp-status:has-text("Game over")');
+  await ann.page.waitForSelector('#sp-status:has-text("Game over")');
 }
 
-/** Planarity, as the page computed it (every pair of lines checked). @param {import('playwright-core').Page} page */
-async function assertPlanar(page) {
-  const crossings = await page.getAttribute('#sp-board', 'data-crossings');
-  assert.equal(crossings, '0', 'no two lines cross');
-}
-
-test('Sprouts: two players play a whole game by dragging', { timeout: 240000 }, async () => {
-  const ann = await player(browser, 'Ann');
-  const bea = await player(browser, 'Bea');
-  const A = ann.page, B = bea.page;
-  await withArtifacts([ann, bea], async () => {
-    // Created in the lobby from the settings Sprouts declares.
-    await openRules(A, srv.url, 'sprouts');
-    await A.fill('#sp-spots', '2');
-    assert.equal(await A.isChecked('#sp-misere'), false);
-    const invite = await createWithFriend(A);
-    await B.goto(invite);
-    await A.waitForSelector('#sp-status:has-text("Your turn")');
-    await B.waitForSelector('#sp-status:has-text("to move")');
-    await A.waitForSelector('#sp-play:has-text("Normal play")');
-    assert.equal(await A.locator('#sp-board .sp-spot').count(), 2);
-
-    // Bea may not draw out of turn: her drag opens nothing.
-    const b1 = await spotXY(B, 1), b2 = await spotXY(B, 2);
-    await B.mouse.move(b1.x, b1.y);
-    await B.mouse.down();
-    await B.mouse.move(b2.x, b2.y, { steps: 5 });
-    await B.mouse.up();
-    assert.equal(await B.locator('#sp-chooser').isHidden(), true);
-
-    const pages = [A, B];
-    let n = 0;
-    // At most 3n - 1 = 5 moves from two spots.
-    for (; n < 5; n++) {
-      const status = await A.locator('#sp-status').textContent();
-      if (/Game over/.test(status || '')) break;
-      const me = pages[n % 2];
-      await me.waitForSelector('#sp-status:has-text("Your turn")');
-      const legal = await legalOf(me);
-      assert.ok(legal.length > 0, 'legal moves are listed');
-      // Prefer a loop or a move with a list once, so the drawing has to
-      // enclose something; else the first move.
-      const move = legal.find((t) => /\[/.test(t)) || legal.find((t) => ends(t).f === ends(t).h) || legal[0];
-      await dragMove(me, move, legal);
-      for (const p of pages) {
-        await waitMoves(p, n + 1);
-        await assertPlanar(p);
-      }
-      // Both pages show the same record, and it ends with the move.
-      const ra = await A.inputValue('#sp-record'), rb = await B.inputValue('#sp-record');
-      assert.equal(ra, rb);
-      assert.match(ra, /^2\+ /);
-      await A.waitForSelector(`#sp-moves li:nth-child(${n + 1})`);
-      if (!(await A.locator('#sp-legal-box').isHidden()) && !(await B.locator('#sp-legal-box').isHidden())) {
-        assert.fail('only the player to move is offered moves');
-      }
-    }
-    // The game is over: the result and the record with the winner.
-    for (const p of pages) {
-      await p.waitForSelector('#sp-status:has-text("Game over")');
-      await p.waitForSelector('#result:not([hidden]) #result-headline');
-    }
-    const record = await A.inputValue('#sp-record');
-    const winner = / II$/.test(record) ? 'Bea' : 'Ann';
-    assert.match(record, / (I|II)$/);
-    // Normal play: whoever moved last won.
-    assert.equal(winner, (await movesOf(A)) % 2 === 1 ? 'Ann' : 'Bea');
-    await A.waitForSelector(`#sp-status:has-text("${winner === 'Ann' ? 'You win' : 'Bea wins'}")`);
-    await B.waitForSelector(`#ranking li:first-child:has-text("${winner}")`);
-    // The server's move list says each move in words and in the game's notation.
-    const firstMove = ((await A.locator('#sp-moves li:first-child code').textContent()) || '').trim();
-    const firstWords = ((await A.locator('#sp-moves li:first-child .sp-words').textContent()) || '').trim();
-    assert.match(firstWords, /^(joined \d+ to \d+|drew a loop at \d+) with new spot 3/);
-    await A.waitForSelector(`#moves li:first-child:has-text("You ${firstWords} (${firstMove})")`);
-    await B.waitForSelector(`#moves li:first-child:has-text("Ann"):has-text("${firstWords} (${firstMove})")`);
-    // The record is copyable (clipboard or, without permission, selected).
-    await A.click('#sp-copy');
-    await A.waitForFunction(() => document.querySelector('.toast') !== null, null, { timeout: 5000 }).catch(() => {});
-    // Nothing is offered after the game.
-    assert.equal(await A.locator('#sp-legal button').count(), 0);
-    // Every drawn move read back as the server's position (or says so).
-    const approx = await A.getAttribute('#sp-board', 'data-approximate');
-    console.log(`# two players: ${await movesOf(A)} moves, record ${record}, approximate drawings: ${approx}`);
-    assert.equal(approx, '0', 'every move drawn as the position says');
-  });
-});
-
-test('Sprouts: a game against the computer, to the end', { timeout: 240000 }, async () => {
+test('Sprouts: a game against the computer, the first move from the keyboard, the rest drawn', { timeout: 240000 }, async () => {
   const ann = await player(browser, 'Ann');
   const A = ann.page;
   await withArtifacts([ann], async () => {
     await newGameAgainstTheBot(A, { spots: 3, misere: true });
     await A.waitForSelector('#sp-play:has-text("Misère")');
+    await A.waitForSelector('#sp-status:has-text("Your turn")');
+    // Keyboard: the list of legal moves, one chosen with Enter; the server
+    // draws its line.
+    await A.focus('#sp-legal-box summary');
+    await A.keyboard.press('Enter');
+    const chosen = await A.locator('#sp-legal button.sp-legal-move').first().getAttribute('data-move');
+    await A.focus('#sp-legal button.sp-legal-move');
+    await A.keyboard.press('Enter');
+    await waitMoves(A, 1);
+    assert.equal(await A.locator('#sp-moves li:first-child code').textContent(), chosen);
+    assert.equal(await A.locator('#sp-board .sp-lines path[data-move="1"]').count(), 2, 'the server drew the chosen move');
     // At most 3n - 1 = 8 moves; the bot answers each of Ann's.
-    await playToTheEnd(A, 8, (legal) => legal[legal.length - 1]);
+    await playToTheEnd(ann, 8);
     await A.waitForSelector('#result:not([hidden]) #result-headline');
     await assertPlanar(A);
     const record = await A.inputValue('#sp-record');
@@ -251,7 +701,7 @@ test('Sprouts: resigning, confirmed first', { timeout: 60000 }, async () => {
   });
 });
 
-test('Sprouts: a game that goes on from a pasted record', { timeout: 120000 }, async () => {
+test('Sprouts: a game that goes on from a pasted record; a pasted position shown', { timeout: 180000 }, async () => {
   const ann = await player(browser, 'Ann');
   const A = ann.page;
   await withArtifacts([ann], async () => {
@@ -260,10 +710,10 @@ test('Sprouts: a game that goes on from a pasted record', { timeout: 120000 }, a
     // to move, and the drawing shows them without a crossing.
     await waitMoves(A, 2);
     await A.waitForSelector('#sp-status:has-text("Your turn")');
-    await assertPlanar(A);
+    assert.equal(await assertPlanar(A), 4);
     assert.match(await A.inputValue('#sp-record'), /^2\+ 1\(3\)2 1\(4\)2/);
-    // Play on to the end.
-    await playToTheEnd(A, 4, (legal) => legal[0]);
+    // Play on to the end, drawing.
+    await playToTheEnd(ann, 4);
     // A record of another game is refused at creation, in one line.
     await A.goto(srv.url + '/');
     await A.selectOption('#game', 'sprouts');
@@ -271,23 +721,27 @@ test('Sprouts: a game that goes on from a pasted record', { timeout: 120000 }, a
     await A.fill('#sp-start', '2+ 1(3)2');
     await A.click('#create-form button[type=submit]');
     await A.waitForSelector('text=set spots and misère to match');
-    // A longer game (the notation document's, 8 spots): every move drawn as
-    // its position says, the picture drawn again where a move did not fit.
+    // A longer game (the notation document's, 8 spots), drawn by the server.
     await newGameAgainstTheBot(A, { spots: 8, start: '8+ 1(9)2 1(10)1[3,4] 3(11)10 2(12)5 5(13)5 6(14)6[7,8] 7(15)8 6(16@2)14' });
     await waitMoves(A, 8);
-    await assertPlanar(A);
+    assert.equal(await assertPlanar(A), 16);
     assert.equal(await A.getAttribute('#sp-board', 'data-approximate'), '0', 'the pasted game is drawn exactly');
     // The position in the card notation is beside it; a pasted one is shown
-    // on the paper (drawn from its structure), then the game again.
+    // on the paper (drawn by the server from its structure), then the game
+    // again; one that cannot be read is refused with the server's reason.
     assert.match(await A.inputValue('#sp-position'), /^[0-9,;/]+$/);
     await A.fill('#sp-position', '5,1,3,2,4/5,4,1/6,2,3/6,3,1,4,2');
     await A.click('#sp-show');
     await A.waitForSelector('#sp-board[data-shown="position"]');
     assert.equal(await A.locator('#sp-board .sp-spot').count(), 6);
-    assert.equal(await A.getAttribute('#sp-board', 'data-crossings'), '0');
+    await assertPlanar(A);
     await A.click('#sp-back');
     await A.waitForSelector('#sp-board[data-shown="game"]');
     assert.equal(await A.locator('#sp-board .sp-spot').count(), 16);
+    await A.fill('#sp-position', '1,2;x');
+    await A.click('#sp-show');
+    await A.waitForSelector('#alert:has-text("That position cannot be shown:")');
+    assert.equal(await A.getAttribute('#sp-board', 'data-shown'), 'game');
   });
 });
 
@@ -333,30 +787,28 @@ test('Sprouts: live and dead spots at a glance, lives on hover and focus, moves 
       // The line inside the loop (2 and 3 lie outside) cuts off nothing alive.
       assert.match(lines[1].trim(), / joined 1 to 4 with new spot 5, enclosing nothing \(1\(5\)4\)$/);
       await shot(A, `${name}-before`);
-      // A press (or drag) from a dead spot says so, and starts nothing.
-      const from = await spot(1).locator('.sp-dot').boundingBox();
-      const to = await spot(2).locator('.sp-dot').boundingBox();
-      assert.ok(from && to);
+      // A press (or a stroke) from a dead spot says so, and starts nothing.
+      const view = (await turnOf(ann, 0, 2)).view;
+      const { spots } = paperOf(view);
       if (options.hasTouch) {
-        await A.touchscreen.tap(from.x + from.width / 2, from.y + from.height / 2);
+        const at = await screenOf(A);
+        const p = at(/** @type {Pt} */ (spots.get(1)));
+        await A.touchscreen.tap(p.x, p.y);
       } else {
-        await A.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-        await A.mouse.down();
-        await A.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 6 });
-        await A.mouse.up();
+        await drawStroke(A, /** @type {Pt[]} */ ([spots.get(1), spots.get(2)]));
       }
       await A.waitForSelector('#alert:has-text("Spot 1 is dead (three lines): start from a live spot.")');
-      assert.equal(await A.locator('#sp-chooser').isHidden(), true, 'no move offered from a dead spot');
+      assert.equal(await A.getAttribute('#sp-board', 'data-stroke'), 'none', 'no stroke from a dead spot');
       await shot(A, `${name}-dead`);
       if (process.env.E2E_SHOTS) await A.locator('#sp-board').screenshot({ path: `${process.env.E2E_SHOTS}/sprouts-glance-${name}-paper.png` });
-      // A move played now reads in words in both move lists.
-      if (!options.hasTouch) {
-        await dragMove(A, '2(6)3', await legalOf(A));
-        await waitMoves(A, 3);
-        await A.waitForSelector('#sp-moves li:nth-child(3):has-text("Ann (P1) joined 2 to 3 with new spot 6 (2(6)3)")');
-        await A.waitForSelector('#moves li:has-text("You joined 2 to 3 with new spot 6 (2(6)3)")');
-        await shot(A, `${name}-after`);
-      }
+      // A move drawn now (with a pen on the desktop, a finger on the
+      // phone) reads in words in both move lists.
+      const pts = plan(view, 2, 3);
+      assert.ok(pts);
+      await playStroke(ann, view, options.hasTouch ? 'touch' : 'pen', { a: 2, b: 3, pts });
+      await A.waitForSelector('#sp-moves li:nth-child(3):has-text("Ann (P1) joined 2 to 3 with new spot 6 (2(6)3)")');
+      await A.waitForSelector('#moves li:has-text("You joined 2 to 3 with new spot 6 (2(6)3)")');
+      await shot(A, `${name}-after`);
     });
   }
 });

@@ -46,12 +46,15 @@ export class ApiError extends Error {
    * @param {string} message
    * @param {number} status
    * @param {ErrorKind | null} [kind] the game's kind of refusal, where it gave one
+   * @param {[number, number] | null} [at] where on the game's board or paper,
+   *   for a refusal about a place (docs/api.md: `at`)
    */
-  constructor(code, message, status, kind = null) {
+  constructor(code, message, status, kind = null, at = null) {
     super(message);
     this.code = code;
     this.status = status;
     this.kind = kind;
+    this.at = at;
   }
 }
 
@@ -94,7 +97,7 @@ export async function request(path, init) {
   }
   if (!res.ok) {
     const err = data && data.error;
-    throw new ApiError(err?.code || 'http', err?.message || `HTTP ${res.status}`, res.status, err?.kind ?? null);
+    throw new ApiError(err?.code || 'http', err?.message || `HTTP ${res.status}`, res.status, err?.kind ?? null, err?.at ?? null);
   }
   return data;
 }

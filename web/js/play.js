@@ -656,7 +656,7 @@ function connect() {
         break;
       case 'error': {
         if (chat?.onError(msg)) break;
-        const e = new ApiError(msg.code, msg.message, 0, msg.kind ?? null);
+        const e = new ApiError(msg.code, msg.message, 0, msg.kind ?? null, msg.at ?? null);
         if (rematchAsked && rematchAsked.ref === msg.ref) {
           rematchAsked.reject(e);
           rematchAsked = null;
