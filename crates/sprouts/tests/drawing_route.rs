@@ -92,7 +92,7 @@ fn the_documents_games_are_drawn_exactly() {
 
 #[test]
 fn the_documents_games_come_out_as_the_page_drew_them() {
-    // Where the page's router (web/js/games/sprouts-layout.js) put every
+    // Where the page's former JavaScript router put every
     // spot, and how many points its lines have, for the documents' games.
     type Spots = &'static [(u32, [f64; 2])];
     let cases: [(&str, Spots, usize); 2] = [
