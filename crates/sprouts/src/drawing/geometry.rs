@@ -74,6 +74,23 @@ pub fn segments_meet(a: Pt, b: Pt, c: Pt, d: Pt) -> bool {
         || (o4 == 0 && on(c, b, d))
 }
 
+/// Where segments `ab` and `cd` meet, if they do (touching counts): the
+/// crossing point, or for segments that touch, a point they share. A
+/// player's stroke is refused there, and the page marks it.
+pub fn meeting_point(a: Pt, b: Pt, c: Pt, d: Pt) -> Option<Pt> {
+    let (o1, o2) = (orient(c, d, a), orient(c, d, b));
+    let (o3, o4) = (orient(a, b, c), orient(a, b, d));
+    if o1 * o2 < 0 && o3 * o4 < 0 {
+        let side = |p: Pt| (d[0] - c[0]) * (p[1] - c[1]) - (d[1] - c[1]) * (p[0] - c[0]);
+        let t = side(a) / (side(a) - side(b));
+        return Some([a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])]);
+    }
+    [(o1, a, c, d), (o2, b, c, d), (o3, c, a, b), (o4, d, a, b)]
+        .into_iter()
+        .find(|&(o, p, q, r)| o == 0 && on(q, p, r))
+        .map(|(_, p, _, _)| p)
+}
+
 /// Whether two points are the same point (up to rounding).
 fn same(a: Pt, b: Pt) -> bool {
     (a[0] - b[0]).abs() < 1e-9 && (a[1] - b[1]).abs() < 1e-9
@@ -119,7 +136,7 @@ pub fn polylines_cross(p: &[Pt], q: &[Pt]) -> bool {
 
 /// Whether segments `ab` and `cd` lie on one line and share more than a
 /// point.
-fn collinear_overlap(a: Pt, b: Pt, c: Pt, d: Pt) -> bool {
+pub fn collinear_overlap(a: Pt, b: Pt, c: Pt, d: Pt) -> bool {
     if orient(a, b, c) != 0 || orient(a, b, d) != 0 {
         return false;
     }

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use super::geometry::seg_dist;
+use super::geometry::{collinear_overlap as overlapping, meeting_point as meeting, seg_dist};
 use super::structure::{oriented_key, read_back};
 use super::{Line, Pt, H, W};
 use crate::moves::{apply, Move};
@@ -524,57 +524,4 @@ fn bounds(pts: &[Pt]) -> (Pt, Pt) {
             )
         },
     )
-}
-
-fn orient(a: Pt, b: Pt, c: Pt) -> f64 {
-    (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-}
-
-fn on_segment(p: Pt, a: Pt, b: Pt) -> bool {
-    p[0] >= a[0].min(b[0])
-        && p[0] <= a[0].max(b[0])
-        && p[1] >= a[1].min(b[1])
-        && p[1] <= a[1].max(b[1])
-}
-
-/// Where segments `ab` and `cd` meet (touching counts), if they do: the
-/// crossing point, or for touching segments a point they share.
-fn meeting(a: Pt, b: Pt, c: Pt, d: Pt) -> Option<Pt> {
-    let (d1, d2) = (orient(c, d, a), orient(c, d, b));
-    let (d3, d4) = (orient(a, b, c), orient(a, b, d));
-    if ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0))
-        && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
-    {
-        let t = d1 / (d1 - d2);
-        return Some([a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])]);
-    }
-    if d1 == 0.0 && on_segment(a, c, d) {
-        return Some(a);
-    }
-    if d2 == 0.0 && on_segment(b, c, d) {
-        return Some(b);
-    }
-    if d3 == 0.0 && on_segment(c, a, b) {
-        return Some(c);
-    }
-    if d4 == 0.0 && on_segment(d, a, b) {
-        return Some(d);
-    }
-    None
-}
-
-/// Whether two segments lie along one another for more than a point.
-fn overlapping(a: Pt, b: Pt, c: Pt, d: Pt) -> bool {
-    if orient(a, b, c) != 0.0 || orient(a, b, d) != 0.0 {
-        return false;
-    }
-    // Collinear: compare along the longer axis.
-    let axis = if (b[0] - a[0]).abs() >= (b[1] - a[1]).abs() {
-        0
-    } else {
-        1
-    };
-    let (lo1, hi1) = (a[axis].min(b[axis]), a[axis].max(b[axis]));
-    let (lo2, hi2) = (c[axis].min(d[axis]), c[axis].max(d[axis]));
-    lo1.max(lo2) < hi1.min(hi2)
 }
