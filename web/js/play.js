@@ -601,6 +601,39 @@ function onActError(e, action) {
   if (!handled) showError(e.message);
 }
 
+// The skip link moves the focus without touching the address: the
+// fragment holds a seat's token (an invite link), never a place.
+document.getElementById('skip-to-board')?.addEventListener('click', (e) => {
+  e.preventDefault();
+  document.getElementById('board')?.focus();
+});
+
+/** Whether the keyboard's focus is in the game's own controls. */
+function boardHasFocus() {
+  const board = document.getElementById('board');
+  return !!board && board.contains(document.activeElement) && document.activeElement !== board;
+}
+
+/**
+ * A page redraws its controls after every action, and the control that had
+ * the focus may be gone: the focus then fell to the top of the page (after
+ * Twin Grids' pie choice, about 15 Tabs away). It goes back to the game:
+ * to the control the page marks as next (`data-next-focus`), else the
+ * first enabled one, else the board itself.
+ * @param {boolean} wasOnBoard
+ */
+function keepFocusOnBoard(wasOnBoard) {
+  if (!wasOnBoard) return;
+  const board = document.getElementById('board');
+  const active = document.activeElement;
+  const enabled = (/** @type {Element | null} */ el) => el instanceof HTMLElement && !el.hasAttribute('disabled') && !el.closest('[hidden]') && el.getClientRects().length > 0;
+  // Gone, or hidden with the box it was in (a keyboard press there does nothing).
+  if (!board || (active && active !== document.body && document.contains(active) && enabled(active))) return;
+  const next = [...board.querySelectorAll('[data-next-focus]')].find(enabled)
+    || [...board.querySelectorAll('button, input, select, textarea, [tabindex="0"]')].find(enabled);
+  /** @type {HTMLElement} */ (next || board).focus();
+}
+
 function connect() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const q = new URLSearchParams({ legal: 'true' });
@@ -737,7 +770,9 @@ function onState(s) {
   // page that says it can show that state is given it; the shell's clock
   // says "waiting for players" meanwhile.
   followMoves(s);
+  const focusWasOnBoard = boardHasFocus();
   if (s.view !== null || page?.waitsWithoutView) page?.update(s);
+  keepFocusOnBoard(focusWasOnBoard);
   if (backOnline) {
     backOnline = false;
     page?.online?.();

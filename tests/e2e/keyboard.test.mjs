@@ -1,0 +1,60 @@
+// Keyboard players (issue 43 item 13): on a game's page one Tab reaches a
+// link that skips the chat and the reactions straight to the game's
+// controls, and after an action the focus stays in the game (Twin Grids'
+// pie choice used to drop it to the top of the page).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { ParlorServer, launch, player, withArtifacts } from './harness.mjs';
+
+/** @type {ParlorServer} */ let srv;
+/** @type {import('playwright-core').Browser} */ let browser;
+
+before(async () => {
+  srv = new ParlorServer();
+  await srv.start();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await srv?.stop();
+});
+
+test('a skip link to the game, and the focus kept in the game after the pie choice', { timeout: 90000 }, async () => {
+  const res = await fetch(`${srv.url}/api/games`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ game: 'twingrid', bots: [{ seat: 0, level: 'easy' }], take_seat: 1, name: 'Kay' }),
+  });
+  const created = await res.json();
+  assert.equal(res.status, 201, JSON.stringify(created));
+  const kay = await player(browser, 'Kay');
+  await withArtifacts([kay], async () => {
+    const K = kay.page;
+    await K.goto(`${srv.url}/play/${created.game.id}#${created.you.token}`);
+    await K.waitForSelector('#tg-stay');
+    // The first Tab: the skip link; Enter: the focus is in the game.
+    await K.keyboard.press('Tab');
+    assert.equal(await K.evaluate(() => document.activeElement?.id), 'skip-to-board');
+    await K.keyboard.press('Enter');
+    assert.equal(await K.evaluate(() => document.activeElement?.id), 'board');
+    // Tab by Tab to "Swap", within the game's own controls.
+    let steps = 0;
+    while ((await K.evaluate(() => document.activeElement?.id)) !== 'tg-swap') {
+      await K.keyboard.press('Tab');
+      assert.ok(++steps < 15, 'Swap is a few Tabs into the game');
+      assert.ok(await K.evaluate(() => !!document.getElementById('board')?.contains(document.activeElement)), 'still in the game');
+    }
+    await K.keyboard.press('Enter');
+    // The pie box goes; the focus stays in the game, on a control.
+    await K.waitForSelector('#tg-pie', { state: 'hidden' });
+    await K.waitForFunction(() => {
+      const a = document.activeElement;
+      return a instanceof HTMLElement && a !== document.body && !!document.getElementById('board')?.contains(a)
+        && a.getClientRects().length > 0 && !a.closest('[hidden]');
+    });
+    // And a key press acts there: Tab moves within the game.
+    await K.keyboard.press('Tab');
+    assert.ok(await K.evaluate(() => !!document.getElementById('board')?.contains(document.activeElement)), 'the next Tab stays in the game');
+  });
+});
