@@ -148,6 +148,14 @@ test('sign up, claim a guest game, a rated game on both profiles, its replay', {
     const summary = (await fetchAs(B, 'GET', `/api/games/${id}`)).body;
     assert.equal(summary.rated, true);
     assert.deepEqual(summary.seats.map((/** @type {any} */ s) => s.account), ['ann', 'bob']);
+    // The game page says it is rated, and names the players by their
+    // accounts (not the guest names they had in this browser).
+    for (const P of [A, B]) {
+      await P.waitForSelector('#rated-chip:has-text("Rated")');
+      const seats = await P.locator('#seats').innerText();
+      assert.match(seats, /ann \(P1\)/, seats);
+      assert.match(seats, /bob \(P2\)/, seats);
+    }
     // The invite is spent: Bob's seat has his own secret, and only his
     // session plays it.
     const bobToken = await B.evaluate((gid) => JSON.parse(localStorage.getItem('parlor.tokens') || '{}')[gid], id);

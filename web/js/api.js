@@ -6,14 +6,14 @@
  */
 
 /**
- * @typedef {{seat: number, kind: 'human'|'bot', level: string|null, name: string|null, joined: boolean, open?: boolean, connected: boolean}} Seat
+ * @typedef {{seat: number, kind: 'human'|'bot', level: string|null, name: string|null, joined: boolean, open?: boolean, connected: boolean, account?: string | null}} Seat
  * @typedef {{one: number} | {simultaneous: number[]} | 'chance' | 'over'} ToAct
  * @typedef {{key: string, seconds: number, started_ms: number, ends_ms: number, remaining_ms: number}} Clock
  * @typedef {{ranking: number[][], scores?: number[]}} Outcome
  * @typedef {{id: string, game: string, title: string, config: any, public: boolean, created_ms: number,
  *   status: 'open'|'live'|'over', seq: number, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
  *   seats: Seat[], rematch: string|null, rematch_of: string|null, waiting_for?: number[], seed_sha256?: string,
- *   aborted?: boolean, time_control?: any}} GameSummary
+ *   aborted?: boolean, time_control?: any, rated?: boolean}} GameSummary
  * @typedef {{type: 'state', seq: number, view: any, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
  *   by: {seat: number} | 'referee' | null, events: any[], legal?: any[]|null, waiting_for?: number[],
  *   turn_clock?: {seat: number, reason: 'turn'|'absent'|'claim', ends_ms: number, remaining_ms: number, claimable_by?: number[]} | null,
@@ -175,7 +175,10 @@ export function seatName(seats, seat) {
     const level = s.level ? s.level[0].toUpperCase() + s.level.slice(1) + ' bot' : 'Bot';
     return `${level} (P${seat + 1})`;
   }
-  return s.name ? `${s.name} (P${seat + 1})` : label;
+  // A seat of an account goes by the account's name (the guest name it
+  // was taken under may be anything).
+  const name = s.account || s.name;
+  return name ? `${name} (P${seat + 1})` : label;
 }
 
 /**

@@ -852,7 +852,11 @@ async function main() {
     return;
   }
   document.title = `${summary.title} — parlor`;
-  replace(titleEl, summary.title, ' ', h('span', { id: 'shell-clock', class: 'clock', 'aria-hidden': 'true' }));
+  replace(titleEl, summary.title, ' ',
+    // A rated game says so: its result changes both players' ratings.
+    summary.rated ? h('span', { id: 'rated-chip', class: 'chip', title: 'A rated game: the result changes both players’ ratings at this game' }, 'Rated') : null,
+    summary.rated ? ' ' : null,
+    h('span', { id: 'shell-clock', class: 'clock', 'aria-hidden': 'true' }));
   document.body.dataset.game = summary.game;
   drawSeats();
   drawYou();
