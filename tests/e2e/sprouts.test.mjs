@@ -654,6 +654,9 @@ test('Sprouts: a game against the computer, the first move from the keyboard, th
     await A.focus('#sp-legal-box summary');
     await A.keyboard.press('Enter');
     const chosen = await A.locator('#sp-legal button.sp-legal-move').first().getAttribute('data-move');
+    // Each listed move is told in words beside its notation (the server's words).
+    const told = await A.locator('#sp-legal button.sp-legal-move').first().innerText();
+    assert.match(told, /— (joined|drew a loop)/, told);
     await A.focus('#sp-legal button.sp-legal-move');
     await A.keyboard.press('Enter');
     await waitMoves(A, 1);

@@ -195,6 +195,10 @@ pub struct View {
     /// The paper: where every spot is and every line runs, as every
     /// viewer sees it.
     pub drawing: Picture,
+    /// Each legal move as listed (one per class), in words ("joined 4 to
+    /// 3 with new spot 6, enclosing spot 2"), for a player who chooses from
+    /// the list rather than drawing.
+    pub legal_words: std::collections::BTreeMap<String, String>,
     /// Who moves now, if the game is not over.
     pub to_move: Option<Seat>,
     /// The winner, once over.
@@ -711,6 +715,17 @@ impl Game for Sprouts {
             positions: self.positions.clone(),
             record: self.record(),
             drawing: self.paper().picture(),
+            legal_words: if self.over {
+                Default::default()
+            } else {
+                self.moves_with_text()
+                    .into_iter()
+                    .map(|(a, p)| {
+                        let words = words_for(&self.position, &p, a.text().parse().ok().as_ref());
+                        (a.text().to_string(), words)
+                    })
+                    .collect()
+            },
             to_move: (!self.over).then_some(self.turn),
             resigned: self.resigned,
             winner: self.winner(),

@@ -295,3 +295,26 @@ fn the_view_tells_lives_per_spot_and_moves_in_words() {
         ]
     );
 }
+
+#[test]
+fn every_listed_move_is_told_in_words_for_players_who_choose_from_the_list() {
+    let mut g = table(3, false);
+    play(&mut g, &["1(4)2", "1(5)3"]);
+    let listed = g.legal_actions(Seat(0)).unwrap();
+    let words = g.view(Viewer::Spectator).legal_words;
+    assert_eq!(words.len(), listed.len());
+    for a in &listed {
+        let w = &words[a.text()];
+        assert!(w.starts_with("joined") || w.starts_with("drew a loop"), "{} {w}", a.text());
+        assert!(w.contains("new spot 6"), "{} {w}", a.text());
+    }
+    while g.to_act() != ToAct::Over {
+        let seat = match g.to_act() {
+            ToAct::One(s) => s,
+            other => panic!("{other:?}"),
+        };
+        let a = g.legal_actions(seat).unwrap()[0].clone();
+        g.apply(Actor::Seat(seat), a).unwrap();
+    }
+    assert!(g.view(Viewer::Spectator).legal_words.is_empty(), "nothing to choose once over");
+}

@@ -568,7 +568,7 @@ export function mount(ctx) {
       onfocus: () => highlight(spotsOf(t)),
       onblur: () => highlight([]),
       onclick: () => play(t),
-    }, t))));
+    }, t, st?.view?.legal_words?.[t] ? h('span', { class: 'note' }, ` — ${st.view.legal_words[t]}`) : null))));
     legalBox.hidden = !moves.length;
   }
 
