@@ -167,7 +167,10 @@ mod tests {
         let fields = ApiError::action(&refused).fields();
         assert_eq!(fields["at"], json!([400, 200]));
         assert_eq!(fields["code"], "illegal_action");
-        let nowhere = parlor_core::ActionError { at: None, ..refused };
+        let nowhere = parlor_core::ActionError {
+            at: None,
+            ..refused
+        };
         assert!(ApiError::action(&nowhere).fields().get("at").is_none());
     }
 }
