@@ -249,7 +249,8 @@ pub fn score(cards: &[Played], link: usize, hand_left: usize, rules: &ScoreRules
     }
     if cards.len() >= 2 {
         let last = cards[cards.len() - 1];
-        if rules.link_bonus.earned(link, cards[0].letter, last.letter) {
+        // A Multicard last earns nothing ("no numerical value"): no step.
+        if rules.link_bonus.earned(link, cards[0].letter, last.letter) && last.value() > 0 {
             total += 2 * last.value();
             let why = match rules.link_bonus {
                 LinkBonus::SameLetter => format!("ends on its letter {}", last.letter),

@@ -524,3 +524,41 @@ fn two_word_names_by_agreement() {
     });
     assert_eq!(play.as_deref(), Some("to be"));
 }
+
+#[test]
+fn the_player_building_a_word_asks_the_server_its_score() {
+    let cfg = Config {
+        link_bonus: crate::scoring::LinkBonus::LinkFirst,
+        ..Config::default()
+    };
+    let m = table(cfg, &["Nc Od Ps Zh", "Bh Bd"], "Kh");
+    let budget = parlor_core::Budget::default();
+    let ask = |s: usize, req: serde_json::Value| {
+        m.state()
+            .assist(Viewer::Seat(Seat(s)), &req, &budget)
+            .unwrap()
+    };
+    let knop = serde_json::json!({"words": [{"cards": ["Kh", "Nc", "Od", "Ps"], "link": 0}]});
+    // KNOP under the table's reading of rule J: 65 + 2 x 16.
+    let a = ask(0, knop.clone()).unwrap();
+    assert_eq!(a["score"], 97);
+    assert_eq!(a["words"][0]["word"], "knop");
+    let steps = a["words"][0]["breakdown"]["steps"].as_array().unwrap();
+    assert_eq!(steps.last().unwrap()["rule"], "J");
+    // A play the server would refuse says why; a bluff is scored (only a
+    // challenge says whether a word is in the dictionary).
+    let a = ask(0, serde_json::json!({"words": [{"cards": ["Kh", "Bh"]}]})).unwrap();
+    assert_eq!(a["refusal"], "you hold no Bh for card 2");
+    let a = ask(0, serde_json::json!({"words": [{"cards": ["Kh", "Zh"]}]})).unwrap();
+    assert!(a["score"].as_u64().unwrap() > 0);
+    // Only the player to move, with a play's words.
+    assert!(ask(1, knop.clone()).is_err());
+    assert!(m
+        .state()
+        .assist(Viewer::Spectator, &knop, &budget)
+        .unwrap()
+        .is_err());
+    assert!(ask(0, serde_json::json!({"cards": []})).is_err());
+    // Nothing changed.
+    assert_eq!(m.state().hand(0).len(), 4);
+}
