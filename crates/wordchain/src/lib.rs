@@ -24,6 +24,8 @@
 //! | `challenges` | on | plays may be challenged; bluffs allowed |
 //! | `target` | 1000 | the agreed score that ends the game |
 //! | `turn_limit`, `minutes`, `deals` | 400, none, 1 | other agreed ends |
+//! | `link_bonus` | `same_letter` | rule J's reading: `same_letter`, `link_first` or `off` |
+//! | `passes_end` | off | house rule: a full round of passes ends the deal |
 //!
 //! ```
 //! use parlor_wordchain::{card::parse_cards, scoring::{score, ScoreRules}};
