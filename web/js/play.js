@@ -67,7 +67,7 @@ let mySeat = null;
 let summary;
 /** @type {import('./api.js').StateMsg | null} */
 let last = null;
-/** @type {{update: (s: any) => void, waitsWithoutView?: boolean, namesSeats?: boolean, showsClock?: boolean, error?: (e: ApiError, action: any) => boolean | void, wouldLose?: () => boolean, summary?: () => void, describeMove?: (m: Move) => (string | null)[] | null, online?: () => void} | null} */
+/** @type {{update: (s: any) => void, waitsWithoutView?: boolean, namesSeats?: boolean, showsClock?: boolean, error?: (e: ApiError, action: any) => boolean | void, wouldLose?: () => boolean, summary?: () => void, describeMove?: (m: Move) => (string | Node | null)[] | null, online?: () => void} | null} */
 let page = null;
 /**
  * The move list as the server keeps it (docs/api.md "Moves"): loaded whole
@@ -315,7 +315,7 @@ function drawOver() {
       lines.push(h('li', { dataset: { place: String(place + 1) } }, `${place === 0 ? '★ ' : ''}${who}${pts}`));
     });
   }
-  const ending = moves.length && !aborted ? moveText(moves[moves.length - 1]) : '';
+  const ending = moves.length && !aborted ? moveText(moves[moves.length - 1]) : null;
   replace(
     resultEl,
     h('h2', { id: 'result-headline' }, headline),
@@ -386,17 +386,20 @@ function clockText(m) {
 
 /**
  * One move in words: the page's own words for its events where it has
- * them, else the events' kinds; then what a clock did.
+ * them (text, or elements such as cards), else the events' kinds; then
+ * what a clock did.
  * @param {Move} m
+ * @returns {(string | Node)[]}
  */
 function moveText(m) {
   const own = page && page.describeMove ? page.describeMove(m) : null;
   // Without the page's words: who acted, and the kinds of what happened.
   const kinds = m.events.map((e) => (e && e.type ? String(e.type).replace(/[-_]/g, ' ') : '')).filter((t) => t);
-  const texts = own ? own.filter((t) => t) : kinds.length ? [`${whoOf(m)}: ${kinds.join(', ')}`] : [];
-  const body = texts.length ? texts.join('; ') : `${whoOf(m)} moved`;
+  /** @type {(string | Node)[]} */
+  const texts = own ? /** @type {(string | Node)[]} */ (own.filter((t) => t)) : kinds.length ? [`${whoOf(m)}: ${kinds.join(', ')}`] : [];
+  const body = texts.length ? texts.flatMap((t, i) => (i ? ['; ', t] : [t])) : [`${whoOf(m)} moved`];
   const c = clockText(m);
-  return c ? `${body} (${c})` : body;
+  return c ? [...body, ` (${c})`] : body;
 }
 
 /**

@@ -50,9 +50,21 @@ pub struct RuleArgs {
     /// Rule M's agreed number of cards (default 8).
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub long_word: usize,
-    /// No link bonus (rule J).
+    /// Rule J, "a word that is on the link card": `same_letter` (a word
+    /// that begins on the link card and ends on its letter; the default),
+    /// `link_first` (every word that begins on the link card) or `off`.
+    #[arg(long, value_name = "READING", value_parser = parse_link_bonus, conflicts_with = "no_link_bonus")]
+    pub link_bonus: Option<LinkBonus>,
+    /// No link bonus (rule J): `--link-bonus off`.
     #[arg(long)]
     pub no_link_bonus: bool,
+}
+
+fn parse_link_bonus(text: &str) -> Result<LinkBonus, String> {
+    LinkBonus::from_name(text).ok_or_else(|| {
+        let names: Vec<&str> = LinkBonus::ALL.iter().map(|(_, n)| *n).collect();
+        format!("{text:?}: one of {}", names.join(", "))
+    })
 }
 
 impl RuleArgs {
@@ -70,7 +82,7 @@ impl RuleArgs {
             link_bonus: if self.no_link_bonus {
                 LinkBonus::Off
             } else {
-                LinkBonus::SameLetter
+                self.link_bonus.unwrap_or_default()
             },
             long_word: self.long_word,
         })

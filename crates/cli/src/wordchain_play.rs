@@ -73,6 +73,10 @@ pub struct PlayArgs {
     /// Teams as seat lists from 1: `1,3/2,4`.
     #[arg(long)]
     teams: Option<String>,
+    /// House rule: a full round of passes ends the deal (without it the
+    /// deal ends for want of words only when no hand can form one).
+    #[arg(long)]
+    passes_end: bool,
     /// The whole table's rules as JSON, as `parlor games` and the API show
     /// them (`{"players": 3, "dice": 2, "target": 500}`; fields left out
     /// take their defaults); replaces the rule options above.
@@ -152,6 +156,7 @@ pub fn run(a: PlayArgs) -> Result<ExitCode> {
             Some(t) => parse_teams(t, a.players)?,
             None => Vec::new(),
         },
+        passes_end: a.passes_end,
     };
     let config = match &a.rules_json {
         None => config,

@@ -41,6 +41,65 @@ fn score_prints_each_step_and_the_score_last() {
 }
 
 #[test]
+fn score_takes_the_tables_reading_of_rule_j() {
+    let last = |args: &[&str]| {
+        let mut all = vec!["wordchain", "score"];
+        all.extend_from_slice(args);
+        let (code, out, err) = parlor(&all);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        out.lines().last().unwrap_or_default().to_string()
+    };
+    // KNOP on K: no bonus as parlor reads rule J by default (a word that
+    // ends on the link's letter again), + 2 x P 16 under the other reading.
+    assert_eq!(last(&["Kh", "Nc", "Od", "Ps"]), "score: 65");
+    assert_eq!(
+        last(&["Kh", "Nc", "Od", "Ps", "--link-bonus", "same_letter"]),
+        "score: 65"
+    );
+    assert_eq!(
+        last(&["Kh", "Nc", "Od", "Ps", "--link-bonus", "link_first"]),
+        "score: 97"
+    );
+    // TREAT earns it either way, and nothing with the bonus off.
+    let treat = ["Th", "Rc", "Ed", "As", "Td"];
+    for (reading, score) in [("same_letter", 104), ("link_first", 104), ("off", 64)] {
+        let mut args = treat.to_vec();
+        args.extend(["--link-bonus", reading]);
+        assert_eq!(last(&args), format!("score: {score}"), "{reading}");
+    }
+    let mut args = treat.to_vec();
+    args.push("--no-link-bonus");
+    assert_eq!(last(&args), "score: 64");
+    // The step says which reading gave it.
+    let (_, out, _) = parlor(&[
+        "wordchain",
+        "score",
+        "Kh",
+        "Nc",
+        "Od",
+        "Ps",
+        "--link-bonus",
+        "link_first",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["rule"] == "J")
+        .expect("a J step");
+    assert_eq!(
+        j["what"],
+        "on the link card (begins on it): twice the last card's value 16"
+    );
+    // An unknown reading is refused, naming the readings.
+    let (code, _, err) = parlor(&["wordchain", "score", "Kh", "Nc", "--link-bonus", "on"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("same_letter, link_first, off"), "{err}");
+}
+
+#[test]
 fn bad_cards_are_one_line_errors() {
     for args in [
         &["wordchain", "score", "Kx", "Nc"][..],

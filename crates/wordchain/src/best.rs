@@ -13,7 +13,7 @@
 //! best score over the aims is the word's.
 
 use crate::card::{Card, Letter, Played, Suit};
-use crate::scoring::{self, LinkBonus, Pattern, ScoreRules, Scoring};
+use crate::scoring::{self, Pattern, ScoreRules, Scoring};
 use parlor_lexicon::{shortfall, CountedWords, Lexicon};
 use serde::Serialize;
 
@@ -154,15 +154,10 @@ pub struct Search<'a> {
     pub candidates: Vec<Candidate>,
 }
 
-/// Finds every word the hand and the link card can form.
-pub fn search<'a>(
-    index: &'a WordIndex,
-    hand: &[Card],
-    link: Card,
-    rules: &ScoreRules,
-    limits: Limits,
-) -> Search<'a> {
-    let counts = HandCounts::new(hand);
+/// What the hand and the link card hold for the search: each letter's
+/// count (the link's letter included), the blanks (Multicards, the link
+/// too when it is one), and the longest word they may form.
+fn supply(counts: &HandCounts, link: Card, limits: Limits) -> ([u8; 32], u32, usize) {
     let mut have = [0u8; 32];
     for (l, c) in counts.cards.iter().enumerate() {
         have[l] = c.iter().sum();
@@ -173,21 +168,46 @@ pub fn search<'a>(
         Card::Multi => blanks += 1,
     }
     let max_len = counts.size.min(limits.max_from_hand).saturating_add(1);
-    let mut candidates = Vec::new();
-    for (i, need) in index.all_counts().iter().enumerate() {
-        let len = index.word_len(i);
-        if len > max_len || shortfall(need, &have) > blanks {
-            continue;
-        }
-        if let Card::Letter(l, _) = link {
-            if need[l.index()] == 0 {
-                continue;
-            }
-        }
-        if let Some(c) = evaluate(index.word(i).as_bytes(), i as u32, &counts, link, rules) {
-            candidates.push(c);
-        }
-    }
+    (have, blanks, max_len)
+}
+
+/// The words of the index the hand and the link can form, by number: a
+/// word fits when its letters, less the link card's, are in the hand's
+/// letters and Multicards ([`evaluate`] then always places it).
+fn fitting<'i>(
+    index: &'i WordIndex,
+    counts: &HandCounts,
+    link: Card,
+    limits: Limits,
+) -> impl Iterator<Item = usize> + 'i {
+    let (have, blanks, max_len) = supply(counts, link, limits);
+    index
+        .all_counts()
+        .iter()
+        .enumerate()
+        .filter(move |(i, need)| {
+            index.word_len(*i) <= max_len
+                && shortfall(need, &have) <= blanks
+                && match link {
+                    Card::Letter(l, _) => need[l.index()] > 0,
+                    Card::Multi => true,
+                }
+        })
+        .map(|(i, _)| i)
+}
+
+/// Finds every word the hand and the link card can form.
+pub fn search<'a>(
+    index: &'a WordIndex,
+    hand: &[Card],
+    link: Card,
+    rules: &ScoreRules,
+    limits: Limits,
+) -> Search<'a> {
+    let counts = HandCounts::new(hand);
+    let candidates = fitting(index, &counts, link, limits)
+        .filter_map(|i| evaluate(index.word(i).as_bytes(), i as u32, &counts, link, rules))
+        .collect();
     Search {
         index,
         counts,
@@ -195,6 +215,20 @@ pub fn search<'a>(
         rules: *rules,
         candidates,
     }
+}
+
+/// Whether the hand and the link card can form any word of the index
+/// that `allowed` lets be played: the words [`search`] finds, stopping at
+/// the first. Bounded by the index: one pass over it at most.
+pub fn can_form(
+    index: &WordIndex,
+    hand: &[Card],
+    link: Card,
+    limits: Limits,
+    allowed: impl Fn(&str) -> bool,
+) -> bool {
+    let counts = HandCounts::new(hand);
+    fitting(index, &counts, link, limits).any(|i| allowed(index.word(i)))
 }
 
 impl Search<'_> {
@@ -396,12 +430,13 @@ fn evaluate(
             } else {
                 last as u32 + 1
             };
-            let bonus =
-                if rules.link_bonus == LinkBonus::SameLetter && p == 0 && w[0] == w[w.len() - 1] {
-                    2 * last_value
-                } else {
-                    0
-                };
+            let first = Letter::from_index(usize::from(w[0] - b'a'))?;
+            let last_letter = Letter::from_index(last)?;
+            let bonus = if rules.link_bonus.earned(p, first, last_letter) {
+                2 * last_value
+            } else {
+                0
+            };
             standard_score(
                 base,
                 aim_pattern(a, seq),

@@ -81,6 +81,11 @@ pub struct Config {
     pub count_hand: bool,
     /// Partners or teams, as lists of seats; empty for none.
     pub teams: Vec<Vec<usize>>,
+    /// House rule: a full round of passes (every player still in the game
+    /// passing in a row) ends the deal, as if nobody could play. Off: a
+    /// pass only lets the turn go, and the deal ends for want of words
+    /// only when no player can form one.
+    pub passes_end: bool,
 }
 
 impl Default for Config {
@@ -107,6 +112,7 @@ impl Default for Config {
             seniority: false,
             count_hand: false,
             teams: Vec::new(),
+            passes_end: false,
         }
     }
 }
@@ -340,6 +346,12 @@ pub fn settings() -> Vec<Setting> {
             kind: SettingKind::Bool,
         },
         Setting {
+            field: "passes_end",
+            label: "Passes end the deal",
+            help: "house rule: a full round of passes ends the deal (with one deal, the game); off, a pass only lets the turn go",
+            kind: SettingKind::Bool,
+        },
+        Setting {
             field: "target",
             label: "Target score",
             help: "the game ends when a player (or team) reaches it; empty for none",
@@ -385,10 +397,14 @@ pub fn settings() -> Vec<Setting> {
         Setting {
             field: "link_bonus",
             label: "Link bonus",
-            help: "a word that begins on the link card and ends on its letter: twice its last card",
+            help: "rule J, a word \"on the link card\": twice its last card's value; which words earn it",
             kind: SettingKind::Choice {
                 options: vec![
-                    SettingOption::text("same_letter", "On"),
+                    SettingOption::text(
+                        "same_letter",
+                        "Begins on the link card and ends on its letter",
+                    ),
+                    SettingOption::text("link_first", "Every word that begins on the link card"),
                     SettingOption::text("off", "Off"),
                 ],
             },

@@ -649,13 +649,17 @@ impl WordChain {
 
     // ---- the turn ----
 
-    /// Checks a play and lays it on the table.
-    pub(crate) fn play(
-        &mut self,
+    /// Checks a play of `seat`'s against the rules, and scores it: the
+    /// words as they would be played, the cards they take from the hand,
+    /// and the hand left. `judge` refuses words the dictionary does not
+    /// hold (a table without challenges).
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn check_play(
+        &self,
         seat: usize,
-        words: Vec<WordCards>,
-        draw: Option<usize>,
-    ) -> Result<Vec<Event>, Error> {
+        words: &[WordCards],
+        judge: bool,
+    ) -> Result<(Vec<WordPlayed>, Vec<Card>, Vec<Card>), Error> {
         let illegal = |m: String| Err(Error::Illegal(m));
         let link = self
             .link
@@ -745,7 +749,7 @@ impl WordChain {
                     "{which}{text:?} has been played already (each word once)"
                 ));
             }
-            if !self.config.challenges && !self.valid(&text) {
+            if judge && !self.valid(&text) {
                 return Err(Error::UnknownWord(text));
             }
             let breakdown = scoring::score(&cards, word.link, hand.len(), &self.rules);
@@ -756,6 +760,17 @@ impl WordChain {
                 breakdown,
             });
         }
+        Ok((played, used, hand))
+    }
+
+    /// Checks a play and lays it on the table.
+    pub(crate) fn play(
+        &mut self,
+        seat: usize,
+        words: Vec<WordCards>,
+        draw: Option<usize>,
+    ) -> Result<Vec<Event>, Error> {
+        let (played, used, hand) = self.check_play(seat, &words, !self.config.challenges)?;
         let n = self.config.players;
         let score = played.iter().map(|p| p.breakdown.score).sum();
         self.hands[seat] = hand;
@@ -1048,12 +1063,19 @@ impl WordChain {
         }
         let out = played && !self.can_draw() && self.hands[self.turn].is_empty();
         let active = self.forfeited.iter().filter(|f| !**f).count();
-        if out || self.passes >= active {
+        let stuck = if self.config.passes_end {
+            self.passes >= active
+        } else {
+            !self.anyone_can_form()
+        };
+        if out || stuck {
             let reason = if out {
                 format!(
                     "player {} used all their cards and the decks are empty",
                     self.turn + 1
                 )
+            } else if self.config.passes_end {
+                "every player passed in a row (the house rule)".to_string()
             } else {
                 "no player could form a word".to_string()
             };
@@ -1078,6 +1100,33 @@ impl WordChain {
         self.turn = self.next_active(self.turn);
         self.start_turn();
         events
+    }
+
+    /// Whether a player still in the game can form a word of the agreed
+    /// dictionary from their hand on the link card: exactly, by the search
+    /// of [`crate::best`] stopping at the first word (each word once where
+    /// the table plays so). Under dice, a word may take what the best
+    /// throw allows. A bluff is not a word, and the five cards a player
+    /// may still take are not in their hand: when no hand can form a word,
+    /// nobody can. One pass over the word index per hand at most.
+    pub fn anyone_can_form(&self) -> bool {
+        let Some(link) = self.link else {
+            return false;
+        };
+        let limits = crate::best::Limits {
+            max_from_hand: if self.config.dice > 0 {
+                6 * usize::from(self.config.dice)
+            } else {
+                usize::MAX
+            },
+        };
+        let allowed = |w: &str| !self.config.once_only || !self.words_played.contains(w);
+        // The player to move first: the usual answer comes from them.
+        let n = self.config.players;
+        (1..=n)
+            .map(|k| (self.turn + k) % n)
+            .filter(|&s| !self.forfeited[s])
+            .any(|s| crate::best::can_form(&self.index, &self.hands[s], link, limits, allowed))
     }
 
     /// The next seat after `seat`, to the left, still in the game.

@@ -24,6 +24,8 @@
 //! | `challenges` | on | plays may be challenged; bluffs allowed |
 //! | `target` | 1000 | the agreed score that ends the game |
 //! | `turn_limit`, `minutes`, `deals` | 400, none, 1 | other agreed ends |
+//! | `link_bonus` | `same_letter` | rule J's reading: `same_letter`, `link_first` or `off` |
+//! | `passes_end` | off | house rule: a full round of passes ends the deal |
 //!
 //! ```
 //! use parlor_wordchain::{card::parse_cards, scoring::{score, ScoreRules}};
@@ -276,6 +278,52 @@ impl Game for WordChain {
             && !self.forfeited[seat.0]
             && !matches!(self.phase, Phase::Over(_)))
         .then_some(Action::Forfeit { seat: seat.0 })
+    }
+
+    /// How a play would score, for the player building it: the request
+    /// `{"words": [{"cards": ["Kh", "Nd", "Oc", "Ps"], "link": 0}]}` (a
+    /// play's words), from the asking seat on its turn. The answer is the
+    /// words as the server would score them (`words`, each with its
+    /// `breakdown`, and `score`), or `refusal`: why the play would be
+    /// refused. It never says whether a word is in the dictionary (that is
+    /// what a challenge is for), but a table without challenges refuses an
+    /// unknown word when it is played.
+    fn assist(
+        &self,
+        viewer: Viewer,
+        request: &serde_json::Value,
+        _budget: &parlor_core::Budget,
+    ) -> Option<Result<serde_json::Value, String>> {
+        let Viewer::Seat(Seat(seat)) = viewer else {
+            return Some(Err("only a player asks how a play would score".into()));
+        };
+        if seat >= self.config.players {
+            return Some(Err(format!("there is no seat {seat}")));
+        }
+        if !matches!(self.phase, Phase::Turn) || self.turn != seat || self.forfeited[seat] {
+            return Some(Err(
+                "only the player to move asks how a play would score".into()
+            ));
+        }
+        let words: Vec<WordCards> = match request
+            .get("words")
+            .map(|w| serde_json::from_value(w.clone()))
+        {
+            Some(Ok(w)) => w,
+            Some(Err(e)) => return Some(Err(format!("words: {e}"))),
+            None => {
+                return Some(Err(
+                    "words: the play's words, as a play action has them".into()
+                ))
+            }
+        };
+        Some(Ok(match self.check_play(seat, &words, false) {
+            Ok((played, _, _)) => serde_json::json!({
+                "score": played.iter().map(|p| p.breakdown.score).sum::<u32>(),
+                "words": played,
+            }),
+            Err(e) => serde_json::json!({ "refusal": e.to_string() }),
+        }))
     }
 
     fn lexicons(&self) -> Vec<LexiconStamp> {

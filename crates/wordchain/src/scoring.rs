@@ -9,7 +9,7 @@
 //! M all remaining cards in a word of at least 8 cards (agreed), +50%.
 //! Simple scoring (A): a point a card, nothing else.
 
-use crate::card::Played;
+use crate::card::{Letter, Played};
 use serde::{Deserialize, Serialize};
 
 /// Simple or standard scoring.
@@ -33,8 +33,37 @@ pub enum LinkBonus {
     /// link T, TREAT) earns twice its last card's value.
     #[default]
     SameLetter,
+    /// The other reading: every word that begins on the link card earns
+    /// twice its last card's value.
+    LinkFirst,
     /// No link bonus.
     Off,
+}
+
+impl LinkBonus {
+    /// Every reading, by its name in a config (`same_letter`, `link_first`,
+    /// `off`).
+    pub const ALL: [(LinkBonus, &'static str); 3] = [
+        (LinkBonus::SameLetter, "same_letter"),
+        (LinkBonus::LinkFirst, "link_first"),
+        (LinkBonus::Off, "off"),
+    ];
+
+    /// The reading named `name`.
+    pub fn from_name(name: &str) -> Option<LinkBonus> {
+        Self::ALL.iter().find(|(_, n)| *n == name).map(|(b, _)| *b)
+    }
+
+    /// Whether a word with the link card at `link`, of first letter
+    /// `first` and last letter `last`, earns the bonus.
+    pub fn earned(self, link: usize, first: Letter, last: Letter) -> bool {
+        link == 0
+            && match self {
+                LinkBonus::SameLetter => first == last,
+                LinkBonus::LinkFirst => true,
+                LinkBonus::Off => false,
+            }
+    }
 }
 
 /// The scoring rules of a table.
@@ -218,15 +247,19 @@ pub fn score(cards: &[Played], link: usize, hand_left: usize, rules: &ScoreRules
             total,
         });
     }
-    if rules.link_bonus == LinkBonus::SameLetter && link == 0 && cards.len() >= 2 {
+    if cards.len() >= 2 {
         let last = cards[cards.len() - 1];
-        if last.letter == cards[0].letter {
+        // A Multicard last earns nothing ("no numerical value"): no step.
+        if rules.link_bonus.earned(link, cards[0].letter, last.letter) && last.value() > 0 {
             total += 2 * last.value();
+            let why = match rules.link_bonus {
+                LinkBonus::SameLetter => format!("ends on its letter {}", last.letter),
+                _ => "begins on it".to_string(),
+            };
             steps.push(Step {
                 rule: 'J',
                 what: format!(
-                    "on the link card (ends on its letter {}): twice the last card's value {}",
-                    last.letter,
+                    "on the link card ({why}): twice the last card's value {}",
                     last.value()
                 ),
                 total,
@@ -336,5 +369,35 @@ mod tests {
             ..ScoreRules::default()
         };
         assert_eq!(score(&w, 3, 0, &simple).score, 8);
+    }
+
+    #[test]
+    fn rule_j_read_either_way() {
+        let rules = |link_bonus| ScoreRules {
+            link_bonus,
+            ..ScoreRules::default()
+        };
+        // KNOP on K: 65 with no bonus; every word on the link: + 2 x P 16 = 97.
+        let knop = cards("Kh Nc Od Ps");
+        assert_eq!(score(&knop, 0, 5, &rules(LinkBonus::SameLetter)).score, 65);
+        let b = score(&knop, 0, 5, &rules(LinkBonus::LinkFirst));
+        assert_eq!(b.score, 97);
+        let j = b.steps.iter().find(|s| s.rule == 'J').unwrap();
+        assert_eq!(
+            j.what,
+            "on the link card (begins on it): twice the last card's value 16"
+        );
+        // TREAT: the bonus either way; none when it is off.
+        let treat = cards("Th Rc Ed As Td");
+        assert_eq!(score(&treat, 0, 2, &rules(LinkBonus::LinkFirst)).score, 104);
+        assert_eq!(score(&treat, 0, 2, &rules(LinkBonus::Off)).score, 64);
+        // Neither reading gives it to a word whose link card is not first.
+        let cat = cards("Cc Ah Td");
+        assert_eq!(score(&cat, 2, 3, &rules(LinkBonus::LinkFirst)).score, 17);
+        assert_eq!(
+            LinkBonus::from_name("link_first"),
+            Some(LinkBonus::LinkFirst)
+        );
+        assert_eq!(LinkBonus::from_name("on"), None);
     }
 }

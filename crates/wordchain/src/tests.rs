@@ -201,8 +201,12 @@ fn accepting_lets_the_play_stand() {
 }
 
 #[test]
-fn five_cards_once_and_a_round_of_passes_ends_the_deal() {
-    let mut m = table(Config::default(), &["Ah Cd", "Bh Bd"], "Xh");
+fn five_cards_once_and_a_round_of_passes_ends_the_deal_by_the_house_rule() {
+    let cfg = Config {
+        passes_end: true,
+        ..Config::default()
+    };
+    let mut m = table(cfg, &["Ah Cd", "Bh Bd"], "Xh");
     m.apply(
         seat(0),
         Action::FiveCards {
@@ -227,9 +231,113 @@ fn five_cards_once_and_a_round_of_passes_ends_the_deal() {
     assert_eq!(
         m.state().to_act(),
         ToAct::Over,
-        "a round of passes: nobody could form a word"
+        "a round of passes ends the deal, and the game, by the house rule"
     );
     assert!(m.state().outcome().is_some());
+}
+
+/// Why the game ended, from its view.
+fn over(m: &T) -> Option<String> {
+    m.state().view(Viewer::Spectator).over
+}
+
+#[test]
+fn a_round_of_passes_is_only_passes_while_a_hand_can_form_a_word() {
+    // A Multicard link, words in both hands: A passes, B passes, A plays on.
+    let hands = ["Ah Cd Th Es", "Oh Nd Ec Ss"];
+    let mut m = table(Config::default(), &hands, "*");
+    m.apply(seat(0), Action::Pass).unwrap();
+    m.apply(seat(1), Action::Pass).unwrap();
+    assert_eq!(over(&m), None);
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(0)));
+    m.apply(seat(0), Action::Pass).unwrap();
+    m.apply(seat(1), Action::Pass).unwrap();
+    assert_eq!(m.state().to_act(), ToAct::One(Seat(0)), "passes again");
+    m.apply(seat(0), play("*Ch Ah Th", 0)).unwrap();
+    m.apply(seat(1), Action::Accept).unwrap();
+    assert!(m.state().scores()[0] > 0);
+    // The house rule: the same round of passes ends the deal, and the game.
+    let cfg = Config {
+        passes_end: true,
+        ..Config::default()
+    };
+    let mut m = table(cfg, &hands, "*");
+    m.apply(seat(0), Action::Pass).unwrap();
+    assert_eq!(over(&m), None);
+    m.apply(seat(1), Action::Pass).unwrap();
+    assert_eq!(
+        over(&m).as_deref(),
+        Some("every player passed in a row (the house rule)")
+    );
+}
+
+#[test]
+fn the_deal_ends_when_no_hand_can_form_a_word() {
+    // Consonants only, and X to follow: no word of the list.
+    let mut m = table(Config::default(), &["Bh Cd", "Bh Bd"], "Xh");
+    assert!(!m.state().anyone_can_form());
+    m.apply(seat(0), Action::Pass).unwrap();
+    assert_eq!(over(&m).as_deref(), Some("no player could form a word"));
+    // A play that leaves nobody a word ends it too: TAX hands on X.
+    let cfg = Config {
+        challenges: false,
+        ..Config::default()
+    };
+    let mut m = table(cfg, &["Ah Xd Bc", "Bh Bd"], "Th");
+    m.g.decks = [Vec::new(), Vec::new()];
+    m.apply(seat(0), play("Th Ah Xd", 0)).unwrap();
+    assert_eq!(over(&m).as_deref(), Some("no player could form a word"));
+    // Each word once: AX played already is no word left to form.
+    let cfg = Config {
+        once_only: true,
+        ..Config::default()
+    };
+    let mut m = table(cfg, &["Ah", "Bh Bd"], "Xh");
+    assert!(m.state().anyone_can_form(), "AX");
+    m.g.words_played.insert("ax".into());
+    assert!(!m.state().anyone_can_form());
+    // Under dice the best throw counts: a long word is still a word.
+    let cfg = Config {
+        dice: 1,
+        ..Config::default()
+    };
+    let m = table(cfg, &["Ah Cd", "Bh Bd"], "Th");
+    assert!(m.state().anyone_can_form());
+}
+
+#[test]
+fn the_pass_dialog_and_the_end_say_what_the_table_agreed() {
+    let m = table(Config::default(), &["Ah Cd", "Bh Bd"], "Th");
+    let v = m.state().view(Viewer::Seat(Seat(0)));
+    assert!(
+        v.pass_rule.contains("Passes do not end the deal"),
+        "{}",
+        v.pass_rule
+    );
+    assert_eq!(v.ends, "at 1000 points, or at the end of the deal");
+    let cfg = Config {
+        passes_end: true,
+        target: None,
+        minutes: Some(60),
+        ..Config::default()
+    };
+    let mut m = table(cfg, &["Ah Cd", "Bh Bd"], "Th");
+    let v = m.state().view(Viewer::Seat(Seat(0)));
+    assert!(
+        v.pass_rule.contains("a full round of passes"),
+        "{}",
+        v.pass_rule
+    );
+    assert!(!v.pass_rule.contains("your pass ends"), "{}", v.pass_rule);
+    assert_eq!(v.ends, "after 60 minutes, or at the end of the deal");
+    m.apply(seat(0), Action::Pass).unwrap();
+    let v = m.state().view(Viewer::Seat(Seat(1)));
+    assert!(
+        v.pass_rule
+            .contains("your pass ends the deal, and the game"),
+        "{}",
+        v.pass_rule
+    );
 }
 
 #[test]
@@ -415,4 +523,42 @@ fn two_word_names_by_agreement() {
         _ => None,
     });
     assert_eq!(play.as_deref(), Some("to be"));
+}
+
+#[test]
+fn the_player_building_a_word_asks_the_server_its_score() {
+    let cfg = Config {
+        link_bonus: crate::scoring::LinkBonus::LinkFirst,
+        ..Config::default()
+    };
+    let m = table(cfg, &["Nc Od Ps Zh", "Bh Bd"], "Kh");
+    let budget = parlor_core::Budget::default();
+    let ask = |s: usize, req: serde_json::Value| {
+        m.state()
+            .assist(Viewer::Seat(Seat(s)), &req, &budget)
+            .unwrap()
+    };
+    let knop = serde_json::json!({"words": [{"cards": ["Kh", "Nc", "Od", "Ps"], "link": 0}]});
+    // KNOP under the table's reading of rule J: 65 + 2 x 16.
+    let a = ask(0, knop.clone()).unwrap();
+    assert_eq!(a["score"], 97);
+    assert_eq!(a["words"][0]["word"], "knop");
+    let steps = a["words"][0]["breakdown"]["steps"].as_array().unwrap();
+    assert_eq!(steps.last().unwrap()["rule"], "J");
+    // A play the server would refuse says why; a bluff is scored (only a
+    // challenge says whether a word is in the dictionary).
+    let a = ask(0, serde_json::json!({"words": [{"cards": ["Kh", "Bh"]}]})).unwrap();
+    assert_eq!(a["refusal"], "you hold no Bh for card 2");
+    let a = ask(0, serde_json::json!({"words": [{"cards": ["Kh", "Zh"]}]})).unwrap();
+    assert!(a["score"].as_u64().unwrap() > 0);
+    // Only the player to move, with a play's words.
+    assert!(ask(1, knop.clone()).is_err());
+    assert!(m
+        .state()
+        .assist(Viewer::Spectator, &knop, &budget)
+        .unwrap()
+        .is_err());
+    assert!(ask(0, serde_json::json!({"cards": []})).is_err());
+    // Nothing changed.
+    assert_eq!(m.state().hand(0).len(), 4);
 }

@@ -56,6 +56,12 @@ pub struct View {
     pub deal: u32,
     /// Turns played in all.
     pub turns: u32,
+    /// When the game ends at this table, in words (`at 1000 points, or at
+    /// the end of the deal`).
+    pub ends: String,
+    /// What a pass does at this table, in words, for the player about to
+    /// pass.
+    pub pass_rule: String,
     /// The link card.
     pub link: Option<Card>,
     /// The viewer's hand.
@@ -118,6 +124,8 @@ impl WordChain {
             dealer: self.dealer,
             deal: self.deal,
             turns: self.turns,
+            ends: self.ends(),
+            pass_rule: self.pass_rule(),
             link: self.link,
             hand: me.map(|s| self.hands[s].clone()),
             seats,
@@ -144,6 +152,60 @@ impl WordChain {
                 _ => None,
             },
         }
+    }
+}
+
+impl WordChain {
+    /// The agreed end, in words: the target, the time, the deals (and the
+    /// turn limit where the table agreed one other than the default, which
+    /// is otherwise only a bound no game reaches).
+    pub fn ends(&self) -> String {
+        let c = &self.config;
+        let mut ends = Vec::new();
+        if let Some(t) = c.target {
+            ends.push(format!("at {t} points"));
+        }
+        if let Some(m) = c.minutes {
+            ends.push(format!("after {m} minute{}", if m == 1 { "" } else { "s" }));
+        }
+        if c.turn_limit != Config::default().turn_limit {
+            ends.push(format!("after {} turns", c.turn_limit));
+        }
+        ends.push(if c.deals == 1 {
+            "at the end of the deal".to_string()
+        } else {
+            format!("at the end of the last of {} deals", c.deals)
+        });
+        let last = ends.pop().unwrap_or_default();
+        if ends.is_empty() {
+            last
+        } else {
+            format!("{}, or {last}", ends.join(", "))
+        }
+    }
+
+    /// What a pass does at this table, in words.
+    pub fn pass_rule(&self) -> String {
+        let what = "A pass lets your turn go: you keep your cards and draw none, and the link card stays for the next player.";
+        if !self.config.passes_end {
+            return format!(
+                "{what} Passes do not end the deal: it ends when no player can form a word from their hand (the server checks every hand)."
+            );
+        }
+        let active = self.forfeited.iter().filter(|f| !**f).count();
+        let ends = if self.deal >= self.config.deals {
+            "the deal, and the game"
+        } else {
+            "the deal"
+        };
+        let now = if self.passes + 1 >= active {
+            format!(" Every other player has passed since the last play: your pass ends {ends}.")
+        } else {
+            String::new()
+        };
+        format!(
+            "{what} House rule: a full round of passes (every player in a row) ends {ends}.{now}"
+        )
     }
 }
 

@@ -1,9 +1,9 @@
 //! The best plays of a hand: exact against a plain search, and scored as
 //! `scoring::score` scores the cards chosen.
 
-use parlor_wordchain::best::{for_word, index, search, Limits, WordIndex};
+use parlor_wordchain::best::{can_form, for_word, index, search, Limits, WordIndex};
 use parlor_wordchain::card::{parse_cards, Card};
-use parlor_wordchain::scoring::{score, ScoreRules, Scoring};
+use parlor_wordchain::scoring::{score, LinkBonus, ScoreRules, Scoring};
 use proptest::prelude::*;
 
 fn cards(text: &str) -> Vec<Card> {
@@ -142,12 +142,19 @@ proptest! {
         hand in proptest::collection::vec(card_strategy(), 1..14),
         link in card_strategy(),
         simple in any::<bool>(),
+        reading in 0usize..3,
     ) {
         let lex = parlor_lexicon::Lexicon::embedded("en").unwrap();
         let idx = index(&lex);
-        let rules = ScoreRules { scoring: if simple { Scoring::Simple } else { Scoring::Standard }, ..ScoreRules::default() };
+        let rules = ScoreRules {
+            scoring: if simple { Scoring::Simple } else { Scoring::Standard },
+            link_bonus: LinkBonus::ALL[reading].0,
+            ..ScoreRules::default()
+        };
         let found = search(&idx, &hand, link, &rules, Limits::default());
         let plays = found.by_score(usize::MAX);
+        // The end of a deal asks the same search whether any word is left.
+        prop_assert_eq!(can_form(&idx, &hand, link, Limits::default(), |_| true), !plays.is_empty());
         for p in plays.iter().take(200) {
             let left = hand.len() - (p.cards.len() - 1);
             prop_assert_eq!(p.score, score(&p.cards, p.link, left, &rules).score, "{}", p.word);

@@ -10,8 +10,9 @@
  * Actions and view: crates/wordchain/src/game.rs (`Action`, `LogEntry`,
  * `WordPlayed`), crates/wordchain/src/view.rs (`View`), scoring.rs
  * (`Breakdown`). The server is the judge: the score shown while a word is
- * built is an estimate (the same rules as scoring.rs); the score on the
- * table and in the log is the server's.
+ * built is the server's own reckoning (the game's helper, `assist` in
+ * crates/wordchain/src/lib.rs), as are the score on the table and in the
+ * log; what a pass does and when the game ends are the view's words.
  */
 import { h, oneAtATime, replace, warningLine } from '../dom.js';
 
@@ -73,61 +74,6 @@ export function cardEl(text, attrs = {}) {
     h('span', { class: 'suit' }, c.suit ? SYMBOL[c.suit] : ''),
     c.multi ? h('span', { class: 'value multi-mark' }, c.letter ? '★' : 'any') : h('span', { class: 'value' }, String(c.value)),
   );
-}
-
-/**
- * A word's score as scoring.rs reckons it (rules A–N), for the estimate
- * shown while the word is built.
- * @param {{letter: string, suit: string, value: number}[]} cards named, in order
- * @param {number} link where the link card stands
- * @param {number} handLeft cards left in hand after the play
- * @param {any} config the table's rules
- * @returns {{steps: {rule: string, what: string, total: number}[], score: number}}
- */
-export function estimate(cards, link, handLeft, config) {
-  /** @type {{rule: string, what: string, total: number}[]} */
-  const steps = [];
-  if (config.scoring === 'simple') {
-    steps.push({ rule: 'A', what: `simple scoring: a point for each of the ${cards.length} cards`, total: cards.length });
-    return { steps, score: cards.length };
-  }
-  const plus = (/** @type {number} */ v, /** @type {number} */ p) => Math.ceil((v * (100 + p)) / 100);
-  let total = cards.reduce((t, c) => t + c.value, 0);
-  steps.push({ rule: 'B', what: 'card values', total });
-  const red = (/** @type {string} */ s) => s === 'h' || s === 'd';
-  const suited = cards.length > 0 && cards.every((c) => c.suit === cards[0].suit);
-  const coloured = cards.length > 0 && cards.every((c) => red(c.suit) === red(cards[0].suit));
-  const idx = cards.map((c) => LETTERS.indexOf(c.letter));
-  const rising = idx.every((x, i) => i === 0 || idx[i - 1] < x);
-  const falling = idx.every((x, i) => i === 0 || idx[i - 1] > x);
-  const seq = idx.length >= 2 && (rising || falling);
-  /** @type {[string, string, number] | null} */
-  const pattern = suited && seq ? ['H', 'suited and sequenced', 25]
-    : coloured && seq ? ['G', 'coloured and sequenced', 20]
-      : seq ? ['F', 'sequenced (letters in order), mixed suits', 15]
-        : suited ? ['E', 'suited (all one suit)', 10]
-          : coloured ? ['D', 'coloured (all one colour)', 5] : null;
-  if (pattern) {
-    total = plus(total, pattern[2]);
-    steps.push({ rule: pattern[0], what: `${pattern[1]} +${pattern[2]}%`, total });
-  }
-  if (handLeft === 0) {
-    total = plus(total, 50);
-    steps.push({ rule: 'I', what: 'all cards held used in one word +50%', total });
-  }
-  if ((config.link_bonus ?? 'same_letter') === 'same_letter' && link === 0 && cards.length >= 2 && cards[cards.length - 1].letter === cards[0].letter) {
-    total += 2 * cards[cards.length - 1].value;
-    steps.push({ rule: 'J', what: 'on the link card (ends on its letter): twice the last card', total });
-  }
-  if (link !== 0) {
-    total = Math.ceil((total * 667) / 1000);
-    steps.push({ rule: 'L', what: `link card not first (card ${link + 1}) −33.3%`, total });
-  }
-  if (handLeft === 0 && cards.length >= (config.long_word ?? 8)) {
-    total = plus(total, 50);
-    steps.push({ rule: 'M', what: `all remaining cards in a word of at least ${config.long_word ?? 8} cards +50%`, total });
-  }
-  return { steps, score: total };
 }
 
 /**
@@ -286,6 +232,17 @@ export function mount(ctx) {
     const v = view();
     if (/^[a-zA-Z]$/.test(e.key)) {
       const L = e.key.toUpperCase();
+      // A Multicard link card waiting for its letter at the end of the
+      // word typed so far: the letter names it, as it names a Multicard
+      // taken from the hand.
+      const w = words[active];
+      const tail = w[w.length - 1];
+      if (tail && tail.src === 'link' && tail.card.startsWith('*') && !tail.letter) {
+        e.preventDefault();
+        tail.letter = L;
+        drawBuild();
+        return;
+      }
       const used = usedIdx();
       let i = v.hand.findIndex((/** @type {string} */ c, /** @type {number} */ k) => !used.has(k) && !c.startsWith('*') && c[0] === L);
       const multi = i < 0;
@@ -307,6 +264,11 @@ export function mount(ctx) {
       if (last >= 0 && w[last].src === 'hand') {
         e.preventDefault();
         removeCard(active, last);
+      } else if (last >= 0 && w[last].src === 'link' && w[last].card.startsWith('*') && w[last].letter) {
+        // The Multicard link card's letter typed last: taken back too.
+        e.preventDefault();
+        w[last].letter = '';
+        drawBuild();
       }
     } else if (e.key === 'Enter' && (!t || !t.closest || !t.closest('button, a'))) {
       e.preventDefault();
@@ -329,7 +291,7 @@ export function mount(ctx) {
     } else if (v.phase === 'turn' && v.turn === me()) text = 'Your turn: build a word on the link card';
     else if (v.phase === 'deal') text = 'Dealing…';
     else text = `${ctx.seatName(v.turn)} to play`;
-    status.textContent = `${text}${v.over ? '' : ` · deal ${v.deal} (${dealer}) · turn ${v.turns + 1} of ${v.config.turn_limit}`}`;
+    status.textContent = `${text}${v.over ? '' : v.config.deals > 1 ? ` · deal ${v.deal} of ${v.config.deals} (${dealer})` : ''}`;
     overEl.hidden = !v.over;
     overEl.textContent = v.over ? `The game is over: ${v.over}.` : '';
   }
@@ -357,8 +319,8 @@ export function mount(ctx) {
         decks,
         h('span', { class: 'chip', id: 'wc-discards' }, `Played cards: ${v.discards[0] + v.discards[1]}`),
         h('span', { class: 'chip', id: 'wc-dealer' }, `Dealer: ${ctx.seatName(v.dealer)}`),
-        cfg.target ? h('span', { class: 'chip' }, `Target: ${cfg.target}`) : null,
-        h('span', { class: 'chip' }, `${cfg.scoring === 'simple' ? 'Simple' : 'Standard'} scoring${cfg.challenges ? ' · challenges on' : ''}${cfg.once_only ? ' · each word once' : ''}`),
+        v.over ? null : h('span', { class: 'chip', id: 'wc-ends' }, `The game ends ${v.ends}`),
+        h('span', { class: 'chip', id: 'wc-rules' }, `${cfg.scoring === 'simple' ? 'Simple' : 'Standard'} scoring${cfg.challenges ? ' · challenges on' : ''}${cfg.once_only ? ' · each word once' : ''}${cfg.passes_end ? ' · a round of passes ends the deal' : ''}${cfg.scoring !== 'simple' && cfg.link_bonus === 'link_first' ? ' · link bonus: every word on the link card' : ''}`),
         diceEl),
     );
   }
@@ -494,11 +456,9 @@ export function mount(ctx) {
         h('button', { type: 'button', class: 'wc-right', 'aria-label': `Move card ${i + 1} right`, disabled: i === slots.length - 1, onclick: (/** @type {Event} */ e) => { e.stopPropagation(); moveCard(w, i, 1); } }, '▶'),
         h('button', { type: 'button', class: 'wc-remove', 'aria-label': `Take card ${i + 1} out of the word`, onclick: (/** @type {Event} */ e) => { e.stopPropagation(); removeCard(w, i); } }, '✕')));
     }));
-    // The estimate and what it takes from the hand.
+    // What it takes from the hand; the server's reckoning below.
     const taken = slots.filter((s) => s.src === 'hand').length;
     const link = slots.findIndex((s) => s.src === 'link');
-    const named = slots.every((s) => !s.card.startsWith('*') || s.letter);
-    const handLeft = v.hand.length - fromHand().length + (w === 0 && words.length > 1 ? words[1].filter((s) => s.src === 'hand').length : 0);
     const spelled = slots.map((s) => s.letter || '?').join('');
     const limit = v.max_from_hand == null ? null : v.double && words.length > 1 && words[1].length > 0 ? v.dice[0] : v.max_from_hand;
     /** @type {any[]} */
@@ -506,19 +466,61 @@ export function mount(ctx) {
     if (link > 0) notes.push(h('li', { class: 'warn wc-penalty' }, `The link card is card ${link + 1}, not first: −33.3% (rule L).`));
     if (link < 0 && slots.length) notes.push(h('li', { class: 'warn' }, 'The link card is not in this word.'));
     if (limit !== null && taken > limit) notes.push(h('li', { class: 'warn' }, `The throw allows ${limit} card${limit === 1 ? '' : 's'} from the hand; this word takes ${taken}.`));
-    let est = null;
-    if (slots.length >= 2 && link >= 0 && named) {
-      const e = estimate(slots.map((s) => ({ letter: s.letter, suit: s.suit, value: s.card.startsWith('*') ? 0 : readCard(s.card).value })), link, handLeft, v.config);
-      est = h('details', { class: 'wc-estimate' },
-        h('summary', null, `Estimated score: ${e.score}`),
-        h('ol', { class: 'wc-steps' }, e.steps.map((x) => h('li', null, `${x.rule}: ${x.what} → ${x.total}`))));
-    }
     return h('div', { class: 'wc-word-box', id: `wc-wordbox-${w}` },
       words.length > 1 ? h('h4', null, `Word ${w + 1}${w === 1 ? ' (its last card is the new link)' : ''}`) : null,
       row,
       h('p', { class: 'wc-spelled', id: `wc-spelled-${w}` }, spelled ? `${spelled} · ${taken} card${taken === 1 ? '' : 's'} from the hand${limit !== null ? ` (at most ${limit})` : ''}` : ''),
       notes.length ? h('ul', { class: 'wc-notes' }, notes) : null,
-      est);
+      h('div', { id: `wc-reckon-${w}`, class: 'wc-reckon', 'aria-live': 'polite' }, reckonEl(w)));
+  }
+
+  // ---- the server's reckoning of the word being built ----
+
+  /** The play last asked about (its words as JSON) and the server's answer. */
+  let reckoning = { key: '', answer: /** @type {any} */ (null) };
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let reckonTimer = null;
+
+  /** What the server says of word `w` of the drafts. @param {number} w */
+  function reckonEl(w) {
+    const a = reckoning.answer;
+    if (!a) return null;
+    if (a.refusal) return w === 0 ? h('p', { class: 'warn wc-refusal' }, `As it stands the server would refuse this play: ${a.refusal}`) : null;
+    const word = a.words && a.words[w];
+    if (!word) return null;
+    return h('details', { class: 'wc-estimate' },
+      h('summary', null, `Score: ${word.breakdown.score}`),
+      h('ol', { class: 'wc-steps' }, word.breakdown.steps.map((/** @type {any} */ x) => h('li', { dataset: { rule: x.rule } }, `${x.rule}: ${x.what} → ${x.total}`))));
+  }
+
+  function drawReckoning() {
+    words.forEach((_, w) => {
+      const el = document.getElementById(`wc-reckon-${w}`);
+      if (el) replace(el, reckonEl(w));
+    });
+  }
+
+  /**
+   * Asks the server how the drafts would score (the game's helper), a
+   * moment after the last change; the answer is shown only while the
+   * drafts are still the play it was asked for.
+   */
+  function askScore() {
+    const p = playAction();
+    const key = 'action' in p && myTurn() ? JSON.stringify(p.action.words) : '';
+    if (key === reckoning.key) return;
+    reckoning = { key, answer: null };
+    drawReckoning();
+    if (reckonTimer) clearTimeout(reckonTimer);
+    if (!key) return;
+    reckonTimer = setTimeout(async () => {
+      try {
+        const a = await ctx.assist({ words: JSON.parse(key) });
+        if (reckoning.key !== key) return;
+        reckoning.answer = a;
+        drawReckoning();
+      } catch { /* the helper is busy or the connection is down: the play is judged when sent */ }
+    }, 250);
   }
 
   function drawBuild() {
@@ -527,6 +529,7 @@ export function mount(ctx) {
     buildEl.hidden = !turn;
     if (!turn) {
       replace(buildEl);
+      askScore();
       return;
     }
     if (!v.double && words.length > 1) {
@@ -547,7 +550,7 @@ export function mount(ctx) {
     replace(
       buildEl,
       h('h3', null, 'Your word'),
-      h('p', { class: 'note', id: 'wc-help' }, 'Click (or drag) cards from your hand into the word, or type its letters after the link card (Backspace takes the last back, Enter plays); the link card stands first unless you move it (a penalty). ◀ ▶ reorder, ✕ takes a card back. Name each Multicard.'),
+      h('p', { class: 'note', id: 'wc-help' }, 'Click (or drag) cards from your hand into the word, or type its letters after the link card (a Multicard link card takes the first letter typed; Backspace takes the last back, Enter plays); the link card stands first unless you move it (a penalty). ◀ ▶ reorder, ✕ takes a card back. Name each Multicard.'),
       words.map((_, w) => wordRow(w)),
       v.double
         ? h('div', { class: 'row' },
@@ -563,7 +566,7 @@ export function mount(ctx) {
           type: 'button',
           id: 'wc-pass',
           onclick: async () => {
-            if (await ctx.confirm('Pass this turn?', 'Pass')) send({ type: 'pass' });
+            if (await ctx.confirm(`Pass this turn? ${view().pass_rule}`, 'Pass')) send({ type: 'pass' });
           },
         }, 'Pass'),
         canFive ? h('button', {
@@ -574,6 +577,7 @@ export function mount(ctx) {
           },
         }, '⊕ Take five cards (once)') : null),
     );
+    askScore();
   }
 
   /** The words of a play with their breakdowns. @param {any[]} ws */
@@ -687,7 +691,8 @@ export function mount(ctx) {
     namesSeats: true, // players' names are in the status, the seats and the log: redrawn when they change
     /**
      * A move of the server's move list in words: the play, its score and
-     * challenge, draws and deals (cards as their notation).
+     * challenge, draws and deals (cards drawn as cards: letter, suit
+     * symbol, value).
      * @param {import('../play.js').Move} m
      */
     describeMove(m) {
@@ -698,8 +703,10 @@ export function mount(ctx) {
           case 'accepted': return `${name(e.seat)}'s play stands`;
           case 'challenged': return e.upheld ? `${ctx.seatName(e.by)} challenged ${ctx.seatName(e.seat)}: upheld` : `${ctx.seatName(e.by)} challenged ${ctx.seatName(e.seat)}: the play stands`;
           case 'scored': return `${name(e.seat)} ${e.points >= 0 ? '+' : '−'}${Math.abs(e.points)} (${e.reason})`;
-          case 'link': case 'link_turned': return `New link card: ${e.card}`;
-          case 'drew': return `${name(e.seat)} drew ${e.cards ? e.cards.join(' ') : `${e.consonants + e.vowels} card${e.consonants + e.vowels === 1 ? '' : 's'}`}`;
+          case 'link': case 'link_turned': return h('span', { class: 'wc-move-cards' }, 'New link card: ', cardEl(e.card, { class: 'tiny' }));
+          case 'drew': return e.cards
+            ? h('span', { class: 'wc-move-cards' }, `${name(e.seat)} drew `, e.cards.map((/** @type {string} */ c) => cardEl(c, { class: 'tiny' })))
+            : `${name(e.seat)} drew ${e.consonants + e.vowels} card${e.consonants + e.vowels === 1 ? '' : 's'}`;
           case 'five_cards': return `${name(e.seat)} took five cards`;
           case 'passed': return `${name(e.seat)} passed`;
           case 'new_deal': return `Deal ${e.deal}, dealt by ${ctx.seatName(e.dealer)}`;
