@@ -209,3 +209,22 @@ fn the_helper_scores_a_placement_without_judging_the_word() {
     .is_err());
     assert!(ask(&g, Viewer::Seat(Seat(1)), serde_json::json!("junk")).is_err());
 }
+
+#[test]
+fn the_vertical_reading_is_a_setting() {
+    let c: Config =
+        serde_json::from_value(serde_json::json!({"vertical": "whole_column"})).unwrap();
+    assert_eq!(c.vertical, parlor_twingrid::grid::Vertical::WholeColumn);
+    assert_eq!(
+        Config::default().vertical,
+        parlor_twingrid::grid::Vertical::EveryRun
+    );
+    assert!(
+        serde_json::from_value::<Config>(serde_json::json!({"vertical": "crossword"})).is_err()
+    );
+    let setting = TwinGrids::settings()
+        .into_iter()
+        .find(|s| s.field == "vertical")
+        .expect("offered in the lobby");
+    assert!(setting.help.contains("whole column"));
+}
