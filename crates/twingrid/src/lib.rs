@@ -434,6 +434,20 @@ impl Game for TwinGrids {
         })))
     }
 
+    /// The pie rule may make the second seat player 1: each seat is named
+    /// by the role it plays now.
+    fn seat_labels(&self) -> Option<Vec<String>> {
+        Some(
+            (0..2)
+                .map(|s| format!("player {}", self.role_of(s) + 1))
+                .collect(),
+        )
+    }
+
+    fn seats_change_sides() -> bool {
+        true
+    }
+
     fn forfeit(&self, seat: Seat) -> Option<Action> {
         (seat.0 < 2 && !self.is_over()).then_some(Action::Forfeit { seat: seat.0 })
     }

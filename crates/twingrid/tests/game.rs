@@ -228,3 +228,20 @@ fn the_vertical_reading_is_a_setting() {
         .expect("offered in the lobby");
     assert!(setting.help.contains("whole column"));
 }
+
+#[test]
+fn after_the_swap_each_seat_is_named_by_the_side_it_plays() {
+    assert!(TwinGrids::seats_change_sides());
+    let mut g = new(Config::default(), 3);
+    let labels = |g: &TwinGrids| g.seat_labels().unwrap();
+    assert_eq!(labels(&g), ["player 1", "player 2"]);
+    act(&mut g, 0, open(0, 0, 0)).unwrap();
+    act(&mut g, 1, Action::Pie { swap: true }).unwrap();
+    assert_eq!(labels(&g), ["player 2", "player 1"]);
+    // The view says the same of the viewer.
+    assert_eq!(g.view(Viewer::Seat(Seat(0))).role, Some(1));
+    let mut g = new(Config::default(), 3);
+    act(&mut g, 0, open(0, 0, 0)).unwrap();
+    act(&mut g, 1, Action::Pie { swap: false }).unwrap();
+    assert_eq!(labels(&g), ["player 1", "player 2"]);
+}
