@@ -347,6 +347,12 @@ fn turn_line(t: &Turn) -> String {
         Turn::Skipped { player } => {
             format!("player {} skips a turn (a failed challenge)", player + 1)
         }
+        Turn::Accepted { player } => {
+            format!(
+                "player {} accepts the last word: the game is over",
+                player + 1
+            )
+        }
     }
 }
 

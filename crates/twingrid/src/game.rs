@@ -198,6 +198,11 @@ pub enum Turn {
         /// Player 1 (0) or 2 (1).
         player: usize,
     },
+    /// The last word let stand by its opponent, which ends the game.
+    Accepted {
+        /// The player who accepted it: 1 (0) or 2 (1).
+        player: usize,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -293,7 +293,13 @@ impl Game for TwinGrids {
                     return Ok(events);
                 }
             }
-            (Phase::LastChallenge(_), Action::Accept) => self.phase = Phase::Over,
+            (Phase::LastChallenge(r), Action::Accept) => {
+                // An entry of its own, so that the move list and the end
+                // say who let the last word stand.
+                self.log.push(Turn::Accepted { player: *r });
+                self.challengeable = None;
+                self.phase = Phase::Over;
+            }
             (Phase::Open, _) => {
                 return Err(Error::NotNow(
                     "first place the opening word and give its points".into(),
