@@ -433,6 +433,13 @@ test('Twin Grids: after the swap every label names each person\'s side, on a des
     }
     await shot(A, 'swap-over-desktop');
     await shot(B, 'swap-over-phone');
+    // The replay names each seat by its side at the step shown.
+    const id = new URL(A.url()).pathname.split('/')[2];
+    await A.goto(`${srv.url}/replay/${id}`);
+    await A.waitForSelector('#replay-players:has-text("Ann (player 1) vs Bea (player 2)")');
+    await A.click('#replay-last');
+    await A.waitForSelector('#replay-players:has-text("Ann (player 2) vs Bea (player 1)")');
+    await A.waitForSelector('#replay-board .tg-grid[data-role="1"] h3:has-text("Player 2: Ann")');
     // The lobby's "My games" does not call Ann player 1 (her seat's number).
     for (const p of [A, B]) {
       await p.goto(srv.url + '/');
