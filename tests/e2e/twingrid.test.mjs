@@ -16,7 +16,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ParlorServer, launch, player, withArtifacts, repo, rematch, shots, waitState as waitFor, createWithFriend, openRules } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, repo, rematch, shots, waitState as waitFor, createWithFriend, openRules, PHONE } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -53,10 +53,12 @@ function sharedCount(a, b) {
 }
 
 /**
- * A word's score as grid.rs reckons it, over en.txt.
+ * A word's score as grid.rs reckons it, over en.txt, in either reading of
+ * the vertical words (`every_run`, the default, or `whole_column`).
  * @param {string[]} rows @param {string} word @param {number} col @param {string} against @param {boolean} first @param {number} bonus
+ * @param {string} [vertical]
  */
-function score(rows, word, col, against, first, bonus) {
+function score(rows, word, col, against, first, bonus, vertical = 'every_run') {
   const sh = sharedCount(word, against);
   if (first) return sh;
   let longest = 0;
@@ -66,7 +68,8 @@ function score(rows, word, col, against, first, bonus) {
       const ch = rows[r][col + i];
       if (ch === '.') break;
       run = ch + run;
-      if (LEXICON.has(run)) longest = Math.max(longest, run.length);
+      const whole = r === 0 || rows[r - 1][col + i] === '.';
+      if (LEXICON.has(run) && (vertical === 'every_run' || whole)) longest = Math.max(longest, run.length);
     }
   }
   const ana = word !== against && [...word].sort().join('') === [...against].sort().join('') ? bonus : 0;
@@ -118,7 +121,7 @@ async function playWord(p, word, column, against, keys = false) {
   const cells = await page.locator('.tg-grid.mine td.tg-cell.preview').evaluateAll((els) => els.map((e) => e.textContent).join(''));
   assert.equal(cells, word.toUpperCase(), 'the preview shows the word on the grid');
   await page.waitForSelector(`#tg-shared:has-text("Shared letters with ${against.toUpperCase()}: ${sharedCount(word, against)}")`);
-  await page.waitForSelector('#tg-estimate');
+  await page.waitForSelector('#tg-score');
   if (keys) {
     await page.focus('#tg-word');
     await page.keyboard.press('Enter');
@@ -182,6 +185,8 @@ test('Twin Grids: two players, the pie, challenges and a skipped turn, to the en
     const inside = `${o.opening}s`.length <= o.config.width ? `${o.opening}s` : o.opening;
     await A.fill('#tg-word', inside);
     await A.waitForSelector('#tg-preview .warn:has-text("played")');
+    // The server's preview refuses it and gives it no score.
+    assert.doesNotMatch(await A.locator('#tg-preview').innerText(), /score/i, 'no score for a word rule 4 refuses');
     await A.click('.tg-grid.mine button.tg-col[data-col="0"]');
     await A.click('#tg-submit');
     await A.waitForSelector('#tg-message:has-text("Not done")');
@@ -251,12 +256,9 @@ test('Twin Grids: two players, the pie, challenges and a skipped turn, to the en
     await A.waitForSelector('#tg-status:has-text("Your turn")');
     w = findWord(v, 1, { exclude: [fake] });
     await A.fill('#tg-word', w.word);
-    // The preview's estimate, when its longest run is a word, is the score.
+    // The preview, the server's reckoning, gives the score that counts.
     await A.click(`.tg-grid.mine button.tg-col[data-col="${w.column}"]`);
-    const est = await A.locator('#tg-estimate').innerText();
-    if (w.score > 0) assert.match(est, new RegExp(`= ${w.score}\\b`), `the preview gives ${w.score}: ${est}`);
-    // And the server's own reckoning (its helper) says the same score.
-    await A.waitForSelector(`#tg-exact:has-text("= ${w.score}")`);
+    await A.waitForSelector(`#tg-score:has-text("= ${w.score}")`);
     await shot(A, 'preview');
     await A.click('#tg-submit');
     v = (await waitState(bea, (m) => m.view.phase === 'last_challenge', 'the last challenge')).view;
@@ -326,6 +328,14 @@ test('Twin Grids: a game against the computer, to its end', { timeout: 240000 },
     const end = await waitState(ann, (x) => x.view.phase === 'over', 'the end');
     await A.waitForSelector('#tg-over:has-text("over")');
     await A.waitForSelector('#ranking li');
+    // Who won and why, in the game's words, not the last move's kind.
+    const why = await A.locator('#result-why').innerText();
+    assert.doesNotMatch(why, /How it ended|moved/, why);
+    assert.match(why, /(wins, \d+ points to \d+: the higher score|A tie, \d+ points each,) after 5 turns each/, why);
+    // The server's move list names the players, never "player 2 wrote".
+    const moves = await A.locator('#moves li').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).innerText));
+    assert.ok(moves.some((m) => /Ann wrote [A-Z]+/.test(m)) && moves.some((m) => /bot wrote [A-Z]+/.test(m)), moves.join('\n'));
+    assert.ok(moves.every((m) => !/player \d wrote|moved$/i.test(m)), moves.join('\n'));
     const n = end.view.log.length;
     assert.ok(n >= 10, `a long game: ${n} moves`);
     assert.equal(await A.locator('#tg-log > li').count(), n);
@@ -333,5 +343,165 @@ test('Twin Grids: a game against the computer, to its end', { timeout: 240000 },
     // Every word's breakdown is in the list.
     assert.equal(await A.locator('#tg-log > li[data-kind^="word"] ul.tg-steps').count(), end.view.log.filter((/** @type {any} */ e) => e.type === 'word').length);
     console.log(`# against the bot: ${n} moves, ${end.view.log.map((/** @type {any} */ e) => e.word || e.type).join(' ')}; scores ${end.view.scores}`);
+  });
+});
+
+/**
+ * Every place the page names a seat, as text: the seat list, "You are …",
+ * the grids' heads and the score chips.
+ * @param {import('playwright-core').Page} p
+ */
+async function labelsOn(p) {
+  return {
+    seats: await p.locator('#seats li').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).innerText)),
+    you: await p.locator('#you').innerText(),
+    heads: await p.locator('.tg-grid h3').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).innerText)),
+    chips: await p.locator('#tg-scores .tg-score').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).innerText)),
+  };
+}
+
+test('Twin Grids: after the swap every label names each person\'s side, on a desktop and a phone; the end in the game\'s words', { timeout: 240000 }, async () => {
+  const ann = await player(browser, 'Ann');
+  const bea = await player(browser, 'Bea', PHONE);
+  const A = ann.page, B = bea.page;
+  await withArtifacts([ann, bea], async () => {
+    await openRules(A, srv.url, 'twingrid');
+    await A.fill('#tg-turns', '2');
+    const invite = await createWithFriend(A);
+    await B.goto(invite);
+    // Before the pie the seats' numbers are the sides.
+    await waitState(ann, (m) => m.view.phase === 'open', 'the opening');
+    await A.waitForSelector('#you:has-text("You are player 1")');
+    await B.waitForSelector('#you:has-text("You are player 2")');
+    await A.click('#tg-open-submit');
+    await waitState(bea, (m) => m.view.phase === 'pie', 'the pie');
+    // Bea (seat 2) swaps: she is player 1 now, Ann player 2.
+    await B.click('#tg-swap');
+    let v = (await waitState(ann, (m) => m.view.phase === 'turn', 'after the swap')).view;
+    assert.deepEqual(v.seat_of, [1, 0]);
+    await A.waitForSelector('#you:has-text("You are player 2")');
+    await B.waitForSelector('#you:has-text("You are player 1")');
+    for (const p of [A, B]) {
+      await p.waitForSelector('#seats li[data-seat="0"]:has-text("Ann (player 2)")');
+      await p.waitForSelector('#seats li[data-seat="1"]:has-text("Bea (player 1)")');
+      const l = await labelsOn(p);
+      const all = [...l.seats, l.you, ...l.heads, ...l.chips].join(' | ');
+      assert.doesNotMatch(all, /\(P\d\)/, `no seat number as a side: ${all}`);
+      // Each person is named with one side everywhere: Ann 2, Bea 1.
+      for (const text of [...l.seats, ...l.heads, ...l.chips]) {
+        if (/Ann/.test(text)) assert.match(text, /player 2/i, text);
+        if (/Bea/.test(text)) assert.match(text, /player 1/i, text);
+      }
+    }
+    assert.match((await labelsOn(A)).heads[1], /^Player 2: Ann \(you\)/);
+    assert.match((await labelsOn(B)).heads[0], /^Player 1: Bea \(you\)/);
+    await shot(A, 'swap-desktop');
+    await shot(B, 'swap-phone');
+    // The phone's page fits its width.
+    assert.ok(await B.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no sideways scroll on the phone');
+
+    // Ann (player 2), Bea (player 1), Ann; Bea lets the last word stand.
+    for (const [who, role] of [[ann, 1], [bea, 0], [ann, 1]]) {
+      const n = v.log.length;
+      await who.page.waitForSelector('#tg-status:has-text("Your turn")');
+      const w = findWord(v, /** @type {number} */ (role));
+      await playWord(/** @type {Player} */ (who), w.word, w.column, v.last[1 - /** @type {number} */ (role)] || v.opening);
+      v = (await waitState(ann, (m) => m.view.log.length > n, 'the word')).view;
+    }
+    await B.waitForSelector('#tg-accept');
+    await B.click('#tg-accept');
+    const end = (await waitState(ann, (m) => m.view.phase === 'over', 'the end')).view;
+    assert.deepEqual(end.log[end.log.length - 1], { type: 'accepted', player: 0 });
+    const [s1, s2] = end.scores;
+    for (const p of [A, B]) {
+      await p.waitForSelector('#ranking li');
+      const ranking = await p.locator('#ranking li').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).innerText));
+      for (const line of ranking) {
+        if (/Ann/.test(line)) assert.match(line, /Ann \(player 2\)/, line);
+        if (/Bea/.test(line)) assert.match(line, /Bea \(player 1\)/, line);
+      }
+      // Who won and why, in the game's words; not "How it ended: … moved".
+      const why = await p.locator('#result-why').innerText();
+      assert.doesNotMatch(why, /How it ended|moved/, why);
+      assert.match(why, s1 === s2 ? /A tie/ : new RegExp(`${s1 > s2 ? 'Bea, player 1' : 'Ann, player 2'}, wins, ${Math.max(s1, s2)} points to ${Math.min(s1, s2)}: the higher score after 2 turns each; Bea let the last word, [A-Z]+, stand`), why);
+      // The move list names the players, not their roles.
+      const moves = await p.locator('#moves li').evaluateAll((els) => els.map((e) => /** @type {HTMLElement} */ (e).innerText));
+      assert.ok(moves.some((m) => /Ann wrote [A-Z]+/.test(m)) && moves.some((m) => /Bea wrote [A-Z]+/.test(m)), moves.join('\n'));
+      assert.ok(moves.every((m) => !/player \d wrote/i.test(m)), moves.join('\n'));
+      assert.match(moves[moves.length - 1], /Bea let the last word stand/);
+      await p.waitForSelector('#tg-log li[data-kind="accepted"]:has-text("Bea")');
+    }
+    await shot(A, 'swap-over-desktop');
+    await shot(B, 'swap-over-phone');
+    // The replay names each seat by its side at the step shown.
+    const id = new URL(A.url()).pathname.split('/')[2];
+    await A.goto(`${srv.url}/replay/${id}`);
+    await A.waitForSelector('#replay-players:has-text("Ann (player 1) vs Bea (player 2)")');
+    await A.click('#replay-last');
+    await A.waitForSelector('#replay-players:has-text("Ann (player 2) vs Bea (player 1)")');
+    await A.waitForSelector('#replay-board .tg-grid[data-role="1"] h3:has-text("Player 2: Ann")');
+    // The lobby's "My games" does not call Ann player 1 (her seat's number).
+    for (const p of [A, B]) {
+      await p.goto(srv.url + '/');
+      await p.waitForSelector('#my-games li a');
+      const mine = await p.locator('#my-games li').first().innerText();
+      assert.doesNotMatch(mine, /player \d|\(P\d\)/i, mine);
+      assert.match(mine, p === A ? /Twin Grids as Ann/ : /Twin Grids as Bea/, mine);
+    }
+  });
+});
+
+test('Twin Grids: the crossword reading of vertical words, and the preview is the server\'s', { timeout: 240000 }, async () => {
+  const ann = await player(browser, 'Ann');
+  const A = ann.page;
+  /** @type {any[]} */
+  const asked = [];
+  A.on('request', (r) => {
+    if (r.url().includes('/assist')) asked.push(JSON.parse(r.postData() || '{}').request);
+  });
+  await withArtifacts([ann], async () => {
+    await openRules(A, srv.url, 'twingrid');
+    await A.fill('#tg-turns', '3');
+    await A.selectOption('#tg-vertical', { label: 'only the whole column (crossword)' });
+    const botLevels = await A.locator('#seat-1 option').evaluateAll((els) => els.map((e) => /** @type {HTMLOptionElement} */ (e).value).filter((x) => x.startsWith('bot:')));
+    await A.selectOption('#seat-0', 'me');
+    await A.selectOption('#seat-1', botLevels[0]);
+    await A.click('#create-form button[type=submit]');
+    await A.click('#go-play');
+    let v = (await waitState(ann, (m) => m.view.phase === 'open', 'the opening')).view;
+    assert.equal(v.config.vertical, 'whole_column');
+    // No points given: the computer stays player 2.
+    await A.click('#tg-open-submit');
+    v = (await waitState(ann, (m) => m.view.phase === 'turn' && m.view.to_play === 0, 'my second word')).view;
+    assert.deepEqual(v.seat_of, [0, 1]);
+    let w = findWord(v, 0);
+    await playWord(ann, w.word, w.column, v.last[1] || v.opening);
+    v = (await waitState(ann, (m) => m.view.phase === 'turn' && m.view.to_play === 0 && m.view.turns_taken[0] === 2, 'my third word')).view;
+    // A placement the two readings score differently: a run inside the
+    // column is a word, the column's whole run is not.
+    const against = v.last[1] || v.opening;
+    const played = v.log.flatMap((/** @type {any} */ e) => (e.type === 'word' || e.type === 'opening' ? [e.word] : []));
+    /** @type {{word: string, column: number, every: number, whole: number} | null} */
+    let diff = null;
+    for (const cand of CANDIDATES) {
+      if (cand.length > v.config.width || played.some((p) => cand.includes(p))) continue;
+      for (let c = 0; c + cand.length <= v.config.width; c++) {
+        const every = score(v.grids[0], cand, c, against, false, v.config.anagram_bonus);
+        const whole = score(v.grids[0], cand, c, against, false, v.config.anagram_bonus, 'whole_column');
+        if (every !== whole && (!diff || every - whole > diff.every - diff.whole)) diff = { word: cand, column: c, every, whole };
+      }
+    }
+    assert.ok(diff, 'a placement the readings tell apart');
+    const before = asked.length;
+    await A.fill('#tg-word', diff.word);
+    await A.click(`.tg-grid.mine button.tg-col[data-col="${diff.column}"]`);
+    // The preview is the server's answer, in the table's reading.
+    await A.waitForSelector(`#tg-score[data-score="${diff.whole}"]`);
+    assert.ok(asked.slice(before).some((r) => r.word === diff?.word && r.column === diff?.column), 'the page asked the server');
+    await A.click('#tg-submit');
+    v = (await waitState(ann, (m) => m.view.log.some((/** @type {any} */ e) => e.type === 'word' && e.word === diff?.word), 'the word')).view;
+    const entry = v.log.find((/** @type {any} */ e) => e.type === 'word' && e.word === diff?.word);
+    assert.equal(entry.score.score, diff.whole, `whole column: ${diff.whole}, not ${diff.every}`);
+    console.log(`# crossword reading: ${diff.word} at column ${diff.column + 1} scores ${diff.whole} (every run: ${diff.every})`);
   });
 });

@@ -5,7 +5,7 @@
  * `/u/{name}` (a profile: ratings and finished games, each with its
  * replay) and `/leaderboard` (the best ratings at each game).
  */
-import { call, myName, playUrl, seatName, tokenFor } from './api.js';
+import { call, myName, playUrl, seatName, seatSide, listedSides, tokenFor } from './api.js';
 import { h, replace } from './dom.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('account-page'));
@@ -42,9 +42,28 @@ function errorLine(message) {
   return h('p', { class: 'error', role: 'alert', id: 'account-error' }, message);
 }
 
+/**
+ * The games whose seats may change sides (the catalog's
+ * `seats_change_sides`): their listings name seats without a side.
+ * @type {Set<string>}
+ */
+let changingSides = new Set();
+
+async function loadSides() {
+  const catalog = await call('GET', '/api/catalog').catch(() => ({ games: [] }));
+  changingSides = new Set(catalog.games.filter((/** @type {any} */ g) => g.seats_change_sides).map((/** @type {any} */ g) => g.name));
+}
+
 /** @param {any} g a GameSummary */
 function players(g) {
-  return g.seats.map((/** @type {any} */ s) => seatName(g.seats, s.seat)).join(' vs ');
+  const sides = listedSides(g, changingSides.has(g.game));
+  return g.seats.map((/** @type {any} */ s) => seatName(g.seats, s.seat, sides)).join(' vs ');
+}
+
+/** "player 1", or the seat's name where its side is not known. @param {any} g @param {number} seat */
+function asWho(g, seat) {
+  const sides = listedSides(g, changingSides.has(g.game));
+  return sides === false ? seatName(g.seats, seat, false) : seatSide(seat, sides);
 }
 
 async function accountPage() {
@@ -53,6 +72,7 @@ async function accountPage() {
   const status = h('p', { id: 'claim-status', 'aria-live': 'polite' });
   const held = heldSeats();
   const mine = await call('GET', '/api/account/games');
+  await loadSides();
   replace(
     root,
     h('h2', { id: 'account-name' }, `Logged in as ${me.username}`),
@@ -87,7 +107,7 @@ async function accountPage() {
     mine.games.length
       ? h('ul', { class: 'games', id: 'account-games' }, mine.games.map((/** @type {any} */ x) =>
           h('li', null,
-            h('a', { href: playUrl(x.game.id, x.token || undefined) }, `${x.game.title} as player ${x.seat + 1}`),
+            h('a', { href: playUrl(x.game.id, x.token || undefined) }, `${x.game.title} as ${asWho(x.game, x.seat)}`),
             ` · ${x.game.status}${x.game.rated ? ' · rated' : ''} · ${players(x.game)}`,
             x.game.status === 'over' ? [' · ', h('a', { href: `/replay/${x.game.id}` }, 'replay')] : null)))
       : h('p', { id: 'account-games' }, 'No games yet.'),
@@ -188,6 +208,7 @@ function ratingsList(ratings) {
 /** @param {string} name */
 async function profilePage(name) {
   const p = await call('GET', `/api/accounts/${encodeURIComponent(name)}`);
+  await loadSides();
   document.title = `parlor — ${p.username}`;
   replace(
     root,

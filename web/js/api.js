@@ -13,11 +13,14 @@
  * @typedef {{id: string, game: string, title: string, config: any, public: boolean, created_ms: number,
  *   status: 'open'|'live'|'over', seq: number, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
  *   seats: Seat[], rematch: string|null, rematch_of: string|null, waiting_for?: number[], seed_sha256?: string,
- *   aborted?: boolean, time_control?: any, rated?: boolean}} GameSummary
+ *   aborted?: boolean, time_control?: any, rated?: boolean, seat_labels?: string[]}} GameSummary
+ *   (`seat_labels`: what each seat is called now, where its number is not
+ *   its side, docs/api.md; a live game's summary only)
  * @typedef {{type: 'state', seq: number, view: any, to_act: ToAct, outcome: Outcome|null, clock: Clock|null,
  *   by: {seat: number} | 'referee' | null, events: any[], legal?: any[]|null, waiting_for?: number[],
  *   turn_clock?: {seat: number, reason: 'turn'|'absent'|'claim', ends_ms: number, remaining_ms: number, claimable_by?: number[]} | null,
- *   clocks?: Clocks | null, aborted?: boolean, move?: any, score_words?: {one: string, many: string}}} StateMsg
+ *   clocks?: Clocks | null, aborted?: boolean, move?: any, score_words?: {one: string, many: string},
+ *   seat_labels?: string[] | null}} StateMsg
  * @typedef {{ends_ms: number, remaining_ms: number}} Timer
  * @typedef {{running: boolean, bank_ms: number|null, delay_ms: number, turn: Timer|null, absent: Timer|null}} SeatClock
  * @typedef {{at_ms: number, seats: SeatClock[], round: {key: string, started_ms: number, ends_ms: number, remaining_ms: number}|null}} Clocks
@@ -163,22 +166,49 @@ export function forgetToken(id) {
 }
 
 /**
- * "Player 2" for seat 1, or the seat's name.
+ * What a seat is called: its side as the game names it now (`labels`, the
+ * state's or summary's `seat_labels`, docs/api.md), else player N.
+ * @param {number} seat @param {string[] | null | undefined} labels
+ */
+export function seatSide(seat, labels) {
+  return (labels && labels[seat]) || `player ${seat + 1}`;
+}
+
+/**
+ * The labels to name a listed game's seats with: its `seat_labels` where
+ * the summary has them (a live game's), else `false` for a game whose
+ * seats may change sides (the catalog's `seats_change_sides`: a seat's
+ * number may not be its side), else null (seat i is player i + 1).
+ * @param {GameSummary} g @param {boolean | undefined} changesSides
+ * @returns {string[] | null | false}
+ */
+export function listedSides(g, changesSides) {
+  return g.seat_labels || (changesSides ? false : null);
+}
+
+/**
+ * "Ann (P2)" for seat 1, or "Player 2" without a name; with the game's
+ * `labels` (`seat_labels`), "Ann (player 1)" as the game names the seat's
+ * side now; `labels === false` where the side is not known (a listing of
+ * a game whose seats change sides): the name alone.
  * @param {Seat[] | undefined} seats
  * @param {number} seat
+ * @param {string[] | null | false} [labels]
  */
-export function seatName(seats, seat) {
+export function seatName(seats, seat, labels) {
   const s = seats && seats[seat];
-  const label = `Player ${seat + 1}`;
-  if (!s) return label;
+  const side = labels ? seatSide(seat, labels) : `P${seat + 1}`;
+  const bare = labels === false ? `Seat ${seat + 1}` : labels ? side[0].toUpperCase() + side.slice(1) : `Player ${seat + 1}`;
+  if (!s) return bare;
+  const tag = labels === false ? '' : ` (${side})`;
   if (s.kind === 'bot') {
     const level = s.level ? s.level[0].toUpperCase() + s.level.slice(1) + ' bot' : 'Bot';
-    return `${level} (P${seat + 1})`;
+    return `${level}${tag}`;
   }
   // A seat of an account goes by the account's name (the guest name it
   // was taken under may be anything).
   const name = s.account || s.name;
-  return name ? `${name} (P${seat + 1})` : label;
+  return name ? `${name}${tag}` : bare;
 }
 
 /**

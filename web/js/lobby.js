@@ -1,6 +1,6 @@
 // @ts-check
 /** The lobby: create a game with its rules, invite links, open/running/my games. */
-import { call, playerKey, myName, setMyName, rememberToken, tokenFor, playUrl, seatName } from './api.js';
+import { call, playerKey, myName, setMyName, rememberToken, tokenFor, playUrl, seatName, seatSide, listedSides } from './api.js';
 import { h, replace, toast } from './dom.js';
 import { pageFor } from './games/index.js';
 import { wordListPicker, isUpload } from './wordlists.js';
@@ -355,12 +355,30 @@ function showCreated(res, box = /** @type {HTMLElement} */ (document.getElementB
 }
 
 /**
+ * How a listed game's seats are named (see `listedSides`).
+ * @param {GameSummary} g
+ */
+function sidesOf(g) {
+  const known = knownGames.find((k) => k.name === g.game);
+  return listedSides(g, !!known && /** @type {any} */ (known).seats_change_sides);
+}
+
+/**
+ * "player 1", or where the listing cannot know the seat's side, its name.
+ * @param {GameSummary} g @param {number} seat
+ */
+function asWho(g, seat) {
+  const sides = sidesOf(g);
+  return sides === false ? seatName(g.seats, seat, false) : seatSide(seat, sides);
+}
+
+/**
  * @param {GameSummary} g
  */
 function describe(g) {
+  const sides = sidesOf(g);
   const seats = g.seats.map((s) => {
-    if (s.kind === 'bot') return seatName(g.seats, s.seat);
-    if (s.joined) return seatName(g.seats, s.seat);
+    if (s.kind === 'bot' || s.joined) return seatName(g.seats, s.seat, sides);
     return s.open ? `Player ${s.seat + 1}: free` : `Player ${s.seat + 1}: invited`;
   });
   const age = Math.round((Date.now() - g.created_ms) / 60000);
@@ -436,7 +454,7 @@ async function refreshLists() {
             // down), but to its players it still waits.
             const waiting = g.seats.some((s) => s.kind === 'human' && !s.joined);
             const state = g.status === 'over' ? '✔ over' : waiting ? '◌ waiting for players' : '▶ running';
-            return h('li', null, h('a', { href: playUrl(g.id, x.token) }, `${g.title} as player ${x.seat + 1}`), ` · ${state} · ${describe(g)}`);
+            return h('li', null, h('a', { href: playUrl(g.id, x.token) }, `${g.title} as ${asWho(g, x.seat)}`), ` · ${state} · ${describe(g)}`);
           }))
         : h('p', null, 'Games you create or join show up here (kept for this browser).'),
     );

@@ -6,7 +6,7 @@
  * connection, errors and rematch, and hands every `state` to the game's page
  * module. It never guesses the state: what is drawn is the last `state`.
  */
-import { call, playerKey, myName, setMyName, rememberToken, tokenFor, forgetToken, playUrl, seatName, ApiError } from './api.js';
+import { call, playerKey, myName, setMyName, rememberToken, tokenFor, forgetToken, playUrl, seatName, seatSide, ApiError } from './api.js';
 import { h, replace, confirmDialog, toast } from './dom.js';
 import { pageFor } from './games/index.js';
 import { describeList, count, wordListOf } from './wordlists.js';
@@ -67,7 +67,7 @@ let mySeat = null;
 let summary;
 /** @type {import('./api.js').StateMsg | null} */
 let last = null;
-/** @type {{update: (s: any) => void, waitsWithoutView?: boolean, namesSeats?: boolean, showsClock?: boolean, error?: (e: ApiError, action: any) => boolean | void, wouldLose?: () => boolean, summary?: () => void, describeMove?: (m: Move) => (string | Node | null)[] | null, online?: () => void} | null} */
+/** @type {{update: (s: any) => void, waitsWithoutView?: boolean, namesSeats?: boolean, showsClock?: boolean, error?: (e: ApiError, action: any) => boolean | void, wouldLose?: () => boolean, summary?: () => void, describeMove?: (m: Move) => (string | Node | null)[] | null, describeEnd?: () => string | null, online?: () => void} | null} */
 let page = null;
 /**
  * The move list as the server keeps it (docs/api.md "Moves"): loaded whole
@@ -107,6 +107,26 @@ const actionsEl = /** @type {HTMLElement} */ (document.getElementById('game-acti
 const alertEl = /** @type {HTMLElement} */ (document.getElementById('alert'));
 const resultEl = /** @type {HTMLElement} */ (document.getElementById('result'));
 const movesEl = /** @type {HTMLElement} */ (document.getElementById('moves'));
+
+/**
+ * What the game calls each seat now, where a seat's number is not its side
+ * (`seat_labels`, docs/api.md: Twin Grids after the pie rule's swap): the
+ * last state's, else the summary's; null where seat i is player i + 1.
+ * @returns {string[] | null}
+ */
+function labels() {
+  return (last && last.seat_labels) || (summary && summary.seat_labels) || null;
+}
+
+/** A seat's name with its side ("Ann (player 1)"). @param {number} s */
+function nameOf(s) {
+  return seatName(summary.seats, s, labels());
+}
+
+/** A seat's side ("player 1"). @param {number} s */
+function sideOf(s) {
+  return seatSide(s, labels());
+}
 
 function clearError() {
   replace(alertEl);
@@ -222,7 +242,7 @@ function drawSeats() {
       if (bankLeft(s.seat) !== null) marks.push(h('span', { class: 'mark bank', dataset: { seat: String(s.seat) }, title: 'time left on this seat\'s clock' }));
       marks.push(h('span', { class: 'mark countdown', dataset: { seat: String(s.seat) } }));
       if (s.seat === mySeat) marks.push(h('strong', { class: 'mark you' }, '★ you'));
-      return h('li', { class: `seat${acting.has(s.seat) ? ' acting' : ''}${s.seat === mySeat ? ' me' : ''}`, dataset: { seat: String(s.seat) } }, seatName(summary.seats, s.seat), ' ', marks);
+      return h('li', { class: `seat${acting.has(s.seat) ? ' acting' : ''}${s.seat === mySeat ? ' me' : ''}`, dataset: { seat: String(s.seat) } }, nameOf(s.seat), ' ', marks);
     }),
   );
   drawBanks();
@@ -247,7 +267,7 @@ function drawYou() {
               showError(/** @type {Error} */ (e).message);
             }
           },
-        }, `Sit as player ${s.seat + 1}`),
+        }, `Sit as ${sideOf(s.seat)}`),
       ),
     );
     return;
@@ -271,7 +291,7 @@ function drawYou() {
           showError(/** @type {Error} */ (err).message);
         }
       },
-    }, `You are player ${mySeat + 1}. Name `, input, h('button', null, 'Save')),
+    }, `You are ${sideOf(mySeat)}. Name `, input, h('button', null, 'Save')),
   );
 }
 
@@ -305,21 +325,24 @@ function drawOver() {
   let headline = aborted ? 'Game aborted: nobody won' : 'Game over';
   if (outcome) {
     const first = outcome.ranking[0] || [];
-    const names = first.map((s) => (s === mySeat ? 'You' : seatName(summary.seats, s)));
+    const names = first.map((s) => (s === mySeat ? 'You' : nameOf(s)));
     if (first.length === summary.seats.length && first.length > 1) headline = 'Game over: a draw';
     else if (first.length) headline = `★ ${names.join(' and ')} ${first.length === 1 && first[0] !== mySeat ? 'wins' : 'win'}`;
     outcome.ranking.forEach((group, place) => {
-      const who = group.map((s) => seatName(summary.seats, s)).join(' and ');
+      const who = group.map((s) => nameOf(s)).join(' and ');
       const pts = outcome.scores ? ` — ${group.map((s) => plural(outcome.scores?.[s] ?? 0)).join(', ')}` : '';
       // The list numbers the places (one item per place, ties together).
       lines.push(h('li', { dataset: { place: String(place + 1) } }, `${place === 0 ? '★ ' : ''}${who}${pts}`));
     });
   }
-  const ending = moves.length && !aborted ? moveText(moves[moves.length - 1]) : null;
+  // Who won and why in the game's own words where the page has them;
+  // else how it ended: the last move.
+  const own = !aborted && page && page.describeEnd ? page.describeEnd() : null;
+  const ending = own ? null : moves.length && !aborted ? moveText(moves[moves.length - 1]) : null;
   replace(
     resultEl,
     h('h2', { id: 'result-headline' }, headline),
-    ending ? h('p', { id: 'result-why' }, 'How it ended: ', ending) : null,
+    own ? h('p', { id: 'result-why' }, own) : ending ? h('p', { id: 'result-why' }, 'How it ended: ', ending) : null,
     lines.length ? h('ol', { class: 'ranking', id: 'ranking' }, lines) : null,
     h('div', { class: 'row' },
       mySeat !== null ? h('button', { type: 'button', id: 'rematch', class: 'primary', onclick: rematch }, '↻ Rematch (same rules)') : null,
@@ -363,7 +386,7 @@ function drawAbort() {
 
 /** @param {{by: {seat: number} | 'referee'}} m */
 function whoOf(m) {
-  return m.by === 'referee' ? 'The referee' : seatName(summary.seats, m.by.seat);
+  return m.by === 'referee' ? 'The referee' : nameOf(m.by.seat);
 }
 
 /**
@@ -373,7 +396,7 @@ function whoOf(m) {
 function clockText(m) {
   const c = m.clock;
   if (!c) return '';
-  const who = c.seat === undefined ? '' : c.seat === mySeat ? 'you' : seatName(summary.seats, c.seat);
+  const who = c.seat === undefined ? '' : c.seat === mySeat ? 'you' : nameOf(c.seat);
   switch (c.reason) {
     case 'turn': return `⏱ on time: ${who} did not move in time, the computer played for ${who === 'you' ? 'you' : 'them'}`;
     case 'flag': return `⏱ on time: ${who} ran out of time`;
@@ -474,7 +497,7 @@ function drawClaim() {
     replace(box);
     return;
   }
-  const who = seatName(summary.seats, tc.seat);
+  const who = nameOf(tc.seat);
   replace(
     box,
     h('p', null, `${who} has left and their time is up. Claim the win, or the computer plays for them when the time runs out: `, h('strong', { id: 'claim-left' })),
@@ -757,7 +780,10 @@ function connect() {
 /** @param {import('./api.js').StateMsg} s */
 function onState(s) {
   if (last && s.seq < last.seq) return; // an older message: never go back
+  const sides = JSON.stringify(labels());
   last = s;
+  // A seat's side changed (the pie rule): "You are player 1" says it.
+  if (JSON.stringify(labels()) !== sides) drawYou();
   clockEnd = s.clock ? performance.now() + s.clock.remaining_ms : null;
   clocksAt = performance.now();
   document.body.dataset.seq = String(s.seq);
@@ -874,7 +900,7 @@ async function main() {
     },
     act,
     summary: () => summary,
-    seatName: (s) => seatName(summary.seats, s),
+    seatName: (s) => nameOf(s),
     clockRemaining,
     waitingFor,
     assist,

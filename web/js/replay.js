@@ -29,9 +29,16 @@ function showError(message) {
   el('replay-error').textContent = message;
 }
 
+/** What the game calls each seat at the step shown (`seat_labels`). @type {string[] | null} */
+let labels = null;
+
+function players() {
+  return summary.seats.map((s) => seatName(summary.seats, s.seat, labels)).join(' vs ');
+}
+
 /** @param {any} by */
 function who(by) {
-  if (by && typeof by === 'object' && 'seat' in by) return seatName(summary.seats, by.seat);
+  if (by && typeof by === 'object' && 'seat' in by) return seatName(summary.seats, by.seat, labels);
   return 'the referee';
 }
 
@@ -43,6 +50,10 @@ async function show(n) {
     const r = await call('GET', `/api/games/${encodeURIComponent(id)}/replay?step=${step}`);
     if (mine !== loading) return;
     showError('');
+    // Each seat named by the side it plays at this step (docs/api.md
+    // `seat_labels`: Twin Grids' pie rule may swap them).
+    labels = r.seat_labels || null;
+    el('replay-players').textContent = players();
     el('replay-step').textContent = `Move ${step} of ${steps}`;
     el('replay-move').textContent =
       step === 0
@@ -113,7 +124,7 @@ async function main() {
   steps = record.actions.length;
   el('replay-title').textContent = `${summary.title}: replay`;
   document.title = `parlor — ${summary.title} replay`;
-  el('replay-players').textContent = summary.seats.map((s) => seatName(summary.seats, s.seat)).join(' vs ');
+  el('replay-players').textContent = players();
   const link = /** @type {HTMLAnchorElement} */ (el('replay-download'));
   link.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
   link.download = `parlor-${summary.game}-${id}.json`;
@@ -135,7 +146,7 @@ async function main() {
     mySeat: null,
     act: refuse,
     summary: () => summary,
-    seatName: (/** @type {number} */ s) => seatName(summary.seats, s),
+    seatName: (/** @type {number} */ s) => seatName(summary.seats, s, labels),
     clockRemaining: () => null,
     waitingFor: () => [],
     // The game's own helper panel asks about the finished game, as a

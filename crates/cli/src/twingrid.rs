@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use parlor_core::{
     Actor, Agent, AgentContext, Budget, Game, Level, Match, Record, Seat, ToAct, Viewer,
 };
-use parlor_twingrid::grid::Grid;
+use parlor_twingrid::grid::{Grid, Vertical};
 use parlor_twingrid::{Action, Config, Turn, TwinGrids};
 use serde_json::json;
 use std::io::{BufRead, Write};
@@ -62,6 +62,11 @@ struct ScoreArgs {
     /// Points for an anagram of the opponent's word.
     #[arg(long, default_value_t = 10)]
     anagram_bonus: u32,
+    /// Which runs down a column count as vertical words: `every-run`
+    /// ending in the new row (the game's default) or `whole-column` (the
+    /// crossword reading).
+    #[arg(long, default_value = "every-run", value_parser = vertical_arg)]
+    vertical: Vertical,
     #[command(flatten)]
     dict: DictArgs,
     /// Print JSON: `shared`, `vertical_words`, `longest_vertical`, `score`.
@@ -97,6 +102,10 @@ struct PlayArgs {
     /// No challenges: words are checked as they are played.
     #[arg(long)]
     no_challenges: bool,
+    /// Which runs down a column count as vertical words: `every-run` or
+    /// `whole-column`.
+    #[arg(long, default_value = "every-run", value_parser = vertical_arg)]
+    vertical: Vertical,
     /// Which seat the person takes: 1 (opens) or 2 (decides the pie).
     #[arg(long, default_value_t = 1)]
     seat: usize,
@@ -158,6 +167,17 @@ fn selfplay(a: SelfplayArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn vertical_arg(s: &str) -> Result<Vertical, String> {
+    match s {
+        "every-run" | "every_run" => Ok(Vertical::EveryRun),
+        "whole-column" | "whole_column" => Ok(Vertical::WholeColumn),
+        _ => Err(format!(
+            "{:?}: every-run (every run ending in the new row) or whole-column (only the whole column's run)",
+            s.chars().take(40).collect::<String>()
+        )),
+    }
+}
+
 fn word_arg(what: &str, w: &str) -> Result<String> {
     if w.is_empty() || w.len() > 64 || !w.bytes().all(|b| b.is_ascii_alphabetic()) {
         bail!("{what} {w:?}: a word of 1 to 64 letters a-z");
@@ -178,7 +198,14 @@ fn score(a: ScoreArgs) -> Result<ExitCode> {
         );
     }
     let lexicon = a.dict.load()?;
-    let s = grid.score(&word, a.column - 1, &theirs, a.anagram_bonus, &lexicon);
+    let s = grid.score(
+        &word,
+        a.column - 1,
+        &theirs,
+        a.anagram_bonus,
+        &lexicon,
+        a.vertical,
+    );
     if a.json {
         let verticals: Vec<&str> = s.vertical_words.iter().map(|v| v.word.as_str()).collect();
         let where_: Vec<_> = s
@@ -320,6 +347,12 @@ fn turn_line(t: &Turn) -> String {
         Turn::Skipped { player } => {
             format!("player {} skips a turn (a failed challenge)", player + 1)
         }
+        Turn::Accepted { player } => {
+            format!(
+                "player {} accepts the last word: the game is over",
+                player + 1
+            )
+        }
     }
 }
 
@@ -398,6 +431,7 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
         turns: a.turns,
         anagram_bonus: a.anagram_bonus,
         challenges: !a.no_challenges,
+        vertical: a.vertical,
         lexicon,
         ..Config::default()
     };

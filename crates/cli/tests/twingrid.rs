@@ -86,6 +86,54 @@ fn score_explains_the_product() {
 }
 
 #[test]
+fn score_takes_the_vertical_reading() {
+    // x over a, then t: every run ending in the new row counts AT; the
+    // crossword reading counts only XAT, which is not a word.
+    let score = |extra: &[&str]| {
+        let mut args = vec![
+            "twingrid",
+            "score",
+            "--grid",
+            "x../a..",
+            "--opponent-last",
+            "tan",
+            "--word",
+            "tan",
+            "--column",
+            "1",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = parlor(&args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let every = score(&[]);
+    assert_eq!(every["vertical_words"], serde_json::json!(["at"]));
+    assert_eq!(every["score"], 6);
+    assert_eq!(score(&["--vertical", "every-run"]), every);
+    let whole = score(&["--vertical", "whole-column"]);
+    assert_eq!(whole["vertical_words"], serde_json::json!([]));
+    assert_eq!(whole["score"], 0);
+    let (code, _, err) = parlor(&[
+        "twingrid",
+        "score",
+        "--grid",
+        "x..",
+        "--opponent-last",
+        "a",
+        "--word",
+        "at",
+        "--column",
+        "1",
+        "--vertical",
+        "crossword",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("whole-column"), "{err}");
+}
+
+#[test]
 fn a_game_against_the_computer_replays() {
     let dir = std::env::temp_dir().join(format!("parlor-twingrid-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -502,6 +502,22 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         ScoreWords::POINTS
     }
 
+    /// What each seat is called now, where a seat's number is not its
+    /// side: after Twin Grids' pie rule the second seat may be player 1.
+    /// `None` (the default): seat `i` is player `i + 1` all game long. A
+    /// host sends it with every state and in a live game's summary, and
+    /// pages name seats with it.
+    fn seat_labels(&self) -> Option<Vec<String>> {
+        None
+    }
+
+    /// Whether [`Game::seat_labels`] may change during a game (the pie
+    /// rule's swap): a listing made without the game's state then cannot
+    /// say a seat's side. The default: `false`.
+    fn seats_change_sides() -> bool {
+        false
+    }
+
     /// A clock the host must keep for this state, if any: once
     /// [`Deadline::seconds`] have passed since a state with this
     /// [`Deadline::key`] was first reached, the host applies

@@ -157,6 +157,8 @@ pub trait DynMatch: Send + Sync {
     fn outcome(&self) -> Option<Outcome>;
     /// How the outcome's scores read (see [`crate::Game::score_words`]).
     fn score_words(&self) -> crate::ScoreWords;
+    /// What each seat is called now (see [`crate::Game::seat_labels`]).
+    fn seat_labels(&self) -> Option<Vec<String>>;
     /// The game record as JSON.
     fn record_json(&self) -> Value;
     /// Number of accepted actions so far.
@@ -299,6 +301,9 @@ impl<G: Game> DynMatch for Match<G> {
     fn score_words(&self) -> crate::ScoreWords {
         self.state().score_words()
     }
+    fn seat_labels(&self) -> Option<Vec<String>> {
+        self.state().seat_labels()
+    }
     fn record_json(&self) -> Value {
         to_value(self.record())
     }
@@ -410,6 +415,9 @@ pub trait GameEntry: Send + Sync {
     fn presets(&self) -> Vec<crate::Preset>;
     /// How to play, in short ([`Game::how_to_play`]).
     fn how_to_play(&self) -> &'static str;
+    /// Whether seats may change sides during a game
+    /// ([`Game::seats_change_sides`]).
+    fn seats_change_sides(&self) -> bool;
     /// What JSON rules need from the host ([`Game::needs`]): their seat
     /// count and word lists. Fails on JSON that is not this game's rules.
     fn needs(&self, config: &Value) -> Result<Needs, RegistryError>;
@@ -551,6 +559,9 @@ impl<G: Game> GameEntry for Entry<G> {
     }
     fn how_to_play(&self) -> &'static str {
         G::how_to_play()
+    }
+    fn seats_change_sides(&self) -> bool {
+        G::seats_change_sides()
     }
     fn needs(&self, config: &Value) -> Result<Needs, RegistryError> {
         Ok(G::needs(&new_config::<G>(config)?))

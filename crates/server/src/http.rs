@@ -180,6 +180,7 @@ async fn catalog(State(hub): State<Hub>) -> Json<Value> {
                 "settings": e.settings(),
                 "presets": e.presets(),
                 "how_to_play": e.how_to_play(),
+                "seats_change_sides": e.seats_change_sides(),
                 "rules_url": crate::web::has_rules(info.name).then(|| format!("/rules/{}", info.name)),
             })
         })

@@ -357,6 +357,7 @@ pub(crate) async fn replay(
             "outcome": m.outcome(),
             "by": by,
             "events": events,
+            "seat_labels": m.seat_labels(),
         })
         .to_string();
         // The helper's answers were written as JSON when they were made:

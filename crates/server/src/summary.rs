@@ -31,6 +31,10 @@ pub(crate) struct Summary<'a> {
     rated: bool,
     rematch: &'a Option<String>,
     rematch_of: &'a Option<String>,
+    /// What each seat is called now where its number is not its side
+    /// (`Game::seat_labels`): a live game's summary only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seat_labels: Option<Vec<String>>,
     seats: Seats<'a>,
     seed_sha256: String,
     seq: usize,
@@ -84,6 +88,7 @@ impl<'a> Summary<'a> {
             rated: row.rated,
             rematch: &row.rematch,
             rematch_of: &row.rematch_of,
+            seat_labels: None,
             seats: Seats { seats, connected },
             seed_sha256: crate::seed_sha256(row.seed),
             seq: row.status.seq,
@@ -102,6 +107,14 @@ impl<'a> Summary<'a> {
         Summary {
             clocks: Some(clocks),
             waiting_for: Some(waiting_for),
+            ..self
+        }
+    }
+
+    /// With what each seat is called now, as the game's state says.
+    pub(crate) fn labelled(self, seat_labels: Option<Vec<String>>) -> Self {
+        Summary {
+            seat_labels,
             ..self
         }
     }
@@ -247,6 +260,22 @@ mod tests {
     }
 
     #[test]
+    fn a_live_summary_names_seats_as_the_game_does() {
+        let (row, seats) = (row(), seats());
+        let summary = Summary::of(&row, &seats, "Twin Grids", None, None)
+            .live(serde_json::json!(null), serde_json::json!([]))
+            .labelled(Some(vec!["player 2".into(), "player 1".into()]));
+        // The keys still in order: the text is the value.
+        assert_eq!(summary.text().get(), summary.value().to_string());
+        assert_eq!(
+            summary.value()["seat_labels"],
+            serde_json::json!(["player 2", "player 1"])
+        );
+        let plain = Summary::of(&row, &seats, "Nim", None, None).labelled(None);
+        assert!(plain.value().get("seat_labels").is_none());
+    }
+
+    #[test]
     fn a_game_whose_free_seats_are_all_invited_is_live_not_open() {
         let (mut row, mut seats) = (row(), seats());
         seats[0].joined = false;
@@ -271,6 +300,10 @@ mod tests {
         let v = Summary::of(&row, &seats, "Nim", None, None).value();
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
         assert!(!keys.contains(&"clocks") && !keys.contains(&"waiting_for"));
+        assert!(
+            !keys.contains(&"seat_labels"),
+            "a listing cannot know sides"
+        );
         assert_eq!(v["status"], "open");
         assert_eq!(v["seats"][0]["connected"], false);
         assert_eq!(v["seats"][1]["connected"], true);

@@ -16,6 +16,7 @@ fn bench(c: &mut Criterion) {
         against: "restrain",
         first: false,
         anagram_bonus: 10,
+        vertical: parlor_twingrid::grid::Vertical::EveryRun,
         k: 24,
     };
     let played = ["stone", "planet", "tears", "orate", "restrain"];

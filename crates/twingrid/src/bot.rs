@@ -17,7 +17,7 @@
 //! word its dictionary does not hold (Easy: half of them).
 
 use crate::game::{Config, TwinGrids};
-use crate::grid::Grid;
+use crate::grid::{Grid, Vertical};
 use crate::{Action, View};
 use parlor_core::{Agent, AgentContext, ConfigError, GameRng, Level, Resources, Seed};
 use parlor_lexicon::{common, count_letters, CountedWords, Lexicon};
@@ -49,6 +49,8 @@ pub struct Query<'a> {
     pub first: bool,
     /// The anagram bonus.
     pub anagram_bonus: u32,
+    /// Which runs count as vertical words.
+    pub vertical: Vertical,
     /// How many placements to keep, best first.
     pub k: usize,
 }
@@ -66,10 +68,11 @@ pub fn placements(
         against,
         first,
         anagram_bonus,
+        vertical,
         k,
     } = *q;
     let width = grid.width();
-    let table = grid.vertical_table(lexicon);
+    let table = grid.vertical_table(lexicon, vertical);
     let theirs = count_letters(against);
     // (score, word, column), kept as the best `k` allowed.
     let mut best: Vec<(u32, u32, usize)> = Vec::new();
@@ -146,6 +149,8 @@ pub struct Table {
     pub played: Vec<String>,
     /// The anagram bonus.
     pub anagram_bonus: u32,
+    /// Which runs count as vertical words.
+    pub vertical: Vertical,
 }
 
 impl Table {
@@ -173,6 +178,7 @@ impl Table {
             first: role == 1 && view.turns_taken[1] == 0,
             played,
             anagram_bonus: view.config.anagram_bonus,
+            vertical: view.config.vertical,
         })
     }
 }
@@ -217,6 +223,7 @@ impl Bot {
                     against,
                     first,
                     anagram_bonus: table.anagram_bonus,
+                    vertical: table.vertical,
                     k,
                 };
                 placements(&self.words, grid, &self.lexicon, &q, allowed)

@@ -29,6 +29,7 @@ pub fn configs(lexicon: &str) -> Vec<Config> {
             width: 12,
             turns: 3,
             anagram_bonus: 0,
+            vertical: crate::grid::Vertical::WholeColumn,
             ..base
         },
     ]
@@ -99,6 +100,7 @@ fn extra(g: &TwinGrids, rng: &mut GameRng) -> Option<(Actor, Action)> {
         against: &against,
         first,
         anagram_bonus: g.rules().anagram_bonus,
+        vertical: g.rules().vertical,
         k: 5,
     };
     let allowed = |w: &str| g.refusal(w).is_none();

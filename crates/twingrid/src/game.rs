@@ -5,7 +5,7 @@
 //! *player 2* the other; the pie rule lets the second seat take either
 //! role, so roles are kept apart from seats ([`TwinGrids::seat_of`]).
 
-use crate::grid::{Grid, TurnScore};
+use crate::grid::{Grid, TurnScore, Vertical};
 use parlor_core::{ConfigError, ErrorKind, GameError, GameRng, Seed};
 use parlor_lexicon::Lexicon;
 use serde::{Deserialize, Serialize};
@@ -24,6 +24,9 @@ pub struct Config {
     pub anagram_bonus: u32,
     /// Whether words may be challenged (and so bluffed).
     pub challenges: bool,
+    /// Which runs of a column count as vertical words: every run ending at
+    /// the new row (the default) or only the whole column's run.
+    pub vertical: Vertical,
     /// The most points player 1 may give at the opening.
     pub max_opening_points: u32,
     /// The dictionary.
@@ -37,6 +40,7 @@ impl Default for Config {
             turns: 8,
             anagram_bonus: 10,
             challenges: true,
+            vertical: Vertical::EveryRun,
             max_opening_points: 100,
             lexicon: parlor_lexicon::DEFAULT.to_string(),
         }
@@ -192,6 +196,11 @@ pub enum Turn {
     /// A turn skipped after a failed challenge.
     Skipped {
         /// Player 1 (0) or 2 (1).
+        player: usize,
+    },
+    /// The last word let stand by its opponent, which ends the game.
+    Accepted {
+        /// The player who accepted it: 1 (0) or 2 (1).
         player: usize,
     },
 }
@@ -378,6 +387,7 @@ impl TwinGrids {
             self.against(role),
             self.config.anagram_bonus,
             &self.lexicon,
+            self.config.vertical,
         );
         if first {
             score.score = score.shared as u32;

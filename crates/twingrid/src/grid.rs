@@ -7,13 +7,31 @@
 //!   letters that ends at the new row, goes up without a gap, is at least
 //!   two letters long and is a word of the dictionary (so `x a t` upward
 //!   forms `at`, and `xat` only if it is a word). The multiplier is the
-//!   longest such word's length; with none, 0.
+//!   longest such word's length; with none, 0. That is the reading
+//!   [`Vertical::EveryRun`]; [`Vertical::WholeColumn`] (the crossword
+//!   reading) counts only the whole run of letters in the column, from the
+//!   top of the run down to the new row.
 
 use parlor_lexicon::Lexicon;
 use serde::Serialize;
 
 /// The widest grid.
 pub const MAX_WIDTH: usize = 20;
+
+/// Which runs of a column count as the vertical words a new word forms
+/// (the posting's "the longest word that you formed vertically" allows
+/// both; `docs/rules/twingrid.md` says why the first is the default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Vertical {
+    /// Every run of letters that ends at the new row and goes up without a
+    /// gap: `dam` counts inside the column `f c d a m`.
+    #[default]
+    EveryRun,
+    /// Only the whole run in the column, from its top letter down to the
+    /// new row (as a crossword reads it): `fcdam` or nothing.
+    WholeColumn,
+}
 
 /// A grid: rows of cells, top first; `None` is an empty cell.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,30 +176,35 @@ impl Grid {
         self.rows.iter().rev().map_while(move |r| r[column])
     }
 
-    /// The vertical words a letter `b` in the next row at `column` forms.
-    pub fn vertical_words_at(&self, column: usize, b: u8, lexicon: &Lexicon) -> Vec<String> {
+    /// The vertical words a letter `b` in the next row at `column` forms,
+    /// read as `vertical` says.
+    pub fn vertical_words_at(
+        &self,
+        column: usize,
+        b: u8,
+        lexicon: &Lexicon,
+        vertical: Vertical,
+    ) -> Vec<String> {
         let mut run: Vec<u8> = vec![b];
-        let mut out = Vec::new();
-        for up in self.above(column) {
-            run.push(up);
-            let word: String = run.iter().rev().map(|&c| char::from(c)).collect();
-            if lexicon.contains(&word) {
-                out.push(word);
-            }
-        }
-        out
+        run.extend(self.above(column));
+        let word = |n: usize| -> String { run[..n].iter().rev().map(|&c| char::from(c)).collect() };
+        let lengths = match vertical {
+            Vertical::EveryRun => 2..=run.len(),
+            Vertical::WholeColumn => run.len().max(2)..=run.len(),
+        };
+        lengths.map(word).filter(|w| lexicon.contains(w)).collect()
     }
 
     /// The longest vertical word each letter would form in each column of
     /// the next row: `table[column][letter]` (0: none), for the bot.
-    pub fn vertical_table(&self, lexicon: &Lexicon) -> Vec<[u8; 26]> {
+    pub fn vertical_table(&self, lexicon: &Lexicon, vertical: Vertical) -> Vec<[u8; 26]> {
         (0..self.width)
             .map(|c| {
                 let mut t = [0u8; 26];
                 if self.above(c).next().is_some() {
                     for (l, slot) in t.iter_mut().enumerate() {
                         *slot = self
-                            .vertical_words_at(c, b'a' + l as u8, lexicon)
+                            .vertical_words_at(c, b'a' + l as u8, lexicon, vertical)
                             .iter()
                             .map(|w| w.len() as u8)
                             .max()
@@ -195,7 +218,8 @@ impl Grid {
 
     /// The score of writing `word` at `column` against the opponent's last
     /// word `theirs`: shared letters times the longest vertical word, plus
-    /// `anagram_bonus` for an anagram of theirs.
+    /// `anagram_bonus` for an anagram of theirs; vertical words read as
+    /// `vertical` says.
     pub fn score(
         &self,
         word: &str,
@@ -203,11 +227,12 @@ impl Grid {
         theirs: &str,
         anagram_bonus: u32,
         lexicon: &Lexicon,
+        vertical: Vertical,
     ) -> TurnScore {
         let (shared, shared_letters) = shared(word, theirs);
         let mut vertical_words = Vec::new();
         for (i, b) in word.bytes().enumerate() {
-            for w in self.vertical_words_at(column + i, b, lexicon) {
+            for w in self.vertical_words_at(column + i, b, lexicon, vertical) {
                 vertical_words.push(VerticalWord {
                     column: column + i,
                     word: w,
@@ -282,17 +307,17 @@ mod tests {
         // "at" down that column (and here "ta" down the one before).
         let mut g = Grid::new(9);
         g.write("tan", 1);
-        let s = g.score("cat", 0, "tact", 10, &lex());
+        let s = g.score("cat", 0, "tact", 10, &lex(), Vertical::EveryRun);
         assert_eq!(s.longest_vertical, 2);
         assert_eq!(s.shared, 3, "cat and tact share c, a, t");
         assert_eq!(s.score, 6);
         let words: Vec<&str> = s.vertical_words.iter().map(|v| v.word.as_str()).collect();
         assert_eq!(words, ["ta", "at"]);
         // Far from tan nothing is formed: no vertical word, no score.
-        let s = g.score("cat", 6, "tact", 10, &lex());
+        let s = g.score("cat", 6, "tact", 10, &lex(), Vertical::EveryRun);
         assert_eq!((s.longest_vertical, s.score), (0, 0));
         // An anagram of the opponent's word earns the bonus on top.
-        let s = g.score("act", 0, "cat", 10, &lex());
+        let s = g.score("act", 0, "cat", 10, &lex(), Vertical::EveryRun);
         assert_eq!(s.anagram_bonus, 10);
     }
 
@@ -302,13 +327,55 @@ mod tests {
         g.write("t", 0);
         g.write("a", 0);
         // t a n down column 0: "tan" (3) and "an" (2).
-        let s = g.score("n", 0, "n", 0, &lex());
+        let s = g.score("n", 0, "n", 0, &lex(), Vertical::EveryRun);
         assert_eq!(s.longest_vertical, 3);
         let mut g = Grid::new(4);
         g.write("t", 0);
         g.write("x", 1);
         // A gap under t: column 0 holds nothing directly above the new row.
-        assert!(g.vertical_words_at(0, b'a', &lex()).is_empty());
+        assert!(g
+            .vertical_words_at(0, b'a', &lex(), Vertical::EveryRun)
+            .is_empty());
+    }
+
+    #[test]
+    fn the_crossword_reading_counts_only_the_whole_column() {
+        // The column f c d a, then m: every run ending at m counts
+        // `dam` (and `am`); the crossword reading only `fcdam`, not a word.
+        let lexicon = Lexicon::from_words("t", ["dam", "am", "ham", "cham", "ma"])
+            .unwrap()
+            .0;
+        let mut g = Grid::new(3);
+        for l in ["f", "c", "d", "a"] {
+            g.write(l, 0);
+        }
+        let every = g.score("m", 0, "m", 0, &lexicon, Vertical::EveryRun);
+        let words: Vec<&str> = every
+            .vertical_words
+            .iter()
+            .map(|v| v.word.as_str())
+            .collect();
+        assert_eq!((words, every.longest_vertical), (vec!["am", "dam"], 3));
+        let whole = g.score("m", 0, "m", 0, &lexicon, Vertical::WholeColumn);
+        assert_eq!((whole.vertical_words.len(), whole.score), (0, 0));
+        assert_eq!(g.vertical_table(&lexicon, Vertical::WholeColumn)[0][12], 0);
+        assert_eq!(g.vertical_table(&lexicon, Vertical::EveryRun)[0][12], 3);
+        // Where the whole run is a word, both readings count it.
+        let mut g = Grid::new(3);
+        for l in ["c", "h", "a"] {
+            g.write(l, 0);
+        }
+        let whole = g.score("m", 0, "m", 0, &lexicon, Vertical::WholeColumn);
+        let words: Vec<&str> = whole
+            .vertical_words
+            .iter()
+            .map(|v| v.word.as_str())
+            .collect();
+        assert_eq!((words, whole.longest_vertical), (vec!["cham"], 4));
+        // A letter with nothing above forms nothing in either reading.
+        assert!(Grid::new(3)
+            .vertical_words_at(0, b'a', &lexicon, Vertical::WholeColumn)
+            .is_empty());
     }
 
     #[test]

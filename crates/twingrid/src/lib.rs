@@ -10,12 +10,12 @@
 //! lets player 2 choose a side ([`TwinGrids`]).
 //!
 //! ```
-//! use parlor_twingrid::grid::{shared, Grid};
+//! use parlor_twingrid::grid::{shared, Grid, Vertical};
 //! let lexicon = parlor_lexicon::Lexicon::embedded("en").unwrap();
 //! let mut grid = Grid::new(9);
 //! grid.write("tan", 1);
 //! // cat with its t under the a of tan: "at" down column 2 (and "ta" down column 1).
-//! let s = grid.score("cat", 0, "tact", 10, &lexicon);
+//! let s = grid.score("cat", 0, "tact", 10, &lexicon, Vertical::EveryRun);
 //! assert_eq!((s.shared, s.longest_vertical, s.score), (3, 2, 6));
 //! assert_eq!(shared("tact", "that").0, 3);
 //! ```
@@ -31,7 +31,7 @@ pub use game::{Action, Config, Error, Turn, TwinGrids};
 use game::Phase;
 use parlor_core::{
     Actor, Agent, ConfigError, Game, GameInfo, Level, LexiconStamp, Needs, Outcome, Resources,
-    Seat, Seed, Setting, SettingKind, ToAct, Viewer,
+    Seat, Seed, Setting, SettingKind, SettingOption, ToAct, Viewer,
 };
 use serde::Serialize;
 
@@ -136,6 +136,17 @@ impl Game for TwinGrids {
                 label: "Challenges",
                 help: "words may be challenged, and so bluffed",
                 kind: SettingKind::Bool,
+            },
+            Setting {
+                field: "vertical",
+                label: "Vertical words",
+                help: "which runs down a column count as words: every run ending in the new row, or only the whole column (as in a crossword)",
+                kind: SettingKind::Choice {
+                    options: vec![
+                        SettingOption::text("every_run", "every run ending in the new row"),
+                        SettingOption::text("whole_column", "only the whole column (crossword)"),
+                    ],
+                },
             },
             Setting {
                 field: "lexicon",
@@ -282,7 +293,13 @@ impl Game for TwinGrids {
                     return Ok(events);
                 }
             }
-            (Phase::LastChallenge(_), Action::Accept) => self.phase = Phase::Over,
+            (Phase::LastChallenge(r), Action::Accept) => {
+                // An entry of its own, so that the move list and the end
+                // say who let the last word stand.
+                self.log.push(Turn::Accepted { player: *r });
+                self.challengeable = None;
+                self.phase = Phase::Over;
+            }
             (Phase::Open, _) => {
                 return Err(Error::NotNow(
                     "first place the opening word and give its points".into(),
@@ -421,6 +438,20 @@ impl Game for TwinGrids {
             "score": score,
             "refusal": self.refusal(&word),
         })))
+    }
+
+    /// The pie rule may make the second seat player 1: each seat is named
+    /// by the role it plays now.
+    fn seat_labels(&self) -> Option<Vec<String>> {
+        Some(
+            (0..2)
+                .map(|s| format!("player {}", self.role_of(s) + 1))
+                .collect(),
+        )
+    }
+
+    fn seats_change_sides() -> bool {
+        true
     }
 
     fn forfeit(&self, seat: Seat) -> Option<Action> {

@@ -209,3 +209,63 @@ fn the_helper_scores_a_placement_without_judging_the_word() {
     .is_err());
     assert!(ask(&g, Viewer::Seat(Seat(1)), serde_json::json!("junk")).is_err());
 }
+
+#[test]
+fn after_the_swap_each_seat_is_named_by_the_side_it_plays() {
+    assert!(TwinGrids::seats_change_sides());
+    let mut g = new(Config::default(), 3);
+    let labels = |g: &TwinGrids| g.seat_labels().unwrap();
+    assert_eq!(labels(&g), ["player 1", "player 2"]);
+    act(&mut g, 0, open(0, 0, 0)).unwrap();
+    act(&mut g, 1, Action::Pie { swap: true }).unwrap();
+    assert_eq!(labels(&g), ["player 2", "player 1"]);
+    // The view says the same of the viewer.
+    assert_eq!(g.view(Viewer::Seat(Seat(0))).role, Some(1));
+    let mut g = new(Config::default(), 3);
+    act(&mut g, 0, open(0, 0, 0)).unwrap();
+    act(&mut g, 1, Action::Pie { swap: false }).unwrap();
+    assert_eq!(labels(&g), ["player 1", "player 2"]);
+}
+
+#[test]
+fn accepting_the_last_word_is_a_turn_of_the_log() {
+    let config = Config {
+        turns: 2,
+        ..Config::default()
+    };
+    let mut g = new(config, 5);
+    act(&mut g, 0, open(0, 0, 0)).unwrap();
+    act(&mut g, 1, Action::Pie { swap: true }).unwrap();
+    // Seat 0 is player 2 now and moves last: its two words round player 1's.
+    for (seat, word) in [(0, "qz"), (1, "zq"), (0, "xv")] {
+        act(&mut g, seat, play(word, 0)).unwrap();
+    }
+    let view = g.view(Viewer::Spectator);
+    assert_eq!(view.phase, "last_challenge");
+    assert_eq!(view.to_play, Some(0), "player 1 (seat 1) may challenge");
+    let events = act(&mut g, 1, Action::Accept).unwrap();
+    assert_eq!(events, [Turn::Accepted { player: 0 }]);
+    let view = g.view(Viewer::Spectator);
+    assert_eq!(view.phase, "over");
+    assert_eq!(view.log.last(), Some(&Turn::Accepted { player: 0 }));
+    assert!(!view.can_challenge);
+}
+
+#[test]
+fn the_vertical_reading_is_a_setting() {
+    let c: Config =
+        serde_json::from_value(serde_json::json!({"vertical": "whole_column"})).unwrap();
+    assert_eq!(c.vertical, parlor_twingrid::grid::Vertical::WholeColumn);
+    assert_eq!(
+        Config::default().vertical,
+        parlor_twingrid::grid::Vertical::EveryRun
+    );
+    assert!(
+        serde_json::from_value::<Config>(serde_json::json!({"vertical": "crossword"})).is_err()
+    );
+    let setting = TwinGrids::settings()
+        .into_iter()
+        .find(|s| s.field == "vertical")
+        .expect("offered in the lobby");
+    assert!(setting.help.contains("whole column"));
+}

@@ -5,15 +5,16 @@
  * word marked and the one the next word is scored against highlighted, the
  * scores; the opening (the opening word's column and its points), the pie
  * decision, a word typed and placed by column with a preview on the grid
- * (where it goes, the shared letters, the vertical runs it would form and
- * the score they would give), challenges and the last word's challenge or
- * acceptance, and every turn's score in the move list.
+ * (where it goes, and the server's reckoning of it: the shared letters,
+ * the vertical words it would form, the score or rule 4's refusal),
+ * challenges and the last word's challenge or acceptance, and every turn's
+ * score in the move list.
  *
  * Actions and view: crates/twingrid/src/game.rs (`Action`, `Turn`),
- * crates/twingrid/src/lib.rs (`View`), grid.rs (`TurnScore`). The page
- * cannot check the dictionary: the preview lists the vertical runs a word
- * would form and the score if the longest is a word; the server decides
- * which are words, and its score is the one that counts.
+ * crates/twingrid/src/lib.rs (`View`, the helper `assist`), grid.rs
+ * (`TurnScore`). The page scores nothing itself: the rules (the
+ * dictionary, the vertical reading the table chose, rule 4) live in the
+ * server, and the page shows its answer.
  */
 import { h, oneAtATime, replace, warningLine } from '../dom.js';
 
@@ -22,54 +23,6 @@ export const lobby = {
   prefix: 'tg',
   note: 'Player 1 places a random opening word and gives points to either side; then player 2 chooses a side (the pie rule). A word scores the letters it shares with the opponent’s last word times the longest word it forms down a column. No word may contain a word already played.',
 };
-
-/**
- * The size of the multiset intersection of two words' letters, and those
- * letters in the first word's order.
- * @param {string} word @param {string} other
- * @returns {{n: number, letters: string}}
- */
-export function shared(word, other) {
-  /** @type {Record<string, number>} */
-  const left = {};
-  for (const c of other) left[c] = (left[c] || 0) + 1;
-  let letters = '';
-  for (const c of word) {
-    if (left[c]) {
-      left[c]--;
-      letters += c;
-    }
-  }
-  return { n: letters.length, letters };
-}
-
-/**
- * The vertical runs a word written in the next row would form: in each
- * column it covers, every run of letters ending at the new row, going up
- * without a gap, at least two letters long (top to bottom).
- * @param {string[]} rows the grid's rows as text (`.` empty)
- * @param {string} word @param {number} column
- * @returns {{column: number, word: string, top: number}[]} longest first
- */
-export function verticalRuns(rows, word, column) {
-  /** @type {{column: number, word: string, top: number}[]} */
-  const out = [];
-  const row = rows.length;
-  for (let i = 0; i < word.length; i++) {
-    const c = column + i;
-    let run = word[i];
-    for (let r = row - 1; r >= 0; r--) {
-      const ch = rows[r][c];
-      if (!ch || ch === '.') break;
-      run = ch + run;
-      out.push({ column: c, word: run, top: r });
-    }
-  }
-  return out.sort((a, b) => b.word.length - a.word.length || a.column - b.column);
-}
-
-/** Whether two words are anagrams (the same letters, another word). @param {string} a @param {string} b */
-const anagram = (a, b) => a !== b && a.length === b.length && [...a].sort().join('') === [...b].sort().join('');
 
 /** @param {import('../play.js').PageContext} ctx */
 export function mount(ctx) {
@@ -162,11 +115,13 @@ export function mount(ctx) {
    * @param {number} s
    */
   const seatLabel = (s) => {
-    const n = ctx.seatName(s).replace(/ \(P\d+\)$/, '');
+    const n = ctx.seatName(s).replace(/ \([^)]*\)$/, '');
     return /^Player \d+$/.test(n) ? `Seat ${s + 1}` : n;
   };
   const seatWho = (/** @type {number} */ s) => (s === ctx.mySeat ? `${seatLabel(s)} (you)` : seatLabel(s));
   const who = (/** @type {number} */ r) => seatWho(seatOf(r));
+  /** "Ann (you, player 2)": a role's player and the side. @param {number} r */
+  const whoSide = (r) => `${seatLabel(seatOf(r))} (${seatOf(r) === ctx.mySeat ? 'you, ' : ''}${roleName(r)})`;
   const up = (/** @type {string} */ w) => w.toUpperCase();
 
   const say = warningLine(message);
@@ -249,99 +204,101 @@ export function mount(ctx) {
     }
   });
 
-  // ---- the preview ----
+  // ---- the preview: the server's reckoning ----
+
+  // The server scores a placement (its helper, `TwinGrids::assist`: the
+  // dictionary's vertical words in the table's reading, rule 4, player 2's
+  // first word), asked a moment after the typing or the column stops
+  // moving; the page shows that answer and nothing of its own.
+  /** The last answer, for the placement of `key`. @type {null | {key: string, answer: any}} */
+  let reckoning = null;
+  let askedKey = '';
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let askTimer;
 
   /**
-   * What the word typed would score at the chosen column, as far as the
-   * page can tell (it cannot check the dictionary).
-   * @returns {null | {word: string, fits: boolean, against: string, first: boolean, shared: {n: number, letters: string},
-   *   runs: {column: number, word: string, top: number}[], longest: number, bonus: number, refusal: string}}
+   * The word typed and its column, while it is mine to play and may be
+   * asked about.
+   * @returns {null | {word: string, column: number, fits: boolean, key: string}}
    */
-  function preview() {
+  function placement() {
     const v = view();
-    const r = myRole();
     const w = typed();
-    if (r === null || !mine('turn') || !w || !/^[a-z]+$/.test(w)) return null;
-    const rows = v.grids[r];
-    const against = v.last[1 - r] || v.opening;
-    const first = r === 1 && v.turns_taken[1] === 0;
-    const fits = column + w.length <= v.config.width;
-    const runs = fits ? verticalRuns(rows, w, column) : [];
-    const played = v.log.flatMap((/** @type {any} */ e) => (e.type === 'word' || e.type === 'opening' ? [e.word] : []));
-    const p = played.find((/** @type {string} */ x) => w.includes(x));
-    const refusal = p ? (p === w ? `${up(w)} has been played already` : `${up(w)} contains ${up(p)}, which has been played (rule 4)`) : '';
-    return {
-      word: w, fits, against, first, shared: shared(w, against), runs,
-      longest: runs.length ? runs[0].word.length : 0,
-      bonus: !first && anagram(w, against) ? v.config.anagram_bonus : 0,
-      refusal,
-    };
+    if (myRole() === null || !mine('turn') || !w || !/^[a-z]+$/.test(w)) return null;
+    return { word: w, column, fits: column + w.length <= v.config.width, key: `${v.log.length}:${w}@${column}` };
+  }
+
+  /** The server's answer for the placement chosen now, once it has come. */
+  function answer() {
+    const p = placement();
+    return p && p.fits && reckoning && reckoning.key === p.key ? reckoning.answer : null;
+  }
+
+  /** @param {{word: string, column: number, key: string}} p */
+  function ask(p) {
+    if (p.key === askedKey) return;
+    askedKey = p.key;
+    clearTimeout(askTimer);
+    askTimer = setTimeout(async () => {
+      /** @type {any} */
+      let a;
+      try {
+        a = await ctx.assist({ word: p.word, column: p.column });
+      } catch (e) {
+        a = { error: /** @type {Error} */ (e).message };
+      }
+      if (askedKey !== p.key) return;
+      reckoning = { key: p.key, answer: a || { error: 'no answer' } };
+      drawGrids();
+      drawPreview();
+    }, 200);
   }
 
   function drawPreview() {
-    const p = preview();
-    if (!p) {
-      replace(previewEl, typed() && !/^[a-z]+$/.test(typed()) ? h('p', { class: 'warn' }, 'Letters a–z only.') : null);
+    const w = typed();
+    if (w && !/^[a-z]+$/.test(w)) {
+      replace(previewEl, h('p', { class: 'warn' }, 'Letters a–z only.'));
       return;
     }
-    /** @type {any[]} */
-    const lines = [];
-    if (!p.fits) lines.push(h('li', { class: 'warn' }, `${up(p.word)} does not fit from column ${column + 1}: move it left.`));
-    if (p.refusal) lines.push(h('li', { class: 'warn' }, p.refusal));
-    lines.push(h('li', { id: 'tg-shared' }, `Shared letters with ${up(p.against)}: ${p.shared.n}${p.shared.n ? ` (${up(p.shared.letters)})` : ''}`));
-    let score;
-    if (p.first) {
-      lines.push(h('li', null, 'Your first word as player 2 scores the shared letters alone.'));
-      score = `Score: ${p.shared.n}`;
-    } else {
-      if (p.fits) {
-        lines.push(p.runs.length
-          ? h('li', { id: 'tg-runs' }, 'Vertical runs it would form (the server counts those that are words): ',
-            p.runs.map((x, i) => h('span', { class: 'tg-run', dataset: { word: x.word } }, `${i ? ', ' : ''}${up(x.word)} (column ${x.column + 1}, ${x.word.length})`)))
-          : h('li', { id: 'tg-runs', class: 'warn' }, 'It forms no vertical run: it would score 0.'));
-      }
-      if (p.runs.length) {
-        const best = p.shared.n * p.longest;
-        score = `Score if ${up(p.runs[0].word)} is a word: ${p.shared.n} × ${p.longest} = ${best}${p.bonus ? ` + ${p.bonus} anagram bonus = ${best + p.bonus}` : ''}`;
-        const shorter = [...new Set(p.runs.map((x) => x.word.length))].filter((n) => n < p.longest);
-        if (shorter.length) score += `; else ${shorter.map((n) => `${p.shared.n} × ${n} = ${p.shared.n * n}`).join(', ')}, or 0 if none is a word`;
-        else score += '; else 0';
-      } else score = 'Score: 0';
-      if (p.bonus && !p.runs.length) score += ` + ${p.bonus} anagram bonus`;
+    const p = placement();
+    if (!p) {
+      askedKey = '';
+      replace(previewEl);
+      return;
     }
-    lines.push(h('li', { id: 'tg-estimate', class: 'tg-estimate' }, score));
-    replace(previewEl, h('ul', { class: 'tg-notes' }, lines), exactEl, h('p', { class: 'note' }, 'The server checks the words and gives the score that counts.'));
-    askExact(p.word, p.fits);
-  }
-
-  // The server's own reckoning of the placement (its helper scores it
-  // with the dictionary's vertical words, without judging the word
-  // itself), asked a moment after the typing or the column stops moving.
-  const exactEl = h('p', { id: 'tg-exact', class: 'tg-estimate', 'aria-live': 'polite' });
-  /** @type {ReturnType<typeof setTimeout> | null} */
-  let exactTimer = null;
-  let exactKey = '';
-  /** @param {string} word @param {boolean} fits */
-  function askExact(word, fits) {
-    const key = `${word}@${column}`;
-    if (key === exactKey) return;
-    exactKey = key;
-    exactEl.textContent = '';
-    if (exactTimer) clearTimeout(exactTimer);
-    if (!fits) return;
-    const col = column;
-    exactTimer = setTimeout(async () => {
-      try {
-        const a = await ctx.assist({ word, column: col });
-        if (exactKey !== key || !a || !a.score) return;
-        const sc = a.score;
-        const words = (sc.vertical_words || []).map((/** @type {any} */ x) => up(x.word));
-        exactEl.textContent = a.first
-          ? `The server's reckoning: ${sc.score} (the shared letters alone)`
-          : `The server's reckoning: ${sc.shared} × ${sc.longest_vertical}${sc.anagram_bonus ? ` + ${sc.anagram_bonus}` : ''} = ${sc.score}`
-            + (words.length ? ` (vertical words: ${words.join(', ')})` : ' (no vertical word)');
-      } catch { /* the helper is busy or the connection is down: the estimate stands */ }
-    }, 350);
+    if (!p.fits) {
+      askedKey = '';
+      replace(previewEl, h('p', { id: 'tg-fit', class: 'warn' }, `${up(p.word)} does not fit from column ${column + 1}: move it left.`));
+      return;
+    }
+    ask(p);
+    const a = answer();
+    if (!a) {
+      replace(previewEl, h('p', { id: 'tg-asking', class: 'note' }, `Asking the server how ${up(p.word)} at column ${column + 1} would score…`));
+      return;
+    }
+    if (a.error) {
+      replace(previewEl, h('p', { id: 'tg-reckoning', class: 'warn' }, `The server could not reckon it: ${a.error}`));
+      return;
+    }
+    if (a.refusal) {
+      replace(previewEl, h('p', { id: 'tg-refusal', class: 'warn' }, `Not allowed: ${a.refusal} (rule 4: no word twice, and none containing a word already played).`));
+      return;
+    }
+    const sc = a.score;
+    /** @type {any[]} */
+    const lines = [h('li', { id: 'tg-shared' }, `Shared letters with ${up(a.against)}: ${sc.shared}${sc.shared ? ` (${up(sc.shared_letters)})` : ''}`)];
+    if (a.first) lines.push(h('li', null, 'Your first word as player 2 scores the shared letters alone.'));
+    else {
+      lines.push(sc.vertical_words.length
+        ? h('li', { id: 'tg-verticals' }, 'Vertical words it forms: ',
+          sc.vertical_words.map((/** @type {any} */ x, /** @type {number} */ i) => h('span', { class: 'tg-run', dataset: { word: x.word } }, `${i ? ', ' : ''}${up(x.word)} (column ${x.column + 1}, ${x.word.length})`)))
+        : h('li', { id: 'tg-verticals', class: 'warn' }, 'It forms no vertical word: it would score 0.'));
+    }
+    const sum = a.first ? `${sc.score}` : `${sc.shared} × ${sc.longest_vertical}${sc.anagram_bonus ? ` + ${sc.anagram_bonus} anagram bonus` : ''} = ${sc.score}`;
+    lines.push(h('li', { id: 'tg-score', class: 'tg-estimate', dataset: { score: String(sc.score) } }, `Score: ${sum}`));
+    replace(previewEl, h('ul', { class: 'tg-notes' }, lines),
+      h('p', { class: 'note' }, 'The server’s reckoning, by this table’s rules. Whether your word itself is in the dictionary is for a challenge to say.'));
   }
 
   // ---- drawing ----
@@ -362,18 +319,35 @@ export function mount(ctx) {
     status.textContent = text;
     const over = v.phase === 'over';
     overEl.hidden = !over;
-    if (over) {
-      const o = st && st.outcome;
-      const [a, b] = v.scores;
-      let res;
-      if (o && o.ranking && o.ranking.length === 1) res = `a tie at ${a}`;
-      else if (o && o.ranking && o.ranking.length > 1) {
-        const win = o.ranking[0][0];
-        const wr = v.seat_of[0] === win ? 0 : 1;
-        res = `${who(wr)} wins, ${v.scores[wr]} to ${v.scores[1 - wr]}${v.scores[wr] <= v.scores[1 - wr] ? ' (the other left)' : ''}`;
-      } else res = a === b ? `a tie at ${a}` : `${who(a > b ? 0 : 1)} wins, ${Math.max(a, b)} to ${Math.min(a, b)}`;
-      overEl.textContent = `The game is over: ${res}.`;
+    if (over) overEl.textContent = `The game is over. ${endText()}`;
+  }
+
+  /** A role's player by name and side: "Bea, player 1". @param {number} r */
+  const named = (r) => `${seatLabel(seatOf(r))}, ${roleName(r)},`;
+
+  /**
+   * Who won and why, in the game's words (this page's line and the
+   * shell's result): the higher score after the turns, the last word let
+   * stand or challenged, or a player who left.
+   * @returns {string | null}
+   */
+  function endText() {
+    const v = view();
+    if (!v || v.phase !== 'over') return null;
+    if (typeof v.left === 'number') {
+      const lr = v.left === v.seat_of[0] ? 0 : 1;
+      return `${seatLabel(v.left)} left the game, so ${named(1 - lr)} wins (${v.scores[1 - lr]} to ${v.scores[lr]} when they left).`;
     }
+    let why = `after ${v.config.turns} turns each`;
+    const end = v.log[v.log.length - 1];
+    const lastWord = [...v.log].reverse().find((/** @type {any} */ e) => e.type === 'word');
+    if (end && end.type === 'accepted' && lastWord) why += `; ${seatLabel(seatOf(end.player))} let the last word, ${up(lastWord.word)}, stand`;
+    else if (lastWord && lastWord.challenged === true) why += `; the last word, ${up(lastWord.word)}, was challenged: not in the dictionary, it scored 0`;
+    else if (lastWord && lastWord.challenged === false) why += `; the last word, ${up(lastWord.word)}, was challenged and stands`;
+    const [a, b] = v.scores;
+    if (a === b) return `A tie, ${a} points each, ${why}.`;
+    const wr = a > b ? 0 : 1;
+    return `${named(wr)} wins, ${v.scores[wr]} points to ${v.scores[1 - wr]}: the higher score ${why}.`;
   }
 
   function drawScores() {
@@ -413,11 +387,15 @@ export function mount(ctx) {
     // The word my next word is scored against (or, for a watcher, the next player's).
     const scorer = r !== null ? r : typeof v.to_play === 'number' ? v.to_play : null;
     const againstRole = scorer === null ? null : 1 - scorer;
-    const p = preview();
+    const p = placement();
+    const a = answer();
     const placingOpen = mine('open');
+    // The cells above the new row of each vertical word the server found.
     /** @type {Set<string>} */
     const runCells = new Set();
-    if (p && p.fits && !p.first) for (const x of p.runs) for (let k = 0; k < x.word.length - 1; k++) runCells.add(`${x.top + k}:${x.column}`);
+    if (a && a.score && !a.first && !a.refusal) {
+      for (const x of a.score.vertical_words) for (let k = 1; k < x.word.length; k++) runCells.add(`${a.row - k}:${x.column}`);
+    }
     const choose = mine('turn') || placingOpen;
     replace(gridsEl, [0, 1].map((role) => {
       const rows = v.grids[role];
@@ -558,12 +536,15 @@ export function mount(ctx) {
         return h('li', { dataset: { kind: 'pie', n } }, `${seatWho(s)} ${e.swap ? 'swapped: now player 1, with the opening word and its points' : 'stayed player 2'}`);
       }
       if (e.type === 'skipped') {
-        return h('li', { dataset: { kind: 'skipped', n } }, `${who(e.player)} (${roleName(e.player)}): turn skipped (a challenge failed)`);
+        return h('li', { dataset: { kind: 'skipped', n } }, `${whoSide(e.player)}: turn skipped (a challenge failed)`);
+      }
+      if (e.type === 'accepted') {
+        return h('li', { dataset: { kind: 'accepted', n } }, `${whoSide(e.player)} let the last word stand: the game is over`);
       }
       const fake = e.challenged === true;
       const kind = e.challenged === true ? 'word-fake' : e.challenged === false ? 'word-stood' : 'word';
       return h('li', { dataset: { kind, n, word: e.word } },
-        h('span', null, `${who(e.player)} (${roleName(e.player)}) wrote `, h('strong', { class: 'tg-log-word' }, up(e.word)), ` at column ${e.column + 1}, row ${e.row + 1}: `,
+        h('span', null, `${whoSide(e.player)} wrote `, h('strong', { class: 'tg-log-word' }, up(e.word)), ` at column ${e.column + 1}, row ${e.row + 1}: `,
           h('b', { class: 'tg-log-score' }, fake ? `0 points (${e.score.score} taken back)` : `${e.score.score} point${e.score.score === 1 ? '' : 's'}`)),
         e.challenged === true ? h('span', { class: 'tg-challenge-result' }, ' — challenged: not in the dictionary, it scores 0') : null,
         e.challenged === false ? h('span', { class: 'tg-challenge-result' }, ' — challenged: a word; the challenger skips a turn') : null,
@@ -582,24 +563,27 @@ export function mount(ctx) {
      * @param {import('../play.js').Move} m
      */
     describeMove(m) {
-      const by = typeof m.by === 'object' && m.by && 'seat' in m.by ? seatWho(m.by.seat) : null;
+      const by = typeof m.by === 'object' && m.by && 'seat' in m.by ? seatLabel(m.by.seat) : null;
+      const name = (/** @type {number} */ r) => seatLabel(seatOf(r));
       return m.events.map((/** @type {any} */ e) => {
         switch (e.type) {
           case 'opening': return `${by || 'Player 1'} opened with ${up(e.word)} at column ${e.column + 1}, giving ${e.points} point${e.points === 1 ? '' : 's'} to player ${e.to + 1}`;
-          case 'pie': return `${by || 'Player 2'} ${e.swap ? 'swapped sides (the pie rule)' : 'stayed player 2'}`;
-          case 'skipped': return `${roleName(e.player)}'s turn skipped (a challenge failed)`;
+          case 'pie': return `${by || 'Player 2'} ${e.swap ? 'swapped sides (the pie rule): now player 1' : 'stayed player 2'}`;
+          case 'skipped': return `${name(e.player)}'s turn skipped (a challenge failed)`;
+          case 'accepted': return `${name(e.player)} let the last word stand: the game is over`;
           case 'word': {
             // A challenge's event is the challenged word with its verdict.
             if (e.challenged !== undefined && typeof m.by === 'object' && m.by && m.by.seat !== seatOf(e.player)) {
               return `${by} challenged ${up(e.word)}: ${e.challenged ? 'not a word, it scores 0' : 'it is a word; the challenger skips a turn'}`;
             }
             const score = e.challenged === true ? 'challenged: not a word, 0 points' : `${e.score.score} point${e.score.score === 1 ? '' : 's'}${e.challenged === false ? ' (challenged: it stands)' : ''}`;
-            return `${roleName(e.player)} wrote ${up(e.word)} at column ${e.column + 1}: ${score}`;
+            return `${name(e.player)} wrote ${up(e.word)} at column ${e.column + 1}: ${score}`;
           }
           default: return null;
         }
       });
     },
+    describeEnd: endText,
     /** @param {import('../api.js').StateMsg} s */
     update(s) {
       st = s;

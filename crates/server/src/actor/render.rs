@@ -65,6 +65,7 @@ impl GameActor {
             clock,
         )
         .live(self.clocks_json(), self.waiting_json())
+        .labelled(self.m.seat_labels())
     }
 
     pub(super) fn summary(&self) -> Value {
@@ -141,6 +142,8 @@ impl GameActor {
         self.write_last_move(viewer, &mut out);
         out.extend_from_slice(b",\"score_words\":");
         put(&mut out, &self.m.score_words());
+        out.extend_from_slice(b",\"seat_labels\":");
+        put(&mut out, &self.m.seat_labels());
         if let (true, Viewer::Seat(seat)) = (legal, viewer) {
             out.extend_from_slice(b",\"legal\":");
             if self.clock.held {
