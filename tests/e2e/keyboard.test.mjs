@@ -55,3 +55,28 @@ test('a skip link to the game, and the focus kept in the game after the pie choi
     });
   });
 });
+
+test('every control of the opening has a name a screen reader says', { timeout: 60000 }, async () => {
+  const res = await fetch(`${srv.url}/api/games`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ game: 'twingrid', bots: [{ seat: 1, level: 'easy' }], take_seat: 0, name: 'Kay' }),
+  });
+  const created = await res.json();
+  assert.equal(res.status, 201, JSON.stringify(created));
+  const kay = await player(browser, 'Kay');
+  await withArtifacts([kay], async () => {
+    const K = kay.page;
+    await K.goto(`${srv.url}/play/${created.game.id}#${created.you.token}`);
+    await K.waitForSelector('#tg-open:not([hidden])');
+    assert.equal(await K.getByRole('combobox', { name: 'Give the points to' }).count(), 1);
+    assert.equal(await K.getByRole('status', { name: 'Column of the opening word' }).count(), 1);
+    // No control of the game without a name.
+    const unnamed = await K.locator('#board').evaluate((board) =>
+      [...board.querySelectorAll('button, input, select, textarea, output')]
+        .filter((el) => el.getClientRects().length > 0)
+        .filter((el) => !(el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (/** @type {any} */ (el).labels?.length) || el.textContent?.trim()))
+        .map((el) => el.id || el.tagName));
+    assert.deepEqual(unnamed, [], 'every visible control has a name');
+  });
+});

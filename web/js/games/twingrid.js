@@ -45,7 +45,7 @@ export function mount(ctx) {
     id: 'tg-word', autocomplete: 'off', autocapitalize: 'none', spellcheck: false, size: 14, maxlength: 20,
     'aria-describedby': 'tg-help', enterkeyhint: 'send',
   }));
-  const columnOut = h('output', { id: 'tg-column', 'aria-live': 'polite' });
+  const columnOut = h('output', { id: 'tg-column', 'aria-live': 'polite', 'aria-label': 'Column of the word' });
   const previewEl = h('div', { id: 'tg-preview', class: 'tg-preview', 'aria-live': 'polite' });
   const challengeBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', id: 'tg-challenge', class: 'danger', onclick: () => challenge() }, '⚑ Challenge'));
   const challengeNote = h('p', { id: 'tg-challenge-note', class: 'note' });
@@ -71,7 +71,8 @@ export function mount(ctx) {
     previewEl);
 
   const pointsIn = /** @type {HTMLInputElement} */ (h('input', { id: 'tg-points', type: 'number', min: 0, value: '0', size: 5, oninput: () => drawOpenNote() }));
-  const toSel = /** @type {HTMLSelectElement} */ (h('select', { id: 'tg-to', onchange: () => drawOpenNote() },
+  // One label holds two controls ("Give N points to P"): each has a name of its own.
+  const toSel = /** @type {HTMLSelectElement} */ (h('select', { id: 'tg-to', 'aria-label': 'Give the points to', onchange: () => drawOpenNote() },
     h('option', { value: '0' }, 'player 1 (you)'), h('option', { value: '1' }, 'player 2')));
   const openNote = h('p', { id: 'tg-open-note', class: 'note' });
   const openBox = h('section', { id: 'tg-open', class: 'tg-box', hidden: true, 'aria-label': 'The opening' },
@@ -79,7 +80,7 @@ export function mount(ctx) {
     h('p', { id: 'tg-open-word' }),
     h('div', { class: 'row' },
       h('span', { class: 'tg-colpick' }, 'Column: ', h('button', { type: 'button', id: 'tg-open-left', 'aria-label': 'Column to the left', onclick: () => moveColumn(-1) }, '◀'),
-        h('output', { id: 'tg-open-column' }),
+        h('output', { id: 'tg-open-column', 'aria-label': 'Column of the opening word' }),
         h('button', { type: 'button', id: 'tg-open-right', 'aria-label': 'Column to the right', onclick: () => moveColumn(1) }, '▶'))),
     h('div', { class: 'row' }, h('label', null, 'Give ', pointsIn, ' points to ', toSel)),
     openNote,
