@@ -305,7 +305,11 @@ fn every_listed_move_is_told_in_words_for_players_who_choose_from_the_list() {
     assert_eq!(words.len(), listed.len());
     for a in &listed {
         let w = &words[a.text()];
-        assert!(w.starts_with("joined") || w.starts_with("drew a loop"), "{} {w}", a.text());
+        assert!(
+            w.starts_with("joined") || w.starts_with("drew a loop"),
+            "{} {w}",
+            a.text()
+        );
         assert!(w.contains("new spot 6"), "{} {w}", a.text());
     }
     while g.to_act() != ToAct::Over {
@@ -316,5 +320,8 @@ fn every_listed_move_is_told_in_words_for_players_who_choose_from_the_list() {
         let a = g.legal_actions(seat).unwrap()[0].clone();
         g.apply(Actor::Seat(seat), a).unwrap();
     }
-    assert!(g.view(Viewer::Spectator).legal_words.is_empty(), "nothing to choose once over");
+    assert!(
+        g.view(Viewer::Spectator).legal_words.is_empty(),
+        "nothing to choose once over"
+    );
 }
