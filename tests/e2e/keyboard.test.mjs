@@ -20,18 +20,26 @@ after(async () => {
   await srv?.stop();
 });
 
-test('a skip link to the game, and the focus kept in the game after the pie choice', { timeout: 90000 }, async () => {
+/**
+ * Opens a Twin Grids game against the computer, sitting at `seat`.
+ * @param {import('playwright-core').Page} page @param {number} seat
+ */
+async function againstTheBot(page, seat) {
   const res = await fetch(`${srv.url}/api/games`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ game: 'twingrid', bots: [{ seat: 0, level: 'easy' }], take_seat: 1, name: 'Kay' }),
+    body: JSON.stringify({ game: 'twingrid', bots: [{ seat: 1 - seat, level: 'easy' }], take_seat: seat, name: 'Kay' }),
   });
   const created = await res.json();
   assert.equal(res.status, 201, JSON.stringify(created));
+  await page.goto(`${srv.url}/play/${created.game.id}#${created.you.token}`);
+}
+
+test('a skip link to the game, and the focus kept in the game after the pie choice', { timeout: 90000 }, async () => {
   const kay = await player(browser, 'Kay');
   await withArtifacts([kay], async () => {
     const K = kay.page;
-    await K.goto(`${srv.url}/play/${created.game.id}#${created.you.token}`);
+    await againstTheBot(K, 1);
     await K.waitForSelector('#tg-stay');
     // The first Tab: the skip link; Enter: the focus is in the game.
     await K.keyboard.press('Tab');
@@ -57,17 +65,10 @@ test('a skip link to the game, and the focus kept in the game after the pie choi
 });
 
 test('every control of the opening has a name a screen reader says', { timeout: 60000 }, async () => {
-  const res = await fetch(`${srv.url}/api/games`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ game: 'twingrid', bots: [{ seat: 1, level: 'easy' }], take_seat: 0, name: 'Kay' }),
-  });
-  const created = await res.json();
-  assert.equal(res.status, 201, JSON.stringify(created));
   const kay = await player(browser, 'Kay');
   await withArtifacts([kay], async () => {
     const K = kay.page;
-    await K.goto(`${srv.url}/play/${created.game.id}#${created.you.token}`);
+    await againstTheBot(K, 0);
     await K.waitForSelector('#tg-open:not([hidden])');
     assert.equal(await K.getByRole('combobox', { name: 'Give the points to' }).count(), 1);
     assert.equal(await K.getByRole('status', { name: 'Column of the opening word' }).count(), 1);
