@@ -294,38 +294,45 @@ pub struct Sprouts {
     /// Each move's line as its player drew it: the new spot and the two
     /// lines (none for a move given as text).
     strokes: Vec<Option<(Pt, [Line; 2])>>,
-    /// The paper, drawn as far as it has been needed.
-    paper: Paper,
+    /// The paper, drawn as far as it has been needed: a stroke is read on
+    /// it, a view shows it. Lines for moves given as text are found only
+    /// then: finding one is the costly part, and a table's copies (a bot
+    /// trying moves, a host checking one) never need them.
+    paper: Kept<Drawing>,
+    /// The legal moves of the position after this many moves, each with
+    /// the position it leads to and its words: listed once for the seat's
+    /// legal actions and every viewer's view.
+    listed: Kept<Option<(usize, Listing)>>,
 }
 
-/// The paper of a table, drawn as far as it has been needed: a stroke is
-/// read on it, a view shows it. Lines for moves given as text are found
-/// only then, and kept: finding one is the costly part, and a table's
-/// copies (a bot trying moves, a host checking one) never need them.
-#[derive(Debug)]
-struct Paper(std::sync::Mutex<Drawing>);
+/// Legal moves as listed: each action, the position it leads to, its words.
+type Listing = Vec<(Action, Position, String)>;
 
-impl Paper {
-    fn new(spots: u32) -> Paper {
-        Paper(std::sync::Mutex::new(Drawing::new(spots, 0)))
+/// What a table works out only when asked, and keeps.
+#[derive(Debug, Default)]
+struct Kept<T>(std::sync::Mutex<T>);
+
+impl<T> Kept<T> {
+    fn new(value: T) -> Kept<T> {
+        Kept(std::sync::Mutex::new(value))
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Drawing> {
-        // A panic while drawing leaves a drawing as good as any: keep it.
+    fn lock(&self) -> std::sync::MutexGuard<'_, T> {
+        // A panic while working it out leaves it as good as any: keep it.
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
-impl Clone for Paper {
-    fn clone(&self) -> Paper {
-        Paper(std::sync::Mutex::new(self.lock().clone()))
+impl<T: Clone> Clone for Kept<T> {
+    fn clone(&self) -> Kept<T> {
+        Kept::new(self.lock().clone())
     }
 }
 
-/// The paper follows from the moves and strokes: tables equal in those
-/// are equal, however far each has drawn.
-impl PartialEq for Paper {
-    fn eq(&self, _: &Paper) -> bool {
+/// What is kept follows from the moves and strokes: tables equal in those
+/// are equal, however much each has worked out.
+impl<T> PartialEq for Kept<T> {
+    fn eq(&self, _: &Kept<T>) -> bool {
         true
     }
 }
@@ -392,16 +399,34 @@ impl Sprouts {
     /// Each legal move once (equivalent results counted once), with its
     /// action text and the position it leads to.
     pub fn moves_with_text(&self) -> Vec<(Action, Position)> {
-        successors(&self.position)
-            .into_iter()
-            .map(|(mv, p, _)| {
-                let text = match describe(&self.position, &mv) {
-                    Some(wm) => wm.to_string(),
-                    None => format!("={p}"),
-                };
-                (Action::new(text), p)
-            })
-            .collect()
+        self.with_listed(|listed| {
+            listed
+                .iter()
+                .map(|(a, p, _)| (a.clone(), p.clone()))
+                .collect()
+        })
+    }
+
+    /// Calls `f` with the legal moves as listed (action, position after,
+    /// words), listing them first if this position has not been.
+    fn with_listed<R>(&self, f: impl FnOnce(&[(Action, Position, String)]) -> R) -> R {
+        let mut kept = self.listed.lock();
+        if kept.as_ref().is_none_or(|(at, _)| *at != self.moves.len()) {
+            let listed = successors(&self.position)
+                .into_iter()
+                .map(|(mv, p, _)| {
+                    let written = describe(&self.position, &mv);
+                    let text = match &written {
+                        Some(wm) => wm.to_string(),
+                        None => format!("={p}"),
+                    };
+                    let words = words_for(&self.position, &p, written.as_ref());
+                    (Action::new(text), p, words)
+                })
+                .collect();
+            *kept = Some((self.moves.len(), listed));
+        }
+        f(&kept.as_ref().expect("listed just now").1)
     }
 
     fn winner(&self) -> Option<Seat> {
@@ -521,7 +546,8 @@ impl Game for Sprouts {
             over: false,
             resigned: None,
             strokes: Vec::new(),
-            paper: Paper::new(config.spots),
+            paper: Kept::new(Drawing::new(config.spots, 0)),
+            listed: Kept::default(),
         };
         if let Some(text) = config.start.as_deref().filter(|t| !t.trim().is_empty()) {
             table.go_on_from(text)?;
@@ -628,7 +654,7 @@ impl Game for Sprouts {
         if self.over || seat != self.turn {
             return Some(Vec::new());
         }
-        Some(self.moves_with_text().into_iter().map(|(a, _)| a).collect())
+        Some(self.with_listed(|listed| listed.iter().map(|(a, _, _)| a.clone()).collect()))
     }
 
     fn apply(&mut self, actor: Actor, action: Action) -> Result<Vec<Event>, Error> {
@@ -718,13 +744,12 @@ impl Game for Sprouts {
             legal_words: if self.over {
                 Default::default()
             } else {
-                self.moves_with_text()
-                    .into_iter()
-                    .map(|(a, p)| {
-                        let words = words_for(&self.position, &p, a.text().parse().ok().as_ref());
-                        (a.text().to_string(), words)
-                    })
-                    .collect()
+                self.with_listed(|listed| {
+                    listed
+                        .iter()
+                        .map(|(a, _, words)| (a.text().to_string(), words.clone()))
+                        .collect()
+                })
             },
             to_move: (!self.over).then_some(self.turn),
             resigned: self.resigned,
