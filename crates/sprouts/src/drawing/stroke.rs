@@ -417,6 +417,12 @@ fn check_clear(
 fn moves_between(position: &Position, a: Spot, b: Spot, read: &[Vec<Vec<Spot>>]) -> Vec<Move> {
     let mut out = Vec::new();
     let g = position.next_spot();
+    // The drawing's regions beside the new spot: after a line that divides
+    // a region, the two it became.
+    let sides: Vec<&Vec<Vec<Spot>>> = read
+        .iter()
+        .filter(|row| row.iter().any(|s| s.contains(&g)))
+        .collect();
     for (r, row) in position.rows().iter().enumerate() {
         for (i, st) in row.iter().enumerate() {
             for (x, &c) in st.iter().enumerate() {
@@ -445,11 +451,7 @@ fn moves_between(position: &Position, a: Spot, b: Spot, read: &[Vec<Vec<Spot>>])
                 }
                 // Which of the region's other boundaries the drawing puts
                 // with each of the two new stacks.
-                let sides: Vec<&Vec<Vec<Spot>>> = read
-                    .iter()
-                    .filter(|row| row.iter().any(|s| s.contains(&g)))
-                    .collect();
-                for side in sides {
+                for side in &sides {
                     let moved: Vec<usize> = row
                         .iter()
                         .enumerate()
