@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 
 use super::geometry::{collinear_overlap as overlapping, meeting_point as meeting, seg_dist};
-use super::structure::{oriented_key, read_back};
+use super::structure::{least_rotation, oriented_key, read_back};
 use super::{Line, Pt, H, W};
 use crate::moves::{apply, Move};
 use crate::position::{Position, Spot};
@@ -455,7 +455,12 @@ fn moves_between(position: &Position, a: Spot, b: Spot, read: &[Vec<Vec<Spot>>])
                     let moved: Vec<usize> = row
                         .iter()
                         .enumerate()
-                        .filter(|&(k, other)| k != i && side.iter().any(|s| same_cycle(s, other)))
+                        .filter(|&(k, other)| {
+                            k != i
+                                && side
+                                    .iter()
+                                    .any(|s| least_rotation(s) == least_rotation(other))
+                        })
                         .map(|(k, _)| k)
                         .collect();
                     for take in 1..=st.len() {
@@ -472,13 +477,6 @@ fn moves_between(position: &Position, a: Spot, b: Spot, read: &[Vec<Vec<Spot>>])
         }
     }
     out
-}
-
-/// Whether two stacks are the same cycle of cards.
-fn same_cycle(x: &[Spot], y: &[Spot]) -> bool {
-    x.len() == y.len()
-        && (x.is_empty()
-            || (0..y.len()).any(|k| x.iter().zip(y.iter().cycle().skip(k)).all(|(p, q)| p == q)))
 }
 
 /// The point at half the length of `pts`, and the index it goes before.

@@ -244,8 +244,9 @@ pub fn read_back(spots: &BTreeMap<Spot, Pt>, lines: &[Line]) -> Rows {
     rows
 }
 
-/// The least rotation of a boundary, as text.
-fn least_rotation(st: &[Spot]) -> String {
+/// The least rotation of a boundary, as text: equal for the same cycle
+/// of cards.
+pub(crate) fn least_rotation(st: &[Spot]) -> String {
     let text = |i: usize| {
         let mut v: Vec<String> = Vec::with_capacity(st.len());
         v.extend(st[i..].iter().chain(&st[..i]).map(|c| c.to_string()));
