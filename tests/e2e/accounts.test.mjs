@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ParlorServer, launch, player, withArtifacts, parlorBin } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, parlorBin, shots } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -168,6 +168,23 @@ test('sign up, claim a guest game, a rated game on both profiles, its replay', {
     await playOut(id, [{ page: A, token: annToken }, { page: B, token: bobToken }]);
     const over = (await fetchAs(A, 'GET', `/api/games/${id}`)).body;
     const winner = over.outcome.ranking[0][0];
+
+    // The game's result shows what it did to both ratings, on each
+    // player's page (B's on a phone-sized screen).
+    const shot = shots('rated');
+    await B.setViewportSize({ width: 390, height: 844 });
+    for (const P of [A, B]) {
+      await P.waitForSelector('#ranking .rating-change[data-seat="1"]');
+      for (const seat of [0, 1]) {
+        const text = (await P.locator(`#ranking .rating-change[data-seat="${seat}"]`).textContent()) || '';
+        const m = /rating 1500 → (\d+) \(([+−])(\d+)\)/.exec(text);
+        assert.ok(m, text);
+        assert.equal(m[2], seat === winner ? '+' : '−', text);
+        assert.equal(Math.abs(Number(m[1]) - 1500), Number(m[3]), text);
+      }
+    }
+    await shot(A, 'desktop-result');
+    await shot(B, 'phone-result');
 
     // Both profiles show the rating change, in opposite directions.
     for (const [seat, name, page] of /** @type {[number, string, import('playwright-core').Page][]} */ ([[0, 'ann', A], [1, 'bob', B]])) {

@@ -328,11 +328,18 @@ function drawOver() {
     const names = first.map((s) => (s === mySeat ? 'You' : nameOf(s)));
     if (first.length === summary.seats.length && first.length > 1) headline = 'Game over: a draw';
     else if (first.length) headline = `★ ${names.join(' and ')} ${first.length === 1 && first[0] !== mySeat ? 'wins' : 'win'}`;
+    const changes = summary.rated ? ratingChanges() : [];
     outcome.ranking.forEach((group, place) => {
       const who = group.map((s) => nameOf(s)).join(' and ');
       const pts = outcome.scores ? ` — ${group.map((s) => plural(outcome.scores?.[s] ?? 0)).join(', ')}` : '';
+      // What the game did to each rating: "rating 1500 → 1662 (+162)".
+      const rated = group.flatMap((s) => changes.filter((c) => c.seat === s)).map((c) => {
+        const d = c.after - c.before;
+        return h('span', { class: 'rating-change', dataset: { seat: String(c.seat) } },
+          ` · ${group.length > 1 ? `${c.username}: ` : ''}rating ${c.before} → ${c.after} (${d >= 0 ? '+' : '−'}${Math.abs(d)})`);
+      });
       // The list numbers the places (one item per place, ties together).
-      lines.push(h('li', { dataset: { place: String(place + 1) } }, `${place === 0 ? '★ ' : ''}${who}${pts}`));
+      lines.push(h('li', { dataset: { place: String(place + 1) } }, `${place === 0 ? '★ ' : ''}${who}${pts}`, ...rated));
     });
   }
   // Who won and why in the game's own words where the page has them;
@@ -350,6 +357,26 @@ function drawOver() {
     summary.rematch ? h('p', null, 'A rematch exists. ', mySeat === null ? h('a', { href: playUrl(summary.rematch) }, 'Watch it') : null) : null,
     h('p', null, h('a', { href: `/api/games/${id}/record`, target: '_blank' }, 'Game record (JSON)')),
   );
+}
+
+/** @type {{seat: number, username: string, before: number, after: number}[] | null | undefined} */
+let fetchedChanges;
+
+/**
+ * A rated game's rating changes (docs/api.md `GET .../ratings`), asked
+ * once the game is over, then drawn into the result. A game rates itself
+ * in the transaction of its last action, so one ask finds them; a failed
+ * ask is asked again at the next redraw.
+ */
+function ratingChanges() {
+  if (fetchedChanges === undefined) {
+    fetchedChanges = null;
+    call('GET', `/api/games/${id}/ratings`).then((r) => {
+      fetchedChanges = r.changes;
+      drawOver();
+    }, () => { fetchedChanges = undefined; });
+  }
+  return fetchedChanges || [];
 }
 
 /**

@@ -36,6 +36,10 @@ pub(crate) fn router(hub: Hub) -> Router {
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route("/api/my-games", get(my_games))
         .route("/api/games/{id}/replay", get(crate::http_accounts::replay))
+        .route(
+            "/api/games/{id}/ratings",
+            get(crate::http_accounts::game_ratings),
+        )
         .route("/api/account", get(crate::http_accounts::me))
         .route(
             "/api/account/register",

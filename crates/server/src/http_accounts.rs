@@ -230,6 +230,43 @@ pub(crate) async fn profile(
     })))
 }
 
+/// `GET /api/games/{id}/ratings`: what a rated game did to its players'
+/// ratings, seat by seat (rounded as profiles show them); no changes
+/// while it is unrated or not yet over.
+pub(crate) async fn game_ratings(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let stub = hub.stub(&id).await?;
+    let summary = stub.ask(|reply| Msg::Summary { reply }).await?;
+    let summary: Value = serde_json::from_str(summary.get()).unwrap_or(Value::Null);
+    let g = id.clone();
+    let changes = hub.store().read(move |s| s.game_rating_changes(&g)).await?;
+    let seats = summary["seats"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let mut out: Vec<Value> = changes
+        .iter()
+        .filter_map(|c| {
+            let seat = seats
+                .iter()
+                .position(|s| s["account"].as_str() == Some(c.username.as_str()))?;
+            Some(json!({
+                "seat": seat,
+                "username": c.username,
+                "before": c.before.round() as i64,
+                "after": c.after.round() as i64,
+            }))
+        })
+        .collect();
+    out.sort_by_key(|v| v["seat"].as_u64());
+    Ok(Json(json!({
+        "rated": summary["rated"].as_bool().unwrap_or(false),
+        "changes": out,
+    })))
+}
+
 #[derive(Deserialize)]
 pub(crate) struct LimitQuery {
     limit: Option<usize>,

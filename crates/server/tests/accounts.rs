@@ -395,6 +395,9 @@ async fn a_rated_game_between_accounts_changes_both_ratings() {
         // Nothing is rated until the end.
         let (_, p) = common::get(addr, "/api/accounts/ann").await;
         assert_eq!(p["ratings"], json!([]));
+        let ratings = format!("/api/games/{id}/ratings");
+        let (s, r) = common::get(addr, &ratings).await;
+        assert_eq!((s, &r), (200, &json!({"rated": true, "changes": []})));
         let act = format!("/api/games/{id}/actions");
         // A seat of an account acts for its session only.
         let (s, r) = common::post(addr, &act, json!({"token": t0, "action": 2})).await;
@@ -442,6 +445,23 @@ async fn a_rated_game_between_accounts_changes_both_ratings() {
                 assert!(rating < 1500, "{name} lost: {rating}");
             }
         }
+        // The game's own page shows what it did to both ratings.
+        let (s, r) = common::get(addr, &ratings).await;
+        assert_eq!(s, 200, "{r}");
+        let changes = r["changes"].as_array().unwrap();
+        assert_eq!(changes.len(), 2, "{r}");
+        for (seat, name) in names.iter().enumerate() {
+            let c = &changes[seat];
+            assert_eq!(
+                (c["seat"].as_u64(), c["username"].as_str()),
+                (Some(seat as u64), Some(*name))
+            );
+            assert_eq!(c["before"], 1500);
+            let up = c["after"].as_i64().unwrap() > 1500;
+            assert_eq!(up, seat == winner, "{c}");
+        }
+        let (s, _) = common::get(addr, "/api/games/zzzz/ratings").await;
+        assert_eq!(s, 404);
         let (s, board) = common::get(addr, "/api/leaderboard/nim").await;
         assert_eq!(s, 200);
         assert_eq!(board["players"][0]["username"], names[winner]);
@@ -504,6 +524,8 @@ async fn an_unrated_game_and_a_bot_game_change_no_rating() {
         "on the profile, unrated"
     );
     assert_eq!(p["games"][0]["rating_change"], Value::Null);
+    let (_, r) = common::get(addr, &format!("/api/games/{id}/ratings")).await;
+    assert_eq!(r, json!({"rated": false, "changes": []}));
     server.stop().await;
 }
 

@@ -85,6 +85,9 @@ impl Storage for Flaky {
     ) -> Result<Vec<RatingChangeRow>, StorageError> {
         self.inner.rating_changes(username, limit)
     }
+    fn game_rating_changes(&mut self, game_id: &str) -> Result<Vec<RatingChangeRow>, StorageError> {
+        self.inner.game_rating_changes(game_id)
+    }
     fn by_account(
         &mut self,
         username: &str,

@@ -529,6 +529,9 @@ pub trait Storage: Send {
         username: &str,
         limit: usize,
     ) -> Result<Vec<RatingChangeRow>, StorageError>;
+    /// What a rated game did to its players' ratings (none until it is
+    /// rated), in no particular order.
+    fn game_rating_changes(&mut self, game_id: &str) -> Result<Vec<RatingChangeRow>, StorageError>;
     /// Games with a seat of the account, newest first (`over`: finished
     /// ones only, aborted ones left out).
     fn by_account(

@@ -711,6 +711,15 @@ impl PgConn {
     }
 }
 
+fn rating_change_row(r: &Row) -> Result<RatingChangeRow, StorageError> {
+    Ok(RatingChangeRow {
+        game_id: r.try_get(0).map_err(err)?,
+        username: r.try_get(1).map_err(err)?,
+        before: r.try_get(2).map_err(err)?,
+        after: r.try_get(3).map_err(err)?,
+    })
+}
+
 fn game_row(r: &Row) -> Result<GameRow, StorageError> {
     let kept_as_text = |i: usize| JsonText::parse(r.try_get::<_, String>(i).map_err(err)?);
     let key: Option<String> = r.try_get(11).map_err(err)?;
@@ -880,6 +889,10 @@ impl Storage for PgStorage {
         limit: usize,
     ) -> Result<Vec<RatingChangeRow>, StorageError> {
         self.read(|c| c.rating_changes(username, limit))
+    }
+
+    fn game_rating_changes(&mut self, game_id: &str) -> Result<Vec<RatingChangeRow>, StorageError> {
+        self.read(|c| c.game_rating_changes(game_id))
     }
 
     fn by_account(
@@ -1233,16 +1246,18 @@ impl PgConn {
                 &[&username, &(limit as i64)],
             )
             .map_err(err)?;
-        rows.iter()
-            .map(|r| {
-                Ok(RatingChangeRow {
-                    game_id: r.try_get(0).map_err(err)?,
-                    username: r.try_get(1).map_err(err)?,
-                    before: r.try_get(2).map_err(err)?,
-                    after: r.try_get(3).map_err(err)?,
-                })
-            })
-            .collect()
+        rows.iter().map(rating_change_row).collect()
+    }
+
+    fn game_rating_changes(&mut self, game_id: &str) -> Result<Vec<RatingChangeRow>, StorageError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT game_id, username, before, after FROM rating_changes WHERE game_id = $1",
+                &[&game_id],
+            )
+            .map_err(err)?;
+        rows.iter().map(rating_change_row).collect()
     }
 
     fn word_list(&mut self, id: &str, text: bool) -> Result<Option<WordListRow>, StorageError> {

@@ -664,6 +664,15 @@ fn rate(c: &Connection, game_id: &str) -> Result<bool, StorageError> {
     Ok(true)
 }
 
+fn rating_change_row(r: &Row<'_>) -> rusqlite::Result<RatingChangeRow> {
+    Ok(RatingChangeRow {
+        game_id: r.get(0)?,
+        username: r.get(1)?,
+        before: r.get(2)?,
+        after: r.get(3)?,
+    })
+}
+
 fn rating_row(r: &Row<'_>) -> rusqlite::Result<RatingRow> {
     Ok(RatingRow {
         username: r.get(0)?,
@@ -1427,15 +1436,19 @@ impl Storage for SqliteStorage {
             )
             .map_err(err)?;
         let rows = st
-            .query_map(params![username, limit as i64], |r| {
-                Ok(RatingChangeRow {
-                    game_id: r.get(0)?,
-                    username: r.get(1)?,
-                    before: r.get(2)?,
-                    after: r.get(3)?,
-                })
-            })
+            .query_map(params![username, limit as i64], rating_change_row)
             .map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
+    }
+
+    fn game_rating_changes(&mut self, game_id: &str) -> Result<Vec<RatingChangeRow>, StorageError> {
+        let mut st = self
+            .conn
+            .prepare_cached(
+                "SELECT game_id, username, before, after FROM rating_changes WHERE game_id = ?1",
+            )
+            .map_err(err)?;
+        let rows = st.query_map([game_id], rating_change_row).map_err(err)?;
         rows.collect::<Result<_, _>>().map_err(err)
     }
 
