@@ -16,8 +16,8 @@
 //! does not check words, and the bot's opponents may) and challenges every
 //! word its dictionary does not hold (Easy: half of them).
 
-use crate::game::{Config, TwinGrids};
 use crate::grid::{Grid, Vertical};
+use crate::turns::{Config, TwinGrids};
 use crate::{Action, View};
 use parlor_core::{Agent, AgentContext, ConfigError, GameRng, Level, Resources, Seed};
 use parlor_lexicon::{common, count_letters, CountedWords, Lexicon};

@@ -3,7 +3,7 @@
 //! fake words, challenges, junk and referee forfeits.
 
 use crate::bot::{placements, Query};
-use crate::game::Phase;
+use crate::turns::Phase;
 use crate::{Action, Config, TwinGrids};
 use parlor_core::conformance::Suite;
 use parlor_core::{Actor, GameRng, Seat};

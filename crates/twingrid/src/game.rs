@@ -1,591 +1,447 @@
-//! The game: the opening word and points, the pie rule, turns, challenges
-//! and skipped turns, the end.
-//!
-//! Roles and seats: *player 1* owns the grid with the opening word and
-//! *player 2* the other; the pie rule lets the second seat take either
-//! role, so roles are kept apart from seats ([`TwinGrids::seat_of`]).
+//! The game as hosts see it: what each viewer sees, the settings a table
+//! is made with, and [`TwinGrids`] as a [`parlor_core::Game`].
 
-use crate::grid::{Grid, TurnScore, Vertical};
-use parlor_core::{ConfigError, ErrorKind, GameError, GameRng, Seed};
-use parlor_lexicon::Lexicon;
-use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use crate::turns::{Action, Config, Error, Phase, Turn, TwinGrids};
+use crate::{bot, grid};
+use parlor_core::{
+    Actor, Agent, ConfigError, Game, GameInfo, Level, LexiconStamp, Needs, Outcome, Resources,
+    Seat, Seed, Setting, SettingKind, SettingOption, ToAct, Viewer,
+};
+use serde::Serialize;
 
-/// The rules of a table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Config {
-    /// Cells in a row (3 to 20; 9 in the original).
-    pub width: usize,
-    /// Turns each player takes, the opening word included (2 to 30; 8).
-    pub turns: usize,
-    /// Points for a word that is an anagram of the opponent's last word
-    /// (0: no bonus).
-    pub anagram_bonus: u32,
-    /// Whether words may be challenged (and so bluffed).
-    pub challenges: bool,
-    /// Which runs of a column count as vertical words: every run ending at
-    /// the new row (the default) or only the whole column's run.
-    pub vertical: Vertical,
-    /// The most points player 1 may give at the opening.
-    pub max_opening_points: u32,
-    /// The dictionary.
-    pub lexicon: String,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            width: 9,
-            turns: 8,
-            anagram_bonus: 10,
-            challenges: true,
-            vertical: Vertical::EveryRun,
-            max_opening_points: 100,
-            lexicon: parlor_lexicon::DEFAULT.to_string(),
-        }
-    }
-}
-
-impl Config {
-    /// Checks the ranges.
-    pub fn check(&self) -> Result<(), ConfigError> {
-        let bad = |m: String| Err(ConfigError::new(m));
-        if !(3..=crate::grid::MAX_WIDTH).contains(&self.width) {
-            return bad(format!(
-                "width: 3 to {} cells, not {}",
-                crate::grid::MAX_WIDTH,
-                self.width
-            ));
-        }
-        if !(2..=30).contains(&self.turns) {
-            return bad(format!("turns: 2 to 30 each, not {}", self.turns));
-        }
-        if self.anagram_bonus > 1000 {
-            return bad(format!(
-                "anagram_bonus: 0 to 1000 points, not {}",
-                self.anagram_bonus
-            ));
-        }
-        if self.max_opening_points > 10_000 {
-            return bad(format!(
-                "max_opening_points: 0 to 10000, not {}",
-                self.max_opening_points
-            ));
-        }
-        if self.lexicon.len() > 200 {
-            return bad("lexicon: a name of at most 200 characters".into());
-        }
-        Ok(())
-    }
-}
-
-/// What a seat (or the referee) submits. JSON:
-/// `{"type": "open", "column": 2, "to": 1, "points": 5}`,
-/// `{"type": "pie", "swap": true}`, `{"type": "play", "word": "cat", "column": 3}`,
-/// `{"type": "challenge"}`, `{"type": "accept"}`. Columns count from 0.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Action {
-    /// Player 1 writes the opening word at `column` and gives `points` to
-    /// player `to` (0: player 1, 1: player 2).
-    Open {
-        /// Where the opening word's first letter goes.
-        column: usize,
-        /// Whose score column gets the points: 0 player 1, 1 player 2.
-        to: usize,
-        /// How many points.
-        points: u32,
-    },
-    /// The second seat chooses its role: `swap` to become player 1.
-    Pie {
-        /// Take player 1's grid and points.
-        swap: bool,
-    },
-    /// Write a word in one's next row, its first letter at `column`.
-    Play {
-        /// The word.
-        word: String,
-        /// Its first letter's column.
-        column: usize,
-    },
-    /// Challenge the opponent's last word.
-    Challenge,
-    /// At the very end: let the last word stand.
-    Accept,
-    /// Referee: a seat has left.
-    Forfeit {
-        /// The seat.
-        seat: usize,
-    },
-}
-
-/// A refused action.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum Error {
-    /// Not this actor's moment.
-    #[error("{0}")]
-    NotNow(String),
-    /// The game is over.
-    #[error("the game is over")]
-    Over,
-    /// Against the rules.
-    #[error("{0}")]
-    Illegal(String),
-    /// Not a word of the dictionary (challenges off).
-    #[error("{0:?} is not in the dictionary")]
-    UnknownWord(String),
-    /// Not a word at all.
-    #[error("{0}")]
-    Malformed(String),
-}
-
-impl GameError for Error {
-    fn kind(&self) -> ErrorKind {
-        match self {
-            Error::NotNow(_) => ErrorKind::NotYourTurn,
-            Error::Over => ErrorKind::GameOver,
-            Error::Illegal(_) => ErrorKind::Illegal,
-            Error::UnknownWord(_) => ErrorKind::UnknownWord,
-            Error::Malformed(_) => ErrorKind::Malformed,
-        }
-    }
-}
-
-/// One turn as the log keeps it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Turn {
-    /// The opening word and points.
-    Opening {
-        /// The word.
-        word: String,
-        /// Its column.
-        column: usize,
-        /// Points given.
-        points: u32,
-        /// To player 1 (0) or 2 (1).
-        to: usize,
-    },
-    /// The pie decision.
-    Pie {
-        /// Whether the second seat took player 1's place.
-        swap: bool,
-    },
-    /// A word written.
-    Word {
-        /// Player 1 (0) or 2 (1).
-        player: usize,
-        /// The word.
-        word: String,
-        /// Its column.
-        column: usize,
-        /// The row it went in.
-        row: usize,
-        /// The opponent's last word it was scored against.
-        against: String,
-        /// The score, and why.
-        score: TurnScore,
-        /// Whether this was player 2's first word (scored by shared
-        /// letters alone).
-        first: bool,
-        /// A challenge: upheld (the word was fake: 0 points) or not.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        challenged: Option<bool>,
-    },
-    /// A turn skipped after a failed challenge.
-    Skipped {
-        /// Player 1 (0) or 2 (1).
-        player: usize,
-    },
-    /// The last word let stand by its opponent, which ends the game.
-    Accepted {
-        /// The player who accepted it: 1 (0) or 2 (1).
-        player: usize,
-    },
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Phase {
-    /// The opening word is drawn (chance).
-    Draw,
-    /// Player 1 places the opening word and gives points.
-    Open,
-    /// The second seat decides its role.
-    Pie,
-    /// A player's turn (the role); the opponent's last word may be
-    /// challenged first if it has not been.
-    Turn(usize),
-    /// After the last word: its opponent may challenge it or accept.
-    LastChallenge(usize),
-    /// Over.
-    Over,
-}
-
-/// A Twin Grids table.
-#[derive(Clone, Debug)]
-pub struct TwinGrids {
-    pub(crate) config: Config,
-    pub(crate) lexicon: Arc<Lexicon>,
-    /// The words that fit a row, their letters counted.
-    pub(crate) words: Arc<parlor_lexicon::CountedWords>,
-    pub(crate) stamp: parlor_core::LexiconStamp,
-    pub(crate) rng: GameRng,
-    /// By role: player 1's grid, player 2's.
-    pub(crate) grids: [Grid; 2],
-    pub(crate) scores: [i64; 2],
-    /// Turns taken by role (words written and turns skipped).
-    pub(crate) taken: [usize; 2],
-    /// The seat playing each role.
-    pub(crate) seat_of: [usize; 2],
-    pub(crate) opening: String,
-    /// Each role's last word.
-    pub(crate) last: [Option<String>; 2],
-    /// Every word played (fake ones too): none may be played again or
-    /// contained in a new word.
-    pub(crate) played: Vec<String>,
-    /// The last word's turn in the log, while it may still be challenged.
-    pub(crate) challengeable: Option<usize>,
-    /// Whether a role skips its next turn.
-    pub(crate) skip: [bool; 2],
-    pub(crate) forfeited: Option<usize>,
-    pub(crate) phase: Phase,
-    pub(crate) log: Vec<Turn>,
-}
-
-impl PartialEq for TwinGrids {
-    fn eq(&self, o: &Self) -> bool {
-        self.config == o.config
-            && self.rng == o.rng
-            && self.grids == o.grids
-            && self.scores == o.scores
-            && self.taken == o.taken
-            && self.seat_of == o.seat_of
-            && self.opening == o.opening
-            && self.last == o.last
-            && self.played == o.played
-            && self.challengeable == o.challengeable
-            && self.skip == o.skip
-            && self.forfeited == o.forfeited
-            && self.phase == o.phase
-            && self.log == o.log
-    }
-}
-
-impl TwinGrids {
-    pub(crate) fn create(
-        config: &Config,
-        seed: Seed,
-        resources: &parlor_core::Resources,
-    ) -> Result<Self, ConfigError> {
-        config.check()?;
-        let lexicon = resources.lexicon(&config.lexicon)?;
-        // The words that fit a row: the opening word is drawn from them,
-        // and the computer player places them (the same shared table).
-        let words = resources.counted_words(&config.lexicon, config.width)?;
-        if words.is_empty() {
-            return Err(ConfigError::new(format!(
-                "lexicon: no word of 2 to {} letters to open with",
-                config.width
-            )));
-        }
-        Ok(TwinGrids {
-            words,
-            stamp: parlor_core::LexiconStamp::of(&lexicon),
-            lexicon,
-            rng: GameRng::from_seed(seed),
-            grids: [Grid::new(config.width), Grid::new(config.width)],
-            scores: [0; 2],
-            taken: [0; 2],
-            seat_of: [0, 1],
-            opening: String::new(),
-            last: [None, None],
-            played: Vec::new(),
-            challengeable: None,
-            skip: [false; 2],
-            forfeited: None,
-            phase: Phase::Draw,
-            log: Vec::new(),
-            config: config.clone(),
-        })
-    }
-
-    /// The role a seat plays (0: player 1).
-    pub fn role_of(&self, seat: usize) -> usize {
-        if self.seat_of[0] == seat {
-            0
-        } else {
-            1
-        }
-    }
-
-    /// The seat playing each role.
-    pub fn seat_of(&self) -> [usize; 2] {
-        self.seat_of
-    }
-
-    /// The grids by role.
-    pub fn grids(&self) -> &[Grid; 2] {
-        &self.grids
-    }
-
-    /// Scores by role.
-    pub fn scores(&self) -> [i64; 2] {
-        self.scores
-    }
-
-    /// The opening word.
-    pub fn opening(&self) -> &str {
-        &self.opening
-    }
-
-    /// The log.
-    pub fn log(&self) -> &[Turn] {
-        &self.log
-    }
-
-    /// The dictionary.
-    pub fn lexicon(&self) -> &Arc<Lexicon> {
-        &self.lexicon
-    }
-
+/// What a viewer sees: everything (Twin Grids has no hidden information).
+#[derive(Clone, Debug, Serialize)]
+pub struct View {
+    /// The viewer's seat, if a player.
+    pub seat: Option<usize>,
+    /// The viewer's role (0: player 1), if a player.
+    pub role: Option<usize>,
     /// The rules.
-    pub fn rules(&self) -> &Config {
+    pub config: Config,
+    /// `draw`, `open`, `pie`, `turn`, `last_challenge` or `over`.
+    pub phase: &'static str,
+    /// The seat playing each role.
+    pub seat_of: [usize; 2],
+    /// The role to act now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_play: Option<usize>,
+    /// The opening word (empty until drawn).
+    pub opening: String,
+    /// The grids by role, rows as text (`.` empty).
+    pub grids: [Vec<String>; 2],
+    /// Scores by role.
+    pub scores: [i64; 2],
+    /// Turns taken by role.
+    pub turns_taken: [usize; 2],
+    /// Each role's last word.
+    pub last: [Option<String>; 2],
+    /// Whether the last word may still be challenged.
+    pub can_challenge: bool,
+    /// The word that may be challenged, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub challengeable: Option<String>,
+    /// The seat that left the game (a forfeit), if one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left: Option<usize>,
+    /// Every turn.
+    pub log: Vec<Turn>,
+}
+
+impl Game for TwinGrids {
+    type Config = Config;
+    type Action = Action;
+    type View = View;
+    type Event = Turn;
+    type Error = Error;
+
+    const INFO: GameInfo = GameInfo {
+        name: "twingrid",
+        title: "Twin Grids",
+        min_seats: 2,
+        max_seats: 2,
+    };
+
+    fn new(config: &Config, seed: Seed, resources: &Resources) -> Result<Self, ConfigError> {
+        TwinGrids::create(config, seed, resources)
+    }
+
+    fn config(&self) -> &Config {
         &self.config
     }
 
-    /// Every word played so far.
-    pub fn played(&self) -> &[String] {
-        &self.played
+    fn needs(config: &Config) -> Needs {
+        Needs::seats(2).word_list("words", &config.lexicon)
     }
 
-    /// The role to play now, if a turn is on.
-    pub fn role_to_play(&self) -> Option<usize> {
-        match self.phase {
-            Phase::Turn(r) => Some(r),
-            _ => None,
-        }
-    }
-
-    /// The word a role's next word is scored against: the opponent's last.
-    pub fn against(&self, role: usize) -> &str {
-        self.last[1 - role].as_deref().unwrap_or(&self.opening)
-    }
-
-    /// What `word` at `column` would score for `role` now, and whether it
-    /// is player 2's first word (scored by the shared letters alone).
-    pub(crate) fn placement_score(
-        &self,
-        role: usize,
-        word: &str,
-        column: usize,
-    ) -> (TurnScore, bool) {
-        let first = role == 1 && self.taken[1] == 0;
-        let mut score = self.grids[role].score(
-            word,
-            column,
-            self.against(role),
-            self.config.anagram_bonus,
-            &self.lexicon,
-            self.config.vertical,
-        );
-        if first {
-            score.score = score.shared as u32;
-            score.anagram_bonus = 0;
-        }
-        (score, first)
-    }
-
-    /// Why `word` may not be played now (rule 4), if it may not.
-    pub fn refusal(&self, word: &str) -> Option<String> {
-        if let Some(p) = self.played.iter().find(|p| word.contains(p.as_str())) {
-            return Some(if p == word {
-                format!("{word:?} has been played already")
-            } else {
-                format!("{word:?} contains {p:?}, which has been played")
-            });
-        }
-        None
-    }
-
-    pub(crate) fn draw_opening(&mut self) {
-        // The words of 2 to `width` letters, in the list's order.
-        self.opening = self
-            .words
-            .word(self.rng.below(self.words.len()))
-            .to_string();
-        self.phase = Phase::Open;
-    }
-
-    pub(crate) fn open(&mut self, column: usize, to: usize, points: u32) -> Result<(), Error> {
-        if to > 1 {
-            return Err(Error::Illegal(format!(
-                "to: 0 (player 1) or 1 (player 2), not {to}"
-            )));
-        }
-        if points > self.config.max_opening_points {
-            return Err(Error::Illegal(format!(
-                "points: 0 to {} at the opening, not {points}",
-                self.config.max_opening_points
-            )));
-        }
-        if !self.grids[0].fits(&self.opening, column) {
-            return Err(Error::Illegal(format!(
-                "{:?} does not fit from column {column} in a grid {} wide",
-                self.opening, self.config.width
-            )));
-        }
-        self.grids[0].write(&self.opening.clone(), column);
-        self.scores[to] += i64::from(points);
-        self.taken[0] = 1;
-        self.last[0] = Some(self.opening.clone());
-        self.played.push(self.opening.clone());
-        self.log.push(Turn::Opening {
-            word: self.opening.clone(),
-            column,
-            points,
-            to,
-        });
-        self.phase = Phase::Pie;
-        Ok(())
-    }
-
-    pub(crate) fn pie(&mut self, swap: bool) {
-        if swap {
-            self.seat_of = [self.seat_of[1], self.seat_of[0]];
-        }
-        self.log.push(Turn::Pie { swap });
-        self.phase = Phase::Turn(1);
-    }
-
-    pub(crate) fn play(&mut self, role: usize, word: &str, column: usize) -> Result<(), Error> {
-        if word.is_empty()
-            || word.len() > self.config.width
-            || !word.bytes().all(|b| b.is_ascii_alphabetic())
-        {
-            return Err(Error::Malformed(format!(
-                "a word is 1 to {} letters a-z, not {:?}",
-                self.config.width,
-                word.chars().take(40).collect::<String>()
-            )));
-        }
-        let word = word.to_ascii_lowercase();
-        if !self.grids[role].fits(&word, column) {
-            return Err(Error::Illegal(format!(
-                "{word:?} does not fit from column {} in a grid {} wide",
-                column + 1,
-                self.config.width
-            )));
-        }
-        if let Some(why) = self.refusal(&word) {
-            return Err(Error::Illegal(why));
-        }
-        if !self.config.challenges && !self.lexicon.contains(&word) {
-            return Err(Error::UnknownWord(word));
-        }
-        let (score, first) = self.placement_score(role, &word, column);
-        let against = self.against(role).to_string();
-        let row = self.grids[role].rows();
-        self.grids[role].write(&word, column);
-        self.scores[role] += i64::from(score.score);
-        self.played.push(word.clone());
-        self.last[role] = Some(word.clone());
-        self.log.push(Turn::Word {
-            player: role,
-            word,
-            column,
-            row,
-            against,
-            score,
-            first,
-            challenged: None,
-        });
-        self.challengeable = self.config.challenges.then_some(self.log.len() - 1);
-        self.taken[role] += 1;
-        self.next(role);
-        Ok(())
-    }
-
-    /// The turn after `role`'s: the other's, unless it skips (then it has
-    /// taken that turn), until both have taken theirs.
-    fn next(&mut self, role: usize) {
-        let mut r = 1 - role;
-        for _ in 0..2 {
-            if self.taken[r] >= self.config.turns {
-                r = 1 - r;
-                continue;
-            }
-            if self.skip[r] {
-                self.skip[r] = false;
-                self.taken[r] += 1;
-                self.log.push(Turn::Skipped { player: r });
-                r = 1 - r;
-                continue;
-            }
-            self.phase = Phase::Turn(r);
-            return;
-        }
-        if self.taken.iter().all(|&t| t >= self.config.turns) {
-            self.phase = match self.challengeable {
-                Some(i) => match &self.log[i] {
-                    Turn::Word { player, .. } => Phase::LastChallenge(1 - player),
-                    _ => Phase::Over,
+    fn settings() -> Vec<Setting> {
+        vec![
+            Setting {
+                field: "width",
+                label: "Width",
+                help: "cells in a row of each grid",
+                kind: SettingKind::Integer {
+                    min: 3,
+                    max: grid::MAX_WIDTH as i64,
+                    optional: false,
                 },
-                None => Phase::Over,
-            };
-        } else {
-            // The other has turns left but skips: back to this role.
-            self.phase = Phase::Turn(r);
+            },
+            Setting {
+                field: "turns",
+                label: "Turns",
+                help: "turns each player takes, the opening word included",
+                kind: SettingKind::Integer {
+                    min: 2,
+                    max: 30,
+                    optional: false,
+                },
+            },
+            Setting {
+                field: "anagram_bonus",
+                label: "Anagram bonus",
+                help: "points for an anagram of the opponent's last word",
+                kind: SettingKind::Integer {
+                    min: 0,
+                    max: 1000,
+                    optional: false,
+                },
+            },
+            Setting {
+                field: "challenges",
+                label: "Challenges",
+                help: "words may be challenged, and so bluffed",
+                kind: SettingKind::Bool,
+            },
+            Setting {
+                field: "vertical",
+                label: "Vertical words",
+                help: "which runs down a column count as words: every run ending in the new row, or only the whole column (as in a crossword)",
+                kind: SettingKind::Choice {
+                    options: vec![
+                        SettingOption::text("every_run", "every run ending in the new row"),
+                        SettingOption::text("whole_column", "only the whole column (crossword)"),
+                    ],
+                },
+            },
+            Setting {
+                field: "lexicon",
+                label: "Dictionary",
+                help: "the words allowed, and the opening word's source",
+                kind: SettingKind::WordList { role: "words" },
+            },
+        ]
+    }
+
+    fn presets() -> Vec<parlor_core::Preset> {
+        use parlor_core::Preset;
+        vec![
+            Preset::new(
+                "standard",
+                "Standard",
+                "grids nine cells wide, eight turns each, challenges on",
+            )
+            .set("width", 9)
+            .set("turns", 8)
+            .set("challenges", true),
+            Preset::new(
+                "short",
+                "Short",
+                "grids seven cells wide and five turns each: a quick game",
+            )
+            .set("width", 7)
+            .set("turns", 5)
+            .set("challenges", true),
+            Preset::new(
+                "long",
+                "Long",
+                "grids twelve cells wide and twelve turns each: room for long words",
+            )
+            .set("width", 12)
+            .set("turns", 12)
+            .set("challenges", true),
+        ]
+    }
+
+    fn how_to_play() -> &'static str {
+        "Each player writes words in their own grid, one row a turn. \
+         A word scores the letters it shares with the opponent's last word, times the longest word \
+         read downwards in your grid through it. The opener chooses where the first word goes; \
+         the other player then chooses a side. The higher score after the last turn wins."
+    }
+
+    /// The game is the opening, the pie, and at most two actions a turn
+    /// (a challenge and a word), plus the last challenge.
+    fn action_bound(&self) -> usize {
+        2 + 4 * self.config.turns + 2
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    /// Twin Grids has no hidden chance beyond the opening word, which
+    /// everyone sees the moment it is drawn; still, whoever picked the
+    /// seed would pick the opening: the host draws it.
+    fn hidden_chance(_: &Config) -> bool {
+        true
+    }
+
+    fn to_act(&self) -> ToAct {
+        match self.phase {
+            Phase::Draw => ToAct::Chance,
+            Phase::Open => ToAct::One(Seat(self.seat_of[0])),
+            Phase::Pie => ToAct::One(Seat(self.seat_of[1])),
+            Phase::Turn(r) | Phase::LastChallenge(r) => ToAct::One(Seat(self.seat_of[r])),
+            Phase::Over => ToAct::Over,
         }
     }
 
-    /// `role` challenges the opponent's last word.
-    pub(crate) fn challenge(&mut self, role: usize) -> Result<bool, Error> {
-        let Some(i) = self.challengeable.take() else {
-            return Err(Error::Illegal("there is no word to challenge now".into()));
-        };
-        let Turn::Word {
-            player,
-            word,
-            score,
-            challenged,
-            ..
-        } = &mut self.log[i]
-        else {
-            return Err(Error::Illegal("there is no word to challenge now".into()));
-        };
-        if *player == role {
-            self.challengeable = Some(i);
-            return Err(Error::Illegal("you cannot challenge your own word".into()));
-        }
-        let fake = !self.lexicon.contains(word);
-        *challenged = Some(fake);
-        if fake {
-            // The fake word scores nothing; it stays on the board.
-            self.scores[*player] -= i64::from(score.score);
-        } else {
-            self.skip[role] = true;
+    fn legal_actions(&self, seat: Seat) -> Option<Vec<Action>> {
+        if self.to_act() != ToAct::One(seat) {
+            return Some(Vec::new());
         }
         match self.phase {
-            Phase::LastChallenge(_) => self.phase = Phase::Over,
-            Phase::Turn(r) if !fake => {
-                // The challenger skips this very turn.
-                self.skip[r] = false;
-                self.taken[r] += 1;
-                self.log.push(Turn::Skipped { player: r });
-                let p = 1 - r;
-                if self.taken[p] < self.config.turns {
-                    self.phase = Phase::Turn(p);
-                } else {
-                    self.next(p);
+            Phase::Open => Some(
+                (0..=self.config.width - self.opening.len())
+                    .flat_map(|c| [(c, 0), (c, 1)])
+                    .map(|(column, to)| Action::Open {
+                        column,
+                        to,
+                        points: 0,
+                    })
+                    .collect(),
+            ),
+            Phase::Pie => Some(vec![
+                Action::Pie { swap: false },
+                Action::Pie { swap: true },
+            ]),
+            Phase::LastChallenge(_) => Some(vec![Action::Challenge, Action::Accept]),
+            // Words are typed: their list would be the dictionary.
+            Phase::Turn(_) => None,
+            _ => Some(Vec::new()),
+        }
+    }
+
+    fn apply(&mut self, actor: Actor, action: Action) -> Result<Vec<Turn>, Error> {
+        if self.is_over() {
+            return Err(Error::Over);
+        }
+        let before = self.log.len();
+        if let (Actor::Referee, Action::Forfeit { seat }) = (actor, &action) {
+            if *seat > 1 {
+                return Err(Error::Illegal(format!("there is no seat {seat}")));
+            }
+            self.forfeited = Some(*seat);
+            self.phase = Phase::Over;
+            return Ok(Vec::new());
+        }
+        let seat = match actor {
+            Actor::Seat(s) if s.0 < 2 => s.0,
+            _ => {
+                return Err(Error::NotNow(
+                    "only the players act; the referee removes a player".into(),
+                ))
+            }
+        };
+        if self.to_act() != ToAct::One(Seat(seat)) {
+            return Err(Error::NotNow("it is not your turn".into()));
+        }
+        match (&self.phase, action) {
+            (Phase::Open, Action::Open { column, to, points }) => self.open(column, to, points)?,
+            (Phase::Pie, Action::Pie { swap }) => self.pie(swap),
+            (Phase::Turn(r), Action::Play { word, column }) => {
+                let r = *r;
+                self.play(r, &word, column)?
+            }
+            (Phase::Turn(r) | Phase::LastChallenge(r), Action::Challenge) => {
+                if !self.config.challenges {
+                    return Err(Error::Illegal("challenges are off at this table".into()));
+                }
+                let r = *r;
+                let word = self.challengeable;
+                self.challenge(r)?;
+                // The challenge changes the word's entry in the log instead
+                // of adding one: the event is that entry, now with its verdict.
+                if let Some(entry) = word.and_then(|i| self.log.get(i)) {
+                    let mut events = vec![entry.clone()];
+                    events.extend_from_slice(&self.log[before..]);
+                    return Ok(events);
                 }
             }
-            _ => {}
+            (Phase::LastChallenge(r), Action::Accept) => {
+                // An entry of its own, so that the move list and the end
+                // say who let the last word stand.
+                self.log.push(Turn::Accepted { player: *r });
+                self.challengeable = None;
+                self.phase = Phase::Over;
+            }
+            (Phase::Open, _) => {
+                return Err(Error::NotNow(
+                    "first place the opening word and give its points".into(),
+                ))
+            }
+            (Phase::Pie, _) => {
+                return Err(Error::NotNow(
+                    "first choose your side (the pie rule)".into(),
+                ))
+            }
+            (Phase::LastChallenge(_), _) => {
+                return Err(Error::NotNow(
+                    "the game is over but for a challenge of the last word: challenge or accept"
+                        .into(),
+                ))
+            }
+            _ => return Err(Error::NotNow("that is not a move now".into())),
         }
-        Ok(fake)
+        Ok(self.log[before..].to_vec())
     }
 
-    pub(crate) fn is_over(&self) -> bool {
-        self.phase == Phase::Over
+    fn resolve_chance(&mut self) -> Vec<Turn> {
+        if self.phase == Phase::Draw {
+            self.draw_opening();
+        }
+        Vec::new()
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        let seat = match viewer {
+            Viewer::Seat(s) if s.0 < 2 => Some(s.0),
+            _ => None,
+        };
+        let grid = |r: usize| -> Vec<String> {
+            self.grids[r]
+                .cells()
+                .iter()
+                .map(|row| row.iter().map(|c| c.map_or('.', char::from)).collect())
+                .collect()
+        };
+        View {
+            seat,
+            role: seat.map(|s| self.role_of(s)),
+            config: self.config.clone(),
+            phase: match self.phase {
+                Phase::Draw => "draw",
+                Phase::Open => "open",
+                Phase::Pie => "pie",
+                Phase::Turn(_) => "turn",
+                Phase::LastChallenge(_) => "last_challenge",
+                Phase::Over => "over",
+            },
+            seat_of: self.seat_of,
+            to_play: match self.phase {
+                Phase::Turn(r) | Phase::LastChallenge(r) => Some(r),
+                Phase::Open => Some(0),
+                Phase::Pie => Some(1),
+                _ => None,
+            },
+            opening: self.opening.clone(),
+            grids: [grid(0), grid(1)],
+            scores: self.scores,
+            turns_taken: self.taken,
+            last: self.last.clone(),
+            can_challenge: self.challengeable.is_some(),
+            challengeable: self.challengeable.and_then(|i| match &self.log[i] {
+                Turn::Word { word, .. } => Some(word.clone()),
+                _ => None,
+            }),
+            left: self.forfeited,
+            log: self.log.clone(),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        let by_seat: Vec<i64> = (0..2).map(|s| self.scores[self.role_of(s)]).collect();
+        if let Some(f) = self.forfeited {
+            return Some(Outcome {
+                ranking: vec![vec![Seat(1 - f)], vec![Seat(f)]],
+                scores: Some(by_seat),
+            });
+        }
+        Some(Outcome::from_scores(by_seat))
+    }
+
+    /// How a placement would score, for a player choosing one: the request
+    /// `{"word": "cat", "column": 0}` (column from 0) in the asking seat's
+    /// next row, against the word it would be scored against now. The
+    /// answer is the score broken down (the vertical words, which the
+    /// dictionary decides) and rule 4's refusal if any; it does not say
+    /// whether the word itself is in the dictionary (that is what a
+    /// challenge is for).
+    fn assist(
+        &self,
+        viewer: Viewer,
+        request: &serde_json::Value,
+        _budget: &parlor_core::Budget,
+    ) -> Option<Result<serde_json::Value, String>> {
+        let Viewer::Seat(Seat(seat)) = viewer else {
+            return Some(Err("only a player asks how a placement would score".into()));
+        };
+        if seat > 1 {
+            return Some(Err(format!("there is no seat {seat}")));
+        }
+        let width = self.config.width;
+        let word = match request.get("word").and_then(|w| w.as_str()) {
+            Some(w)
+                if !w.is_empty()
+                    && w.len() <= width
+                    && w.bytes().all(|b| b.is_ascii_alphabetic()) =>
+            {
+                w.to_ascii_lowercase()
+            }
+            _ => return Some(Err(format!("word: 1 to {width} letters a-z"))),
+        };
+        let column = match request.get("column").and_then(|c| c.as_u64()) {
+            Some(c) if (c as usize) + word.len() <= width => c as usize,
+            _ => {
+                return Some(Err(format!(
+                    "column: from 0, with {word:?} fitting in {width} cells"
+                )))
+            }
+        };
+        let role = self.role_of(seat);
+        let (score, first) = self.placement_score(role, &word, column);
+        let against = self.against(role);
+        Some(Ok(serde_json::json!({
+            "word": word,
+            "column": column,
+            "row": self.grids[role].rows(),
+            "against": against,
+            "first": first,
+            "score": score,
+            "refusal": self.refusal(&word),
+        })))
+    }
+
+    /// The pie rule may make the second seat player 1: each seat is named
+    /// by the role it plays now.
+    fn seat_labels(&self) -> Option<Vec<String>> {
+        Some(
+            (0..2)
+                .map(|s| format!("player {}", self.role_of(s) + 1))
+                .collect(),
+        )
+    }
+
+    fn seats_change_sides() -> bool {
+        true
+    }
+
+    fn forfeit(&self, seat: Seat) -> Option<Action> {
+        (seat.0 < 2 && !self.is_over()).then_some(Action::Forfeit { seat: seat.0 })
+    }
+
+    fn lexicons(&self) -> Vec<LexiconStamp> {
+        vec![self.stamp.clone()]
+    }
+
+    fn agent(
+        config: &Config,
+        level: Level,
+        seed: Seed,
+        resources: &Resources,
+    ) -> Result<Box<dyn Agent<Self>>, ConfigError> {
+        Ok(Box::new(bot::Bot::new(config, level, seed, resources)?))
     }
 }

@@ -6,8 +6,8 @@
 
 use crate::best::{self, Limits};
 use crate::config::Discards;
-use crate::game::Phase;
 use crate::scoring::Scoring;
+use crate::turns::Phase;
 use crate::{Action, Config, WordCards, WordChain};
 use parlor_core::conformance::Suite;
 use parlor_core::{Actor, Game, GameRng, Seat};

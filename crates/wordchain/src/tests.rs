@@ -1,7 +1,7 @@
 //! The game's rules, situation by situation: tables arranged by hand.
 
 use crate::card::{parse_cards, Card, CardText};
-use crate::game::Phase;
+use crate::turns::Phase;
 use crate::{Action, Config, Event, WordCards, WordChain};
 use parlor_core::{Actor, Game, Resources, Seat, ToAct, Viewer};
 

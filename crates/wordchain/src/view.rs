@@ -4,7 +4,7 @@
 
 use crate::card::Card;
 use crate::config::Config;
-use crate::game::{Event, LogEntry, Phase, WordChain, WordPlayed};
+use crate::turns::{Event, LogEntry, Phase, WordChain, WordPlayed};
 use parlor_core::Viewer;
 use serde::Serialize;
 

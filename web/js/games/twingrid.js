@@ -10,8 +10,8 @@
  * challenges and the last word's challenge or acceptance, and every turn's
  * score in the move list.
  *
- * Actions and view: crates/twingrid/src/game.rs (`Action`, `Turn`),
- * crates/twingrid/src/lib.rs (`View`, the helper `assist`), grid.rs
+ * Actions and view: crates/twingrid/src/turns.rs (`Action`, `Turn`),
+ * crates/twingrid/src/game.rs (`View`, the helper `assist`), grid.rs
  * (`TurnScore`). The page scores nothing itself: the rules (the
  * dictionary, the vertical reading the table chose, rule 4) live in the
  * server, and the page shows its answer.

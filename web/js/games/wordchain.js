@@ -7,11 +7,11 @@
  * Multicards named; the play on the table waiting to be accepted or
  * challenged; and every play's score step by step in the move list.
  *
- * Actions and view: crates/wordchain/src/game.rs (`Action`, `LogEntry`,
+ * Actions and view: crates/wordchain/src/turns.rs (`Action`, `LogEntry`,
  * `WordPlayed`), crates/wordchain/src/view.rs (`View`), scoring.rs
  * (`Breakdown`). The server is the judge: the score shown while a word is
  * built is the server's own reckoning (the game's helper, `assist` in
- * crates/wordchain/src/lib.rs), as are the score on the table and in the
+ * crates/wordchain/src/game.rs), as are the score on the table and in the
  * log; what a pass does and when the game ends are the view's words.
  */
 import { h, oneAtATime, replace, warningLine } from '../dom.js';
