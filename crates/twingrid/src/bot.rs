@@ -15,11 +15,19 @@
 //! points and the edge counted, is worth more than its own. It never bluffs (a bluff only pays against an opponent who
 //! does not check words, and the bot's opponents may) and challenges every
 //! word its dictionary does not hold (Easy: half of them).
+//!
+//! It follows the game through what its seat is shown
+//! ([`Agent::observe`]): which side it plays after the pie, and the
+//! opponent's words as they are written. It judges each of those words
+//! once, when it is written, and keeps to that judgement however often it
+//! is asked to move before the turn passes (a host asks again after a
+//! refusal or a restart): an Easy bot that let a fake word stand does not
+//! challenge it on the next asking.
 
 use crate::grid::{Grid, Vertical};
 use crate::turns::{Config, TwinGrids};
-use crate::{Action, View};
-use parlor_core::{Agent, AgentContext, ConfigError, GameRng, Level, Resources, Seed};
+use crate::{Action, Turn, View};
+use parlor_core::{Agent, AgentContext, ConfigError, GameRng, Level, Resources, Seat, Seed};
 use parlor_lexicon::{common, count_letters, CountedWords, Lexicon};
 use std::sync::Arc;
 
@@ -189,6 +197,10 @@ pub struct Bot {
     rng: GameRng,
     lexicon: Arc<Lexicon>,
     words: Arc<CountedWords>,
+    /// Whether the second seat took player 1's side at the pie.
+    swapped: bool,
+    /// The opponent's last word and whether to challenge it, judged once.
+    against: Option<(String, bool)>,
 }
 
 impl Bot {
@@ -205,6 +217,8 @@ impl Bot {
             rng: GameRng::from_seed(seed),
             lexicon: resources.lexicon(&config.lexicon)?,
             words: resources.counted_words(&config.lexicon, config.width)?,
+            swapped: false,
+            against: None,
         })
     }
 
@@ -256,13 +270,45 @@ impl Bot {
         }
     }
 
+    /// Whether to challenge the opponent's last word `word`: judged once
+    /// per word (when it was written, if this bot was shown it).
     fn challenge(&mut self, word: Option<&str>) -> bool {
-        let fake = word.is_some_and(|w| !self.lexicon.contains(w));
-        fake && (self.level != Level::Easy || self.rng.chance(0.5))
+        let Some(word) = word else {
+            return false;
+        };
+        match &self.against {
+            Some((w, verdict)) if w == word => *verdict,
+            _ => self.judge(word),
+        }
+    }
+
+    /// Judges the opponent's new word and remembers the verdict.
+    fn judge(&mut self, word: &str) -> bool {
+        let fake = !self.lexicon.contains(word);
+        let verdict = fake && (self.level != Level::Easy || self.rng.chance(0.5));
+        self.against = Some((word.to_string(), verdict));
+        verdict
     }
 }
 
 impl Agent<TwinGrids> for Bot {
+    fn observe(&mut self, seat: Seat, events: &[Turn]) {
+        for e in events {
+            match e {
+                Turn::Pie { swap } => self.swapped = *swap,
+                Turn::Word {
+                    player,
+                    word,
+                    challenged: None,
+                    ..
+                } if *player != seat.0 ^ usize::from(self.swapped) => {
+                    self.judge(word);
+                }
+                _ => {}
+            }
+        }
+    }
+
     fn choose(&mut self, ctx: &AgentContext<'_, TwinGrids>) -> Option<Action> {
         let view: &View = ctx.view;
         let role = view.role?;
@@ -295,5 +341,67 @@ impl Agent<TwinGrids> for Bot {
             }
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_core::{events_seen_by, Actor, Game, Match, Viewer};
+
+    /// An Easy bot lets half of the fake words stand: which half is
+    /// decided once per word, when the word is written, so asking it
+    /// again and again for the same turn gets the same answer.
+    #[test]
+    fn a_bot_judges_the_opponents_word_once() {
+        let res = Resources::embedded();
+        let config = Config::default();
+        let mut m = Match::<TwinGrids>::new(config.clone(), 8, &res).unwrap();
+        let seat = |s| Actor::Seat(Seat(s));
+        m.apply(
+            seat(0),
+            Action::Open {
+                column: 0,
+                to: 0,
+                points: 0,
+            },
+        )
+        .unwrap();
+        m.apply(seat(1), Action::Pie { swap: false }).unwrap();
+        m.apply(
+            seat(1),
+            Action::Play {
+                word: "qzxv".into(),
+                column: 0,
+            },
+        )
+        .unwrap();
+        let mut answers = std::collections::BTreeSet::new();
+        for bot_seed in 0..8 {
+            let mut bot = Bot::new(&config, Level::Easy, bot_seed, &res).unwrap();
+            for step in m.history() {
+                let seen = events_seen_by::<TwinGrids>(step, Viewer::Seat(Seat(0)));
+                bot.observe(Seat(0), &seen);
+            }
+            let view = m.state().view(Viewer::Seat(Seat(0)));
+            let legal = m.state().legal_actions(Seat(0));
+            let asked: Vec<bool> = (0..12)
+                .map(|_| {
+                    let ctx = AgentContext {
+                        seat: Seat(0),
+                        view: &view,
+                        legal: legal.as_deref(),
+                        budget: parlor_core::Budget::UNLIMITED,
+                    };
+                    bot.choose(&ctx) == Some(Action::Challenge)
+                })
+                .collect();
+            assert!(
+                asked.iter().all(|&a| a == asked[0]),
+                "seed {bot_seed}: {asked:?}"
+            );
+            answers.insert(asked[0]);
+        }
+        assert_eq!(answers.len(), 2, "some Easy bots challenge, some do not");
     }
 }

@@ -18,14 +18,21 @@
 //!
 //! Computer players never bluff; they challenge a word the dictionary
 //! does not hold.
+//!
+//! A bot follows the game through what its seat is shown
+//! ([`Agent::observe`]): the cards played since the pack was last gathered
+//! (a new deal gathers it, a reshuffle brings a deck's played cards back)
+//! and the cards a challenge sent back into a hand. The view alone cannot
+//! tell it either: its log keeps the plays of every deal, and a hand's
+//! taken-back cards are not shown again.
 
 use crate::best::{self, Candidate, Limits, Play, WordIndex};
 use crate::card::Card;
 use crate::config::Config;
 use crate::pack::Pack;
 use crate::scoring::ScoreRules;
-use crate::{Action, LogEntry, View, WordCards, WordChain};
-use parlor_core::{Agent, AgentContext, ConfigError, GameRng, Level, Resources, Seed};
+use crate::{Action, Event, LogEntry, View, WordCards, WordChain};
+use parlor_core::{Agent, AgentContext, ConfigError, GameRng, Level, Resources, Seat, Seed};
 use parlor_lexicon::Lexicon;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -41,6 +48,78 @@ pub struct Bot {
     index: Arc<WordIndex>,
     rules: ScoreRules,
     pack: Pack,
+    one_deck: bool,
+    seen: Seen,
+}
+
+/// What a seat has seen of the cards since the pack was last gathered.
+#[derive(Default)]
+struct Seen {
+    /// Cards of plays that stood (the link card each found left out): in
+    /// the discards, out of every hand and deck.
+    gone: Vec<Card>,
+    /// The last play laid down, by whom, with its cards from the hand:
+    /// back in that hand if a challenge is upheld.
+    last_play: Option<(usize, Vec<Card>)>,
+    /// Cards known to be in a seat's hand (taken back after a challenge).
+    held: Vec<Vec<Card>>,
+}
+
+impl Seen {
+    fn take(cards: &mut Vec<Card>, c: Card) -> bool {
+        match cards.iter().position(|x| *x == c) {
+            Some(k) => {
+                cards.swap_remove(k);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn observe(&mut self, event: &Event, one_deck: bool) {
+        match event {
+            Event::Cut { .. } | Event::NewDeal { .. } => *self = Seen::default(),
+            Event::Played { seat, words, .. } => {
+                let cards: Vec<Card> = words
+                    .iter()
+                    .flat_map(|w| {
+                        w.cards
+                            .iter()
+                            .enumerate()
+                            .filter(move |&(i, _)| i != w.link)
+                            .map(|(_, c)| c.card)
+                    })
+                    .collect();
+                if let Some(held) = self.held.get_mut(*seat) {
+                    for &c in &cards {
+                        Seen::take(held, c);
+                    }
+                }
+                self.gone.extend(&cards);
+                self.last_play = Some((*seat, cards));
+            }
+            Event::Challenged {
+                seat, upheld: true, ..
+            } => {
+                if let Some((owner, cards)) = self.last_play.take().filter(|(s, _)| s == seat) {
+                    if self.held.len() <= owner {
+                        self.held.resize(owner + 1, Vec::new());
+                    }
+                    for c in cards {
+                        if Seen::take(&mut self.gone, c) {
+                            self.held[owner].push(c);
+                        }
+                    }
+                }
+            }
+            Event::Reshuffled { deck, .. } => {
+                let vowels = deck == "vowels";
+                self.gone
+                    .retain(|c| !one_deck && c.in_vowel_deck() != vowels);
+            }
+            _ => {}
+        }
+    }
 }
 
 impl Bot {
@@ -60,6 +139,8 @@ impl Bot {
             lexicon,
             rules: config.score_rules(),
             pack,
+            one_deck: config.one_deck,
+            seen: Seen::default(),
         })
     }
 
@@ -167,11 +248,18 @@ impl Bot {
             Some(h) if next != me => vec![h.clone()],
             _ => {
                 let mut pool = self.unseen(view, me);
-                let size = view.seats[next].cards.min(pool.len());
+                // Cards a challenge sent back are in that hand for sure.
+                let held = self.seen.held.get(next).cloned().unwrap_or_default();
+                let size = view.seats[next]
+                    .cards
+                    .saturating_sub(held.len())
+                    .min(pool.len());
                 (0..LOOK_AHEAD_SAMPLES)
                     .map(|_| {
                         self.rng.shuffle(&mut pool);
-                        pool[..size].to_vec()
+                        let mut hand = held.clone();
+                        hand.extend_from_slice(&pool[..size]);
+                        hand
                     })
                     .collect()
             }
@@ -208,8 +296,9 @@ impl Bot {
     }
 
     /// The cards this seat has not seen: the pack, less its hand, the
-    /// displayed hands, the link card and the cards of plays that stood.
-    fn unseen(&self, view: &View, me: usize) -> Vec<Card> {
+    /// displayed hands, the link card, the cards of plays that stood since
+    /// the pack was last gathered and those known to be in other hands.
+    pub(crate) fn unseen(&self, view: &View, me: usize) -> Vec<Card> {
         let mut pool: Vec<Card> = self
             .pack
             .consonants
@@ -235,19 +324,14 @@ impl Bot {
         if let Some(l) = view.link {
             remove(l);
         }
-        for e in &view.log {
-            if let LogEntry::Play {
-                words, challenge, ..
-            } = e
-            {
-                if challenge.is_none_or(|(_, upheld)| !upheld) {
-                    for w in words {
-                        for (i, c) in w.cards.iter().enumerate() {
-                            if i != w.link {
-                                remove(c.card);
-                            }
-                        }
-                    }
+        for &c in &self.seen.gone {
+            remove(c);
+        }
+        for (s, held) in self.seen.held.iter().enumerate() {
+            // A displayed hand is already out of the pool.
+            if s != me && view.seats.get(s).is_some_and(|v| v.hand.is_none()) {
+                for &c in held {
+                    remove(c);
                 }
             }
         }
@@ -310,6 +394,12 @@ impl Bot {
 }
 
 impl Agent<WordChain> for Bot {
+    fn observe(&mut self, _seat: Seat, events: &[Event]) {
+        for e in events {
+            self.seen.observe(e, self.one_deck);
+        }
+    }
+
     fn choose(&mut self, ctx: &AgentContext<'_, WordChain>) -> Option<Action> {
         let view = ctx.view;
         let me = ctx.seat.0;
@@ -361,5 +451,87 @@ impl Agent<WordChain> for Bot {
             }
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_core::{events_seen_by, Actor, Game, Match, ToAct, Viewer};
+
+    /// After a new deal the pack is gathered and shuffled: a bot that
+    /// follows the events counts the cards of the new deal only, where
+    /// the view's log still lists the plays of the first.
+    #[test]
+    fn a_bot_counts_the_cards_of_this_deal_only() {
+        let res = Resources::embedded();
+        let config = Config {
+            deals: 2,
+            target: None,
+            hand: 7,
+            consonants: 4,
+            passes_end: true,
+            ..Config::default()
+        };
+        let mut m = Match::<WordChain>::new(config.clone(), 3, &res).unwrap();
+        let mut bots: Vec<Bot> = (0..2)
+            .map(|s| Bot::new(&config, Level::Medium, 10 + s, &res).unwrap())
+            .collect();
+        let show = |bots: &mut Vec<Bot>, step: &[Event]| {
+            for (s, b) in bots.iter_mut().enumerate() {
+                let seen = events_seen_by::<WordChain>(step, Viewer::Seat(Seat(s)));
+                b.observe(Seat(s), &seen);
+            }
+        };
+        for step in m.history().to_vec() {
+            show(&mut bots, &step);
+        }
+        let mut plays_before = 0;
+        for _ in 0..2_000 {
+            let seat = match m.state().to_act() {
+                ToAct::Over | ToAct::Chance => break,
+                t => t.seats()[0],
+            };
+            let view = m.state().view(Viewer::Seat(seat));
+            let legal = m.state().legal_actions(seat);
+            let ctx = AgentContext {
+                seat,
+                view: &view,
+                legal: legal.as_deref(),
+                budget: parlor_core::Budget::UNLIMITED,
+            };
+            let action = bots[seat.0].choose(&ctx).unwrap_or(Action::Pass);
+            let events = match m.apply(Actor::Seat(seat), action) {
+                Ok(e) => e,
+                Err(_) => m
+                    .apply(Actor::Seat(seat), Action::Pass)
+                    .or_else(|_| m.apply(Actor::Seat(seat), Action::Accept))
+                    .unwrap(),
+            };
+            show(&mut bots, &events);
+            if !events.iter().any(|e| matches!(e, Event::NewDeal { .. })) {
+                continue;
+            }
+            let g = m.state();
+            plays_before = g
+                .log()
+                .iter()
+                .filter(|e| matches!(e, LogEntry::Play { .. }))
+                .count();
+            let view = g.view(Viewer::Seat(Seat(0)));
+            let mut truth: Vec<Card> = g.decks.iter().flatten().copied().collect();
+            for s in 1..g.hands.len() {
+                if !g.displayed[s] {
+                    truth.extend(&g.hands[s]);
+                }
+            }
+            truth.sort();
+            assert_eq!(bots[0].unseen(&view, 0), truth);
+            break;
+        }
+        assert!(
+            plays_before > 0,
+            "the first deal had plays, and a second deal came"
+        );
     }
 }
