@@ -11,6 +11,7 @@ mod conformance;
 mod dict;
 mod games;
 mod gobble;
+mod host;
 mod lexicon;
 mod records;
 mod selfplay;

@@ -4,7 +4,8 @@
 use crate::dict::DictArgs;
 use anyhow::{bail, Result};
 use parlor_core::{
-    Actor, AgentContext, Budget, Game, Level, Match, Resources, Seed, ToAct, Viewer,
+    events_seen_by, Actor, AgentContext, Budget, Game, Level, Match, Resources, Seat, Seed, ToAct,
+    Viewer,
 };
 
 /// The options every `selfplay` command takes.
@@ -79,7 +80,12 @@ pub fn play_one<G: Game>(
     let mut m: Match<G> = Match::new(config.clone(), seed, resources)?;
     let mut agents = Vec::new();
     for (s, level) in by_seat.into_iter().enumerate() {
-        agents.push(G::agent(config, level, seed ^ (s as u64 + 1), resources)?);
+        let mut agent = G::agent(config, level, seed ^ (s as u64 + 1), resources)?;
+        // The start's events (a deal) first.
+        for step in m.history() {
+            agent.observe(Seat(s), &events_seen_by::<G>(step, Viewer::Seat(Seat(s))));
+        }
+        agents.push(agent);
     }
     while let Some(&seat) = match m.state().to_act() {
         ToAct::Over | ToAct::Chance => None,
@@ -97,15 +103,21 @@ pub fn play_one<G: Game>(
             budget: Budget::nodes(1),
         };
         let choice = agents[seat.0].choose(&ctx);
-        let accepted = choice.is_some_and(|a| m.apply(Actor::Seat(seat), a).is_ok())
-            || fallback
+        let accepted = choice.and_then(|a| m.apply(Actor::Seat(seat), a).ok());
+        let Some(events) = accepted.or_else(|| {
+            fallback
                 .iter()
-                .any(|a| m.apply(Actor::Seat(seat), a.clone()).is_ok());
-        if !accepted {
+                .find_map(|a| m.apply(Actor::Seat(seat), a.clone()).ok())
+        }) else {
             bail!(
                 "seed {seed}: seat {} had no move the game accepts",
                 seat.0 + 1
             );
+        };
+        // Each agent follows the game as its seat sees it.
+        for (s, agent) in agents.iter_mut().enumerate() {
+            let seen = events_seen_by::<G>(&events, Viewer::Seat(Seat(s)));
+            agent.observe(Seat(s), &seen);
         }
     }
     Ok(m)

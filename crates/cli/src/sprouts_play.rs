@@ -6,12 +6,11 @@
 //! left; moves are typed in WGOSA form (`1(4)2`, `1(5)1[3]`) or by their
 //! number in the list of legal moves. The record is printed at the end.
 
+use crate::host::{self, At, End, Typed};
 use anyhow::{bail, Result};
-use parlor_core::{
-    Actor, AgentContext, Budget, Game, Level, Match, Resources, Seat, ToAct, Viewer,
-};
+use parlor_core::{Actor, Budget, DynAgent, DynMatch, Game, Level, Match, Resources, Seat, Viewer};
 use parlor_sprouts::{Action, Config, Position, Sprouts};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -38,10 +37,6 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 5.0)]
     think: f64,
 }
-
-/// The longest line read as a move: the longest WGOSA move of a 32-spot
-/// game is far shorter; anything longer is refused unread.
-const MAX_LINE: usize = 512;
 
 /// Plays a game at the terminal.
 pub fn run(a: PlayArgs) -> Result<ExitCode> {
@@ -84,215 +79,196 @@ pub fn run(a: PlayArgs) -> Result<ExitCode> {
     let mut game: Match<Sprouts> = Match::new(config.clone(), seed, &resources)?;
     // Seat 0 moves first; the person takes the seat `--first` names.
     let human = Seat(usize::from(a.first - 1));
-    let mut bot = match level {
-        Some(level) => Some(Sprouts::agent(&config, level, seed, &resources)?),
-        None => None,
+    let mut agents: Vec<Option<Box<dyn DynAgent>>> = vec![None, None];
+    if let Some(level) = level {
+        let bot = Seat(1 - human.0);
+        agents[bot.0] = Some(game.agent(bot, level, seed, &resources)?);
+    }
+    let mut screen = Screen {
+        spots: a.spots,
+        misere: a.misere,
+        against: level.is_some().then_some(human),
     };
-    let name = |seat: Seat| -> String {
-        match (level, seat == human) {
-            (None, _) => format!("Player {}", seat.0 + 1),
-            (Some(_), true) => "You".to_string(),
-            (Some(_), false) => "The computer".to_string(),
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    host::play(
+        &mut game,
+        agents,
+        &mut screen,
+        &mut host::Stdin::start(),
+        &mut out,
+        &mut host::Clock::real(),
+        &host::Options {
+            budget: Budget::time(Duration::from_secs_f64(a.think)),
+            record: None,
+        },
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Sprouts at the terminal: the position region by region, moves typed in
+/// WGOSA form or by their number in the list.
+pub struct Screen {
+    spots: u32,
+    misere: bool,
+    /// The person's seat, against the computer.
+    against: Option<Seat>,
+}
+
+impl Screen {
+    fn who(&self, seat: Seat) -> String {
+        match self.against {
+            None => format!("Player {}", seat.0 + 1),
+            Some(h) if h == seat => "You".to_string(),
+            Some(_) => "The computer".to_string(),
         }
-    };
-    println!(
-        "Sprouts, {} spot{}, {} play: {}.",
-        a.spots,
-        if a.spots == 1 { "" } else { "s" },
-        if a.misere { "misère" } else { "normal" },
-        if a.misere {
-            "whoever makes the last move loses"
-        } else {
-            "whoever makes the last move wins"
-        }
-    );
-    println!(
-        "Type a move in WGOSA form (1(4)2, 3(5)3[1,2]) or its number in the list; \
-         /moves lists them again, /resign gives up, /quit leaves."
-    );
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock();
-    let mut listed = true;
-    while let ToAct::One(seat) = game.state().to_act() {
-        let moves = game.state().moves_with_text();
-        if listed {
-            show(game.state().position(), seat, &name(seat));
-        }
-        let human_turn = level.is_none() || seat == human;
-        if !human_turn {
-            let Some(agent) = bot.as_mut() else { break };
-            let view = game.state().view(Viewer::Seat(seat));
-            let legal: Vec<Action> = moves.iter().map(|(m, _)| m.clone()).collect();
-            let ctx = AgentContext {
-                seat,
-                view: &view,
-                legal: Some(&legal),
-                budget: Budget::time(Duration::from_secs_f64(a.think)),
-            };
-            let Some(action) = agent.choose(&ctx) else {
-                bail!("the computer found no move in a position that has some");
-            };
-            let events = game.apply(Actor::Seat(seat), action.clone())?;
-            agent.observe(seat, &events);
-            println!("{} played {}.", name(seat), action.text());
-            listed = true;
-            continue;
-        }
-        if listed {
-            println!("Legal moves (one per class of equivalent results):");
-            for (i, (m, p)) in moves.iter().enumerate() {
-                println!("  {:>3}. {:<16} {}", i + 1, m.text(), p);
+    }
+}
+
+impl host::Screen for Screen {
+    fn name(&self, _: &At<'_>, seat: Seat) -> String {
+        self.who(seat)
+    }
+
+    fn intro(&mut self, _: &At<'_>, out: &mut dyn Write) -> Result<()> {
+        writeln!(
+            out,
+            "Sprouts, {} spot{}, {} play: {}.",
+            self.spots,
+            if self.spots == 1 { "" } else { "s" },
+            if self.misere { "misère" } else { "normal" },
+            if self.misere {
+                "whoever makes the last move loses"
+            } else {
+                "whoever makes the last move wins"
+            }
+        )?;
+        writeln!(
+            out,
+            "Type a move in WGOSA form (1(4)2, 3(5)3[1,2]) or its number in the list; \
+             /moves lists them again, /resign gives up, /quit leaves."
+        )?;
+        Ok(())
+    }
+
+    fn turn(&mut self, at: &At<'_>, seat: Seat, person: bool, out: &mut dyn Write) -> Result<bool> {
+        let g = at.typed::<Sprouts>().state();
+        show(g.position(), seat, &self.who(seat), out)?;
+        if person {
+            writeln!(out, "Legal moves (one per class of equivalent results):")?;
+            for (i, (m, p)) in g.moves_with_text().iter().enumerate() {
+                writeln!(out, "  {:>3}. {:<16} {}", i + 1, m.text(), p)?;
             }
         }
-        print!("{}> ", name(seat));
-        std::io::stdout().flush()?;
-        let line = match read_line(&mut lines)? {
-            Line::Text(l) => l,
-            Line::TooLong => {
-                println!("That line is over {MAX_LINE} characters: type one move.");
-                continue;
-            }
-            Line::Eof => {
-                println!();
-                println!("End of input: the game is left unfinished.");
-                print_record(&game);
-                return Ok(ExitCode::SUCCESS);
-            }
-        };
-        let line = line.trim();
-        listed = false;
-        let action = match line {
-            "" => continue,
-            "/quit" | "/q" => {
-                println!("Left unfinished.");
-                print_record(&game);
-                return Ok(ExitCode::SUCCESS);
-            }
-            "/moves" | "/m" => {
-                listed = true;
-                continue;
-            }
+        Ok(true)
+    }
+
+    fn read(&mut self, at: &At<'_>, seat: Seat, line: &str) -> Typed {
+        let action = match line.trim() {
+            "" => return Typed::Nothing,
+            "/quit" | "/q" => return Typed::Quit,
+            "/moves" | "/m" => return Typed::Show,
             "/help" | "/h" | "?" => {
-                println!(
+                return Typed::Say(
                     "A move: f(g)h draws a line from spot f to spot h with the new spot g on \
                      it; [L] lists the spots a closed curve puts on one side, @i names the \
                      region holding live spot i, ! flips a side (see docs/rules/sprouts.md). \
                      Or type the move's number. /moves, /resign, /quit."
-                );
-                continue;
+                        .into(),
+                )
             }
             "/resign" => Action::new("resign"),
             l if l.starts_with('/') => {
-                println!("Unknown command {l:?}: /moves, /resign, /quit or /help.");
-                continue;
+                return Typed::Say(format!(
+                    "Unknown command {l:?}: /moves, /resign, /quit or /help."
+                ))
             }
             l => match l.parse::<usize>() {
-                Ok(n) if (1..=moves.len()).contains(&n) => moves[n - 1].0.clone(),
                 Ok(n) => {
-                    println!(
-                        "There is no move {n}: the list runs from 1 to {}.",
-                        moves.len()
-                    );
-                    continue;
+                    let moves = at.typed::<Sprouts>().state().moves_with_text();
+                    match moves.get(n.wrapping_sub(1)) {
+                        Some((m, _)) => m.clone(),
+                        None => {
+                            return Typed::Say(format!(
+                                "There is no move {n}: the list runs from 1 to {}.",
+                                moves.len()
+                            ))
+                        }
+                    }
                 }
                 Err(_) => Action::new(l),
             },
         };
-        match game.apply(Actor::Seat(seat), action.clone()) {
-            Ok(events) => {
-                if let Some(agent) = bot.as_mut() {
-                    agent.observe(seat, &events);
-                }
-                listed = true;
-            }
-            Err(e) => println!("{e}"),
+        Typed::act(seat, &action)
+    }
+
+    fn events(
+        &mut self,
+        at: &At<'_>,
+        actor: Actor,
+        from: usize,
+        out: &mut dyn Write,
+    ) -> Result<bool> {
+        let m = at.typed::<Sprouts>();
+        let Actor::Seat(seat) = actor else {
+            return Ok(false);
+        };
+        if at.people[seat.0] || from == 0 {
+            return Ok(false);
         }
+        let Some(step) = m.record().actions.get(from - 1) else {
+            return Ok(false);
+        };
+        writeln!(out, "{} played {}.", self.who(seat), step.action.text())?;
+        Ok(true)
     }
-    let over = game.state().view(Viewer::Spectator);
-    println!();
-    if !game.state().position().has_move() {
-        println!(
-            "Final position {} (no move is left)",
-            game.state().position()
-        );
-    } else {
-        println!(
-            "Final position {} (ended by resignation)",
-            game.state().position()
-        );
-    }
-    match over.winner {
-        Some(w) => println!(
-            "{} win{}.",
-            name(w),
-            if name(w) == "You" { "" } else { "s" }
-        ),
-        None => println!("The game is over."),
-    }
-    print_record(&game);
-    Ok(ExitCode::SUCCESS)
-}
 
-/// A line of input as read.
-enum Line {
-    Text(String),
-    /// Longer than [`MAX_LINE`]: skipped unread.
-    TooLong,
-    Eof,
-}
-
-/// One line of input, bounded before it is held whole.
-fn read_line(input: &mut impl BufRead) -> Result<Line> {
-    let mut buf = Vec::new();
-    let mut limited = <&mut _ as std::io::Read>::take(&mut *input, MAX_LINE as u64 + 1);
-    let n = limited.read_until(b'\n', &mut buf)?;
-    if n == 0 {
-        return Ok(Line::Eof);
-    }
-    if buf.len() > MAX_LINE && !buf.ends_with(b"\n") {
-        // Skip the rest of the over-long line, a chunk at a time.
-        loop {
-            let chunk = input.fill_buf()?;
-            if chunk.is_empty() {
-                break;
-            }
-            match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => {
-                    input.consume(i + 1);
-                    break;
+    fn end(&mut self, at: &At<'_>, how: End, out: &mut dyn Write) -> Result<()> {
+        let game = at.typed::<Sprouts>();
+        match how {
+            End::Quit => writeln!(out, "Left unfinished.")?,
+            End::EndOfInput => writeln!(out, "End of input: the game is left unfinished.")?,
+            End::Over => {
+                let over = game.state().view(Viewer::Spectator);
+                writeln!(out)?;
+                let p = game.state().position();
+                if !p.has_move() {
+                    writeln!(out, "Final position {p} (no move is left)")?;
+                } else {
+                    writeln!(out, "Final position {p} (ended by resignation)")?;
                 }
-                None => {
-                    let len = chunk.len();
-                    input.consume(len);
+                match over.winner {
+                    Some(w) => {
+                        let name = self.who(w);
+                        let s = if name == "You" { "" } else { "s" };
+                        writeln!(out, "{name} win{s}.")?
+                    }
+                    None => writeln!(out, "The game is over.")?,
                 }
             }
         }
-        return Ok(Line::TooLong);
+        let view = game.state().view(Viewer::Spectator);
+        writeln!(out, "Record: {}", view.record)?;
+        Ok(())
     }
-    Ok(Line::Text(
-        String::from_utf8_lossy(&buf).trim_end().to_string(),
-    ))
 }
 
 /// The position region by region: each boundary as the walk of its spots,
 /// then the live spots with their lives.
-fn show(p: &Position, seat: Seat, who: &str) {
-    println!();
-    println!(
+fn show(p: &Position, seat: Seat, who: &str, out: &mut dyn Write) -> Result<()> {
+    writeln!(out)?;
+    writeln!(
+        out,
         "Position {p}   ({} lives left; {who} to move, player {})",
         p.total_lives(),
         seat.0 + 1
-    );
+    )?;
     for (i, row) in p.to_string().split('/').enumerate() {
         let boundaries: Vec<String> = row
             .split(';')
             .map(|stack| format!("[{}]", stack.replace(',', " ")))
             .collect();
-        println!("  region {:>2}: {}", i + 1, boundaries.join("  "));
+        writeln!(out, "  region {:>2}: {}", i + 1, boundaries.join("  "))?;
     }
-}
-
-fn print_record(game: &Match<Sprouts>) {
-    let view = game.state().view(Viewer::Spectator);
-    println!("Record: {}", view.record);
+    Ok(())
 }

@@ -2,14 +2,13 @@
 //! turn by turn, and a game at the terminal.
 
 use crate::dict::DictArgs;
+use crate::host::{self, At, End, Typed};
 use anyhow::{bail, Context, Result};
-use parlor_core::{
-    Actor, Agent, AgentContext, Budget, Game, Level, Match, Record, Seat, ToAct, Viewer,
-};
+use parlor_core::{Actor, Budget, DynAgent, DynMatch, Game, Level, Match, Record, Seat, Viewer};
 use parlor_twingrid::grid::{Grid, Vertical};
 use parlor_twingrid::{Action, Config, Turn, TwinGrids};
 use serde_json::json;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Twin Grids commands.
@@ -388,16 +387,17 @@ fn replay(a: ReplayArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn show(g: &TwinGrids, name: &dyn Fn(usize) -> String) {
+fn show(g: &TwinGrids, name: &dyn Fn(usize) -> String, out: &mut dyn Write) -> Result<()> {
     let w = g.rules().width;
     let rows = g.rules().turns;
-    println!();
-    println!(
+    writeln!(out)?;
+    writeln!(
+        out,
         "  {:<w$}   {:<w$}",
         format!("{} ({})", "P1", g.scores()[0]),
         format!("{} ({})", "P2", g.scores()[1]),
         w = w + 2
-    );
+    )?;
     for r in 0..rows {
         let cell = |role: usize| -> String {
             match g.grids()[role].cells().get(r) {
@@ -408,13 +408,15 @@ fn show(g: &TwinGrids, name: &dyn Fn(usize) -> String) {
                 None => ".".repeat(w),
             }
         };
-        println!("  {:<w$}   {:<w$}", cell(0), cell(1), w = w + 2);
+        writeln!(out, "  {:<w$}   {:<w$}", cell(0), cell(1), w = w + 2)?;
     }
-    println!(
+    writeln!(
+        out,
         "  player 1: {}, player 2: {}",
         name(g.seat_of()[0]),
         name(g.seat_of()[1])
-    );
+    )?;
+    Ok(())
 }
 
 fn play(a: PlayArgs) -> Result<ExitCode> {
@@ -443,87 +445,133 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
     });
     let mut m: Match<TwinGrids> = Match::new(config.clone(), seed, &resources)?;
     let human = a.seat - 1;
-    let mut bot: Option<Box<dyn Agent<TwinGrids>>> = level
-        .map(|l| TwinGrids::agent(&config, l, seed ^ 1, &resources))
-        .transpose()?;
-    let name = |s: usize| -> String {
-        match (level.is_some(), s == human) {
-            (false, _) => format!("seat {}", s + 1),
-            (true, true) => "you".into(),
-            (true, false) => "the computer".into(),
-        }
+    let mut agents: Vec<Option<Box<dyn DynAgent>>> = vec![None, None];
+    if let Some(level) = level {
+        let bot = Seat(1 - human);
+        agents[bot.0] = Some(m.agent(bot, level, seed ^ 1, &resources)?);
+    }
+    let mut screen = Screen {
+        human: level.is_some().then_some(human),
+        printed: 0,
     };
-    println!(
-        "Twin Grids: {} wide, {} turns each. The opening word: {}.",
-        config.width,
-        config.turns,
-        m.state().opening().to_uppercase()
-    );
-    println!("Type: WORD COLUMN (cat 3), /challenge, /quit. Player 1 opens with COLUMN POINTS TO (3 5 2: column 3, 5 points to player 2); player 2 answers the pie with /stay or /swap.");
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut printed = 0;
-    while let ToAct::One(Seat(seat)) = m.state().to_act() {
-        for t in &m.state().log()[printed..] {
-            println!("  {}", turn_line(t));
-        }
-        printed = m.state().log().len();
-        let action = match (&mut bot, level.is_none() || seat == human) {
-            (Some(b), false) => {
-                let view = m.state().view(Viewer::Seat(Seat(seat)));
-                let legal = m.state().legal_actions(Seat(seat));
-                let ctx = AgentContext {
-                    seat: Seat(seat),
-                    view: &view,
-                    legal: legal.as_deref(),
-                    budget: Budget::time(std::time::Duration::from_secs(2)),
-                };
-                b.choose(&ctx).context("the computer has no move")?
-            }
-            _ => {
-                show(m.state(), &name);
-                let role = m.state().role_of(seat);
-                let view = m.state().view(Viewer::Seat(Seat(seat)));
-                print!("{} (player {}, {})> ", name(seat), role + 1, view.phase);
-                std::io::stdout().flush().ok();
-                let Some(line) = lines.next() else {
-                    return Ok(ExitCode::SUCCESS);
-                };
-                let line = line?;
-                match read(&line, view.phase) {
-                    Ok(Some(a)) => a,
-                    Ok(None) => return Ok(ExitCode::SUCCESS),
-                    Err(e) => {
-                        println!("{e}");
-                        continue;
-                    }
-                }
-            }
-        };
-        if let Err(e) = m.apply(Actor::Seat(Seat(seat)), action) {
-            println!("{e}");
-        }
-    }
-    for t in &m.state().log()[printed..] {
-        println!("  {}", turn_line(t));
-    }
-    show(m.state(), &name);
-    if let Some(out) = m.state().outcome() {
-        let scores = out.scores.clone().unwrap_or_default();
-        println!(
-            "Game over: {} {}, {} {}.",
-            name(0),
-            scores.first().copied().unwrap_or(0),
-            name(1),
-            scores.get(1).copied().unwrap_or(0)
-        );
-    }
-    if let Some(path) = &a.record {
-        std::fs::write(path, m.record().to_json())
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        println!("record written to {}", path.display());
-    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    host::play(
+        &mut m,
+        agents,
+        &mut screen,
+        &mut host::Stdin::start(),
+        &mut out,
+        &mut host::Clock::real(),
+        &host::Options {
+            budget: Budget::time(std::time::Duration::from_secs(2)),
+            record: a.record.clone(),
+        },
+    )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Twin Grids at the terminal: the two grids side by side, the turns as
+/// they are written, words typed with their column.
+pub struct Screen {
+    /// The person's seat, against the computer.
+    human: Option<usize>,
+    /// Entries of the game's log printed so far.
+    printed: usize,
+}
+
+impl Screen {
+    fn who(&self, s: usize) -> String {
+        match self.human {
+            None => format!("seat {}", s + 1),
+            Some(h) if h == s => "you".into(),
+            Some(_) => "the computer".into(),
+        }
+    }
+
+    /// Prints the log's new entries.
+    fn catch_up(&mut self, g: &TwinGrids, out: &mut dyn Write) -> Result<bool> {
+        let new = &g.log()[self.printed.min(g.log().len())..];
+        for t in new {
+            writeln!(out, "  {}", turn_line(t))?;
+        }
+        self.printed = g.log().len();
+        Ok(!new.is_empty())
+    }
+}
+
+impl host::Screen for Screen {
+    fn name(&self, _: &At<'_>, seat: Seat) -> String {
+        self.who(seat.0)
+    }
+
+    fn intro(&mut self, at: &At<'_>, out: &mut dyn Write) -> Result<()> {
+        let g = at.typed::<TwinGrids>().state();
+        writeln!(
+            out,
+            "Twin Grids: {} wide, {} turns each. The opening word: {}.",
+            g.rules().width,
+            g.rules().turns,
+            g.opening().to_uppercase()
+        )?;
+        writeln!(out, "Type: WORD COLUMN (cat 3), /challenge, /quit. Player 1 opens with COLUMN POINTS TO (3 5 2: column 3, 5 points to player 2); player 2 answers the pie with /stay or /swap.")?;
+        Ok(())
+    }
+
+    fn turn(&mut self, at: &At<'_>, _: Seat, person: bool, out: &mut dyn Write) -> Result<bool> {
+        let g = at.typed::<TwinGrids>().state();
+        let printed = self.catch_up(g, out)?;
+        if person {
+            show(g, &|s| self.who(s), out)?;
+        }
+        Ok(printed || person)
+    }
+
+    fn prompt(&self, at: &At<'_>, seat: Seat) -> String {
+        let g = at.typed::<TwinGrids>().state();
+        let view = g.view(Viewer::Seat(seat));
+        format!(
+            "{} (player {}, {})> ",
+            self.who(seat.0),
+            g.role_of(seat.0) + 1,
+            view.phase
+        )
+    }
+
+    fn read(&mut self, at: &At<'_>, seat: Seat, line: &str) -> Typed {
+        let view = at.typed::<TwinGrids>().state().view(Viewer::Seat(seat));
+        match read(line, view.phase) {
+            Ok(Some(a)) => Typed::act(seat, &a),
+            Ok(None) => Typed::Quit,
+            Err(e) => Typed::Say(e.to_string()),
+        }
+    }
+
+    fn events(&mut self, _: &At<'_>, _: Actor, _: usize, _: &mut dyn Write) -> Result<bool> {
+        // The turns are printed from the log when the next one starts.
+        Ok(false)
+    }
+
+    fn end(&mut self, at: &At<'_>, how: End, out: &mut dyn Write) -> Result<()> {
+        if how != End::Over {
+            return Ok(());
+        }
+        let g = at.typed::<TwinGrids>().state();
+        self.catch_up(g, out)?;
+        show(g, &|s| self.who(s), out)?;
+        if let Some(o) = g.outcome() {
+            let scores = o.scores.clone().unwrap_or_default();
+            writeln!(
+                out,
+                "Game over: {} {}, {} {}.",
+                self.who(0),
+                scores.first().copied().unwrap_or(0),
+                self.who(1),
+                scores.get(1).copied().unwrap_or(0)
+            )?;
+        }
+        Ok(())
+    }
 }
 
 fn read(line: &str, phase: &str) -> Result<Option<Action>> {

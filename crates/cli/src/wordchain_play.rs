@@ -3,16 +3,17 @@
 //! to take the keyboard before the hand is shown.
 
 use crate::dict::DictArgs;
+use crate::host::{self, At, End, Typed};
 use crate::wordchain::{read_cards, RuleArgs};
 use anyhow::{bail, Context, Result};
 use parlor_core::{
-    events_seen_by, Actor, Agent, AgentContext, Budget, Game, Level, Match, Seat, ToAct, Viewer,
+    events_seen_by, Actor, Budget, DynAgent, DynMatch, Game, Level, Match, Seat, Viewer,
 };
 use parlor_wordchain::best;
 use parlor_wordchain::card::{Card, CardText};
 use parlor_wordchain::config::Discards;
 use parlor_wordchain::{Action, Config, Event, LogEntry, View, WordCards, WordChain};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -193,121 +194,132 @@ pub fn run(a: PlayArgs) -> Result<ExitCode> {
     });
     let mut game: Match<WordChain> = Match::new(config.clone(), seed, &resources)?;
     let humans = a.players - a.bots;
-    let mut bots: Vec<Option<Box<dyn Agent<WordChain>>>> = (0..a.players)
+    let agents: Vec<Option<Box<dyn DynAgent>>> = (0..a.players)
         .map(|s| {
             (s >= humans)
-                .then(|| WordChain::agent(&config, level, seed.wrapping_add(s as u64), &resources))
+                .then(|| game.agent(Seat(s), level, seed.wrapping_add(s as u64), &resources))
                 .transpose()
         })
         .collect::<Result<_, _>>()?;
-    let name = |s: usize| {
-        if s >= humans {
+    let mut screen = Screen { humans };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    writeln!(
+        out,
+        "WORDCHAIN: {} players, {} of them the computer ({level:?}).",
+        a.players, a.bots
+    )?;
+    host::play(
+        &mut game,
+        agents,
+        &mut screen,
+        &mut host::Stdin::start(),
+        &mut out,
+        &mut host::Clock::real(),
+        &host::Options {
+            budget: Budget::time(Duration::from_secs(2)),
+            record: a.record.clone(),
+        },
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// WORDCHAIN at the terminal: the table as the seat to act sees it, words
+/// typed (the cards chosen for the best score) or cards themselves.
+pub struct Screen {
+    /// The first `humans` seats are people's.
+    humans: usize,
+}
+
+impl Screen {
+    fn who(&self, s: usize) -> String {
+        if s >= self.humans {
             format!("Computer {}", s + 1)
-        } else if humans == 1 {
+        } else if self.humans == 1 {
             format!("Player {} (you)", s + 1)
         } else {
             format!("Player {}", s + 1)
         }
-    };
-    println!(
-        "WORDCHAIN: {} players, {} of them the computer ({level:?}).",
-        a.players, a.bots
-    );
-    println!(
-        "On your turn type a word (cat) and the cards are chosen for the best score, \
-         or the cards themselves (Ch *Ah Tc); add a number to draw that many consonants (cat 2); \
-         two words on a double: cat + cow. /pass, /five [N], /display, /hint, /log, /quit; /help."
-    );
-    print_events(&game, 0, &name);
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut shown_to: Option<usize> = None;
-    loop {
-        let to_act = game.state().to_act();
-        let seats: Vec<usize> = match &to_act {
-            ToAct::Over | ToAct::Chance => break,
-            t => t.seats().into_iter().map(|s| s.0).collect(),
-        };
-        let Some(&seat) = seats.first() else { break };
-        let view = game.state().view(Viewer::Seat(Seat(seat)));
-        let before = game.history().len();
-        let action = if let Some(bot) = bots[seat].as_mut() {
-            let legal = game.state().legal_actions(Seat(seat));
-            let ctx = AgentContext {
-                seat: Seat(seat),
-                view: &view,
-                legal: legal.as_deref(),
-                budget: Budget::time(Duration::from_secs(2)),
-            };
-            bot.choose(&ctx).unwrap_or(Action::Pass)
-        } else {
-            if humans > 1 && shown_to != Some(seat) {
-                print!(
-                    "\n{}: take the keyboard and press Enter (the others look away) ",
-                    name(seat)
-                );
-                std::io::stdout().flush().ok();
-                if lines.next().is_none() {
-                    return Ok(ExitCode::SUCCESS);
-                }
-                shown_to = Some(seat);
-            }
-            show(&view, seat, &name);
-            loop {
-                print!("{}> ", name(seat));
-                std::io::stdout().flush().ok();
-                let Some(line) = lines.next() else {
-                    println!();
-                    return Ok(ExitCode::SUCCESS);
-                };
-                let line = line?;
-                match read_action(&line, &view, game.state()) {
-                    Ok(Input::Action(act)) => break act,
-                    Ok(Input::Quit) => return Ok(ExitCode::SUCCESS),
-                    Ok(Input::Say(text)) => println!("{text}"),
-                    Err(e) => println!("{e}"),
-                }
-            }
-        };
-        match game.apply(Actor::Seat(Seat(seat)), action) {
-            Ok(_) => print_events(&game, before, &name),
-            Err(e) => {
-                if bots[seat].is_some() {
-                    // A computer player's refused choice: let its turn pass.
-                    eprintln!("{} could not play ({e}); it passes", name(seat));
-                    let _ = game
-                        .apply(Actor::Seat(Seat(seat)), Action::Pass)
-                        .or_else(|_| game.apply(Actor::Seat(Seat(seat)), Action::Accept));
-                    print_events(&game, before, &name);
-                } else {
-                    println!("{e}");
+    }
+}
+
+impl host::Screen for Screen {
+    fn name(&self, _: &At<'_>, seat: Seat) -> String {
+        self.who(seat.0)
+    }
+
+    fn intro(&mut self, at: &At<'_>, out: &mut dyn Write) -> Result<()> {
+        writeln!(
+            out,
+            "On your turn type a word (cat) and the cards are chosen for the best score, \
+             or the cards themselves (Ch *Ah Tc); add a number to draw that many consonants (cat 2); \
+             two words on a double: cat + cow. /pass, /five [N], /display, /hint, /log, /quit; /help."
+        )?;
+        print_events(at.typed::<WordChain>(), 0, &|s| self.who(s), out)?;
+        Ok(())
+    }
+
+    fn turn(&mut self, at: &At<'_>, seat: Seat, person: bool, out: &mut dyn Write) -> Result<bool> {
+        if !person {
+            return Ok(false);
+        }
+        let view = at.typed::<WordChain>().state().view(Viewer::Seat(seat));
+        show(&view, seat.0, &|s| self.who(s), out)?;
+        Ok(true)
+    }
+
+    fn read(&mut self, at: &At<'_>, seat: Seat, line: &str) -> Typed {
+        let state = at.typed::<WordChain>().state();
+        let view = state.view(Viewer::Seat(seat));
+        match read_action(line, &view, state) {
+            Ok(Input::Action(act)) => Typed::act(seat, &act),
+            Ok(Input::Quit) => Typed::Quit,
+            Ok(Input::Say(text)) => Typed::Say(text),
+            Err(e) => Typed::Say(e.to_string()),
+        }
+    }
+
+    fn events(&mut self, at: &At<'_>, _: Actor, from: usize, out: &mut dyn Write) -> Result<bool> {
+        print_events(at.typed::<WordChain>(), from, &|s| self.who(s), out)?;
+        Ok(true)
+    }
+
+    fn fallback(&self, _: &At<'_>, _: Seat) -> Vec<serde_json::Value> {
+        [Action::Pass, Action::Accept]
+            .iter()
+            .filter_map(|a| serde_json::to_value(a).ok())
+            .collect()
+    }
+
+    fn hands_hidden(&self) -> bool {
+        true
+    }
+
+    fn end(&mut self, at: &At<'_>, how: End, out: &mut dyn Write) -> Result<()> {
+        if how != End::Over {
+            return Ok(());
+        }
+        let s = at.typed::<WordChain>().state();
+        writeln!(
+            out,
+            "\nGame over: {}",
+            s.view(Viewer::Spectator).over.unwrap_or_default()
+        )?;
+        if let Some(o) = s.outcome() {
+            for (place, seats) in o.ranking.iter().enumerate() {
+                for seat in seats {
+                    writeln!(
+                        out,
+                        "  {}. {:<12} {:>6}",
+                        place + 1,
+                        self.who(seat.0),
+                        s.scores()[seat.0]
+                    )?;
                 }
             }
         }
+        Ok(())
     }
-    let s = game.state();
-    println!(
-        "\nGame over: {}",
-        s.view(Viewer::Spectator).over.unwrap_or_default()
-    );
-    if let Some(out) = game.state().outcome() {
-        for (place, seats) in out.ranking.iter().enumerate() {
-            for seat in seats {
-                println!(
-                    "  {}. {:<12} {:>6}",
-                    place + 1,
-                    name(seat.0),
-                    s.scores()[seat.0]
-                );
-            }
-        }
-    }
-    if let Some(path) = &a.record {
-        std::fs::write(path, game.record().to_json())
-            .with_context(|| format!("cannot write the record to {}", path.display()))?;
-        println!("record written to {}", path.display());
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 enum Input {
@@ -324,23 +336,30 @@ fn cards_text(cards: &[Card]) -> String {
         .join(" ")
 }
 
-fn show(view: &View, seat: usize, name: &dyn Fn(usize) -> String) {
-    println!();
+fn show(
+    view: &View,
+    seat: usize,
+    name: &dyn Fn(usize) -> String,
+    out: &mut dyn Write,
+) -> Result<()> {
+    writeln!(out)?;
     for (s, sv) in view.seats.iter().enumerate() {
         let hand = match (&sv.hand, s == seat) {
             (Some(h), _) => cards_text(h),
             (None, _) => format!("{} cards, hidden", sv.cards),
         };
-        println!("  {:<12} {:>6} points  {hand}", name(s), sv.score);
+        writeln!(out, "  {:<12} {:>6} points  {hand}", name(s), sv.score)?;
     }
-    println!(
+    writeln!(
+        out,
         "  decks: {} consonants, {} vowels   link card: {}",
         view.decks[0],
         view.decks[1],
         view.link.map(|c| c.to_string()).unwrap_or("-".into())
-    );
+    )?;
     if let Some(d) = &view.dice {
-        println!(
+        writeln!(
+            out,
             "  dice: {:?}: up to {} cards from your hand{}",
             d,
             view.max_from_hand.unwrap_or(0),
@@ -349,17 +368,19 @@ fn show(view: &View, seat: usize, name: &dyn Fn(usize) -> String) {
             } else {
                 ""
             }
-        );
+        )?;
     }
     if let Some(p) = &view.pending {
         let words: Vec<String> = p.words.iter().map(|w| w.word.to_uppercase()).collect();
-        println!(
+        writeln!(
+            out,
             "  {} played {} for {} points: /accept or /challenge",
             name(p.seat),
             words.join(" + "),
             p.score
-        );
+        )?;
     }
+    Ok(())
 }
 
 fn read_action(line: &str, view: &View, state: &WordChain) -> Result<Input> {
@@ -510,8 +531,13 @@ fn log_line(e: &LogEntry) -> String {
 }
 
 /// Prints what everyone at the table may see of the events since `from`.
-fn print_events(game: &Match<WordChain>, from: usize, name: &dyn Fn(usize) -> String) {
-    for step in &game.history()[from..] {
+fn print_events(
+    game: &Match<WordChain>,
+    from: usize,
+    name: &dyn Fn(usize) -> String,
+    out: &mut dyn Write,
+) -> Result<()> {
+    for step in game.history().get(from..).unwrap_or_default() {
         for e in events_seen_by::<WordChain>(step, Viewer::Spectator) {
             let line = match e {
                 Event::Cut { dealer, .. } => {
@@ -605,7 +631,8 @@ fn print_events(game: &Match<WordChain>, from: usize, name: &dyn Fn(usize) -> St
                 Event::DealOver { reason } => format!("The deal is over: {reason}."),
                 Event::GameOver { reason } => format!("The game is over: {reason}."),
             };
-            println!("{line}");
+            writeln!(out, "{line}")?;
         }
     }
+    Ok(())
 }
