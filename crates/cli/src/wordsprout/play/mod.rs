@@ -9,16 +9,19 @@ mod input;
 mod render;
 mod replay;
 
+use crate::host::{self, At, End, Typed};
 use anyhow::{bail, Context, Result};
 use input::{help, parse, split_actor, Input};
 use parlor_core::{
-    events_seen_by, Actor, Agent, AgentContext, Budget, Game, Level, Match, Seat, ToAct, Viewer,
+    events_seen_by, ActionError, Actor, Budget, DynAgent, DynMatch, Game, Level, Match, Seat,
+    Viewer,
 };
 use parlor_wordsprout::rules::{Pot, Rule, RuleSet, Vowels};
-use parlor_wordsprout::{Action, Config, Event, Phase, WordSprout};
+use parlor_wordsprout::{Action, Config, Phase, WordSprout};
 use render::{hint, print_events, rules_line, scores_line, show};
 use replay::replay;
-use std::io::{BufRead, Write};
+use serde::Deserialize;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -107,11 +110,11 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let mut m = Match::<WordSprout>::new(config.clone(), seed, &resources)?;
     let humans = args.players - args.bots;
-    let mut bots: Vec<Option<Box<dyn Agent<WordSprout>>>> = Vec::new();
+    let mut agents: Vec<Option<Box<dyn DynAgent>>> = Vec::new();
     for s in 0..args.players {
-        bots.push(if s >= humans {
-            Some(WordSprout::agent(
-                &config,
+        agents.push(if s >= humans {
+            Some(m.agent(
+                Seat(s),
                 args.level,
                 seed.wrapping_add(s as u64 + 1),
                 &resources,
@@ -138,188 +141,164 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
     )?;
     writeln!(out, "Rules: {}", rules_line(&config.rules))?;
     writeln!(out, "Type `help` for the commands.")?;
-    let stdin = std::io::stdin();
-    // Bytes, not UTF-8 lines: a stray byte is a line not understood,
-    // answered like any other, never the end of the game.
-    let mut lines = stdin.lock().split(b'\n').map(|r| {
-        r.map(|b| {
-            String::from_utf8_lossy(&b)
-                .trim_end_matches('\r')
-                .to_string()
-        })
-    });
-    let mut shown_for: Option<(usize, ToAct)> = None;
-    let budget = Budget::nodes(200_000);
-    loop {
-        if m.state().to_act() == ToAct::Over {
-            let o = m.state().outcome().expect("a finished game has an outcome");
-            let winners: Vec<String> = o.winners().iter().map(|s| names[s.0].clone()).collect();
-            writeln!(
-                out,
-                "Game over: {} win{}.",
-                winners.join(" and "),
-                if winners.len() == 1 { "s" } else { "" }
-            )?;
-            if let Some(scores) = &o.scores {
-                writeln!(out, "Rounds won: {}", scores_line(scores))?;
-            }
-            save(&args, &m, &mut out)?;
-            return Ok(ExitCode::SUCCESS);
+    let mut screen = Screen {
+        names,
+        hints: args.hints,
+    };
+    host::play(
+        &mut m,
+        agents,
+        &mut screen,
+        &mut host::Stdin::start(),
+        &mut out,
+        &mut host::Clock::real(),
+        &host::Options {
+            budget: Budget::nodes(200_000),
+            record: args.save.clone(),
+        },
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Word Sprout at the terminal: the strings and the letters as the seat to
+/// act sees them; a line may start with another seat's number to act for
+/// it out of turn (`2 call`).
+struct Screen {
+    names: Vec<String>,
+    hints: bool,
+}
+
+impl host::Screen for Screen {
+    fn name(&self, _: &At<'_>, seat: Seat) -> String {
+        self.names[seat.0].clone()
+    }
+
+    fn intro(&mut self, _: &At<'_>, _: &mut dyn Write) -> Result<()> {
+        Ok(())
+    }
+
+    fn turn(
+        &mut self,
+        at: &At<'_>,
+        seat: Seat,
+        person: bool,
+        mut out: &mut dyn Write,
+    ) -> Result<bool> {
+        if !person {
+            return Ok(false);
         }
-        // Computer players who are not to act may call an out-of-turn play
-        // or make an open challenge first.
-        if let Some(done) = bystander_bots(&mut m, &mut bots, &names, budget.clone(), &mut out)? {
-            if done {
-                continue;
-            }
-        }
-        let ToAct::One(seat) = m.state().to_act() else {
-            unreachable!("Word Sprout has no chance or simultaneous phase")
-        };
-        if let Some(agent) = bots[seat.0].as_mut() {
-            let view = m.state().view(Viewer::Seat(seat));
-            let legal = m.state().legal_actions(seat);
-            let ctx = AgentContext::<WordSprout> {
-                seat,
-                view: &view,
-                legal: legal.as_deref(),
-                budget: budget.clone(),
-            };
-            let action = agent.choose(&ctx).unwrap_or(Action::Concede);
-            match m.apply(Actor::Seat(seat), action.clone()) {
-                Ok(events) => announce(&events, &mut bots, &names, &mut out)?,
-                Err(e) => {
-                    // A bot should never be refused; concede rather than loop.
-                    writeln!(
-                        out,
-                        "{} tried {action:?} and was refused ({e}); it concedes",
-                        names[seat.0]
-                    )?;
-                    let events = m
-                        .apply(Actor::Seat(seat), Action::Concede)
-                        .map_err(anyhow::Error::msg)?;
-                    announce(&events, &mut bots, &names, &mut out)?;
-                }
-            }
-            continue;
-        }
-        let key = (m.record().actions.len(), m.state().to_act());
-        if shown_for.as_ref() != Some(&key) {
-            show(&m.state().view(Viewer::Seat(seat)), seat, &names, &mut out)?;
-            shown_for = Some(key);
-        }
-        write!(out, "{}> ", names[seat.0])?;
-        out.flush()?;
-        let Some(line) = lines.next() else {
-            writeln!(out)?;
-            writeln!(out, "End of input: the game stops here.")?;
-            save(&args, &m, &mut out)?;
-            return Ok(ExitCode::SUCCESS);
-        };
-        let line = line.context("cannot read the terminal")?;
-        let (actor, text) = split_actor(&line, args.players);
+        let view = at.typed::<WordSprout>().state().view(Viewer::Seat(seat));
+        show(&view, seat, &self.names, &mut out)?;
+        Ok(true)
+    }
+
+    fn read(&mut self, at: &At<'_>, seat: Seat, line: &str) -> Typed {
+        let state = at.typed::<WordSprout>().state();
+        let (actor, text) = split_actor(line, self.names.len());
         let actor = actor.unwrap_or(seat);
-        let view = m.state().view(Viewer::Seat(actor));
-        match parse(text, &view, actor == seat) {
-            Input::Empty => shown_for = None,
-            Input::Help => help(&view, &mut out)?,
-            Input::Quit => {
-                writeln!(out, "Stopped.")?;
-                save(&args, &m, &mut out)?;
-                return Ok(ExitCode::SUCCESS);
-            }
+        let view = state.view(Viewer::Seat(actor));
+        let mut said = Vec::new();
+        let written = match parse(text, &view, actor == seat) {
+            Input::Empty => return Typed::Show,
+            Input::Quit => return Typed::Quit,
+            Input::Bad(msg) => return Typed::Say(msg),
+            Input::Act(action) => return Typed::act(actor, &action),
+            Input::Help => help(&view, &mut said),
+            Input::Hint if self.hints => hint(state, &mut said),
             Input::Hint => {
-                if args.hints {
-                    hint(m.state(), &mut out)?;
-                } else {
-                    writeln!(
-                        out,
-                        "Hints are off: start the game with --hints to allow them."
-                    )?;
-                }
+                return Typed::Say(
+                    "Hints are off: start the game with --hints to allow them.".into(),
+                )
             }
             Input::Rules => {
-                writeln!(out, "Rules on: {}", rules_line(&view.rules))?;
+                let mut text = format!("Rules on: {}", rules_line(&view.rules));
                 if matches!(view.phase, Phase::ChoosingRule { .. }) {
-                    let names: Vec<&str> = m
-                        .state()
-                        .switchable_rules()
-                        .iter()
-                        .map(|r| r.name())
-                        .collect();
-                    writeln!(out, "Switchable: {}", names.join(", "))?;
+                    let names: Vec<&str> =
+                        state.switchable_rules().iter().map(|r| r.name()).collect();
+                    text.push_str(&format!("\nSwitchable: {}", names.join(", ")));
+                }
+                return Typed::Say(text);
+            }
+        };
+        match written {
+            Ok(()) => Typed::Say(
+                String::from_utf8_lossy(&said)
+                    .trim_end_matches('\n')
+                    .to_string(),
+            ),
+            Err(e) => Typed::Say(e.to_string()),
+        }
+    }
+
+    fn events(
+        &mut self,
+        at: &At<'_>,
+        _: Actor,
+        from: usize,
+        mut out: &mut dyn Write,
+    ) -> Result<bool> {
+        let m = at.typed::<WordSprout>();
+        for step in m.history().get(from..).unwrap_or_default() {
+            print_events(
+                &events_seen_by::<WordSprout>(step, Viewer::Spectator),
+                &self.names,
+                &mut out,
+            )?;
+        }
+        Ok(true)
+    }
+
+    fn refused(&mut self, _: &At<'_>, _: Seat, e: &ActionError, out: &mut dyn Write) -> Result<()> {
+        writeln!(out, "Not accepted: {e}.")?;
+        Ok(())
+    }
+
+    fn fallback(&self, _: &At<'_>, _: Seat) -> Vec<serde_json::Value> {
+        serde_json::to_value(Action::Concede).into_iter().collect()
+    }
+
+    /// Computer players who are not to act may call an out-of-turn play
+    /// or make an open challenge.
+    fn out_of_turn(&self, at: &At<'_>, seat: Seat) -> bool {
+        let state = at.typed::<WordSprout>().state();
+        *state.phase() == Phase::Playing
+            && state.is_active(seat)
+            && state.view(Viewer::Seat(seat)).last_play.is_some()
+    }
+
+    fn out_of_turn_action(&self, action: &serde_json::Value) -> bool {
+        matches!(
+            Action::deserialize(action),
+            Ok(Action::Call | Action::Challenge)
+        )
+    }
+
+    fn end(&mut self, at: &At<'_>, how: End, out: &mut dyn Write) -> Result<()> {
+        match how {
+            End::Quit => writeln!(out, "Stopped.")?,
+            End::EndOfInput => writeln!(out, "End of input: the game stops here.")?,
+            End::Over => {
+                let Some(o) = at.typed::<WordSprout>().state().outcome() else {
+                    return Ok(());
+                };
+                let winners: Vec<String> = o
+                    .winners()
+                    .iter()
+                    .map(|s| self.names[s.0].clone())
+                    .collect();
+                writeln!(
+                    out,
+                    "Game over: {} win{}.",
+                    winners.join(" and "),
+                    if winners.len() == 1 { "s" } else { "" }
+                )?;
+                if let Some(scores) = &o.scores {
+                    writeln!(out, "Rounds won: {}", scores_line(scores))?;
                 }
             }
-            Input::Bad(msg) => writeln!(out, "{msg}")?,
-            Input::Act(action) => match m.apply(Actor::Seat(actor), action) {
-                Ok(events) => announce(&events, &mut bots, &names, &mut out)?,
-                Err(e) => writeln!(out, "Not accepted: {e}.")?,
-            },
         }
+        Ok(())
     }
-}
-
-/// Lets computer players who are not to act call or open-challenge.
-/// `Some(true)` when one of them acted.
-fn bystander_bots(
-    m: &mut Match<WordSprout>,
-    bots: &mut [Option<Box<dyn Agent<WordSprout>>>],
-    names: &[String],
-    budget: Budget,
-    out: &mut impl Write,
-) -> Result<Option<bool>> {
-    if *m.state().phase() != Phase::Playing {
-        return Ok(None);
-    }
-    let to_act = m.state().to_act();
-    let mut call = None;
-    for (s, slot) in bots.iter_mut().enumerate() {
-        let seat = Seat(s);
-        if to_act.includes(seat) || !m.state().is_active(seat) {
-            continue;
-        }
-        let Some(agent) = slot.as_mut() else {
-            continue;
-        };
-        let view = m.state().view(Viewer::Seat(seat));
-        if view.last_play.is_none() {
-            continue;
-        }
-        let legal = m.state().legal_actions(seat);
-        let ctx = AgentContext::<WordSprout> {
-            seat,
-            view: &view,
-            legal: legal.as_deref(),
-            budget: budget.clone(),
-        };
-        if let Some(action) = agent.choose(&ctx) {
-            if matches!(action, Action::Call | Action::Challenge) {
-                call = Some((seat, action));
-                break;
-            }
-        }
-    }
-    if let Some((seat, action)) = call {
-        if let Ok(events) = m.apply(Actor::Seat(seat), action) {
-            announce(&events, bots, names, out)?;
-            return Ok(Some(true));
-        }
-    }
-    Ok(Some(false))
-}
-
-fn save(args: &PlayArgs, m: &Match<WordSprout>, out: &mut impl Write) -> Result<()> {
-    if let Some(path) = &args.save {
-        std::fs::write(path, m.record().to_json())
-            .with_context(|| format!("cannot write the record to {}", path.display()))?;
-        writeln!(
-            out,
-            "Record saved to {} ({} actions).",
-            path.display(),
-            m.record().actions.len()
-        )?;
-    }
-    Ok(())
 }
 
 fn parse_teams(s: &str) -> Result<Vec<Vec<usize>>> {
@@ -335,28 +314,4 @@ fn parse_teams(s: &str) -> Result<Vec<Vec<usize>>> {
         teams.push(team);
     }
     Ok(teams)
-}
-
-/// After an accepted action: each computer player is shown what its seat
-/// sees of the events (it may remember them), and the terminal prints what
-/// everyone at the table may see.
-fn announce(
-    events: &[Event],
-    bots: &mut [Option<Box<dyn Agent<WordSprout>>>],
-    names: &[String],
-    out: &mut impl Write,
-) -> Result<()> {
-    for (s, bot) in bots.iter_mut().enumerate() {
-        if let Some(bot) = bot {
-            bot.observe(
-                Seat(s),
-                &events_seen_by::<WordSprout>(events, Viewer::Seat(Seat(s))),
-            );
-        }
-    }
-    print_events(
-        &events_seen_by::<WordSprout>(events, Viewer::Spectator),
-        names,
-        out,
-    )
 }
