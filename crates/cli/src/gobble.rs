@@ -2,16 +2,19 @@
 //! the best-board search and a timed round in the terminal.
 
 use crate::dict::DictArgs;
+use crate::host::{self, At, End, Typed};
 use anyhow::{anyhow, bail, Context, Result};
-use parlor_core::{Actor, Game, GameRng, Level, Match, Seat, Viewer};
+use parlor_core::{
+    events_seen_by, ActionError, Actor, DynAgent, DynMatch, Game, GameRng, Level, Match, Seat,
+    Viewer,
+};
 use parlor_gobble::bench::{random_boards, score_boards, Dist};
-use parlor_gobble::game::{bot_words, Gobble, GobbleAction, GobbleConfig, RoundResults};
+use parlor_gobble::game::{Gobble, GobbleAction, GobbleConfig, GobbleEvent, RoundResults};
 use parlor_gobble::search::{search, SearchConfig, SearchStatus};
 use parlor_gobble::{Board, DiceSet, Keyphrase, Scoring, Size, Solver, Trie, WalkKind};
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Gobble commands.
@@ -108,12 +111,6 @@ fn board_text(board: &Board) -> String {
 macro_rules! outln {
     ($o:expr) => { $o.push('\n') };
     ($o:expr, $($arg:tt)*) => {{ $o.push_str(&format!($($arg)*)); $o.push('\n'); }};
-}
-
-/// Prints a line; output errors (a closed pipe) are ignored in interactive play.
-macro_rules! say {
-    () => {{ let _ = writeln!(std::io::stdout()); }};
-    ($($arg:tt)*) => {{ let _ = writeln!(std::io::stdout(), $($arg)*); }};
 }
 
 /// Writes a command's output; a closed pipe (`| head`) is not an error.
@@ -1173,11 +1170,6 @@ struct PlayArgs {
     dict: DictArgs,
 }
 
-enum Input {
-    Line(String),
-    Eof,
-}
-
 fn fmt_clock(d: Duration) -> String {
     let s = d.as_secs() + u64::from(d.subsec_nanos() > 0);
     format!("{}:{:02}", s / 60, s % 60)
@@ -1204,230 +1196,275 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
     // A match, not a bare table: it keeps the record `--record` writes.
     let mut round =
         Match::<Gobble>::new(config, seed, &resources).map_err(|e| anyhow!(e.message))?;
+    let mut agents: Vec<Option<Box<dyn DynAgent>>> = vec![None];
+    for b in 1..=a.bots {
+        agents.push(Some(round.agent(
+            Seat(b),
+            a.level,
+            seed.wrapping_add(b as u64),
+            &resources,
+        )?));
+    }
     let names: Vec<String> = std::iter::once("you".to_string())
         .chain((1..=a.bots).map(|k| format!("bot {k} ({})", a.level)))
         .collect();
-    // Each bot's words and when it enters them (spread over the round).
-    let all: Vec<_> = round.state().all_words().cloned().collect();
-    let mut plan: Vec<(Duration, usize, String)> = Vec::new();
-    let mut rng = GameRng::from_seed(seed ^ 0xb0b);
-    for b in 1..=a.bots {
-        // A bot's share is for a 3-minute round; shorter rounds scale it down.
-        let mut words = bot_words(&all, a.level, seed.wrapping_add(b as u64));
-        let keep = (words.len() as f64 * (f64::from(a.seconds) / 180.0).min(1.0)).round() as usize;
-        words.truncate(keep);
-        for w in words {
-            let at =
-                2.0 + (f64::from(a.seconds) - 3.0).max(0.0) * (rng.below(10_000) as f64 / 10_000.0);
-            plan.push((Duration::from_secs_f64(at), b, w));
-        }
-    }
-    plan.sort_by_key(|p| p.0);
-    let tty = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
+    let mut screen = PlayScreen {
+        names,
+        level: a.level,
+        tty: std::io::stdout().is_terminal() && std::io::stdin().is_terminal(),
+        status_shown: false,
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    host::play(
+        &mut round,
+        agents,
+        &mut screen,
+        &mut host::Stdin::start(),
+        &mut out,
+        &mut host::Clock::real(),
+        &host::Options {
+            budget: parlor_core::Budget::UNLIMITED,
+            record: a.record.clone(),
+        },
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
 
-    say!("Gobble — keyphrase: {}", round.state().keyphrase());
-    say!();
-    let _ = write!(std::io::stdout(), "{}", board_text(round.state().board()));
-    say!();
-    say!(
-        "Words of {}+ letters (Qu counts as two), {} scoring. Type a word and Enter; an empty line or Ctrl-D ends your search.",
-        a.scoring.min_len(round.state().board().size()),
-        a.scoring
-    );
-    let (tx, rx) = mpsc::channel::<Input>();
-    std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        // Bytes, not UTF-8 lines: a stray byte never ends the round.
-        for line in stdin.lock().split(b'\n').map(|r| {
-            r.map(|b| {
-                String::from_utf8_lossy(&b)
-                    .trim_end_matches('\r')
-                    .to_string()
-            })
-        }) {
-            match line {
-                Ok(l) => {
-                    if tx.send(Input::Line(l)).is_err() {
-                        return;
-                    }
-                }
-                Err(_) => break,
-            }
-        }
-        let _ = tx.send(Input::Eof);
-    });
-    let start = Instant::now();
-    let end = start + Duration::from_secs(u64::from(a.seconds));
-    let me = Seat(0);
-    let mut next_bot = 0;
-    let status = |game: &Gobble, left: Duration| -> String {
-        let v = game.view(Viewer::Seat(me));
+/// A Gobble round at the terminal: the board, then words typed against the
+/// round's clock while the computer players find theirs at their pace.
+pub struct PlayScreen {
+    pub(crate) names: Vec<String>,
+    pub(crate) level: Level,
+    /// Whether the status line is kept above the prompt.
+    pub(crate) tty: bool,
+    pub(crate) status_shown: bool,
+}
+
+/// The person's seat.
+const ME: Seat = Seat(0);
+
+/// The length of the round a computer player's share of the board is
+/// found in ([`parlor_gobble::game::bot_words`]): shorter rounds end
+/// before it has entered them all.
+const BOT_ROUND: Duration = Duration::from_secs(180);
+
+impl PlayScreen {
+    fn status(&self, game: &Gobble, left: Option<Duration>) -> String {
+        let v = game.view(Viewer::Seat(ME));
         let mine: u32 = v
             .my_words
             .iter()
             .filter_map(|w| game.all_words().find(|f| &f.word == w))
             .map(|f| f.points)
             .sum();
-        let others: Vec<String> = (1..names.len())
-            .map(|s| format!("{} {}", names[s], v.counts[s]))
+        let others: Vec<String> = (1..self.names.len())
+            .map(|s| format!("{} {}", self.names[s], v.counts[s]))
             .collect();
         format!(
             "[{} left] you: {} words, {} points{}{}",
-            fmt_clock(left),
+            fmt_clock(left.unwrap_or_default()),
             v.my_words.len(),
             mine,
             if others.is_empty() { "" } else { " · " },
             others.join(" · ")
         )
-    };
-    let mut out = std::io::stdout();
-    if tty {
-        say!(
-            "{}",
-            status(round.state(), end.saturating_duration_since(Instant::now()))
-        );
-        let _ = write!(out, "> ");
-        let _ = out.flush();
     }
-    let mut last_shown = Duration::MAX;
-    loop {
-        let now = Instant::now();
-        if now >= end {
-            break;
-        }
-        let elapsed = now - start;
-        while next_bot < plan.len() && plan[next_bot].0 <= elapsed {
-            let (_, b, w) = &plan[next_bot];
-            let _ = round.apply(
-                Actor::Seat(Seat(*b)),
-                GobbleAction::Enter { word: w.clone() },
-            );
-            next_bot += 1;
-        }
-        let left = end - now;
-        if tty && left.as_secs() != last_shown.as_secs() {
-            last_shown = left;
-            // Rewrite the status line above the prompt, keeping the cursor.
-            let _ = write!(
+
+    /// After a word of the person's: the status line, or the time left.
+    fn answer(&self, at: &At<'_>, msg: &str, out: &mut dyn Write) -> Result<()> {
+        let game = at.typed::<Gobble>().state();
+        if self.tty {
+            writeln!(out, "{msg}")?;
+            writeln!(out, "{}", self.status(game, at.left))?;
+        } else {
+            writeln!(
                 out,
-                "\x1b7\x1b[1A\r\x1b[2K{}\x1b8",
-                status(round.state(), left)
-            );
-            let _ = out.flush();
+                "{msg} [{} left]",
+                fmt_clock(at.left.unwrap_or_default())
+            )?;
         }
-        match rx.recv_timeout(Duration::from_millis(200).min(left)) {
-            Ok(Input::Line(line)) => {
-                let word = line.trim();
-                if word.is_empty() {
-                    say!("You stopped searching.");
-                    break;
-                }
-                let msg = match round.apply(
-                    Actor::Seat(me),
-                    GobbleAction::Enter {
-                        word: word.to_string(),
-                    },
-                ) {
-                    Ok(_) => {
-                        let w = word.to_lowercase();
-                        let p = round
-                            .state()
-                            .all_words()
-                            .find(|f| f.word == w)
-                            .map_or(0, |f| f.points);
-                        format!("  ✓ {w} (+{p})")
-                    }
-                    Err(e) => format!("  ✗ {e}"),
-                };
-                let left = end.saturating_duration_since(Instant::now());
-                if tty {
-                    say!("{msg}");
-                    say!("{}", status(round.state(), left));
-                    let _ = write!(out, "> ");
-                    let _ = out.flush();
-                } else {
-                    say!("{msg} [{} left]", fmt_clock(left));
-                }
-            }
-            Ok(Input::Eof) => {
-                if tty {
-                    say!();
-                }
-                break;
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
-        }
+        Ok(())
     }
-    // Time is up, or the player stopped: the bots enter the rest of their
-    // words (the round would have given them that time).
-    for (_, b, w) in &plan[next_bot..] {
-        let _ = round.apply(
-            Actor::Seat(Seat(*b)),
-            GobbleAction::Enter { word: w.clone() },
-        );
-    }
-    round.apply(Actor::Referee, GobbleAction::EndRound)?;
-    say!();
-    say!("Round over.");
-    let results = round
-        .state()
-        .results()
-        .cloned()
-        .ok_or_else(|| anyhow!("the round did not end"))?;
-    print_results(&results, &names);
-    let total: u32 = all.iter().map(|w| w.points).sum();
-    say!();
-    say!(
-        "The board held {} words worth {} points. Longest:",
-        all.len(),
-        total
-    );
-    let mut longest = all.clone();
-    longest.sort_by(|x, y| y.word.len().cmp(&x.word.len()).then(x.word.cmp(&y.word)));
-    let top: Vec<&str> = longest.iter().take(8).map(|w| w.word.as_str()).collect();
-    say!("  {}", top.join(", "));
-    say!(
-        "Replay this board with --keyphrase \"{}\".",
-        round.state().keyphrase()
-    );
-    if let Some(path) = &a.record {
-        std::fs::write(path, round.record().to_json())
-            .with_context(|| format!("cannot write the record to {}", path.display()))?;
-        say!("record written to {}", path.display());
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
-fn print_results(r: &RoundResults, names: &[String]) {
-    say!("Lists, read fewest words first:");
+impl host::Screen for PlayScreen {
+    fn name(&self, _: &At<'_>, seat: Seat) -> String {
+        self.names.get(seat.0).cloned().unwrap_or_default()
+    }
+
+    fn intro(&mut self, at: &At<'_>, out: &mut dyn Write) -> Result<()> {
+        let g = at.typed::<Gobble>().state();
+        writeln!(out, "Gobble — keyphrase: {}", g.keyphrase())?;
+        writeln!(out)?;
+        write!(out, "{}", board_text(g.board()))?;
+        writeln!(out)?;
+        let scoring = g.config().scoring;
+        writeln!(
+            out,
+            "Words of {}+ letters (Qu counts as two), {} scoring. Type a word and Enter; an empty line or Ctrl-D ends your search.",
+            scoring.min_len(g.board().size()),
+            scoring
+        )?;
+        Ok(())
+    }
+
+    fn turn(&mut self, at: &At<'_>, _: Seat, person: bool, out: &mut dyn Write) -> Result<bool> {
+        if !person || !self.tty || self.status_shown {
+            return Ok(false);
+        }
+        self.status_shown = true;
+        writeln!(
+            out,
+            "{}",
+            self.status(at.typed::<Gobble>().state(), at.left)
+        )?;
+        Ok(true)
+    }
+
+    fn prompt(&self, _: &At<'_>, _: Seat) -> String {
+        if self.tty { "> " } else { "" }.to_string()
+    }
+
+    fn read(&mut self, _: &At<'_>, seat: Seat, line: &str) -> Typed {
+        let word = line.trim();
+        if word.is_empty() {
+            return Typed::act(seat, &GobbleAction::Done);
+        }
+        Typed::act(
+            seat,
+            &GobbleAction::Enter {
+                word: word.to_string(),
+            },
+        )
+    }
+
+    fn at_end_of_input(&self, _: &At<'_>, _: Seat) -> Option<serde_json::Value> {
+        serde_json::to_value(GobbleAction::Done).ok()
+    }
+
+    fn events(
+        &mut self,
+        at: &At<'_>,
+        actor: Actor,
+        from: usize,
+        out: &mut dyn Write,
+    ) -> Result<bool> {
+        let m = at.typed::<Gobble>();
+        let mut printed = false;
+        for step in m.history().get(from..).unwrap_or_default() {
+            for e in events_seen_by::<Gobble>(step, Viewer::Seat(ME)) {
+                match e {
+                    GobbleEvent::Accepted {
+                        word: Some((w, p)), ..
+                    } if actor == Actor::Seat(ME) => {
+                        self.answer(at, &format!("  ✓ {w} (+{p})"), out)?;
+                        printed = true;
+                    }
+                    GobbleEvent::SeatDone { seat } if seat == ME => {
+                        writeln!(out, "You stopped searching.")?;
+                        printed = true;
+                    }
+                    GobbleEvent::RoundOver { .. } => {
+                        writeln!(out)?;
+                        writeln!(out, "Round over.")?;
+                        printed = true;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(printed)
+    }
+
+    fn refused(
+        &mut self,
+        at: &At<'_>,
+        _: Seat,
+        e: &ActionError,
+        out: &mut dyn Write,
+    ) -> Result<()> {
+        self.answer(at, &format!("  ✗ {e}"), out)
+    }
+
+    /// A computer player enters its share of the board's words
+    /// ([`BOT_ROUND`]'s worth) at an even pace.
+    fn pace(&self, at: &At<'_>, _: Seat) -> Duration {
+        let words = at.typed::<Gobble>().state().all_words().count() as f64;
+        let share = (words * parlor_gobble::game::level_share(self.level)).round();
+        BOT_ROUND.div_f64(share.max(1.0))
+    }
+
+    fn clock(&mut self, at: &At<'_>, _: Seat, out: &mut dyn Write) -> Result<()> {
+        if self.tty && self.status_shown {
+            // Rewrite the status line above the prompt, keeping the cursor.
+            let status = self.status(at.typed::<Gobble>().state(), at.left);
+            write!(out, "\x1b7\x1b[1A\r\x1b[2K{status}\x1b8")?;
+            out.flush()?;
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, at: &At<'_>, _: End, out: &mut dyn Write) -> Result<()> {
+        let g = at.typed::<Gobble>().state();
+        let Some(results) = g.results() else {
+            return Ok(());
+        };
+        print_results(results, &self.names, out)?;
+        let all: Vec<_> = g.all_words().cloned().collect();
+        let total: u32 = all.iter().map(|w| w.points).sum();
+        writeln!(out)?;
+        writeln!(
+            out,
+            "The board held {} words worth {} points. Longest:",
+            all.len(),
+            total
+        )?;
+        let mut longest = all;
+        longest.sort_by(|x, y| y.word.len().cmp(&x.word.len()).then(x.word.cmp(&y.word)));
+        let top: Vec<&str> = longest.iter().take(8).map(|w| w.word.as_str()).collect();
+        writeln!(out, "  {}", top.join(", "))?;
+        writeln!(
+            out,
+            "Replay this board with --keyphrase \"{}\".",
+            g.keyphrase()
+        )?;
+        Ok(())
+    }
+}
+
+fn print_results(r: &RoundResults, names: &[String], out: &mut dyn Write) -> Result<()> {
+    writeln!(out, "Lists, read fewest words first:")?;
     for seat in &r.reading_order {
         let s = &r.seats[seat.0];
-        say!();
-        say!(
+        writeln!(out)?;
+        writeln!(
+            out,
             "{} — {} words, {} points",
             names[seat.0],
             s.words.len(),
             s.score
-        );
+        )?;
         for w in &s.words {
             if w.cancelled_by.is_empty() {
-                say!("  {:<16} {:>2}", w.word, w.points);
+                writeln!(out, "  {:<16} {:>2}", w.word, w.points)?;
             } else {
                 let by: Vec<&str> = w.cancelled_by.iter().map(|o| names[o.0].as_str()).collect();
-                say!(
+                writeln!(
+                    out,
                     "  {:<16}  – cancelled (also found by {})",
                     w.word,
                     by.join(", ")
-                );
+                )?;
             }
         }
     }
-    say!();
-    say!("Scores:");
+    writeln!(out)?;
+    writeln!(out, "Scores:")?;
     let mut order: Vec<usize> = (0..r.seats.len()).collect();
     order.sort_by_key(|&s| (std::cmp::Reverse(r.seats[s].score), s));
     for s in order {
-        say!("  {:<20} {:>4}", names[s], r.seats[s].score);
+        writeln!(out, "  {:<20} {:>4}", names[s], r.seats[s].score)?;
     }
+    Ok(())
 }

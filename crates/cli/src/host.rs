@@ -37,11 +37,6 @@ impl At<'_> {
     pub fn typed<G: Game>(&self) -> &Match<G> {
         typed(self.game)
     }
-
-    /// How many seats people play.
-    pub fn persons(&self) -> usize {
-        self.people.iter().filter(|p| **p).count()
-    }
 }
 
 /// `game` as the concrete match of `G`.
@@ -84,7 +79,7 @@ pub enum End {
     /// A person stopped it.
     Quit,
     /// The input ran out before the end.
-    EndOfInput,
+    InputEnded,
 }
 
 /// How one game looks and reads at the terminal. Everything else is the
@@ -245,8 +240,7 @@ fn read_line(input: &mut impl BufRead) -> Line {
     }
     if buf.len() > MAX_LINE && !buf.ends_with(b"\n") {
         // Skip the rest of the over-long line, a chunk at a time.
-        loop {
-            let Ok(chunk) = input.fill_buf() else { break };
+        while let Ok(chunk) = input.fill_buf() {
             if chunk.is_empty() {
                 break;
             }
@@ -470,7 +464,7 @@ pub fn play(
                 match input.next(None) {
                     Line::Eof => {
                         writeln!(out)?;
-                        break End::EndOfInput;
+                        break End::InputEnded;
                     }
                     _ => holder = Some(seat),
                 }
@@ -515,7 +509,7 @@ pub fn play(
                 };
                 if stop {
                     writeln!(out)?;
-                    break End::EndOfInput;
+                    break End::InputEnded;
                 }
                 prompt_due |=
                     screen.events(&at(game, &people, left), Actor::Seat(seat), seq + 1, out)?;
@@ -552,4 +546,120 @@ pub fn play(
     }
     out.flush()?;
     Ok(how)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_core::{Level, Resources};
+    use serde_json::json;
+
+    /// No person at the table: nothing is read.
+    struct NoInput;
+
+    impl Input for NoInput {
+        fn next(&mut self, _: Option<Duration>) -> Line {
+            Line::Eof
+        }
+    }
+
+    /// Each game's screen, for computer players only, and small rules.
+    fn table(name: &str, seats: usize) -> (Box<dyn Screen>, Value) {
+        let names: Vec<String> = (0..seats).map(|s| format!("bot {}", s + 1)).collect();
+        match name {
+            "sprouts" => (
+                Box::new(crate::sprouts_play::Screen {
+                    spots: 3,
+                    misere: false,
+                    against: None,
+                }),
+                json!({"spots": 3}),
+            ),
+            "twingrid" => (
+                Box::new(crate::twingrid::Screen {
+                    human: None,
+                    printed: 0,
+                }),
+                json!({"turns": 3}),
+            ),
+            "wordchain" => (
+                Box::new(crate::wordchain_play::Screen { humans: 0 }),
+                json!({"hand": 7, "consonants": 4, "target": 100}),
+            ),
+            "wordsprout" => (
+                Box::new(crate::wordsprout::play::Screen {
+                    names,
+                    hints: false,
+                }),
+                json!({}),
+            ),
+            "gobble" => (
+                Box::new(crate::gobble::PlayScreen {
+                    names,
+                    level: Level::Easy,
+                    tty: false,
+                    status_shown: false,
+                }),
+                json!({"seats": 2, "seconds": 60, "keyphrase": "abacus abdomen abide zoom"}),
+            ),
+            other => panic!("{other} has no terminal screen: give it one here"),
+        }
+    }
+
+    /// Every registered game, computer players in every seat, through the
+    /// one loop to its end: turns, Gobble's simultaneous round and its
+    /// clock (skipped ahead, nobody being at the table), the end and the
+    /// record, which replays.
+    #[test]
+    fn every_registered_game_plays_to_its_end_with_computer_players() {
+        let registry = crate::games::registry();
+        let resources = Resources::embedded();
+        let dir = std::env::temp_dir().join(format!("parlor-host-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in registry.names() {
+            let entry = registry.get(name).unwrap();
+            let (_, config) = table(name, 2);
+            let mut config_all = entry.default_config();
+            for (k, v) in config.as_object().unwrap() {
+                config_all[k] = v.clone();
+            }
+            let mut game = entry.new_match(&config_all, 5, &resources).unwrap();
+            let seats = game.seats();
+            let (mut screen, _) = table(name, seats);
+            let agents = (0..seats)
+                .map(|s| {
+                    Some(
+                        game.agent(Seat(s), Level::Easy, 9 + s as u64, &resources)
+                            .unwrap(),
+                    )
+                })
+                .collect();
+            let record = dir.join(format!("{name}.json"));
+            let mut out = Vec::new();
+            let how = play(
+                &mut *game,
+                agents,
+                &mut *screen,
+                &mut NoInput,
+                &mut out,
+                &mut Clock::still(),
+                &Options {
+                    budget: Budget::nodes(20_000),
+                    record: Some(record.clone()),
+                },
+            )
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let text = String::from_utf8_lossy(&out);
+            assert_eq!(how, End::Over, "{name}: {text}");
+            assert!(game.outcome().is_some(), "{name}");
+            assert!(game.actions_len() > 0, "{name}");
+            assert!(text.contains("record written to"), "{name}: {text}");
+            let saved: Value =
+                serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+            let again = registry.replay(&saved, &resources).unwrap();
+            assert_eq!(again.actions_len(), game.actions_len(), "{name}");
+            assert_eq!(again.outcome(), game.outcome(), "{name}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

@@ -109,10 +109,10 @@ pub fn run(a: PlayArgs) -> Result<ExitCode> {
 /// Sprouts at the terminal: the position region by region, moves typed in
 /// WGOSA form or by their number in the list.
 pub struct Screen {
-    spots: u32,
-    misere: bool,
+    pub(crate) spots: u32,
+    pub(crate) misere: bool,
     /// The person's seat, against the computer.
-    against: Option<Seat>,
+    pub(crate) against: Option<Seat>,
 }
 
 impl Screen {
@@ -227,7 +227,7 @@ impl host::Screen for Screen {
         let game = at.typed::<Sprouts>();
         match how {
             End::Quit => writeln!(out, "Left unfinished.")?,
-            End::EndOfInput => writeln!(out, "End of input: the game is left unfinished.")?,
+            End::InputEnded => writeln!(out, "End of input: the game is left unfinished.")?,
             End::Over => {
                 let over = game.state().view(Viewer::Spectator);
                 writeln!(out)?;

@@ -475,9 +475,9 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
 /// they are written, words typed with their column.
 pub struct Screen {
     /// The person's seat, against the computer.
-    human: Option<usize>,
+    pub(crate) human: Option<usize>,
     /// Entries of the game's log printed so far.
-    printed: usize,
+    pub(crate) printed: usize,
 }
 
 impl Screen {

@@ -228,7 +228,7 @@ pub fn run(a: PlayArgs) -> Result<ExitCode> {
 /// typed (the cards chosen for the best score) or cards themselves.
 pub struct Screen {
     /// The first `humans` seats are people's.
-    humans: usize,
+    pub(crate) humans: usize,
 }
 
 impl Screen {

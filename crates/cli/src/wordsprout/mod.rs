@@ -6,7 +6,7 @@ use parlor_wordsprout::rules::RuleSet;
 use std::process::ExitCode;
 
 mod analysis;
-mod play;
+pub(crate) mod play;
 
 /// Word Sprout commands.
 #[derive(clap::Args)]

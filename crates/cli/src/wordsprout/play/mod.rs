@@ -163,9 +163,9 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
 /// Word Sprout at the terminal: the strings and the letters as the seat to
 /// act sees them; a line may start with another seat's number to act for
 /// it out of turn (`2 call`).
-struct Screen {
-    names: Vec<String>,
-    hints: bool,
+pub(crate) struct Screen {
+    pub(crate) names: Vec<String>,
+    pub(crate) hints: bool,
 }
 
 impl host::Screen for Screen {
@@ -276,7 +276,7 @@ impl host::Screen for Screen {
     fn end(&mut self, at: &At<'_>, how: End, out: &mut dyn Write) -> Result<()> {
         match how {
             End::Quit => writeln!(out, "Stopped.")?,
-            End::EndOfInput => writeln!(out, "End of input: the game stops here.")?,
+            End::InputEnded => writeln!(out, "End of input: the game stops here.")?,
             End::Over => {
                 let Some(o) = at.typed::<WordSprout>().state().outcome() else {
                     return Ok(());
