@@ -3,8 +3,8 @@
 //! mix of configs, as a benchmark and a long-running check.
 
 use anyhow::{bail, Result};
-use parlor_core::conformance::{Suite, Totals};
-use parlor_core::{Game, Resources, Seed};
+use parlor_core::conformance::{DynSuite, Totals};
+use parlor_core::{Resources, Seed};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -14,7 +14,8 @@ use std::time::Instant;
 /// `parlor conformance`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The game: sealed-bid, nim, wordsprout, gobble, sprouts, wordchain or twingrid.
+    /// The game: any registered game (`parlor games`), or the examples
+    /// sealed-bid and nim.
     game: String,
     /// How many games to play (seeds SEED, SEED+1, ...).
     #[arg(long, default_value_t = 10_000)]
@@ -42,89 +43,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         _ => args.dict.resources()?,
     };
     let lexicon = lexicon.as_str();
-    match args.game.as_str() {
-        "sealed-bid" => {
-            use parlor_core::sealed_bid::{conformance_suite, Config};
-            let mix = || {
-                [
-                    Config::default(),
-                    Config { pile: 1, chips: 0 },
-                    Config {
-                        pile: 25,
-                        chips: 40,
-                    },
-                ]
-                .into_iter()
-                .map(conformance_suite)
-                .collect()
-            };
-            drive(&args, &resources, mix)
-        }
-        "nim" => {
-            use parlor_core::doc_nim::{conformance_suite, NimConfig};
-            let mix = || {
-                [
-                    NimConfig::default(),
-                    NimConfig {
-                        pile: 1,
-                        max_take: 1,
-                    },
-                    NimConfig {
-                        pile: 40,
-                        max_take: 7,
-                    },
-                ]
-                .into_iter()
-                .map(conformance_suite)
-                .collect()
-            };
-            drive(&args, &resources, mix)
-        }
-        "wordsprout" | "word-sprout" => {
-            use parlor_wordsprout::conformance::{configs, suite};
-            drive(&args, &resources, || {
-                configs(lexicon).into_iter().map(suite).collect()
-            })
-        }
-        "gobble" => {
-            use parlor_gobble::conformance::{configs, suite};
-            drive(&args, &resources, || {
-                configs(lexicon).into_iter().map(suite).collect()
-            })
-        }
-        "sprouts" => {
-            use parlor_sprouts::game::{conformance_suite, Config};
-            drive(&args, &resources, || {
-                [(1, false), (3, false), (5, true), (6, false)]
-                    .into_iter()
-                    .map(|(spots, misere)| {
-                        conformance_suite(Config {
-                            spots,
-                            misere,
-                            ..Config::default()
-                        })
-                    })
-                    .collect()
-            })
-        }
-        "wordchain" => {
-            use parlor_wordchain::conformance::{configs, suite};
-            drive(&args, &resources, || {
-                configs(lexicon).into_iter().map(suite).collect()
-            })
-        }
-        "twingrid" => {
-            use parlor_twingrid::conformance::{configs, suite};
-            drive(&args, &resources, || {
-                configs(lexicon).into_iter().map(suite).collect()
-            })
-        }
-        other => {
-            bail!(
-                "unknown game {other:?}: the suite runs sealed-bid, nim, wordsprout, gobble, sprouts, wordchain, twingrid"
-            )
-        }
+    let registry = crate::games::with_examples();
+    let name = match args.game.as_str() {
+        "word-sprout" => "wordsprout",
+        g => g,
+    };
+    let entry = registry.get(name)?;
+    if entry.suites(lexicon).is_none() {
+        bail!("{name} was registered without its conformance suites");
     }
+    let name = entry.info().name;
+    drive(&args, &resources, name, || {
+        entry.suites(lexicon).unwrap_or_default()
+    })
 }
 
 struct Failure {
@@ -133,10 +64,11 @@ struct Failure {
     message: String,
 }
 
-fn drive<G: Game>(
+fn drive(
     args: &Args,
     resources: &Resources,
-    mix: impl Fn() -> Vec<Suite<'static, G>> + Sync,
+    name: &str,
+    mix: impl Fn() -> Vec<Box<dyn DynSuite>> + Sync,
 ) -> Result<ExitCode> {
     let jobs = args
         .jobs
@@ -192,8 +124,7 @@ fn drive<G: Game>(
                             if f.as_ref().is_none_or(|f| f.seed > seed) {
                                 *f = Some(Failure {
                                     seed,
-                                    config: serde_json::to_string(suites[i].config())
-                                        .unwrap_or_default(),
+                                    config: suites[i].config_json(),
                                     message,
                                 });
                             }
@@ -218,7 +149,7 @@ fn drive<G: Game>(
     let rate = t.games as f64 / seconds.max(1e-9);
     if args.json {
         let out = serde_json::json!({
-            "game": G::INFO.name,
+            "game": name,
             "games": t.games,
             "actions": t.actions,
             "refused": t.refused,
@@ -237,12 +168,7 @@ fn drive<G: Game>(
         println!(
             "{}: {} games, {} actions ({} refused, {} listed actions checked, {} JSON probes) \
              in {seconds:.1} s on {jobs} threads: {rate:.0} games/s",
-            G::INFO.name,
-            t.games,
-            t.actions,
-            t.refused,
-            t.listed_checked,
-            t.json_probes
+            name, t.games, t.actions, t.refused, t.listed_checked, t.json_probes
         );
         match &failure {
             None => println!("failures: 0"),

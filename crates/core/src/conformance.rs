@@ -956,3 +956,24 @@ fn random_control(rng: &mut GameRng) -> TimeControl {
         },
     }
 }
+
+/// A game's mix of suites on a word list: one [`Suite`] per config it
+/// plays, chosen to cover its rules (see [`crate::Registry::register_with_suites`]).
+pub type Mix<G> = fn(lexicon: &str) -> Vec<Suite<'static, G>>;
+
+/// One config's suite of any game, as a host runs it by the game's name.
+pub trait DynSuite {
+    /// Plays and checks one game; panics with the seed on failure.
+    fn play(&mut self, seed: Seed, resources: &Resources) -> Totals;
+    /// The config played, as JSON text.
+    fn config_json(&self) -> String;
+}
+
+impl<G: Game> DynSuite for Suite<'static, G> {
+    fn play(&mut self, seed: Seed, resources: &Resources) -> Totals {
+        Suite::play(self, seed, resources)
+    }
+    fn config_json(&self) -> String {
+        serde_json::to_string(&self.config).unwrap_or_default()
+    }
+}

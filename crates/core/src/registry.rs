@@ -439,9 +439,17 @@ pub trait GameEntry: Send + Sync {
         record: &Value,
         resources: &Resources,
     ) -> Result<Box<dyn DynMatch>, RegistryError>;
+    /// The game's conformance suites on the word list `lexicon`, one per
+    /// config of its mix; `None` where it was registered without them
+    /// ([`Registry::register_with_suites`]).
+    fn suites(&self, lexicon: &str) -> Option<Vec<Box<dyn crate::conformance::DynSuite>>>;
 }
 
-struct Entry<G>(PhantomData<fn() -> G>);
+struct Entry<G: Game> {
+    /// The game's conformance suites, where registered with them.
+    suites: Option<crate::conformance::Mix<G>>,
+    game: PhantomData<fn() -> G>,
+}
 
 /// Checks a new game's config against the ranges and lengths its game
 /// declares ([`Game::settings`]) before the game sees it: whatever a game's
@@ -592,6 +600,15 @@ impl<G: Game> GameEntry for Entry<G> {
         let record = Record::<G>::from_value(record.clone())?;
         Ok(Box::new(Match::replay(&record, resources)?))
     }
+    fn suites(&self, lexicon: &str) -> Option<Vec<Box<dyn crate::conformance::DynSuite>>> {
+        let mix = self.suites?;
+        Some(
+            mix(lexicon)
+                .into_iter()
+                .map(|s| Box::new(s) as Box<dyn crate::conformance::DynSuite>)
+                .collect(),
+        )
+    }
 }
 
 /// The games a host offers, by name.
@@ -608,8 +625,23 @@ impl Registry {
 
     /// Adds game `G` under its [`GameInfo::name`].
     pub fn register<G: Game>(&mut self) -> &mut Self {
-        self.games
-            .insert(G::INFO.name, Arc::new(Entry::<G>(PhantomData)));
+        self.add::<G>(None)
+    }
+
+    /// Adds game `G` with its conformance suites (see [`GameEntry::suites`]).
+    pub fn register_with_suites<G: Game>(
+        &mut self,
+        suites: crate::conformance::Mix<G>,
+    ) -> &mut Self {
+        self.add::<G>(Some(suites))
+    }
+
+    fn add<G: Game>(&mut self, suites: Option<crate::conformance::Mix<G>>) -> &mut Self {
+        let entry = Entry::<G> {
+            suites,
+            game: PhantomData,
+        };
+        self.games.insert(G::INFO.name, Arc::new(entry));
         self
     }
 
