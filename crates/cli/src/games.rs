@@ -1,41 +1,58 @@
 //! The games this binary hosts, by name: the one place where a new game is
 //! registered for the CLI and the play server.
 
-use parlor_core::Registry;
+use parlor_core::{Extras, Registry};
 
 /// Every game with a complete rules crate, each with its conformance
-/// suites (the mix of configs `parlor conformance` plays).
+/// suites (the mix of configs `parlor conformance` plays) and, where it
+/// lists no actions, the actions a client may try from its views (what
+/// `parlor serve-bench` enters).
 pub fn registry() -> Registry {
     let mut registry = Registry::new();
     registry
-        .register_with_suites::<parlor_wordsprout::WordSprout>(|lexicon| {
-            use parlor_wordsprout::conformance::{configs, suite};
-            configs(lexicon).into_iter().map(suite).collect()
+        .register_with::<parlor_wordsprout::WordSprout>(Extras {
+            suites: Some(|lexicon| {
+                use parlor_wordsprout::conformance::{configs, suite};
+                configs(lexicon).into_iter().map(suite).collect()
+            }),
+            view_actions: None,
         })
-        .register_with_suites::<parlor_gobble::Gobble>(|lexicon| {
-            use parlor_gobble::conformance::{configs, suite};
-            configs(lexicon).into_iter().map(suite).collect()
+        .register_with::<parlor_gobble::Gobble>(Extras {
+            suites: Some(|lexicon| {
+                use parlor_gobble::conformance::{configs, suite};
+                configs(lexicon).into_iter().map(suite).collect()
+            }),
+            view_actions: Some(parlor_gobble::client::view_actions),
         })
-        .register_with_suites::<parlor_sprouts::Sprouts>(|_| {
-            use parlor_sprouts::game::{conformance_suite, Config};
-            [(1, false), (3, false), (5, true), (6, false)]
-                .into_iter()
-                .map(|(spots, misere)| {
-                    conformance_suite(Config {
-                        spots,
-                        misere,
-                        ..Config::default()
+        .register_with::<parlor_sprouts::Sprouts>(Extras {
+            suites: Some(|_| {
+                use parlor_sprouts::game::{conformance_suite, Config};
+                [(1, false), (3, false), (5, true), (6, false)]
+                    .into_iter()
+                    .map(|(spots, misere)| {
+                        conformance_suite(Config {
+                            spots,
+                            misere,
+                            ..Config::default()
+                        })
                     })
-                })
-                .collect()
+                    .collect()
+            }),
+            view_actions: None,
         })
-        .register_with_suites::<parlor_wordchain::WordChain>(|lexicon| {
-            use parlor_wordchain::conformance::{configs, suite};
-            configs(lexicon).into_iter().map(suite).collect()
+        .register_with::<parlor_wordchain::WordChain>(Extras {
+            suites: Some(|lexicon| {
+                use parlor_wordchain::conformance::{configs, suite};
+                configs(lexicon).into_iter().map(suite).collect()
+            }),
+            view_actions: None,
         })
-        .register_with_suites::<parlor_twingrid::TwinGrids>(|lexicon| {
-            use parlor_twingrid::conformance::{configs, suite};
-            configs(lexicon).into_iter().map(suite).collect()
+        .register_with::<parlor_twingrid::TwinGrids>(Extras {
+            suites: Some(|lexicon| {
+                use parlor_twingrid::conformance::{configs, suite};
+                configs(lexicon).into_iter().map(suite).collect()
+            }),
+            view_actions: None,
         });
     registry
 }
@@ -45,36 +62,42 @@ pub fn registry() -> Registry {
 pub fn with_examples() -> Registry {
     let mut registry = registry();
     registry
-        .register_with_suites::<parlor_core::sealed_bid::SealedBid>(|_| {
-            use parlor_core::sealed_bid::{conformance_suite, Config};
-            [
-                Config::default(),
-                Config { pile: 1, chips: 0 },
-                Config {
-                    pile: 25,
-                    chips: 40,
-                },
-            ]
-            .into_iter()
-            .map(conformance_suite)
-            .collect()
+        .register_with::<parlor_core::sealed_bid::SealedBid>(Extras {
+            suites: Some(|_| {
+                use parlor_core::sealed_bid::{conformance_suite, Config};
+                [
+                    Config::default(),
+                    Config { pile: 1, chips: 0 },
+                    Config {
+                        pile: 25,
+                        chips: 40,
+                    },
+                ]
+                .into_iter()
+                .map(conformance_suite)
+                .collect()
+            }),
+            view_actions: None,
         })
-        .register_with_suites::<parlor_core::doc_nim::Nim>(|_| {
-            use parlor_core::doc_nim::{conformance_suite, NimConfig};
-            [
-                NimConfig::default(),
-                NimConfig {
-                    pile: 1,
-                    max_take: 1,
-                },
-                NimConfig {
-                    pile: 40,
-                    max_take: 7,
-                },
-            ]
-            .into_iter()
-            .map(conformance_suite)
-            .collect()
+        .register_with::<parlor_core::doc_nim::Nim>(Extras {
+            suites: Some(|_| {
+                use parlor_core::doc_nim::{conformance_suite, NimConfig};
+                [
+                    NimConfig::default(),
+                    NimConfig {
+                        pile: 1,
+                        max_take: 1,
+                    },
+                    NimConfig {
+                        pile: 40,
+                        max_take: 7,
+                    },
+                ]
+                .into_iter()
+                .map(conformance_suite)
+                .collect()
+            }),
+            view_actions: None,
         });
     registry
 }
@@ -83,6 +106,35 @@ pub fn with_examples() -> Registry {
 mod tests {
     use super::*;
     use parlor_core::Resources;
+
+    /// A client that sees only its views (`parlor serve-bench`) can play
+    /// every game: where a seat's actions are not listed, the game's entry
+    /// offers actions from the seat's view, and the game accepts them.
+    #[test]
+    fn every_game_is_playable_from_its_views() {
+        let registry = with_examples();
+        let resources = Resources::embedded();
+        for name in registry.names() {
+            let entry = registry.get(name).unwrap();
+            let config = entry.default_config();
+            let mut m = entry.new_match(&config, 3, &resources).unwrap();
+            let seat = parlor_core::Seat(0);
+            if m.legal_actions_json(seat).is_some() {
+                continue;
+            }
+            let actions = entry
+                .view_actions(&config, &resources)
+                .unwrap_or_else(|| panic!("{name} lists no actions and offers none"))
+                .unwrap();
+            let view = m.view_json(parlor_core::Viewer::Seat(seat));
+            let tries = actions(&view).unwrap_or_default();
+            assert!(!tries.is_empty(), "{name}");
+            for a in &tries {
+                m.apply_json(parlor_core::Actor::Seat(seat), a)
+                    .unwrap_or_else(|e| panic!("{name}: {a} refused: {e}"));
+            }
+        }
+    }
 
     /// `parlor conformance` finds every game's suites through the
     /// registry: every game registered brings a mix, and its first suite

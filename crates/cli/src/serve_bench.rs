@@ -74,77 +74,18 @@ pub struct Args {
     pub json: bool,
 }
 
-/// How the client plays a game whose actions are not listed: Gobble's
-/// client enters words it finds on the board (with the game's word list),
-/// a few not yet on its list, then `done` once none is left. Other games
-/// list their legal actions; a game that does not is reported by the load
-/// generator as an error, never measured as zero actions.
+/// How the client plays a game whose actions are not listed: what the
+/// game's registry entry offers a client that sees only its views
+/// (Gobble's words found on the board, then `done`). A game that neither
+/// lists its actions nor offers any is reported by the load generator as
+/// an error, never measured as zero actions.
 fn chooser(game: &str, config: &serde_json::Value) -> Result<Option<Chooser>> {
-    use parlor_gobble::{Board, Solver, Trie};
-    use serde_json::{json, Value};
-    use std::collections::HashMap;
-    use std::sync::{Arc, Mutex};
-    if game != "gobble" {
-        return Ok(None);
-    }
-    let name = config["lexicon"]
-        .as_str()
-        .unwrap_or(parlor_lexicon::DEFAULT)
-        .to_string();
-    let lexicon = parlor_core::Resources::embedded()
-        .lexicon(&name)
-        .with_context(|| {
-            format!("serve-bench plays Gobble with an embedded word list; {name:?} is not one")
-        })?;
-    let trie = Arc::new(Trie::new(lexicon.words()));
-    // Each board's words, found once (boards repeat only by keyphrase).
-    let boards: Arc<Mutex<HashMap<String, Arc<Vec<String>>>>> = Arc::default();
-    Ok(Some(Arc::new(move |view: &Value| {
-        if view["over"].as_bool() != Some(false) {
-            return None;
-        }
-        let letters = view["letters"].as_str()?;
-        let words = {
-            let mut b = boards.lock().unwrap_or_else(|e| e.into_inner());
-            if b.len() > 10_000 {
-                b.clear();
-            }
-            match b.get(letters) {
-                Some(w) => w.clone(),
-                None => {
-                    let board = Board::parse(letters, None).ok()?;
-                    let scoring = serde_json::from_value(view["scoring"].clone()).ok()?;
-                    let found: Vec<String> = Solver::new(&trie, scoring)
-                        .words(&board)
-                        .into_iter()
-                        .map(|f| f.word)
-                        .collect();
-                    let found = Arc::new(found);
-                    b.insert(letters.to_string(), found.clone());
-                    found
-                }
-            }
-        };
-        let min = view["min_len"].as_u64().unwrap_or(3) as usize;
-        let mine: Vec<&str> = view["my_words"]
-            .as_array()
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        let left: Vec<&String> = words
-            .iter()
-            .filter(|w| w.len() >= min && !mine.contains(&w.as_str()))
-            .collect();
-        if left.is_empty() {
-            return Some(vec![json!({"type": "done"})]);
-        }
-        // A few to pick from (the load generator picks at random).
-        Some(
-            left.iter()
-                .take(4)
-                .map(|w| json!({"type": "enter", "word": w}))
-                .collect(),
-        )
-    })))
+    let registry = crate::games::with_examples();
+    let entry = registry.get(game)?;
+    entry
+        .view_actions(config, &parlor_core::Resources::embedded())
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("serve-bench plays {game} with an embedded word list: {e}"))
 }
 
 /// CPU seconds (user + system) a process has used, from /proc.

@@ -958,7 +958,7 @@ fn random_control(rng: &mut GameRng) -> TimeControl {
 }
 
 /// A game's mix of suites on a word list: one [`Suite`] per config it
-/// plays, chosen to cover its rules (see [`crate::Registry::register_with_suites`]).
+/// plays, chosen to cover its rules (see [`crate::Registry::register_with`]).
 pub type Mix<G> = fn(lexicon: &str) -> Vec<Suite<'static, G>>;
 
 /// One config's suite of any game, as a host runs it by the game's name.

@@ -134,7 +134,10 @@ pub use game::{
     Preset, ScoreWords, Setting, SettingKind, SettingOption, WordListNeed,
 };
 pub use record::{LexiconStamp, Match, Record, RecordError, RecordedAction, RECORD_VERSION};
-pub use registry::{ActionError, Applied, DynAgent, DynMatch, GameEntry, Registry, RegistryError};
+pub use registry::{
+    ActionError, Applied, DynAgent, DynMatch, Extras, GameEntry, Registry, RegistryError,
+    ViewActions, ViewActionsFor,
+};
 pub use resources::{human_bytes, Derived, NoRoom, ResourceError, Resources};
 pub use rng::{GameRng, Seed, RANDOMNESS_VERSION};
 pub use seat::{Actor, Seat, ToAct, Viewer};

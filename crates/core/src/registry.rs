@@ -443,12 +443,46 @@ pub trait GameEntry: Send + Sync {
     /// config of its mix; `None` where it was registered without them
     /// ([`Registry::register_with_suites`]).
     fn suites(&self, lexicon: &str) -> Option<Vec<Box<dyn crate::conformance::DynSuite>>>;
+    /// Actions a client playing from its views (a load generator) may try
+    /// where the game lists none, for these JSON rules; `None` where the
+    /// game was registered without them ([`Extras::view_actions`]).
+    fn view_actions(
+        &self,
+        config: &Value,
+        resources: &Resources,
+    ) -> Option<Result<ViewActions, String>>;
 }
 
 struct Entry<G: Game> {
-    /// The game's conformance suites, where registered with them.
-    suites: Option<crate::conformance::Mix<G>>,
+    extras: Extras<G>,
     game: PhantomData<fn() -> G>,
+}
+
+/// Actions a client that sees only its seat's view (as JSON) may try where
+/// the game lists none (Gobble's words): `None` when it has none to offer.
+pub type ViewActions = Arc<dyn Fn(&Value) -> Option<Vec<Value>> + Send + Sync>;
+
+/// Makes a game's [`ViewActions`] for its JSON rules (the word list they
+/// name, from `resources`), or says why it cannot.
+pub type ViewActionsFor = fn(config: &Value, resources: &Resources) -> Result<ViewActions, String>;
+
+/// What a game may bring to hosts besides its rules
+/// ([`Registry::register_with`]).
+pub struct Extras<G: Game> {
+    /// Its conformance suites ([`GameEntry::suites`]).
+    pub suites: Option<crate::conformance::Mix<G>>,
+    /// Actions for a client that sees only its views, where the game lists
+    /// none ([`GameEntry::view_actions`]).
+    pub view_actions: Option<ViewActionsFor>,
+}
+
+impl<G: Game> Default for Extras<G> {
+    fn default() -> Self {
+        Extras {
+            suites: None,
+            view_actions: None,
+        }
+    }
 }
 
 /// Checks a new game's config against the ranges and lengths its game
@@ -600,8 +634,15 @@ impl<G: Game> GameEntry for Entry<G> {
         let record = Record::<G>::from_value(record.clone())?;
         Ok(Box::new(Match::replay(&record, resources)?))
     }
+    fn view_actions(
+        &self,
+        config: &Value,
+        resources: &Resources,
+    ) -> Option<Result<ViewActions, String>> {
+        self.extras.view_actions.map(|f| f(config, resources))
+    }
     fn suites(&self, lexicon: &str) -> Option<Vec<Box<dyn crate::conformance::DynSuite>>> {
-        let mix = self.suites?;
+        let mix = self.extras.suites?;
         Some(
             mix(lexicon)
                 .into_iter()
@@ -625,20 +666,13 @@ impl Registry {
 
     /// Adds game `G` under its [`GameInfo::name`].
     pub fn register<G: Game>(&mut self) -> &mut Self {
-        self.add::<G>(None)
+        self.register_with::<G>(Extras::default())
     }
 
-    /// Adds game `G` with its conformance suites (see [`GameEntry::suites`]).
-    pub fn register_with_suites<G: Game>(
-        &mut self,
-        suites: crate::conformance::Mix<G>,
-    ) -> &mut Self {
-        self.add::<G>(Some(suites))
-    }
-
-    fn add<G: Game>(&mut self, suites: Option<crate::conformance::Mix<G>>) -> &mut Self {
+    /// Adds game `G` with what it brings besides its rules ([`Extras`]).
+    pub fn register_with<G: Game>(&mut self, extras: Extras<G>) -> &mut Self {
         let entry = Entry::<G> {
-            suites,
+            extras,
             game: PhantomData,
         };
         self.games.insert(G::INFO.name, Arc::new(entry));

@@ -45,6 +45,7 @@
 
 pub mod bench;
 mod board;
+pub mod client;
 pub mod conformance;
 mod dice;
 pub mod game;
