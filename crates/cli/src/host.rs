@@ -416,9 +416,10 @@ pub fn play(
                 },
                 None => None,
             };
-            if !in_turn || matches!(to_act, ToAct::Simultaneous(_)) && refused.is_none() {
-                // Nothing to do out of turn, or done in a phase everyone
-                // plays at once: asked again once something changes.
+            if !in_turn || matches!(to_act, ToAct::Simultaneous(_)) {
+                // Nothing (accepted) to do out of turn, or in a phase
+                // everyone plays at once, where the others go on: asked
+                // again once something changes.
                 passed.push((seat, seq));
                 continue;
             }
@@ -561,6 +562,99 @@ mod tests {
         fn next(&mut self, _: Option<Duration>) -> Line {
             Line::Eof
         }
+    }
+
+    /// Lines typed, then the end of input.
+    struct Typing(std::collections::VecDeque<&'static str>);
+
+    impl Input for Typing {
+        fn next(&mut self, _: Option<Duration>) -> Line {
+            match self.0.pop_front() {
+                Some(l) => Line::Text(l.to_string()),
+                None => Line::Eof,
+            }
+        }
+    }
+
+    fn play_typed(
+        name: &str,
+        config: Value,
+        screen: &mut dyn Screen,
+        people: usize,
+        lines: &[&'static str],
+    ) -> (End, String, Box<dyn DynMatch>) {
+        let registry = crate::games::registry();
+        let resources = Resources::embedded();
+        let mut game = registry
+            .get(name)
+            .unwrap()
+            .new_match(&config, 5, &resources)
+            .unwrap();
+        let agents = (0..game.seats())
+            .map(|s| {
+                (s >= people).then(|| game.agent(Seat(s), Level::Easy, 9, &resources).unwrap())
+            })
+            .collect();
+        let mut out = Vec::new();
+        let how = play(
+            &mut *game,
+            agents,
+            screen,
+            &mut Typing(lines.iter().copied().collect()),
+            &mut out,
+            &mut Clock::still(),
+            &Options {
+                budget: Budget::nodes(20_000),
+                record: None,
+            },
+        )
+        .unwrap();
+        (how, String::from_utf8_lossy(&out).into_owned(), game)
+    }
+
+    /// Against the round's clock: a refused word is answered, the end of
+    /// input ends the person's search, and the computer players, alone,
+    /// find their words in the time left (skipped ahead) until the round
+    /// ends.
+    #[test]
+    fn a_gobble_round_ends_when_the_person_stops_and_the_clock_runs_out() {
+        let mut screen = crate::gobble::PlayScreen {
+            names: vec!["you".into(), "bot 1".into()],
+            level: Level::Easy,
+            tty: false,
+            status_shown: false,
+        };
+        let config = json!({"seats": 2, "seconds": 30, "keyphrase": "abacus abdomen abide zoom"});
+        let (how, out, game) = play_typed("gobble", config, &mut screen, 1, &["zzzq"]);
+        assert_eq!(how, End::Over, "{out}");
+        assert!(out.contains("✗"), "{out}");
+        assert!(out.contains("You stopped searching."), "{out}");
+        assert!(out.contains("Round over."), "{out}");
+        let record = game.record_json();
+        assert!(
+            record["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|a| a["actor"] != json!("referee") && a["action"]["type"] == "enter"),
+            "the computer player entered words: {record}"
+        );
+    }
+
+    /// Two people at a table with hidden hands: each takes the keyboard
+    /// before their hand is shown; /quit stops the game.
+    #[test]
+    fn hidden_hands_wait_for_their_player() {
+        let mut screen = crate::wordchain_play::Screen { humans: 2 };
+        let (how, out, _) = play_typed(
+            "wordchain",
+            json!({"hand": 7, "consonants": 4}),
+            &mut screen,
+            2,
+            &["", "/quit"],
+        );
+        assert_eq!(how, End::Quit, "{out}");
+        assert!(out.contains("take the keyboard and press Enter"), "{out}");
     }
 
     /// Each game's screen, for computer players only, and small rules.
