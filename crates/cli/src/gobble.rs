@@ -1383,8 +1383,9 @@ impl host::Screen for PlayScreen {
         _: Seat,
         e: &ActionError,
         out: &mut dyn Write,
-    ) -> Result<()> {
-        self.answer(at, &format!("  ✗ {e}"), out)
+    ) -> Result<bool> {
+        self.answer(at, &format!("  ✗ {e}"), out)?;
+        Ok(false)
     }
 
     /// A computer player enters its share of the board's words

@@ -53,6 +53,8 @@ pub enum Typed {
     Act(Seat, Value),
     /// A line to print; nothing changes.
     Say(String),
+    /// A line to print, then the table drawn again.
+    SayAndShow(String),
     /// Draw the table again.
     Show,
     /// Nothing at all (an empty line).
@@ -115,17 +117,18 @@ pub trait Screen {
         from: usize,
         out: &mut dyn Write,
     ) -> Result<bool>;
-    /// A person's action was refused.
+    /// A person's action was refused (nothing changed). Returns whether
+    /// to draw the table again before the next line.
     fn refused(
         &mut self,
         at: &At<'_>,
         seat: Seat,
         e: &ActionError,
         out: &mut dyn Write,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let _ = (at, seat);
         writeln!(out, "{e}")?;
-        Ok(())
+        Ok(false)
     }
     /// What a computer player whose turn it is does when its own choice is
     /// refused or it has none (WORDCHAIN: pass), in order of preference.
@@ -525,11 +528,19 @@ pub fn play(
             Typed::Quit => break End::Quit,
             Typed::Show => shown = None,
             Typed::Say(text) => writeln!(out, "{text}")?,
+            Typed::SayAndShow(text) => {
+                writeln!(out, "{text}")?;
+                shown = None;
+            }
             Typed::Act(actor, action) => match game.apply_json(Actor::Seat(actor), &action) {
                 Ok(_) => {
                     screen.events(&at(game, &people, left), Actor::Seat(actor), seq + 1, out)?;
                 }
-                Err(e) => screen.refused(&at(game, &people, left), actor, &e, out)?,
+                Err(e) => {
+                    if screen.refused(&at(game, &people, left), actor, &e, out)? {
+                        shown = None;
+                    }
+                }
             },
         }
     };

@@ -543,13 +543,25 @@ impl host::Screen for Screen {
         match read(line, view.phase) {
             Ok(Some(a)) => Typed::act(seat, &a),
             Ok(None) => Typed::Quit,
-            Err(e) => Typed::Say(e.to_string()),
+            Err(e) => Typed::SayAndShow(e.to_string()),
         }
     }
 
     fn events(&mut self, _: &At<'_>, _: Actor, _: usize, _: &mut dyn Write) -> Result<bool> {
         // The turns are printed from the log when the next one starts.
         Ok(false)
+    }
+
+    /// The table again after a refusal, as before every move.
+    fn refused(
+        &mut self,
+        _: &At<'_>,
+        _: Seat,
+        e: &parlor_core::ActionError,
+        out: &mut dyn Write,
+    ) -> Result<bool> {
+        writeln!(out, "{e}")?;
+        Ok(true)
     }
 
     fn end(&mut self, at: &At<'_>, how: End, out: &mut dyn Write) -> Result<()> {

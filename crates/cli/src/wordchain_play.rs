@@ -295,6 +295,18 @@ impl host::Screen for Screen {
         true
     }
 
+    /// The table again after a refusal, as before every move.
+    fn refused(
+        &mut self,
+        _: &At<'_>,
+        _: Seat,
+        e: &parlor_core::ActionError,
+        out: &mut dyn Write,
+    ) -> Result<bool> {
+        writeln!(out, "{e}")?;
+        Ok(true)
+    }
+
     fn end(&mut self, at: &At<'_>, how: End, out: &mut dyn Write) -> Result<()> {
         if how != End::Over {
             return Ok(());

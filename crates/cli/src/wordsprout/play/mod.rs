@@ -248,9 +248,15 @@ impl host::Screen for Screen {
         Ok(true)
     }
 
-    fn refused(&mut self, _: &At<'_>, _: Seat, e: &ActionError, out: &mut dyn Write) -> Result<()> {
+    fn refused(
+        &mut self,
+        _: &At<'_>,
+        _: Seat,
+        e: &ActionError,
+        out: &mut dyn Write,
+    ) -> Result<bool> {
         writeln!(out, "Not accepted: {e}.")?;
-        Ok(())
+        Ok(false)
     }
 
     fn fallback(&self, _: &At<'_>, _: Seat) -> Vec<serde_json::Value> {
