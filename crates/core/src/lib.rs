@@ -47,7 +47,10 @@
 //!   ([`LexiconStamp`]).
 //! - [`Registry`] erases the types: the CLI and the server host any game by
 //!   name, over JSON actions and views ([`GameEntry`], [`DynMatch`]), without
-//!   knowing the game.
+//!   knowing the game. A game registered with its [`Extras`] also brings its
+//!   conformance suites ([`conformance::DynSuite`]) and, where it lists no
+//!   actions, those a client that sees only its views may try
+//!   ([`ViewActions`]).
 //! - [`Agent`] is the one trait every computer player implements, with a
 //!   [`Level`] of difficulty. Agents see what their seat sees and nothing
 //!   more: its view, its legal actions, and the events of each action as
