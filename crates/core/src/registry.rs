@@ -441,7 +441,7 @@ pub trait GameEntry: Send + Sync {
     ) -> Result<Box<dyn DynMatch>, RegistryError>;
     /// The game's conformance suites on the word list `lexicon`, one per
     /// config of its mix; `None` where it was registered without them
-    /// ([`Registry::register_with_suites`]).
+    /// ([`Extras::suites`]).
     fn suites(&self, lexicon: &str) -> Option<Vec<Box<dyn crate::conformance::DynSuite>>>;
     /// Actions a client playing from its views (a load generator) may try
     /// where the game lists none, for these JSON rules; `None` where the
