@@ -331,12 +331,13 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
         await buildWord(me.page, 0, plan[0].cards, plan[0].word[0].toUpperCase(), true);
       }
       for (const [w, p] of plan.entries()) await me.page.waitForSelector(`#wc-spelled-${w}:has-text("${p.word.toUpperCase()}")`);
-      // Once: the link card moved from first place, and back (the penalty shown).
+      // Once: the link card moved from first place, and back: the server's
+      // reckoning shows rule L's penalty, then not (the page judges nothing).
       if (!did.accepted) {
         await me.page.click('#wc-word-0 .wc-slot[data-pos="0"] .wc-right');
-        await me.page.waitForSelector('#wc-wordbox-0 .wc-penalty:has-text("rule L")');
+        await me.page.waitForSelector('#wc-reckon-0 li[data-rule="L"]', { state: 'attached' });
         await me.page.click('#wc-word-0 .wc-slot[data-pos="1"] .wc-left');
-        assert.equal(await me.page.locator('#wc-wordbox-0 .wc-penalty').count(), 0);
+        await me.page.waitForSelector('#wc-reckon-0 li[data-rule="L"]', { state: 'detached' });
       }
       // Draw all from the consonant deck once (the chooser).
       const n = plan.reduce((t, p) => t + p.cards.length, 0);

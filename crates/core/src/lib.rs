@@ -120,6 +120,7 @@ pub mod conformance;
 #[doc(hidden)]
 pub mod doc_nim;
 mod game;
+mod helper;
 mod record;
 mod registry;
 mod resources;
@@ -133,6 +134,7 @@ pub use game::{
     events_seen_by, ConfigError, Deadline, ErrorKind, Game, GameError, GameInfo, Needs, Outcome,
     Preset, ScoreWords, Setting, SettingKind, SettingOption, WordListNeed,
 };
+pub use helper::{HelpError, NoHelper, Query};
 pub use record::{LexiconStamp, Match, Record, RecordError, RecordedAction, RECORD_VERSION};
 pub use registry::{ActionError, Applied, DynAgent, DynMatch, GameEntry, Registry, RegistryError};
 pub use resources::{human_bytes, Derived, NoRoom, ResourceError, Resources};

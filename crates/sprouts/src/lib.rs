@@ -89,7 +89,7 @@ pub mod wgosa;
 pub mod words;
 
 pub use canon::{canonical, canonical_reduced, labelled_key, Canonical};
-pub use game::{Action, Config, Sprouts};
+pub use game::{Action, Config, Sprouts, SproutsAnswer, SproutsQuery};
 pub use moves::{apply, legal_moves, successors, Move, MoveError};
 pub use position::{ParseError, Position, PositionError, PositionTextError, Setup, Spot};
 pub use wgosa::{

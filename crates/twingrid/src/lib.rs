@@ -27,5 +27,5 @@ mod game;
 pub mod grid;
 mod turns;
 
-pub use game::View;
+pub use game::{Placement, PlacementScore, View};
 pub use turns::{Action, Config, Error, Turn, TwinGrids};

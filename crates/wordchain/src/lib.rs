@@ -41,6 +41,7 @@ pub mod card;
 pub mod config;
 pub mod conformance;
 mod game;
+pub use game::{PlayPreview, PlayQuery};
 pub mod pack;
 pub mod scoring;
 #[cfg(test)]

@@ -81,7 +81,10 @@ pub mod plurals;
 pub mod rules;
 pub mod solve;
 
-pub use game::{Action, Config, Error, Event, OutReason, Phase, View, WinReason, WordSprout};
+pub use game::{
+    Action, Config, Error, Event, HelperPage, HelperQuery, OutReason, Phase, View, WinReason,
+    WordSprout,
+};
 pub use language::{Language, Move};
 pub use rules::{Pot, Rule, RuleSet, Vowels};
 pub use solve::Solution;
