@@ -591,12 +591,15 @@ fn the_helper_opens_after_the_round_or_with_hints() {
         &parlor_core::Budget::UNLIMITED,
     );
     assert!(closed.unwrap_err().to_string().contains("after the round"));
+    // The view tells the page when the helper is open: the page decides nothing.
+    assert!(!m.state().view(Viewer::Seat(Seat(1))).helper_open);
 
     for (i, s) in EXAMPLE.iter().enumerate().skip(1) {
         m.apply(seat(i % 2), play(s)).unwrap();
     }
     m.apply(seat(1), Action::Concede).unwrap();
     assert_eq!(m.state().to_act(), ToAct::Over);
+    assert!(m.state().view(Viewer::Spectator).helper_open);
     let answer = parlor_core::DynMatch::assist_json(
         &m,
         Viewer::Spectator,
@@ -644,6 +647,7 @@ fn the_helper_opens_after_the_round_or_with_hints() {
         ..config(2, &[])
     };
     let m = Match::<WordSprout>::new(open, 1, &res).unwrap();
+    assert!(m.state().view(Viewer::Seat(Seat(0))).helper_open);
     let answer = parlor_core::DynMatch::assist_json(
         &m,
         Viewer::Seat(Seat(0)),

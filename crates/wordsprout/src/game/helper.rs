@@ -67,6 +67,12 @@ const HELPER_GOAL_WORDS: usize = 50;
 const HELPER_STRING_MAX: usize = 100;
 
 impl WordSprout {
+    /// Whether the helper is open: between rounds and after the match, and
+    /// during play at a table created with hints.
+    pub(super) fn helper_open(&self) -> bool {
+        matches!(self.phase, Phase::Over | Phase::ChoosingRule { .. }) || self.config.hints
+    }
+
     pub(super) fn helper(
         &self,
         _viewer: Viewer,
@@ -88,8 +94,7 @@ impl WordSprout {
                 "string: at most {HELPER_STRING_MAX} letters"
             )));
         }
-        let between_rounds = matches!(self.phase, Phase::Over | Phase::ChoosingRule { .. });
-        if !between_rounds && !self.config.hints {
+        if !self.helper_open() {
             return Err(HelpError::Closed(
                 "the helper opens after the round (this table was created without hints)".into(),
             ));
