@@ -93,6 +93,14 @@ impl SqliteStorage {
         Self::open_with(path, true)
     }
 
+    /// The same connection, restarting the log past `frames` frames
+    /// instead of [`WAL_RESTART_FRAMES`] when it does the maintenance: a
+    /// crash test makes checkpoints frequent with it.
+    pub fn with_restart_frames(mut self, frames: i64) -> Self {
+        self.restart_frames = frames.max(1);
+        self
+    }
+
     /// As [`SqliteStorage::open`]; `full_sync: false` sets `synchronous =
     /// NORMAL` (durable against a process crash, not a power loss).
     pub fn open_with(path: &Path, full_sync: bool) -> Result<Self, StorageError> {
