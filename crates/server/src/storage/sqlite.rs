@@ -104,6 +104,18 @@ impl SqliteStorage {
     /// As [`SqliteStorage::open`]; `full_sync: false` sets `synchronous =
     /// NORMAL` (durable against a process crash, not a power loss).
     pub fn open_with(path: &Path, full_sync: bool) -> Result<Self, StorageError> {
+        Self::open_tuned(path, full_sync, true)
+    }
+
+    /// As [`SqliteStorage::open`], with none of this module's tuning: no
+    /// log-writes VFS, SQLite's own page cache, no known rows (every
+    /// action reads its game's row). What the tuning buys is measured
+    /// against it (`sqlite://FILE?tuning=off`, see `docs/performance.md`).
+    pub fn open_plain(path: &Path) -> Result<Self, StorageError> {
+        Self::open_tuned(path, true, false)
+    }
+
+    fn open_tuned(path: &Path, full_sync: bool, tuned: bool) -> Result<Self, StorageError> {
         if let Some(dir) = path.parent() {
             if !dir.as_os_str().is_empty() {
                 std::fs::create_dir_all(dir).map_err(|e| {
@@ -114,7 +126,7 @@ impl SqliteStorage {
         // Through the VFS that writes a commit's log frames at once (see
         // `log_writes`; it also puts SQLite's page cache wrapper in place
         // before SQLite starts); SQLite's own if it could not be made.
-        let opened = if super::log_writes::register() {
+        let opened = if tuned && super::log_writes::register() {
             let vfs = super::log_writes::NAME.to_str().unwrap_or_default();
             Connection::open_with_flags_and_vfs(path, rusqlite::OpenFlags::default(), vfs)
         } else {
@@ -146,7 +158,11 @@ impl SqliteStorage {
         conn.set_prepared_statement_cache_capacity(STATEMENTS_KEPT);
         Ok(SqliteStorage {
             conn,
-            known: KnownRows::default(),
+            known: if tuned {
+                KnownRows::default()
+            } else {
+                KnownRows::off()
+            },
             restart_frames: WAL_RESTART_FRAMES,
         })
     }
