@@ -233,7 +233,12 @@ async fn the_example_is_hosted_and_played_against_its_bot() {
         })
         .await;
         if !state["outcome"].is_null() {
-            assert!(state["view"]["pile"] == 0 || moves > 0, "{state}");
+            // Taken to the last stone (§10): both seats ranked, the
+            // winner first.
+            assert_eq!(state["view"]["pile"], 0, "{state}");
+            let ranking = state["outcome"]["ranking"].as_array().unwrap();
+            assert_eq!(ranking.len(), 2, "{state}");
+            assert_eq!(ranking[0][0], state["view"]["winner"], "{state}");
             break;
         }
         // The smallest bid, or the most stones: any listed action is legal.
