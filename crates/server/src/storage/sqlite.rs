@@ -257,8 +257,8 @@ impl SqliteStorage {
         // writer off while it copies what the passive passes left and
         // syncs the database file: every ack waits meanwhile. Right after
         // a long pass that was hundreds of frames and an `fsync` of them
-        // (0.1 to 0.4 s on a loaded disk: nim's stalls, README "Load",
-        // twelfth pass). More passive passes first (see `next_step`).
+        // (0.1 to 0.4 s on a loaded disk: the stalls of nim's benchmark).
+        // More passive passes first (see `next_step`).
         let mut last = first.log;
         for _ in 0..CATCH_UP_PASSES {
             let Some(pass) = self.checkpoint(Checkpoint::Passive) else {
