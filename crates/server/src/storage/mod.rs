@@ -17,12 +17,10 @@
 const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
      outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted, absent_seconds, time_control, rated";
 
-mod known_rows;
-mod log_writes;
-mod page_cache;
 mod postgres;
 mod sqlite;
 mod store;
+mod tuning;
 
 pub use self::postgres::PgStorage;
 pub use self::sqlite::SqliteStorage;

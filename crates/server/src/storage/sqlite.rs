@@ -5,7 +5,7 @@
 //! a crash of the process or of the machine. Two connections (writer and
 //! reader) share the file; WAL lets the reader run during a write.
 
-use super::known_rows::{KnownRows, RowFlags};
+use super::tuning::known_rows::{KnownRows, RowFlags};
 use super::{
     json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, JsonText, ListFilter,
     Listed, RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage, StorageError,
@@ -94,7 +94,7 @@ impl SqliteStorage {
     }
 
     /// The same connection, restarting the log past `frames` frames
-    /// instead of [`WAL_RESTART_FRAMES`] when it does the maintenance: a
+    /// instead of 16,384 (64 MiB) when it does the maintenance: a
     /// crash test makes checkpoints frequent with it.
     pub fn with_restart_frames(mut self, frames: i64) -> Self {
         self.restart_frames = frames.max(1);
@@ -126,8 +126,8 @@ impl SqliteStorage {
         // Through the VFS that writes a commit's log frames at once (see
         // `log_writes`; it also puts SQLite's page cache wrapper in place
         // before SQLite starts); SQLite's own if it could not be made.
-        let opened = if tuned && super::log_writes::register() {
-            let vfs = super::log_writes::NAME.to_str().unwrap_or_default();
+        let opened = if tuned && super::tuning::log_writes::register() {
+            let vfs = super::tuning::log_writes::NAME.to_str().unwrap_or_default();
             Connection::open_with_flags_and_vfs(path, rusqlite::OpenFlags::default(), vfs)
         } else {
             Connection::open(path)

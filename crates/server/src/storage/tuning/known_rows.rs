@@ -25,7 +25,7 @@
 //!   live games only, and it is bounded: past [`MAX_KNOWN`] it starts
 //!   again from nothing (each game is then read once more).
 
-use super::StatusRow;
+use crate::storage::StatusRow;
 use std::collections::HashMap;
 
 /// Games remembered at most (about 100 bytes each).
