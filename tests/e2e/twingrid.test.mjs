@@ -456,9 +456,17 @@ test('Twin Grids: the crossword reading of vertical words, and the preview is th
   const A = ann.page;
   /** @type {any[]} */
   const asked = [];
+  // The page asks its helper over the game's WebSocket (or over HTTP
+  // while that is closed).
   A.on('request', (r) => {
     if (r.url().includes('/assist')) asked.push(JSON.parse(r.postData() || '{}').request);
   });
+  A.on('websocket', (ws) => ws.on('framesent', (f) => {
+    try {
+      const m = JSON.parse(typeof f.payload === 'string' ? f.payload : f.payload.toString());
+      if (m.type === 'assist') asked.push(m.request);
+    } catch { /* not JSON */ }
+  }));
   await withArtifacts([ann], async () => {
     await openRules(A, srv.url, 'twingrid');
     await A.fill('#tg-turns', '3');

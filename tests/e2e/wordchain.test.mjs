@@ -331,12 +331,13 @@ test('WORDCHAIN: two players, two dice and challenges, to the agreed end', { tim
         await buildWord(me.page, 0, plan[0].cards, plan[0].word[0].toUpperCase(), true);
       }
       for (const [w, p] of plan.entries()) await me.page.waitForSelector(`#wc-spelled-${w}:has-text("${p.word.toUpperCase()}")`);
-      // Once: the link card moved from first place, and back (the penalty shown).
+      // Once: the link card moved from first place, and back: the server's
+      // reckoning shows rule L's penalty, then not (the page judges nothing).
       if (!did.accepted) {
         await me.page.click('#wc-word-0 .wc-slot[data-pos="0"] .wc-right');
-        await me.page.waitForSelector('#wc-wordbox-0 .wc-penalty:has-text("rule L")');
+        await me.page.waitForSelector('#wc-reckon-0 li[data-rule="L"]', { state: 'attached' });
         await me.page.click('#wc-word-0 .wc-slot[data-pos="1"] .wc-left');
-        assert.equal(await me.page.locator('#wc-wordbox-0 .wc-penalty').count(), 0);
+        await me.page.waitForSelector('#wc-reckon-0 li[data-rule="L"]', { state: 'detached' });
       }
       // Draw all from the consonant deck once (the chooser).
       const n = plan.reduce((t, p) => t + p.cards.length, 0);
@@ -539,7 +540,9 @@ test('WORDCHAIN: two words on a double', { timeout: 240000 }, async () => {
     await A.waitForSelector('#wc-word-1.active .wc-slot.link');
     await buildWord(A, 1, two.cards, two.word[0].toUpperCase());
     await A.waitForSelector(`#wc-spelled-1:has-text("${two.word.toUpperCase()}")`);
-    await A.waitForSelector(`#wc-spelled-0:has-text("at most ${d}")`);
+    // The server's reckoning scores both words (the throw's limit is its
+    // to judge: the page only counts the cards).
+    await A.waitForSelector('#wc-reckon-1 .wc-estimate summary:has-text("Score")');
     await A.click('#wc-play');
     const after = await waitState(ann, (x) => x.view.log.length > 0, 'the double');
     const e = after.view.log[0];

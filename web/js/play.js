@@ -93,6 +93,12 @@ const pending = new Map();
  * @type {{ref: number, resolve: (v: any) => void, reject: (e: any) => void} | null}
  */
 let rematchAsked = null;
+/**
+ * Questions to the game's helper sent over the WebSocket, by ref, until
+ * their `assist` answer (or an error with their ref) comes.
+ * @type {Map<number, {resolve: (v: any) => void, reject: (e: any) => void}>}
+ */
+const helperAsked = new Map();
 /** Local time (performance.now()) at which the server's clock ends. */
 let clockEnd = /** @type {number | null} */ (null);
 /** Local time (performance.now()) at which the last `clocks` arrived. */
@@ -734,6 +740,12 @@ function connect() {
         p?.resolve({ seq: msg.seq });
         break;
       }
+      case 'assist': {
+        const q = helperAsked.get(msg.ref);
+        helperAsked.delete(msg.ref);
+        q?.resolve(msg.answer);
+        break;
+      }
       case 'rematch_seat':
         if (rematchAsked && rematchAsked.ref === msg.ref) {
           rematchAsked.resolve(msg);
@@ -743,6 +755,12 @@ function connect() {
       case 'error': {
         if (chat?.onError(msg)) break;
         const e = new ApiError(msg.code, msg.message, 0, msg.kind ?? null, msg.at ?? null);
+        const q = helperAsked.get(msg.ref);
+        if (q) {
+          helperAsked.delete(msg.ref);
+          q.reject(e);
+          break;
+        }
         if (rematchAsked && rematchAsked.ref === msg.ref) {
           rematchAsked.reject(e);
           rematchAsked = null;
@@ -778,6 +796,8 @@ function connect() {
       p.reject(e);
     }
     pending.clear();
+    for (const [, q] of helperAsked) q.reject(new ApiError('offline', 'the connection dropped before the helper answered; ask again', 0));
+    helperAsked.clear();
     if (rematchAsked) {
       rematchAsked.reject(new ApiError('offline', 'the connection dropped before the server answered: press Rematch again', 0));
       rematchAsked = null;
@@ -845,11 +865,20 @@ function waitingFor() {
 }
 
 /**
- * Asks the game's helper (POST /api/games/{id}/assist) as this seat, or as
- * a spectator; resolves to the game's answer.
+ * Asks the game's helper as this seat, or as a spectator; resolves to the
+ * game's answer. Over the game's WebSocket (docs/api.md `assist`) while it
+ * is open, else over HTTP (POST /api/games/{id}/assist).
  * @param {any} request
  */
 async function assist(request) {
+  const sock = ws;
+  if (sock && sock.readyState === WebSocket.OPEN) {
+    return new Promise((resolve, reject) => {
+      const ref = nextRef++;
+      helperAsked.set(ref, { resolve, reject });
+      sock.send(JSON.stringify({ type: 'assist', ref, request }));
+    });
+  }
   const res = await call('POST', `/api/games/${id}/assist`, { token: token || undefined, request });
   return res.answer;
 }

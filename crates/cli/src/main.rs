@@ -65,7 +65,7 @@ enum Command {
 /// mimalloc rather than the system's allocator: the server allocates and
 /// frees many small buffers per message from several threads, where glibc's
 /// malloc spent about a tenth of the server's CPU and fragmented its memory
-/// (see crates/server/README.md, "Load").
+/// (measured with `parlor serve-bench`).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -83,7 +83,7 @@ extern "C" {
 /// resident. Word Sprout's 10,000-game benchmark ended 15–19 MiB lower in
 /// two interleaved pairs (about 30 MiB lower on the mean of all runs),
 /// its peak did not move measurably, nor the CPU per action
-/// (crates/server/README.md, "Load").
+/// (`parlor serve-bench --game wordsprout`).
 /// `MIMALLOC_PURGE_DELAY` in the environment still decides when set.
 fn purge_freed_memory_soon() {
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {

@@ -75,6 +75,8 @@ impl Game for Nim {
     type View = Nim;
     type Event = String;
     type Error = NimError;
+    type Query = crate::NoHelper;
+    type Answer = crate::NoHelper;
 
     const INFO: GameInfo = GameInfo {
         name: "nim",

@@ -1,6 +1,6 @@
 //! The game trait.
 
-use crate::{agent::Level, Actor, Agent, Budget, Resources, Seat, Seed, ToAct, Viewer};
+use crate::{agent::Level, Actor, Agent, Budget, HelpError, Resources, Seat, Seed, ToAct, Viewer};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::fmt::Debug;
 
@@ -394,6 +394,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     type Event: Serialize + Clone + Debug + Send + Sync;
     /// Why an action was refused, with its [`crate::ErrorKind`].
     type Error: GameError;
+    /// What the game's helper is asked ([`Game::assist`]);
+    /// [`crate::NoHelper`] for a game without one.
+    type Query: crate::Query;
+    /// What the game's helper answers; [`crate::NoHelper`] for a game
+    /// without one.
+    type Answer: Serialize;
 
     /// The game's static facts.
     const INFO: GameInfo;
@@ -540,24 +546,25 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         None
     }
 
-    /// The game's own analysis for `viewer`, over JSON: Word Sprout's
-    /// "what could I have played?", for example. `request` is
-    /// game-specific; the game decides when the helper is allowed (after a
-    /// round, or during play where the table's rules allow it) and must
-    /// never reveal hidden information. `None`: this game has no helper.
+    /// The game's own analysis for `viewer` (see [`crate::Query`]): Word
+    /// Sprout's "what could I have played?", for example. The game decides
+    /// when its helper is open (after a round, or during play where the
+    /// table's rules allow it) and it never tells hidden information. The
+    /// default, for a game whose query is [`crate::NoHelper`]:
+    /// [`HelpError::NoHelper`].
     ///
     /// A helper that searches must stop when `budget` is
     /// [`Budget::exhausted`] (time, nodes, or the host cancelled it) and say
-    /// so in its answer or its error: a host runs helpers on a bounded pool
-    /// and cancels those nobody waits for.
+    /// so in its answer or with [`HelpError::Stopped`]: a host runs helpers
+    /// on a bounded pool and cancels those nobody waits for.
     fn assist(
         &self,
         viewer: Viewer,
-        request: &serde_json::Value,
+        query: &Self::Query,
         budget: &Budget,
-    ) -> Option<Result<serde_json::Value, String>> {
-        let _ = (viewer, request, budget);
-        None
+    ) -> Result<Self::Answer, HelpError> {
+        let _ = (viewer, query, budget);
+        Err(HelpError::NoHelper)
     }
 
     /// The word lists this game plays with, stamped into its record.

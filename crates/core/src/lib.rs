@@ -115,6 +115,17 @@
 //! let refused = m.apply_json(Actor::Seat(Seat(0)), &json!({"take": 1})).unwrap_err();
 //! assert_eq!(refused.kind, parlor_core::ErrorKind::NotYourTurn);
 //! ```
+//!
+//! # Changing the contract
+//!
+//! Every game implements [`Game`], and the server and the CLI reach games only
+//! through [`Registry`]: a change to the trait is a change to every game
+//! crate, to the registry's type erasure, and to `docs/adding-a-game.md`,
+//! whose example is checked against the code by the server's
+//! `tests/adding_a_game.rs`. A check every game must pass belongs in
+//! [`conformance`] (with a game in `tests/conformance_catches.rs` that breaks
+//! it, so the check is shown to catch it). The draws of [`GameRng`] are part
+//! of every stored record: changing them means a new [`RANDOMNESS_VERSION`].
 #![deny(missing_docs)]
 
 mod agent;
@@ -123,6 +134,7 @@ pub mod conformance;
 #[doc(hidden)]
 pub mod doc_nim;
 mod game;
+mod helper;
 mod record;
 mod registry;
 mod resources;
@@ -136,6 +148,7 @@ pub use game::{
     events_seen_by, ConfigError, Deadline, ErrorKind, Game, GameError, GameInfo, Needs, Outcome,
     Preset, ScoreWords, Setting, SettingKind, SettingOption, WordListNeed,
 };
+pub use helper::{HelpError, NoHelper, Query};
 pub use record::{LexiconStamp, Match, Record, RecordError, RecordedAction, RECORD_VERSION};
 pub use registry::{
     ActionError, Applied, DynAgent, DynMatch, Extras, GameEntry, Registry, RegistryError,

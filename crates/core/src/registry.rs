@@ -2,8 +2,8 @@
 
 use crate::{
     events_seen_by, Actor, Agent, AgentContext, Budget, ConfigError, ErrorKind, Game, GameError,
-    GameInfo, Level, Match, Needs, Outcome, Record, RecordError, Resources, Seat, Seed, Setting,
-    SettingKind, ToAct, Viewer,
+    GameInfo, HelpError, Level, Match, Needs, Outcome, Record, RecordError, Resources, Seat, Seed,
+    Setting, SettingKind, ToAct, Viewer,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -163,13 +163,14 @@ pub trait DynMatch: Send + Sync {
     fn record_json(&self) -> Value;
     /// Number of accepted actions so far.
     fn actions_len(&self) -> usize;
-    /// The game's helper for `viewer`, within `budget` (see [`Game::assist`]).
+    /// The game's helper for `viewer`, within `budget` (see [`Game::assist`]):
+    /// `query` read as the game's [`Game::Query`], the answer as JSON.
     fn assist_json(
         &self,
         viewer: Viewer,
-        request: &Value,
+        query: &Value,
         budget: &Budget,
-    ) -> Option<Result<Value, String>>;
+    ) -> Result<Value, HelpError>;
     /// The clock the host must keep now, with its action as JSON.
     fn deadline_json(&self) -> Option<crate::Deadline<Value>>;
     /// The referee action that takes `seat` out of the game for good, as
@@ -313,10 +314,16 @@ impl<G: Game> DynMatch for Match<G> {
     fn assist_json(
         &self,
         viewer: Viewer,
-        request: &Value,
+        query: &Value,
         budget: &Budget,
-    ) -> Option<Result<Value, String>> {
-        self.state().assist(viewer, request, budget)
+    ) -> Result<Value, HelpError> {
+        if <G::Query as crate::Query>::NONE {
+            return Err(HelpError::NoHelper);
+        }
+        let query = G::Query::deserialize(query).map_err(HelpError::bad_query::<G::Query>)?;
+        let answer = self.state().assist(viewer, &query, budget)?;
+        serde_json::to_value(answer)
+            .map_err(|e| HelpError::Stopped(format!("the helper's answer is not JSON: {e}")))
     }
     fn deadline_json(&self) -> Option<crate::Deadline<Value>> {
         self.state().deadline().map(|d| crate::Deadline {

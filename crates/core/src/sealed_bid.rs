@@ -152,6 +152,8 @@ impl Game for SealedBid {
     type View = View;
     type Event = Event;
     type Error = Error;
+    type Query = crate::NoHelper;
+    type Answer = crate::NoHelper;
 
     const INFO: GameInfo = GameInfo {
         name: "sealed-bid",

@@ -99,6 +99,8 @@ impl Game for Tiny {
     type View = View;
     type Event = Event;
     type Error = Refused;
+    type Query = parlor_core::NoHelper;
+    type Answer = parlor_core::NoHelper;
 
     const INFO: GameInfo = GameInfo {
         name: "tiny",
@@ -334,6 +336,8 @@ impl Game for LeakyTiny {
     type View = View;
     type Event = Event;
     type Error = Refused;
+    type Query = parlor_core::NoHelper;
+    type Answer = parlor_core::NoHelper;
     const INFO: GameInfo = GameInfo {
         name: "leaky-tiny",
         ..Tiny::INFO

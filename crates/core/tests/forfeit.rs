@@ -73,6 +73,8 @@ impl Game for Standing {
     type View = Vec<bool>;
     type Event = String;
     type Error = Error;
+    type Query = parlor_core::NoHelper;
+    type Answer = parlor_core::NoHelper;
     const INFO: GameInfo = GameInfo {
         name: "standing",
         title: "Standing",

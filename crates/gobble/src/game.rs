@@ -474,6 +474,8 @@ impl Game for Gobble {
     type View = GobbleView;
     type Event = GobbleEvent;
     type Error = EntryError;
+    type Query = parlor_core::NoHelper;
+    type Answer = parlor_core::NoHelper;
 
     const INFO: GameInfo = GameInfo {
         name: "gobble",

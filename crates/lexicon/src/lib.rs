@@ -103,24 +103,12 @@
 //!
 //! # Costs
 //!
-//! Medians on `en-large` (242,844 words, 2.2 million letters), release
-//! build, on a shared 2-core machine at a quiet moment (`cargo bench -p
-//! parlor-lexicon`, which also checks every answer against a naive scan;
-//! with the other core busy, expect twice these):
-//!
-//! | operation | median | naive baseline |
-//! | --- | --- | --- |
-//! | load ([`Lexicon::from_bytes`], FST included) | 58 ms (`en`: 30 ms) | |
-//! | load an embedded list (FST compiled in) | a sixth of that | |
-//! | build the suffix array (first substring query) | 102 ms (`en`: 41 ms) | |
-//! | [`contains`](Lexicon::contains), hit or miss | 0.1 µs | binary search: 0.21 µs |
-//! | [`Cursor`]: every word on a 5x5 board (full grid search) | 0.44 ms | |
-//! | [`has_substring`](Lexicon::has_substring) | 0.2-0.3 µs | |
-//! | [`words_containing`](Lexicon::words_containing)`("omat")`, 521 words | 6.5 µs | scan: 4.2 ms |
-//! | `words_containing("ing")`, 21,082 words | 0.28 ms | |
-//! | `words_containing("e")`, 168,036 words | 2.8 ms | |
-//! | [`formable`](Lexicon::formable)`("retains", 0)` / `("retains", 2)` | 0.27 ms / 1.7 ms | scan (+2): 9 ms |
-//! | [`matching`](Lexicon::matching)`("c?t")` / `("??a??e??")` | 1.6 µs / 96 µs | |
+//! Every query's time, beside a naive scan, is measured by `cargo bench -p
+//! parlor-lexicon` (which also checks every answer against the scan); the
+//! current figures are in `docs/performance.md`. In short: a membership
+//! test or a cursor step costs a fraction of a microsecond, a substring
+//! query microseconds, a formable or pattern query a fraction of a
+//! millisecond, and loading `en-large` tens of milliseconds.
 //!
 //! # Limits
 //!

@@ -149,12 +149,12 @@ async fn run(
             }
         };
         let answer = match m.assist_json(viewer, &request, &budget) {
-            None => Err(ApiError::new(
+            Err(parlor_core::HelpError::NoHelper) => Err(ApiError::new(
                 "no_helper",
                 format!("{} has no helper", m.info().title),
             )),
-            Some(Err(message)) => Err(ApiError::new("helper_refused", message)),
-            Some(Ok(answer)) => bounded(&answer),
+            Err(e) => Err(ApiError::new("helper_refused", e.to_string())),
+            Ok(answer) => bounded(&answer),
         };
         if budget.cancelled() {
             return Ran::Drop(ApiError::new("busy", "the helper request was cancelled"));

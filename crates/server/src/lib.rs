@@ -585,7 +585,7 @@ pub struct RuntimeOptions {
 /// the clients) need cores too: on 2 cores shared with the load generator,
 /// one worker instead of tokio's two cut nim's server CPU per action by
 /// about a sixth (fewer wake-ups and hand-offs between workers;
-/// crates/server/README.md, "Load", tenth pass).
+/// `parlor serve-bench --game nim`).
 pub fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
 }

@@ -4,7 +4,7 @@
 //! Written straight as JSON text where it is sent: built as a tree of
 //! values (a map and a string per key, twice per seat), the summaries of
 //! a rematch's new game were half of the async worker's allocations under
-//! nim's load (crates/server/README.md, "Load", fourteenth pass). The
+//! nim's load (`parlor serve-bench --game nim`). The
 //! fields are in the order of their names, as a map of values writes them.
 
 use crate::storage::{GameRow, JsonText, SeatKind, SeatRow};

@@ -4,7 +4,7 @@
 //! its secret.
 //!
 //! `PARLOR_HOSTILE_N` sets the number of requests (default 10,000, what CI
-//! runs); the longer run in `crates/server/README.md` used 200,000.
+//! runs); the longer run in `docs/performance.md` uses 200,000.
 
 mod common;
 

@@ -63,7 +63,7 @@ fn a_database_from_before_versions_keeps_its_games() {
         assert_eq!(g.seats.len(), 2);
         match &db {
             DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3, 4, 5]),
-            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
+            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
                 let c = rusqlite::Connection::open(path).unwrap();
                 let v: i64 = c
                     .query_row("SELECT MAX(version) FROM schema_migrations", [], |r| {
@@ -95,7 +95,7 @@ fn a_database_from_a_newer_version_is_refused_clearly() {
                 c.batch_execute("INSERT INTO schema_migrations VALUES (999, 0)")
                     .unwrap();
             }
-            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
+            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
                 let c = rusqlite::Connection::open(path).unwrap();
                 c.execute_batch("INSERT INTO schema_migrations VALUES (999, 0)")
                     .unwrap();
@@ -103,7 +103,9 @@ fn a_database_from_a_newer_version_is_refused_clearly() {
         }
         let e = match &db {
             DbUrl::Postgres(url) => PgStorage::connect(url).err(),
-            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => SqliteStorage::open(path).err(),
+            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
+                SqliteStorage::open(path).err()
+            }
         }
         .expect("a newer schema is refused");
         assert!(e.to_string().contains("version 999"), "{e}");
@@ -205,7 +207,7 @@ fn a_database_of_version_2_is_upgraded_to_accounts_in_place() {
                 c.batch_execute(v2).unwrap();
                 assert_eq!(versions_pg(url), vec![1, 2]);
             }
-            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
+            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
                 let c = rusqlite::Connection::open(path).unwrap();
                 c.execute_batch(v2).unwrap();
             }
@@ -238,7 +240,7 @@ fn a_database_of_version_2_is_upgraded_to_accounts_in_place() {
         assert_eq!(s.account("aNN").unwrap().unwrap().username, "Ann");
         match &db {
             DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3, 4, 5]),
-            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
+            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
                 let c = rusqlite::Connection::open(path).unwrap();
                 let v: i64 = c
                     .query_row("SELECT MAX(version) FROM schema_migrations", [], |r| {
@@ -293,7 +295,7 @@ fn accounts_that_looked_alike_before_skeletons_keep_working() {
                 let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
                 c.batch_execute(&before(5)).unwrap();
             }
-            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
+            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
                 let c = rusqlite::Connection::open(path).unwrap();
                 c.execute_batch(&before(6)).unwrap();
             }
@@ -315,7 +317,7 @@ fn accounts_that_looked_alike_before_skeletons_keep_working() {
         assert_eq!(taken, vec![false, false, true], "{db:?}");
         match &db {
             DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3, 4, 5]),
-            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
+            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
                 let c = rusqlite::Connection::open(path).unwrap();
                 let v: i64 = c
                     .query_row("SELECT MAX(version) FROM schema_migrations", [], |r| {
@@ -334,7 +336,7 @@ fn drop_versions(db: &DbUrl) {
             let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
             c.batch_execute("DROP TABLE schema_migrations").unwrap();
         }
-        DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) => {
+        DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
             let c = rusqlite::Connection::open(path).unwrap();
             c.execute_batch("DROP TABLE schema_migrations").unwrap();
         }

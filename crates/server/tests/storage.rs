@@ -670,6 +670,16 @@ fn sqlite_storage() {
     suite(&common::sqlite_url("storage"));
 }
 
+/// Plain SQLite (none of the storage's tuning) keeps the same rules: the
+/// tuning changes how fast, never what is stored.
+#[test]
+fn plain_sqlite_storage() {
+    let DbUrl::Sqlite(path) = common::sqlite_url("plain") else {
+        unreachable!("a SQLite file")
+    };
+    suite(&DbUrl::SqlitePlain(path));
+}
+
 #[test]
 fn postgres_storage() {
     if let Some(db) = common::pg_fresh_db("storage") {
@@ -695,6 +705,11 @@ fn db_urls() {
         DbUrl::parse("sqlite://x/y.db").unwrap(),
         DbUrl::Sqlite("x/y.db".into())
     );
+    let plain = DbUrl::parse("sqlite://x/y.db?tuning=off").unwrap();
+    assert_eq!(plain, DbUrl::SqlitePlain("x/y.db".into()));
+    assert_eq!(DbUrl::parse(&plain.to_string()).unwrap(), plain);
+    let e = DbUrl::parse("sqlite://x/y.db?tuning=maybe").unwrap_err();
+    assert!(e.to_string().contains("tuning=off"), "{e}");
     assert!(DbUrl::parse("sqlite://").is_err());
     assert!(DbUrl::parse("mysql://x").is_err());
     let pg = DbUrl::parse("postgres://u:secret@127.0.0.1:5432/db").unwrap();

@@ -14,8 +14,8 @@ use crate::position::{Position, PositionTextError};
 use crate::wgosa::{describe, resolve, NotationError, Record, RuleError, WgosaMove};
 use crate::words::in_words;
 use parlor_core::{
-    Actor, Agent, ConfigError, ErrorKind, Game, GameError, GameInfo, GameRng, Level, Needs,
-    Outcome, Resources, Seat, Seed, Setting, SettingKind, ToAct, Viewer,
+    Actor, Agent, ConfigError, ErrorKind, Game, GameError, GameInfo, GameRng, HelpError, Level,
+    Needs, Outcome, Resources, Seat, Seed, Setting, SettingKind, ToAct, Viewer,
 };
 use serde::{Deserialize, Serialize};
 
@@ -515,12 +515,42 @@ impl Sprouts {
     }
 }
 
+/// The helper's query: `{}` for the solver's verdict on every move of a
+/// finished game, or `{"draw": "<position>"}` for a drawing of a position
+/// in the card notation (`1,2,3;4/5`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SproutsQuery {
+    /// A position to draw.
+    #[serde(default)]
+    pub draw: Option<String>,
+}
+
+impl parlor_core::Query for SproutsQuery {
+    const EXAMPLE: &'static str = r#"{} (the verdicts) or {"draw": "1,2,3;4/5"}"#;
+}
+
+/// The helper's answer.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum SproutsAnswer {
+    /// The solver's verdict on every move.
+    Verdicts(crate::analysis::Analysis),
+    /// A position's drawing.
+    Drawing {
+        /// The picture.
+        drawing: Picture,
+    },
+}
+
 impl Game for Sprouts {
     type Config = Config;
     type Action = Action;
     type View = View;
     type Event = Event;
     type Error = Error;
+    type Query = SproutsQuery;
+    type Answer = SproutsAnswer;
 
     const INFO: GameInfo = GameInfo {
         name: "sprouts",
@@ -767,26 +797,21 @@ impl Game for Sprouts {
     /// After the game, the solver's verdict on every move (see
     /// [`crate::analysis`]): who could win before each move and after it,
     /// and which moves gave a win away. Not during play: it would tell a
-    /// player the winning move.
+    /// player the winning move. At any time, a drawing of a pasted
+    /// position (see [`SproutsQuery`]).
     fn assist(
         &self,
         _viewer: Viewer,
-        request: &serde_json::Value,
+        query: &SproutsQuery,
         budget: &parlor_core::Budget,
-    ) -> Option<Result<serde_json::Value, String>> {
-        // One question only: a host that keeps a finished game's answer
-        // per request then runs the solver once per game, not once per
-        // made-up request.
-        if let Some(text) = request.get("draw") {
-            return Some(draw_position(text));
-        }
-        if request.as_object().is_none_or(|o| !o.is_empty()) {
-            return Some(Err(
-                "send {} for the solver's verdicts, or {\"draw\": \"<position>\"} for a drawing of a position".into(),
-            ));
+    ) -> Result<SproutsAnswer, HelpError> {
+        // One question about the game only: a host that keeps a finished
+        // game's answer per query then runs the solver once per game.
+        if let Some(text) = &query.draw {
+            return draw_position(text).map(|drawing| SproutsAnswer::Drawing { drawing });
         }
         if !self.over {
-            return Some(Err(
+            return Err(HelpError::Closed(
                 "the solver's verdicts on the moves come once the game is over".into(),
             ));
         }
@@ -807,13 +832,19 @@ impl Game for Sprouts {
             match next {
                 Ok(p) => positions.push(p),
                 Err(e) => {
-                    return Some(Err(format!("move {} ({text}) does not replay: {e}", i + 1)))
+                    return Err(HelpError::Stopped(format!(
+                        "move {} ({text}) does not replay: {e}",
+                        i + 1
+                    )))
                 }
             }
         }
-        let analysis =
-            crate::analysis::analyse_within(&positions, &self.moves, self.config.misere, budget);
-        Some(serde_json::to_value(analysis).map_err(|e| e.to_string()))
+        Ok(SproutsAnswer::Verdicts(crate::analysis::analyse_within(
+            &positions,
+            &self.moves,
+            self.config.misere,
+            budget,
+        )))
     }
 
     fn agent(
@@ -836,21 +867,18 @@ const MAX_DRAWN_POSITION: usize = 2000;
 
 /// A position in the card notation laid out on the paper, for a reader
 /// who pastes one: its spots and lines, as a view's `drawing`.
-fn draw_position(text: &serde_json::Value) -> Result<serde_json::Value, String> {
-    let text = text
-        .as_str()
-        .ok_or("draw: send the position as a string in the card notation (1,2,3;4/5)")?;
+fn draw_position(text: &str) -> Result<Picture, HelpError> {
     if text.len() > MAX_DRAWN_POSITION {
-        return Err(format!(
+        return Err(HelpError::BadQuery(format!(
             "draw: the position has {} characters; at most {MAX_DRAWN_POSITION} are drawn",
             text.len()
-        ));
+        )));
     }
-    let position = Position::parse(text).map_err(|e| format!("draw: {e}"))?;
-    let drawing = Drawing::from_position(&position)
-        .ok_or("draw: that position has no drawing this page can lay out")?;
-    serde_json::to_value(serde_json::json!({ "drawing": drawing.picture() }))
-        .map_err(|e| e.to_string())
+    let position = Position::parse(text).map_err(|e| HelpError::BadQuery(format!("draw: {e}")))?;
+    let drawing = Drawing::from_position(&position).ok_or_else(|| {
+        HelpError::Stopped("draw: that position has no drawing this page can lay out".into())
+    })?;
+    Ok(drawing.picture())
 }
 
 /// A move in words, or (for a position that is not one move on, which a

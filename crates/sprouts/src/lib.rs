@@ -30,7 +30,10 @@
 //! | [`canon`] | [`canonical`] (equivalence up to cuts, order, renumbering, mirroring), [`labelled_key`] (numbers kept) |
 //! | [`wgosa`] | [`WgosaMove`], [`resolve`], [`describe`], [`Record`] |
 //! | [`words`] | [`in_words`]: a move told in words ("joined 4 to 3 with new spot 7, enclosing spot 1") |
-//! | [`game`] | [`Sprouts`], the table, implementing [`parlor_core::Game`] |
+//! | [`game`] | [`Sprouts`], the table, implementing [`parlor_core::Game`], and its computer players |
+//! | [`solve`] | the solver: who wins from a position with perfect play, nimbers, misère play |
+//! | [`analysis`] | the solver's verdict on every move of a game (the table's helper) |
+//! | [`drawing`] | the picture: a drawn line read as a move, a move given as text routed as a line |
 //!
 //! # For a solver
 //!
@@ -40,8 +43,8 @@
 //! boundaries factored out), ready for a transposition table;
 //! [`Position::has_move`] tells a terminal position without listing moves;
 //! [`Position::lives_map`] counts every spot's lives in one pass. Keys are
-//! text; a solver that needs more speed can reduce positions further (dead
-//! spots, independent regions) before keying them.
+//! text; [`solve`] reduces positions further (dead spots, independent
+//! regions) into a form of its own before keying them.
 //!
 //! # Parameters ([`game::Config`])
 //!
@@ -75,6 +78,18 @@
 //!     .collect();
 //! assert_eq!(written.len(), 3); // a join, a loop with 2 and 3 together, a loop between them
 //! ```
+//!
+//! # Changing it
+//!
+//! A rule or an interpretation changes in `docs/rules/sprouts.md` first.
+//! Moves are checked against the card document's examples and by property
+//! tests (`tests/play.rs`: random play, canonical forms, records, parsers
+//! fed junk); the solver's moves must stay the same set as [`successors`]
+//! and its answers those published (`solve`'s own tests). The drawing is tested by replaying
+//! random games through the router and the stroke reader
+//! (`tests/drawing_route.rs`, `tests/drawing_stroke.rs`); the table by the
+//! conformance suite (`tests/conformance.rs`, also `parlor conformance
+//! sprouts`). Solver speed: `parlor sprouts solve` (`docs/performance.md`).
 #![deny(missing_docs)]
 
 pub mod analysis;
@@ -89,7 +104,7 @@ pub mod wgosa;
 pub mod words;
 
 pub use canon::{canonical, canonical_reduced, labelled_key, Canonical};
-pub use game::{Action, Config, Sprouts};
+pub use game::{Action, Config, Sprouts, SproutsAnswer, SproutsQuery};
 pub use moves::{apply, legal_moves, successors, Move, MoveError};
 pub use position::{ParseError, Position, PositionError, PositionTextError, Setup, Spot};
 pub use wgosa::{

@@ -4,19 +4,20 @@
 
 mod common;
 
-use parlor_core::{Budget, Game, Level, Match, Viewer};
+use parlor_core::{Budget, DynMatch, Game, Level, Match, Viewer};
 use parlor_sprouts::{Config, Sprouts};
 use serde_json::{json, Value};
 use std::time::Duration;
 
 fn verdicts(game: &Match<Sprouts>) -> Result<Value, String> {
-    game.state()
-        .assist(
-            Viewer::Spectator,
-            &json!({}),
-            &Budget::time(Duration::from_secs(20)),
-        )
-        .expect("Sprouts has a helper")
+    // As a host asks: the query and the answer as JSON.
+    DynMatch::assist_json(
+        game,
+        Viewer::Spectator,
+        &json!({}),
+        &Budget::time(Duration::from_secs(20)),
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// A game of `first` against `second`, with the verdicts asked before

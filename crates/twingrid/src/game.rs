@@ -1,13 +1,14 @@
 //! The game as hosts see it: what each viewer sees, the settings a table
 //! is made with, and [`TwinGrids`] as a [`parlor_core::Game`].
 
+use crate::grid::TurnScore;
 use crate::turns::{Action, Config, Error, Phase, Turn, TwinGrids};
 use crate::{bot, grid};
 use parlor_core::{
-    Actor, Agent, ConfigError, Game, GameInfo, Level, LexiconStamp, Needs, Outcome, Resources,
-    Seat, Seed, Setting, SettingKind, SettingOption, ToAct, Viewer,
+    Actor, Agent, ConfigError, Game, GameInfo, HelpError, Level, LexiconStamp, Needs, Outcome,
+    Resources, Seat, Seed, Setting, SettingKind, SettingOption, ToAct, Viewer,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What a viewer sees: everything (Twin Grids has no hidden information).
 #[derive(Clone, Debug, Serialize)]
@@ -47,12 +48,50 @@ pub struct View {
     pub log: Vec<Turn>,
 }
 
+/// The helper's query: a word in the asking seat's next row, from
+/// `column` (from 0).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    /// The word (1 to the grid's width letters a-z).
+    pub word: String,
+    /// Its first cell's column, from 0.
+    pub column: usize,
+}
+
+impl parlor_core::Query for Placement {
+    const EXAMPLE: &'static str = r#"{"word": "cat", "column": 0}"#;
+}
+
+/// The helper's answer: how the placement would score against the word
+/// it is scored against now, broken down (the vertical words, which the
+/// dictionary decides), and rule 4's refusal if any.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlacementScore {
+    /// The word, lowercase.
+    pub word: String,
+    /// Its first column.
+    pub column: usize,
+    /// The row it would be written in (from 0).
+    pub row: usize,
+    /// The word it is scored against.
+    pub against: String,
+    /// Whether it is player 2's first word (scored by shared letters alone).
+    pub first: bool,
+    /// The score, broken down.
+    pub score: TurnScore,
+    /// Why rule 4 would refuse it, if it would.
+    pub refusal: Option<String>,
+}
+
 impl Game for TwinGrids {
     type Config = Config;
     type Action = Action;
     type View = View;
     type Event = Turn;
     type Error = Error;
+    type Query = Placement;
+    type Answer = PlacementScore;
 
     const INFO: GameInfo = GameInfo {
         name: "twingrid",
@@ -362,56 +401,47 @@ impl Game for TwinGrids {
         Some(Outcome::from_scores(by_seat))
     }
 
-    /// How a placement would score, for a player choosing one: the request
-    /// `{"word": "cat", "column": 0}` (column from 0) in the asking seat's
-    /// next row, against the word it would be scored against now. The
-    /// answer is the score broken down (the vertical words, which the
-    /// dictionary decides) and rule 4's refusal if any; it does not say
-    /// whether the word itself is in the dictionary (that is what a
-    /// challenge is for).
+    /// How a placement would score, for a player choosing one (see
+    /// [`Placement`]). It does not say whether the word itself is in the
+    /// dictionary (that is what a challenge is for).
     fn assist(
         &self,
         viewer: Viewer,
-        request: &serde_json::Value,
+        query: &Placement,
         _budget: &parlor_core::Budget,
-    ) -> Option<Result<serde_json::Value, String>> {
+    ) -> Result<PlacementScore, HelpError> {
         let Viewer::Seat(Seat(seat)) = viewer else {
-            return Some(Err("only a player asks how a placement would score".into()));
+            return Err(HelpError::Closed(
+                "only a player asks how a placement would score".into(),
+            ));
         };
         if seat > 1 {
-            return Some(Err(format!("there is no seat {seat}")));
+            return Err(HelpError::Closed(format!("there is no seat {seat}")));
         }
         let width = self.config.width;
-        let word = match request.get("word").and_then(|w| w.as_str()) {
-            Some(w)
-                if !w.is_empty()
-                    && w.len() <= width
-                    && w.bytes().all(|b| b.is_ascii_alphabetic()) =>
-            {
-                w.to_ascii_lowercase()
-            }
-            _ => return Some(Err(format!("word: 1 to {width} letters a-z"))),
-        };
-        let column = match request.get("column").and_then(|c| c.as_u64()) {
-            Some(c) if (c as usize) + word.len() <= width => c as usize,
-            _ => {
-                return Some(Err(format!(
-                    "column: from 0, with {word:?} fitting in {width} cells"
-                )))
-            }
-        };
+        let word = &query.word;
+        if word.is_empty() || word.len() > width || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return Err(HelpError::BadQuery(format!(
+                "word: 1 to {width} letters a-z"
+            )));
+        }
+        let word = word.to_ascii_lowercase();
+        if query.column.saturating_add(word.len()) > width {
+            return Err(HelpError::BadQuery(format!(
+                "column: from 0, with {word:?} fitting in {width} cells"
+            )));
+        }
         let role = self.role_of(seat);
-        let (score, first) = self.placement_score(role, &word, column);
-        let against = self.against(role);
-        Some(Ok(serde_json::json!({
-            "word": word,
-            "column": column,
-            "row": self.grids[role].rows(),
-            "against": against,
-            "first": first,
-            "score": score,
-            "refusal": self.refusal(&word),
-        })))
+        let (score, first) = self.placement_score(role, &word, query.column);
+        Ok(PlacementScore {
+            against: self.against(role).to_string(),
+            row: self.grids[role].rows(),
+            column: query.column,
+            first,
+            refusal: self.refusal(&word),
+            word,
+            score,
+        })
     }
 
     /// The pie rule may make the second seat player 1: each seat is named

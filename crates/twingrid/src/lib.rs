@@ -19,6 +19,20 @@
 //! assert_eq!((s.shared, s.longest_vertical, s.score), (3, 2, 6));
 //! assert_eq!(shared("tact", "that").0, 3);
 //! ```
+//!
+//! | module | what |
+//! | --- | --- |
+//! | [`grid`] | a player's grid, a placement's score (shared letters, vertical words) |
+//! | [`TwinGrids`] | the game for `parlor-core` hosts: the opening, the pie rule, challenges |
+//! | [`bot`] | the computer player |
+//! | [`conformance`] | the shared suite's configs and extra actions for this game |
+//!
+//! # Changing it
+//!
+//! A rule or a reading changes in `docs/rules/twingrid.md` first, then in the
+//! game, with a test in `tests/game.rs`; the conformance suite
+//! (`tests/conformance.rs`, also `parlor conformance twingrid`) holds the game
+//! to the contract. Placements are scored here only, never again in a page.
 #![deny(missing_docs)]
 
 pub mod bot;
@@ -27,5 +41,5 @@ mod game;
 pub mod grid;
 mod turns;
 
-pub use game::View;
+pub use game::{Placement, PlacementScore, View};
 pub use turns::{Action, Config, Error, Turn, TwinGrids};

@@ -175,7 +175,13 @@ fn the_helper_scores_a_placement_without_judging_the_word() {
     act(&mut g, 0, open(0, 0, 0)).unwrap();
     act(&mut g, 1, Action::Pie { swap: false }).unwrap();
     let budget = parlor_core::Budget::nodes(1);
-    let ask = |g: &TwinGrids, v: Viewer, r: serde_json::Value| g.assist(v, &r, &budget).unwrap();
+    // As a host asks: the query read from JSON, the answer written as JSON.
+    let ask = |g: &TwinGrids, v: Viewer, r: serde_json::Value| {
+        let q: parlor_twingrid::Placement = serde_json::from_value(r).map_err(|e| e.to_string())?;
+        g.assist(v, &q, &budget)
+            .map(|a| serde_json::to_value(a).unwrap())
+            .map_err(|e| e.to_string())
+    };
     let a = ask(
         &g,
         Viewer::Seat(Seat(1)),

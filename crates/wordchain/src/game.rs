@@ -1,12 +1,45 @@
 //! The game as hosts see it: [`WordChain`] as a [`parlor_core::Game`],
 //! the settings a table is made with, and its agents.
 
-use crate::turns::{Action, Error, Event, Phase, WordChain};
+use crate::turns::{Action, Error, Event, Phase, WordChain, WordPlayed};
 use crate::{bot, config, view, Config, View, WordCards};
 use parlor_core::{
-    Actor, Agent, ConfigError, Deadline, Game, GameInfo, Level, LexiconStamp, Needs, Outcome,
-    Resources, Seat, Seed, Setting, ToAct, Viewer,
+    Actor, Agent, ConfigError, Deadline, Game, GameInfo, HelpError, Level, LexiconStamp, Needs,
+    Outcome, Resources, Seat, Seed, Setting, ToAct, Viewer,
 };
+use serde::{Deserialize, Serialize};
+
+/// The helper's query: a play's words, as a play action has them
+/// (`{"words": [{"cards": ["Kh", "Nd", "Oc", "Ps"], "link": 0}]}`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayQuery {
+    /// The play's words.
+    pub words: Vec<WordCards>,
+}
+
+impl parlor_core::Query for PlayQuery {
+    const EXAMPLE: &'static str = r#"{"words": [{"cards": ["Kh", "Nd", "Oc", "Ps"], "link": 0}]}"#;
+}
+
+/// The helper's answer: the words as the server would score them, or why
+/// the play would be refused.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum PlayPreview {
+    /// The play would stand (unless challenged).
+    Scored {
+        /// The play's score.
+        score: u32,
+        /// Each word with its breakdown.
+        words: Vec<WordPlayed>,
+    },
+    /// The play would be refused.
+    Refused {
+        /// Why.
+        refusal: String,
+    },
+}
 
 impl Game for WordChain {
     type Config = Config;
@@ -14,6 +47,8 @@ impl Game for WordChain {
     type View = View;
     type Event = Event;
     type Error = Error;
+    type Query = PlayQuery;
+    type Answer = PlayPreview;
 
     const INFO: GameInfo = GameInfo {
         name: "wordchain",
@@ -231,50 +266,38 @@ impl Game for WordChain {
         .then_some(Action::Forfeit { seat: seat.0 })
     }
 
-    /// How a play would score, for the player building it: the request
-    /// `{"words": [{"cards": ["Kh", "Nd", "Oc", "Ps"], "link": 0}]}` (a
-    /// play's words), from the asking seat on its turn. The answer is the
-    /// words as the server would score them (`words`, each with its
-    /// `breakdown`, and `score`), or `refusal`: why the play would be
-    /// refused. It never says whether a word is in the dictionary (that is
-    /// what a challenge is for), but a table without challenges refuses an
-    /// unknown word when it is played.
+    /// How a play would score, for the player to move building it (see
+    /// [`PlayQuery`]). It never says whether a word is in the dictionary
+    /// (that is what a challenge is for), but a table without challenges
+    /// refuses an unknown word when it is played.
     fn assist(
         &self,
         viewer: Viewer,
-        request: &serde_json::Value,
+        query: &PlayQuery,
         _budget: &parlor_core::Budget,
-    ) -> Option<Result<serde_json::Value, String>> {
+    ) -> Result<PlayPreview, HelpError> {
         let Viewer::Seat(Seat(seat)) = viewer else {
-            return Some(Err("only a player asks how a play would score".into()));
+            return Err(HelpError::Closed(
+                "only a player asks how a play would score".into(),
+            ));
         };
         if seat >= self.config.players {
-            return Some(Err(format!("there is no seat {seat}")));
+            return Err(HelpError::Closed(format!("there is no seat {seat}")));
         }
         if !matches!(self.phase, Phase::Turn) || self.turn != seat || self.forfeited[seat] {
-            return Some(Err(
-                "only the player to move asks how a play would score".into()
+            return Err(HelpError::Closed(
+                "only the player to move asks how a play would score".into(),
             ));
         }
-        let words: Vec<WordCards> = match request
-            .get("words")
-            .map(|w| serde_json::from_value(w.clone()))
-        {
-            Some(Ok(w)) => w,
-            Some(Err(e)) => return Some(Err(format!("words: {e}"))),
-            None => {
-                return Some(Err(
-                    "words: the play's words, as a play action has them".into()
-                ))
-            }
-        };
-        Some(Ok(match self.check_play(seat, &words, false) {
-            Ok((played, _, _)) => serde_json::json!({
-                "score": played.iter().map(|p| p.breakdown.score).sum::<u32>(),
-                "words": played,
-            }),
-            Err(e) => serde_json::json!({ "refusal": e.to_string() }),
-        }))
+        Ok(match self.check_play(seat, &query.words, false) {
+            Ok((played, _, _)) => PlayPreview::Scored {
+                score: played.iter().map(|p| p.breakdown.score).sum(),
+                words: played,
+            },
+            Err(e) => PlayPreview::Refused {
+                refusal: e.to_string(),
+            },
+        })
     }
 
     fn lexicons(&self) -> Vec<LexiconStamp> {

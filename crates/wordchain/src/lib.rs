@@ -12,6 +12,7 @@
 //! | [`config`] | the table's rules and house rules |
 //! | [`WordChain`] | the game, hidden hands and all, for `parlor-core` hosts |
 //! | [`bot`] | computer players |
+//! | [`conformance`] | the shared suite's configs and extra actions for this game |
 //!
 //! Parameters ([`Config`], all with defaults):
 //!
@@ -33,6 +34,14 @@
 //! let cards: Vec<_> = parse_cards("Kh Nc Od Ps").unwrap().iter().map(|c| c.played().unwrap()).collect();
 //! assert_eq!(score(&cards, 0, 5, &ScoreRules::default()).score, 65);
 //! ```
+//!
+//! # Changing it
+//!
+//! A rule or a house rule changes in `docs/rules/wordchain.md` first, then
+//! here, with a test of the scoring step by step. `tests/best.rs` checks the best plays
+//! against a plain search; the conformance suite (`tests/conformance.rs`, also
+//! `parlor conformance wordchain`) holds the game to the contract, hidden
+//! hands included.
 #![deny(missing_docs)]
 
 pub mod best;
@@ -41,6 +50,7 @@ pub mod card;
 pub mod config;
 pub mod conformance;
 mod game;
+pub use game::{PlayPreview, PlayQuery};
 pub mod pack;
 pub mod scoring;
 #[cfg(test)]

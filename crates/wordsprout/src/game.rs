@@ -26,6 +26,7 @@ mod challenges;
 mod config;
 mod going_out;
 mod helper;
+pub use helper::{HelperPage, HelperQuery};
 mod metamorphism;
 mod plays;
 mod rounds;
@@ -480,6 +481,8 @@ impl Game for WordSprout {
     type View = View;
     type Event = Event;
     type Error = Error;
+    type Query = HelperQuery;
+    type Answer = HelperPage;
 
     const INFO: GameInfo = GameInfo {
         name: "wordsprout",
@@ -747,10 +750,10 @@ impl Game for WordSprout {
     fn assist(
         &self,
         viewer: Viewer,
-        request: &serde_json::Value,
+        query: &HelperQuery,
         budget: &parlor_core::Budget,
-    ) -> Option<Result<serde_json::Value, String>> {
-        Some(self.helper(viewer, request, budget))
+    ) -> Result<HelperPage, parlor_core::HelpError> {
+        self.helper(viewer, query, budget)
     }
 
     fn agent(

@@ -26,6 +26,8 @@
 //! | [`board`] | the 2-D variant's grid: crossings, new strings, holes |
 //! | [`solve`], [`hint`] | perfect play and the helper |
 //! | [`bot`] | the computer players, easy to best |
+//! | [`plurals`] | the plurals `no-plurals` refuses |
+//! | [`conformance`] | the shared suite's configs and extra actions for this game |
 //!
 //! # Parameters ([`Config`])
 //!
@@ -68,6 +70,17 @@
 //! assert_eq!(game.state().to_act(), ToAct::Over);
 //! assert_eq!(game.state().outcome().unwrap().winners(), &[Seat(0)]);
 //! ```
+//!
+//! # Changing it
+//!
+//! A rule changes in `docs/rules/wordsprout.md` first, then in [`game`] and,
+//! for a rule on valid strings, in [`language`]. The analysis is checked
+//! against a plain reference implementation on random word lists
+//! (`tests/analysis_reference.rs`) and golden answers
+//! (`tests/analysis_golden.rs`); the game by its own tests and the conformance
+//! suite (`tests/conformance.rs` through [`conformance`], also `parlor
+//! conformance wordsprout`). A setting that makes derived data grow (a rule on
+//! valid strings) must be bounded by what `Resources` may hold.
 #![deny(missing_docs)]
 
 pub mod board;
@@ -81,7 +94,10 @@ pub mod plurals;
 pub mod rules;
 pub mod solve;
 
-pub use game::{Action, Config, Error, Event, OutReason, Phase, View, WinReason, WordSprout};
+pub use game::{
+    Action, Config, Error, Event, HelperPage, HelperQuery, OutReason, Phase, View, WinReason,
+    WordSprout,
+};
 pub use language::{Language, Move};
 pub use rules::{Pot, Rule, RuleSet, Vowels};
 pub use solve::Solution;

@@ -584,22 +584,29 @@ fn the_helper_opens_after_the_round_or_with_hints() {
     let mut m = Match::<WordSprout>::new(config(2, &[]), 1, &res).unwrap();
     m.apply(seat(0), play("o")).unwrap();
     let ask = serde_json::json!({"string": "omat", "solve": true});
-    let closed = m
-        .state()
-        .assist(Viewer::Seat(Seat(1)), &ask, &parlor_core::Budget::UNLIMITED)
-        .unwrap();
-    assert!(closed.unwrap_err().contains("after the round"));
+    let closed = parlor_core::DynMatch::assist_json(
+        &m,
+        Viewer::Seat(Seat(1)),
+        &ask,
+        &parlor_core::Budget::UNLIMITED,
+    );
+    assert!(closed.unwrap_err().to_string().contains("after the round"));
+    // The view tells the page when the helper is open: the page decides nothing.
+    assert!(!m.state().view(Viewer::Seat(Seat(1))).helper_open);
 
     for (i, s) in EXAMPLE.iter().enumerate().skip(1) {
         m.apply(seat(i % 2), play(s)).unwrap();
     }
     m.apply(seat(1), Action::Concede).unwrap();
     assert_eq!(m.state().to_act(), ToAct::Over);
-    let answer = m
-        .state()
-        .assist(Viewer::Spectator, &ask, &parlor_core::Budget::UNLIMITED)
-        .unwrap()
-        .unwrap();
+    assert!(m.state().view(Viewer::Spectator).helper_open);
+    let answer = parlor_core::DynMatch::assist_json(
+        &m,
+        Viewer::Spectator,
+        &ask,
+        &parlor_core::Budget::UNLIMITED,
+    )
+    .unwrap();
     let results: Vec<&str> = answer["moves"]
         .as_array()
         .unwrap()
@@ -615,41 +622,39 @@ fn the_helper_opens_after_the_round_or_with_hints() {
         .iter()
         .all(|m| m["wins"].is_boolean()));
     // The current string is the default; malformed requests say what is accepted.
-    let current = m
-        .state()
-        .assist(
-            Viewer::Spectator,
-            &serde_json::json!({}),
-            &parlor_core::Budget::UNLIMITED,
-        )
-        .unwrap()
-        .unwrap();
+    let current = parlor_core::DynMatch::assist_json(
+        &m,
+        Viewer::Spectator,
+        &serde_json::json!({}),
+        &parlor_core::Budget::UNLIMITED,
+    )
+    .unwrap();
     assert_eq!(current["string"], "bombastic");
     assert_eq!(current["moves"].as_array().unwrap().len(), 0);
-    let bad = m
-        .state()
-        .assist(
-            Viewer::Spectator,
-            &serde_json::json!({"strng": 1}),
-            &parlor_core::Budget::UNLIMITED,
-        )
-        .unwrap();
-    assert!(bad.unwrap_err().starts_with("a helper request is"));
+    let bad = parlor_core::DynMatch::assist_json(
+        &m,
+        Viewer::Spectator,
+        &serde_json::json!({"strng": 1}),
+        &parlor_core::Budget::UNLIMITED,
+    );
+    assert!(bad
+        .unwrap_err()
+        .to_string()
+        .contains("a helper query is like {\"string\""));
 
     let open = Config {
         hints: true,
         ..config(2, &[])
     };
     let m = Match::<WordSprout>::new(open, 1, &res).unwrap();
-    let answer = m
-        .state()
-        .assist(
-            Viewer::Seat(Seat(0)),
-            &serde_json::json!({}),
-            &parlor_core::Budget::UNLIMITED,
-        )
-        .unwrap()
-        .unwrap();
+    assert!(m.state().view(Viewer::Seat(Seat(0))).helper_open);
+    let answer = parlor_core::DynMatch::assist_json(
+        &m,
+        Viewer::Seat(Seat(0)),
+        &serde_json::json!({}),
+        &parlor_core::Budget::UNLIMITED,
+    )
+    .unwrap();
     let letters: String = answer["moves"]
         .as_array()
         .unwrap()

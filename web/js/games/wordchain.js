@@ -456,21 +456,15 @@ export function mount(ctx) {
         h('button', { type: 'button', class: 'wc-right', 'aria-label': `Move card ${i + 1} right`, disabled: i === slots.length - 1, onclick: (/** @type {Event} */ e) => { e.stopPropagation(); moveCard(w, i, 1); } }, '▶'),
         h('button', { type: 'button', class: 'wc-remove', 'aria-label': `Take card ${i + 1} out of the word`, onclick: (/** @type {Event} */ e) => { e.stopPropagation(); removeCard(w, i); } }, '✕')));
     }));
-    // What it takes from the hand; the server's reckoning below.
+    // What it takes from the hand; whether the play stands and what it
+    // scores (the link card's place, rule L; the throw's limit) is the
+    // server's reckoning below.
     const taken = slots.filter((s) => s.src === 'hand').length;
-    const link = slots.findIndex((s) => s.src === 'link');
     const spelled = slots.map((s) => s.letter || '?').join('');
-    const limit = v.max_from_hand == null ? null : v.double && words.length > 1 && words[1].length > 0 ? v.dice[0] : v.max_from_hand;
-    /** @type {any[]} */
-    const notes = [];
-    if (link > 0) notes.push(h('li', { class: 'warn wc-penalty' }, `The link card is card ${link + 1}, not first: −33.3% (rule L).`));
-    if (link < 0 && slots.length) notes.push(h('li', { class: 'warn' }, 'The link card is not in this word.'));
-    if (limit !== null && taken > limit) notes.push(h('li', { class: 'warn' }, `The throw allows ${limit} card${limit === 1 ? '' : 's'} from the hand; this word takes ${taken}.`));
     return h('div', { class: 'wc-word-box', id: `wc-wordbox-${w}` },
       words.length > 1 ? h('h4', null, `Word ${w + 1}${w === 1 ? ' (its last card is the new link)' : ''}`) : null,
       row,
-      h('p', { class: 'wc-spelled', id: `wc-spelled-${w}` }, spelled ? `${spelled} · ${taken} card${taken === 1 ? '' : 's'} from the hand${limit !== null ? ` (at most ${limit})` : ''}` : ''),
-      notes.length ? h('ul', { class: 'wc-notes' }, notes) : null,
+      h('p', { class: 'wc-spelled', id: `wc-spelled-${w}` }, spelled ? `${spelled} · ${taken} card${taken === 1 ? '' : 's'} from the hand` : ''),
       h('div', { id: `wc-reckon-${w}`, class: 'wc-reckon', 'aria-live': 'polite' }, reckonEl(w)));
   }
 

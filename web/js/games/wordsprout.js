@@ -439,13 +439,9 @@ export function mount(ctx) {
     } else replace(boardEl);
   }
 
-  /** The helper is open after the round, and during play where the table allows it. */
+  /** The helper is open when the game says so (after the round, or during play where the table allows it). */
   function helperAllowed() {
-    const v = st && st.view;
-    if (!v) return false;
-    const between = v.phase.phase === 'over' || v.phase.phase === 'choosing-rule';
-    const config = ctx.summary() && ctx.summary().config;
-    return between || !!(config && config.hints);
+    return !!(st && st.view && st.view.helper_open);
   }
 
   function drawHelper() {

@@ -798,6 +798,8 @@ mod tests {
         type View = u32;
         type Event = u32;
         type Error = NotNow;
+        type Query = parlor_core::NoHelper;
+        type Answer = parlor_core::NoHelper;
         const INFO: GameInfo = GameInfo {
             name: "duel",
             title: "Duel",

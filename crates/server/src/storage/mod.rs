@@ -17,12 +17,10 @@
 const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
      outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted, absent_seconds, time_control, rated";
 
-mod known_rows;
-mod log_writes;
-mod page_cache;
 mod postgres;
 mod sqlite;
 mod store;
+mod tuning;
 
 pub use self::postgres::PgStorage;
 pub use self::sqlite::SqliteStorage;
@@ -613,6 +611,10 @@ pub enum DbUrl {
     /// commits survive a crash of the process (`kill -9`) but not of the
     /// machine (power loss). Faster; not the default.
     SqliteNormal(PathBuf),
+    /// An SQLite file opened as plain SQLite (`sqlite://FILE?tuning=off`):
+    /// none of the storage's own tuning (see [`SqliteStorage::open_plain`]).
+    /// For measuring what the tuning buys; not for serving.
+    SqlitePlain(PathBuf),
     /// A PostgreSQL connection string (`postgres://user@host:port/db`).
     Postgres(String),
 }
@@ -634,8 +636,9 @@ impl DbUrl {
             return match query {
                 "" | "synchronous=full" => Ok(DbUrl::Sqlite(PathBuf::from(path))),
                 "synchronous=normal" => Ok(DbUrl::SqliteNormal(PathBuf::from(path))),
+                "tuning=off" => Ok(DbUrl::SqlitePlain(PathBuf::from(path))),
                 other => Err(StorageError(format!(
-                    "unknown SQLite option {other:?}: the one option is synchronous=normal"
+                    "unknown SQLite option {other:?}: the options are synchronous=normal and tuning=off"
                 ))),
             };
         }
@@ -652,6 +655,7 @@ impl DbUrl {
         Ok(match self {
             DbUrl::Sqlite(path) => Box::new(SqliteStorage::open(path)?),
             DbUrl::SqliteNormal(path) => Box::new(SqliteStorage::open_with(path, false)?),
+            DbUrl::SqlitePlain(path) => Box::new(SqliteStorage::open_plain(path)?),
             DbUrl::Postgres(url) => Box::new(PgStorage::connect(url)?),
         })
     }
@@ -662,6 +666,7 @@ impl std::fmt::Display for DbUrl {
         match self {
             DbUrl::Sqlite(p) => write!(f, "sqlite://{}", p.display()),
             DbUrl::SqliteNormal(p) => write!(f, "sqlite://{}?synchronous=normal", p.display()),
+            DbUrl::SqlitePlain(p) => write!(f, "sqlite://{}?tuning=off", p.display()),
             // Never print a password.
             DbUrl::Postgres(url) => match url.split_once('@') {
                 Some((_, host)) => write!(f, "postgres://…@{host}"),

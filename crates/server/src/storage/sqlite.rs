@@ -5,7 +5,7 @@
 //! a crash of the process or of the machine. Two connections (writer and
 //! reader) share the file; WAL lets the reader run during a write.
 
-use super::known_rows::{KnownRows, RowFlags};
+use super::tuning::known_rows::{KnownRows, RowFlags};
 use super::{
     json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, JsonText, ListFilter,
     Listed, RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage, StorageError,
@@ -93,9 +93,29 @@ impl SqliteStorage {
         Self::open_with(path, true)
     }
 
+    /// The same connection, restarting the log past `frames` frames
+    /// instead of 16,384 (64 MiB) when it does the maintenance: a
+    /// crash test makes checkpoints frequent with it.
+    pub fn with_restart_frames(mut self, frames: i64) -> Self {
+        self.restart_frames = frames.max(1);
+        self
+    }
+
     /// As [`SqliteStorage::open`]; `full_sync: false` sets `synchronous =
     /// NORMAL` (durable against a process crash, not a power loss).
     pub fn open_with(path: &Path, full_sync: bool) -> Result<Self, StorageError> {
+        Self::open_tuned(path, full_sync, true)
+    }
+
+    /// As [`SqliteStorage::open`], with none of this module's tuning: no
+    /// log-writes VFS, SQLite's own page cache, no known rows (every
+    /// action reads its game's row). What the tuning buys is measured
+    /// against it (`sqlite://FILE?tuning=off`, see `docs/performance.md`).
+    pub fn open_plain(path: &Path) -> Result<Self, StorageError> {
+        Self::open_tuned(path, true, false)
+    }
+
+    fn open_tuned(path: &Path, full_sync: bool, tuned: bool) -> Result<Self, StorageError> {
         if let Some(dir) = path.parent() {
             if !dir.as_os_str().is_empty() {
                 std::fs::create_dir_all(dir).map_err(|e| {
@@ -106,8 +126,8 @@ impl SqliteStorage {
         // Through the VFS that writes a commit's log frames at once (see
         // `log_writes`; it also puts SQLite's page cache wrapper in place
         // before SQLite starts); SQLite's own if it could not be made.
-        let opened = if super::log_writes::register() {
-            let vfs = super::log_writes::NAME.to_str().unwrap_or_default();
+        let opened = if tuned && super::tuning::log_writes::register() {
+            let vfs = super::tuning::log_writes::NAME.to_str().unwrap_or_default();
             Connection::open_with_flags_and_vfs(path, rusqlite::OpenFlags::default(), vfs)
         } else {
             Connection::open(path)
@@ -138,7 +158,11 @@ impl SqliteStorage {
         conn.set_prepared_statement_cache_capacity(STATEMENTS_KEPT);
         Ok(SqliteStorage {
             conn,
-            known: KnownRows::default(),
+            known: if tuned {
+                KnownRows::default()
+            } else {
+                KnownRows::off()
+            },
             restart_frames: WAL_RESTART_FRAMES,
         })
     }
@@ -233,8 +257,8 @@ impl SqliteStorage {
         // writer off while it copies what the passive passes left and
         // syncs the database file: every ack waits meanwhile. Right after
         // a long pass that was hundreds of frames and an `fsync` of them
-        // (0.1 to 0.4 s on a loaded disk: nim's stalls, README "Load",
-        // twelfth pass). More passive passes first (see `next_step`).
+        // (0.1 to 0.4 s on a loaded disk: the stalls of nim's benchmark).
+        // More passive passes first (see `next_step`).
         let mut last = first.log;
         for _ in 0..CATCH_UP_PASSES {
             let Some(pass) = self.checkpoint(Checkpoint::Passive) else {

@@ -18,7 +18,7 @@ const READ_QUEUE: usize = 1_024;
 /// but the more often a page written again and again (an index page of
 /// the live games' actions) is copied and synced: under nim's load, 1.0
 /// page copied per action every 100 ms, 0.64 every 500 ms, and half the
-/// checkpointer's CPU (crates/server/README.md, "Load", fourteenth pass).
+/// checkpointer's CPU (`parlor serve-bench --game nim`).
 const MAINTENANCE_PAUSE: std::time::Duration = std::time::Duration::from_millis(500);
 /// Reader connections (each on a thread of its own): a slow read (a
 /// catch-up of a long game, a lobby listing) does not hold up the others.
@@ -309,7 +309,7 @@ impl Store {
 /// on a quiet machine commits ran back to back with ~3 actions each. A
 /// writer that waits this long since its last commit began gathers ~12
 /// (nim, 4,000 actions/s): server CPU per action −30%, and p99 no worse
-/// (README "Load", twelfth pass). A write that finds the writer idle is
+/// (`parlor serve-bench --game nim`). A write that finds the writer idle is
 /// committed at once: only a busy writer waits.
 pub const DEFAULT_COMMIT_PACE: std::time::Duration = std::time::Duration::from_millis(3);
 /// The longest pace [`Store::set_commit_pace`] takes.

@@ -109,6 +109,8 @@ impl Game for Secret {
     type View = SecretView;
     type Event = SecretEvent;
     type Error = SecretError;
+    type Query = parlor_core::NoHelper;
+    type Answer = parlor_core::NoHelper;
     const INFO: GameInfo = GameInfo {
         name: "secret",
         title: "Secret",
@@ -282,12 +284,22 @@ impl GameError for BlobError {
     }
 }
 
+/// Blob's helper takes any object and answers the sum.
+#[derive(serde::Deserialize)]
+pub struct BlobQuery {}
+
+impl parlor_core::Query for BlobQuery {
+    const EXAMPLE: &'static str = "{}";
+}
+
 impl Game for Blob {
     type Config = BlobConfig;
     type Action = u32;
     type View = serde_json::Value;
     type Event = u32;
     type Error = BlobError;
+    type Query = BlobQuery;
+    type Answer = serde_json::Value;
     const INFO: GameInfo = GameInfo {
         name: "blob",
         title: "Blob",
@@ -337,16 +349,16 @@ impl Game for Blob {
     fn assist(
         &self,
         _: Viewer,
-        _: &serde_json::Value,
+        _: &BlobQuery,
         budget: &parlor_core::Budget,
-    ) -> Option<Result<serde_json::Value, String>> {
+    ) -> Result<serde_json::Value, parlor_core::HelpError> {
         let started = std::time::Instant::now();
         while BLOB_HELPER_HOLDS.load(std::sync::atomic::Ordering::SeqCst)
             && !budget.exhausted(started, 0)
         {
             std::thread::sleep(Duration::from_millis(5));
         }
-        Some(Ok(serde_json::json!({"sum": self.sum})))
+        Ok(serde_json::json!({"sum": self.sum}))
     }
 }
 

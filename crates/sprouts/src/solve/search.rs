@@ -356,16 +356,16 @@ fn unpaired(lands: &[Key]) -> impl Iterator<Item = usize> + '_ {
 /// `--spots 1..11` in one process, 6 did best while lands were valued in
 /// full (counting the heaps known won before the size, as an unbounded
 /// weight, made the one-process run 2.2 times slower; 7 and 8 n = 14 1.4
-/// times slower: session 13b); with the stepwise valuing 8 does (normal
-/// 1..11 1.06 times faster than 6, n = 14 1.1; 0, 3, 12 more positions
-/// at n = 12 and 14): see `docs/rules/sprouts.md`, session 15.
+/// times slower); with the stepwise valuing 8 does (normal 1..11 1.06
+/// times faster than 6, n = 14 1.1; 0, 3, 12 more positions at n = 12
+/// and 14).
 const KNOWN_WIN_WEIGHT: i64 = 8;
 
 /// Lands of at least this many half-lives (13 lives) inside a multi-land
 /// option are valued one question at a time within the search's
 /// thresholds ([`Search::value_step`]); smaller ones, cheap to value, in
-/// full at once. Measured over normal n = 8 to 14 and the nimbers (see
-/// `docs/rules/sprouts.md`, session 15): every land stepwise made normal
+/// full at once. Measured over normal n = 8 to 14 and the nimbers
+/// (`parlor sprouts solve`): every land stepwise made normal
 /// 1..11 1.1 times and n = 12 1.4 times slower than 26, and 22, 30 or 34
 /// half-lives n = 12 1.4 to 1.7 times; the path moves with this bound.
 const STEPWISE_VALUING_HALF_LIVES: u64 = 26;
@@ -377,7 +377,7 @@ const STEPWISE_VALUING_HALF_LIVES: u64 = 26;
 /// stop at the first question): 20 and 0 made 4,385, 6,195, 18,725
 /// positions against 4,950, 6,612, 22,120; the path is as chaotic here
 /// as in the normal search (weight 12 16% fewer at n = 11 but 37% more
-/// at n = 10), see `docs/rules/sprouts.md`, session 15 (nimbers).
+/// at n = 10).
 const LATER_STEPWISE_VALUING_HALF_LIVES: u64 = 20;
 const LATER_KNOWN_WIN_WEIGHT: i64 = 0;
 

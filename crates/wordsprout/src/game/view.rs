@@ -53,6 +53,8 @@ pub struct View {
     /// 2-D: the grid (the central string is its newest string).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub board: Option<Board>,
+    /// Whether the helper ("what could be played?") is open now.
+    pub helper_open: bool,
 }
 
 /// The last play, as seen by everyone.
@@ -111,6 +113,7 @@ impl WordSprout {
             full_pot: self.config.pot,
             max_letters: Self::max_letters_from(&self.shared.judge, &self.rules, &self.string),
             board: self.board.clone(),
+            helper_open: self.helper_open(),
         }
     }
 }
