@@ -81,9 +81,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             drive(&args, &resources, mix)
         }
         "wordsprout" | "word-sprout" => {
-            use parlor_wordsprout::conformance::{configs, suite};
+            use parlor_wordsprout::conformance::{configs_within, suite};
+            let list = resources.lexicon(lexicon)?;
             drive(&args, &resources, || {
-                configs(lexicon).into_iter().map(suite).collect()
+                configs_within(&list).into_iter().map(suite).collect()
             })
         }
         "gobble" => {
