@@ -49,12 +49,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         g => g,
     };
     let entry = registry.get(name)?;
-    if entry.suites(lexicon).is_none() {
+    if entry.suites(&resources, lexicon).is_none() {
         bail!("{name} was registered without its conformance suites");
     }
     let name = entry.info().name;
     drive(&args, &resources, name, || {
-        entry.suites(lexicon).unwrap_or_default()
+        entry.suites(&resources, lexicon).unwrap_or_default()
     })
 }
 

@@ -11,21 +11,28 @@ pub fn registry() -> Registry {
     let mut registry = Registry::new();
     registry
         .register_with::<parlor_wordsprout::WordSprout>(Extras {
-            suites: Some(|lexicon| {
-                use parlor_wordsprout::conformance::{configs, suite};
-                configs(lexicon).into_iter().map(suite).collect()
+            suites: Some(|resources, lexicon| {
+                use parlor_wordsprout::conformance::{configs, configs_within, suite};
+                // Only what a table on that list may be made with.
+                match resources.lexicon(lexicon) {
+                    Ok(list) => configs_within(&list),
+                    Err(_) => configs(lexicon),
+                }
+                .into_iter()
+                .map(suite)
+                .collect()
             }),
             view_actions: None,
         })
         .register_with::<parlor_gobble::Gobble>(Extras {
-            suites: Some(|lexicon| {
+            suites: Some(|_, lexicon| {
                 use parlor_gobble::conformance::{configs, suite};
                 configs(lexicon).into_iter().map(suite).collect()
             }),
             view_actions: Some(parlor_gobble::client::view_actions),
         })
         .register_with::<parlor_sprouts::Sprouts>(Extras {
-            suites: Some(|_| {
+            suites: Some(|_, _| {
                 use parlor_sprouts::game::{conformance_suite, Config};
                 [(1, false), (3, false), (5, true), (6, false)]
                     .into_iter()
@@ -41,14 +48,14 @@ pub fn registry() -> Registry {
             view_actions: None,
         })
         .register_with::<parlor_wordchain::WordChain>(Extras {
-            suites: Some(|lexicon| {
+            suites: Some(|_, lexicon| {
                 use parlor_wordchain::conformance::{configs, suite};
                 configs(lexicon).into_iter().map(suite).collect()
             }),
             view_actions: None,
         })
         .register_with::<parlor_twingrid::TwinGrids>(Extras {
-            suites: Some(|lexicon| {
+            suites: Some(|_, lexicon| {
                 use parlor_twingrid::conformance::{configs, suite};
                 configs(lexicon).into_iter().map(suite).collect()
             }),
@@ -63,7 +70,7 @@ pub fn with_examples() -> Registry {
     let mut registry = registry();
     registry
         .register_with::<parlor_core::sealed_bid::SealedBid>(Extras {
-            suites: Some(|_| {
+            suites: Some(|_, _| {
                 use parlor_core::sealed_bid::{conformance_suite, Config};
                 [
                     Config::default(),
@@ -80,7 +87,7 @@ pub fn with_examples() -> Registry {
             view_actions: None,
         })
         .register_with::<parlor_core::doc_nim::Nim>(Extras {
-            suites: Some(|_| {
+            suites: Some(|_, _| {
                 use parlor_core::doc_nim::{conformance_suite, NimConfig};
                 [
                     NimConfig::default(),
@@ -147,7 +154,7 @@ mod tests {
             let suites = registry
                 .get(name)
                 .unwrap()
-                .suites(parlor_lexicon::DEFAULT)
+                .suites(&resources, parlor_lexicon::DEFAULT)
                 .unwrap_or_else(|| panic!("{name}: registered without its suites"));
             assert!(!suites.is_empty(), "{name}");
             let mut first = suites.into_iter().next().unwrap();

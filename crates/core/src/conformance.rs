@@ -957,9 +957,11 @@ fn random_control(rng: &mut GameRng) -> TimeControl {
     }
 }
 
-/// A game's mix of suites on a word list: one [`Suite`] per config it
-/// plays, chosen to cover its rules (see [`crate::Registry::register_with`]).
-pub type Mix<G> = fn(lexicon: &str) -> Vec<Suite<'static, G>>;
+/// A game's mix of suites on a word list (one of `resources`): one
+/// [`Suite`] per config it plays, chosen to cover its rules and left out
+/// where the game would refuse it on that list (see
+/// [`crate::Registry::register_with`]).
+pub type Mix<G> = fn(resources: &crate::Resources, lexicon: &str) -> Vec<Suite<'static, G>>;
 
 /// One config's suite of any game, as a host runs it by the game's name.
 pub trait DynSuite {

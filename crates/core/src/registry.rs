@@ -449,7 +449,11 @@ pub trait GameEntry: Send + Sync {
     /// The game's conformance suites on the word list `lexicon`, one per
     /// config of its mix; `None` where it was registered without them
     /// ([`Extras::suites`]).
-    fn suites(&self, lexicon: &str) -> Option<Vec<Box<dyn crate::conformance::DynSuite>>>;
+    fn suites(
+        &self,
+        resources: &Resources,
+        lexicon: &str,
+    ) -> Option<Vec<Box<dyn crate::conformance::DynSuite>>>;
     /// Actions a client playing from its views (a load generator) may try
     /// where the game lists none, for these JSON rules; `None` where the
     /// game was registered without them ([`Extras::view_actions`]).
@@ -648,10 +652,14 @@ impl<G: Game> GameEntry for Entry<G> {
     ) -> Option<Result<ViewActions, String>> {
         self.extras.view_actions.map(|f| f(config, resources))
     }
-    fn suites(&self, lexicon: &str) -> Option<Vec<Box<dyn crate::conformance::DynSuite>>> {
+    fn suites(
+        &self,
+        resources: &Resources,
+        lexicon: &str,
+    ) -> Option<Vec<Box<dyn crate::conformance::DynSuite>>> {
         let mix = self.extras.suites?;
         Some(
-            mix(lexicon)
+            mix(resources, lexicon)
                 .into_iter()
                 .map(|s| Box::new(s) as Box<dyn crate::conformance::DynSuite>)
                 .collect(),

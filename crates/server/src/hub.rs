@@ -81,7 +81,7 @@ const POLL_LIVE: std::time::Duration = std::time::Duration::from_secs(3);
 const PRESENCE_BATCH: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// A game's build that takes less is quick enough for the async worker
-/// (see `Inner::quick_builds`); the same bound as `actor::bots::QUICK`
+/// (see `Inner::quick_builds`); the same bound as [`crate::QUICK_BOT`]
 /// for decisions. nim's build takes microseconds.
 const QUICK_BUILD: std::time::Duration = std::time::Duration::from_micros(20);
 

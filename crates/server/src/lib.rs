@@ -251,7 +251,22 @@ pub struct Settings {
     /// manual one that tests move by hand ([`TimeSource::manual`]), so
     /// that clocks run out in virtual time.
     pub time: TimeSource,
+    /// A bot whose last decision took less than this makes its next one
+    /// on an async worker, and may answer a person's action in the same
+    /// commit (see [`QUICK_BOT`]). Tests set it (zero: never quick;
+    /// `Duration::MAX`: always) so that what they check does not hang on
+    /// how fast a busy machine ran the bot.
+    pub quick_bot: Duration,
 }
+
+/// The default of [`Settings::quick_bot`]: 20 µs. A decision this fast
+/// costs no more than handing it to a blocking thread and taking its
+/// answer back (two thread wake-ups and their context switches). Only
+/// that fast: decisions on the async workers escape the `bot_threads`
+/// limit, and with 200 µs (Word Sprout's easy bot then decided there too)
+/// acknowledgements waited behind bots' decisions, median ack latency
+/// 65 → 410 ms on a loaded two-core machine.
+pub const QUICK_BOT: Duration = Duration::from_micros(20);
 
 /// The default of [`Settings::derived_cache_bytes`]: 256 MiB.
 pub const DERIVED_CACHE_BYTES: usize = 256 * 1024 * 1024;
@@ -313,6 +328,7 @@ impl Default for Settings {
             abandon_after: Some(Duration::from_secs(7 * 24 * 3600)),
             commit_pace: storage::DEFAULT_COMMIT_PACE,
             time: TimeSource::system(),
+            quick_bot: QUICK_BOT,
         }
     }
 }

@@ -106,6 +106,10 @@ struct Flags {
 
 /// A server on `store` that does not resume stored games at start.
 async fn start_on(store: Store, registry: Registry) -> Server {
+    start_on_with(store, registry, common::test_settings()).await
+}
+
+async fn start_on_with(store: Store, registry: Registry, settings: Settings) -> Server {
     Server::start_with_store(
         registry,
         Resources::embedded(),
@@ -113,7 +117,7 @@ async fn start_on(store: Store, registry: Registry) -> Server {
         "127.0.0.1:0".parse().unwrap(),
         Settings {
             resume: false,
-            ..common::test_settings()
+            ..settings
         },
     )
     .await
@@ -280,7 +284,13 @@ async fn a_failed_rollback_leaves_no_unstored_action_in_memory() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_commit_undoes_the_quick_bots_answer_too() {
     let (store, flags) = flaky_store("quick-bot-fails");
-    let server = start_on(store, common::registry()).await;
+    // Every decision counts as quick: after its first, the bot answers in
+    // the person's commit, however busy the machine.
+    let settings = Settings {
+        quick_bot: std::time::Duration::MAX,
+        ..common::test_settings()
+    };
+    let server = start_on_with(store, common::registry(), settings).await;
     let addr = server.addr();
     let created = common::create(
         addr,
@@ -292,10 +302,11 @@ async fn a_failed_commit_undoes_the_quick_bots_answer_too() {
     let token = common::token(&created, 0);
     let mut ws = Ws::connect(addr, &id, Some(&token)).await.unwrap();
     let mut spec = Ws::connect(addr, &id, None).await.unwrap();
-    // The bot moves after each of the person's actions; a few rounds make
-    // it quick.
+    // The bot moves after each of the person's actions; from the second
+    // round on, in the same commit.
     let mut seq = 0;
     for r in 1..=4u64 {
+        let writes = server.store().writes_asked();
         ws.send(&json!({"type": "act", "ref": r, "action": 1}))
             .await
             .unwrap();
@@ -305,6 +316,8 @@ async fn a_failed_commit_undoes_the_quick_bots_answer_too() {
             .await
             .unwrap();
         seq = s["seq"].as_u64().unwrap();
+        let writes = server.store().writes_asked() - writes;
+        assert_eq!(writes, if r == 1 { 2 } else { 1 }, "round {r}");
     }
     assert_eq!(seq, 8);
 

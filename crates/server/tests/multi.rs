@@ -382,13 +382,16 @@ async fn the_listener_reconnects() {
         tokio::task::block_in_place(move || {
             let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
             let sql = if terminate {
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity \
                  WHERE datname = current_database() AND query = 'LISTEN parlor_games'"
             } else {
                 "SELECT pid FROM pg_stat_activity \
                  WHERE datname = current_database() AND query = 'LISTEN parlor_games'"
             };
-            c.query(sql, &[]).unwrap().len()
+            let rows = c.query(sql, &[]).unwrap();
+            rows.iter()
+                .map(|r| r.get::<_, i32>(0))
+                .collect::<Vec<i32>>()
         })
     };
     let created = create(
@@ -400,17 +403,29 @@ async fn the_listener_reconnects() {
     let (t0, t1) = (token(&created, 0), token(&created, 1));
     let (mut ann, _) = connect(a.addr(), &id, &t0).await;
     let (mut bea, _) = connect(b.addr(), &id, &t1).await;
-    assert_eq!(listeners(false), 2, "one listener per process");
-    assert_eq!(listeners(true), 2);
-    let mut back = 0;
-    for _ in 0..50 {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        back = listeners(false);
-        if back == 2 {
-            break;
+    // Each listener connects on its own thread, in its own time (a busy
+    // machine may take seconds): wait for two listening sessions other
+    // than `old` (a terminated one may still be listed for a moment),
+    // within a generous bound that only a listener that never comes reaches.
+    let both_listen = |old: Vec<i32>| {
+        let listeners = &listeners;
+        async move {
+            let mut now = Vec::new();
+            for _ in 0..600 {
+                now = listeners(false);
+                now.retain(|p| !old.contains(p));
+                if now.len() == 2 {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            now
         }
-    }
-    assert_eq!(back, 2, "both listeners are back");
+    };
+    let first = both_listen(Vec::new()).await;
+    assert_eq!(first.len(), 2, "one listener per process");
+    assert_eq!(listeners(true).len(), 2);
+    assert_eq!(both_listen(first).await.len(), 2, "both listeners are back");
     for k in 0..4u64 {
         let (mover, watcher) = if k % 2 == 0 {
             (&mut ann, &mut bea)

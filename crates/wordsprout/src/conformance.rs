@@ -75,6 +75,15 @@ pub fn configs(lexicon: &str) -> Vec<Config> {
     out
 }
 
+/// [`configs`] without those [`too_costly`](crate::judge::too_costly) on
+/// `lexicon` (vowel fill on a long list), which a host refuses.
+pub fn configs_within(lexicon: &parlor_lexicon::Lexicon) -> Vec<Config> {
+    configs(lexicon.name())
+        .into_iter()
+        .filter(|c| crate::judge::too_costly(lexicon, &c.rules).is_none())
+        .collect()
+}
+
 const PROOFS: &[&str] = &["oat", "tomato", "cat", "level", "rhythm", "boxes", "aa"];
 
 /// A random submission by a random actor: insertions into the string from

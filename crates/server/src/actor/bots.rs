@@ -35,27 +35,16 @@ pub(super) struct Bots {
     /// Where the decision under way answers: one oneshot per decision
     /// (a channel per game held a block of slots for the game's life).
     pub(super) answer: Option<oneshot::Receiver<Box<BotResult>>>,
-    /// The last decision took under [`QUICK`]: the next is made on the
-    /// actor's own task (see [`GameActor::maybe_bot`]).
+    /// The last decision took under `Settings::quick_bot`: the next is
+    /// made on the actor's own task (see [`GameActor::maybe_bot`]). One
+    /// that then takes longer goes back to the threads for its next
+    /// decision, so a slow bot holds an async worker at most once in a row.
     pub(super) quick: bool,
     /// What the process's memory of quick bots (`Env::quick_bots`) was
     /// last told (or said at the start) of this game's bots: it is told
     /// again only when that changes.
     pub(super) remembered: bool,
 }
-
-/// A decision this fast costs no more than handing it to a blocking
-/// thread and taking its answer back (two thread wake-ups and their
-/// context switches): a bot whose last decision took less decides on an
-/// async worker, the actor's task or the task that waits out its delay.
-/// One that then takes longer goes back to the threads for its next
-/// decision, so a slow bot holds an async worker at most once in a row.
-///
-/// Only that fast: decisions on the async workers escape the
-/// `bot_threads` limit, and with 200 µs (Word Sprout's easy bot then
-/// decided there too) acknowledgements waited behind bots' decisions,
-/// median ack latency 65 → 410 ms on a loaded two-core machine.
-pub(super) const QUICK: std::time::Duration = std::time::Duration::from_micros(20);
 
 impl Drop for Bots {
     /// The game left memory (or the server stops): a decision under way is
@@ -126,7 +115,7 @@ impl GameActor {
 
     /// A decision of the bot at `seat` took `took`.
     fn note_decision(&mut self, seat: Seat, took: std::time::Duration) {
-        let quick = took < QUICK;
+        let quick = took < self.env.settings.quick_bot;
         self.bots.quick = quick;
         if quick != self.bots.remembered {
             self.bots.remembered = quick;
@@ -300,7 +289,7 @@ impl GameActor {
     }
 
     /// The move of a bot that answers at once (its last decision was
-    /// [`QUICK`], it has no delay to wait out), decided here on the game
+    /// quick, see `Settings::quick_bot`), it has no delay to wait out), decided here on the game
     /// itself, for the person's action just applied: that action and the
     /// bot's answer are then stored in one commit and sent in one burst
     /// (see `GameActor::act_as`). Answered apart, the bot's move was a

@@ -57,6 +57,11 @@ impl WordSprout {
             Rule::Teams if self.config.teams.is_empty() => {
                 Some("no teams are configured for this table".into())
             }
+            Rule::VowelFill if !self.rules.has(rule) => {
+                let mut rules = self.rules.clone();
+                rules.set(rule, true);
+                crate::judge::too_costly(&self.shared.lexicon, &rules).map(|e| e.message)
+            }
             _ => None,
         }
     }
