@@ -74,7 +74,7 @@ mod wordlists;
 mod ws;
 
 pub use conn::raise_fd_limit;
-pub use error::ApiError;
+pub use error::{ApiError, Code};
 pub use ipnet::IpNet;
 pub use limits::Rate;
 pub use time::TimeSource;
