@@ -186,7 +186,15 @@ impl std::error::Error for ApiError {}
 
 impl From<crate::storage::StorageError> for ApiError {
     fn from(e: crate::storage::StorageError) -> Self {
-        ApiError::storage(e)
+        use crate::storage::StorageError as S;
+        // Clients are told one thing for every kind: the write was not made
+        // (docs/api.md, `storage`); the kind and its source are for the log.
+        match e {
+            S::Unavailable { .. }
+            | S::Conflict { .. }
+            | S::Corrupt { .. }
+            | S::Misconfigured { .. } => ApiError::storage(e),
+        }
     }
 }
 
@@ -252,5 +260,21 @@ mod tests {
             );
         }
         assert_eq!(documented.len(), Code::ALL.len(), "{documented:?}");
+    }
+
+    #[test]
+    fn a_storage_error_keeps_its_source_and_answers_storage() {
+        use std::error::Error as _;
+        let bad = serde_json::from_str::<serde_json::Value>("{").unwrap_err();
+        let e = crate::storage::StorageError::corrupt(format!("bad JSON in database: {bad}"))
+            .with_source(bad);
+        assert!(matches!(e, crate::storage::StorageError::Corrupt { .. }));
+        assert!(e.source().is_some(), "{e:?}");
+        assert!(e.to_string().starts_with("storage: bad JSON in database"));
+        let api = ApiError::from(e);
+        assert_eq!(api.code, Code::Storage);
+        assert_eq!(api.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let conflict = ApiError::from(crate::storage::StorageError::conflict("game g"));
+        assert_eq!(conflict.fields()["code"], "storage");
     }
 }

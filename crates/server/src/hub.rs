@@ -801,7 +801,7 @@ impl Hub {
         }
         let taken = self.store().commit(writes).await?;
         if taken.first() != Some(&true) {
-            return Err(StorageError(format!(
+            return Err(StorageError::conflict(format!(
                 "game {id}: another writer got there first (the change was not made)"
             ))
             .into());

@@ -355,7 +355,7 @@ impl Server {
         let db = db.clone();
         let store = tokio::task::spawn_blocking(move || Store::open(&db))
             .await
-            .map_err(|e| storage::StorageError(e.to_string()))??;
+            .map_err(|e| storage::StorageError::unavailable(e.to_string()))??;
         Self::start_with_store(registry, resources, store, addr, settings).await
     }
 
