@@ -33,6 +33,7 @@
 //!   not failed is not refused.
 
 use crate::error::ApiError;
+use crate::error::Code;
 use crate::hub::Hub;
 use crate::limits::Rate;
 use crate::storage::{AccountRow, Write};
@@ -110,7 +111,7 @@ impl Failures {
 
 fn refuse_login(what: &str, rate: Rate, wait: Duration) -> ApiError {
     ApiError::new(
-        "rate_limited",
+        Code::RateLimited,
         format!(
             "too many login attempts {what}: at most {} at once, then one every {} s; try again in {:.0} s",
             rate.burst,
@@ -222,7 +223,7 @@ impl Accounts {
     ) -> Result<T, ApiError> {
         let Ok(_admitted) = self.admitted.clone().try_acquire_owned() else {
             return Err(ApiError::new(
-                "busy",
+                Code::Busy,
                 "too many logins at once; try again in a moment",
             ));
         };
@@ -238,7 +239,7 @@ impl Accounts {
             r
         })
         .await
-        .map_err(|e| ApiError::new("internal", e.to_string()))
+        .map_err(|e| ApiError::new(Code::Internal, e.to_string()))
     }
 }
 
@@ -365,7 +366,7 @@ pub(crate) async fn current(hub: &Hub, headers: &HeaderMap) -> Result<Option<Str
 pub(crate) async fn required(hub: &Hub, headers: &HeaderMap) -> Result<String, ApiError> {
     current(hub, headers).await?.ok_or_else(|| {
         ApiError::new(
-            "login_required",
+            Code::LoginRequired,
             "log in first: this needs an account (POST /api/account/login)",
         )
     })
@@ -391,7 +392,7 @@ fn set_cookie(value: &str, max_age: u64, secure: bool) -> HeaderValue {
 pub(crate) fn same_site(headers: &HeaderMap) -> Result<(), ApiError> {
     let refuse = || {
         ApiError::new(
-            "cross_site",
+            Code::CrossSite,
             "this request came from another site; use parlor's own pages",
         )
     };
@@ -438,7 +439,7 @@ pub(crate) async fn register(
         .accounts()
         .hash_job(move || hash_password(&password))
         .await?
-        .map_err(|e| ApiError::new("internal", format!("cannot hash the password: {e}")))?;
+        .map_err(|e| ApiError::new(Code::Internal, format!("cannot hash the password: {e}")))?;
     let taken = hub
         .store()
         .try_write(Write::NewAccount {
@@ -463,14 +464,14 @@ pub(crate) async fn register(
 
 fn username_taken(u: &str) -> ApiError {
     ApiError::new(
-        "username_taken",
+        Code::UsernameTaken,
         format!("the username {u} is taken (names are compared ignoring case); choose another"),
     )
 }
 
 fn username_too_like(u: &str, like: Option<&str>) -> ApiError {
     ApiError::new(
-        "username_taken",
+        Code::UsernameTaken,
         format!(
             "the username {u} looks too much like {}: letters that look alike (l, I and 1; \
              O and 0; rn and m) count as the same, as does case; choose another",
@@ -517,7 +518,7 @@ pub(crate) async fn login(
 
 fn wrong_password() -> ApiError {
     ApiError::new(
-        "wrong_password",
+        Code::WrongPassword,
         "wrong username or password (from one address, 5 tries for a username, then one every 20 s)",
     )
 }
@@ -636,13 +637,13 @@ mod tests {
         );
         assert!(same_site(&h).is_ok());
         h.insert(header::ORIGIN, HeaderValue::from_static("http://evil.test"));
-        assert_eq!(same_site(&h).unwrap_err().code, "cross_site");
+        assert_eq!(same_site(&h).unwrap_err().code, Code::CrossSite);
         h.insert(
             header::ORIGIN,
             HeaderValue::from_static("http://127.0.0.1:8080"),
         );
         h.insert("sec-fetch-site", HeaderValue::from_static("cross-site"));
-        assert_eq!(same_site(&h).unwrap_err().code, "cross_site");
+        assert_eq!(same_site(&h).unwrap_err().code, Code::CrossSite);
         h.insert("sec-fetch-site", HeaderValue::from_static("same-origin"));
         assert!(same_site(&h).is_ok());
     }
@@ -662,7 +663,7 @@ mod tests {
         // The username's bucket ran dry: an address that failed is
         // refused even with room in its own budget ...
         let e = a.throttle_login(ip(n), "cat").unwrap_err();
-        assert_eq!(e.code, "rate_limited");
+        assert_eq!(e.code, Code::RateLimited);
         assert!(e.message.contains("many addresses"), "{}", e.message);
         assert!(e.retry_after.is_some());
         // ... an address that has not failed is not (its password decides),

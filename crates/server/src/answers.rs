@@ -303,10 +303,10 @@ mod tests {
                 let r = a
                     .get_or_run(key("g", 0), || async {
                         a.count_run();
-                        Ran::Drop(ApiError::new("busy", "later"))
+                        Ran::Drop(ApiError::new(crate::Code::Busy, "later"))
                     })
                     .await;
-                assert_eq!(r.unwrap_err().code, "busy");
+                assert_eq!(r.unwrap_err().code, crate::Code::Busy);
             }
             assert_eq!((a.runs(), a.hits()), (3, 0));
         });

@@ -25,6 +25,7 @@
 use crate::actor::{GameStub, Msg, Who};
 use crate::answers::{Answer, Key, Ran, RUNS_PER_CLIENT};
 use crate::error::ApiError;
+use crate::error::Code;
 use crate::hub::{Hub, ASSIST_QUEUE};
 use parlor_core::{Resources, Viewer};
 use serde_json::{json, Value};
@@ -114,7 +115,7 @@ async fn run(
 ) -> Ran {
     let Some(running) = hub.answers().start(client) else {
         return Ran::Drop(ApiError::new(
-            "busy",
+            Code::Busy,
             format!(
                 "your address has {RUNS_PER_CLIENT} helper requests under way; ask again once one is answered"
             ),
@@ -122,7 +123,7 @@ async fn run(
     };
     let Ok(admitted) = hub.assist_queue().try_acquire_owned() else {
         return Ran::Drop(ApiError::new(
-            "busy",
+            Code::Busy,
             format!("the helper is answering {ASSIST_QUEUE} requests; try again in a moment"),
         ));
     };
@@ -143,21 +144,24 @@ async fn run(
             Ok(m) => m,
             Err(e) => {
                 return Ran::Drop(ApiError::new(
-                    "internal",
+                    Code::Internal,
                     format!("the game cannot be rebuilt: {e}"),
                 ))
             }
         };
         let answer = match m.assist_json(viewer, &request, &budget) {
             Err(parlor_core::HelpError::NoHelper) => Err(ApiError::new(
-                "no_helper",
+                Code::NoHelper,
                 format!("{} has no helper", m.info().title),
             )),
-            Err(e) => Err(ApiError::new("helper_refused", e.to_string())),
+            Err(e) => Err(ApiError::new(Code::HelperRefused, e.to_string())),
             Ok(answer) => bounded(&answer),
         };
         if budget.cancelled() {
-            return Ran::Drop(ApiError::new("busy", "the helper request was cancelled"));
+            return Ran::Drop(ApiError::new(
+                Code::Busy,
+                "the helper request was cancelled",
+            ));
         }
         Ran::Keep(answer)
     };
@@ -166,7 +170,7 @@ async fn run(
     drop(running);
     match r {
         Ok(Ok(ran)) => ran,
-        Ok(Err(())) => Ran::Drop(ApiError::new("internal", "the game's helper panicked")),
+        Ok(Err(())) => Ran::Drop(ApiError::new(Code::Internal, "the game's helper panicked")),
         Err(e) => Ran::Drop(e),
     }
 }
@@ -192,7 +196,7 @@ pub(crate) async fn on_helper_thread<T: Send + 'static>(
             drop(permit);
             let _ = tx.send(r);
         })
-        .map_err(|e| ApiError::new("busy", format!("no thread for the helper: {e}")))?;
+        .map_err(|e| ApiError::new(Code::Busy, format!("no thread for the helper: {e}")))?;
     rx.await.map_err(|_| ApiError::gone())
 }
 
@@ -210,10 +214,10 @@ fn lowest_priority() {
 /// `answer` as JSON text, or a refusal if it is over [`ANSWER_MAX_BYTES`].
 fn bounded(answer: &Value) -> Answer {
     let text = serde_json::to_string(answer)
-        .map_err(|e| ApiError::new("internal", format!("the helper's answer: {e}")))?;
+        .map_err(|e| ApiError::new(Code::Internal, format!("the helper's answer: {e}")))?;
     if text.len() > ANSWER_MAX_BYTES {
         return Err(ApiError::new(
-            "helper_refused",
+            Code::HelperRefused,
             format!(
                 "the answer would be {} KiB, over the {} KiB an answer may hold: ask for less (a smaller page)",
                 text.len() / 1024,

@@ -15,6 +15,7 @@
 //! stored in the database.
 
 use crate::error::ApiError;
+use crate::error::Code;
 use parlor_core::Viewer;
 use serde_json::{json, Value};
 use std::collections::VecDeque;
@@ -173,7 +174,7 @@ fn clean_text(t: &str) -> Result<String, ApiError> {
 }
 
 fn bad(m: impl Into<String>) -> ApiError {
-    ApiError::new("bad_chat", m)
+    ApiError::new(Code::BadChat, m)
 }
 
 /// Who said something.
@@ -314,7 +315,7 @@ mod tests {
             json!({"type": "chat", "text": "hi", "name": "x".repeat(41)}),
         ] {
             let e = parse(&bad_msg).unwrap_err();
-            assert_eq!(e.code, "bad_chat", "{bad_msg}");
+            assert_eq!(e.code, Code::BadChat, "{bad_msg}");
         }
     }
 

@@ -14,6 +14,7 @@
 //! there: that start is taken as the start of play (exact for a game whose
 //! round clock ran from the start, such as Gobble's).
 
+use crate::error::Code;
 use crate::storage::{ActionRow, GameRow};
 use parlor_core::{Actor, Clocks, DynMatch, GameEntry, Resources, Step, TimeControl, ToAct};
 use serde_json::Value;
@@ -145,7 +146,8 @@ pub(crate) fn time_control(
     turn_seconds: Option<f64>,
     absent_seconds: Option<f64>,
 ) -> Result<TimeControl, crate::error::ApiError> {
-    let bad = |m: String| crate::error::ApiError::new("bad_config", format!("time_control: {m}"));
+    let bad =
+        |m: String| crate::error::ApiError::new(Code::BadConfig, format!("time_control: {m}"));
     let mut tc: TimeControl = match object {
         None | Some(Value::Null) => TimeControl::default(),
         Some(v @ Value::Object(_)) => serde_json::from_value(v).map_err(|e| bad(e.to_string()))?,

@@ -34,6 +34,7 @@
 //!   (a phone off the network) is noticed even on a connection with
 //!   nothing to send. WebSockets have their own pings (`ws/mod.rs`).
 
+use crate::error::Code;
 use crate::Settings;
 use axum::Router;
 use hyper::body::{Body as HttpBody, Frame, Incoming, SizeHint};
@@ -291,7 +292,7 @@ pub(crate) async fn serve(
                 )
             });
             let e = crate::ApiError::new(
-                "busy",
+                Code::Busy,
                 "the server has as many connections open as it allows; try again in a moment",
             );
             refuse(tcp, refusal("503 Service Unavailable", &e), &refusing);
@@ -371,7 +372,7 @@ pub(crate) async fn serve(
 /// request) past its cap.
 pub(crate) fn too_many_connections(at_most: usize) -> crate::ApiError {
     crate::ApiError::new(
-        "rate_limited",
+        Code::RateLimited,
         format!(
             "too many connections from your address: at most {at_most} open at once; \
              close some (other tabs, other games) and try again"

@@ -4,12 +4,79 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
+/// Every code the API answers with. Each has one status, given here and in
+/// the table of `docs/api.md` (a unit test holds the two together).
+macro_rules! codes {
+    ($($variant:ident = $code:literal, $status:ident;)*) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        /// An error code of the API (see the table in `docs/api.md`).
+        pub enum Code { $(#[doc = $code] $variant,)* }
+
+        impl Code {
+            /// Every code, for checks that each one is documented.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The stable machine-readable string (`illegal_action`).
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $code,)* }
+            }
+
+            /// The HTTP status of this code: every code has exactly one.
+            pub fn status(self) -> StatusCode {
+                match self { $(Code::$variant => StatusCode::$status,)* }
+            }
+        }
+    };
+}
+
+codes! {
+    BadJson = "bad_json", BAD_REQUEST;
+    NotWebsocket = "not_websocket", BAD_REQUEST;
+    BadChat = "bad_chat", BAD_REQUEST;
+    TooLarge = "too_large", PAYLOAD_TOO_LARGE;
+    UnknownGame = "unknown_game", NOT_FOUND;
+    BadConfig = "bad_config", BAD_REQUEST;
+    NotFound = "not_found", NOT_FOUND;
+    BadToken = "bad_token", FORBIDDEN;
+    Spectator = "spectator", FORBIDDEN;
+    MalformedAction = "malformed_action", BAD_REQUEST;
+    IllegalAction = "illegal_action", CONFLICT;
+    SeatTaken = "seat_taken", CONFLICT;
+    InviteOnly = "invite_only", FORBIDDEN;
+    NotOver = "not_over", CONFLICT;
+    Waiting = "waiting", CONFLICT;
+    NotClaimable = "not_claimable", CONFLICT;
+    NoHelper = "no_helper", NOT_FOUND;
+    HelperRefused = "helper_refused", CONFLICT;
+    UnknownWordList = "unknown_word_list", NOT_FOUND;
+    BadWordList = "bad_word_list", BAD_REQUEST;
+    WordListConflict = "word_list_conflict", CONFLICT;
+    WordListsFull = "word_lists_full", INSUFFICIENT_STORAGE;
+    TooSlow = "too_slow", REQUEST_TIMEOUT;
+    Busy = "busy", SERVICE_UNAVAILABLE;
+    RateLimited = "rate_limited", TOO_MANY_REQUESTS;
+    Storage = "storage", INTERNAL_SERVER_ERROR;
+    Internal = "internal", INTERNAL_SERVER_ERROR;
+    LoginRequired = "login_required", UNAUTHORIZED;
+    WrongPassword = "wrong_password", UNAUTHORIZED;
+    UsernameTaken = "username_taken", CONFLICT;
+    CrossSite = "cross_site", FORBIDDEN;
+    SeatNotTaken = "seat_not_taken", CONFLICT;
+    NotYourSeat = "not_your_seat", FORBIDDEN;
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A refused request: a stable code, an HTTP status, and one line for people.
 /// See `docs/api.md` for the table of codes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiError {
     /// Stable machine-readable code (`illegal_action`).
-    pub code: &'static str,
+    pub code: Code,
     /// The message for people.
     pub message: String,
     /// The game's own kind of refusal (`not_your_turn`, `unknown_word`),
@@ -23,7 +90,7 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    pub(crate) fn new(code: &'static str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(code: Code, message: impl Into<String>) -> Self {
         ApiError {
             code,
             message: message.into(),
@@ -45,9 +112,9 @@ impl ApiError {
     /// A refused action, with the game's kind.
     pub(crate) fn action(e: &parlor_core::ActionError) -> Self {
         let code = if e.kind == parlor_core::ErrorKind::Malformed {
-            "malformed_action"
+            Code::MalformedAction
         } else {
-            "illegal_action"
+            Code::IllegalAction
         };
         let mut error = Self::new(code, e.message.clone()).with_kind(e.kind);
         error.at = e.at;
@@ -56,7 +123,7 @@ impl ApiError {
     /// The fields of the error as JSON (`code`, `message`, and `kind` where
     /// the game gave one).
     pub fn fields(&self) -> serde_json::Value {
-        let mut v = json!({"code": self.code, "message": self.message});
+        let mut v = json!({"code": self.code.as_str(), "message": self.message});
         if let Some(k) = self.kind {
             v["kind"] = json!(k);
         }
@@ -69,54 +136,38 @@ impl ApiError {
         v
     }
     pub(crate) fn bad_json(m: impl Into<String>) -> Self {
-        Self::new("bad_json", m)
+        Self::new(Code::BadJson, m)
     }
     /// No such game. The id asked for is not echoed: a 404 never says
     /// back what came in its URL.
     pub(crate) fn not_found(_id: &str) -> Self {
-        Self::new("not_found", "no game with that id")
+        Self::new(Code::NotFound, "no game with that id")
     }
     pub(crate) fn bad_token() -> Self {
-        Self::new("bad_token", "that token is not a seat token of this game")
+        Self::new(
+            Code::BadToken,
+            "that token is not a seat token of this game",
+        )
     }
     pub(crate) fn busy() -> Self {
-        Self::new("busy", "the game is busy; try again in a moment")
+        Self::new(Code::Busy, "the game is busy; try again in a moment")
     }
     pub(crate) fn gone() -> Self {
         Self::new(
-            "internal",
+            Code::Internal,
             "the game stopped while handling the request; try again",
         )
     }
     pub(crate) fn storage(e: impl std::fmt::Display) -> Self {
         Self::new(
-            "storage",
+            Code::Storage,
             format!("the database refused the write, nothing changed: {e}"),
         )
     }
 
-    /// The HTTP status for this code.
+    /// The HTTP status for this error's code.
     pub fn status(&self) -> StatusCode {
-        match self.code {
-            "bad_json" | "bad_config" | "malformed_action" | "bad_word_list" | "bad_chat"
-            | "not_websocket" => StatusCode::BAD_REQUEST,
-            "too_large" => StatusCode::PAYLOAD_TOO_LARGE,
-            "unknown_game" | "not_found" | "no_helper" | "unknown_word_list" => {
-                StatusCode::NOT_FOUND
-            }
-            "bad_token" | "spectator" | "invite_only" | "cross_site" | "not_your_seat" => {
-                StatusCode::FORBIDDEN
-            }
-            "login_required" | "wrong_password" => StatusCode::UNAUTHORIZED,
-            "username_taken" | "seat_not_taken" => StatusCode::CONFLICT,
-            "illegal_action" | "seat_taken" | "not_over" | "helper_refused" | "waiting"
-            | "not_claimable" | "word_list_conflict" => StatusCode::CONFLICT,
-            "word_lists_full" => StatusCode::INSUFFICIENT_STORAGE,
-            "too_slow" => StatusCode::REQUEST_TIMEOUT,
-            "busy" => StatusCode::SERVICE_UNAVAILABLE,
-            "rate_limited" => StatusCode::TOO_MANY_REQUESTS,
-            _ => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+        self.code.status()
     }
 
     /// The `{"error": {...}}` body.
@@ -135,7 +186,15 @@ impl std::error::Error for ApiError {}
 
 impl From<crate::storage::StorageError> for ApiError {
     fn from(e: crate::storage::StorageError) -> Self {
-        ApiError::storage(e)
+        use crate::storage::StorageError as S;
+        // Clients are told one thing for every kind: the write was not made
+        // (docs/api.md, `storage`); the kind and its source are for the log.
+        match e {
+            S::Unavailable { .. }
+            | S::Conflict { .. }
+            | S::Corrupt { .. }
+            | S::Misconfigured { .. } => ApiError::storage(e),
+        }
     }
 }
 
@@ -172,5 +231,50 @@ mod tests {
             ..refused
         };
         assert!(ApiError::action(&nowhere).fields().get("at").is_none());
+    }
+
+    /// The codes and statuses of `docs/api.md`'s tables, read from the
+    /// document itself: a code added here without a row there (or a row
+    /// whose status differs) fails.
+    #[test]
+    fn every_code_is_documented_with_its_status() {
+        let doc = include_str!("../../../docs/api.md");
+        let mut documented = std::collections::BTreeMap::new();
+        for line in doc.lines() {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            if let [_, code, status, ..] = cells[..] {
+                if let (Some(code), Ok(status)) = (
+                    code.strip_prefix('`').and_then(|c| c.strip_suffix('`')),
+                    status.parse::<u16>(),
+                ) {
+                    documented.insert(code.to_string(), status);
+                }
+            }
+        }
+        for code in Code::ALL {
+            assert_eq!(
+                documented.get(code.as_str()),
+                Some(&code.status().as_u16()),
+                "{code} is not in docs/api.md's table with status {}",
+                code.status().as_u16()
+            );
+        }
+        assert_eq!(documented.len(), Code::ALL.len(), "{documented:?}");
+    }
+
+    #[test]
+    fn a_storage_error_keeps_its_source_and_answers_storage() {
+        use std::error::Error as _;
+        let bad = serde_json::from_str::<serde_json::Value>("{").unwrap_err();
+        let e = crate::storage::StorageError::corrupt(format!("bad JSON in database: {bad}"))
+            .with_source(bad);
+        assert!(matches!(e, crate::storage::StorageError::Corrupt { .. }));
+        assert!(e.source().is_some(), "{e:?}");
+        assert!(e.to_string().starts_with("storage: bad JSON in database"));
+        let api = ApiError::from(e);
+        assert_eq!(api.code, Code::Storage);
+        assert_eq!(api.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let conflict = ApiError::from(crate::storage::StorageError::conflict("game g"));
+        assert_eq!(conflict.fields()["code"], "storage");
     }
 }

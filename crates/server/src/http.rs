@@ -2,6 +2,7 @@
 
 use crate::actor::{ActReply, Holder, Msg, RematchReply, Who};
 use crate::error::ApiError;
+use crate::error::Code;
 use crate::extract::{Path, Query};
 use crate::hub::{Hub, NewGameSpec};
 use crate::storage::ListFilter;
@@ -145,10 +146,10 @@ impl<T: DeserializeOwned> FromRequest<Hub> for Body<T> {
             .await
             .map_err(|e| {
                 if crate::conn::is_body_timeout(&e) {
-                    ApiError::new("too_slow", e.to_string())
+                    ApiError::new(Code::TooSlow, e.to_string())
                 } else {
                     ApiError::new(
-                        "too_large",
+                        Code::TooLarge,
                         format!("the request body is over {}", human_bytes(max as u64)),
                     )
                 }
@@ -160,7 +161,7 @@ impl<T: DeserializeOwned> FromRequest<Hub> for Body<T> {
 }
 
 async fn fallback() -> ApiError {
-    ApiError::new("not_found", "no such route: see docs/api.md")
+    ApiError::new(Code::NotFound, "no such route: see docs/api.md")
 }
 
 async fn health(State(hub): State<Hub>) -> Json<Value> {
@@ -296,7 +297,7 @@ async fn create_game(
     if req.rated {
         if account.is_none() {
             return Err(ApiError::new(
-                "login_required",
+                Code::LoginRequired,
                 "rated: only an account can create a rated game; log in, or leave out rated",
             ));
         }
@@ -318,7 +319,7 @@ async fn create_game(
     }
     if !req.config.is_object() && !req.config.is_null() {
         return Err(ApiError::new(
-            "bad_config",
+            Code::BadConfig,
             "config: the rules are a JSON object (see default_config in /api/catalog)",
         )
         .with_kind(parlor_core::ErrorKind::Malformed));
@@ -506,7 +507,7 @@ async fn my_games(State(hub): State<Hub>, headers: HeaderMap) -> Result<Json<Val
         .filter(|k| valid_player(k))
         .ok_or_else(|| {
             ApiError::new(
-                "bad_token",
+                Code::BadToken,
                 "send your player key as the header Authorization: Bearer <key>",
             )
         })?;
@@ -711,7 +712,7 @@ async fn upload_word_list(
         .await
         .map_err(|_| {
             ApiError::new(
-                "too_slow",
+                Code::TooSlow,
                 format!(
                     "the word list did not arrive within {} s",
                     UPLOAD_TIME.as_secs()
@@ -720,7 +721,7 @@ async fn upload_word_list(
         })?
         .map_err(|_| {
             ApiError::new(
-                "too_large",
+                Code::TooLarge,
                 format!(
                     "the word list is over {}, this server's limit",
                     human_bytes(max as u64)

@@ -3,6 +3,7 @@
 
 use crate::actor::{Msg, Who};
 use crate::error::ApiError;
+use crate::error::Code;
 use crate::extract::{Path, Query};
 use crate::http::Body;
 use crate::hub::Hub;
@@ -185,13 +186,13 @@ pub(crate) async fn profile(
     Path(name): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     crate::accounts::check_username(&name)
-        .map_err(|_| ApiError::new("not_found", "no account by that name"))?;
+        .map_err(|_| ApiError::new(Code::NotFound, "no account by that name"))?;
     let n = name.clone();
     let account = hub
         .store()
         .read(move |s| s.account(&n))
         .await?
-        .ok_or_else(|| ApiError::new("not_found", "no account by that name"))?;
+        .ok_or_else(|| ApiError::new(Code::NotFound, "no account by that name"))?;
     let u = account.username.clone();
     let (ratings, changes, listed) = hub
         .store()
@@ -281,7 +282,7 @@ pub(crate) async fn leaderboard(
     let entry = hub
         .registry()
         .get(&game)
-        .map_err(|e| ApiError::new("unknown_game", e.to_string()))?;
+        .map_err(|e| ApiError::new(Code::UnknownGame, e.to_string()))?;
     let limit = q.limit.unwrap_or(50).clamp(1, 200);
     let g = game.clone();
     let rows = hub.store().read(move |s| s.leaderboard(&g, limit)).await?;
@@ -330,7 +331,7 @@ pub(crate) async fn replay(
         .await??;
     if !snapshot.over {
         return Err(ApiError::new(
-            "not_over",
+            Code::NotOver,
             "a game is replayed once it is over",
         ));
     }
@@ -373,10 +374,9 @@ pub(crate) async fn replay(
         if let Some(a) = part["actions"].as_array_mut() {
             a.truncate(step);
         }
-        let m = hub2
-            .registry()
-            .replay(&part, &resources)
-            .map_err(|e| ApiError::new("internal", format!("the game cannot be rebuilt: {e}")))?;
+        let m = hub2.registry().replay(&part, &resources).map_err(|e| {
+            ApiError::new(Code::Internal, format!("the game cannot be rebuilt: {e}"))
+        })?;
         let by = step
             .checked_sub(1)
             .and_then(|i| record["actions"].get(i))
@@ -409,7 +409,7 @@ pub(crate) async fn replay(
     // may ask it, so it never waits in the bots' pool.
     let r = crate::assist::on_helper_thread(&hub, job)
         .await?
-        .unwrap_or_else(|()| Err(ApiError::new("internal", "the game's replay panicked")))?;
+        .unwrap_or_else(|()| Err(ApiError::new(Code::Internal, "the game's replay panicked")))?;
     Ok(crate::http::json_text(r))
 }
 
@@ -418,8 +418,10 @@ pub(crate) async fn replay(
 fn verdict(answer: crate::answers::Answer) -> Result<Option<String>, ApiError> {
     match answer {
         Ok(text) => Ok(Some(format!("{{\"answer\":{text}}}"))),
-        Err(e) if e.code == "no_helper" => Ok(None),
-        Err(e) if e.code == "helper_refused" => Ok(Some(json!({"refused": e.message}).to_string())),
+        Err(e) if e.code == Code::NoHelper => Ok(None),
+        Err(e) if e.code == Code::HelperRefused => {
+            Ok(Some(json!({"refused": e.message}).to_string()))
+        }
         Err(e) => Err(e),
     }
 }

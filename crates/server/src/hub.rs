@@ -10,6 +10,7 @@
 
 use crate::actor::{GameActor, GameStub, Msg};
 use crate::error::ApiError;
+use crate::error::Code;
 use crate::storage::{
     GameRow, JsonText, Notice, SeatKind, SeatRow, StatusRow, StorageError, Store, Write,
 };
@@ -389,15 +390,15 @@ impl Hub {
         let entry = self
             .registry()
             .get(&stored.row.game)
-            .map_err(|e| ApiError::new("internal", format!("game {id}: {e}")))?;
+            .map_err(|e| ApiError::new(Code::Internal, format!("game {id}: {e}")))?;
         let resources = self
             .word_lists()
             .for_stamps(self.store(), &stored.row.lexicons.value())
             .await
             .map_err(|e| {
                 let code = match e.code {
-                    "storage" | "busy" => e.code,
-                    _ => "internal",
+                    Code::Storage | Code::Busy => e.code,
+                    _ => Code::Internal,
                 };
                 ApiError::new(code, format!("game {id} cannot be replayed: {}", e.message))
             })?;
@@ -409,13 +410,13 @@ impl Hub {
             crate::clocks::replay(&*entry2, &row, &actions, &resources)
         })
         .await
-        .map_err(|e| ApiError::new("internal", e.to_string()))?
+        .map_err(|e| ApiError::new(Code::Internal, e.to_string()))?
         .map_err(|e| {
             if e.busy {
-                ApiError::new("busy", format!("game {id} cannot be loaded now: {e}"))
+                ApiError::new(Code::Busy, format!("game {id} cannot be loaded now: {e}"))
                     .retry_after(NO_ROOM_RETRY)
             } else {
-                ApiError::new("internal", format!("game {id} cannot be replayed: {e}"))
+                ApiError::new(Code::Internal, format!("game {id} cannot be replayed: {e}"))
             }
         })?;
         let mut games = self.games();
@@ -572,8 +573,8 @@ impl Hub {
     /// Creates, stores and starts a game.
     pub(crate) async fn create(&self, spec: NewGameSpec) -> Result<Created, ApiError> {
         let entry = self.registry().get(&spec.game).map_err(|e| match e {
-            RegistryError::UnknownGame { .. } => ApiError::new("unknown_game", e.to_string()),
-            e => ApiError::new("internal", e.to_string()),
+            RegistryError::UnknownGame { .. } => ApiError::new(Code::UnknownGame, e.to_string()),
+            e => ApiError::new(Code::Internal, e.to_string()),
         })?;
         let config = merge_config(entry.default_config(), spec.config);
         // What the rules declare they need: the seat count and word lists.
@@ -583,7 +584,7 @@ impl Hub {
         // seed itself in the record once the game is over).
         if spec.seed.is_some() && entry.hidden_chance(&config).map_err(config_error)? {
             return Err(ApiError::new(
-                "bad_config",
+                Code::BadConfig,
                 format!(
                     "seed: in {} with these rules the seed decides what the players may not see yet, so the server draws it: leave seed out (every summary shows its SHA-256 as seed_sha256, and the record reveals the seed once the game is over)",
                     entry.info().title
@@ -598,7 +599,7 @@ impl Hub {
             .for_needs(self.store(), &needs)
             .await
             .map_err(|e| match e.code {
-                "unknown_word_list" => e.with_kind(parlor_core::ErrorKind::UnknownResource),
+                Code::UnknownWordList => e.with_kind(parlor_core::ErrorKind::UnknownResource),
                 _ => e,
             })?;
         // What this build adds to the derived-data cache counts against
@@ -622,7 +623,7 @@ impl Hub {
             Ok(Ok(permit)) => permit,
             _ => {
                 return Err(ApiError::new(
-                    "busy",
+                    Code::Busy,
                     "the server is creating other games; try again in a moment",
                 )
                 .retry_after(std::time::Duration::from_secs(1)))
@@ -647,7 +648,7 @@ impl Hub {
         } else {
             tokio::task::spawn_blocking(build)
                 .await
-                .map_err(|e| ApiError::new("internal", e.to_string()))?
+                .map_err(|e| ApiError::new(Code::Internal, e.to_string()))?
         };
         if listless {
             self.inner.quick_builds.remember(rules, took < QUICK_BUILD);
@@ -660,7 +661,7 @@ impl Hub {
         let n = needs.seats;
         if m.seats() != n {
             return Err(ApiError::new(
-                "internal",
+                Code::Internal,
                 format!(
                     "the game declared {n} seats for these rules but has {}",
                     m.seats()
@@ -671,7 +672,7 @@ impl Hub {
             Some(s) if s.len() == n => s,
             Some(s) => {
                 return Err(ApiError::new(
-                    "internal",
+                    Code::Internal,
                     format!("{} seats given for a game of {n}", s.len()),
                 ))
             }
@@ -800,7 +801,7 @@ impl Hub {
         }
         let taken = self.store().commit(writes).await?;
         if taken.first() != Some(&true) {
-            return Err(StorageError(format!(
+            return Err(StorageError::conflict(format!(
                 "game {id}: another writer got there first (the change was not made)"
             ))
             .into());
@@ -983,13 +984,13 @@ fn config_error(e: RegistryError) -> ApiError {
             kind: parlor_core::ErrorKind::Busy,
             message,
             ..
-        } => ApiError::new("busy", message)
+        } => ApiError::new(Code::Busy, message)
             .with_kind(parlor_core::ErrorKind::Busy)
             .retry_after(NO_ROOM_RETRY),
         RegistryError::BadConfig { kind, .. } => {
-            ApiError::new("bad_config", e.to_string()).with_kind(kind)
+            ApiError::new(Code::BadConfig, e.to_string()).with_kind(kind)
         }
-        e => ApiError::new("internal", e.to_string()),
+        e => ApiError::new(Code::Internal, e.to_string()),
     }
 }
 

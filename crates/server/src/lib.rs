@@ -74,7 +74,7 @@ mod wordlists;
 mod ws;
 
 pub use conn::raise_fd_limit;
-pub use error::ApiError;
+pub use error::{ApiError, Code};
 pub use ipnet::IpNet;
 pub use limits::Rate;
 pub use time::TimeSource;
@@ -371,7 +371,7 @@ impl Server {
         let db = db.clone();
         let store = tokio::task::spawn_blocking(move || Store::open(&db))
             .await
-            .map_err(|e| storage::StorageError(e.to_string()))??;
+            .map_err(|e| storage::StorageError::unavailable(e.to_string()))??;
         Self::start_with_store(registry, resources, store, addr, settings).await
     }
 

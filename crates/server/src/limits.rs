@@ -17,6 +17,7 @@
 //! any client can send those headers.
 
 use crate::error::ApiError;
+use crate::error::Code;
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use governor::clock::{Clock, DefaultClock};
@@ -154,7 +155,7 @@ impl ClientLimits {
 fn rate_limited(what: &str, rate: Rate, wait: Duration) -> ApiError {
     let secs = wait.as_secs_f64().max(0.001);
     ApiError::new(
-        "rate_limited",
+        Code::RateLimited,
         format!(
             "too many {what} from your address: at most {} at once, then one every {}; try again in {:.1} s",
             rate.burst,
@@ -433,7 +434,7 @@ mod tests {
             l.check(Kind::Create, a).unwrap();
         }
         let e = l.check(Kind::Create, a).unwrap_err();
-        assert_eq!(e.code, "rate_limited");
+        assert_eq!(e.code, Code::RateLimited);
         assert!(e.message.contains("games created"), "{}", e.message);
         assert!(e.retry_after.is_some());
         // Another client, and another kind of request, are not affected.
@@ -459,7 +460,7 @@ mod tests {
             c.check().unwrap();
         }
         let e = c.check().unwrap_err();
-        assert_eq!(e.code, "rate_limited");
+        assert_eq!(e.code, Code::RateLimited);
         assert!(e.message.contains("chat messages"), "{}", e.message);
         assert!(e.retry_after.is_some());
     }

@@ -23,6 +23,7 @@
 //! list it never saw uploaded.
 
 use crate::error::ApiError;
+use crate::error::Code;
 use crate::storage::{Store, WordListRow, Write};
 use parlor_core::Resources;
 use parlor_lexicon::Lexicon;
@@ -111,7 +112,7 @@ impl WordLists {
     pub(crate) fn upload_permit(&self) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
         self.uploads.clone().try_acquire_owned().map_err(|_| {
             ApiError::new(
-                "busy",
+                Code::Busy,
                 format!("{UPLOADS_AT_ONCE} word lists are being uploaded; try again in a moment"),
             )
         })
@@ -161,7 +162,7 @@ impl WordLists {
         }
         if cache.alive.len() >= self.limits.in_memory.max(1) {
             return Err(ApiError::new(
-                "busy",
+                Code::Busy,
                 format!(
                     "{} uploaded word lists are in use on this server, its limit; try again when a game ends",
                     cache.alive.len()
@@ -210,12 +211,12 @@ impl WordLists {
         let lexicon =
             tokio::task::spawn_blocking(move || Lexicon::from_bytes(name, text.as_bytes()))
                 .await
-                .map_err(|e| ApiError::new("internal", e.to_string()))?
-                .map_err(|e| ApiError::new("internal", format!("stored word list {id}: {e}")))?
+                .map_err(|e| ApiError::new(Code::Internal, e.to_string()))?
+                .map_err(|e| ApiError::new(Code::Internal, format!("stored word list {id}: {e}")))?
                 .0;
         if lexicon.fingerprint() != fingerprint {
             return Err(ApiError::new(
-                "internal",
+                Code::Internal,
                 format!("stored word list {id} does not have the fingerprint of its id"),
             ));
         }
@@ -290,7 +291,7 @@ impl WordLists {
     ) -> Result<Uploaded, ApiError> {
         if std::str::from_utf8(&body).is_err() {
             return Err(ApiError::new(
-                "bad_word_list",
+                Code::BadWordList,
                 "the word list is not UTF-8 text: send one word per line",
             ));
         }
@@ -316,14 +317,14 @@ impl WordLists {
             Ok(Ok((id, lexicon, text, report)))
         })
         .await
-        .map_err(|e| ApiError::new("internal", e.to_string()))?
+        .map_err(|e| ApiError::new(Code::Internal, e.to_string()))?
         .map_err(|e: parlor_lexicon::LexiconError| match e {
             parlor_lexicon::LexiconError::Empty {
                 skipped,
                 capitalised,
                 ..
             } => ApiError::new(
-                "bad_word_list",
+                Code::BadWordList,
                 format!(
                     "the word list has no words ({skipped} lines skipped{}): send one word per \
                      line, letters a-z (a list all in capitals is read in lower case), at most {} \
@@ -336,11 +337,11 @@ impl WordLists {
                     parlor_lexicon::MAX_WORD_LEN
                 ),
             ),
-            e => ApiError::new("bad_word_list", e.to_string()),
+            e => ApiError::new(Code::BadWordList, e.to_string()),
         })?;
         let (id, lexicon, text, report) = parsed.map_err(|words| {
             ApiError::new(
-                "too_large",
+                Code::TooLarge,
                 format!("the word list has {words} words; this server takes at most {max_words}"),
             )
         })?;
@@ -388,7 +389,7 @@ impl WordLists {
             });
         }
         Err(ApiError::new(
-            "word_lists_full",
+            Code::WordListsFull,
             format!(
                 "the server's room for uploaded word lists ({} bytes) is full; use a list it already has",
                 self.limits.max_total_bytes
@@ -410,7 +411,7 @@ impl WordLists {
         };
         if stored.text.as_deref() != Some(text) {
             return Err(ApiError::new(
-                "word_list_conflict",
+                Code::WordListConflict,
                 format!(
                     "another word list with the same fingerprint is stored as {id}; \
                      add or remove a word and upload again"
@@ -452,7 +453,7 @@ pub(crate) fn meta_json(row: &WordListRow) -> Value {
 fn unknown(id: &str) -> ApiError {
     let shown: String = id.chars().take(40).collect();
     ApiError::new(
-        "unknown_word_list",
+        Code::UnknownWordList,
         format!(
             "no uploaded word list {shown:?} on this server: upload the list with POST /api/word-lists \
              and use the id it answers"

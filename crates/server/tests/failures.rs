@@ -35,15 +35,17 @@ impl Storage for Flaky {
     }
     fn commit(&mut self, writes: &[Write]) -> Result<Vec<bool>, StorageError> {
         if self.fail.load(Ordering::SeqCst) {
-            return Err(StorageError("the disk is on fire (on purpose)".into()));
+            return Err(StorageError::unavailable(
+                "the disk is on fire (on purpose)",
+            ));
         }
         if self.slow.swap(false, Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(300));
         }
         let r = self.inner.commit(writes)?;
         if writes.len() > 1 && self.lose_ack.swap(false, Ordering::SeqCst) {
-            return Err(StorageError(
-                "connection lost after the commit (on purpose)".into(),
+            return Err(StorageError::unavailable(
+                "connection lost after the commit (on purpose)",
             ));
         }
         Ok(r)

@@ -228,10 +228,58 @@ impl fmt::Display for WgosaMove {
 pub enum RuleError {
     /// No drawing matches the move.
     #[error("illegal: {0}")]
-    Illegal(String),
+    Illegal(Refusal),
     /// Several inequivalent drawings match; the message says how to choose.
     #[error("ambiguous: {0}")]
     Ambiguous(String),
+}
+
+/// Which rule refuses a move, with the spots it names.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// Rule 4: new spots are numbered in the order they are made.
+    #[error("the new spot must be numbered {next}, not {given} (rule 4: new spots are numbered in the order they are made)")]
+    NewSpotNumber {
+        /// The number the new spot must have.
+        next: Spot,
+        /// The number the move gave it.
+        given: Spot,
+    },
+    /// Rule 4: a line joins spots on the table.
+    #[error("there is no spot {0} (rule 4: a line joins spots on the table)")]
+    NoSuchSpot(Spot),
+    /// Rule 4: a line joins live spots.
+    #[error("spot {0} is dead (three lines; rule 4: a line joins live spots)")]
+    DeadSpot(Spot),
+    /// Rule 4: a loop takes two of its spot's lives.
+    #[error("a loop needs two lives and spot {0} has one (rule 4)")]
+    LoopNeedsTwoLives(Spot),
+    /// Rule 5: `@` names a live spot.
+    #[error(
+        "@{0}: spot {0} is not a live spot (rule 5: @ names a live spot of the line's region)"
+    )]
+    AtNotLive(Spot),
+    /// Rule 4: a listed spot is on the table.
+    #[error("listed spot {0} is not on the table (rule 4)")]
+    ListedNotOnTable(Spot),
+    /// No region holds both ends of the line.
+    #[error("spots {0} and {1} share no region")]
+    NoSharedRegion(Spot, Spot),
+    /// No region lets a loop be drawn at the spot.
+    #[error("no region lets a loop be drawn at {0}")]
+    NoLoopRegion(Spot),
+    /// The region `@` names cannot hold this line.
+    #[error("spot {0} is not in a region where this line can be drawn")]
+    AtNoRegion(Spot),
+    /// Rule 9: the `!` flags rule out every drawing.
+    #[error("the ! flags select none of the drawings this move could mean (rule 9)")]
+    FlagsSelectNone,
+    /// The game is over.
+    #[error("the game is already over")]
+    GameOver,
+    /// Every drawing tried breaks a rule; the last one tried and why.
+    #[error("{0}")]
+    Drawing(String),
 }
 
 /// One drawing that matches a written move.
@@ -402,32 +450,25 @@ fn resolve_noting_ties(
     let (f, h, g) = (wm.from, wm.to, wm.new);
     let next = position.next_spot();
     if g != next {
-        return Err(RuleError::Illegal(format!(
-            "the new spot must be numbered {next}, not {g} (rule 4: new spots are numbered in the order they are made)"
-        )));
+        return Err(RuleError::Illegal(Refusal::NewSpotNumber {
+            next,
+            given: g,
+        }));
     }
     for s in [f, h] {
         if position.copies(s) == 0 {
-            return Err(RuleError::Illegal(format!(
-                "there is no spot {s} (rule 4: a line joins spots on the table)"
-            )));
+            return Err(RuleError::Illegal(Refusal::NoSuchSpot(s)));
         }
         if !position.is_live(s) {
-            return Err(RuleError::Illegal(format!(
-                "spot {s} is dead (three lines; rule 4: a line joins live spots)"
-            )));
+            return Err(RuleError::Illegal(Refusal::DeadSpot(s)));
         }
     }
     if f == h && position.lives(f) < 2 {
-        return Err(RuleError::Illegal(format!(
-            "a loop needs two lives and spot {f} has one (rule 4)"
-        )));
+        return Err(RuleError::Illegal(Refusal::LoopNeedsTwoLives(f)));
     }
     if let Some(i) = wm.at {
         if !position.is_live(i) {
-            return Err(RuleError::Illegal(format!(
-                "@{i}: spot {i} is not a live spot (rule 5: @ names a live spot of the line's region)"
-            )));
+            return Err(RuleError::Illegal(Refusal::AtNotLive(i)));
         }
     }
     if let Some(s) = wm
@@ -436,9 +477,7 @@ fn resolve_noting_ties(
         .flatten()
         .find(|&&s| s != g && position.copies(s) == 0)
     {
-        return Err(RuleError::Illegal(format!(
-            "listed spot {s} is not on the table (rule 4)"
-        )));
+        return Err(RuleError::Illegal(Refusal::ListedNotOnTable(*s)));
     }
     let listed_live: Vec<Spot> = wm
         .listed
@@ -601,13 +640,11 @@ fn resolve_noting_ties(
         }
     }
     if cands.is_empty() {
-        return Err(RuleError::Illegal(refusal.unwrap_or_else(|| {
-            if f == h {
-                format!("no region lets a loop be drawn at {f}")
-            } else {
-                format!("spots {f} and {h} share no region")
-            }
-        })));
+        return Err(RuleError::Illegal(match refusal {
+            Some(why) => Refusal::Drawing(why),
+            None if f == h => Refusal::NoLoopRegion(f),
+            None => Refusal::NoSharedRegion(f, h),
+        }));
     }
     // The region.
     let mut rows: Vec<usize> = cands.iter().map(|c| c.row).collect();
@@ -616,9 +653,7 @@ fn resolve_noting_ties(
     if let Some(i) = wm.at {
         cands.retain(|c| position.rows()[c.row].iter().flatten().any(|&s| s == i));
         if cands.is_empty() {
-            return Err(RuleError::Illegal(format!(
-                "spot {i} is not in a region where this line can be drawn"
-            )));
+            return Err(RuleError::Illegal(Refusal::AtNoRegion(i)));
         }
     } else if rows.len() > 1 {
         // Rule 5: without `@`, the region that holds no other live spot;
@@ -685,9 +720,7 @@ fn resolve_noting_ties(
             cands.retain(|c| c.listed_new == Some(!wm.flip_side));
         }
         if cands.is_empty() {
-            return Err(RuleError::Illegal(
-                "the ! flags select none of the drawings this move could mean (rule 9)".into(),
-            ));
+            return Err(RuleError::Illegal(Refusal::FlagsSelectNone));
         }
         let n = classes(&cands);
         let regions: BTreeSet<usize> = cands.iter().map(|c| c.row).collect();
@@ -1142,7 +1175,7 @@ impl Record {
                 error,
             };
             if !here.has_move() {
-                return Err(err(RuleError::Illegal("the game is already over".into())));
+                return Err(err(RuleError::Illegal(Refusal::GameOver)));
             }
             let (mv, next) = resolve(here, wm).map_err(err)?;
             moves.push(mv);
@@ -1360,7 +1393,7 @@ mod tests {
                 e,
                 RecordError::Move {
                     number: 2,
-                    error: RuleError::Illegal(_),
+                    error: RuleError::Illegal(Refusal::LoopNeedsTwoLives(3)),
                     ..
                 }
             ),

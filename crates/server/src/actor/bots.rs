@@ -2,6 +2,7 @@
 //! per bot seat, and what happens with a bot's decision.
 
 use super::{GameActor, NotStored};
+use crate::error::Code;
 use crate::storage::SeatKind;
 use parlor_core::{Actor, Budget, Cancel, DynAgent, Level, Seat};
 use serde_json::Value;
@@ -404,7 +405,7 @@ impl GameActor {
                 // Another process's bot (or a person) moved first.
                 Err(NotStored::MovedOn) => self.maybe_bot(),
                 Err(NotStored::Refused(e)) => {
-                    if e.code != "storage" {
+                    if e.code != Code::Storage {
                         tracing::warn!(
                             "game {}: bot at {} chose a refused action: {e}",
                             self.row.id,

@@ -13,6 +13,7 @@
 use super::{GameActor, NotStored};
 use crate::clocks::Timeline;
 use crate::error::ApiError;
+use crate::error::Code;
 use crate::storage::SeatKind;
 use parlor_core::{Actor, ClockView, Clocks, DynMatch, Expiry, Seat, TimeControl, ToAct, Viewer};
 use serde_json::{json, Value};
@@ -433,7 +434,7 @@ impl GameActor {
         &mut self,
         claimant: Seat,
     ) -> Result<(usize, Vec<Value>), ApiError> {
-        let not = |m: &str| ApiError::new("not_claimable", m.to_string());
+        let not = |m: &str| ApiError::new(Code::NotClaimable, m.to_string());
         let now = self.now();
         let flagged = self.clock.flagged(self, claimant, now);
         let seat = match (self.clock.claim_open(self, now), flagged) {
@@ -618,7 +619,7 @@ impl GameActor {
                             self.after_change()
                         }
                         Err(NotStored::MovedOn) => {}
-                        Err(NotStored::Refused(e)) if e.code == "storage" => {
+                        Err(NotStored::Refused(e)) if e.code == Code::Storage => {
                             self.clock.flag_failed(seat, seq);
                             tokio::time::sleep(Duration::from_millis(200)).await;
                         }
@@ -730,7 +731,7 @@ impl GameActor {
                     tokio::time::sleep(Duration::from_millis(200)).await;
                 }
             }
-            Err(NotStored::Refused(e)) if e.code == "storage" => {
+            Err(NotStored::Refused(e)) if e.code == Code::Storage => {
                 // Try again shortly rather than spin.
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }

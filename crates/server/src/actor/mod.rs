@@ -23,6 +23,7 @@ mod seats;
 
 use crate::clocks::{Timeline, START_KEY};
 use crate::error::ApiError;
+use crate::error::Code;
 use crate::storage::{GameRow, SeatKind, SeatRow};
 use crate::time::TimeSource;
 use axum::extract::ws::Utf8Bytes;
@@ -62,7 +63,7 @@ impl From<NotStored> for ApiError {
     fn from(e: NotStored) -> Self {
         match e {
             NotStored::MovedOn => ApiError::new(
-                "illegal_action",
+                Code::IllegalAction,
                 "the game moved on meanwhile (a move was made): look again",
             )
             .with_kind(ErrorKind::Illegal),
@@ -789,7 +790,7 @@ impl GameActor {
                     Ok(self.m.record_json())
                 } else {
                     Err(ApiError::new(
-                        "not_over",
+                        Code::NotOver,
                         "the record holds hidden information: it is available once the game is over",
                     ))
                 };

@@ -4,6 +4,7 @@
 use super::{ActReply, GameActor, NotStored, Who, REFUSAL_CATCH_UP_EVERY};
 use crate::clocks::START_KEY;
 use crate::error::ApiError;
+use crate::error::Code;
 use crate::storage::{ActionRow, DeadlineRow, JsonText, StatusRow, Write};
 use parlor_core::{Actor, Applied, ErrorKind, Seat, ToAct, Viewer};
 use serde_json::Value;
@@ -26,7 +27,7 @@ impl GameActor {
             Who::Conn(conn) => match self.conns.get(conn).map(|c| c.viewer) {
                 Some(Viewer::Seat(s)) => Ok(s),
                 Some(Viewer::Spectator) => Err(ApiError::new(
-                    "spectator",
+                    Code::Spectator,
                     "spectators cannot act: join with a seat token",
                 )),
                 None => Err(ApiError::gone()),
@@ -81,13 +82,12 @@ impl GameActor {
             return Ok(self.summary());
         }
         if self.m.to_act() == ToAct::Over {
-            return Err(
-                ApiError::new("illegal_action", "the game is over").with_kind(ErrorKind::GameOver)
-            );
+            return Err(ApiError::new(Code::IllegalAction, "the game is over")
+                .with_kind(ErrorKind::GameOver));
         }
         let moved = || {
             ApiError::new(
-                "illegal_action",
+                Code::IllegalAction,
                 "moves have been made: only a game nobody has moved in can be aborted",
             )
             .with_kind(ErrorKind::Illegal)
@@ -237,13 +237,13 @@ impl GameActor {
         let mut caught_up = false;
         for _ in 0..8 {
             if self.row.aborted {
-                return Err(ApiError::new("illegal_action", "the game was aborted")
+                return Err(ApiError::new(Code::IllegalAction, "the game was aborted")
                     .with_kind(ErrorKind::GameOver)
                     .into());
             }
             if self.clock.held {
                 return Err(ApiError::new(
-                    "waiting",
+                    Code::Waiting,
                     "waiting for players: the game's clock starts, and play with it, once every seat is taken",
                 )
                 .into());

@@ -2,6 +2,7 @@
 
 use super::{Conn, Connected, GameActor, Holder, Msg, Outbound, Who};
 use crate::error::ApiError;
+use crate::error::Code;
 use crate::hub::NewGameSpec;
 use crate::storage::{SeatKind, SeatRow, Write};
 use parlor_core::{Seat, ToAct, Viewer};
@@ -64,7 +65,7 @@ impl GameActor {
                 .is_some_and(|a| a.eq_ignore_ascii_case(owner));
             if !mine {
                 return Err(ApiError::new(
-                    "not_your_seat",
+                    Code::NotYourSeat,
                     format!(
                         "seat {} belongs to the account {owner}: log in as {owner} to play it",
                         seat.0
@@ -74,7 +75,7 @@ impl GameActor {
         }
         if self.row.rated && !s.joined {
             return Err(ApiError::new(
-                "seat_not_taken",
+                Code::SeatNotTaken,
                 format!(
                     "seat {} has not been taken yet: a rated game's seat is played once its invite link is used to join it (POST /api/games/{}/join)",
                     seat.0, self.row.id
@@ -205,7 +206,7 @@ impl GameActor {
             return;
         }
         let e = ApiError::new(
-            "seat_taken",
+            Code::SeatTaken,
             format!(
                 "seat {seat} was taken with its invite link: this connection no longer plays it"
             ),
@@ -270,14 +271,14 @@ impl GameActor {
         }
         let Some(account) = account else {
             return Err(ApiError::new(
-                "login_required",
+                Code::LoginRequired,
                 "this game is rated: log in (or sign up) to take a seat in it",
             ));
         };
         if let Some(owner) = s.account.as_deref() {
             if !owner.eq_ignore_ascii_case(account) {
                 return Err(ApiError::new(
-                    "seat_taken",
+                    Code::SeatTaken,
                     format!("seat {seat} belongs to the account {owner}"),
                 ));
             }
@@ -290,7 +291,7 @@ impl GameActor {
         });
         if elsewhere {
             return Err(ApiError::new(
-                "seat_taken",
+                Code::SeatTaken,
                 "you hold another seat of this rated game: a rated game is played between different accounts",
             ));
         }
@@ -327,13 +328,13 @@ impl GameActor {
         }
         if s.kind != SeatKind::Human || !s.joined {
             return Err(ApiError::new(
-                "seat_not_taken",
+                Code::SeatNotTaken,
                 format!("seat {seat} has not been taken yet: join it first"),
             ));
         }
         if let Some(owner) = &s.account {
             return Err(ApiError::new(
-                "seat_taken",
+                Code::SeatTaken,
                 format!("seat {seat} belongs to the account {owner}"),
             ));
         }
@@ -345,7 +346,7 @@ impl GameActor {
         if !self.env.store.try_write(write).await? {
             self.catch_up().await;
             return Err(ApiError::new(
-                "seat_taken",
+                Code::SeatTaken,
                 format!(
                     "seat {seat} belongs to another account, or this account holds another seat of this rated game"
                 ),
@@ -364,7 +365,7 @@ impl GameActor {
     ) -> Result<(usize, String, Value), ApiError> {
         if !self.row.public {
             return Err(ApiError::new(
-                "bad_token",
+                Code::BadToken,
                 "this game is private: ask a player for an invite link",
             ));
         }
@@ -379,7 +380,7 @@ impl GameActor {
         }
         if s.joined {
             return Err(ApiError::new(
-                "seat_taken",
+                Code::SeatTaken,
                 format!("seat {seat} is taken: choose a free seat"),
             ));
         }
@@ -387,7 +388,7 @@ impl GameActor {
             // An invited seat: its token is its invitee's, and a seat has
             // one holder.
             return Err(ApiError::new(
-                "invite_only",
+                Code::InviteOnly,
                 format!(
                     "seat {seat} is kept for an invited player: only their invite link takes it; choose an open seat"
                 ),
@@ -409,7 +410,7 @@ impl GameActor {
             // Somebody claimed it through another process first.
             self.catch_up().await;
             return Err(ApiError::new(
-                "seat_taken",
+                Code::SeatTaken,
                 format!("seat {seat} is taken: choose a free seat"),
             ));
         }
@@ -431,7 +432,7 @@ impl GameActor {
     ) -> Result<RematchSeat, ApiError> {
         if self.m.to_act() != ToAct::Over {
             return Err(ApiError::new(
-                "not_over",
+                Code::NotOver,
                 "a rematch can be made once this game is over",
             ));
         }

@@ -42,14 +42,91 @@ pub(crate) fn ms(d: Duration) -> f64 {
     (d.as_secs_f64() * 10_000.0).round() / 10.0
 }
 
-/// A database operation failed.
+/// The error a backend keeps as the cause of a [`StorageError`].
+pub type Source = std::sync::Arc<dyn std::error::Error + Send + Sync>;
+
+/// A database operation failed, by kind; the backend's own error, where
+/// there is one, is kept as the source.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("storage: {0}")]
-pub struct StorageError(pub String);
+pub enum StorageError {
+    /// The database cannot be reached or did not do the work (connection,
+    /// IO, a stopped thread): asking again later can succeed.
+    #[error("storage: {what}")]
+    Unavailable {
+        /// What failed.
+        what: String,
+        /// The backend's error.
+        #[source]
+        source: Option<Source>,
+    },
+    /// Another writer changed what the write depended on; nothing was made.
+    #[error("storage: {what}")]
+    Conflict {
+        /// What was in the way.
+        what: String,
+    },
+    /// A stored row cannot be read back (bad JSON, a value out of range).
+    #[error("storage: {what}")]
+    Corrupt {
+        /// What was wrong with the row.
+        what: String,
+        /// The parser's error.
+        #[source]
+        source: Option<Source>,
+    },
+    /// The database asked for cannot be used by this program (an unknown
+    /// address, a schema newer than this program's).
+    #[error("storage: {what}")]
+    Misconfigured {
+        /// What was wrong.
+        what: String,
+    },
+}
 
 impl StorageError {
     pub(crate) fn from(e: impl std::fmt::Display) -> Self {
-        StorageError(e.to_string())
+        Self::unavailable(e.to_string())
+    }
+    /// The database did not do the work.
+    pub fn unavailable(what: impl Into<String>) -> Self {
+        StorageError::Unavailable {
+            what: what.into(),
+            source: None,
+        }
+    }
+    /// Another writer got there first.
+    pub fn conflict(what: impl Into<String>) -> Self {
+        StorageError::Conflict { what: what.into() }
+    }
+    /// A stored row that cannot be read back.
+    pub fn corrupt(what: impl Into<String>) -> Self {
+        StorageError::Corrupt {
+            what: what.into(),
+            source: None,
+        }
+    }
+    /// A database this program cannot use.
+    pub fn misconfigured(what: impl Into<String>) -> Self {
+        StorageError::Misconfigured { what: what.into() }
+    }
+    /// This error with the backend's error as its source (kinds without a
+    /// source are returned as they are).
+    pub fn with_source(mut self, e: impl std::error::Error + Send + Sync + 'static) -> Self {
+        if let StorageError::Unavailable { source, .. } | StorageError::Corrupt { source, .. } =
+            &mut self
+        {
+            *source = Some(std::sync::Arc::new(e));
+        }
+        self
+    }
+    /// The message, without the `storage:` prefix.
+    pub fn message(&self) -> &str {
+        match self {
+            StorageError::Unavailable { what, .. }
+            | StorageError::Conflict { what }
+            | StorageError::Corrupt { what, .. }
+            | StorageError::Misconfigured { what } => what,
+        }
     }
 }
 
@@ -629,15 +706,15 @@ impl DbUrl {
         {
             let (path, query) = path.split_once('?').unwrap_or((path, ""));
             if path.is_empty() {
-                return Err(StorageError(
-                    "sqlite:// needs a file name, as in sqlite://parlor.db".into(),
+                return Err(StorageError::misconfigured(
+                    "sqlite:// needs a file name, as in sqlite://parlor.db",
                 ));
             }
             return match query {
                 "" | "synchronous=full" => Ok(DbUrl::Sqlite(PathBuf::from(path))),
                 "synchronous=normal" => Ok(DbUrl::SqliteNormal(PathBuf::from(path))),
                 "tuning=off" => Ok(DbUrl::SqlitePlain(PathBuf::from(path))),
-                other => Err(StorageError(format!(
+                other => Err(StorageError::misconfigured(format!(
                     "unknown SQLite option {other:?}: the options are synchronous=normal and tuning=off"
                 ))),
             };
@@ -645,7 +722,7 @@ impl DbUrl {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             return Ok(DbUrl::Postgres(url.to_string()));
         }
-        Err(StorageError(format!(
+        Err(StorageError::misconfigured(format!(
             "unknown database {url:?}: use sqlite://FILE or postgres://USER@HOST:PORT/DB"
         )))
     }
@@ -718,7 +795,7 @@ impl JsonText {
     pub(crate) fn parse(text: String) -> Result<Self, StorageError> {
         RawValue::from_string(text)
             .map(JsonText)
-            .map_err(|e| StorageError(format!("bad JSON in database: {e}")))
+            .map_err(|e| StorageError::corrupt(format!("bad JSON in database: {e}")).with_source(e))
     }
 }
 
@@ -759,7 +836,8 @@ pub(crate) fn json_text(v: &Value) -> String {
 }
 
 pub(crate) fn parse_json(s: &str) -> Result<Value, StorageError> {
-    serde_json::from_str(s).map_err(|e| StorageError(format!("bad JSON in database: {e}")))
+    serde_json::from_str(s)
+        .map_err(|e| StorageError::corrupt(format!("bad JSON in database: {e}")).with_source(e))
 }
 
 /// The `time_control` column's text: the control's JSON, or none when no
@@ -777,7 +855,7 @@ pub(crate) fn time_control_of(
 ) -> Result<parlor_core::TimeControl, StorageError> {
     match text {
         Some(t) => serde_json::from_str(t)
-            .map_err(|e| StorageError(format!("a stored time_control is not valid: {e}"))),
+            .map_err(|e| StorageError::corrupt(format!("a stored time_control is not valid: {e}"))),
         None => Ok(parlor_core::TimeControl {
             turn_seconds,
             absent_seconds,

@@ -299,9 +299,10 @@ struct PgConn {
 fn err(e: postgres::Error) -> StorageError {
     // The database's own message (constraint, connection) is the useful part.
     match e.as_db_error() {
-        Some(db) => StorageError(format!("postgres: {}", db.message())),
-        None => StorageError(format!("postgres: {e}")),
+        Some(db) => StorageError::unavailable(format!("postgres: {}", db.message())),
+        None => StorageError::unavailable(format!("postgres: {e}")),
     }
+    .with_source(e)
 }
 
 impl PgStorage {
@@ -333,7 +334,7 @@ impl PgStorage {
         }
         if self.conn.is_none() {
             if self.retry_at.is_some_and(|at| Instant::now() < at) {
-                return Err(StorageError(format!(
+                return Err(StorageError::unavailable(format!(
                     "postgres: the {} connection was lost; reconnecting",
                     self.role
                 )));
@@ -362,7 +363,7 @@ impl PgStorage {
         self.last_used = Instant::now();
         self.conn
             .as_mut()
-            .ok_or_else(|| StorageError("postgres: no connection".into()))
+            .ok_or_else(|| StorageError::unavailable("postgres: no connection"))
     }
 
     /// Forgets a dead connection (the next operation opens a new one).
@@ -380,7 +381,7 @@ impl PgStorage {
     fn after_error(&mut self, e: &StorageError) {
         if let Some(c) = &mut self.conn {
             if c.client.is_closed() || c.client.is_valid(CHECK_TIMEOUT).is_err() {
-                self.lost(&e.0);
+                self.lost(e.message());
             }
         }
     }
@@ -512,17 +513,19 @@ fn migrate(client: &mut Client) -> Result<(), StorageError> {
         .get(0);
     let known = MIGRATIONS.last().map_or(0, |m| m.0);
     if done > known {
-        return Err(StorageError(format!(
+        return Err(StorageError::misconfigured(format!(
             "the database's schema is at version {done}, newer than this program's {known}: \
              run a newer parlor on it"
         )));
     }
     for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > done) {
-        tx.batch_execute(sql)
-            .map_err(|e| StorageError(format!("schema migration {version}: {}", err(e).0)))?;
+        tx.batch_execute(sql).map_err(|e| {
+            StorageError::unavailable(format!("schema migration {version}: {}", err(e).message()))
+        })?;
         for (_, step) in MIGRATION_STEPS.iter().filter(|s| s.0 == *version) {
-            step(&mut tx)
-                .map_err(|e| StorageError(format!("schema migration {version}: {}", e.0)))?;
+            step(&mut tx).map_err(|e| {
+                StorageError::unavailable(format!("schema migration {version}: {}", e.message()))
+            })?;
         }
         tx.execute(
             "INSERT INTO schema_migrations (version, applied_ms) VALUES ($1, $2)",
@@ -536,15 +539,16 @@ fn migrate(client: &mut Client) -> Result<(), StorageError> {
 impl PgConn {
     fn connect(url: &str) -> Result<Self, StorageError> {
         let shown = super::DbUrl::Postgres(url.to_string());
-        let mut config: postgres::Config = url
-            .parse()
-            .map_err(|e| StorageError(format!("bad PostgreSQL address {shown}: {e}")))?;
+        let mut config: postgres::Config = url.parse().map_err(|e| {
+            StorageError::misconfigured(format!("bad PostgreSQL address {shown}: {e}"))
+        })?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CHECK_TIMEOUT);
         }
-        let mut client = config
-            .connect(NoTls)
-            .map_err(|e| StorageError(format!("cannot connect to PostgreSQL at {shown}: {e}")))?;
+        let mut client = config.connect(NoTls).map_err(|e| {
+            StorageError::unavailable(format!("cannot connect to PostgreSQL at {shown}: {e}"))
+                .with_source(e)
+        })?;
         migrate(&mut client)?;
         let mut p = |sql: &str| client.prepare(sql).map_err(err);
         let st = Prepared {
@@ -1005,7 +1009,7 @@ impl PgConn {
                         .execute(&st.join, &[game_id, &(*seat as i64), name, player])
                         .map_err(err)?;
                     if n != 1 {
-                        return Err(StorageError(format!("no seat {seat} in game {game_id}")));
+                        return Err(StorageError::conflict(format!("no seat {seat} in game {game_id}")));
                     }
                     true
                 }
@@ -1503,7 +1507,7 @@ pub(crate) fn listen(url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Notice>)
                 if !failing {
                     tracing::warn!(
                         "change listener cannot reach PostgreSQL at {where_}: {} (retrying)",
-                        err(e).0
+                        err(e).message().to_owned()
                     );
                     failing = true;
                 }
@@ -1558,7 +1562,7 @@ pub(crate) fn listen(url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Notice>)
                 Err(e) => {
                     tracing::warn!(
                         "change listener lost its PostgreSQL connection: {} (reconnecting)",
-                        err(e).0
+                        err(e).message().to_owned()
                     );
                     failing = true;
                     break;

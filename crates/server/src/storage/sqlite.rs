@@ -119,7 +119,11 @@ impl SqliteStorage {
         if let Some(dir) = path.parent() {
             if !dir.as_os_str().is_empty() {
                 std::fs::create_dir_all(dir).map_err(|e| {
-                    StorageError(format!("cannot create folder {}: {e}", dir.display()))
+                    StorageError::unavailable(format!(
+                        "cannot create folder {}: {e}",
+                        dir.display()
+                    ))
+                    .with_source(e)
                 })?;
             }
         }
@@ -132,8 +136,9 @@ impl SqliteStorage {
         } else {
             Connection::open(path)
         };
-        let conn =
-            opened.map_err(|e| StorageError(format!("cannot open {}: {e}", path.display())))?;
+        let conn = opened.map_err(|e| {
+            StorageError::unavailable(format!("cannot open {}: {e}", path.display()))
+        })?;
         // Waits for a lock in short steps (SQLite's own timeout sleeps
         // 1, 2, 5, 10 ... ms): the writer waits out the moment the
         // maintenance connection restarts the log (see `maintenance`).
@@ -397,7 +402,7 @@ fn migrate(conn: &Connection) -> Result<(), StorageError> {
         .map_err(err)?;
         let done = schema_version(conn)?;
         if done > SCHEMA_VERSION {
-            return Err(StorageError(format!(
+            return Err(StorageError::misconfigured(format!(
                 "the database's schema is at version {done}, newer than this program's \
                  {SCHEMA_VERSION}: run a newer parlor on it"
             )));
@@ -933,7 +938,7 @@ fn apply(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, Stora
             }
             if changes_row {
                 if status_update(c, game_id, status, None, false)? != 1 {
-                    return Err(StorageError(format!("no game {game_id}")));
+                    return Err(StorageError::conflict(format!("no game {game_id}")));
                 }
                 known.learn(game_id, after);
             }
@@ -985,7 +990,9 @@ fn apply(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, Stora
                 .execute(params![game_id, *seat as i64, name, player])
                 .map_err(err)?;
             if n != 1 {
-                return Err(StorageError(format!("no seat {seat} in game {game_id}")));
+                return Err(StorageError::conflict(format!(
+                    "no seat {seat} in game {game_id}"
+                )));
             }
         }
         Write::Rematch { from, to } => {
@@ -1104,7 +1111,7 @@ fn row_flags(c: &Connection, game_id: &str) -> Result<RowFlags, StorageError> {
     })
     .optional()
     .map_err(err)?
-    .ok_or_else(|| StorageError(format!("no game {game_id}")))
+    .ok_or_else(|| StorageError::conflict(format!("no game {game_id}")))
 }
 
 /// Writes a status; with `at_seq`, only over a stored status at that seq;

@@ -84,7 +84,7 @@ impl Store {
                         keeper.maintenance();
                     }
                 })
-                .map_err(|e| StorageError(format!("cannot start a thread: {e}")))?;
+                .map_err(|e| StorageError::unavailable(format!("cannot start a thread: {e}")))?;
         }
         Ok(store)
     }
@@ -245,9 +245,9 @@ impl Store {
             .writes
             .send((writes, tx))
             .await
-            .map_err(|_| StorageError("the database writer has stopped".into()))?;
+            .map_err(|_| StorageError::unavailable("the database writer has stopped"))?;
         rx.await
-            .map_err(|_| StorageError("the database writer has stopped".into()))?
+            .map_err(|_| StorageError::unavailable("the database writer has stopped"))?
     }
 
     /// Commits `writes` together (all or none), returning once durable. A
@@ -256,7 +256,7 @@ impl Store {
         let ids: Vec<String> = writes.iter().map(|w| w.game_id().to_string()).collect();
         let taken = self.commit(writes).await?;
         match taken.iter().position(|t| !t) {
-            Some(i) => Err(StorageError(format!(
+            Some(i) => Err(StorageError::conflict(format!(
                 "game {}: another writer got there first (the change was not made)",
                 ids[i]
             ))),
@@ -296,9 +296,9 @@ impl Store {
             .reads
             .send(job)
             .await
-            .map_err(|_| StorageError("the database reader has stopped".into()))?;
+            .map_err(|_| StorageError::unavailable("the database reader has stopped"))?;
         rx.await
-            .map_err(|_| StorageError("the database reader has stopped".into()))?
+            .map_err(|_| StorageError::unavailable("the database reader has stopped"))?
     }
 }
 

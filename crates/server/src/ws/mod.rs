@@ -20,6 +20,7 @@ mod upgrade;
 
 use crate::actor::{ActReply, Connected, GameStub, Msg, Outbound, RematchReply, Who};
 use crate::error::ApiError;
+use crate::error::Code;
 use crate::extract::{Path, Query};
 use crate::hub::Hub;
 use axum::extract::ws::Utf8Bytes;
@@ -383,7 +384,7 @@ where
             };
             if text.len() > max {
                 let e = ApiError::new(
-                    "too_large",
+                    Code::TooLarge,
                     format!(
                         "messages are at most {max} bytes; this one has {}",
                         text.len()
@@ -410,7 +411,10 @@ where
             if bound.spectator && matches!(kind, Some("act" | "claim-win" | "rematch")) {
                 // Refused here: a spectator's message never takes a place
                 // in the game's queue.
-                let e = ApiError::new("spectator", "spectators cannot act: join with a seat token");
+                let e = ApiError::new(
+                    Code::Spectator,
+                    "spectators cannot act: join with a seat token",
+                );
                 bound.local(error_text(reference, &e));
                 continue;
             }
@@ -459,7 +463,7 @@ where
                             Ok(())
                         }
                         Ok(Err(_)) => Err(ApiError::new(
-                            "busy",
+                            Code::Busy,
                             "two helper requests are already under way on this connection",
                         )),
                     }

@@ -4,6 +4,7 @@
 //! tungstenite and write its own frames (`frames.rs`).
 
 use crate::error::ApiError;
+use crate::error::Code;
 use axum::body::Body;
 use axum::extract::FromRequestParts;
 use axum::http::{header, request::Parts, HeaderMap, HeaderValue, Method, StatusCode};
@@ -24,7 +25,7 @@ pub(crate) struct Upgrade {
 
 fn not_websocket(what: &str) -> ApiError {
     ApiError::new(
-        "not_websocket",
+        Code::NotWebsocket,
         format!("this route opens a WebSocket: {what}"),
     )
 }
