@@ -1216,19 +1216,16 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    host::play(
+    host::play_at_terminal(
         &mut round,
         agents,
         &mut screen,
-        &mut host::Stdin::start(),
         &mut out,
-        &mut host::Clock::real(),
         &host::Options {
             budget: parlor_core::Budget::UNLIMITED,
             record: a.record.clone(),
         },
-    )?;
-    Ok(ExitCode::SUCCESS)
+    )
 }
 
 /// A Gobble round at the terminal: the board, then words typed against the

@@ -117,6 +117,11 @@ pub trait Screen {
         from: usize,
         out: &mut dyn Write,
     ) -> Result<bool>;
+    /// Whether the table is drawn again after a refusal, as before every
+    /// move (Twin Grids, WORDCHAIN); the default: no.
+    fn redraws_after_refusal(&self) -> bool {
+        false
+    }
     /// A person's action was refused (nothing changed). Returns whether
     /// to draw the table again before the next line.
     fn refused(
@@ -128,7 +133,7 @@ pub trait Screen {
     ) -> Result<bool> {
         let _ = (at, seat);
         writeln!(out, "{e}")?;
-        Ok(false)
+        Ok(self.redraws_after_refusal())
     }
     /// What a computer player whose turn it is does when its own choice is
     /// refused or it has none (WORDCHAIN: pass), in order of preference.
@@ -313,6 +318,27 @@ struct Deadline {
     key: String,
     at: Duration,
     action: Value,
+}
+
+/// [`play`] at the terminal: lines typed on standard input, the real
+/// clock, the table written to `out`; the command's exit code.
+pub fn play_at_terminal(
+    game: &mut dyn DynMatch,
+    agents: Vec<Option<Box<dyn DynAgent>>>,
+    screen: &mut dyn Screen,
+    out: &mut dyn Write,
+    options: &Options,
+) -> Result<std::process::ExitCode> {
+    play(
+        game,
+        agents,
+        screen,
+        &mut Stdin::start(),
+        out,
+        &mut Clock::real(),
+        options,
+    )?;
+    Ok(std::process::ExitCode::SUCCESS)
 }
 
 /// Plays `game` at the terminal to its end (or until a person stops or

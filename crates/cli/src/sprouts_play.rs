@@ -91,19 +91,16 @@ pub fn run(a: PlayArgs) -> Result<ExitCode> {
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    host::play(
+    host::play_at_terminal(
         &mut game,
         agents,
         &mut screen,
-        &mut host::Stdin::start(),
         &mut out,
-        &mut host::Clock::real(),
         &host::Options {
             budget: Budget::time(Duration::from_secs_f64(a.think)),
             record: None,
         },
-    )?;
-    Ok(ExitCode::SUCCESS)
+    )
 }
 
 /// Sprouts at the terminal: the position region by region, moves typed in

@@ -456,19 +456,16 @@ fn play(a: PlayArgs) -> Result<ExitCode> {
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    host::play(
+    host::play_at_terminal(
         &mut m,
         agents,
         &mut screen,
-        &mut host::Stdin::start(),
         &mut out,
-        &mut host::Clock::real(),
         &host::Options {
             budget: Budget::time(std::time::Duration::from_secs(2)),
             record: a.record.clone(),
         },
-    )?;
-    Ok(ExitCode::SUCCESS)
+    )
 }
 
 /// Twin Grids at the terminal: the two grids side by side, the turns as
@@ -553,15 +550,8 @@ impl host::Screen for Screen {
     }
 
     /// The table again after a refusal, as before every move.
-    fn refused(
-        &mut self,
-        _: &At<'_>,
-        _: Seat,
-        e: &parlor_core::ActionError,
-        out: &mut dyn Write,
-    ) -> Result<bool> {
-        writeln!(out, "{e}")?;
-        Ok(true)
+    fn redraws_after_refusal(&self) -> bool {
+        true
     }
 
     fn end(&mut self, at: &At<'_>, how: End, out: &mut dyn Write) -> Result<()> {

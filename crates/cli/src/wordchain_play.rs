@@ -209,19 +209,16 @@ pub fn run(a: PlayArgs) -> Result<ExitCode> {
         "WORDCHAIN: {} players, {} of them the computer ({level:?}).",
         a.players, a.bots
     )?;
-    host::play(
+    host::play_at_terminal(
         &mut game,
         agents,
         &mut screen,
-        &mut host::Stdin::start(),
         &mut out,
-        &mut host::Clock::real(),
         &host::Options {
             budget: Budget::time(Duration::from_secs(2)),
             record: a.record.clone(),
         },
-    )?;
-    Ok(ExitCode::SUCCESS)
+    )
 }
 
 /// WORDCHAIN at the terminal: the table as the seat to act sees it, words
@@ -296,15 +293,8 @@ impl host::Screen for Screen {
     }
 
     /// The table again after a refusal, as before every move.
-    fn refused(
-        &mut self,
-        _: &At<'_>,
-        _: Seat,
-        e: &parlor_core::ActionError,
-        out: &mut dyn Write,
-    ) -> Result<bool> {
-        writeln!(out, "{e}")?;
-        Ok(true)
+    fn redraws_after_refusal(&self) -> bool {
+        true
     }
 
     fn end(&mut self, at: &At<'_>, how: End, out: &mut dyn Write) -> Result<()> {

@@ -145,19 +145,16 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         names,
         hints: args.hints,
     };
-    host::play(
+    host::play_at_terminal(
         &mut m,
         agents,
         &mut screen,
-        &mut host::Stdin::start(),
         &mut out,
-        &mut host::Clock::real(),
         &host::Options {
             budget: Budget::nodes(200_000),
             record: args.save.clone(),
         },
-    )?;
-    Ok(ExitCode::SUCCESS)
+    )
 }
 
 /// Word Sprout at the terminal: the strings and the letters as the seat to
