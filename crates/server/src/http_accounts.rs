@@ -252,7 +252,8 @@ pub(crate) async fn game_ratings(
         .filter_map(|c| {
             let seat = seats
                 .iter()
-                .position(|s| s["account"].as_str() == Some(c.username.as_str()))?;
+                .find(|s| s["account"].as_str() == Some(c.username.as_str()))?["seat"]
+                .as_u64()?;
             Some(json!({
                 "seat": seat,
                 "username": c.username,
