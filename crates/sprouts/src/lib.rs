@@ -108,7 +108,7 @@ pub use game::{Action, Config, Sprouts, SproutsAnswer, SproutsQuery};
 pub use moves::{apply, legal_moves, successors, Move, MoveError};
 pub use position::{ParseError, Position, PositionError, PositionTextError, Setup, Spot};
 pub use wgosa::{
-    describe, read, resolve, Reading, Record, RecordError, Refusal, Replay, RuleError, WgosaMove,
-    Winner,
+    describe, read, resolve, Ambiguity, Reading, Record, RecordError, Refusal, Replay, RuleError,
+    WgosaMove, Winner,
 };
 pub use words::{in_words, MoveWords};

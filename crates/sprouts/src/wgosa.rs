@@ -229,9 +229,40 @@ pub enum RuleError {
     /// No drawing matches the move.
     #[error("illegal: {0}")]
     Illegal(Refusal),
-    /// Several inequivalent drawings match; the message says how to choose.
+    /// Several inequivalent drawings match; it says how to choose.
     #[error("ambiguous: {0}")]
-    Ambiguous(String),
+    Ambiguous(Ambiguity),
+}
+
+/// Why a move's notation matches several inequivalent drawings, and what
+/// the writer can add to choose one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Ambiguity {
+    /// Rule 5: the line fits in several regions, each with live spots the
+    /// others lack; `@` and one of `spots` names the region.
+    #[error("the line can be drawn in {regions} regions and each holds other live spots (rule 5): name one with @ and a live spot only it holds, one of {spots:?}")]
+    Region {
+        /// How many regions the line fits in.
+        regions: usize,
+        /// The live spots that tell the regions apart.
+        spots: BTreeSet<Spot>,
+    },
+    /// The `!` flags left drawings in several regions.
+    #[error("the line can be drawn in {regions} regions; name one with @ and a live spot only it holds (live there: {live:?}), or pick a corner with !")]
+    RegionOrCorner {
+        /// How many regions the line still fits in.
+        regions: usize,
+        /// The live spots of those regions, other than the line's ends.
+        live: Vec<Spot>,
+    },
+    /// Several drawings in one region that enclose different spots.
+    #[error("{drawings} different drawings match; {}", if *.flags_tried { "the ! flags do not settle which" } else { "name the region with @ or the enclosed spots with [L]" })]
+    Enclosure {
+        /// How many inequivalent drawings match.
+        drawings: usize,
+        /// Whether the `!` flags could have chosen and did not.
+        flags_tried: bool,
+    },
 }
 
 /// Which rule refuses a move, with the spots it names.
@@ -373,7 +404,7 @@ fn region_needs_at(
     cands: &[Candidate],
     rows: &[usize],
     lives: &[BTreeSet<Spot>],
-) -> Option<String> {
+) -> Option<Ambiguity> {
     let mut by_row: std::collections::BTreeMap<usize, BTreeSet<&str>> = Default::default();
     for c in cands {
         by_row.entry(c.row).or_default().insert(c.key.as_str());
@@ -391,11 +422,10 @@ fn region_needs_at(
     if pinning.is_empty() {
         return None;
     }
-    Some(format!(
-        "the line can be drawn in {} regions and each holds other live spots (rule 5): name one with @ and a live spot only it holds, one of {:?}",
-        rows.len(),
-        pinning
-    ))
+    Some(Ambiguity::Region {
+        regions: rows.len(),
+        spots: pinning,
+    })
 }
 
 /// A line as tried, for an error: its ends and, where a spot has two
@@ -736,20 +766,16 @@ fn resolve_noting_ties(
             }
             live.sort_unstable();
             live.dedup();
-            return Err(RuleError::Ambiguous(format!(
-                "the line can be drawn in {} regions; name one with @ and a live spot only it holds (live there: {live:?}), or pick a corner with !",
-                regions.len()
-            )));
+            return Err(RuleError::Ambiguous(Ambiguity::RegionOrCorner {
+                regions: regions.len(),
+                live,
+            }));
         }
         if n > 1 {
-            let hint = if f == h || wm.listed.is_none() {
-                "name the region with @ or the enclosed spots with [L]"
-            } else {
-                "the ! flags do not settle which"
-            };
-            return Err(RuleError::Ambiguous(format!(
-                "{n} different drawings match; {hint}"
-            )));
+            return Err(RuleError::Ambiguous(Ambiguity::Enclosure {
+                drawings: n,
+                flags_tried: f != h && wm.listed.is_some(),
+            }));
         }
     }
     let c = cands.swap_remove(0);
@@ -1302,6 +1328,27 @@ mod tests {
     }
 
     #[test]
+    fn an_ambiguity_says_what_to_add() {
+        let enclosure = |flags_tried| Ambiguity::Enclosure {
+            drawings: 2,
+            flags_tried,
+        };
+        assert_eq!(
+            enclosure(false).to_string(),
+            "2 different drawings match; name the region with @ or the enclosed spots with [L]"
+        );
+        assert_eq!(
+            enclosure(true).to_string(),
+            "2 different drawings match; the ! flags do not settle which"
+        );
+        let region = Ambiguity::Region {
+            regions: 2,
+            spots: [2, 3].into_iter().collect(),
+        };
+        assert!(region.to_string().ends_with("one of {2, 3}"), "{region}");
+    }
+
+    #[test]
     fn at_and_lists_before_flags() {
         // Positions met in random play where two drawings of one line are
         // different moves. In the first, the line 1-7 can go in two
@@ -1310,7 +1357,7 @@ mod tests {
         let p = Position::parse("3;7,6,1/7,1,6,2,6;8,4,8,5").unwrap();
         assert!(matches!(
             resolve(&p, &"1(9)7".parse().unwrap()),
-            Err(RuleError::Ambiguous(m)) if m.contains("@")
+            Err(RuleError::Ambiguous(a @ Ambiguity::Region { .. })) if a.to_string().contains("@")
         ));
         let (ma, a) = resolve(&p, &"1(9@3)7".parse().unwrap()).unwrap();
         let (mb, b) = resolve(&p, &"1(9@2)7".parse().unwrap()).unwrap();
