@@ -110,16 +110,15 @@ impl Failures {
 }
 
 fn refuse_login(what: &str, rate: Rate, wait: Duration) -> ApiError {
-    ApiError::new(
-        Code::RateLimited,
+    ApiError::rate_limited(
         format!(
             "too many login attempts {what}: at most {} at once, then one every {} s; try again in {:.0} s",
             rate.burst,
             rate.every.as_secs(),
             wait.as_secs_f64().ceil().max(1.0)
         ),
+        wait,
     )
-    .retry_after(wait)
 }
 
 impl Accounts {

@@ -371,14 +371,13 @@ pub(crate) async fn serve(
 /// The refusal of one address's connection (or, behind a trusted proxy,
 /// request) past its cap.
 pub(crate) fn too_many_connections(at_most: usize) -> crate::ApiError {
-    crate::ApiError::new(
-        Code::RateLimited,
+    crate::ApiError::rate_limited(
         format!(
             "too many connections from your address: at most {at_most} open at once; \
              close some (other tabs, other games) and try again"
         ),
+        Duration::from_secs(1),
     )
-    .retry_after(Duration::from_secs(1))
 }
 
 /// Errors of one connection that `accept` reports but that say nothing

@@ -91,11 +91,26 @@ pub struct ApiError {
 
 impl ApiError {
     pub(crate) fn new(code: Code, message: impl Into<String>) -> Self {
+        debug_assert!(
+            code != Code::RateLimited,
+            "a rate limit says its wait: ApiError::rate_limited"
+        );
         ApiError {
             code,
             message: message.into(),
             kind: None,
             retry_after: None,
+            at: None,
+        }
+    }
+    /// Too many requests: a rate limit always says when asking again can
+    /// succeed.
+    pub(crate) fn rate_limited(message: impl Into<String>, wait: std::time::Duration) -> Self {
+        ApiError {
+            code: Code::RateLimited,
+            message: message.into(),
+            kind: None,
+            retry_after: Some(wait),
             at: None,
         }
     }

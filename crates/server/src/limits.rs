@@ -17,7 +17,6 @@
 //! any client can send those headers.
 
 use crate::error::ApiError;
-use crate::error::Code;
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use governor::clock::{Clock, DefaultClock};
@@ -154,16 +153,15 @@ impl ClientLimits {
 
 fn rate_limited(what: &str, rate: Rate, wait: Duration) -> ApiError {
     let secs = wait.as_secs_f64().max(0.001);
-    ApiError::new(
-        Code::RateLimited,
+    ApiError::rate_limited(
         format!(
             "too many {what} from your address: at most {} at once, then one every {}; try again in {:.1} s",
             rate.burst,
             human_duration(rate.every),
             secs
         ),
+        wait,
     )
-    .retry_after(wait)
 }
 
 fn human_duration(d: Duration) -> String {
@@ -416,6 +414,7 @@ pub(crate) fn metered(ip: IpAddr) -> IpAddr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Code;
 
     fn limits(rate: Rate) -> ClientLimits {
         let s = crate::Settings {
