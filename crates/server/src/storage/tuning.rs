@@ -9,6 +9,11 @@
 //! | [`page_cache`]: SQLite's page cache without its walk of the whole table at every truncate | a tenth of the writer's time | a truncate is skipped only past the highest page ever really cached, where SQLite's own cache has nothing to drop; every other call goes to SQLite's cache |
 //! | [`known_rows`]: what the writer knows of live games' rows | reading the game's row for every action, about 5% of the server's CPU | only what the file holds is remembered: learned in a transaction, kept once it commits, dropped when it rolls back, everything forgotten when another connection commits (`data_version`) |
 //!
+//! Together they take a sixth off the writer's CPU and a tenth off its
+//! wall time per group commit, measured beside plain SQLite in one run
+//! (`benches/sqlite_writer.rs`: 32 actions, 530 against 634 µs of CPU,
+//! 933 against 1,027 µs of wall time with `synchronous = FULL`).
+//!
 //! Only [`log_writes`] and [`page_cache`] hold `unsafe` code (SQLite's C
 //! interfaces), each block with the invariant it relies on. Their safety
 //! against a crash at any moment is tested from outside:
