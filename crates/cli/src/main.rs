@@ -1,8 +1,36 @@
-//! `parlor`: play and analyse word and pencil games from the terminal.
+//! `parlor`: play and analyse word and pencil games from the terminal, and
+//! run the play server.
 //!
 //! Each command is a thin layer over a game crate: it reads files and
 //! arguments, calls the crate, prints. Errors are one line on stderr and a
 //! non-zero exit status.
+//!
+//! # How it is built
+//!
+//! | module | what |
+//! | --- | --- |
+//! | `games` | the registry of every game this build hosts (the server's too) |
+//! | `host` | the one terminal host loop: any registered game, its agents, a game's screen |
+//! | `wordsprout`, `gobble`, `sprouts*`, `wordchain*`, `twingrid` | each game's commands: its helpers, solvers, scorers, and the screen `play` draws |
+//! | `records`, `conformance` | what works on every game through the registry: replaying records, the conformance suite |
+//! | `selfplay` | computer players against each other, what the games' `selfplay` commands share |
+//! | `serve`, `serve_bench` | the play server's command line and its load benchmark |
+//! | `lexicon`, `dict` | word-list queries, and which list a command uses (`--dict`, `--lexicon`) |
+//!
+//! `parlor <game> play` builds the game's match from the registry
+//! (type-erased, as the server does) and hands it to
+//! `host::play_at_terminal` with the game's `Screen`, which draws views
+//! and reads the player's actions; bots are the game's agents, asked
+//! through the same match. No rule is decided here: a screen shows what
+//! the game's view says and sends what the player typed.
+//!
+//! # Changing it
+//!
+//! A new command is a variant of `Command` below with its `Args` in the
+//! game's module (clap derives the help text from the doc comments). A new
+//! game needs no change here beyond its registration in `games` and, for
+//! terminal play, a `Screen` (see `docs/adding-a-game.md`). Commands are
+//! tested end to end from the built binary in `tests/`.
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
