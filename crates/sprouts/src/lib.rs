@@ -99,6 +99,7 @@ pub mod drawing;
 pub mod game;
 pub mod moves;
 pub mod position;
+pub mod puzzle;
 pub mod solve;
 pub mod wgosa;
 pub mod words;

@@ -1,0 +1,326 @@
+//! Puzzles: a position where the player to move wins and exactly one class
+//! of moves keeps the win, proved by the solver.
+//!
+//! A puzzle is found by random play from the start (the moves of the
+//! record that leads to it), and stored with its proof: the solver's
+//! verdict on every class of moves ([`successors`]), and for each move that
+//! gives the win away a reply that wins for the opponent (the refutation a
+//! player is shown). [`Puzzle::check`] proves a stored puzzle again from its
+//! record alone.
+//!
+//! ```
+//! use parlor_core::GameRng;
+//! use parlor_sprouts::puzzle::{find, Puzzle};
+//! use parlor_sprouts::solve::Solver;
+//! let solver = Solver::new();
+//! let mut rng = GameRng::from_seed(7);
+//! let puzzle: Puzzle = (0..50)
+//!     .find_map(|_| find(&solver, 4, false, &mut rng).unwrap())
+//!     .expect("a puzzle in 50 random games of 4 spots");
+//! assert!(puzzle.moves.iter().filter(|m| m.wins).count() == 1);
+//! puzzle.check().unwrap();
+//! ```
+
+use crate::moves::successors;
+use crate::position::Position;
+use crate::solve::{Query, SolveError, Solver};
+use crate::wgosa::{describe, Record, RecordError};
+use parlor_core::GameRng;
+use serde::{Deserialize, Serialize};
+
+/// A position with one winning class of moves, and its proof.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Puzzle {
+    /// The game that leads to the position (`4+ 1(5)2 3(6)4`): its header
+    /// gives the spots and normal or misère play.
+    pub record: String,
+    /// Every class of moves in the position, the winning one among them.
+    pub moves: Vec<Verdict>,
+    /// Positions the solver expanded to prove it: a first measure of how
+    /// hard the puzzle is, before players' ratings say more.
+    pub proof_size: u64,
+}
+
+/// The solver's verdict on one class of moves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// The move, written in WGOSA.
+    pub mv: String,
+    /// Whether it keeps the win for its player.
+    pub wins: bool,
+    /// For a move that gives the win away: a reply that wins for the
+    /// opponent (none where the move ends the game, lost at misère play).
+    pub refutation: Option<String>,
+}
+
+/// Why a puzzle cannot be found or proved.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PuzzleError {
+    /// The record does not replay.
+    #[error("the puzzle's record: {0}")]
+    Record(#[from] RecordError),
+    /// The record cannot be read.
+    #[error("the puzzle's record: {0}")]
+    Notation(#[from] crate::wgosa::NotationError),
+    /// The position is too large for the solver.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// A move of the position has no written form.
+    #[error("a move of the position has no WGOSA form")]
+    Unwritten,
+    /// What is stored is not what the solver proves.
+    #[error("the proof does not hold: {0}")]
+    Disproved(String),
+}
+
+impl Puzzle {
+    /// The winning move.
+    pub fn answer(&self) -> &str {
+        self.moves
+            .iter()
+            .find(|v| v.wins)
+            .map_or("", |v| v.mv.as_str())
+    }
+
+    /// Whether misère play (from the record's header).
+    pub fn misere(&self) -> bool {
+        self.record
+            .split_whitespace()
+            .next()
+            .is_some_and(|h| h.ends_with('-'))
+    }
+
+    /// Proves the puzzle again from its record: the same classes of moves,
+    /// exactly one of them winning, each refutation a winning reply.
+    pub fn check(&self) -> Result<(), PuzzleError> {
+        let record: Record = self.record.parse()?;
+        let position = position_of(&record)?;
+        let proved = prove(&position, record.misere)?;
+        let solver = Solver::new();
+        let solver = &solver;
+        let again = |v: &[Verdict]| {
+            let mut m: Vec<(String, bool)> = v.iter().map(|x| (x.mv.clone(), x.wins)).collect();
+            m.sort();
+            m
+        };
+        if again(&proved.0) != again(&self.moves) {
+            return Err(PuzzleError::Disproved(format!(
+                "the solver gives {:?}",
+                again(&proved.0)
+            )));
+        }
+        if self.moves.iter().filter(|v| v.wins).count() != 1 {
+            return Err(PuzzleError::Disproved(
+                "not exactly one winning class of moves".into(),
+            ));
+        }
+        for v in self.moves.iter().filter(|v| !v.wins) {
+            let Some(reply) = &v.refutation else {
+                continue;
+            };
+            let mut line = record.clone();
+            line.result = None;
+            line.moves
+                .push(v.mv.parse().map_err(PuzzleError::Notation)?);
+            line.moves
+                .push(reply.parse().map_err(PuzzleError::Notation)?);
+            let after = line.replay()?;
+            let end = after.positions.last().cloned().unwrap_or(position.clone());
+            // The refutation wins for the opponent: its player to move
+            // again (the puzzle's side) loses from there.
+            if wins(solver, &end, record.misere)? {
+                return Err(PuzzleError::Disproved(format!(
+                    "{reply} does not refute {}",
+                    v.mv
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The position a record leads to, as its moves' written forms draw it
+/// (the form a puzzle's moves are written in).
+fn position_of(record: &Record) -> Result<Position, PuzzleError> {
+    Ok(record
+        .replay()?
+        .positions
+        .pop()
+        .unwrap_or_else(|| Position::start(record.spots)))
+}
+
+/// Whether the player to move in `position` wins with perfect play, and
+/// the positions the solver expanded to say so.
+fn solve(solver: &Solver, position: &Position, misere: bool) -> Result<(bool, u64), PuzzleError> {
+    if !position.has_move() {
+        // Nobody can move: the player to move lost at normal play, and won
+        // at misère (the other made the last move).
+        return Ok((misere, 0));
+    }
+    let query = Query {
+        misere,
+        ..Query::default()
+    };
+    let answer = solver.solve(position, &query)?;
+    Ok((answer.first_player_wins, answer.positions))
+}
+
+/// Whether the player to move in `position` wins with perfect play.
+fn wins(solver: &Solver, position: &Position, misere: bool) -> Result<bool, PuzzleError> {
+    Ok(solve(solver, position, misere)?.0)
+}
+
+/// The verdict on every class of moves of `position`, with refutations,
+/// and the positions a solver with empty tables expanded for the verdicts
+/// (so that the figure depends on the puzzle alone).
+fn prove(position: &Position, misere: bool) -> Result<(Vec<Verdict>, u64), PuzzleError> {
+    let solver = Solver::new();
+    let solver = &solver;
+    let mut size = 0;
+    let mut verdicts = Vec::new();
+    for (mv, after, _) in successors(position) {
+        let text = describe(position, &mv)
+            .ok_or(PuzzleError::Unwritten)?
+            .to_string();
+        let (opponent_wins, expanded) = solve(solver, &after, misere)?;
+        size += expanded;
+        let keeps = !opponent_wins;
+        let refutation = if keeps || !after.has_move() {
+            None
+        } else {
+            let mut found = None;
+            for (reply, next, _) in successors(&after) {
+                if !wins(solver, &next, misere)? {
+                    found = Some(
+                        describe(&after, &reply)
+                            .ok_or(PuzzleError::Unwritten)?
+                            .to_string(),
+                    );
+                    break;
+                }
+            }
+            found
+        };
+        verdicts.push(Verdict {
+            mv: text,
+            wins: keeps,
+            refutation,
+        });
+    }
+    Ok((verdicts, size))
+}
+
+/// One random game of `spots` spots, looked at after each move: the first
+/// position with at least two classes of moves where exactly one keeps the
+/// win for the player to move, as a puzzle (`None` if the game had none).
+pub fn find(
+    solver: &Solver,
+    spots: u32,
+    misere: bool,
+    rng: &mut GameRng,
+) -> Result<Option<Puzzle>, PuzzleError> {
+    let mut position = Position::start(spots);
+    let mut record = Record {
+        spots,
+        misere,
+        players: None,
+        moves: Vec::new(),
+        result: None,
+    };
+    loop {
+        let next = successors(&position);
+        if next.is_empty() {
+            return Ok(None);
+        }
+        if next.len() >= 2 && wins(solver, &position, misere)? {
+            // Proved on the position the record's text draws, which is
+            // where a player (and `check`) starts from.
+            let (moves, proof_size) = prove(&position_of(&record)?, misere)?;
+            if moves.iter().filter(|v| v.wins).count() == 1 {
+                return Ok(Some(Puzzle {
+                    record: record.to_string(),
+                    moves,
+                    proof_size,
+                }));
+            }
+        }
+        let (mv, after, _) = next[rng.below(next.len())].clone();
+        record
+            .moves
+            .push(describe(&position, &mv).ok_or(PuzzleError::Unwritten)?);
+        position = after;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn some(spots: u32, misere: bool, seed: u64) -> Vec<Puzzle> {
+        let solver = Solver::new();
+        let mut rng = GameRng::from_seed(seed);
+        (0..40)
+            .filter_map(|_| find(&solver, spots, misere, &mut rng).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn every_puzzle_found_has_one_winning_class_and_proves_again() {
+        for (spots, misere) in [(3, false), (4, false), (5, false), (3, true), (4, true)] {
+            let found = some(spots, misere, 11);
+            assert!(!found.is_empty(), "{spots} spots, misère {misere}");
+            for p in &found {
+                assert_eq!(p.moves.iter().filter(|v| v.wins).count(), 1, "{p:?}");
+                assert!(p.moves.len() >= 2);
+                assert_eq!(p.misere(), misere);
+                assert!(
+                    p.moves
+                        .iter()
+                        .all(|v| v.wins || v.refutation.is_some() || misere),
+                    "{p:?}"
+                );
+                p.check().unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_puzzle_whose_proof_was_changed_is_refused() {
+        let p = some(4, false, 3).remove(0);
+        let mut swapped = p.clone();
+        for v in &mut swapped.moves {
+            v.wins = !v.wins;
+        }
+        assert!(matches!(swapped.check(), Err(PuzzleError::Disproved(_))));
+        let mut dropped = p.clone();
+        dropped.moves.pop();
+        assert!(matches!(dropped.check(), Err(PuzzleError::Disproved(_))));
+        if let Some(wrong) = p.moves.iter().position(|v| v.refutation.is_some()) {
+            // A refutation that is the losing move's own class replayed is
+            // not a reply that wins: replace it by every other reply until
+            // one does not refute.
+            let mut bad = p.clone();
+            let record: Record = p.record.parse().unwrap();
+            let mut line = record.clone();
+            line.moves.push(p.moves[wrong].mv.parse().unwrap());
+            let after = line.replay().unwrap().positions.last().cloned().unwrap();
+            let solver = Solver::new();
+            let losing_reply = successors(&after)
+                .into_iter()
+                .find(|(_, next, _)| wins(&solver, next, false).unwrap())
+                .map(|(m, _, _)| describe(&after, &m).unwrap().to_string());
+            if let Some(reply) = losing_reply {
+                bad.moves[wrong].refutation = Some(reply);
+                assert!(matches!(bad.check(), Err(PuzzleError::Disproved(_))));
+            }
+        }
+        let mut broken = p;
+        broken.record.push_str(" 1(99)1");
+        assert!(broken.check().is_err());
+    }
+
+    #[test]
+    fn the_same_seed_finds_the_same_puzzles() {
+        assert_eq!(some(5, false, 42), some(5, false, 42));
+    }
+}
