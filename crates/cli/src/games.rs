@@ -23,6 +23,7 @@ pub fn registry() -> Registry {
                 .collect()
             }),
             view_actions: None,
+            puzzles: None,
         })
         .register_with::<parlor_gobble::Gobble>(Extras {
             suites: Some(|_, lexicon| {
@@ -30,6 +31,7 @@ pub fn registry() -> Registry {
                 configs(lexicon).into_iter().map(suite).collect()
             }),
             view_actions: Some(parlor_gobble::client::view_actions),
+            puzzles: None,
         })
         .register_with::<parlor_sprouts::Sprouts>(Extras {
             suites: Some(|_, _| {
@@ -46,6 +48,7 @@ pub fn registry() -> Registry {
                     .collect()
             }),
             view_actions: None,
+            puzzles: Some(parlor_sprouts::puzzle::BOOK),
         })
         .register_with::<parlor_wordchain::WordChain>(Extras {
             suites: Some(|_, lexicon| {
@@ -53,6 +56,7 @@ pub fn registry() -> Registry {
                 configs(lexicon).into_iter().map(suite).collect()
             }),
             view_actions: None,
+            puzzles: None,
         })
         .register_with::<parlor_twingrid::TwinGrids>(Extras {
             suites: Some(|_, lexicon| {
@@ -60,6 +64,7 @@ pub fn registry() -> Registry {
                 configs(lexicon).into_iter().map(suite).collect()
             }),
             view_actions: None,
+            puzzles: None,
         });
     registry
 }
@@ -85,6 +90,7 @@ pub fn with_examples() -> Registry {
                 .collect()
             }),
             view_actions: None,
+            puzzles: None,
         })
         .register_with::<parlor_core::doc_nim::Nim>(Extras {
             suites: Some(|_, _| {
@@ -105,6 +111,7 @@ pub fn with_examples() -> Registry {
                 .collect()
             }),
             view_actions: None,
+            puzzles: None,
         });
     registry
 }

@@ -12,7 +12,7 @@
 //! | `games` | the registry of every game this build hosts (the server's too) |
 //! | `host` | the one terminal host loop: any registered game, its agents, a game's screen |
 //! | `wordsprout`, `gobble`, `sprouts*`, `wordchain*`, `twingrid` | each game's commands: its helpers, solvers, scorers, and the screen `play` draws |
-//! | `records`, `conformance` | what works on every game through the registry: replaying records, the conformance suite |
+//! | `records`, `conformance`, `puzzles` | what works on every game through the registry: replaying records, the conformance suite, puzzles |
 //! | `selfplay` | computer players against each other, what the games' `selfplay` commands share |
 //! | `serve`, `serve_bench` | the play server's command line and its load benchmark |
 //! | `lexicon`, `dict` | word-list queries, and which list a command uses (`--dict`, `--lexicon`) |
@@ -41,6 +41,7 @@ mod games;
 mod gobble;
 mod host;
 mod lexicon;
+mod puzzles;
 mod records;
 mod selfplay;
 mod serve;
@@ -83,6 +84,8 @@ enum Command {
     Games(records::GamesArgs),
     /// Replay a game record of any game, checking every action.
     Replay(records::ReplayArgs),
+    /// Puzzles from the solvers: the kinds, generating a set, proving a set again.
+    Puzzles(puzzles::Args),
     /// The play server: lobby and games in the browser, JSON API (docs/api.md).
     Serve(serve::Args),
     /// Load benchmark of the play server over loopback WebSockets.
@@ -187,6 +190,7 @@ fn main() -> ExitCode {
         Command::Conformance(args) => conformance::run(args),
         Command::Games(args) => records::games(args),
         Command::Replay(args) => records::replay(args),
+        Command::Puzzles(args) => puzzles::run(args),
         Command::Serve(args) => serve::run(args),
         Command::ServeBench(args) => serve_bench::run(args),
     };

@@ -135,6 +135,7 @@ pub mod conformance;
 pub mod doc_nim;
 mod game;
 mod helper;
+mod puzzle;
 mod record;
 mod registry;
 mod resources;
@@ -149,6 +150,7 @@ pub use game::{
     Preset, ScoreWords, Setting, SettingKind, SettingOption, WordListNeed,
 };
 pub use helper::{HelpError, NoHelper, Query};
+pub use puzzle::{CheckPuzzle, FindPuzzle, JudgePuzzle, Judged, Puzzle, PuzzleBook, PuzzleKind};
 pub use record::{LexiconStamp, Match, Record, RecordError, RecordedAction, RECORD_VERSION};
 pub use registry::{
     ActionError, Applied, DynAgent, DynMatch, Extras, GameEntry, Registry, RegistryError,

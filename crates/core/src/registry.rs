@@ -462,6 +462,9 @@ pub trait GameEntry: Send + Sync {
         config: &Value,
         resources: &Resources,
     ) -> Option<Result<ViewActions, String>>;
+    /// How the game makes and judges puzzles; `None` where it makes none
+    /// ([`Extras::puzzles`]).
+    fn puzzles(&self) -> Option<crate::PuzzleBook>;
 }
 
 struct Entry<G: Game> {
@@ -485,6 +488,8 @@ pub struct Extras<G: Game> {
     /// Actions for a client that sees only its views, where the game lists
     /// none ([`GameEntry::view_actions`]).
     pub view_actions: Option<ViewActionsFor>,
+    /// How it makes and judges puzzles ([`GameEntry::puzzles`]).
+    pub puzzles: Option<crate::PuzzleBook>,
 }
 
 impl<G: Game> Default for Extras<G> {
@@ -492,6 +497,7 @@ impl<G: Game> Default for Extras<G> {
         Extras {
             suites: None,
             view_actions: None,
+            puzzles: None,
         }
     }
 }
@@ -598,6 +604,9 @@ fn shown(v: &Value) -> String {
 }
 
 impl<G: Game> GameEntry for Entry<G> {
+    fn puzzles(&self) -> Option<crate::PuzzleBook> {
+        self.extras.puzzles
+    }
     fn info(&self) -> GameInfo {
         G::INFO
     }

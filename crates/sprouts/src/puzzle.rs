@@ -9,7 +9,7 @@
 //! record alone.
 //!
 //! ```
-//! use parlor_core::GameRng;
+//! use parlor_core::{GameRng, Judged, PuzzleBook, PuzzleKind};
 //! use parlor_sprouts::puzzle::{find, Puzzle};
 //! use parlor_sprouts::solve::Solver;
 //! let solver = Solver::new();
@@ -25,7 +25,7 @@ use crate::moves::successors;
 use crate::position::Position;
 use crate::solve::{Query, SolveError, Solver};
 use crate::wgosa::{describe, Record, RecordError};
-use parlor_core::GameRng;
+use parlor_core::{GameRng, Judged, PuzzleBook, PuzzleKind};
 use serde::{Deserialize, Serialize};
 
 /// A position with one winning class of moves, and its proof.
@@ -210,9 +210,12 @@ fn prove(position: &Position, misere: bool) -> Result<(Vec<Verdict>, u64), Puzzl
     Ok((verdicts, size))
 }
 
-/// One random game of `spots` spots, looked at after each move: the first
-/// position with at least two classes of moves where exactly one keeps the
-/// win for the player to move, as a puzzle (`None` if the game had none).
+/// One random game of `spots` spots, looked at before each move: of the
+/// positions with at least two classes of moves where exactly one keeps
+/// the win for the player to move, one chosen at random, as a puzzle
+/// (`None` if the game had none). Choosing among them all, not the first,
+/// keeps the start position (a puzzle at some sizes) from being every
+/// seed's answer.
 pub fn find(
     solver: &Solver,
     spots: u32,
@@ -227,21 +230,21 @@ pub fn find(
         moves: Vec::new(),
         result: None,
     };
+    let mut candidates: Vec<Record> = Vec::new();
     loop {
         let next = successors(&position);
         if next.is_empty() {
-            return Ok(None);
+            break;
         }
         if next.len() >= 2 && wins(solver, &position, misere)? {
-            // Proved on the position the record's text draws, which is
-            // where a player (and `check`) starts from.
-            let (moves, proof_size) = prove(&position_of(&record)?, misere)?;
-            if moves.iter().filter(|v| v.wins).count() == 1 {
-                return Ok(Some(Puzzle {
-                    record: record.to_string(),
-                    moves,
-                    proof_size,
-                }));
+            let mut keeping = 0;
+            for (_, after, _) in &next {
+                if !wins(solver, after, misere)? {
+                    keeping += 1;
+                }
+            }
+            if keeping == 1 {
+                candidates.push(record.clone());
             }
         }
         let (mv, after, _) = next[rng.below(next.len())].clone();
@@ -250,6 +253,196 @@ pub fn find(
             .push(describe(&position, &mv).ok_or(PuzzleError::Unwritten)?);
         position = after;
     }
+    if candidates.is_empty() {
+        return Ok(None);
+    }
+    let chosen = candidates.swap_remove(rng.below(candidates.len()));
+    // Proved on the position the record's text draws, which is where a
+    // player (and `check`) starts from.
+    let (moves, proof_size) = prove(&position_of(&chosen)?, misere)?;
+    if moves.iter().filter(|v| v.wins).count() != 1 {
+        return Ok(None);
+    }
+    Ok(Some(Puzzle {
+        record: chosen.to_string(),
+        moves,
+        proof_size,
+    }))
+}
+
+/// What makes two puzzles the same: the position up to equivalence, and
+/// the play.
+pub fn key(puzzle: &Puzzle) -> Result<String, PuzzleError> {
+    let record: Record = puzzle.record.parse()?;
+    Ok(format!(
+        "{}{}",
+        if record.misere { "-" } else { "+" },
+        crate::canonical_reduced(&position_of(&record)?).as_str()
+    ))
+}
+
+/// The kinds of Sprouts puzzles: normal and misère play, from a few
+/// starting spots (the larger, the longer the solver's proof).
+pub const KINDS: &[PuzzleKind] = &[
+    PuzzleKind {
+        name: "normal-4",
+        about: "normal play, a game of 4 spots",
+    },
+    PuzzleKind {
+        name: "normal-5",
+        about: "normal play, a game of 5 spots",
+    },
+    PuzzleKind {
+        name: "normal-6",
+        about: "normal play, a game of 6 spots",
+    },
+    PuzzleKind {
+        name: "misere-4",
+        about: "misère play (the last move loses), a game of 4 spots",
+    },
+    PuzzleKind {
+        name: "misere-5",
+        about: "misère play (the last move loses), a game of 5 spots",
+    },
+];
+
+/// Sprouts' puzzles for hosts ([`parlor_core::Extras::puzzles`]).
+pub const BOOK: PuzzleBook = PuzzleBook {
+    kinds: KINDS,
+    find: find_hosted,
+    check: check_hosted,
+    judge: judge_hosted,
+};
+
+/// The spots and the play of a kind (`normal-5`).
+fn kind_of(kind: &str) -> Result<(u32, bool), String> {
+    BOOK.kind(kind)?;
+    let (play, spots) = kind.split_once('-').unwrap_or_default();
+    Ok((spots.parse().unwrap_or(4), play == "misere"))
+}
+
+/// What a puzzle teaches, read from its answer: a loop, an enclosure, the
+/// last move.
+fn themes(puzzle: &Puzzle) -> Vec<String> {
+    let answer = puzzle.answer();
+    let mut themes = Vec::new();
+    if let Ok(m) = answer.parse::<crate::WgosaMove>() {
+        let text = m.to_string();
+        let ends: Vec<&str> = text
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .collect();
+        if ends.first() == ends.get(2) {
+            themes.push("draw a loop".to_string());
+        }
+        if text.contains('[') {
+            themes.push("enclose spots".to_string());
+        }
+    }
+    if puzzle.moves.len() >= 10 {
+        themes.push("one move among many".to_string());
+    }
+    themes
+}
+
+fn find_hosted(
+    kind: &str,
+    seed: parlor_core::Seed,
+    _: &parlor_core::Resources,
+) -> Result<Option<parlor_core::Puzzle>, String> {
+    let (spots, misere) = kind_of(kind)?;
+    let solver = Solver::new();
+    let mut rng = GameRng::from_seed(seed);
+    let Some(found) = find(&solver, spots, misere, &mut rng).map_err(|e| e.to_string())? else {
+        return Ok(None);
+    };
+    let record: Record = found
+        .record
+        .parse()
+        .map_err(|e: crate::wgosa::NotationError| e.to_string())?;
+    Ok(Some(parlor_core::Puzzle {
+        game: <crate::Sprouts as parlor_core::Game>::INFO.name.to_string(),
+        kind: kind.to_string(),
+        seed,
+        config: serde_json::json!({"spots": spots, "misere": misere, "start": found.record}),
+        seat: record.moves.len() % 2,
+        key: key(&found).map_err(|e| e.to_string())?,
+        answers: vec![found.answer().to_string()],
+        themes: themes(&found),
+        proof_size: found.proof_size,
+        proof: serde_json::to_value(&found).map_err(|e| e.to_string())?,
+    }))
+}
+
+/// The game's puzzle inside a host's, and the position it starts from.
+fn unpack(puzzle: &parlor_core::Puzzle) -> Result<(Puzzle, crate::game::Config), String> {
+    let inner: Puzzle = serde_json::from_value(puzzle.proof.clone())
+        .map_err(|e| format!("not a Sprouts puzzle's proof: {e}"))?;
+    let config: crate::game::Config = serde_json::from_value(puzzle.config.clone())
+        .map_err(|e| format!("not a Sprouts puzzle's rules: {e}"))?;
+    if config.start.as_deref() != Some(inner.record.as_str()) {
+        return Err("the puzzle's rules do not start from its proof's record".into());
+    }
+    Ok((inner, config))
+}
+
+fn check_hosted(puzzle: &parlor_core::Puzzle, _: &parlor_core::Resources) -> Result<(), String> {
+    let (inner, _) = unpack(puzzle)?;
+    inner.check().map_err(|e| e.to_string())?;
+    if puzzle.answers != [inner.answer()] {
+        return Err(format!(
+            "the puzzle's answer {:?} is not its proof's {:?}",
+            puzzle.answers,
+            inner.answer()
+        ));
+    }
+    Ok(())
+}
+
+fn judge_hosted(
+    puzzle: &parlor_core::Puzzle,
+    action: &serde_json::Value,
+    resources: &parlor_core::Resources,
+) -> Result<Judged, String> {
+    use parlor_core::{Actor, Game, Seat};
+    let (inner, config) = unpack(puzzle)?;
+    let action: crate::game::Action = serde_json::from_value(action.clone()).map_err(|e| {
+        format!("not a Sprouts move: {e}; a move is WGOSA text (\"1(4)2\") or a drawn curve")
+    })?;
+    let mut table = crate::Sprouts::new(&config, 0, resources).map_err(|e| e.to_string())?;
+    let before = table.position().clone();
+    table
+        .apply(Actor::Seat(Seat(puzzle.seat)), action)
+        .map_err(|e| e.to_string())?;
+    let played = crate::canonical_reduced(table.position());
+    // The verdict on the class of moves the player's move is in.
+    for v in &inner.moves {
+        let Ok(m) = v.mv.parse::<crate::WgosaMove>() else {
+            continue;
+        };
+        let Ok((_, after)) = crate::resolve(&before, &m) else {
+            continue;
+        };
+        if crate::canonical_reduced(&after) != played {
+            continue;
+        }
+        let why = if v.wins {
+            format!(
+                "{}: the only move that keeps the win; now win it against perfect defence",
+                v.mv
+            )
+        } else {
+            match &v.refutation {
+                Some(reply) => format!("{} gives the win away: the opponent answers {reply} and wins", v.mv),
+                None => format!("{} gives the win away: it is the last move, and at misère play the last move loses", v.mv),
+            }
+        };
+        return Ok(Judged {
+            solved: v.wins,
+            why,
+        });
+    }
+    Err("the move is in none of the position's classes of moves".into())
 }
 
 #[cfg(test)]
@@ -322,5 +515,52 @@ mod tests {
     #[test]
     fn the_same_seed_finds_the_same_puzzles() {
         assert_eq!(some(5, false, 42), some(5, false, 42));
+    }
+
+    #[test]
+    fn the_book_finds_checks_and_judges_each_kind() {
+        let resources = parlor_core::Resources::default();
+        for kind in KINDS {
+            let puzzle = (0..60)
+                .find_map(|seed| (BOOK.find)(kind.name, seed, &resources).unwrap())
+                .unwrap_or_else(|| panic!("a {} puzzle in 60 seeds", kind.name));
+            assert_eq!(puzzle.kind, kind.name);
+            // Found again from its seed, the same.
+            assert_eq!(
+                (BOOK.find)(kind.name, puzzle.seed, &resources).unwrap(),
+                Some(puzzle.clone())
+            );
+            (BOOK.check)(&puzzle, &resources).unwrap();
+            let inner: Puzzle = serde_json::from_value(puzzle.proof.clone()).unwrap();
+            for v in &inner.moves {
+                let judged = (BOOK.judge)(&puzzle, &serde_json::json!(v.mv), &resources).unwrap();
+                assert_eq!(judged.solved, v.wins, "{}: {judged:?}", v.mv);
+                if let Some(reply) = &v.refutation {
+                    assert!(judged.why.contains(reply.as_str()), "{judged:?}");
+                }
+            }
+            let mut wrong = puzzle.clone();
+            wrong.answers = vec!["1(99)1".into()];
+            assert!((BOOK.check)(&wrong, &resources).is_err());
+        }
+        assert!((BOOK.find)("normal-40", 1, &resources)
+            .unwrap_err()
+            .contains("normal-4"));
+    }
+
+    #[test]
+    fn a_move_that_is_not_one_is_refused_in_one_line() {
+        let resources = parlor_core::Resources::default();
+        let puzzle = (0..60)
+            .find_map(|seed| (BOOK.find)("normal-4", seed, &resources).unwrap())
+            .unwrap();
+        for bad in [
+            serde_json::json!(17),
+            serde_json::json!("9(99)9"),
+            serde_json::json!({"curve": "no"}),
+        ] {
+            let e = (BOOK.judge)(&puzzle, &bad, &resources).unwrap_err();
+            assert!(!e.contains('\n') && !e.is_empty(), "{e}");
+        }
     }
 }

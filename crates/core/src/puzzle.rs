@@ -1,0 +1,95 @@
+//! Puzzles: a position of a game with an answer its solver proves.
+//!
+//! A game that makes puzzles brings a [`PuzzleBook`] to the registry
+//! ([`crate::Extras::puzzles`]): how to find one from a seed, how to prove a
+//! stored one again, and how to judge a player's answer. Hosts know a
+//! puzzle only as a [`Puzzle`]: the game's config of a match that starts at
+//! the position (so it is played like any game), the seat that solves it,
+//! and the game's own proof, which they store and show but never read.
+
+use crate::Seed;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A puzzle as hosts keep it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Puzzle {
+    /// The game's registered name.
+    pub game: String,
+    /// The kind of puzzle it is (one of [`PuzzleBook::kinds`]).
+    pub kind: String,
+    /// The seed it was found from: `find(kind, seed)` finds it again.
+    pub seed: Seed,
+    /// The config of a match that starts at the puzzle's position.
+    pub config: Value,
+    /// The seat whose move the puzzle asks for.
+    pub seat: usize,
+    /// What makes two puzzles the same (the position up to the game's
+    /// equivalences): a set holds each key once.
+    pub key: String,
+    /// The solving moves, written as the game's players write them.
+    pub answers: Vec<String>,
+    /// What the puzzle teaches, in the game's words ("enclose a spot").
+    pub themes: Vec<String>,
+    /// How much the solver had to look at to prove it: a first measure of
+    /// difficulty, before players' ratings say more.
+    pub proof_size: u64,
+    /// The game's proof: its verdict on every other move, with the reason
+    /// each fails.
+    pub proof: Value,
+}
+
+/// One kind of puzzle a game makes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PuzzleKind {
+    /// Its name, as `--kind` takes it (`normal-5`).
+    pub name: &'static str,
+    /// One line for people.
+    pub about: &'static str,
+}
+
+/// A player's answer, judged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Judged {
+    /// Whether it is a solving move.
+    pub solved: bool,
+    /// Why, in the game's words: for a wrong answer, the solver's
+    /// refutation.
+    pub why: String,
+}
+
+/// Finds a puzzle of a kind from a seed, or `None` where that seed gives
+/// none; `Err` for a kind the game does not make.
+pub type FindPuzzle =
+    fn(kind: &str, seed: Seed, resources: &crate::Resources) -> Result<Option<Puzzle>, String>;
+/// Proves a stored puzzle again, or says what does not hold.
+pub type CheckPuzzle = fn(puzzle: &Puzzle, resources: &crate::Resources) -> Result<(), String>;
+/// Judges a player's move (the game's action, as JSON) in the puzzle.
+pub type JudgePuzzle =
+    fn(puzzle: &Puzzle, action: &Value, resources: &crate::Resources) -> Result<Judged, String>;
+
+/// What a game brings to make and judge puzzles.
+#[derive(Clone, Copy)]
+pub struct PuzzleBook {
+    /// The kinds it makes.
+    pub kinds: &'static [PuzzleKind],
+    /// Finds one from a seed.
+    pub find: FindPuzzle,
+    /// Proves a stored one again.
+    pub check: CheckPuzzle,
+    /// Judges an answer.
+    pub judge: JudgePuzzle,
+}
+
+impl PuzzleBook {
+    /// The kind called `name`, or a one-line error naming the kinds there are.
+    pub fn kind(&self, name: &str) -> Result<&PuzzleKind, String> {
+        self.kinds.iter().find(|k| k.name == name).ok_or_else(|| {
+            let known: Vec<&str> = self.kinds.iter().map(|k| k.name).collect();
+            format!(
+                "no puzzles of kind {name:?}; the kinds are {}",
+                known.join(", ")
+            )
+        })
+    }
+}
