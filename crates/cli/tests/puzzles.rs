@@ -146,3 +146,22 @@ fn what_is_not_a_puzzle_is_refused_in_one_line() {
     assert!(err.contains("not a puzzle"), "{err}");
     let _ = std::fs::remove_file(&file);
 }
+
+/// Every shipped set: a sample of each proved again by its game's solver
+/// (all of them: `parlor puzzles check FILE`).
+#[test]
+fn the_shipped_puzzles_prove_again() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/puzzles");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "jsonl") {
+            let (code, out, err) =
+                parlor(&["puzzles", "check", path.to_str().unwrap(), "--sample", "12"]);
+            assert_eq!(code, 0, "{}: {out}{err}", path.display());
+            assert!(out.contains("12 puzzles checked, 0 failed"), "{out}");
+            files += 1;
+        }
+    }
+    assert!(files >= 5, "the shipped sets: {files}");
+}
