@@ -3,9 +3,10 @@
 //! A game that makes puzzles brings a [`PuzzleBook`] to the registry
 //! ([`crate::Extras::puzzles`]): how to find one from a seed, how to prove a
 //! stored one again, and how to judge a player's answer. Hosts know a
-//! puzzle only as a [`Puzzle`]: the game's config of a match that starts at
-//! the position (so it is played like any game), the seat that solves it,
-//! and the game's own proof, which they store and show but never read.
+//! puzzle only as a [`Puzzle`]: the game record that leads to the position
+//! (replayed, it is the match the puzzle is played in, like any game), the
+//! seat that solves it, and the game's own proof, which they store and
+//! show but never read.
 
 use crate::Seed;
 use serde::{Deserialize, Serialize};
@@ -20,8 +21,10 @@ pub struct Puzzle {
     pub kind: String,
     /// The seed it was found from: `find(kind, seed)` finds it again.
     pub seed: Seed,
-    /// The config of a match that starts at the puzzle's position.
-    pub config: Value,
+    /// The game record (as [`crate::Registry::replay`] reads it) that
+    /// leads to the puzzle's position: replayed, it is the match the
+    /// puzzle is played in.
+    pub record: Value,
     /// The seat whose move the puzzle asks for.
     pub seat: usize,
     /// What makes two puzzles the same (the position up to the game's

@@ -348,7 +348,7 @@ fn themes(puzzle: &Puzzle) -> Vec<String> {
 fn find_hosted(
     kind: &str,
     seed: parlor_core::Seed,
-    _: &parlor_core::Resources,
+    resources: &parlor_core::Resources,
 ) -> Result<Option<parlor_core::Puzzle>, String> {
     let (spots, misere) = kind_of(kind)?;
     let solver = Solver::new();
@@ -356,16 +356,13 @@ fn find_hosted(
     let Some(found) = find(&solver, spots, misere, &mut rng).map_err(|e| e.to_string())? else {
         return Ok(None);
     };
-    let record: Record = found
-        .record
-        .parse()
-        .map_err(|e: crate::wgosa::NotationError| e.to_string())?;
+    let table = table_of(&found, resources)?;
     Ok(Some(parlor_core::Puzzle {
         game: <crate::Sprouts as parlor_core::Game>::INFO.name.to_string(),
         kind: kind.to_string(),
         seed,
-        config: serde_json::json!({"spots": spots, "misere": misere, "start": found.record}),
-        seat: record.moves.len() % 2,
+        record: serde_json::to_value(table.record()).map_err(|e| e.to_string())?,
+        seat: table.record().actions.len() % 2,
         key: key(&found).map_err(|e| e.to_string())?,
         answers: vec![found.answer().to_string()],
         themes: themes(&found),
@@ -374,20 +371,54 @@ fn find_hosted(
     }))
 }
 
-/// The game's puzzle inside a host's, and the position it starts from.
-fn unpack(puzzle: &parlor_core::Puzzle) -> Result<(Puzzle, crate::game::Config), String> {
-    let inner: Puzzle = serde_json::from_value(puzzle.proof.clone())
-        .map_err(|e| format!("not a Sprouts puzzle's proof: {e}"))?;
-    let config: crate::game::Config = serde_json::from_value(puzzle.config.clone())
-        .map_err(|e| format!("not a Sprouts puzzle's rules: {e}"))?;
-    if config.start.as_deref() != Some(inner.record.as_str()) {
-        return Err("the puzzle's rules do not start from its proof's record".into());
+/// The table at the puzzle's position: a new game whose moves are the
+/// record's, each as its text.
+fn table_of(
+    puzzle: &Puzzle,
+    resources: &parlor_core::Resources,
+) -> Result<parlor_core::Match<crate::Sprouts>, String> {
+    use parlor_core::{Actor, Seat};
+    let record: Record = puzzle
+        .record
+        .parse()
+        .map_err(|e: crate::wgosa::NotationError| e.to_string())?;
+    let config = crate::game::Config {
+        spots: record.spots,
+        misere: record.misere,
+        start: None,
+    };
+    let mut table = parlor_core::Match::new(config, 0, resources).map_err(|e| e.to_string())?;
+    for (i, m) in record.moves.iter().enumerate() {
+        table
+            .apply(
+                Actor::Seat(Seat(i % 2)),
+                crate::game::Action::new(m.to_string()),
+            )
+            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
     }
-    Ok((inner, config))
+    Ok(table)
 }
 
-fn check_hosted(puzzle: &parlor_core::Puzzle, _: &parlor_core::Resources) -> Result<(), String> {
-    let (inner, _) = unpack(puzzle)?;
+/// The game's puzzle inside a host's, and the table at its position (the
+/// host's record, replayed, must be that table's).
+fn unpack(
+    puzzle: &parlor_core::Puzzle,
+    resources: &parlor_core::Resources,
+) -> Result<(Puzzle, parlor_core::Match<crate::Sprouts>), String> {
+    let inner: Puzzle = serde_json::from_value(puzzle.proof.clone())
+        .map_err(|e| format!("not a Sprouts puzzle's proof: {e}"))?;
+    let table = table_of(&inner, resources)?;
+    if serde_json::to_value(table.record()).ok().as_ref() != Some(&puzzle.record) {
+        return Err("the puzzle's record is not its proof's game".into());
+    }
+    Ok((inner, table))
+}
+
+fn check_hosted(
+    puzzle: &parlor_core::Puzzle,
+    resources: &parlor_core::Resources,
+) -> Result<(), String> {
+    let (inner, _) = unpack(puzzle, resources)?;
     inner.check().map_err(|e| e.to_string())?;
     if puzzle.answers != [inner.answer()] {
         return Err(format!(
@@ -404,17 +435,16 @@ fn judge_hosted(
     action: &serde_json::Value,
     resources: &parlor_core::Resources,
 ) -> Result<Judged, String> {
-    use parlor_core::{Actor, Game, Seat};
-    let (inner, config) = unpack(puzzle)?;
+    use parlor_core::{Actor, Seat};
+    let (inner, mut table) = unpack(puzzle, resources)?;
     let action: crate::game::Action = serde_json::from_value(action.clone()).map_err(|e| {
         format!("not a Sprouts move: {e}; a move is WGOSA text (\"1(4)2\") or a drawn curve")
     })?;
-    let mut table = crate::Sprouts::new(&config, 0, resources).map_err(|e| e.to_string())?;
-    let before = table.position().clone();
+    let before = table.state().position().clone();
     table
         .apply(Actor::Seat(Seat(puzzle.seat)), action)
         .map_err(|e| e.to_string())?;
-    let played = crate::canonical_reduced(table.position());
+    let played = crate::canonical_reduced(table.state().position());
     // The verdict on the class of moves the player's move is in.
     for v in &inner.moves {
         let Ok(m) = v.mv.parse::<crate::WgosaMove>() else {
@@ -531,6 +561,15 @@ mod tests {
                 Some(puzzle.clone())
             );
             (BOOK.check)(&puzzle, &resources).unwrap();
+            // The record replays to the table at the position, the seat to
+            // move the puzzle's.
+            let record: parlor_core::Record<crate::Sprouts> =
+                serde_json::from_value(puzzle.record.clone()).unwrap();
+            let table = parlor_core::Match::replay(&record, &resources).unwrap();
+            assert_eq!(
+                parlor_core::Game::to_act(table.state()),
+                parlor_core::ToAct::One(parlor_core::Seat(puzzle.seat))
+            );
             let inner: Puzzle = serde_json::from_value(puzzle.proof.clone()).unwrap();
             for v in &inner.moves {
                 let judged = (BOOK.judge)(&puzzle, &serde_json::json!(v.mv), &resources).unwrap();
