@@ -64,7 +64,7 @@ pub fn registry() -> Registry {
                 configs(lexicon).into_iter().map(suite).collect()
             }),
             view_actions: None,
-            puzzles: None,
+            puzzles: Some(parlor_twingrid::puzzle::BOOK),
         });
     registry
 }

@@ -39,6 +39,7 @@ pub mod bot;
 pub mod conformance;
 mod game;
 pub mod grid;
+pub mod puzzle;
 mod turns;
 
 pub use game::{Placement, PlacementScore, View};
