@@ -3,10 +3,8 @@
 
 use crate::dict::DictArgs;
 use anyhow::{bail, Result};
-use parlor_core::{
-    events_seen_by, Actor, AgentContext, Budget, Game, Level, Match, Resources, Seat, Seed, ToAct,
-    Viewer,
-};
+use parlor_core::selfplay::{agents_for, play_out};
+use parlor_core::{Game, Level, Match, Resources, Seed};
 
 /// The options every `selfplay` command takes.
 #[derive(clap::Args)]
@@ -78,48 +76,11 @@ pub fn play_one<G: Game>(
     fallback: &[G::Action],
 ) -> Result<Match<G>> {
     let mut m: Match<G> = Match::new(config.clone(), seed, resources)?;
-    let mut agents = Vec::new();
-    for (s, level) in by_seat.into_iter().enumerate() {
-        let mut agent = G::agent(config, level, seed ^ (s as u64 + 1), resources)?;
-        // The start's events (a deal) first.
-        for step in m.history() {
-            agent.observe(Seat(s), &events_seen_by::<G>(step, Viewer::Seat(Seat(s))));
-        }
-        agents.push(agent);
-    }
-    while let Some(&seat) = match m.state().to_act() {
-        ToAct::Over | ToAct::Chance => None,
-        t => Some(t.seats()),
-    }
-    .as_ref()
-    .and_then(|s| s.first())
-    {
-        let view = m.state().view(Viewer::Seat(seat));
-        let legal = m.state().legal_actions(seat);
-        let ctx = AgentContext {
-            seat,
-            view: &view,
-            legal: legal.as_deref(),
-            budget: Budget::nodes(1),
-        };
-        let choice = agents[seat.0].choose(&ctx);
-        let accepted = choice.and_then(|a| m.apply(Actor::Seat(seat), a).ok());
-        let Some(events) = accepted.or_else(|| {
-            fallback
-                .iter()
-                .find_map(|a| m.apply(Actor::Seat(seat), a.clone()).ok())
-        }) else {
-            bail!(
-                "seed {seed}: seat {} had no move the game accepts",
-                seat.0 + 1
-            );
-        };
-        // Each agent follows the game as its seat sees it.
-        for (s, agent) in agents.iter_mut().enumerate() {
-            let seen = events_seen_by::<G>(&events, Viewer::Seat(Seat(s)));
-            agent.observe(Seat(s), &seen);
-        }
-    }
+    let mut agents = agents_for(&m, &by_seat, seed, resources)?;
+    play_out(&mut m, &mut agents, fallback, |_| {
+        std::ops::ControlFlow::Continue(())
+    })
+    .map_err(|e| anyhow::anyhow!("seed {seed}: {e}"))?;
     Ok(m)
 }
 

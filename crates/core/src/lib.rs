@@ -142,6 +142,7 @@ mod resources;
 mod rng;
 pub mod sealed_bid;
 mod seat;
+pub mod selfplay;
 
 pub use agent::{Agent, AgentContext, Budget, Cancel, Level, RandomAgent};
 pub use clock::{ClockView, Clocks, Expiry, RoundView, SeatClockView, Step, TimeControl, Timer};

@@ -13,11 +13,13 @@
 
 use crate::bot::{placements, Query, Table};
 use crate::{Action, Placement, TwinGrids};
+use parlor_core::selfplay::{agents_for, play_out};
 use parlor_core::{
-    Actor, AgentContext, Budget, Game, GameRng, Judged, Level, Match, PuzzleBook, PuzzleKind,
-    Resources, Seat, Seed, ToAct, Viewer,
+    Budget, Game, GameRng, Judged, Level, Match, PuzzleBook, PuzzleKind, Resources, Seat, Seed,
+    ToAct, Viewer,
 };
 use serde::{Deserialize, Serialize};
+use std::ops::ControlFlow;
 
 /// How far the best placement must lead the next, in points (and by a
 /// fifth of the next's score).
@@ -123,40 +125,28 @@ fn find(
     let config = crate::Config::default();
     let mut table =
         Match::<TwinGrids>::new(config.clone(), seed, resources).map_err(|e| e.to_string())?;
-    let mut bots =
-        [0u64, 1].map(|s| TwinGrids::agent(&config, Level::Easy, seed.wrapping_add(s), resources));
+    let mut bots = agents_for(&table, &[Level::Easy, Level::Easy], seed, resources)
+        .map_err(|e| e.to_string())?;
     let mut candidates: Vec<parlor_core::Record<TwinGrids>> = Vec::new();
-    for _ in 0..table.state().action_bound() {
-        let ToAct::One(seat) = table.state().to_act() else {
-            break;
+    let mut failed = None;
+    play_out(&mut table, &mut bots, &[], |m| {
+        let found = match playing(m.state()) {
+            Some(seat) => best_of(m.state(), seat, resources, LISTED).map(|b| clear_lead(&b)),
+            None => Ok(false),
         };
-        if playing(table.state()).is_some()
-            && clear_lead(&best_of(table.state(), seat, resources, LISTED)?)
-        {
-            candidates.push(table.record().clone());
-        }
-        let view = table.state().view(Viewer::Seat(seat));
-        let legal = table.state().legal_actions(seat);
-        let bot = bots[seat.0].as_mut().map_err(|e| e.to_string())?;
-        let ctx = AgentContext {
-            seat,
-            view: &view,
-            legal: legal.as_deref(),
-            budget: Budget::nodes(1),
-        };
-        let action = bot.choose(&ctx).ok_or("a bot did not act")?;
-        let events = table
-            .apply(Actor::Seat(seat), action)
-            .map_err(|e| e.to_string())?;
-        for (s, b) in bots.iter_mut().enumerate() {
-            if let Ok(b) = b {
-                let seen: Vec<_> = events
-                    .iter()
-                    .filter_map(|e| TwinGrids::event_view(e, Viewer::Seat(Seat(s))))
-                    .collect();
-                b.observe(Seat(s), &seen);
+        match found {
+            Ok(true) => candidates.push(m.record().clone()),
+            Ok(false) => {}
+            Err(e) => {
+                failed = Some(e);
+                return ControlFlow::Break(());
             }
         }
+        ControlFlow::Continue(())
+    })
+    .map_err(|e| e.to_string())?;
+    if let Some(e) = failed {
+        return Err(e);
     }
     if candidates.is_empty() {
         return Ok(None);
