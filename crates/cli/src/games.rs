@@ -56,7 +56,7 @@ pub fn registry() -> Registry {
                 configs(lexicon).into_iter().map(suite).collect()
             }),
             view_actions: None,
-            puzzles: None,
+            puzzles: Some(parlor_wordchain::puzzle::BOOK),
         })
         .register_with::<parlor_twingrid::TwinGrids>(Extras {
             suites: Some(|_, lexicon| {

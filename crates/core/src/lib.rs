@@ -151,7 +151,10 @@ pub use game::{
     Preset, ScoreWords, Setting, SettingKind, SettingOption, WordListNeed,
 };
 pub use helper::{HelpError, NoHelper, Query};
-pub use puzzle::{CheckPuzzle, FindPuzzle, JudgePuzzle, Judged, Puzzle, PuzzleBook, PuzzleKind};
+pub use puzzle::{
+    clear_lead, CheckPuzzle, FindPuzzle, JudgePuzzle, Judged, Puzzle, PuzzleBook, PuzzleKind,
+    LEAD_POINTS,
+};
 pub use record::{LexiconStamp, Match, Record, RecordError, RecordedAction, RECORD_VERSION};
 pub use registry::{
     ActionError, Applied, DynAgent, DynMatch, Extras, GameEntry, Registry, RegistryError,

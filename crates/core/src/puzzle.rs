@@ -96,3 +96,27 @@ impl PuzzleBook {
         })
     }
 }
+
+/// How far the best answer must lead the next best for a "find the best"
+/// puzzle (a word's score): by [`LEAD_POINTS`] and a fifth of the next's.
+pub fn clear_lead(best: u32, next: u32) -> bool {
+    best >= next.saturating_add(LEAD_POINTS) && u64::from(best) * 5 >= u64::from(next) * 6
+}
+
+/// The least lead of [`clear_lead`], in points.
+pub const LEAD_POINTS: u32 = 5;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lead_is_clear_by_five_points_and_a_fifth() {
+        assert!(clear_lead(10, 5));
+        assert!(!clear_lead(9, 5));
+        assert!(clear_lead(60, 50));
+        assert!(!clear_lead(59, 50));
+        assert!(clear_lead(5, 0));
+        assert!(!clear_lead(u32::MAX, u32::MAX));
+    }
+}

@@ -85,6 +85,39 @@ pub fn play_out<G: Game>(
     }
 }
 
+impl From<NoMove> for String {
+    fn from(e: NoMove) -> String {
+        e.to_string()
+    }
+}
+
+/// Plays `table` on as [`play_out`] does and gives the record up to each
+/// position `wanted` says yes to (a puzzle search's candidates).
+pub fn positions_where<G: Game, E: From<NoMove>>(
+    table: &mut Match<G>,
+    agents: &mut [Box<dyn Agent<G>>],
+    mut wanted: impl FnMut(&Match<G>) -> Result<bool, E>,
+) -> Result<Vec<crate::Record<G>>, E> {
+    let mut found = Vec::new();
+    let mut failed = None;
+    play_out(table, agents, &[], |m| match wanted(m) {
+        Ok(yes) => {
+            if yes {
+                found.push(m.record().clone());
+            }
+            ControlFlow::Continue(())
+        }
+        Err(e) => {
+            failed = Some(e);
+            ControlFlow::Break(())
+        }
+    })?;
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(found),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,25 +5,20 @@
 //! random scoring words make varied grids): before
 //! each word, every placement of every dictionary word is scored
 //! ([`crate::bot::placements`], the same scoring as the game's), and the
-//! turns where the best word leads every other word by at least [`MARGIN`]
-//! points and a fifth are candidates; one is chosen at random. The proof
+//! turns where the best word leads every other word by at least
+//! [`parlor_core::LEAD_POINTS`] points and a fifth are candidates; one is chosen at random. The proof
 //! is the best placements in order with their scores. A player solves the
 //! puzzle with a placement that scores the most (the best word, at any
 //! column where it scores that).
 
 use crate::bot::{placements, Query, Table};
 use crate::{Action, Placement, TwinGrids};
-use parlor_core::selfplay::{agents_for, play_out};
+use parlor_core::selfplay::{agents_for, positions_where};
 use parlor_core::{
     Budget, Game, GameRng, Judged, Level, Match, PuzzleBook, PuzzleKind, Resources, Seat, Seed,
     ToAct, Viewer,
 };
 use serde::{Deserialize, Serialize};
-use std::ops::ControlFlow;
-
-/// How far the best placement must lead the next, in points (and by a
-/// fifth of the next's score).
-pub const MARGIN: u32 = 5;
 
 /// How many of the best placements a proof lists.
 const LISTED: usize = 10;
@@ -97,7 +92,7 @@ fn best_of(
 
 /// Whether the best word leads every other word by the margin (the best
 /// word may score the most at several columns: each of them solves).
-fn clear_lead(best: &[Scored]) -> bool {
+fn lead(best: &[Scored]) -> bool {
     let Some(first) = best.first() else {
         return false;
     };
@@ -105,7 +100,7 @@ fn clear_lead(best: &[Scored]) -> bool {
         .iter()
         .find(|s| s.word != first.word)
         .map_or(0, |s| s.score);
-    first.score >= next + MARGIN && first.score * 5 >= next * 6
+    parlor_core::clear_lead(first.score, next)
 }
 
 /// The seat to play a word now, if it is that moment.
@@ -127,27 +122,10 @@ fn find(
         Match::<TwinGrids>::new(config.clone(), seed, resources).map_err(|e| e.to_string())?;
     let mut bots = agents_for(&table, &[Level::Easy, Level::Easy], seed, resources)
         .map_err(|e| e.to_string())?;
-    let mut candidates: Vec<parlor_core::Record<TwinGrids>> = Vec::new();
-    let mut failed = None;
-    play_out(&mut table, &mut bots, &[], |m| {
-        let found = match playing(m.state()) {
-            Some(seat) => best_of(m.state(), seat, resources, LISTED).map(|b| clear_lead(&b)),
-            None => Ok(false),
-        };
-        match found {
-            Ok(true) => candidates.push(m.record().clone()),
-            Ok(false) => {}
-            Err(e) => {
-                failed = Some(e);
-                return ControlFlow::Break(());
-            }
-        }
-        ControlFlow::Continue(())
-    })
-    .map_err(|e| e.to_string())?;
-    if let Some(e) = failed {
-        return Err(e);
-    }
+    let mut candidates = positions_where(&mut table, &mut bots, |m| match playing(m.state()) {
+        Some(seat) => best_of(m.state(), seat, resources, LISTED).map(|b| lead(&b)),
+        None => Ok(false),
+    })?;
     if candidates.is_empty() {
         return Ok(None);
     }
@@ -244,7 +222,7 @@ fn check(puzzle: &parlor_core::Puzzle, resources: &Resources) -> Result<(), Stri
                 .collect::<Vec<_>>()
         ));
     }
-    if !clear_lead(&best) {
+    if !lead(&best) {
         return Err("the proof does not hold: the best does not lead by the margin".into());
     }
     // The game's own scoring gives the answer its score.

@@ -122,6 +122,42 @@ impl Seen {
     }
 }
 
+/// Every play the hand in `view` may make on its link card: the cards it
+/// may take (a dice throw's limit) and, where each word may be played once,
+/// none played before. `None` where the view shows no hand or no link.
+pub fn search_view<'a>(
+    index: &'a WordIndex,
+    view: &View,
+    rules: &ScoreRules,
+) -> Option<best::Search<'a>> {
+    let (Some(hand), Some(link)) = (&view.hand, view.link) else {
+        return None;
+    };
+    let limits = Limits {
+        max_from_hand: view.max_from_hand.unwrap_or(usize::MAX),
+    };
+    let mut found = best::search(index, hand, link, rules, limits);
+    if view.config.once_only {
+        let played: BTreeSet<&str> = view
+            .log
+            .iter()
+            .filter_map(|e| match e {
+                LogEntry::Play {
+                    words, challenge, ..
+                } if challenge.is_none_or(|(_, up)| !up) => {
+                    Some(words.iter().map(|w| w.word.as_str()))
+                }
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        found
+            .candidates
+            .retain(|c| !played.contains(index.word(c.word as usize)));
+    }
+    Some(found)
+}
+
 impl Bot {
     /// A bot at `level` for a table with `config`.
     pub fn new(
@@ -146,33 +182,8 @@ impl Bot {
 
     /// The play this seat would make now, if any.
     pub fn choose_play(&mut self, view: &View, me: usize) -> Option<Play> {
-        let (Some(hand), Some(link)) = (&view.hand, view.link) else {
-            return None;
-        };
-        let limits = Limits {
-            max_from_hand: view.max_from_hand.unwrap_or(usize::MAX),
-        };
         let index = Arc::clone(&self.index);
-        let mut found = best::search(&index, hand, link, &self.rules, limits);
-        if view.config.once_only {
-            let played: BTreeSet<&str> = view
-                .log
-                .iter()
-                .filter_map(|e| match e {
-                    LogEntry::Play {
-                        words, challenge, ..
-                    } if challenge.is_none_or(|(_, up)| !up) => {
-                        Some(words.iter().map(|w| w.word.as_str()))
-                    }
-                    _ => None,
-                })
-                .flatten()
-                .collect();
-            let index = &self.index;
-            found
-                .candidates
-                .retain(|c| !played.contains(index.word(c.word as usize)));
-        }
+        let mut found = search_view(&index, view, &self.rules)?;
         let mut cands = std::mem::take(&mut found.candidates);
         if cands.is_empty() {
             return None;

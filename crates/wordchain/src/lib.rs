@@ -52,6 +52,7 @@ pub mod conformance;
 mod game;
 pub use game::{PlayPreview, PlayQuery};
 pub mod pack;
+pub mod puzzle;
 pub mod scoring;
 #[cfg(test)]
 mod tests;
