@@ -23,7 +23,7 @@ pub fn registry() -> Registry {
                 .collect()
             }),
             view_actions: None,
-            puzzles: None,
+            puzzles: Some(parlor_wordsprout::puzzle::BOOK),
         })
         .register_with::<parlor_gobble::Gobble>(Extras {
             suites: Some(|_, lexicon| {

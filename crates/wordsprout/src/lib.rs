@@ -91,6 +91,7 @@ pub mod hint;
 pub mod judge;
 pub mod language;
 pub mod plurals;
+pub mod puzzle;
 pub mod rules;
 pub mod solve;
 
