@@ -31,7 +31,7 @@ pub fn registry() -> Registry {
                 configs(lexicon).into_iter().map(suite).collect()
             }),
             view_actions: Some(parlor_gobble::client::view_actions),
-            puzzles: None,
+            puzzles: Some(parlor_gobble::puzzle::BOOK),
         })
         .register_with::<parlor_sprouts::Sprouts>(Extras {
             suites: Some(|_, _| {

@@ -64,6 +64,7 @@ mod dice;
 pub mod game;
 mod keyphrase;
 pub mod prove;
+pub mod puzzle;
 mod rng;
 mod scoring;
 pub mod search;
