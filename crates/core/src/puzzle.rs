@@ -106,9 +106,62 @@ pub fn clear_lead(best: u32, next: u32) -> bool {
 /// The least lead of [`clear_lead`], in points.
 pub const LEAD_POINTS: u32 = 5;
 
+/// The day's puzzle of a set of `count` (its place in the set) on `day`,
+/// counted in days since 1970-01-01 (UTC): the same on every machine and
+/// after every restart. Each set is dealt in rounds of `count` days, in an
+/// order drawn afresh for each round, so no puzzle comes back before all
+/// the others have had their day.
+pub fn of_the_day(day: i64, game: &str, kind: &str, count: usize) -> Option<usize> {
+    if count == 0 {
+        return None;
+    }
+    let n = count as i64;
+    let (round, place) = (day.div_euclid(n), day.rem_euclid(n) as usize);
+    // FNV-1a over the set's name and the round: a fixed, documented hash
+    // (the standard library's may change between releases).
+    let mut seed: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in format!("parlor daily/{game}/{kind}/{round}").bytes() {
+        seed ^= u64::from(b);
+        seed = seed.wrapping_mul(0x0100_0000_01b3);
+    }
+    let mut order: Vec<usize> = (0..count).collect();
+    crate::GameRng::from_seed(seed).shuffle(&mut order);
+    Some(order[place])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_day_s_puzzle_is_fixed_and_none_comes_back_within_a_round() {
+        assert_eq!(
+            of_the_day(20_000, "sprouts", "normal-5", 100),
+            of_the_day(20_000, "sprouts", "normal-5", 100)
+        );
+        assert_eq!(of_the_day(3, "gobble", "longest-4x4", 0), None);
+        // The days of one round (days 20,000 to 20,099 form round 200) deal
+        // every puzzle once.
+        let round: std::collections::BTreeSet<usize> = (20_000..20_100)
+            .map(|d| of_the_day(d, "sprouts", "normal-5", 100).unwrap())
+            .collect();
+        assert_eq!(round.len(), 100);
+        // Another set, another order; days before 1970 too.
+        let other: Vec<usize> = (20_000..20_010)
+            .map(|d| of_the_day(d, "gobble", "longest-4x4", 100).unwrap())
+            .collect();
+        let this: Vec<usize> = (20_000..20_010)
+            .map(|d| of_the_day(d, "sprouts", "normal-5", 100).unwrap())
+            .collect();
+        assert_ne!(other, this);
+        assert!(of_the_day(-5, "sprouts", "normal-5", 7).unwrap() < 7);
+        // Pinned: a change here would make servers of two releases
+        // disagree on a day's puzzle, and change past days' histories.
+        let days: Vec<usize> = (20_000..20_004)
+            .map(|d| of_the_day(d, "sprouts", "normal-5", 100).unwrap())
+            .collect();
+        assert_eq!(days, [42, 57, 11, 90]);
+    }
 
     #[test]
     fn a_lead_is_clear_by_five_points_and_a_fifth() {
