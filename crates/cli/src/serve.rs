@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// Options of `parlor serve`.
+/// Options of `parlor serve`. Each group of flags sets one group of the
+/// server's [`Settings`], and takes its defaults from
+/// `Settings::default()`: a default is written once, in the server.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Address to listen on. The default serves this machine only; give
@@ -21,13 +23,34 @@ pub struct Args {
     /// ~/.local/share/parlor).
     #[arg(long, value_name = "URL")]
     pub db: Option<String>,
+    #[command(flatten)]
+    pub bots: BotArgs,
+    #[command(flatten)]
+    pub word_lists: WordListArgs,
+    #[command(flatten)]
+    pub connections: ConnectionArgs,
+    #[command(flatten)]
+    pub games: GameArgs,
+    #[command(flatten)]
+    pub runtime: RuntimeArgs,
+}
+
+/// Computer players ([`parlor_server::Bots`]).
+#[derive(clap::Args, Debug)]
+pub struct BotArgs {
     /// Pause before a bot moves, in milliseconds (so people see the move).
-    #[arg(long, default_value_t = 400, value_name = "MS")]
+    #[arg(long, default_value_t = Settings::default().bots.bot_delay.as_millis() as u64, value_name = "MS")]
     pub bot_delay_ms: u64,
     /// Pause between a bot's entries while a round clock runs (Gobble), in
     /// milliseconds.
-    #[arg(long, default_value_t = 3000, value_name = "MS")]
+    #[arg(long, default_value_t = Settings::default().bots.bot_delay_clocked.as_millis() as u64, value_name = "MS")]
     pub bot_clocked_delay_ms: u64,
+}
+
+/// Word lists: those the server offers, and players' uploads
+/// ([`parlor_server::WordLists`]).
+#[derive(clap::Args, Debug)]
+pub struct WordListArgs {
     /// A word list games on this server may use (repeatable): one word per
     /// line, words with a capital letter (proper nouns) skipped unless
     /// --fold-case; its name is the file name without extension
@@ -42,12 +65,29 @@ pub struct Args {
     pub fold_case: bool,
     /// Largest word list a player may upload (POST /api/word-lists), in
     /// bytes.
-    #[arg(long, default_value_t = 8 * 1024 * 1024, value_name = "BYTES")]
+    #[arg(long, default_value_t = Settings::default().word_lists.word_list_max_bytes, value_name = "BYTES")]
     pub word_list_max_bytes: usize,
     /// Most bytes all uploaded word lists may take in the database
     /// together; past it, uploads of new lists are refused.
-    #[arg(long, default_value_t = 512 * 1024 * 1024, value_name = "BYTES")]
+    #[arg(long, default_value_t = Settings::default().word_lists.word_lists_max_total_bytes, value_name = "BYTES")]
     pub word_lists_max_total_bytes: u64,
+    /// Most bytes of data the games derive from word lists and settings
+    /// and share (Word Sprout's valid strings, about 20 MiB for `en` under
+    /// the core rules; Gobble's tries), kept in memory together; settings
+    /// whose data alone would take more are refused.
+    #[arg(long, default_value_t = Settings::default().word_lists.derived_cache_bytes, value_name = "BYTES")]
+    pub derived_cache_bytes: usize,
+    /// Most bytes of that data the games of one client address may hold;
+    /// past it that client's new settings wait (`busy`), and the rest
+    /// stays for the others. Default: a quarter of --derived-cache-bytes.
+    #[arg(long, value_name = "BYTES")]
+    pub derived_cache_per_client: Option<usize>,
+}
+
+/// Connections and what clients may ask for ([`parlor_server::Connections`],
+/// [`parlor_server::Rates`]).
+#[derive(clap::Args, Debug)]
+pub struct ConnectionArgs {
     /// Do not meter clients (every address may create, play and upload
     /// without limit). For load tests run from one machine only: on a
     /// server others can reach, the limits are what keep one client from
@@ -66,35 +106,30 @@ pub struct Args {
     /// Most connections open at once (HTTP and WebSocket); past it new
     /// ones are answered 503 and closed at once. Lowered to three quarters
     /// of the open-file limit where that is smaller.
-    #[arg(long, default_value_t = Settings::default().max_connections, value_name = "N")]
+    #[arg(long, default_value_t = Settings::default().connections.max_connections, value_name = "N")]
     pub max_connections: usize,
     /// Most connections one client address (IPv6: its /64) may hold open
     /// at once, HTTP and WebSocket alike; past it new ones are answered 429
     /// and closed. At most a quarter of --max-connections. Off with
     /// --no-rate-limits.
-    #[arg(long, default_value_t = Settings::default().max_connections_per_address, value_name = "N")]
+    #[arg(long, default_value_t = Settings::default().connections.max_connections_per_address, value_name = "N")]
     pub max_connections_per_address: usize,
-    /// Most bytes of data the games derive from word lists and settings
-    /// and share (Word Sprout's valid strings, about 20 MiB for `en` under
-    /// the core rules; Gobble's tries), kept in memory together; settings
-    /// whose data alone would take more are refused.
-    #[arg(long, default_value_t = parlor_server::DERIVED_CACHE_BYTES, value_name = "BYTES")]
-    pub derived_cache_bytes: usize,
-    /// Most bytes of that data the games of one client address may hold;
-    /// past it that client's new settings wait (`busy`), and the rest
-    /// stays for the others. Default: a quarter of --derived-cache-bytes.
-    #[arg(long, value_name = "BYTES")]
-    pub derived_cache_per_client: Option<usize>,
+}
+
+/// Games and their storage ([`parlor_server::Games`],
+/// [`parlor_server::Database`]).
+#[derive(clap::Args, Debug)]
+pub struct GameArgs {
     /// A game that is not over and in which nothing has happened for this
     /// many seconds (no move, nobody at the table) expires: it is aborted,
     /// over without a winner, and leaves the lists of running games (an
     /// unstarted rematch, a game its player left). 0: never.
-    #[arg(long, default_value_t = 7 * 24 * 3600, value_name = "SECONDS")]
+    #[arg(long, default_value_t = Settings::default().games.abandon_after.map_or(0, |d| d.as_secs()), value_name = "SECONDS")]
     pub abandon_after: u64,
     /// The database writer's least time from one commit's start to the
     /// next's, in microseconds, 0 to 100000 (0: back to back): a busy
     /// writer gathers more moves into each commit and its one sync.
-    #[arg(long, default_value_t = parlor_server::storage::DEFAULT_COMMIT_PACE.as_micros() as u64,
+    #[arg(long, default_value_t = Settings::default().database.commit_pace.as_micros() as u64,
           value_name = "MICROSECONDS",
           value_parser = clap::value_parser!(u64).range(0..=100_000))]
     pub commit_pace_us: u64,
@@ -102,6 +137,11 @@ pub struct Args {
     /// nim`, which measures the server rather than a game's rules and bots).
     #[arg(long, hide = true)]
     pub with_nim: bool,
+}
+
+/// The async runtime.
+#[derive(clap::Args, Debug)]
+pub struct RuntimeArgs {
     /// Async worker threads, 0 to 256 (0: half the cores, at least one: the
     /// database writer and the bots' threads take the others).
     #[arg(long, default_value_t = 0, value_name = "N",
@@ -115,6 +155,31 @@ pub struct Args {
     /// tokio's default). For measurements.
     #[arg(long, default_value_t = 0, value_name = "N", hide = true)]
     pub global_queue_interval: u32,
+}
+
+impl Args {
+    /// The server's settings these flags give: every setting without a
+    /// flag, and every flag not given, at its default.
+    pub fn settings(&self) -> Settings {
+        let mut settings = Settings::default();
+        let bots = &mut settings.bots;
+        bots.bot_delay = Duration::from_millis(self.bots.bot_delay_ms);
+        bots.bot_delay_clocked = Duration::from_millis(self.bots.bot_clocked_delay_ms);
+        let lists = &mut settings.word_lists;
+        lists.word_list_max_bytes = self.word_lists.word_list_max_bytes;
+        lists.word_lists_max_total_bytes = self.word_lists.word_lists_max_total_bytes;
+        lists.derived_cache_bytes = self.word_lists.derived_cache_bytes;
+        lists.derived_cache_per_client = self.word_lists.derived_cache_per_client;
+        settings.rates.rate_limits = !self.connections.no_rate_limits;
+        let conns = &mut settings.connections;
+        conns.trusted_proxies = self.connections.trusted_proxies.clone();
+        conns.max_connections = self.connections.max_connections;
+        conns.max_connections_per_address = self.connections.max_connections_per_address;
+        settings.games.abandon_after =
+            (self.games.abandon_after > 0).then(|| Duration::from_secs(self.games.abandon_after));
+        settings.database.commit_pace = Duration::from_micros(self.games.commit_pace_us);
+        settings
+    }
 }
 
 /// A `--trusted-proxy`: an address (a network of one) or a network.
@@ -155,23 +220,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(url) => DbUrl::parse(url)?,
         None => DbUrl::Sqlite(default_db()?),
     };
-    let settings = Settings {
-        bot_delay: Duration::from_millis(args.bot_delay_ms),
-        bot_delay_clocked: Duration::from_millis(args.bot_clocked_delay_ms),
-        word_list_max_bytes: args.word_list_max_bytes,
-        word_lists_max_total_bytes: args.word_lists_max_total_bytes,
-        rate_limits: !args.no_rate_limits,
-        trusted_proxies: args.trusted_proxies.clone(),
-        max_connections: args.max_connections,
-        max_connections_per_address: args.max_connections_per_address,
-        derived_cache_bytes: args.derived_cache_bytes,
-        derived_cache_per_client: args.derived_cache_per_client,
-        abandon_after: (args.abandon_after > 0).then(|| Duration::from_secs(args.abandon_after)),
-        commit_pace: Duration::from_micros(args.commit_pace_us),
-        ..Settings::default()
-    };
+    let settings = args.settings();
     let mut resources = parlor_core::Resources::embedded();
-    for path in &args.word_lists {
+    for path in &args.word_lists.word_lists {
         let bytes = std::fs::read(path)
             .with_context(|| format!("cannot read word list {}", path.display()))?;
         let name = path
@@ -179,7 +230,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .map(|s| s.to_string_lossy().to_string())
             .filter(|s| !s.is_empty())
             .with_context(|| format!("{} has no file name to name the list by", path.display()))?;
-        let case = if args.fold_case {
+        let case = if args.word_lists.fold_case {
             parlor_lexicon::Case::Fold
         } else {
             parlor_lexicon::Case::SkipCapitalised
@@ -214,7 +265,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let shown = db.to_string();
     let mut registry = crate::games::registry();
-    if args.with_nim {
+    if args.games.with_nim {
         registry.register::<parlor_core::doc_nim::Nim>();
     }
     parlor_server::serve_blocking(
@@ -224,10 +275,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.addr,
         settings,
         parlor_server::RuntimeOptions {
-            workers: (args.workers > 0).then_some(usize::from(args.workers)),
-            event_interval: (args.event_interval > 0).then_some(args.event_interval),
-            global_queue_interval: (args.global_queue_interval > 0)
-                .then_some(args.global_queue_interval),
+            workers: (args.runtime.workers > 0).then_some(usize::from(args.runtime.workers)),
+            event_interval: (args.runtime.event_interval > 0)
+                .then_some(args.runtime.event_interval),
+            global_queue_interval: (args.runtime.global_queue_interval > 0)
+                .then_some(args.runtime.global_queue_interval),
         },
         |server: &Server| {
             // The first line is read by `parlor serve-bench`: keep its shape.
@@ -241,4 +293,40 @@ pub fn run(args: Args) -> Result<ExitCode> {
     )
     .with_context(|| format!("cannot serve on {}", args.addr))?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        serve: Args,
+    }
+
+    /// `parlor serve` without flags runs on exactly the server's defaults:
+    /// the two cannot drift apart.
+    #[test]
+    fn no_flags_give_the_server_s_defaults() {
+        let cli = Cli::try_parse_from(["serve"]).unwrap();
+        assert_eq!(
+            format!("{:?}", cli.serve.settings()),
+            format!("{:?}", Settings::default())
+        );
+        let cli = Cli::try_parse_from([
+            "serve",
+            "--bot-delay-ms",
+            "0",
+            "--no-rate-limits",
+            "--abandon-after",
+            "0",
+        ])
+        .unwrap();
+        let s = cli.serve.settings();
+        assert_eq!(s.bots.bot_delay, Duration::ZERO);
+        assert!(!s.rates.rate_limits);
+        assert_eq!(s.games.abandon_after, None);
+    }
 }

@@ -7,7 +7,7 @@
 //! askers of an answer not yet known wait for one run rather than each
 //! starting its own.
 //!
-//! Bounded by bytes ([`crate::Settings::helper_cache_bytes`]: answers and
+//! Bounded by bytes ([`crate::Helper::helper_cache_bytes`]: answers and
 //! keys together), least recently asked out. An answer whose run was cut
 //! short for a reason of the moment (cancelled, the helper's queue full,
 //! the game could not be rebuilt) is not kept; an answer the helper gave

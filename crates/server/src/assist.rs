@@ -132,7 +132,8 @@ async fn run(
     // the helper is told to stop, so an abandoned request frees its slot.
     let cancel = parlor_core::Cancel::new();
     let _stop = CancelOnDrop(cancel.clone());
-    let budget = parlor_core::Budget::time(hub.settings().assist_think).with_cancel(cancel.clone());
+    let budget =
+        parlor_core::Budget::time(hub.settings().helper.assist_think).with_cancel(cancel.clone());
     let mut record = snapshot.record.clone();
     let resources = snapshot.resources.clone();
     let job = move || -> Ran {

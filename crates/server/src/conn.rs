@@ -4,14 +4,14 @@
 //! `axum::serve` has none of these, so the server runs its own accept loop
 //! over hyper's HTTP/1 connection (the same one `axum::serve` uses):
 //!
-//! - **cap**: at most `Settings::max_connections` connections are open at
+//! - **cap**: at most `Connections::max_connections` connections are open at
 //!   once (WebSockets included: the permit travels with the socket through
 //!   the upgrade). Past it, a new connection is answered `503 busy` and
 //!   closed as soon as it is accepted (reset without an answer when many
 //!   are being refused at once), and one line says so at most every ten
 //!   seconds.
 //! - **per-address cap**: one client address (IPv6 by its /64) holds at
-//!   most `Settings::max_connections_per_address` of them, never more
+//!   most `Connections::max_connections_per_address` of them, never more
 //!   than a quarter of the cap, so one address cannot take the room every
 //!   other client needs. Past it, `429 rate_limited` and closed. A
 //!   trusted proxy's connections are not counted here (it carries many
@@ -19,13 +19,13 @@
 //!   client instead, for the request's life (a WebSocket's whole life).
 //! - **header timeout**: a connection waiting for a request head (a new
 //!   one, or a keep-alive one after its last response) must deliver the
-//!   whole head within `Settings::header_timeout`, or it is closed. This is
+//!   whole head within `Connections::header_timeout`, or it is closed. This is
 //!   also the idle keep-alive timeout.
 //! - **body timeout**: a request body must arrive whole within
-//!   `Settings::body_timeout` of the request head; a late one is refused
+//!   `Connections::body_timeout` of the request head; a late one is refused
 //!   with `too_slow` (408) and the connection closed.
 //! - **write timeout**: a write that makes no progress for
-//!   `Settings::write_timeout` (a client that sends requests but does
+//!   `Connections::write_timeout` (a client that sends requests but does
 //!   not read the answers) fails, and hyper closes the connection and
 //!   drops the answer it held. Progress restarts the clock, as nginx's
 //!   `send_timeout` does: what is bounded is the memory held for a
@@ -249,19 +249,20 @@ pub(crate) async fn serve(
     let permits = open.permits.clone();
     let cap = open.cap;
     let by_address = open.by_address.clone();
-    let per_address = settings.rate_limits;
-    let trusted = settings.trusted_proxies.clone();
+    let per_address = settings.rates.rate_limits;
+    let trusted = settings.connections.trusted_proxies.clone();
     let refusing = Arc::new(Semaphore::new(REFUSALS_AT_ONCE));
     let refused = Refusals::default();
     let refused_address = Refusals::default();
     let accept_errors = Refusals::default();
-    let header_timeout = settings.header_timeout;
-    let body_timeout = settings.body_timeout;
-    let write_timeout = settings.write_timeout;
+    let header_timeout = settings.connections.header_timeout;
+    let body_timeout = settings.connections.body_timeout;
+    let write_timeout = settings.connections.write_timeout;
     let keepalive = socket2::TcpKeepalive::new()
-        .with_time(settings.tcp_keepalive)
+        .with_time(settings.connections.tcp_keepalive)
         .with_interval(
             settings
+                .connections
                 .tcp_keepalive
                 .div_f64(4.0)
                 .max(Duration::from_secs(1)),

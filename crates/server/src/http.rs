@@ -73,12 +73,12 @@ async fn meter(State(hub): State<Hub>, mut req: Request, next: axum::middleware:
     let client = crate::limits::client_address(
         req.headers(),
         req.extensions(),
-        &hub.settings().trusted_proxies,
+        &hub.settings().connections.trusted_proxies,
     );
     // A trusted proxy's connection carries many clients: each request (a
     // WebSocket for its whole life) takes its client's place instead.
     let mut slot = None;
-    if client.via_proxy && hub.settings().rate_limits {
+    if client.via_proxy && hub.settings().rates.rate_limits {
         if let Some(counts) = req.extensions().get::<crate::conn::ConnCounts>() {
             match counts.0.take(client.ip) {
                 Some(s) => slot = Some(std::sync::Arc::new(s)),
@@ -141,7 +141,7 @@ impl<T: DeserializeOwned> FromRequest<Hub> for Body<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, hub: &Hub) -> Result<Self, ApiError> {
-        let max = hub.settings().max_body;
+        let max = hub.settings().connections.max_body;
         let bytes = axum::body::to_bytes(req.into_body(), max)
             .await
             .map_err(|e| {

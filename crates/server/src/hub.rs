@@ -156,23 +156,24 @@ impl Hub {
         settings: Settings,
         shutdown: watch::Receiver<bool>,
     ) -> Hub {
-        let settings_bot_threads = settings.bot_threads.max(1);
+        let settings_bot_threads = settings.bots.bot_threads.max(1);
         let limits = crate::wordlists::Limits {
-            max_bytes: settings.word_list_max_bytes,
-            max_words: settings.word_list_max_words,
-            max_total_bytes: settings.word_lists_max_total_bytes,
-            cache_lists: settings.word_list_cache,
-            cache_bytes: settings.word_list_cache_bytes,
-            in_memory: settings.word_lists_in_memory,
+            max_bytes: settings.word_lists.word_list_max_bytes,
+            max_words: settings.word_lists.word_list_max_words,
+            max_total_bytes: settings.word_lists.word_lists_max_total_bytes,
+            cache_lists: settings.word_lists.word_list_cache,
+            cache_bytes: settings.word_lists.word_list_cache_bytes,
+            in_memory: settings.word_lists.word_lists_in_memory,
         };
         let presence = crate::presence::Presence::start(&store, &settings, shutdown.clone());
-        let leases = crate::lease::Leases::new(&store, presence.process(), settings.lease_ttl);
+        let leases =
+            crate::lease::Leases::new(&store, presence.process(), settings.cluster.lease_ttl);
         let limits_by_client = crate::limits::ClientLimits::new(&settings);
-        let answers = crate::answers::Answers::new(settings.helper_cache_bytes);
-        let creations = tokio::sync::Semaphore::new(settings.creations_at_once.max(1));
+        let answers = crate::answers::Answers::new(settings.helper.helper_cache_bytes);
+        let creations = tokio::sync::Semaphore::new(settings.games.creations_at_once.max(1));
         // One bound for what every game derives, on the server's lists and
         // the uploaded ones alike (which are added to these resources).
-        let resources = resources.with_derived_limit(settings.derived_cache_bytes);
+        let resources = resources.with_derived_limit(settings.word_lists.derived_cache_bytes);
         Hub {
             inner: Arc::new(Inner {
                 presence: Arc::new(presence),
@@ -234,7 +235,7 @@ impl Hub {
         kind: crate::limits::Kind,
         client: std::net::IpAddr,
     ) -> Result<(), ApiError> {
-        if !self.inner.settings.rate_limits {
+        if !self.inner.settings.rates.rate_limits {
             return Ok(());
         }
         self.inner.limits.check(kind, client)
@@ -254,7 +255,7 @@ impl Hub {
         crate::actor::Env {
             store: self.inner.store.clone(),
             settings: self.inner.settings.clone(),
-            time: self.inner.settings.time.clone(),
+            time: self.inner.settings.games.time.clone(),
             leases: self.inner.leases.clone(),
             presence: self.inner.presence.clone(),
             think_slots: self.inner.think_slots.clone(),
@@ -609,8 +610,9 @@ impl Hub {
             Some(client) => {
                 let settings = &self.inner.settings;
                 let share = settings
+                    .word_lists
                     .derived_cache_per_client
-                    .unwrap_or(settings.derived_cache_bytes / 4);
+                    .unwrap_or(settings.word_lists.derived_cache_bytes / 4);
                 resources.with_share(client_owner(client), share)
             }
             None => resources,
@@ -618,7 +620,7 @@ impl Hub {
         let game_resources = resources.clone();
         let entry2 = entry.clone();
         // A few builds at once: the rest wait their turn, briefly.
-        let wait = self.inner.settings.create_wait;
+        let wait = self.inner.settings.games.create_wait;
         let building = match tokio::time::timeout(wait, self.inner.creations.acquire()).await {
             Ok(Ok(permit)) => permit,
             _ => {
@@ -759,7 +761,7 @@ impl Hub {
             ));
         }
         let record = m.record_json();
-        let now = self.settings().time.now_ms();
+        let now = self.settings().games.time.now_ms();
         let id = new_game_id(now);
         let row = GameRow {
             id: id.clone(),
@@ -831,7 +833,7 @@ impl Hub {
         })
     }
 
-    /// Expires abandoned games (see [`crate::Settings::abandon_after`]):
+    /// Expires abandoned games (see [`crate::Games::abandon_after`]):
     /// every so often (a tenth of the limit, between 1 s and 10 min), the
     /// unfinished games whose stored status and creation are older than
     /// the limit are loaded and their actors asked to expire; each checks
@@ -839,7 +841,7 @@ impl Hub {
     /// shared database every process sweeps; the abort is a conditional
     /// write, so a game is aborted once.
     pub(crate) fn expire_abandoned(&self) {
-        let Some(limit) = self.settings().abandon_after else {
+        let Some(limit) = self.settings().games.abandon_after else {
             return;
         };
         let every = (limit / 10).clamp(
@@ -856,7 +858,7 @@ impl Hub {
                     _ = tick.tick() => {}
                     _ = stop.changed() => return,
                 }
-                let cutoff = hub.settings().time.now_ms() - limit.as_millis() as i64;
+                let cutoff = hub.settings().games.time.now_ms() - limit.as_millis() as i64;
                 let games = match hub.store().read(|s| s.unfinished()).await {
                     Ok(g) => g,
                     Err(e) => {

@@ -10,8 +10,8 @@
 //!   itself (a bot to move, a clock running) and lets go of it when the
 //!   game is over or leaves memory.
 //! - This process renews all its leases in one statement every
-//!   [`crate::Settings::lease_refresh`]; a lease not renewed for
-//!   [`crate::Settings::lease_ttl`] (by the database's clock) has lapsed.
+//!   [`crate::Cluster::lease_refresh`]; a lease not renewed for
+//!   [`crate::Cluster::lease_ttl`] (by the database's clock) has lapsed.
 //! - The same task takes lapsed leases — a process that died holding
 //!   them — and loads their games, which go on within
 //!   `lease_ttl + lease_refresh` of the death, with no client needed.
@@ -182,7 +182,11 @@ pub(crate) fn start(hub: Hub) {
     if !hub.store().shared() {
         return;
     }
-    let every = hub.settings().lease_refresh.max(Duration::from_millis(10));
+    let every = hub
+        .settings()
+        .cluster
+        .lease_refresh
+        .max(Duration::from_millis(10));
     let mut shutdown = hub.shutdown_signal();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);

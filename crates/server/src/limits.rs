@@ -12,7 +12,7 @@
 //! The address is the peer's, with IPv6 addresses taken by their /64
 //! prefix (one household, one phone network customer). Behind a reverse
 //! proxy the peer is the proxy: only when the operator names it
-//! ([`crate::Settings::trusted_proxies`]) are its requests' clients read
+//! ([`crate::Connections::trusted_proxies`]) are its requests' clients read
 //! from the headers it sets ([`client_address`]); never by default, since
 //! any client can send those headers.
 
@@ -107,17 +107,17 @@ const SWEEP_EVERY: u32 = 4096;
 impl ClientLimits {
     pub(crate) fn new(s: &crate::Settings) -> ClientLimits {
         ClientLimits {
-            create: RateLimiter::keyed(s.rate_create.quota()),
-            play: RateLimiter::keyed(s.rate_play.quota()),
-            upload: RateLimiter::keyed(s.rate_upload.quota()),
-            read: RateLimiter::keyed(s.rate_read.quota()),
-            helper: RateLimiter::keyed(s.rate_helper.quota()),
+            create: RateLimiter::keyed(s.rates.rate_create.quota()),
+            play: RateLimiter::keyed(s.rates.rate_play.quota()),
+            upload: RateLimiter::keyed(s.rates.rate_upload.quota()),
+            read: RateLimiter::keyed(s.rates.rate_read.quota()),
+            helper: RateLimiter::keyed(s.rates.rate_helper.quota()),
             rates: [
-                s.rate_create,
-                s.rate_play,
-                s.rate_upload,
-                s.rate_read,
-                s.rate_helper,
+                s.rates.rate_create,
+                s.rates.rate_play,
+                s.rates.rate_upload,
+                s.rates.rate_read,
+                s.rates.rate_helper,
             ],
             checks: AtomicU32::new(0),
         }
@@ -262,7 +262,7 @@ impl FromRequestParts<crate::hub::Hub> for Client {
             client_address(
                 &parts.headers,
                 &parts.extensions,
-                &hub.settings().trusted_proxies,
+                &hub.settings().connections.trusted_proxies,
             )
             .ip,
         ))
@@ -418,7 +418,10 @@ mod tests {
 
     fn limits(rate: Rate) -> ClientLimits {
         let s = crate::Settings {
-            rate_create: rate,
+            rates: crate::Rates {
+                rate_create: rate,
+                ..crate::Settings::default().rates
+            },
             ..crate::Settings::default()
         };
         ClientLimits::new(&s)

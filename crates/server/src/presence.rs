@@ -12,9 +12,9 @@
 //! - written when a seat becomes held here (its first connection opens)
 //!   or stops being held (its last one closes), announced to the other
 //!   processes with `NOTIFY` (`ID:p:PROCESS`);
-//! - refreshed every [`crate::Settings::presence_refresh`] in *one*
+//! - refreshed every [`crate::Cluster::presence_refresh`] in *one*
 //!   statement for all the process's seats (expiry
-//!   [`crate::Settings::presence_ttl`] from the database's clock), so a
+//!   [`crate::Cluster::presence_ttl`] from the database's clock), so a
 //!   process that dies without cleaning up loses its presence by itself;
 //! - deleted at a normal stop.
 //!
@@ -63,11 +63,14 @@ impl Presence {
         let stop = shutdown.clone();
         let tx = store.shared().then(|| {
             let (tx, rx) = mpsc::unbounded_channel();
-            let ttl_ms = settings.presence_ttl.as_millis().max(1) as i64;
+            let ttl_ms = settings.cluster.presence_ttl.as_millis().max(1) as i64;
             tokio::spawn(run(
                 store.clone(),
                 process.clone(),
-                settings.presence_refresh.max(Duration::from_millis(10)),
+                settings
+                    .cluster
+                    .presence_refresh
+                    .max(Duration::from_millis(10)),
                 ttl_ms,
                 rx,
                 shutdown,

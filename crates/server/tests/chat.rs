@@ -189,8 +189,8 @@ async fn bad_chat_is_refused_with_a_clear_error_and_the_connection_stays() {
 #[tokio::test]
 async fn a_chat_flood_is_refused_per_connection() {
     let mut settings = test_settings();
-    settings.rate_limits = true;
-    settings.rate_chat = Rate::per_minute(3, 1);
+    settings.rates.rate_limits = true;
+    settings.rates.rate_chat = Rate::per_minute(3, 1);
     let server = common::start(&common::sqlite_url("chat-flood"), settings).await;
     let addr = server.addr();
     let created = create(addr, json!({"game": "nim", "config": {"pile": 9}})).await;

@@ -14,8 +14,11 @@ use tokio::net::TcpStream;
 
 fn settings() -> Settings {
     Settings {
-        header_timeout: Duration::from_millis(400),
-        body_timeout: Duration::from_millis(400),
+        connections: parlor_server::Connections {
+            header_timeout: Duration::from_millis(400),
+            body_timeout: Duration::from_millis(400),
+            ..common::test_settings().connections
+        },
         ..common::test_settings()
     }
 }
@@ -92,8 +95,11 @@ async fn a_late_body_is_refused_and_closed() {
 async fn past_the_cap_connections_are_refused_until_one_closes() {
     let cap = 4;
     let s = Settings {
-        max_connections: cap,
-        header_timeout: Duration::from_secs(30),
+        connections: parlor_server::Connections {
+            max_connections: cap,
+            header_timeout: Duration::from_secs(30),
+            ..common::test_settings().connections
+        },
         ..common::test_settings()
     };
     let server = common::start(&common::sqlite_url("conn_cap"), s).await;
@@ -153,8 +159,11 @@ async fn seat_connected(addr: SocketAddr, id: &str, seat: usize) -> bool {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_websocket_that_stops_answering_pings_is_closed_and_its_seat_absent() {
     let s = Settings {
-        ws_ping: Duration::from_millis(100),
-        ws_idle_timeout: Duration::from_millis(700),
+        connections: parlor_server::Connections {
+            ws_ping: Duration::from_millis(100),
+            ws_idle_timeout: Duration::from_millis(700),
+            ..common::test_settings().connections
+        },
         ..common::test_settings()
     };
     let server = common::start(&common::sqlite_url("conn_ws"), s).await;
@@ -253,8 +262,11 @@ async fn only_a_websocket_that_says_nothing_is_pinged() {
     // A client that talks proves it is there: pinging it too would cost
     // a write and a read per interval on every busy socket.
     let s = Settings {
-        ws_ping: Duration::from_millis(150),
-        ws_idle_timeout: Duration::from_secs(5),
+        connections: parlor_server::Connections {
+            ws_ping: Duration::from_millis(150),
+            ws_idle_timeout: Duration::from_secs(5),
+            ..common::test_settings().connections
+        },
         ..common::test_settings()
     };
     let server = common::start(&common::sqlite_url("conn_ws_quiet"), s).await;

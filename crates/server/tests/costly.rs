@@ -212,8 +212,8 @@ async fn a_helper_answers_a_page_within_the_bound() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn helper_requests_past_their_rate_are_refused() {
     let mut settings = test_settings();
-    settings.rate_limits = true;
-    settings.rate_helper = Rate::per_minute(3, 1);
+    settings.rates.rate_limits = true;
+    settings.rates.rate_helper = Rate::per_minute(3, 1);
     let server = start("costly-rate", settings).await;
     let addr = server.addr();
     let g = create(
@@ -266,8 +266,14 @@ async fn helper_requests_past_their_rate_are_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_busy_helper_never_holds_up_the_bots() {
     let settings = Settings {
-        bot_threads: 1,
-        assist_think: std::time::Duration::from_secs(600),
+        bots: parlor_server::Bots {
+            bot_threads: 1,
+            ..test_settings().bots
+        },
+        helper: parlor_server::Helper {
+            assist_think: std::time::Duration::from_secs(600),
+            ..test_settings().helper
+        },
         ..test_settings()
     };
     let server = start("helper_pool", settings).await;

@@ -1,6 +1,6 @@
 //! What games derive from word lists and settings (Word Sprout's valid
 //! strings, Gobble's tries) is shared in a cache bounded by bytes
-//! (`Settings::derived_cache_bytes`): many distinct settings do not grow it
+//! (`WordLists::derived_cache_bytes`): many distinct settings do not grow it
 //! past the bound (what live games hold counts: a new language that does
 //! not fit beside them waits, `busy`, until games leave memory), and
 //! settings whose data alone would not fit are refused.
@@ -17,11 +17,17 @@ async fn distinct_settings_stay_within_the_bound() {
     let bound = 1024 * 1024;
     let idle = std::time::Duration::from_secs(5);
     let settings = Settings {
-        derived_cache_bytes: bound,
-        // One client makes every game here: the whole bound is its share
-        // (`tests/shares.rs` divides it).
-        derived_cache_per_client: Some(bound),
-        idle_unload: idle,
+        games: parlor_server::Games {
+            idle_unload: idle,
+            ..common::test_settings().games
+        },
+        word_lists: parlor_server::WordLists {
+            derived_cache_bytes: bound,
+            // One client makes every game here: the whole bound is its share
+            // (`tests/shares.rs` divides it).
+            derived_cache_per_client: Some(bound),
+            ..common::test_settings().word_lists
+        },
         ..common::test_settings()
     };
     let server = common::start(&common::sqlite_url("derived"), settings).await;

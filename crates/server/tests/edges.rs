@@ -120,7 +120,7 @@ async fn ws_handshake(addr: SocketAddr, id: &str, headers: &[(&str, &str)]) -> (
 
 fn metered(f: impl FnOnce(&mut Settings)) -> Settings {
     let mut s = test_settings();
-    s.rate_limits = true;
+    s.rates.rate_limits = true;
     f(&mut s);
     s
 }
@@ -128,9 +128,9 @@ fn metered(f: impl FnOnce(&mut Settings)) -> Settings {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_address_past_its_connection_cap_is_refused_while_others_are_served() {
     let settings = metered(|s| {
-        s.max_connections = 64;
-        s.max_connections_per_address = 3;
-        s.header_timeout = Duration::from_secs(60);
+        s.connections.max_connections = 64;
+        s.connections.max_connections_per_address = 3;
+        s.connections.header_timeout = Duration::from_secs(60);
     });
     let server = common::start(&common::sqlite_url("edges_cap"), settings).await;
     let addr = server.addr();
@@ -209,7 +209,7 @@ async fn forwarded_addresses_count_only_from_a_trusted_proxy() {
         }
     };
     // Nobody named as a proxy: the header is not read, whoever sends it.
-    let plain = metered(|s| s.rate_create = Rate::per_minute(1, 1));
+    let plain = metered(|s| s.rates.rate_create = Rate::per_minute(1, 1));
     let server = common::start(&common::sqlite_url("edges_xff_off"), plain).await;
     let addr = server.addr();
     assert_eq!(create_as(addr, "10.0.0.1").await, 201);
@@ -218,8 +218,8 @@ async fn forwarded_addresses_count_only_from_a_trusted_proxy() {
 
     // 127.0.0.1 named: its clients are told apart.
     let proxied = metered(|s| {
-        s.rate_create = Rate::per_minute(1, 1);
-        s.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+        s.rates.rate_create = Rate::per_minute(1, 1);
+        s.connections.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
     });
     let server = common::start(&common::sqlite_url("edges_xff_on"), proxied).await;
     let addr = server.addr();
@@ -253,9 +253,9 @@ async fn forwarded_addresses_count_only_from_a_trusted_proxy() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn behind_a_trusted_proxy_each_client_has_its_own_connection_cap() {
     let settings = metered(|s| {
-        s.max_connections = 64;
-        s.max_connections_per_address = 2;
-        s.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+        s.connections.max_connections = 64;
+        s.connections.max_connections_per_address = 2;
+        s.connections.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
     });
     let server = common::start(&common::sqlite_url("edges_proxy_cap"), settings).await;
     let addr = server.addr();
@@ -411,8 +411,11 @@ async fn not_found_answers_do_not_echo_what_was_asked() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_never_reads_its_answers_is_disconnected() {
     let settings = Settings {
-        write_timeout: Duration::from_millis(500),
-        header_timeout: Duration::from_secs(120),
+        connections: parlor_server::Connections {
+            write_timeout: Duration::from_millis(500),
+            header_timeout: Duration::from_secs(120),
+            ..test_settings().connections
+        },
         ..test_settings()
     };
     let server = common::start(&common::sqlite_url("edges_write"), settings).await;

@@ -118,7 +118,10 @@ async fn start_on_with(store: Store, registry: Registry, settings: Settings) -> 
         store,
         "127.0.0.1:0".parse().unwrap(),
         Settings {
-            resume: false,
+            games: parlor_server::Games {
+                resume: false,
+                ..settings.games
+            },
             ..settings
         },
     )
@@ -289,7 +292,10 @@ async fn a_failed_commit_undoes_the_quick_bots_answer_too() {
     // Every decision counts as quick: after its first, the bot answers in
     // the person's commit, however busy the machine.
     let settings = Settings {
-        quick_bot: std::time::Duration::MAX,
+        bots: parlor_server::Bots {
+            quick_bot: std::time::Duration::MAX,
+            ..common::test_settings().bots
+        },
         ..common::test_settings()
     };
     let server = start_on_with(store, common::registry(), settings).await;

@@ -10,14 +10,14 @@ use std::time::Duration;
 
 fn limited(f: impl FnOnce(&mut Settings)) -> Settings {
     let mut s = test_settings();
-    s.rate_limits = true;
+    s.rates.rate_limits = true;
     f(&mut s);
     s
 }
 
 #[tokio::test]
 async fn one_address_creates_a_burst_of_games_then_is_refused_with_retry_after() {
-    let settings = limited(|s| s.rate_create = Rate::per_minute(3, 1));
+    let settings = limited(|s| s.rates.rate_create = Rate::per_minute(3, 1));
     let server = common::start(&common::sqlite_url("rate-create"), settings).await;
     let addr = server.addr();
     for _ in 0..3 {
@@ -52,8 +52,8 @@ async fn one_address_creates_a_burst_of_games_then_is_refused_with_retry_after()
 #[tokio::test]
 async fn behind_a_trusted_proxy_clients_are_told_apart_by_its_header() {
     let settings = limited(|s| {
-        s.rate_create = Rate::per_minute(1, 1);
-        s.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+        s.rates.rate_create = Rate::per_minute(1, 1);
+        s.connections.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
     });
     let server = common::start(&common::sqlite_url("rate-proxy"), settings).await;
     let addr = server.addr();
@@ -84,7 +84,7 @@ async fn behind_a_trusted_proxy_clients_are_told_apart_by_its_header() {
 
 #[tokio::test]
 async fn a_flooding_socket_is_refused_then_cut_off_and_the_players_play_on() {
-    let settings = limited(|s| s.rate_conn = Rate::per_second(5, 1));
+    let settings = limited(|s| s.rates.rate_conn = Rate::per_second(5, 1));
     let server = common::start(&common::sqlite_url("rate-ws"), settings).await;
     let addr = server.addr();
     let created = create(addr, json!({"game": "nim", "config": {"pile": 9}})).await;
@@ -130,8 +130,14 @@ async fn spectators_actions_never_take_a_place_in_the_games_queue() {
     // A queue of one: before the fix, a spectator's stream of actions
     // kept it full and the player got `busy`.
     let settings = Settings {
-        game_queue: 1,
-        rate_limits: false,
+        games: parlor_server::Games {
+            game_queue: 1,
+            ..test_settings().games
+        },
+        rates: parlor_server::Rates {
+            rate_limits: false,
+            ..test_settings().rates
+        },
         ..test_settings()
     };
     let server = common::start(&common::sqlite_url("spectator-flood"), settings).await;
@@ -222,7 +228,10 @@ async fn settings_beyond_what_the_game_declares_are_refused_before_any_work() {
 #[tokio::test]
 async fn bots_play_bots_only_while_somebody_watches() {
     let settings = Settings {
-        bot_delay: Duration::from_millis(20),
+        bots: parlor_server::Bots {
+            bot_delay: Duration::from_millis(20),
+            ..test_settings().bots
+        },
         ..test_settings()
     };
     let server = common::start(&common::sqlite_url("bots-alone"), settings).await;
@@ -252,8 +261,11 @@ async fn creations_wait_their_turn_and_then_get_busy() {
     // One build at a time and hardly any waiting: of four games whose
     // set-up takes a while, three are told to come back.
     let settings = Settings {
-        creations_at_once: 1,
-        create_wait: Duration::from_millis(1),
+        games: parlor_server::Games {
+            creations_at_once: 1,
+            create_wait: Duration::from_millis(1),
+            ..test_settings().games
+        },
         ..test_settings()
     };
     let server = common::start(&common::sqlite_url("creations"), settings).await;

@@ -503,11 +503,16 @@ async fn two_servers_with(
 /// Settings for the presence tests: a quick refresh and a short expiry.
 fn presence_settings() -> parlor_server::Settings {
     parlor_server::Settings {
-        claim_window: Duration::from_secs(20),
-        presence_refresh: Duration::from_millis(250),
-        presence_ttl: Duration::from_secs(1),
-        lease_refresh: Duration::from_millis(250),
-        lease_ttl: Duration::from_secs(1),
+        games: parlor_server::Games {
+            claim_window: Duration::from_secs(20),
+            ..common::test_settings().games
+        },
+        cluster: parlor_server::Cluster {
+            presence_refresh: Duration::from_millis(250),
+            presence_ttl: Duration::from_secs(1),
+            lease_refresh: Duration::from_millis(250),
+            lease_ttl: Duration::from_secs(1),
+        },
         ..common::test_settings()
     }
 }
@@ -606,7 +611,10 @@ async fn a_seat_held_through_another_process_is_present() {
     // presence runs in real time (its rows expire by the database's clock).
     let (settings, time) = common::virtual_time();
     let settings = parlor_server::Settings {
-        time: settings.time,
+        games: parlor_server::Games {
+            time: settings.games.time,
+            ..presence_settings().games
+        },
         ..presence_settings()
     };
     let Some((db, a, b)) = two_servers_with("multi_presence", settings).await else {
@@ -793,13 +801,19 @@ async fn refused_actions_do_not_each_cost_a_database_read() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dead_processs_games_go_on_elsewhere_without_any_client() {
     let fast = parlor_server::Settings {
-        lease_refresh: Duration::from_millis(200),
-        lease_ttl: Duration::from_millis(800),
+        cluster: parlor_server::Cluster {
+            lease_refresh: Duration::from_millis(200),
+            lease_ttl: Duration::from_millis(800),
+            ..common::test_settings().cluster
+        },
         ..common::test_settings()
     };
     // A thinks slowly: its bot will not move before it dies.
     let slow = parlor_server::Settings {
-        bot_delay: Duration::from_secs(60),
+        bots: parlor_server::Bots {
+            bot_delay: Duration::from_secs(60),
+            ..fast.clone().bots
+        },
         ..fast.clone()
     };
     let Some(db) = tokio::task::block_in_place(|| common::pg_fresh_db("lease_takeover")) else {

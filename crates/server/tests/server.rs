@@ -545,7 +545,10 @@ async fn a_helper_answer_follows_the_connection_to_the_rematch() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_cut_off_while_moving_holds_no_seat() {
     let settings = parlor_server::Settings {
-        write_timeout: Duration::from_secs(3),
+        connections: parlor_server::Connections {
+            write_timeout: Duration::from_secs(3),
+            ..common::test_settings().connections
+        },
         ..common::test_settings()
     };
     let server = common::start(&common::sqlite_url("rematch-move-cut"), settings).await;
@@ -1213,7 +1216,10 @@ async fn next_ack_or_state(ws: &mut Ws) -> Value {
 async fn a_quick_bot_answers_in_the_same_commit() {
     let db = common::sqlite_url("quick-bot");
     let settings = parlor_server::Settings {
-        quick_bot: Duration::MAX,
+        bots: parlor_server::Bots {
+            quick_bot: Duration::MAX,
+            ..common::test_settings().bots
+        },
         ..common::test_settings()
     };
     let server = common::start(&db, settings).await;
@@ -1279,7 +1285,10 @@ async fn a_quick_bot_answers_in_the_same_commit() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_new_game_knows_its_bot_is_quick() {
     let settings = parlor_server::Settings {
-        quick_bot: Duration::MAX,
+        bots: parlor_server::Bots {
+            quick_bot: Duration::MAX,
+            ..common::test_settings().bots
+        },
         ..common::test_settings()
     };
     let server = common::start(&common::sqlite_url("quick-bot-known"), settings).await;
@@ -1310,7 +1319,10 @@ async fn a_new_game_knows_its_bot_is_quick() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_bot_is_not_taken_for_quick() {
     let settings = parlor_server::Settings {
-        quick_bot: Duration::ZERO,
+        bots: parlor_server::Bots {
+            quick_bot: Duration::ZERO,
+            ..common::test_settings().bots
+        },
         ..common::test_settings()
     };
     let server = common::start(&common::sqlite_url("quick-bot-slow"), settings).await;
@@ -1359,8 +1371,11 @@ async fn first_two_actions_writes(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stalled_client_cannot_stall_the_game() {
     let settings = parlor_server::Settings {
-        conn_queue: 8,
-        write_timeout: Duration::from_secs(1),
+        connections: parlor_server::Connections {
+            conn_queue: 8,
+            write_timeout: Duration::from_secs(1),
+            ..common::test_settings().connections
+        },
         ..common::test_settings()
     };
     let server = common::start(&common::sqlite_url("slow"), settings).await;
@@ -1441,8 +1456,11 @@ async fn clocks_resume_without_visitors() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finished_games_unload_sooner() {
     let settings = parlor_server::Settings {
-        idle_unload: Duration::from_secs(60),
-        idle_unload_over: Duration::from_millis(200),
+        games: parlor_server::Games {
+            idle_unload: Duration::from_secs(60),
+            idle_unload_over: Duration::from_millis(200),
+            ..common::test_settings().games
+        },
         ..common::test_settings()
     };
     let server = common::start(&common::sqlite_url("idle_over"), settings).await;
@@ -1485,7 +1503,10 @@ async fn finished_games_unload_sooner() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_games_unload_and_reload() {
     let settings = parlor_server::Settings {
-        idle_unload: Duration::from_millis(200),
+        games: parlor_server::Games {
+            idle_unload: Duration::from_millis(200),
+            ..common::test_settings().games
+        },
         ..common::test_settings()
     };
     let server = common::start(&common::sqlite_url("idle"), settings).await;
@@ -2051,7 +2072,10 @@ async fn a_rematch_clock_waits_for_its_players() {
 async fn claim_a_win_from_one_who_left() {
     let (settings, time) = common::virtual_time();
     let settings = parlor_server::Settings {
-        claim_window: Duration::from_millis(1500),
+        games: parlor_server::Games {
+            claim_window: Duration::from_millis(1500),
+            ..settings.games
+        },
         ..settings
     };
     let server = common::start(&common::sqlite_url("claim_win"), settings).await;
@@ -2269,7 +2293,7 @@ async fn the_move_list_says_which_moves_a_clock_made() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn abandoned_games_expire() {
     let (mut settings, time) = common::virtual_time();
-    settings.abandon_after = Some(Duration::from_secs(10));
+    settings.games.abandon_after = Some(Duration::from_secs(10));
     let server = common::start(&common::sqlite_url("abandon"), settings).await;
     let addr = server.addr();
     // Against the computer, which moves first; Ann never comes.

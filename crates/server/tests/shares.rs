@@ -1,5 +1,5 @@
 //! Each client address has a share of the data games derive from word
-//! lists (`Settings::derived_cache_per_client`): one client creating game
+//! lists (`WordLists::derived_cache_per_client`): one client creating game
 //! after game on languages of its own is refused (`busy`) once its live
 //! games hold its share, and another client's game on `en-large` still
 //! finds room.
@@ -24,15 +24,18 @@ async fn from(ip: &str, addr: SocketAddr, path: &str, body: &[u8]) -> (u16, Valu
 async fn one_client_filling_its_share_leaves_room_for_another_clients_en_large_game() {
     // The defaults: 256 MiB for all, a quarter of it for each client.
     let settings = Settings {
-        trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
+        connections: parlor_server::Connections {
+            trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
+            ..common::test_settings().connections
+        },
         ..common::test_settings()
     };
-    let bound = settings.derived_cache_bytes;
+    let bound = settings.word_lists.derived_cache_bytes;
     assert_eq!(bound, 256 * 1024 * 1024);
-    assert_eq!(settings.derived_cache_per_client, None);
+    assert_eq!(settings.word_lists.derived_cache_per_client, None);
     let share = bound / 4;
     assert_eq!(
-        settings.derived_cache_per_client, None,
+        settings.word_lists.derived_cache_per_client, None,
         "a quarter by default"
     );
     let server = common::start(&common::sqlite_url("shares"), settings).await;

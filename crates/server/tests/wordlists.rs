@@ -252,8 +252,11 @@ fn stored_lists(db: &DbUrl) -> i64 {
 async fn hostile_uploads_are_refused_and_nothing_is_stored() {
     let db = common::sqlite_url("wordlists_hostile");
     let settings = Settings {
-        word_list_max_bytes: 64 * 1024,
-        word_list_max_words: 1000,
+        word_lists: parlor_server::WordLists {
+            word_list_max_bytes: 64 * 1024,
+            word_list_max_words: 1000,
+            ..common::test_settings().word_lists
+        },
         ..common::test_settings()
     };
     let server = common::start(&db, settings).await;
@@ -329,7 +332,10 @@ async fn hostile_uploads_are_refused_and_nothing_is_stored() {
 async fn large_lists_and_the_room_for_them() {
     let db = common::sqlite_url("wordlists_large");
     let settings = Settings {
-        word_lists_max_total_bytes: 3_000_000,
+        word_lists: parlor_server::WordLists {
+            word_lists_max_total_bytes: 3_000_000,
+            ..common::test_settings().word_lists
+        },
         ..common::test_settings()
     };
     let server = common::start(&db, settings).await;
@@ -372,8 +378,14 @@ async fn large_lists_and_the_room_for_them() {
 async fn uploaded_lists_in_memory_are_bounded() {
     let db = common::sqlite_url("wordlists_memory");
     let settings = Settings {
-        word_lists_in_memory: 2,
-        idle_unload: Duration::from_millis(300),
+        games: parlor_server::Games {
+            idle_unload: Duration::from_millis(300),
+            ..common::test_settings().games
+        },
+        word_lists: parlor_server::WordLists {
+            word_lists_in_memory: 2,
+            ..common::test_settings().word_lists
+        },
         ..common::test_settings()
     };
     let server = common::start(&db, settings).await;

@@ -36,7 +36,7 @@ pub(super) struct Bots {
     /// Where the decision under way answers: one oneshot per decision
     /// (a channel per game held a block of slots for the game's life).
     pub(super) answer: Option<oneshot::Receiver<Box<BotResult>>>,
-    /// The last decision took under `Settings::quick_bot`: the next is
+    /// The last decision took under `Bots::quick_bot`: the next is
     /// made on the actor's own task (see [`GameActor::maybe_bot`]). One
     /// that then takes longer goes back to the threads for its next
     /// decision, so a slow bot holds an async worker at most once in a row.
@@ -116,7 +116,7 @@ impl GameActor {
 
     /// A decision of the bot at `seat` took `took`.
     fn note_decision(&mut self, seat: Seat, took: std::time::Duration) {
-        let quick = took < self.env.settings.quick_bot;
+        let quick = took < self.env.settings.bots.quick_bot;
         self.bots.quick = quick;
         if quick != self.bots.remembered {
             self.bots.remembered = quick;
@@ -159,7 +159,7 @@ impl GameActor {
         let game = self.m.clone_match();
         let agents = self.bots.agents.take().unwrap_or_default();
         let resources = self.resources.clone();
-        let think_for = self.env.settings.bot_think;
+        let think_for = self.env.settings.bots.bot_think;
         let seed = self.bot_seed(seat);
         let delay = self.bot_delay();
         let (tx, rx) = oneshot::channel();
@@ -283,14 +283,14 @@ impl GameActor {
         if only_bots_left && self.seats.iter().any(|r| r.kind == SeatKind::Human) {
             std::time::Duration::ZERO
         } else if self.round_due().is_some() {
-            settings.bot_delay_clocked
+            settings.bots.bot_delay_clocked
         } else {
-            settings.bot_delay
+            settings.bots.bot_delay
         }
     }
 
     /// The move of a bot that answers at once (its last decision was
-    /// quick, see `Settings::quick_bot`), it has no delay to wait out), decided here on the game
+    /// quick, see `Bots::quick_bot`), it has no delay to wait out), decided here on the game
     /// itself, for the person's action just applied: that action and the
     /// bot's answer are then stored in one commit and sent in one burst
     /// (see `GameActor::act_as`). Answered apart, the bot's move was a
@@ -339,7 +339,7 @@ impl GameActor {
                     .agent(seat, level, seed, &self.resources)
                     .map(|a| v.insert(a)),
             };
-            let budget = Budget::time(self.env.settings.bot_think);
+            let budget = Budget::time(self.env.settings.bots.bot_think);
             agent
                 .map(|a| a.choose(&*self.m, budget))
                 .map_err(|e| e.to_string())

@@ -418,7 +418,7 @@ impl Table for GameActor {
         self.bots.forced == Some((seat, seq)) || self.bots.passed.contains(&(seat, seq))
     }
     fn claim_window_ms(&self) -> i64 {
-        self.env.settings.claim_window.as_millis() as i64
+        self.env.settings.games.claim_window.as_millis() as i64
     }
 }
 

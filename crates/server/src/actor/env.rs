@@ -37,7 +37,7 @@ pub(crate) trait Games: Send + Sync {
 pub(crate) struct Env {
     pub store: Store,
     pub settings: Arc<Settings>,
-    /// Where the clocks read the time (`Settings::time`).
+    /// Where the clocks read the time (`Games::time`).
     pub time: TimeSource,
     /// Which games' clocks and bots this process runs (see `crate::lease`).
     pub leases: Arc<Leases>,
@@ -46,7 +46,7 @@ pub(crate) struct Env {
     /// Permits for heavy work at once (bot decisions, the helper).
     pub think_slots: Arc<Semaphore>,
     /// The rules and bot levels whose last decision, in any game of this
-    /// process, was quick (`Settings::quick_bot`). A new game (a rematch) starts
+    /// process, was quick (`Bots::quick_bot`). A new game (a rematch) starts
     /// with its bots quick when the last game with the same rules and
     /// level ended so: its first decision is then made at once, and after
     /// a person's action in the same commit and burst

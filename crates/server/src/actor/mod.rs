@@ -236,7 +236,7 @@ pub(crate) enum Msg {
         seq: Option<usize>,
     },
     /// Nothing happened in this game since `cutoff_ms`: expire it unless
-    /// that changed (see `crate::Settings::abandon_after`).
+    /// that changed (see `crate::Games::abandon_after`).
     Expire {
         cutoff_ms: i64,
     },
@@ -388,7 +388,7 @@ impl GameActor {
         seats: Vec<SeatRow>,
         timeline: Timeline,
     ) -> GameStub {
-        let (tx, rx) = mpsc::channel(env.settings.game_queue);
+        let (tx, rx) = mpsc::channel(env.settings.games.game_queue);
         let seq = Arc::new(AtomicUsize::new(m.actions_len()));
         let clock = GameClock::new(row.time_control.clone(), seats.len(), timeline);
         let mut actor = GameActor {
@@ -472,10 +472,11 @@ impl GameActor {
             let idle = if over {
                 self.env
                     .settings
+                    .games
                     .idle_unload_over
-                    .min(self.env.settings.idle_unload)
+                    .min(self.env.settings.games.idle_unload)
             } else {
-                self.env.settings.idle_unload
+                self.env.settings.games.idle_unload
             };
             // The bot's answer is awaited here, outside `self`, so that the
             // steps below may borrow the actor whole; a decision started by

@@ -113,7 +113,7 @@ impl GameActor {
             .unwrap_or(self.row.created_ms)
     }
 
-    /// Expires an abandoned game (see `crate::Settings::abandon_after`):
+    /// Expires an abandoned game (see `crate::Games::abandon_after`):
     /// not over, nothing has happened since `cutoff_ms` and nobody holds a
     /// seat now. Aborted like `POST .../abort`, whatever moves were made.
     /// Returns whether it did.

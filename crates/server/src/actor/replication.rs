@@ -183,7 +183,7 @@ impl GameActor {
         }
         Some(match self.lease_tried {
             None => Instant::now(),
-            Some(t) => t + self.env.settings.lease_refresh,
+            Some(t) => t + self.env.settings.cluster.lease_refresh,
         })
     }
 }

@@ -112,7 +112,7 @@ impl GameActor {
     ) -> Result<Connected, ApiError> {
         let holder = token.map(|t| Holder::new(t, account));
         let viewer = self.viewer_of(holder.as_ref())?;
-        let (tx, rx) = mpsc::channel(self.env.settings.conn_queue);
+        let (tx, rx) = mpsc::channel(self.env.settings.connections.conn_queue);
         let own = tx.downgrade();
         let conn = self.next_conn;
         self.next_conn += 1;

@@ -118,7 +118,7 @@ pub(crate) async fn upgrade(
             reply,
         })
         .await??;
-    let max = hub.settings().max_message;
+    let max = hub.settings().connections.max_message;
     Ok(ws.answer(move |io| async move {
         let (read, write) = tokio::io::split(io);
         // Accept frames somewhat over the limit so that the client gets a
@@ -235,9 +235,9 @@ where
     // what it had queued), so the client reads the old game's last
     // messages, then `rematch_seat`, then the new game's welcome.
     let next_out: std::sync::Mutex<Option<Moved>> = Default::default();
-    let mut bucket = crate::limits::ConnLimit::new(hub.settings().rate_conn);
-    let chat_bucket = crate::limits::ChatLimit::new(hub.settings().rate_chat);
-    let metered = hub.settings().rate_limits;
+    let mut bucket = crate::limits::ConnLimit::new(hub.settings().rates.rate_conn);
+    let chat_bucket = crate::limits::ChatLimit::new(hub.settings().rates.rate_chat);
+    let metered = hub.settings().rates.rate_limits;
     let shutdown = hub.shutdown_signal();
     let assists = std::sync::Arc::new(tokio::sync::Semaphore::new(2));
     // Where a helper's answer goes: the queue of the game the connection
@@ -248,7 +248,7 @@ where
     let settings = hub.settings();
     let writes = Writes {
         io: tokio::sync::Mutex::new(write),
-        limit: settings.write_timeout,
+        limit: settings.connections.write_timeout,
     };
     // Pings keep NATs open and prove the client is there: whatever it
     // sends (its pong included) counts, and after `idle` of silence the
@@ -257,8 +257,8 @@ where
     // only after `ping_every` with nothing heard from it (pinging every
     // socket regardless cost nim at 10,000 games a sixth of a send and of
     // a read per action).
-    let ping_every = settings.ws_ping;
-    let idle = settings.ws_idle_timeout;
+    let ping_every = settings.connections.ws_ping;
+    let idle = settings.connections.ws_idle_timeout;
     let opened = tokio::time::Instant::now();
     // When the client was last heard from, in microseconds since `opened`.
     let heard = std::sync::atomic::AtomicU64::new(0);

@@ -398,13 +398,19 @@ pub fn rand_u64() -> u64 {
 /// turns the limits on).
 pub fn test_settings() -> Settings {
     Settings {
-        bot_delay: Duration::ZERO,
-        bot_delay_clocked: Duration::ZERO,
-        rate_limits: false,
-        // Whether a bot counts as quick is measured on the wall clock: a
-        // busy machine would decide it differently from run to run. Never
-        // quick here; the tests of quick bots say so themselves.
-        quick_bot: Duration::ZERO,
+        bots: parlor_server::Bots {
+            bot_delay: Duration::ZERO,
+            bot_delay_clocked: Duration::ZERO,
+            // Whether a bot counts as quick is measured on the wall clock: a
+            // busy machine would decide it differently from run to run. Never
+            // quick here; the tests of quick bots say so themselves.
+            quick_bot: Duration::ZERO,
+            ..Default::default()
+        },
+        rates: parlor_server::Rates {
+            rate_limits: false,
+            ..Default::default()
+        },
         ..Settings::default()
     }
 }
@@ -419,7 +425,10 @@ pub fn virtual_time() -> (Settings, TimeSource) {
         .as_millis() as i64;
     let time = TimeSource::manual(now);
     let settings = Settings {
-        time: time.clone(),
+        games: parlor_server::Games {
+            time: time.clone(),
+            ..test_settings().games
+        },
         ..test_settings()
     };
     (settings, time)
