@@ -74,10 +74,6 @@ struct Inner {
     leases: Arc<crate::lease::Leases>,
 }
 
-/// How often live games compare their record with the database's, when
-/// other processes share it: the safety net under a lost notice.
-const POLL_LIVE: std::time::Duration = std::time::Duration::from_secs(3);
-
 /// How long the hub gathers presence notices before reading them.
 const PRESENCE_BATCH: std::time::Duration = std::time::Duration::from_millis(20);
 
@@ -480,7 +476,7 @@ impl Hub {
         let hub = self.clone();
         tokio::spawn(async move {
             let mut shutdown = hub.shutdown_signal();
-            let mut poll = tokio::time::interval(POLL_LIVE);
+            let mut poll = tokio::time::interval(hub.settings().cluster.live_poll);
             poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             // Games whose presence another process changed, read together
             // shortly after the first notice (one query for a burst).

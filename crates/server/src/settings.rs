@@ -328,6 +328,9 @@ pub struct Cluster {
     /// that dies go on in another within about `lease_ttl +
     /// lease_refresh`. A few times `lease_refresh`.
     pub lease_ttl: Duration,
+    /// How often live games compare their record with the database's,
+    /// when other processes share it: the safety net under a lost notice.
+    pub live_poll: Duration,
 }
 
 impl Default for Cluster {
@@ -337,6 +340,7 @@ impl Default for Cluster {
             presence_ttl: Duration::from_secs(20),
             lease_refresh: Duration::from_secs(1),
             lease_ttl: Duration::from_secs(4),
+            live_poll: Duration::from_secs(3),
         }
     }
 }

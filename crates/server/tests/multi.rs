@@ -15,14 +15,24 @@ use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::Duration;
 
-/// How soon a move made through one process must show on the other's
-/// connections: the notice, not the safety-net poll (every 3 s).
-const LIVE: Duration = Duration::from_millis(2500);
+/// How long a test waits for a move made through one process to show on
+/// the other's connections. Only a notice can bring it: the two servers'
+/// safety-net poll is off ([`notices_only`]), so this bounds a hang, not
+/// how fast a busy machine runs.
+const LIVE: Duration = Duration::from_secs(30);
+
+/// Test settings whose live games never poll the database: what another
+/// process did arrives by its notice or not at all.
+fn notices_only() -> parlor_server::Settings {
+    let mut settings = common::test_settings();
+    settings.cluster.live_poll = Duration::from_secs(24 * 3600);
+    settings
+}
 
 async fn two_servers(tag: &str) -> Option<(DbUrl, Server, Server)> {
     let db = tokio::task::block_in_place(|| common::pg_fresh_db(tag))?;
-    let a = common::start(&db, common::test_settings()).await;
-    let b = common::start(&db, common::test_settings()).await;
+    let a = common::start(&db, notices_only()).await;
+    let b = common::start(&db, notices_only()).await;
     Some((db, a, b))
 }
 
@@ -512,6 +522,7 @@ fn presence_settings() -> parlor_server::Settings {
             presence_ttl: Duration::from_secs(1),
             lease_refresh: Duration::from_millis(250),
             lease_ttl: Duration::from_secs(1),
+            ..common::test_settings().cluster
         },
         ..common::test_settings()
     }
