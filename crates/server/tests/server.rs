@@ -1425,8 +1425,18 @@ async fn clocks_resume_without_visitors() {
     .await;
     let id = created["game"]["id"].as_str().unwrap().to_string();
     join(server.addr(), &id, &token(&created, 1)).await;
-    // Let the clock's start reach the database, then stop.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Once the clock's start is in the database, stop.
+    let mut stored = common::open(&db);
+    let mut started = false;
+    for _ in 0..600 {
+        let game = tokio::task::block_in_place(|| stored.load(&id)).unwrap();
+        if game.is_some_and(|g| g.row.status.deadline.is_some()) {
+            started = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(started, "the round's clock started and was stored");
     server.stop().await;
     // The round's second passes while the server is down.
     time.advance(Duration::from_millis(1000));
