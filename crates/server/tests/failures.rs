@@ -189,7 +189,11 @@ async fn a_retried_write_after_a_lost_group_ack_counts_once() {
         let store = store.clone();
         tokio::spawn(async move { store.write(act("g1", 0)).await })
     };
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // Wait until the slow commit has begun (it takes the flag), rather
+    // than guess how long a busy machine takes to get there.
+    while flags.slow.load(Ordering::SeqCst) {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
     let a = {
         let store = store.clone();
         tokio::spawn(async move { store.write(act("g2", 0)).await })
