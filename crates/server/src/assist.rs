@@ -22,7 +22,7 @@
 //! lists; this bound catches any that does not). Answers on games that
 //! are over are kept ([`crate::answers`]).
 
-use crate::actor::{GameStub, Msg, Who};
+use crate::actor::{GameStub, Who};
 use crate::answers::{Answer, Key, Ran, RUNS_PER_CLIENT};
 use crate::error::ApiError;
 use crate::error::Code;
@@ -72,7 +72,7 @@ pub(crate) async fn assist(
             ))
         }
     };
-    let snapshot = stub.ask(|reply| Msg::Assist { who, reply }).await??;
+    let snapshot = stub.assist(who).await?;
     let step = snapshot.steps();
     helper(hub, &snapshot, snapshot.viewer, step, request, client).await
 }

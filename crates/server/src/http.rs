@@ -1,6 +1,6 @@
 //! Every HTTP route, declared in one place (see `docs/api.md`).
 
-use crate::actor::{ActReply, Holder, Msg, RematchReply, Who};
+use crate::actor::{Holder, Who};
 use crate::error::ApiError;
 use crate::error::Code;
 use crate::extract::{Path, Query};
@@ -16,7 +16,6 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
-use tokio::sync::oneshot;
 
 pub(crate) fn router(hub: Hub) -> Router {
     let routes = Router::new()
@@ -408,7 +407,7 @@ async fn get_game(
     Path(id): Path<String>,
 ) -> Result<Json<Box<RawValue>>, ApiError> {
     let stub = hub.stub(&id).await?;
-    Ok(Json(stub.ask(|reply| Msg::Summary { reply }).await?))
+    Ok(Json(stub.summary().await?))
 }
 
 #[derive(Deserialize)]
@@ -430,15 +429,7 @@ async fn join(
     let name = check_name(req.name)?;
     let account = crate::accounts::current(&hub, &headers).await?;
     let stub = hub.stub(&id).await?;
-    let (seat, token, game) = stub
-        .ask(|reply| Msg::Join {
-            token: req.token,
-            name,
-            player,
-            account,
-            reply,
-        })
-        .await??;
+    let (seat, token, game) = stub.join(req.token, name, player, account).await?;
     Ok(Json(json!({"seat": seat, "token": token, "game": game})))
 }
 
@@ -486,15 +477,7 @@ async fn claim(
     let name = check_name(req.name)?;
     let account = crate::accounts::current(&hub, &headers).await?;
     let stub = hub.stub(&id).await?;
-    let (seat, token, game) = stub
-        .ask(|reply| Msg::Claim {
-            seat: req.seat,
-            name,
-            player,
-            account,
-            reply,
-        })
-        .await??;
+    let (seat, token, game) = stub.claim(req.seat, name, player, account).await?;
     Ok(Json(json!({"seat": seat, "token": token, "game": game})))
 }
 
@@ -537,7 +520,7 @@ async fn state(
 ) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
     let holder = maybe_holder(&hub, &headers, q.token).await?;
-    Ok(Json(stub.ask(|reply| Msg::State { holder, reply }).await??))
+    Ok(Json(stub.state(holder).await?))
 }
 
 #[derive(Deserialize)]
@@ -557,14 +540,7 @@ async fn moves(
 ) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
     let holder = maybe_holder(&hub, &headers, q.token).await?;
-    Ok(Json(
-        stub.ask(|reply| Msg::Moves {
-            holder,
-            from: q.from,
-            reply,
-        })
-        .await??,
-    ))
+    Ok(Json(stub.moves(holder, q.from).await?))
 }
 
 #[derive(Deserialize)]
@@ -581,13 +557,7 @@ async fn act(
 ) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
     let who = Who::Token(holder(&hub, &headers, req.token).await?);
-    let (tx, rx) = oneshot::channel();
-    stub.send(Msg::Act {
-        who,
-        action: req.action,
-        reply: ActReply::Http(tx),
-    })?;
-    let (seq, events) = rx.await.map_err(|_| ApiError::gone())??;
+    let (seq, events) = stub.act(who, req.action).await?;
     Ok(Json(json!({"seq": seq, "events": events})))
 }
 
@@ -604,12 +574,7 @@ async fn rematch(
 ) -> Result<Json<Box<RawValue>>, ApiError> {
     let stub = hub.stub(&id).await?;
     let who = Who::Token(holder(&hub, &headers, req.token).await?);
-    let made = stub
-        .ask(|tx| Msg::Rematch {
-            who,
-            reply: RematchReply::Http(tx),
-        })
-        .await??;
+    let made = stub.rematch(who).await?;
     Ok(Json(made.answer(None)))
 }
 
@@ -623,12 +588,7 @@ async fn claim_win(
 ) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
     let who = Who::Token(holder(&hub, &headers, req.token).await?);
-    let (tx, rx) = oneshot::channel();
-    stub.send(Msg::ClaimWin {
-        who,
-        reply: ActReply::Http(tx),
-    })?;
-    let (seq, events) = rx.await.map_err(|_| ApiError::gone())??;
+    let (seq, events) = stub.claim_win(who).await?;
     Ok(Json(json!({"seq": seq, "events": events})))
 }
 
@@ -640,13 +600,13 @@ async fn abort(
 ) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
     let who = Who::Token(holder(&hub, &headers, req.token).await?);
-    let game = stub.ask(|reply| Msg::Abort { who, reply }).await??;
+    let game = stub.abort(who).await?;
     Ok(Json(json!({ "game": game })))
 }
 
 async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
-    Ok(Json(stub.ask(|reply| Msg::Record { reply }).await??))
+    Ok(Json(stub.record().await?))
 }
 
 #[derive(Deserialize)]

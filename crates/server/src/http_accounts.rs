@@ -1,7 +1,7 @@
 //! The routes of accounts, profiles, ratings and replays (declared with the
 //! others in `crate::http::router`; see `docs/api.md` "Accounts").
 
-use crate::actor::{Msg, Who};
+use crate::actor::Who;
 use crate::error::ApiError;
 use crate::error::Code;
 use crate::extract::{Path, Query};
@@ -136,12 +136,7 @@ pub(crate) async fn claim(
         let r = async {
             let stub = hub.stub(&s.game).await?;
             let account = username.clone();
-            stub.ask(|reply| Msg::Bind {
-                token: s.token,
-                account,
-                reply,
-            })
-            .await?
+            stub.bind(s.token, account).await
         }
         .await;
         match r {
@@ -239,7 +234,7 @@ pub(crate) async fn game_ratings(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let stub = hub.stub(&id).await?;
-    let summary = stub.ask(|reply| Msg::Summary { reply }).await?;
+    let summary = stub.summary().await?;
     let summary: Value = serde_json::from_str(summary.get()).unwrap_or(Value::Null);
     let g = id.clone();
     let changes = hub.store().read(move |s| s.game_rating_changes(&g)).await?;
@@ -324,12 +319,7 @@ pub(crate) async fn replay(
     Query(q): Query<ReplayQuery>,
 ) -> Result<Response, ApiError> {
     let stub = hub.stub(&id).await?;
-    let snapshot = stub
-        .ask(|reply| Msg::Assist {
-            who: Who::Nobody,
-            reply,
-        })
-        .await??;
+    let snapshot = stub.assist(Who::Nobody).await?;
     if !snapshot.over {
         return Err(ApiError::new(
             Code::NotOver,

@@ -8,7 +8,7 @@
 //! process-global: two hubs in one process (as in the tests) are
 //! independent.
 
-use crate::actor::{GameActor, GameStub, Msg};
+use crate::actor::{GameActor, GameStub};
 use crate::error::ApiError;
 use crate::error::Code;
 use crate::storage::{
@@ -266,7 +266,7 @@ impl Hub {
     pub(crate) async fn host_changed(&self, id: &str) -> Result<(), ApiError> {
         let live = self.games().get(id).filter(|s| !s.is_closed()).cloned();
         match live {
-            Some(stub) => stub.send(Msg::Hosting),
+            Some(stub) => stub.hosting(),
             None if self.leases().holds(id) => self.stub(id).await.map(|_| ()),
             None => Ok(()),
         }
@@ -339,12 +339,7 @@ impl Hub {
                 continue;
             };
             // A full queue: the next poll tries again.
-            if stub
-                .send(Msg::Presence {
-                    held: seats.clone(),
-                })
-                .is_ok()
-            {
+            if stub.presence(seats.clone()).is_ok() {
                 let mut remote = self.remote();
                 if seats.is_empty() {
                     remote.remove(&id);
@@ -519,7 +514,7 @@ impl Hub {
         let stub = self.games().get(id).cloned();
         if let Some(stub) = stub.filter(|s| seq.is_none_or(|seq| s.behind(seq))) {
             // A full queue: the poll catches up later.
-            let _ = stub.send(Msg::Notified { seq });
+            let _ = stub.notified(seq);
         }
     }
 
@@ -548,10 +543,11 @@ impl Hub {
     }
 
     /// Called by an idle actor: forgets it if nothing is waiting in its
-    /// queue. Returns whether it was forgotten.
-    pub(crate) fn unload(&self, id: &str, rx: &crate::actor::Inbox) -> bool {
+    /// queue (`idle`, asked while no stub can be handed out). Returns
+    /// whether it was forgotten.
+    pub(crate) fn unload(&self, id: &str, idle: &dyn Fn() -> bool) -> bool {
         let mut games = self.games();
-        if !rx.is_empty() {
+        if !idle() {
             return false;
         }
         games.remove(id);
@@ -820,7 +816,7 @@ impl Hub {
             timeline,
         );
         self.games().insert(id.clone(), stub.clone());
-        let summary = stub.ask(|reply| Msg::Summary { reply }).await?;
+        let summary = stub.summary().await?;
         Ok(Created {
             id,
             summary,
@@ -869,7 +865,7 @@ impl Hub {
                 }) {
                     match hub.stub(&g.row.id).await {
                         Ok(stub) => {
-                            let _ = stub.send_wait(Msg::Expire { cutoff_ms: cutoff }).await;
+                            let _ = stub.expire(cutoff).await;
                         }
                         Err(e) => tracing::warn!("cannot expire game {}: {e}", g.row.id),
                     }
@@ -897,8 +893,8 @@ impl Hub {
 
 /// The calls an actor makes back into the live games.
 impl crate::actor::Games for Hub {
-    fn unload(&self, id: &str, rx: &crate::actor::Inbox) -> bool {
-        Hub::unload(self, id, rx)
+    fn unload(&self, id: &str, idle: &dyn Fn() -> bool) -> bool {
+        Hub::unload(self, id, idle)
     }
     fn forget(&self, id: &str) {
         Hub::forget(self, id)

@@ -20,7 +20,7 @@ use tokio::sync::{watch, Semaphore};
 pub(crate) trait Games: Send + Sync {
     /// An idle actor asks to leave memory: forgotten if nothing waits in
     /// its queue. Returns whether it was.
-    fn unload(&self, id: &str, rx: &super::Inbox) -> bool;
+    fn unload(&self, id: &str, idle: &dyn Fn() -> bool) -> bool;
     /// The actor stops because its memory may not match the database.
     fn forget(&self, id: &str);
     /// The seats of game `id` that other processes hold now (from the

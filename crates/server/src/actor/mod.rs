@@ -106,7 +106,7 @@ impl Holder {
 }
 
 /// Where the answer to an action goes.
-pub(crate) enum ActReply {
+enum ActReply {
     /// Into the connection's queue, as `ack`/`error` with the client's ref.
     Conn { conn: u64, reference: Value },
     /// To an HTTP handler.
@@ -115,7 +115,7 @@ pub(crate) enum ActReply {
 
 /// Where the answer to a rematch goes: the new seat, its token and the
 /// new game's summary.
-pub(crate) enum RematchReply {
+enum RematchReply {
     /// Into the connection's queue, as `rematch_seat`/`error` with the
     /// client's ref (docs/api.md, "Client to server").
     Conn { conn: u64, reference: Value },
@@ -137,7 +137,7 @@ pub(crate) struct Connected {
     pub spectator: bool,
 }
 
-pub(crate) enum Msg {
+enum Msg {
     Connect {
         token: Option<String>,
         /// The account logged in where the connection was opened.
@@ -253,7 +253,7 @@ pub(crate) enum Msg {
 /// A game's queue of messages, as its actor holds it. Boxed: a channel
 /// allocates room for 32 messages at once, and ten thousand live games
 /// each with 32 slots of a whole `Msg` held 3 KiB apiece for nothing.
-pub(crate) type Inbox = mpsc::Receiver<Box<Msg>>;
+type Inbox = mpsc::Receiver<Box<Msg>>;
 
 /// The handle to a live game, cloned into every connection.
 #[derive(Clone)]
@@ -273,7 +273,7 @@ impl GameStub {
     }
 
     /// Queues a message; a full queue hands the work back as `busy`.
-    pub(crate) fn send(&self, msg: Msg) -> Result<(), ApiError> {
+    fn send(&self, msg: Msg) -> Result<(), ApiError> {
         self.tx.try_send(Box::new(msg)).map_err(|e| match e {
             mpsc::error::TrySendError::Full(_) => ApiError::busy(),
             mpsc::error::TrySendError::Closed(_) => ApiError::gone(),
@@ -281,17 +281,14 @@ impl GameStub {
     }
 
     /// Sends a request and waits for its answer.
-    pub(crate) async fn ask<T>(
-        &self,
-        make: impl FnOnce(oneshot::Sender<T>) -> Msg,
-    ) -> Result<T, ApiError> {
+    async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Msg) -> Result<T, ApiError> {
         let (tx, rx) = oneshot::channel();
         self.send(make(tx))?;
         rx.await.map_err(|_| ApiError::gone())
     }
 
     /// Queues a message, waiting for room.
-    pub(crate) async fn send_wait(&self, msg: Msg) -> Result<(), ApiError> {
+    async fn send_wait(&self, msg: Msg) -> Result<(), ApiError> {
         self.tx
             .send(Box::new(msg))
             .await
@@ -300,6 +297,219 @@ impl GameStub {
 
     pub(crate) fn is_closed(&self) -> bool {
         self.tx.is_closed()
+    }
+
+    // The requests a game answers: the only door into its actor.
+
+    /// A new connection, on the seat of `token` (or watching).
+    pub(crate) async fn connect(
+        &self,
+        token: Option<String>,
+        account: Option<String>,
+        legal: bool,
+    ) -> Result<Connected, ApiError> {
+        self.ask(|reply| Msg::Connect {
+            token,
+            account,
+            legal,
+            reply,
+        })
+        .await?
+    }
+
+    /// A connection has gone: waits for room rather than lose it (the seat
+    /// would stay held).
+    pub(crate) async fn disconnect(&self, conn: u64) {
+        let _ = self.send_wait(Msg::Disconnect { conn }).await;
+    }
+
+    /// An action over HTTP: its sequence number and events.
+    pub(crate) async fn act(
+        &self,
+        who: Who,
+        action: Value,
+    ) -> Result<(usize, Vec<Value>), ApiError> {
+        self.ask(|tx| Msg::Act {
+            who,
+            action,
+            reply: ActReply::Http(tx),
+        })
+        .await?
+    }
+
+    /// A connection's action: answered into its queue (`ack` or `error`
+    /// with the client's `reference`).
+    pub(crate) fn act_from(
+        &self,
+        conn: u64,
+        action: Value,
+        reference: Value,
+    ) -> Result<(), ApiError> {
+        self.send(Msg::Act {
+            who: Who::Conn(conn),
+            action,
+            reply: ActReply::Conn { conn, reference },
+        })
+    }
+
+    /// Claims the win from a player who left, over HTTP.
+    pub(crate) async fn claim_win(&self, who: Who) -> Result<(usize, Vec<Value>), ApiError> {
+        self.ask(|tx| Msg::ClaimWin {
+            who,
+            reply: ActReply::Http(tx),
+        })
+        .await?
+    }
+
+    /// A connection's claim of the win: answered into its queue.
+    pub(crate) fn claim_win_from(&self, conn: u64, reference: Value) -> Result<(), ApiError> {
+        self.send(Msg::ClaimWin {
+            who: Who::Conn(conn),
+            reply: ActReply::Conn { conn, reference },
+        })
+    }
+
+    /// The whole state again, for a connection that asks.
+    pub(crate) fn sync(&self, conn: u64) -> Result<(), ApiError> {
+        self.send(Msg::Sync { conn })
+    }
+
+    /// A checked chat line or reaction from a connection.
+    pub(crate) fn chat(
+        &self,
+        conn: u64,
+        request: crate::chat::ChatRequest,
+    ) -> Result<(), ApiError> {
+        self.send(Msg::Chat { conn, request })
+    }
+
+    /// The state as `holder`'s seat (or a spectator) sees it.
+    pub(crate) async fn state(&self, holder: Option<Holder>) -> Result<Value, ApiError> {
+        self.ask(|reply| Msg::State { holder, reply }).await?
+    }
+
+    /// The game's summary, as JSON text.
+    pub(crate) async fn summary(&self) -> Result<Box<serde_json::value::RawValue>, ApiError> {
+        self.ask(|reply| Msg::Summary { reply }).await
+    }
+
+    /// The moves after move `from`, as `holder`'s seat may see them.
+    pub(crate) async fn moves(
+        &self,
+        holder: Option<Holder>,
+        from: usize,
+    ) -> Result<Value, ApiError> {
+        self.ask(|reply| Msg::Moves {
+            holder,
+            from,
+            reply,
+        })
+        .await?
+    }
+
+    /// Takes the seat of `token` (see `Msg::Join`): the seat, its secret
+    /// from now on, and the summary.
+    pub(crate) async fn join(
+        &self,
+        token: String,
+        name: Option<String>,
+        player: Option<String>,
+        account: Option<String>,
+    ) -> Result<(usize, String, Value), ApiError> {
+        self.ask(|reply| Msg::Join {
+            token,
+            name,
+            player,
+            account,
+            reply,
+        })
+        .await?
+    }
+
+    /// Takes a free seat by its number.
+    pub(crate) async fn claim(
+        &self,
+        seat: usize,
+        name: Option<String>,
+        player: Option<String>,
+        account: Option<String>,
+    ) -> Result<(usize, String, Value), ApiError> {
+        self.ask(|reply| Msg::Claim {
+            seat,
+            name,
+            player,
+            account,
+            reply,
+        })
+        .await?
+    }
+
+    /// The seat of `token` becomes `account`'s: the seat.
+    pub(crate) async fn bind(&self, token: String, account: String) -> Result<usize, ApiError> {
+        self.ask(|reply| Msg::Bind {
+            token,
+            account,
+            reply,
+        })
+        .await?
+    }
+
+    /// A seat's token, if it has one.
+    pub(crate) async fn seat_token(&self, seat: usize) -> Result<Option<String>, ApiError> {
+        self.ask(|reply| Msg::SeatToken { seat, reply }).await
+    }
+
+    /// The rematch for `who`'s seat, waited for.
+    pub(crate) async fn rematch(&self, who: Who) -> Result<RematchSeat, ApiError> {
+        self.ask(|tx| Msg::Rematch {
+            who,
+            reply: RematchReply::Http(tx),
+        })
+        .await?
+    }
+
+    /// A connection's rematch: answered into its queue.
+    pub(crate) fn rematch_from(&self, conn: u64, reference: Value) -> Result<(), ApiError> {
+        self.send(Msg::Rematch {
+            who: Who::Conn(conn),
+            reply: RematchReply::Conn { conn, reference },
+        })
+    }
+
+    /// The game's record.
+    pub(crate) async fn record(&self) -> Result<Value, ApiError> {
+        self.ask(|reply| Msg::Record { reply }).await?
+    }
+
+    /// Aborts the game for `who`: the new summary.
+    pub(crate) async fn abort(&self, who: Who) -> Result<Value, ApiError> {
+        self.ask(|reply| Msg::Abort { who, reply }).await?
+    }
+
+    /// The seats other processes hold now.
+    pub(crate) fn presence(&self, held: Vec<usize>) -> Result<(), ApiError> {
+        self.send(Msg::Presence { held })
+    }
+
+    /// Another process changed the game (its record is `seq` long).
+    pub(crate) fn notified(&self, seq: Option<usize>) -> Result<(), ApiError> {
+        self.send(Msg::Notified { seq })
+    }
+
+    /// Expire the game if nothing happened since `cutoff_ms`; waits for
+    /// room.
+    pub(crate) async fn expire(&self, cutoff_ms: i64) -> Result<(), ApiError> {
+        self.send_wait(Msg::Expire { cutoff_ms }).await
+    }
+
+    /// This process took or lost the game's lease.
+    pub(crate) fn hosting(&self) -> Result<(), ApiError> {
+        self.send(Msg::Hosting)
+    }
+
+    /// A snapshot for the game's helper, for `who`.
+    pub(crate) async fn assist(&self, who: Who) -> Result<crate::assist::Snapshot, ApiError> {
+        self.ask(|reply| Msg::Assist { who, reply }).await?
     }
 }
 
@@ -505,7 +715,7 @@ impl GameActor {
                         && self.next_wake().is_none() => {
                     // Nobody is here and nothing will happen by itself:
                     // leave memory; the next visitor reloads from the database.
-                    if self.env.games.unload(&self.row.id, &rx) {
+                    if self.env.games.unload(&self.row.id, &|| rx.is_empty()) {
                         rx.close();
                         while let Ok(msg) = rx.try_recv() {
                             Box::pin(self.handle(*msg)).await;

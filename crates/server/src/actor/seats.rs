@@ -1,6 +1,6 @@
 //! Seats: tokens, connections, joins and claims, and the rematch.
 
-use super::{Conn, Connected, GameActor, Holder, Msg, Outbound, Who};
+use super::{Conn, Connected, GameActor, Holder, Outbound, Who};
 use crate::error::ApiError;
 use crate::error::Code;
 use crate::hub::NewGameSpec;
@@ -490,12 +490,7 @@ impl GameActor {
                     // Another process made the rematch first: that one it
                     // is; the game made here is aborted (nobody knows it).
                     if let Ok(stub) = self.env.games.stub(&id).await {
-                        let _ = stub
-                            .ask(|reply| Msg::Abort {
-                                who: Who::Host,
-                                reply,
-                            })
-                            .await;
+                        let _ = stub.abort(Who::Host).await;
                     }
                     self.catch_up().await;
                     match self.row.rematch.clone() {
@@ -541,14 +536,8 @@ impl GameActor {
         new_seat: usize,
     ) -> Result<RematchSeat, ApiError> {
         let stub = self.env.games.stub(new_id).await?;
-        let token = stub
-            .ask(|reply| Msg::SeatToken {
-                seat: new_seat,
-                reply,
-            })
-            .await?
-            .unwrap_or_default();
-        let game = stub.ask(|reply| Msg::Summary { reply }).await?;
+        let token = stub.seat_token(new_seat).await?.unwrap_or_default();
+        let game = stub.summary().await?;
         Ok(RematchSeat {
             id: new_id.to_string(),
             seat: new_seat,

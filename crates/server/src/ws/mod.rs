@@ -18,7 +18,7 @@ mod frames;
 mod incoming;
 mod upgrade;
 
-use crate::actor::{ActReply, Connected, GameStub, Msg, Outbound, RematchReply, Who};
+use crate::actor::{Connected, GameStub, Outbound, Who};
 use crate::error::ApiError;
 use crate::error::Code;
 use crate::extract::{Path, Query};
@@ -110,14 +110,7 @@ pub(crate) async fn upgrade(
         Some(t) if !t.is_empty() => crate::accounts::current(&hub, &headers).await?,
         _ => None,
     };
-    let connected = stub
-        .ask(|reply| Msg::Connect {
-            token: q.token,
-            account: account.clone(),
-            legal,
-            reply,
-        })
-        .await??;
+    let connected = stub.connect(q.token, account.clone(), legal).await?;
     let max = hub.settings().connections.max_message;
     Ok(ws.answer(move |io| async move {
         let (read, write) = tokio::io::split(io);
@@ -420,14 +413,7 @@ where
             }
             let result = match kind {
                 Some("act") => match action {
-                    Some(action) => bound.stub.send(Msg::Act {
-                        who: Who::Conn(bound.conn),
-                        action,
-                        reply: ActReply::Conn {
-                            conn: bound.conn,
-                            reference: reference.clone(),
-                        },
-                    }),
+                    Some(action) => bound.stub.act_from(bound.conn, action, reference.clone()),
                     None => Err(ApiError::bad_json("act: the message has no \"action\"")),
                 },
                 Some("assist") => {
@@ -468,13 +454,7 @@ where
                         )),
                     }
                 }
-                Some("claim-win") => bound.stub.send(Msg::ClaimWin {
-                    who: Who::Conn(bound.conn),
-                    reply: ActReply::Conn {
-                        conn: bound.conn,
-                        reference: reference.clone(),
-                    },
-                }),
+                Some("claim-win") => bound.stub.claim_win_from(bound.conn, reference.clone()),
                 Some("chat") => {
                     // Metered and checked here, before the game's queue:
                     // a refused line costs the game nothing.
@@ -483,10 +463,7 @@ where
                     // `chat::parse` reads the message as a whole.
                     let value = serde_json::from_str(text.as_str()).unwrap_or(Value::Null);
                     match checked.and_then(|()| crate::chat::parse(&value)) {
-                        Ok(request) => bound.stub.send(Msg::Chat {
-                            conn: bound.conn,
-                            request,
-                        }),
+                        Ok(request) => bound.stub.chat(bound.conn, request),
                         Err(e) => Err(e),
                     }
                 }
@@ -506,15 +483,9 @@ where
                 Some("rematch") => hub
                     .meter(crate::limits::Kind::Create, client)
                     .and_then(|()| {
-                        bound.stub.send(Msg::Rematch {
-                            who: Who::Conn(bound.conn),
-                            reply: RematchReply::Conn {
-                                conn: bound.conn,
-                                reference: reference.clone(),
-                            },
-                        })
+                        bound.stub.rematch_from(bound.conn, reference.clone())
                     }),
-                Some("sync") => bound.stub.send(Msg::Sync { conn: bound.conn }),
+                Some("sync") => bound.stub.sync(bound.conn),
                 Some("ping") => {
                     bound.local(json!({"type": "pong", "ref": reference}).to_string().into());
                     Ok(())
@@ -565,10 +536,7 @@ where
         }
     }
     // Tell the game the seat left; wait for room rather than lose it.
-    let _ = bound
-        .stub
-        .send_wait(Msg::Disconnect { conn: bound.conn })
-        .await;
+    bound.stub.disconnect(bound.conn).await;
 }
 
 /// Moves the connection to the rematch of its finished game: the rematch
@@ -586,28 +554,15 @@ async fn move_to_rematch(
     reference: Value,
     next_out: &std::sync::Mutex<Option<Moved>>,
 ) {
-    let made = bound
-        .stub
-        .ask(|tx| Msg::Rematch {
-            who: Who::Conn(bound.conn),
-            reply: RematchReply::Http(tx),
-        })
-        .await
-        .and_then(|r| r);
+    let made = bound.stub.rematch(Who::Conn(bound.conn)).await;
     let made = match made {
         Ok(made) => made,
         Err(e) => return bound.local(error_text(reference, &e)),
     };
     let joined = match hub.stub(&made.id).await {
         Ok(stub) => stub
-            .ask(|reply| Msg::Connect {
-                token: Some(made.token.clone()),
-                account,
-                legal,
-                reply,
-            })
+            .connect(Some(made.token.clone()), account, legal)
             .await
-            .and_then(|r| r)
             .map(|c| (stub, c)),
         Err(e) => Err(e),
     };
@@ -637,6 +592,6 @@ async fn move_to_rematch(
     // than lost, in a task of its own so that the connection ending
     // meanwhile cannot lose it either (the old seat would stay held).
     tokio::spawn(async move {
-        let _ = old.stub.send_wait(Msg::Disconnect { conn: old.conn }).await;
+        old.stub.disconnect(old.conn).await;
     });
 }
