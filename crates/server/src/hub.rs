@@ -11,12 +11,13 @@
 use crate::actor::{GameActor, GameStub};
 use crate::error::ApiError;
 use crate::error::Code;
+pub(crate) use crate::newgame::{new_token, Created, NewGameSpec};
 use crate::storage::{
     GameRow, JsonText, Notice, SeatKind, SeatRow, StatusRow, StorageError, Store, Write,
 };
 use crate::Settings;
 use futures_util::future::BoxFuture;
-use parlor_core::{Level, Registry, RegistryError, Resources, ToAct};
+use parlor_core::{Registry, RegistryError, Resources, ToAct};
 use rand::Rng;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -92,35 +93,6 @@ async fn sleep_until_opt(at: Option<tokio::time::Instant>) {
 /// Helper requests running or waiting at once, server-wide.
 pub(crate) const ASSIST_QUEUE: usize = 64;
 
-/// What to create.
-pub(crate) struct NewGameSpec {
-    pub game: String,
-    pub config: Value,
-    pub seed: Option<u64>,
-    pub public: bool,
-    /// Seats given whole (a rematch); tokens are made here.
-    pub seats: Option<Vec<SeatRow>>,
-    /// Bot seats and levels (when `seats` is not given).
-    pub bots: Vec<(usize, Level)>,
-    /// Human seats anyone may take with `claim` (public games only): they
-    /// get no token until claimed. Every other human seat is invited: its
-    /// token is made now and handed to the creator, and nobody can claim it.
-    pub open_seats: Vec<usize>,
-    /// The creator's seat, name and player key.
-    pub take_seat: Option<(usize, Option<String>, Option<String>)>,
-    pub rematch_of: Option<String>,
-    /// The clocks the host keeps for the seats (validated).
-    pub time_control: parlor_core::TimeControl,
-    /// Rated (see `crate::ratings`): no bots.
-    pub rated: bool,
-    /// The creator's account, which `take_seat` then belongs to.
-    pub account: Option<String>,
-    /// The address of the client that asks for it, charged with what its
-    /// build adds to the derived-data cache (a rematch: nobody, since its
-    /// rules' data is there from the game before).
-    pub client: Option<std::net::IpAddr>,
-}
-
 /// The owner a client's derived data is charged to (see
 /// [`parlor_core::Resources::with_share`]).
 pub(crate) fn client_owner(client: std::net::IpAddr) -> u64 {
@@ -128,20 +100,6 @@ pub(crate) fn client_owner(client: std::net::IpAddr) -> u64 {
     let mut h = std::hash::DefaultHasher::new();
     client.hash(&mut h);
     h.finish()
-}
-
-/// A created game.
-pub(crate) struct Created {
-    pub id: String,
-    /// Its summary, as JSON text.
-    pub summary: Box<serde_json::value::RawValue>,
-    /// Every human seat with its token.
-    pub tokens: Vec<(usize, String)>,
-    /// For a rematch (`NewGameSpec::rematch_of`): whether the game it
-    /// follows was linked to it in the same commit. False: that game had
-    /// a rematch already (made by another process), and this one is
-    /// stored but known to nobody.
-    pub linked: bool,
 }
 
 impl Hub {
@@ -930,12 +888,6 @@ fn needs_host(g: &crate::storage::Listed) -> bool {
         .any(|s| s.kind == SeatKind::Bot && acting.contains(&(s.seat as u64)))
 }
 
-/// A seat token: 128 random bits in hex.
-pub(crate) fn new_token() -> String {
-    let bits: u128 = rand::thread_rng().gen();
-    format!("{bits:032x}")
-}
-
 /// The 32 characters of game ids, in the order their bytes sort (no `0`,
 /// `1`, `l` or `o`, which read alike).
 const ID_DIGITS: &[u8; 32] = b"23456789abcdefghijkmnpqrstuvwxyz";
@@ -1000,6 +952,56 @@ fn merge_config(default: Value, given: Value) -> Value {
         }
         (d, Value::Null) => d,
         (_, g) => g,
+    }
+}
+
+impl Hub {
+    /// The lease task of a process on a shared database: renews, takes over
+    /// lapsed games and loads them, and tells live games they lost theirs.
+    pub(crate) fn follow_leases(&self) {
+        let hub = self.clone();
+        if !hub.store().shared() {
+            return;
+        }
+        let every = hub
+            .settings()
+            .cluster
+            .lease_refresh
+            .max(std::time::Duration::from_millis(10));
+        let mut shutdown = hub.shutdown_signal();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut failing = false;
+            loop {
+                tokio::select! {
+                    biased;
+                    _ = shutdown.changed() => break,
+                    _ = tick.tick() => {}
+                }
+                match hub.leases().round(hub.store()).await {
+                    Ok((taken, lost)) => {
+                        if failing {
+                            tracing::info!("leases renewed again");
+                        }
+                        failing = false;
+                        for id in lost.iter().chain(&taken) {
+                            // A live game hears of the change; a game taken
+                            // over is loaded and goes on by itself.
+                            if let Err(e) = hub.host_changed(id).await {
+                                tracing::warn!("game {id}: cannot take it over: {e}");
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        if !failing {
+                            tracing::warn!("cannot renew leases ({e}); retrying");
+                        }
+                        failing = true;
+                    }
+                }
+            }
+        });
     }
 }
 

@@ -21,7 +21,6 @@
 //! On a database only one process uses (SQLite) there are no rows: every
 //! game is hosted by the one process.
 
-use crate::hub::Hub;
 use crate::storage::{LeaseOp, Store};
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -134,7 +133,7 @@ impl Leases {
 
     /// One round of the task: renew, then take what lapsed. Returns the
     /// games taken over (to be loaded) and those lost (to stop hosting).
-    async fn round(&self, store: &Store) -> Result<(Vec<String>, Vec<String>), String> {
+    pub(crate) async fn round(&self, store: &Store) -> Result<(Vec<String>, Vec<String>), String> {
         let Some(s) = &self.shared else {
             return Ok((Vec::new(), Vec::new()));
         };
@@ -174,51 +173,4 @@ impl Leases {
         Self::held(s).extend(taken.iter().cloned());
         Ok((taken, lost))
     }
-}
-
-/// The lease task of a process on a shared database: renews, takes over
-/// lapsed games and loads them, and tells live games they lost theirs.
-pub(crate) fn start(hub: Hub) {
-    if !hub.store().shared() {
-        return;
-    }
-    let every = hub
-        .settings()
-        .cluster
-        .lease_refresh
-        .max(Duration::from_millis(10));
-    let mut shutdown = hub.shutdown_signal();
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(every);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut failing = false;
-        loop {
-            tokio::select! {
-                biased;
-                _ = shutdown.changed() => break,
-                _ = tick.tick() => {}
-            }
-            match hub.leases().round(hub.store()).await {
-                Ok((taken, lost)) => {
-                    if failing {
-                        tracing::info!("leases renewed again");
-                    }
-                    failing = false;
-                    for id in lost.iter().chain(&taken) {
-                        // A live game hears of the change; a game taken
-                        // over is loaded and goes on by itself.
-                        if let Err(e) = hub.host_changed(id).await {
-                            tracing::warn!("game {id}: cannot take it over: {e}");
-                        }
-                    }
-                }
-                Err(e) => {
-                    if !failing {
-                        tracing::warn!("cannot renew leases ({e}); retrying");
-                    }
-                    failing = true;
-                }
-            }
-        }
-    });
 }

@@ -62,6 +62,7 @@ mod http_accounts;
 mod hub;
 mod lease;
 mod limits;
+mod newgame;
 mod presence;
 mod quick;
 pub mod ratings;
@@ -146,7 +147,7 @@ impl Server {
         let notices = store.notices();
         let hub = Hub::new(registry, resources, store, settings, stop_rx.clone());
         hub.keep_server_lists().await;
-        lease::start(hub.clone());
+        hub.follow_leases();
         if let Some(notices) = notices {
             // Several processes on one PostgreSQL share live games.
             hub.follow(notices);

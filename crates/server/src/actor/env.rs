@@ -1,13 +1,13 @@
 //! What a game's actor needs from its process, and nothing more: the
 //! store, the settings, the time, this process's leases and presence, the
 //! pool of heavy work, the shutdown signal, and the few calls back into
-//! the set of live games ([`Games`]). The [`crate::hub::Hub`] makes one for
+//! the set of live games ([`Games`]). The hub makes one for
 //! each actor it starts.
 
 use super::GameStub;
 use crate::error::ApiError;
-use crate::hub::{Created, NewGameSpec};
 use crate::lease::Leases;
+use crate::newgame::{Created, NewGameSpec};
 use crate::presence::Presence;
 use crate::storage::Store;
 use crate::time::TimeSource;

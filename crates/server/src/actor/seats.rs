@@ -3,7 +3,7 @@
 use super::{Conn, Connected, GameActor, Holder, Outbound, Who};
 use crate::error::ApiError;
 use crate::error::Code;
-use crate::hub::NewGameSpec;
+use crate::newgame::NewGameSpec;
 use crate::storage::{SeatKind, SeatRow, Write};
 use parlor_core::{Seat, ToAct, Viewer};
 use serde_json::value::RawValue;
@@ -171,7 +171,7 @@ impl GameActor {
             return Ok((seat, holder.token, self.summary()));
         }
         self.may_sit(seat, holder.account.as_deref())?;
-        let secret = crate::hub::new_token();
+        let secret = crate::newgame::new_token();
         let name = clean_name(name);
         let write = Write::Claim {
             game_id: self.row.id.clone(),
@@ -396,7 +396,7 @@ impl GameActor {
         }
         // The claimant's own secret, minted now: an open seat has no token
         // until it is claimed.
-        let token = crate::hub::new_token();
+        let token = crate::newgame::new_token();
         let name = clean_name(name);
         let write = Write::Claim {
             game_id: self.row.id.clone(),
