@@ -1920,13 +1920,20 @@ mod tests {
         let mut writer = SqliteStorage::open(&path).unwrap();
         let holder = SqliteStorage::open(&path).unwrap();
         holder.conn.execute_batch("BEGIN IMMEDIATE").unwrap();
-        let held = SLOW_STORAGE + std::time::Duration::from_millis(50);
+        // The lock is held from just before the writer asks for it, and
+        // twice as long as a slow commit: a busy machine that starts the
+        // writer late still leaves it waiting past SLOW_STORAGE.
+        let (asking, asked) = std::sync::mpsc::channel::<()>();
         let release = std::thread::spawn(move || {
-            std::thread::sleep(held);
+            asked.recv().unwrap();
+            std::thread::sleep(SLOW_STORAGE * 2);
             holder.conn.execute_batch("COMMIT").unwrap();
         });
         let log = Log::default();
-        log.catch(|| writer.commit(&[]).unwrap());
+        log.catch(|| {
+            asking.send(()).unwrap();
+            writer.commit(&[]).unwrap()
+        });
         release.join().unwrap();
         let text = log.text();
         assert!(text.contains("WARN"), "{text}");
