@@ -84,6 +84,24 @@ pub struct PuzzleBook {
     pub judge: JudgePuzzle,
 }
 
+impl Puzzle {
+    /// The game's proof, read as `P`, and the match at the puzzle's
+    /// position (its record replayed): where a game's `check` and `judge`
+    /// start.
+    pub fn open<G: crate::Game, P: serde::de::DeserializeOwned>(
+        &self,
+        resources: &crate::Resources,
+    ) -> Result<(P, crate::Match<G>), String> {
+        let title = G::INFO.title;
+        let proof = serde_json::from_value(self.proof.clone())
+            .map_err(|e| format!("not a {title} puzzle's proof: {e}"))?;
+        let record: crate::Record<G> = serde_json::from_value(self.record.clone())
+            .map_err(|e| format!("not a {title} record: {e}"))?;
+        let table = crate::Match::replay(&record, resources).map_err(|e| e.to_string())?;
+        Ok((proof, table))
+    }
+}
+
 impl PuzzleBook {
     /// The kind called `name`, or a one-line error naming the kinds there are.
     pub fn kind(&self, name: &str) -> Result<&PuzzleKind, String> {

@@ -112,11 +112,7 @@ fn unpack(
     puzzle: &parlor_core::Puzzle,
     resources: &Resources,
 ) -> Result<(Proof, Match<Gobble>), String> {
-    let proof: Proof = serde_json::from_value(puzzle.proof.clone())
-        .map_err(|e| format!("not a Gobble puzzle's proof: {e}"))?;
-    let record: parlor_core::Record<Gobble> = serde_json::from_value(puzzle.record.clone())
-        .map_err(|e| format!("not a Gobble record: {e}"))?;
-    let table = Match::replay(&record, resources).map_err(|e| e.to_string())?;
+    let (proof, table): (Proof, Match<Gobble>) = puzzle.open(resources)?;
     if table.state().board().to_string() != proof.board {
         return Err("the puzzle's record does not deal its proof's board".into());
     }

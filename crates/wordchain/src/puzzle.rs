@@ -199,11 +199,7 @@ fn unpack(
     puzzle: &parlor_core::Puzzle,
     resources: &Resources,
 ) -> Result<(Proof, Match<WordChain>, Seat), String> {
-    let proof: Proof = serde_json::from_value(puzzle.proof.clone())
-        .map_err(|e| format!("not a WORDCHAIN puzzle's proof: {e}"))?;
-    let record: parlor_core::Record<WordChain> = serde_json::from_value(puzzle.record.clone())
-        .map_err(|e| format!("not a WORDCHAIN record: {e}"))?;
-    let table = Match::replay(&record, resources).map_err(|e| e.to_string())?;
+    let (proof, table): (Proof, Match<WordChain>) = puzzle.open(resources)?;
     let seat = playing(table.state()).ok_or("the record does not stop before a turn")?;
     if seat.0 != puzzle.seat {
         return Err(format!(

@@ -189,11 +189,7 @@ fn unpack(
     puzzle: &parlor_core::Puzzle,
     resources: &Resources,
 ) -> Result<(Proof, Match<WordSprout>, Seat), String> {
-    let proof: Proof = serde_json::from_value(puzzle.proof.clone())
-        .map_err(|e| format!("not a Word Sprout puzzle's proof: {e}"))?;
-    let record: parlor_core::Record<WordSprout> = serde_json::from_value(puzzle.record.clone())
-        .map_err(|e| format!("not a Word Sprout record: {e}"))?;
-    let table = Match::replay(&record, resources).map_err(|e| e.to_string())?;
+    let (proof, table): (Proof, Match<WordSprout>) = puzzle.open(resources)?;
     let seat = playing(table.state()).ok_or("the record does not stop before a play")?;
     if seat.0 != puzzle.seat || table.state().string() != proof.string {
         return Err("the puzzle's record does not lead to its proof's string".into());
