@@ -523,11 +523,20 @@ impl Hub {
 
     /// Creates, stores and starts a game.
     pub(crate) async fn create(&self, spec: NewGameSpec) -> Result<Created, ApiError> {
+        let valid = self.validate(spec).await?;
+        let m = self.build(&valid).await?;
+        self.store_new(valid, m).await
+    }
+
+    /// Checks a request to create a game against the registry, the
+    /// settings and the word lists, before any work is done on it: the
+    /// game's rules, the seed, and every seat.
+    async fn validate(&self, spec: NewGameSpec) -> Result<Validated, ApiError> {
         let entry = self.registry().get(&spec.game).map_err(|e| match e {
             RegistryError::UnknownGame { .. } => ApiError::new(Code::UnknownGame, e.to_string()),
             e => ApiError::new(Code::Internal, e.to_string()),
         })?;
-        let config = merge_config(entry.default_config(), spec.config);
+        let config = merge_config(entry.default_config(), spec.config.clone());
         // What the rules declare they need: the seat count and word lists.
         let needs = entry.needs(&config).map_err(config_error)?;
         // Whoever chose the seed of a game with hidden chance would know
@@ -537,12 +546,13 @@ impl Hub {
             return Err(ApiError::new(
                 Code::BadConfig,
                 format!(
-                    "seed: in {} with these rules the seed decides what the players may not see yet, so the server draws it: leave seed out (every summary shows its SHA-256 as seed_sha256, and the record reveals the seed once the game is over)",
+                    "seed: in {} with these rules the seed decides what the players may not see yet, so the server draws it: leave seed out",
                     entry.info().title
                 ),
             )
             .with_kind(parlor_core::ErrorKind::BadSetting));
         }
+        let seats = seat_rows(&spec, needs.seats)?;
         let seed = spec.seed.unwrap_or_else(|| rand::thread_rng().gen());
         // An uploaded word list the rules name, from the database.
         let resources = self
@@ -567,9 +577,20 @@ impl Hub {
             }
             None => resources,
         };
-        let game_resources = resources.clone();
-        let entry2 = entry.clone();
-        // A few builds at once: the rest wait their turn, briefly.
+        Ok(Validated {
+            entry,
+            config,
+            listless: needs.word_lists.is_empty(),
+            seed,
+            resources,
+            seats,
+            spec,
+        })
+    }
+
+    /// Builds the game's match, a few builds at once (the rest wait their
+    /// turn, briefly, then get `busy`).
+    async fn build(&self, v: &Validated) -> Result<Box<dyn parlor_core::DynMatch>, ApiError> {
         let wait = self.inner.settings.games.create_wait;
         let building = match tokio::time::timeout(wait, self.inner.creations.acquire()).await {
             Ok(Ok(permit)) => permit,
@@ -587,12 +608,17 @@ impl Hub {
         // only while what it derives from the list is cached, and one
         // made again (165 ms for Word Sprout's default list) must not
         // hold up an async worker.
-        let listless = needs.word_lists.is_empty();
-        let rules = format!("{}\n{config}", spec.game);
-        let quick = listless && self.inner.quick_builds.is_quick(&rules);
+        let rules = format!("{}\n{}", v.spec.game, v.config);
+        let quick = v.listless && self.inner.quick_builds.is_quick(&rules);
+        let (entry, config, seed, resources) = (
+            v.entry.clone(),
+            v.config.clone(),
+            v.seed,
+            v.resources.clone(),
+        );
         let build = move || {
             let began = std::time::Instant::now();
-            let m = entry2.new_match(&config, seed, &resources);
+            let m = entry.new_match(&config, seed, &resources);
             (m, began.elapsed())
         };
         let (m, took) = if quick {
@@ -602,7 +628,7 @@ impl Hub {
                 .await
                 .map_err(|e| ApiError::new(Code::Internal, e.to_string()))?
         };
-        if listless {
+        if v.listless {
             self.inner.quick_builds.remember(rules, took < QUICK_BUILD);
         }
         let m = m.map_err(config_error)?;
@@ -610,106 +636,34 @@ impl Hub {
         // game waits in the writer's queue like any write, without
         // holding others back from building theirs.
         drop(building);
-        let n = needs.seats;
-        if m.seats() != n {
+        if m.seats() != v.seats.len() {
             return Err(ApiError::new(
                 Code::Internal,
                 format!(
-                    "the game declared {n} seats for these rules but has {}",
+                    "the game declared {} seats for these rules but has {}",
+                    v.seats.len(),
                     m.seats()
                 ),
             ));
         }
-        let mut seats: Vec<SeatRow> = match spec.seats {
-            Some(s) if s.len() == n => s,
-            Some(s) => {
-                return Err(ApiError::new(
-                    Code::Internal,
-                    format!("{} seats given for a game of {n}", s.len()),
-                ))
-            }
-            None => (0..n)
-                .map(|seat| SeatRow {
-                    seat,
-                    kind: SeatKind::Human,
-                    level: None,
-                    token: None,
-                    name: None,
-                    player: None,
-                    joined: false,
-                    account: None,
-                })
-                .collect(),
-        };
-        for &(seat, level) in &spec.bots {
-            let s = seats.get_mut(seat).ok_or_else(|| {
-                ApiError::bad_json(format!(
-                    "bots: seat {seat} does not exist: this game has seats 0 to {}",
-                    n - 1
-                ))
-            })?;
-            s.kind = SeatKind::Bot;
-            s.level = Some(level.to_string());
-        }
-        for s in &mut seats {
-            match s.kind {
-                SeatKind::Bot => {
-                    s.token = None;
-                    s.joined = true;
-                    if s.name.is_none() {
-                        s.name = Some(format!("bot ({})", s.level.as_deref().unwrap_or("easy")));
-                    }
-                }
-                SeatKind::Human => s.token = Some(new_token()),
-            }
-        }
-        if !spec.open_seats.is_empty() && !spec.public {
-            return Err(ApiError::bad_json(
-                "open_seats: a private game has no open seats (nobody could find them): make it public, or send invite links",
-            ));
-        }
-        for &seat in &spec.open_seats {
-            let s = seats.get_mut(seat).ok_or_else(|| {
-                ApiError::bad_json(format!(
-                    "open_seats: seat {seat} does not exist: this game has seats 0 to {}",
-                    n - 1
-                ))
-            })?;
-            if s.kind == SeatKind::Bot {
-                return Err(ApiError::bad_json(format!(
-                    "open_seats: seat {seat} is a bot's"
-                )));
-            }
-            if spec.take_seat.as_ref().is_some_and(|t| t.0 == seat) {
-                return Err(ApiError::bad_json(format!(
-                    "open_seats: seat {seat} is the one you take (take_seat)"
-                )));
-            }
-            // Claimed later, with a token minted then.
-            s.token = None;
-        }
-        if let Some((seat, name, player)) = spec.take_seat {
-            let s = seats.get_mut(seat).ok_or_else(|| {
-                ApiError::bad_json(format!(
-                    "take_seat: seat {seat} does not exist: this game has seats 0 to {}",
-                    n - 1
-                ))
-            })?;
-            if s.kind == SeatKind::Bot {
-                return Err(ApiError::bad_json(format!(
-                    "take_seat: seat {seat} is a bot's"
-                )));
-            }
-            s.joined = true;
-            s.name = name.map(|n| n.trim().chars().take(40).collect());
-            s.player = player;
-            s.account = spec.account.clone();
-        }
-        if spec.rated && seats.iter().any(|s| s.kind == SeatKind::Bot) {
-            return Err(ApiError::bad_json(
-                "rated: a game with a bot is never rated; leave out bots or rated",
-            ));
-        }
+        Ok(m)
+    }
+
+    /// Stores a built game (linked to the game it follows, for a
+    /// rematch, in the same commit) and starts its actor.
+    async fn store_new(
+        &self,
+        v: Validated,
+        m: Box<dyn parlor_core::DynMatch>,
+    ) -> Result<Created, ApiError> {
+        let Validated {
+            entry,
+            seed,
+            resources,
+            seats,
+            spec,
+            ..
+        } = v;
         let record = m.record_json();
         let now = self.settings().games.time.now_ms();
         let id = new_game_id(now);
@@ -764,15 +718,7 @@ impl Hub {
             .filter_map(|s| s.token.clone().map(|t| (s.seat, t)))
             .collect();
         let timeline = crate::clocks::Timeline::new(&*m);
-        let stub = GameActor::spawn(
-            self.actor_env(),
-            entry,
-            m,
-            game_resources,
-            row,
-            seats,
-            timeline,
-        );
+        let stub = GameActor::spawn(self.actor_env(), entry, m, resources, row, seats, timeline);
         self.games().insert(id.clone(), stub.clone());
         let summary = stub.summary().await?;
         Ok(Created {
@@ -1005,9 +951,187 @@ impl Hub {
     }
 }
 
+/// A creation request checked ([`Hub::create`]'s first step).
+struct Validated {
+    entry: Arc<dyn parlor_core::GameEntry>,
+    config: Value,
+    /// Whether the rules use no word list (their build time is
+    /// remembered, see `Inner::quick_builds`).
+    listless: bool,
+    seed: u64,
+    resources: Resources,
+    seats: Vec<SeatRow>,
+    spec: NewGameSpec,
+}
+
+/// The seats of a new game of `n` seats as `spec` asks: given whole (a
+/// rematch), or made here with bots, open seats, the creator's seat and a
+/// token for every other human seat; every seat number checked.
+fn seat_rows(spec: &NewGameSpec, n: usize) -> Result<Vec<SeatRow>, ApiError> {
+    let mut seats: Vec<SeatRow> = match spec.seats.clone() {
+        Some(s) if s.len() == n => s,
+        Some(s) => {
+            return Err(ApiError::new(
+                Code::Internal,
+                format!("{} seats given for a game of {n}", s.len()),
+            ))
+        }
+        None => (0..n)
+            .map(|seat| SeatRow {
+                seat,
+                kind: SeatKind::Human,
+                level: None,
+                token: None,
+                name: None,
+                player: None,
+                joined: false,
+                account: None,
+            })
+            .collect(),
+    };
+    for &(seat, level) in &spec.bots {
+        let s = seats.get_mut(seat).ok_or_else(|| {
+            ApiError::bad_json(format!(
+                "bots: seat {seat} does not exist: this game has seats 0 to {}",
+                n - 1
+            ))
+        })?;
+        s.kind = SeatKind::Bot;
+        s.level = Some(level.to_string());
+    }
+    for s in &mut seats {
+        match s.kind {
+            SeatKind::Bot => {
+                s.token = None;
+                s.joined = true;
+                if s.name.is_none() {
+                    s.name = Some(format!("bot ({})", s.level.as_deref().unwrap_or("easy")));
+                }
+            }
+            SeatKind::Human => s.token = Some(new_token()),
+        }
+    }
+    if !spec.open_seats.is_empty() && !spec.public {
+        return Err(ApiError::bad_json(
+            "open_seats: a private game has no open seats (nobody could find them): make it public, or send invite links",
+        ));
+    }
+    for &seat in &spec.open_seats {
+        let s = seats.get_mut(seat).ok_or_else(|| {
+            ApiError::bad_json(format!(
+                "open_seats: seat {seat} does not exist: this game has seats 0 to {}",
+                n - 1
+            ))
+        })?;
+        if s.kind == SeatKind::Bot {
+            return Err(ApiError::bad_json(format!(
+                "open_seats: seat {seat} is a bot's"
+            )));
+        }
+        if spec.take_seat.as_ref().is_some_and(|t| t.0 == seat) {
+            return Err(ApiError::bad_json(format!(
+                "open_seats: seat {seat} is the one you take (take_seat)"
+            )));
+        }
+        // Claimed later, with a token minted then.
+        s.token = None;
+    }
+    if let Some((seat, name, player)) = spec.take_seat.clone() {
+        let s = seats.get_mut(seat).ok_or_else(|| {
+            ApiError::bad_json(format!(
+                "take_seat: seat {seat} does not exist: this game has seats 0 to {}",
+                n - 1
+            ))
+        })?;
+        if s.kind == SeatKind::Bot {
+            return Err(ApiError::bad_json(format!(
+                "take_seat: seat {seat} is a bot's"
+            )));
+        }
+        s.joined = true;
+        s.name = name.map(|n| n.trim().chars().take(40).collect());
+        s.player = player;
+        s.account = spec.account.clone();
+    }
+    if spec.rated && seats.iter().any(|s| s.kind == SeatKind::Bot) {
+        return Err(ApiError::bad_json(
+            "rated: a game with a bot is never rated; leave out bots or rated",
+        ));
+    }
+    Ok(seats)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parlor_core::Level;
+
+    fn spec() -> NewGameSpec {
+        NewGameSpec {
+            game: "nim".into(),
+            config: Value::Null,
+            seed: None,
+            public: true,
+            seats: None,
+            bots: Vec::new(),
+            open_seats: Vec::new(),
+            take_seat: None,
+            rematch_of: None,
+            time_control: Default::default(),
+            rated: false,
+            account: None,
+            client: None,
+        }
+    }
+
+    #[test]
+    fn the_seats_of_a_new_game_are_checked_before_it_is_built() {
+        // A bot, an open seat and the creator's seat: tokens for the
+        // humans that are invited or taken, none for the open seat.
+        let s = NewGameSpec {
+            bots: vec![(2, Level::Hard)],
+            open_seats: vec![1],
+            take_seat: Some((0, Some("  Ann ".into()), None)),
+            ..spec()
+        };
+        let seats = seat_rows(&s, 3).unwrap();
+        assert!(seats[0].token.is_some() && seats[0].joined);
+        assert_eq!(seats[0].name.as_deref(), Some("Ann"));
+        assert!(seats[1].token.is_none() && !seats[1].joined);
+        assert_eq!(seats[2].kind, SeatKind::Bot);
+        assert!(seats[2].token.is_none() && seats[2].joined);
+        // Every refusal names the field and what is accepted.
+        let refused = |s: NewGameSpec| seat_rows(&s, 2).unwrap_err().message;
+        assert!(refused(NewGameSpec {
+            bots: vec![(5, Level::Easy)],
+            ..spec()
+        })
+        .contains("seats 0 to 1"));
+        assert!(refused(NewGameSpec {
+            open_seats: vec![0],
+            public: false,
+            ..spec()
+        })
+        .contains("private"));
+        assert!(refused(NewGameSpec {
+            bots: vec![(0, Level::Easy)],
+            take_seat: Some((0, None, None)),
+            ..spec()
+        })
+        .contains("is a bot's"));
+        assert!(refused(NewGameSpec {
+            open_seats: vec![1],
+            take_seat: Some((1, None, None)),
+            ..spec()
+        })
+        .contains("the one you take"));
+        assert!(refused(NewGameSpec {
+            bots: vec![(1, Level::Easy)],
+            rated: true,
+            ..spec()
+        })
+        .contains("never rated"));
+    }
 
     #[test]
     fn game_ids_sort_as_they_were_made_and_keep_fifty_random_bits() {
