@@ -210,6 +210,73 @@ struct Conn {
     account: Option<String>,
 }
 
+/// When the client was last heard from, for the keep-alive: it is pinged
+/// only after `ping_every` with nothing heard (a client that talks proves
+/// it is there, and its messages keep NATs open), and closed after `idle`
+/// of silence, so its seat turns absent. Timers are moved only when they
+/// fire: a message only notes when it was heard (moving a timer at every
+/// message took it out of tokio's timer wheel and put it back).
+struct KeepAlive {
+    opened: tokio::time::Instant,
+    /// Microseconds since `opened`.
+    heard: std::sync::atomic::AtomicU64,
+}
+
+impl KeepAlive {
+    fn new() -> KeepAlive {
+        KeepAlive {
+            opened: tokio::time::Instant::now(),
+            heard: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    /// The client was heard from now.
+    fn hear(&self) {
+        self.heard.store(
+            self.opened.elapsed().as_micros() as u64,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
+
+    /// For a timer set to fire `after` the client was last heard from,
+    /// when it fires: when it is due now, if the client was heard from
+    /// since.
+    fn due_later(&self, after: Duration) -> Option<tokio::time::Instant> {
+        let last = Duration::from_micros(self.heard.load(std::sync::atomic::Ordering::Relaxed));
+        let due = self.opened + last + after;
+        (tokio::time::Instant::now() < due).then_some(due)
+    }
+}
+
+/// What the reader keeps for the connection's whole life, whichever game
+/// it is bound to.
+struct Session {
+    hub: Hub,
+    legal: bool,
+    max: usize,
+    client: std::net::IpAddr,
+    account: Option<String>,
+    bucket: crate::limits::ConnLimit,
+    chat_bucket: crate::limits::ChatLimit,
+    metered: bool,
+    /// The helper's requests under way (two at most).
+    assists: std::sync::Arc<tokio::sync::Semaphore>,
+    /// Where a helper's answer goes: the queue of the game the connection
+    /// is bound to when the answer is ready, which after a move to the
+    /// rematch is the new game's (the answer still comes, with its ref).
+    answers_to: std::sync::Arc<std::sync::Mutex<mpsc::WeakSender<Outbound>>>,
+}
+
+/// How the reader stopped.
+#[derive(Default)]
+struct Ended {
+    /// The client kept sending past its limit.
+    flooded: bool,
+    /// The client's close frame (and its code, if it gave one): answered
+    /// once the reader stops, as the closing handshake asks.
+    closed_by_client: Option<Option<u16>>,
+}
+
 async fn run<R, W>(mut stream: Stream<R>, write: W, c: Conn, stub: GameStub, connected: Connected)
 where
     R: tokio::io::AsyncRead + Unpin,
@@ -228,289 +295,38 @@ where
     // what it had queued), so the client reads the old game's last
     // messages, then `rematch_seat`, then the new game's welcome.
     let next_out: std::sync::Mutex<Option<Moved>> = Default::default();
-    let mut bucket = crate::limits::ConnLimit::new(hub.settings().rates.rate_conn);
-    let chat_bucket = crate::limits::ChatLimit::new(hub.settings().rates.rate_chat);
-    let metered = hub.settings().rates.rate_limits;
-    let shutdown = hub.shutdown_signal();
-    let assists = std::sync::Arc::new(tokio::sync::Semaphore::new(2));
-    // Where a helper's answer goes: the queue of the game the connection
-    // is bound to when the answer is ready, which after a move to the
-    // rematch is the new game's (the answer still comes, with its ref).
-    let answers_to = std::sync::Arc::new(std::sync::Mutex::new(bound.own.clone()));
-
     let settings = hub.settings();
     let writes = Writes {
         io: tokio::sync::Mutex::new(write),
         limit: settings.connections.write_timeout,
     };
-    // Pings keep NATs open and prove the client is there: whatever it
-    // sends (its pong included) counts, and after `idle` of silence the
-    // connection is closed, so its seat turns absent. A client that talks
-    // proves it is there, and its messages keep NATs open: it is pinged
-    // only after `ping_every` with nothing heard from it (pinging every
-    // socket regardless cost nim at 10,000 games a sixth of a send and of
-    // a read per action).
-    let ping_every = settings.connections.ws_ping;
-    let idle = settings.connections.ws_idle_timeout;
-    let opened = tokio::time::Instant::now();
-    // When the client was last heard from, in microseconds since `opened`.
-    let heard = std::sync::atomic::AtomicU64::new(0);
-    let hear = || {
-        heard.store(
-            opened.elapsed().as_micros() as u64,
-            std::sync::atomic::Ordering::Relaxed,
-        );
+    let keep = KeepAlive::new();
+    let (ping_every, idle) = (
+        settings.connections.ws_ping,
+        settings.connections.ws_idle_timeout,
+    );
+    let mut session = Session {
+        bucket: crate::limits::ConnLimit::new(settings.rates.rate_conn),
+        chat_bucket: crate::limits::ChatLimit::new(settings.rates.rate_chat),
+        metered: settings.rates.rate_limits,
+        assists: std::sync::Arc::new(tokio::sync::Semaphore::new(2)),
+        answers_to: std::sync::Arc::new(std::sync::Mutex::new(bound.own.clone())),
+        hub: hub.clone(),
+        legal,
+        max,
+        client,
+        account,
     };
-    // A timer set to fire `after` the client was last heard from, when it
-    // fires: when it is due now, if the client was heard from since.
-    let due_later = |after: Duration| {
-        let last = Duration::from_micros(heard.load(std::sync::atomic::Ordering::Relaxed));
-        let due = opened + last + after;
-        (tokio::time::Instant::now() < due).then_some(due)
-    };
-    let writer = async {
-        let ping = tokio::time::sleep(ping_every);
-        tokio::pin!(ping);
-        loop {
-            tokio::select! {
-                _ = ping.as_mut() => {
-                    if let Some(due) = due_later(ping_every) {
-                        ping.as_mut().reset(due);
-                        continue;
-                    }
-                    if !writes.frame(Frame::Ping(b"")).await {
-                        break;
-                    }
-                    ping.as_mut().reset(tokio::time::Instant::now() + ping_every);
-                }
-                m = out.recv() => match m {
-                    Some(text) => {
-                        if !writes.write(&burst(text, &mut out)).await {
-                            break;
-                        }
-                    }
-                    None => {
-                        let moved = next_out.lock().unwrap_or_else(|e| e.into_inner()).take();
-                        if let Some(moved) = moved {
-                            // The answer and the new game's first messages
-                            // (its welcome, seats, state) in one write.
-                            out = moved.out;
-                            if !writes.write(&burst(moved.answer, &mut out)).await {
-                                break;
-                            }
-                            continue;
-                        }
-                        let (code, reason) = if *shutdown.borrow() {
-                            (1012, "server restarting")
-                        } else {
-                            (1008, "too slow")
-                        };
-                        writes.frame(Frame::Close(Some((code, reason)))).await;
-                        break;
-                    }
-                },
-            }
-        }
-    };
-
-    let mut flooded = false;
-    // The client's close frame (and its code, if it gave one): answered
-    // once the reader stops, as the closing handshake asks.
-    let mut closed_by_client: Option<Option<u16>> = None;
-    let reader = async {
-        // Like the ping, the silence timer is moved only when it fires: a
-        // message only notes when it was heard (moving the timer at every
-        // message took it out of tokio's timer wheel and put it back).
-        let silence = tokio::time::sleep(idle);
-        tokio::pin!(silence);
-        loop {
-            let msg = tokio::select! {
-                m = stream.next() => match m {
-                    Some(Ok(m)) => m,
-                    _ => break,
-                },
-                _ = silence.as_mut() => match due_later(idle) {
-                    Some(due) => {
-                        silence.as_mut().reset(due);
-                        continue;
-                    }
-                    None => break,
-                },
-            };
-            hear();
-            if let Message::Close(frame) = &msg {
-                closed_by_client = Some(frame.as_ref().map(|f| u16::from(f.code)));
-                break;
-            }
-            // Every message draws on the connection's bucket before it is
-            // read, so a flood costs the server no more than its refusals;
-            // a client that never slows down is cut off. (Its pongs, the
-            // answers to the server's pings, are not counted.)
-            if metered && !matches!(msg, Message::Pong(_)) {
-                match bucket.check() {
-                    Ok(()) => {}
-                    Err(Some(e)) => {
-                        bound.local(error_text(Value::Null, &e));
-                        continue;
-                    }
-                    Err(None) => {
-                        flooded = true;
-                        break;
-                    }
-                }
-            }
-            let text = match msg {
-                Message::Text(t) => t,
-                Message::Binary(_) => {
-                    let e = ApiError::bad_json("send JSON text messages, not binary ones");
-                    bound.local(error_text(Value::Null, &e));
-                    continue;
-                }
-                // tungstenite checked its size (at most 125 bytes).
-                Message::Ping(payload) => {
-                    if writes.frame(Frame::Pong(&payload)).await {
-                        continue;
-                    }
-                    break;
-                }
-                _ => continue,
-            };
-            if text.len() > max {
-                let e = ApiError::new(
-                    Code::TooLarge,
-                    format!(
-                        "messages are at most {max} bytes; this one has {}",
-                        text.len()
-                    ),
-                );
-                bound.local(error_text(Value::Null, &e));
-                continue;
-            }
-            let incoming::Incoming {
-                kind,
-                reference,
-                action,
-                request,
-                moving,
-            } = match incoming::Incoming::read(text.as_str()) {
-                Ok(m) => m,
-                Err(e) => {
-                    let e = ApiError::bad_json(format!("not JSON: {e}"));
-                    bound.local(error_text(Value::Null, &e));
-                    continue;
-                }
-            };
-            let kind = kind.as_deref();
-            if bound.spectator && matches!(kind, Some("act" | "claim-win" | "rematch")) {
-                // Refused here: a spectator's message never takes a place
-                // in the game's queue.
-                let e = ApiError::new(
-                    Code::Spectator,
-                    "spectators cannot act: join with a seat token",
-                );
-                bound.local(error_text(reference, &e));
-                continue;
-            }
-            let result = match kind {
-                Some("act") => match action {
-                    Some(action) => bound.stub.act_from(bound.conn, action, reference.clone()),
-                    None => Err(ApiError::bad_json("act: the message has no \"action\"")),
-                },
-                Some("assist") => {
-                    // Answered off the game's task; at most two at once per
-                    // connection, so one client cannot fill the helper's queue,
-                    // and drawn on the client's helper bucket like HTTP's.
-                    let metered = hub.meter(crate::limits::Kind::Helper, client);
-                    match metered.map(|()| assists.clone().try_acquire_owned()) {
-                        Err(e) => Err(e),
-                        Ok(Ok(permit)) => {
-                            let (hub, stub, answers_to, conn) =
-                                (hub.clone(), bound.stub.clone(), answers_to.clone(), bound.conn);
-                            let reference = reference.clone();
-                            tokio::spawn(async move {
-                                let r =
-                                    crate::assist::assist(&hub, &stub, Who::Conn(conn), request, client)
-                                        .await;
-                                drop(permit);
-                                let text = match r {
-                                    // The answer was written as JSON off the
-                                    // async workers: only copied here.
-                                    Ok(answer) => format!(
-                                        "{{\"type\":\"assist\",\"ref\":{reference},\"answer\":{answer}}}"
-                                    )
-                                    .into(),
-                                    Err(e) => error_text(reference, &e),
-                                };
-                                let own = answers_to.lock().unwrap_or_else(|e| e.into_inner()).clone();
-                                if let Some(tx) = own.upgrade() {
-                                    let _ = tx.send(text).await;
-                                }
-                            });
-                            Ok(())
-                        }
-                        Ok(Err(_)) => Err(ApiError::new(
-                            Code::Busy,
-                            "two helper requests are already under way on this connection",
-                        )),
-                    }
-                }
-                Some("claim-win") => bound.stub.claim_win_from(bound.conn, reference.clone()),
-                Some("chat") => {
-                    // Metered and checked here, before the game's queue:
-                    // a refused line costs the game nothing.
-                    let checked = if metered { chat_bucket.check() } else { Ok(()) };
-                    // The whole message, read again: chat is rare, and
-                    // `chat::parse` reads the message as a whole.
-                    let value = serde_json::from_str(text.as_str()).unwrap_or(Value::Null);
-                    match checked.and_then(|()| crate::chat::parse(&value)) {
-                        Ok(request) => bound.stub.chat(bound.conn, request),
-                        Err(e) => Err(e),
-                    }
-                }
-                // A new game: metered as creating one over HTTP is
-                // (`POST .../rematch`), by the client's address.
-                Some("rematch") if moving => match hub.meter(crate::limits::Kind::Create, client) {
-                    Ok(()) => {
-                        // The reader waits for the move: what the client
-                        // sends meanwhile is for the new game.
-                        let to = (legal, account.clone());
-                        move_to_rematch(&hub, &mut bound, to, reference.clone(), &next_out).await;
-                        *answers_to.lock().unwrap_or_else(|e| e.into_inner()) = bound.own.clone();
-                        Ok(())
-                    }
-                    Err(e) => Err(e),
-                },
-                Some("rematch") => hub
-                    .meter(crate::limits::Kind::Create, client)
-                    .and_then(|()| {
-                        bound.stub.rematch_from(bound.conn, reference.clone())
-                    }),
-                Some("sync") => bound.stub.sync(bound.conn),
-                Some("ping") => {
-                    bound.local(json!({"type": "pong", "ref": reference}).to_string().into());
-                    Ok(())
-                }
-                Some(other) => Err(ApiError::bad_json(format!(
-                    "unknown message type {other:?}: use act, claim-win, rematch, assist, chat, sync or ping"
-                ))),
-                None => Err(ApiError::bad_json(
-                    "the message has no \"type\": use act, claim-win, rematch, assist, chat, sync or ping",
-                )),
-            };
-            if let Err(e) = result {
-                bound.local(error_text(reference, &e));
-            }
-        }
-    };
-
+    let shutdown = hub.shutdown_signal();
+    let mut ended = Ended::default();
     tokio::select! {
-        _ = writer => {}
-        _ = reader => {}
+        _ = write_side(&writes, &mut out, &next_out, &keep, ping_every, &shutdown) => {}
+        _ = read_side(&mut stream, &writes, &mut session, &mut bound, &next_out, &keep, idle, &mut ended) => {}
     }
-    if let Some(code) = closed_by_client {
+    if let Some(code) = ended.closed_by_client {
         writes.frame(Frame::Close(code.map(|c| (c, "")))).await;
     }
-    if flooded {
+    if ended.flooded {
         // Say why before closing: what was queued, then a policy close.
         let mut goodbye = Vec::new();
         while let Ok(text) = out.try_recv() {
@@ -537,6 +353,283 @@ where
     }
     // Tell the game the seat left; wait for room rather than lose it.
     bound.stub.disconnect(bound.conn).await;
+}
+
+/// The writer: the game's messages in bursts, pings after `ping_every` of
+/// silence from the client, the move to a rematch's queue, and the close
+/// when the game lets go of the connection.
+async fn write_side<W: AsyncWrite + Unpin>(
+    writes: &Writes<W>,
+    out: &mut mpsc::Receiver<Outbound>,
+    next_out: &std::sync::Mutex<Option<Moved>>,
+    keep: &KeepAlive,
+    ping_every: Duration,
+    shutdown: &tokio::sync::watch::Receiver<bool>,
+) {
+    let ping = tokio::time::sleep(ping_every);
+    tokio::pin!(ping);
+    loop {
+        tokio::select! {
+            _ = ping.as_mut() => {
+                if let Some(due) = keep.due_later(ping_every) {
+                    ping.as_mut().reset(due);
+                    continue;
+                }
+                if !writes.frame(Frame::Ping(b"")).await {
+                    break;
+                }
+                ping.as_mut().reset(tokio::time::Instant::now() + ping_every);
+            }
+            m = out.recv() => match m {
+                Some(text) => {
+                    if !writes.write(&burst(text, out)).await {
+                        break;
+                    }
+                }
+                None => {
+                    let moved = next_out.lock().unwrap_or_else(|e| e.into_inner()).take();
+                    if let Some(moved) = moved {
+                        // The answer and the new game's first messages
+                        // (its welcome, seats, state) in one write.
+                        *out = moved.out;
+                        if !writes.write(&burst(moved.answer, out)).await {
+                            break;
+                        }
+                        continue;
+                    }
+                    let (code, reason) = if *shutdown.borrow() {
+                        (1012, "server restarting")
+                    } else {
+                        (1008, "too slow")
+                    };
+                    writes.frame(Frame::Close(Some((code, reason)))).await;
+                    break;
+                }
+            },
+        }
+    }
+}
+
+/// The reader: every frame drawn on the connection's bucket, checked, and
+/// handed to [`handle`]; closes after `idle` of silence.
+#[allow(clippy::too_many_arguments)]
+async fn read_side<R, W>(
+    stream: &mut Stream<R>,
+    writes: &Writes<W>,
+    session: &mut Session,
+    bound: &mut Binding,
+    next_out: &std::sync::Mutex<Option<Moved>>,
+    keep: &KeepAlive,
+    idle: Duration,
+    ended: &mut Ended,
+) where
+    R: tokio::io::AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let silence = tokio::time::sleep(idle);
+    tokio::pin!(silence);
+    loop {
+        let msg = tokio::select! {
+            m = stream.next() => match m {
+                Some(Ok(m)) => m,
+                _ => break,
+            },
+            _ = silence.as_mut() => match keep.due_later(idle) {
+                Some(due) => {
+                    silence.as_mut().reset(due);
+                    continue;
+                }
+                None => break,
+            },
+        };
+        keep.hear();
+        if let Message::Close(frame) = &msg {
+            ended.closed_by_client = Some(frame.as_ref().map(|f| u16::from(f.code)));
+            break;
+        }
+        // Every message draws on the connection's bucket before it is
+        // read, so a flood costs the server no more than its refusals;
+        // a client that never slows down is cut off. (Its pongs, the
+        // answers to the server's pings, are not counted.)
+        if session.metered && !matches!(msg, Message::Pong(_)) {
+            match session.bucket.check() {
+                Ok(()) => {}
+                Err(Some(e)) => {
+                    bound.local(error_text(Value::Null, &e));
+                    continue;
+                }
+                Err(None) => {
+                    ended.flooded = true;
+                    break;
+                }
+            }
+        }
+        let text = match msg {
+            Message::Text(t) => t,
+            Message::Binary(_) => {
+                let e = ApiError::bad_json("send JSON text messages, not binary ones");
+                bound.local(error_text(Value::Null, &e));
+                continue;
+            }
+            // tungstenite checked its size (at most 125 bytes).
+            Message::Ping(payload) => {
+                if writes.frame(Frame::Pong(&payload)).await {
+                    continue;
+                }
+                break;
+            }
+            _ => continue,
+        };
+        if text.len() > session.max {
+            let e = ApiError::new(
+                Code::TooLarge,
+                format!(
+                    "messages are at most {} bytes; this one has {}",
+                    session.max,
+                    text.len()
+                ),
+            );
+            bound.local(error_text(Value::Null, &e));
+            continue;
+        }
+        handle(text.as_str(), session, bound, next_out).await;
+    }
+}
+
+/// One message from the client, read and sent on to its game (or answered
+/// here: a refusal, a pong, the helper's answer later).
+async fn handle(
+    text: &str,
+    session: &mut Session,
+    bound: &mut Binding,
+    next_out: &std::sync::Mutex<Option<Moved>>,
+) {
+    let Session {
+        hub,
+        legal,
+        client,
+        account,
+        chat_bucket,
+        metered,
+        assists,
+        answers_to,
+        ..
+    } = session;
+    let (legal, client, metered) = (*legal, *client, *metered);
+    let incoming::Incoming {
+        kind,
+        reference,
+        action,
+        request,
+        moving,
+    } = match incoming::Incoming::read(text) {
+        Ok(m) => m,
+        Err(e) => {
+            let e = ApiError::bad_json(format!("not JSON: {e}"));
+            bound.local(error_text(Value::Null, &e));
+            return;
+        }
+    };
+    let kind = kind.as_deref();
+    if bound.spectator && matches!(kind, Some("act" | "claim-win" | "rematch")) {
+        // Refused here: a spectator's message never takes a place
+        // in the game's queue.
+        let e = ApiError::new(
+            Code::Spectator,
+            "spectators cannot act: join with a seat token",
+        );
+        bound.local(error_text(reference, &e));
+        return;
+    }
+    let result = match kind {
+        Some("act") => match action {
+            Some(action) => bound.stub.act_from(bound.conn, action, reference.clone()),
+            None => Err(ApiError::bad_json("act: the message has no \"action\"")),
+        },
+        Some("assist") => {
+            // Answered off the game's task; at most two at once per
+            // connection, so one client cannot fill the helper's queue,
+            // and drawn on the client's helper bucket like HTTP's.
+            let metered = hub.meter(crate::limits::Kind::Helper, client);
+            match metered.map(|()| assists.clone().try_acquire_owned()) {
+                Err(e) => Err(e),
+                Ok(Ok(permit)) => {
+                    let (hub, stub, answers_to, conn) =
+                        (hub.clone(), bound.stub.clone(), answers_to.clone(), bound.conn);
+                    let reference = reference.clone();
+                    tokio::spawn(async move {
+                        let r =
+                            crate::assist::assist(&hub, &stub, Who::Conn(conn), request, client)
+                                .await;
+                        drop(permit);
+                        let text = match r {
+                            // The answer was written as JSON off the
+                            // async workers: only copied here.
+                            Ok(answer) => format!(
+                                "{{\"type\":\"assist\",\"ref\":{reference},\"answer\":{answer}}}"
+                            )
+                            .into(),
+                            Err(e) => error_text(reference, &e),
+                        };
+                        let own = answers_to.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                        if let Some(tx) = own.upgrade() {
+                            let _ = tx.send(text).await;
+                        }
+                    });
+                    Ok(())
+                }
+                Ok(Err(_)) => Err(ApiError::new(
+                    Code::Busy,
+                    "two helper requests are already under way on this connection",
+                )),
+            }
+        }
+        Some("claim-win") => bound.stub.claim_win_from(bound.conn, reference.clone()),
+        Some("chat") => {
+            // Metered and checked here, before the game's queue:
+            // a refused line costs the game nothing.
+            let checked = if metered { chat_bucket.check() } else { Ok(()) };
+            // The whole message, read again: chat is rare, and
+            // `chat::parse` reads the message as a whole.
+            let value = serde_json::from_str(text).unwrap_or(Value::Null);
+            match checked.and_then(|()| crate::chat::parse(&value)) {
+                Ok(request) => bound.stub.chat(bound.conn, request),
+                Err(e) => Err(e),
+            }
+        }
+        // A new game: metered as creating one over HTTP is
+        // (`POST .../rematch`), by the client's address.
+        Some("rematch") if moving => match hub.meter(crate::limits::Kind::Create, client) {
+            Ok(()) => {
+                // The reader waits for the move: what the client
+                // sends meanwhile is for the new game.
+                let to = (legal, account.clone());
+                move_to_rematch(hub, bound, to, reference.clone(), next_out).await;
+                *answers_to.lock().unwrap_or_else(|e| e.into_inner()) = bound.own.clone();
+                Ok(())
+            }
+            Err(e) => Err(e),
+        },
+        Some("rematch") => hub
+            .meter(crate::limits::Kind::Create, client)
+            .and_then(|()| {
+                bound.stub.rematch_from(bound.conn, reference.clone())
+            }),
+        Some("sync") => bound.stub.sync(bound.conn),
+        Some("ping") => {
+            bound.local(json!({"type": "pong", "ref": reference}).to_string().into());
+            Ok(())
+        }
+        Some(other) => Err(ApiError::bad_json(format!(
+            "unknown message type {other:?}: use act, claim-win, rematch, assist, chat, sync or ping"
+        ))),
+        None => Err(ApiError::bad_json(
+            "the message has no \"type\": use act, claim-win, rematch, assist, chat, sync or ping",
+        )),
+    };
+    if let Err(e) = result {
+        bound.local(error_text(reference, &e));
+    }
 }
 
 /// Moves the connection to the rematch of its finished game: the rematch
