@@ -69,8 +69,9 @@ fn playing(game: &WordSprout) -> Option<Seat> {
 }
 
 /// Every different play from the table's string, with the solver's
-/// verdicts and refutations.
-fn verdicts(game: &WordSprout) -> Result<Vec<Verdict>, String> {
+/// verdicts; with `refute`, each losing play's refutation too (only a
+/// proof needs them: the search asks for the verdicts before every play).
+fn verdicts(game: &WordSprout, refute: bool) -> Result<Vec<Verdict>, String> {
     let judge = game.judge();
     let solution = judge.solution();
     let language = judge.language();
@@ -81,7 +82,7 @@ fn verdicts(game: &WordSprout) -> Result<Vec<Verdict>, String> {
             continue;
         }
         let wins = m.wins == Some(true);
-        let refutation = if wins {
+        let refutation = if wins || !refute {
             None
         } else {
             hint(language, &m.result, Some(&solution))
@@ -117,7 +118,7 @@ fn find(
     let mut rng = GameRng::from_seed(seed);
     let mut candidates = Vec::new();
     while let Some(seat) = playing(table.state()) {
-        let plays = verdicts(table.state())?;
+        let plays = verdicts(table.state(), false)?;
         if plays.is_empty() {
             break;
         }
@@ -135,7 +136,7 @@ fn find(
     let record = candidates.swap_remove(rng.below(candidates.len()));
     let at = Match::replay(&record, resources).map_err(|e| e.to_string())?;
     let seat = playing(at.state()).ok_or("nobody to play")?;
-    let plays = verdicts(at.state())?;
+    let plays = verdicts(at.state(), true)?;
     let string = at.state().string().to_string();
     let answers: Vec<String> = plays
         .iter()
@@ -199,7 +200,7 @@ fn unpack(
 
 fn check(puzzle: &parlor_core::Puzzle, resources: &Resources) -> Result<(), String> {
     let (proof, table, _) = unpack(puzzle, resources)?;
-    let plays = verdicts(table.state())?;
+    let plays = verdicts(table.state(), true)?;
     if plays != proof.plays {
         return Err("the proof does not hold: the solver's verdicts differ".into());
     }
