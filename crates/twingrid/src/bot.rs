@@ -162,6 +162,12 @@ pub struct Table {
 }
 
 impl Table {
+    /// Whether rule 4 lets `word` be written: it holds no word played
+    /// before (the opening word included).
+    pub fn allows(&self, word: &str) -> bool {
+        !self.played.iter().any(|x| word.contains(x.as_str()))
+    }
+
     /// The table as `role` sees it in `view`.
     pub fn from_view(view: &View, role: usize) -> Option<Table> {
         let grid = |rows: &[String]| {
@@ -224,7 +230,7 @@ impl Bot {
 
     /// The word and column this bot would play at `table`.
     pub fn choose_word(&mut self, table: &Table) -> Option<Placement> {
-        let allowed = |w: &str| !table.played.iter().any(|x| w.contains(x.as_str()));
+        let allowed = |w: &str| table.allows(w);
         let k = match self.level {
             Level::Easy => 200,
             Level::Medium => 1,

@@ -72,7 +72,7 @@ fn best_of(
     let words = resources
         .counted_words(&config.lexicon, config.width)
         .map_err(|e| e.to_string())?;
-    let allowed = |w: &str| !table.played.iter().any(|x| w.contains(x.as_str()));
+    let allowed = |w: &str| table.allows(w);
     let q = Query {
         against: &table.against,
         first: table.first,

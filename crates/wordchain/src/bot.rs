@@ -122,6 +122,21 @@ impl Seen {
     }
 }
 
+/// The words played so far that stand (none a challenge took off), in
+/// the order they were played: those a table where each word may be
+/// played once refuses again.
+pub fn standing_words(view: &View) -> impl Iterator<Item = &str> {
+    view.log
+        .iter()
+        .filter_map(|e| match e {
+            LogEntry::Play {
+                words, challenge, ..
+            } if challenge.is_none_or(|(_, up)| !up) => Some(words.iter().map(|w| w.word.as_str())),
+            _ => None,
+        })
+        .flatten()
+}
+
 /// Every play the hand in `view` may make on its link card: the cards it
 /// may take (a dice throw's limit) and, where each word may be played once,
 /// none played before. `None` where the view shows no hand or no link.
@@ -138,19 +153,7 @@ pub fn search_view<'a>(
     };
     let mut found = best::search(index, hand, link, rules, limits);
     if view.config.once_only {
-        let played: BTreeSet<&str> = view
-            .log
-            .iter()
-            .filter_map(|e| match e {
-                LogEntry::Play {
-                    words, challenge, ..
-                } if challenge.is_none_or(|(_, up)| !up) => {
-                    Some(words.iter().map(|w| w.word.as_str()))
-                }
-                _ => None,
-            })
-            .flatten()
-            .collect();
+        let played: BTreeSet<&str> = standing_words(view).collect();
         found
             .candidates
             .retain(|c| !played.contains(index.word(c.word as usize)));

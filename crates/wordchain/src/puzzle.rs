@@ -119,20 +119,12 @@ fn answers(best: &[Scored]) -> Vec<String> {
 }
 
 /// What makes two puzzles the same: the hand, the link, what the throw
-/// allows, and the words already played.
+/// allows, and the words played that stand.
 fn key_of(game: &WordChain, seat: Seat) -> String {
     let view = game.view(Viewer::Seat(seat));
     let mut hand: Vec<String> = view.hand.iter().flatten().map(|c| c.to_string()).collect();
     hand.sort();
-    let played: Vec<String> = view
-        .log
-        .iter()
-        .filter_map(|e| match e {
-            crate::LogEntry::Play { words, .. } => Some(words.iter().map(|w| w.word.clone())),
-            _ => None,
-        })
-        .flatten()
-        .collect();
+    let played: Vec<&str> = crate::bot::standing_words(&view).collect();
     format!(
         "{}|{}|{:?}|{}",
         hand.join(" "),
