@@ -65,6 +65,64 @@ enum Command {
 }
 
 /// Runs a `parlor puzzles` command.
+/// The puzzle sets under `data/puzzles/`, built into the binary: a fresh
+/// machine's server has puzzles without a file beside it.
+const SHIPPED: &[(&str, &str)] = &[
+    (
+        "gobble-longest-4x4",
+        include_str!("../../../data/puzzles/gobble-longest-4x4.jsonl"),
+    ),
+    (
+        "gobble-longest-5x5",
+        include_str!("../../../data/puzzles/gobble-longest-5x5.jsonl"),
+    ),
+    (
+        "sprouts-normal-4",
+        include_str!("../../../data/puzzles/sprouts-normal-4.jsonl"),
+    ),
+    (
+        "sprouts-normal-5",
+        include_str!("../../../data/puzzles/sprouts-normal-5.jsonl"),
+    ),
+    (
+        "sprouts-normal-6",
+        include_str!("../../../data/puzzles/sprouts-normal-6.jsonl"),
+    ),
+    (
+        "sprouts-misere-4",
+        include_str!("../../../data/puzzles/sprouts-misere-4.jsonl"),
+    ),
+    (
+        "sprouts-misere-5",
+        include_str!("../../../data/puzzles/sprouts-misere-5.jsonl"),
+    ),
+    (
+        "twingrid-best-word",
+        include_str!("../../../data/puzzles/twingrid-best-word.jsonl"),
+    ),
+    (
+        "wordchain-best-score",
+        include_str!("../../../data/puzzles/wordchain-best-score.jsonl"),
+    ),
+    (
+        "wordsprout-keep-the-win",
+        include_str!("../../../data/puzzles/wordsprout-keep-the-win.jsonl"),
+    ),
+];
+
+/// Every shipped puzzle, set by set.
+pub fn shipped() -> Result<Vec<Puzzle>> {
+    let mut all = Vec::new();
+    for (name, text) in SHIPPED {
+        all.extend(
+            parlor_server::puzzles::read_puzzles(text)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| format!("data/puzzles/{name}.jsonl"))?,
+        );
+    }
+    Ok(all)
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     match args.command {
         Command::Kinds { json } => kinds(json),

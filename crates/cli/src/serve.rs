@@ -137,6 +137,12 @@ pub struct GameArgs {
     /// nim`, which measures the server rather than a game's rules and bots).
     #[arg(long, hide = true)]
     pub with_nim: bool,
+    /// Replace a day's challenge of a puzzle set: DATE:SET:ID, as
+    /// 2026-12-01:sprouts/normal-5:1a2b3c4d5e6f7a8b (the date in UTC, the set
+    /// and the puzzle's id as GET /api/puzzles and /api/puzzles/next name
+    /// them). Give every process of one database the same choices.
+    #[arg(long = "daily-choice", value_name = "DATE:SET:ID")]
+    pub daily_choices: Vec<String>,
 }
 
 /// The async runtime.
@@ -268,6 +274,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.games.with_nim {
         registry.register::<parlor_core::doc_nim::Nim>();
     }
+    let mut puzzles = parlor_server::puzzles::Puzzles::new(&registry, crate::puzzles::shipped()?)
+        .map_err(anyhow::Error::msg)
+        .context("the shipped puzzles")?;
+    for choice in &args.games.daily_choices {
+        let mut parts = choice.splitn(3, ':');
+        let (Some(date), Some(set), Some(id)) = (parts.next(), parts.next(), parts.next()) else {
+            anyhow::bail!("--daily-choice {choice:?}: write DATE:SET:ID, as 2026-12-01:sprouts/normal-5:1a2b3c4d5e6f7a8b");
+        };
+        puzzles
+            .replace_day(date, set, id)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("--daily-choice {choice:?}"))?;
+    }
+    let mut settings = settings;
+    settings.puzzles = puzzles;
     parlor_server::serve_blocking(
         registry,
         resources,

@@ -152,8 +152,8 @@ pub use game::{
 };
 pub use helper::{HelpError, NoHelper, Query};
 pub use puzzle::{
-    clear_lead, of_the_day, CheckPuzzle, FindPuzzle, JudgePuzzle, Judged, Puzzle, PuzzleBook,
-    PuzzleKind, LEAD_POINTS,
+    clear_lead, of_the_day, Answer, CheckPuzzle, FindPuzzle, JudgePuzzle, Judged, Puzzle,
+    PuzzleBook, PuzzleKind, LEAD_POINTS,
 };
 pub use record::{LexiconStamp, Match, Record, RecordError, RecordedAction, RECORD_VERSION};
 pub use registry::{

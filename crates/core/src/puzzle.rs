@@ -49,6 +49,23 @@ pub struct PuzzleKind {
     pub name: &'static str,
     /// One line for people.
     pub about: &'static str,
+    /// Which of the player's moves answer it.
+    pub answer: Answer,
+}
+
+/// Which of the solving seat's moves a host judges, and when the puzzle
+/// is done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Answer {
+    /// The first move is the answer; the puzzle ends there.
+    FirstMove,
+    /// The first move is the answer; a solver then wins the game out
+    /// against perfect defence to complete the puzzle.
+    FirstMoveThenWin,
+    /// Every move until the game ends is a try (Gobble: each word of the
+    /// round); the first that solves it counts.
+    AnyMove,
 }
 
 /// A player's answer, judged.

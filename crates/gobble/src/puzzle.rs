@@ -34,10 +34,12 @@ pub const KINDS: &[PuzzleKind] = &[
     PuzzleKind {
         name: "longest-4x4",
         about: "a longest word of a 4x4 board, within two minutes",
+        answer: parlor_core::Answer::AnyMove,
     },
     PuzzleKind {
         name: "longest-5x5",
         about: "a longest word of a 5x5 board, within two minutes",
+        answer: parlor_core::Answer::AnyMove,
     },
 ];
 

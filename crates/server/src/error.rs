@@ -63,6 +63,7 @@ codes! {
     CrossSite = "cross_site", FORBIDDEN;
     SeatNotTaken = "seat_not_taken", CONFLICT;
     NotYourSeat = "not_your_seat", FORBIDDEN;
+    UnknownPuzzle = "unknown_puzzle", NOT_FOUND;
 }
 
 impl std::fmt::Display for Code {

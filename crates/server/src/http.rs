@@ -57,6 +57,15 @@ pub(crate) fn router(hub: Hub) -> Router {
             "/api/leaderboard/{game}",
             get(crate::http_accounts::leaderboard),
         )
+        .route("/api/puzzles", get(crate::http_puzzles::sets))
+        .route("/api/puzzles/next", get(crate::http_puzzles::next))
+        .route("/api/puzzles/{id}", get(crate::http_puzzles::get_puzzle))
+        .route("/api/puzzles/{id}/play", post(crate::http_puzzles::play))
+        .route(
+            "/api/puzzles/{id}/verdict",
+            get(crate::http_puzzles::verdict),
+        )
+        .route("/api/daily", get(crate::http_puzzles::daily))
         .route("/api/word-lists", post(upload_word_list))
         .route("/api/word-lists/{id}", get(get_word_list))
         .fallback(fallback)
@@ -104,12 +113,17 @@ async fn meter(State(hub): State<Hub>, mut req: Request, next: axum::middleware:
         }
     }
     let helper = (post && path.ends_with("/assist"))
+        || (path.starts_with("/api/puzzles/") && path.ends_with("/verdict"))
         || (path.ends_with("/replay")
             && req
                 .uri()
                 .query()
                 .is_some_and(|q| q.split('&').any(|p| p == "helper=true")));
-    let kind = if post && (path == "/api/games" || path.ends_with("/rematch")) {
+    let kind = if post
+        && (path == "/api/games"
+            || path.ends_with("/rematch")
+            || (path.starts_with("/api/puzzles/") && path.ends_with("/play")))
+    {
         Kind::Create
     } else if post && path == "/api/word-lists" {
         Kind::Upload
@@ -243,7 +257,7 @@ struct CreateReq {
     rated: bool,
 }
 
-fn check_player(p: Option<String>) -> Result<Option<String>, ApiError> {
+pub(crate) fn check_player(p: Option<String>) -> Result<Option<String>, ApiError> {
     match p {
         None => Ok(None),
         Some(p) if valid_player(&p) => Ok(Some(p)),
@@ -261,7 +275,7 @@ const NAME_MAX_CHARS: usize = 100;
 /// that is drawn unseen or changes how the rest is drawn (a NUL, a
 /// newline, a right-to-left override, a zero width space: see
 /// [`crate::shown`]): refused with `bad_json` before anything is stored.
-fn check_name(name: Option<String>) -> Result<Option<String>, ApiError> {
+pub(crate) fn check_name(name: Option<String>) -> Result<Option<String>, ApiError> {
     if let Some(n) = &name {
         if n.chars().count() > NAME_MAX_CHARS {
             return Err(ApiError::bad_json(format!(
@@ -338,6 +352,7 @@ async fn create_game(
             open_seats: req.open_seats,
             take_seat: take_seat.clone(),
             rematch_of: None,
+            start: Vec::new(),
             time_control,
             rated: req.rated,
             account,

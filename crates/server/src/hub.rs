@@ -13,7 +13,7 @@ use crate::error::ApiError;
 use crate::error::Code;
 pub(crate) use crate::newgame::{new_token, Created, NewGameSpec};
 use crate::storage::{
-    GameRow, JsonText, Notice, SeatKind, SeatRow, StatusRow, StorageError, Store, Write,
+    ActionRow, GameRow, JsonText, Notice, SeatKind, SeatRow, StatusRow, StorageError, Store, Write,
 };
 use crate::Settings;
 use futures_util::future::BoxFuture;
@@ -524,8 +524,8 @@ impl Hub {
     /// Creates, stores and starts a game.
     pub(crate) async fn create(&self, spec: NewGameSpec) -> Result<Created, ApiError> {
         let valid = self.validate(spec).await?;
-        let m = self.build(&valid).await?;
-        self.store_new(valid, m).await
+        let (m, timeline) = self.build(&valid).await?;
+        self.store_new(valid, m, timeline).await
     }
 
     /// Checks a request to create a game against the registry, the
@@ -542,7 +542,10 @@ impl Hub {
         // Whoever chose the seed of a game with hidden chance would know
         // the deal: the server draws it (its hash is in every summary, the
         // seed itself in the record once the game is over).
-        if spec.seed.is_some() && entry.hidden_chance(&config).map_err(config_error)? {
+        if spec.seed.is_some()
+            && spec.start.is_empty()
+            && entry.hidden_chance(&config).map_err(config_error)?
+        {
             return Err(ApiError::new(
                 Code::BadConfig,
                 format!(
@@ -590,7 +593,10 @@ impl Hub {
 
     /// Builds the game's match, a few builds at once (the rest wait their
     /// turn, briefly, then get `busy`).
-    async fn build(&self, v: &Validated) -> Result<Box<dyn parlor_core::DynMatch>, ApiError> {
+    async fn build(
+        &self,
+        v: &Validated,
+    ) -> Result<(Box<dyn parlor_core::DynMatch>, crate::clocks::Timeline), ApiError> {
         let wait = self.inner.settings.games.create_wait;
         let building = match tokio::time::timeout(wait, self.inner.creations.acquire()).await {
             Ok(Ok(permit)) => permit,
@@ -616,9 +622,25 @@ impl Hub {
             v.seed,
             v.resources.clone(),
         );
+        let start = v.spec.start.clone();
+        let now = self.settings().games.time.now_ms();
         let build = move || {
             let began = std::time::Instant::now();
-            let m = entry.new_match(&config, seed, &resources);
+            let m = entry
+                .new_match(&config, seed, &resources)
+                .and_then(|mut m| {
+                    let mut timeline = crate::clocks::Timeline::new(&*m);
+                    for (i, (actor, action)) in start.iter().enumerate() {
+                        m.apply_json(*actor, action).map_err(|e| {
+                            RegistryError::from(parlor_core::RecordError::Malformed(format!(
+                                "the start's move {} does not apply: {e}",
+                                i + 1
+                            )))
+                        })?;
+                        timeline.push(&*m, *actor, now);
+                    }
+                    Ok((m, timeline))
+                });
             (m, began.elapsed())
         };
         let (m, took) = if quick {
@@ -631,7 +653,7 @@ impl Hub {
         if v.listless {
             self.inner.quick_builds.remember(rules, took < QUICK_BUILD);
         }
-        let m = m.map_err(config_error)?;
+        let (m, timeline) = m.map_err(config_error)?;
         // The build is what the permit bounds (CPU, memory); storing the
         // game waits in the writer's queue like any write, without
         // holding others back from building theirs.
@@ -646,7 +668,7 @@ impl Hub {
                 ),
             ));
         }
-        Ok(m)
+        Ok((m, timeline))
     }
 
     /// Stores a built game (linked to the game it follows, for a
@@ -655,6 +677,7 @@ impl Hub {
         &self,
         v: Validated,
         m: Box<dyn parlor_core::DynMatch>,
+        timeline: crate::clocks::Timeline,
     ) -> Result<Created, ApiError> {
         let Validated {
             entry,
@@ -679,7 +702,7 @@ impl Hub {
             public: spec.public,
             created_ms: now,
             status: StatusRow {
-                seq: 0,
+                seq: spec.start.len(),
                 to_act: JsonText::of(&m.to_act()),
                 outcome: None,
                 over: m.to_act() == ToAct::Over,
@@ -696,6 +719,23 @@ impl Hub {
             row: row.clone(),
             seats: seats.clone(),
         }];
+        // The start's moves, each with the status the game has after all
+        // of them: stored in the same commit, none of them is seen alone.
+        for (idx, (actor, action)) in spec.start.iter().enumerate() {
+            writes.push(Write::Action {
+                game_id: id.clone(),
+                action: ActionRow {
+                    idx,
+                    actor: serde_json::to_value(actor).unwrap_or(Value::Null),
+                    action: action.clone(),
+                    at_ms: now,
+                },
+                status: StatusRow {
+                    seq: idx + 1,
+                    ..row.status.clone()
+                },
+            });
+        }
         // A rematch is linked to the game it follows in the same commit:
         // one wait for the disk (and one request to the writer) instead
         // of two for every rematch.
@@ -712,12 +752,11 @@ impl Hub {
             ))
             .into());
         }
-        let linked = taken.get(1) == Some(&true);
+        let linked = row.rematch_of.is_some() && taken.last() == Some(&true);
         let tokens = seats
             .iter()
             .filter_map(|s| s.token.clone().map(|t| (s.seat, t)))
             .collect();
-        let timeline = crate::clocks::Timeline::new(&*m);
         let stub = GameActor::spawn(self.actor_env(), entry, m, resources, row, seats, timeline);
         self.games().insert(id.clone(), stub.clone());
         let summary = stub.summary().await?;
@@ -1077,6 +1116,7 @@ mod tests {
             open_seats: Vec::new(),
             take_seat: None,
             rematch_of: None,
+            start: Vec::new(),
             time_control: Default::default(),
             rated: false,
             account: None,

@@ -27,6 +27,8 @@ pub struct Settings {
     pub cluster: Cluster,
     /// The database writer.
     pub database: Database,
+    /// The puzzles offered and the daily challenges among them.
+    pub puzzles: crate::puzzles::Puzzles,
 }
 
 /// The default of [`Bots::quick_bot`]: 20 µs. A decision this fast

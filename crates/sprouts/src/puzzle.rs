@@ -287,22 +287,27 @@ pub const KINDS: &[PuzzleKind] = &[
     PuzzleKind {
         name: "normal-4",
         about: "normal play, a game of 4 spots",
+        answer: parlor_core::Answer::FirstMoveThenWin,
     },
     PuzzleKind {
         name: "normal-5",
         about: "normal play, a game of 5 spots",
+        answer: parlor_core::Answer::FirstMoveThenWin,
     },
     PuzzleKind {
         name: "normal-6",
         about: "normal play, a game of 6 spots",
+        answer: parlor_core::Answer::FirstMoveThenWin,
     },
     PuzzleKind {
         name: "misere-4",
         about: "misère play (the last move loses), a game of 4 spots",
+        answer: parlor_core::Answer::FirstMoveThenWin,
     },
     PuzzleKind {
         name: "misere-5",
         about: "misère play (the last move loses), a game of 5 spots",
+        answer: parlor_core::Answer::FirstMoveThenWin,
     },
 ];
 

@@ -45,6 +45,7 @@ pub struct Proof {
 pub const KINDS: &[PuzzleKind] = &[PuzzleKind {
     name: "best-word",
     about: "the turn's highest-scoring word and column, default rules",
+    answer: parlor_core::Answer::FirstMove,
 }];
 
 /// Twin Grids' puzzles for hosts ([`parlor_core::Extras::puzzles`]).

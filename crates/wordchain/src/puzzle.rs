@@ -47,6 +47,7 @@ pub struct Proof {
 pub const KINDS: &[PuzzleKind] = &[PuzzleKind {
     name: "best-score",
     about: "the hand's highest-scoring play on the link card, default rules",
+    answer: parlor_core::Answer::FirstMove,
 }];
 
 /// WORDCHAIN's puzzles for hosts ([`parlor_core::Extras::puzzles`]).

@@ -50,6 +50,7 @@ pub struct Proof {
 pub const KINDS: &[PuzzleKind] = &[PuzzleKind {
     name: "keep-the-win",
     about: "the one or two letters that keep the win, default rules, two players",
+    answer: parlor_core::Answer::FirstMoveThenWin,
 }];
 
 /// Word Sprout's puzzles for hosts ([`parlor_core::Extras::puzzles`]).
