@@ -479,7 +479,8 @@ async function showAccount() {
     replace(box,
       h('a', { href: '/account', id: 'account-link' }, me.username),
       ratings ? h('span', { id: 'lobby-ratings' }, ` · ${ratings}`) : null,
-      ' · ', h('a', { href: '/leaderboard' }, 'Leaderboards'));
+      ' · ', h('a', { href: '/leaderboard' }, 'Leaderboards'),
+      ' · ', h('a', { href: '/puzzles', id: 'puzzles-link' }, 'Puzzles and today’s challenges'));
   } catch {
     /* the lobby works without it */
   }

@@ -11,6 +11,7 @@ import { h, replace, confirmDialog, toast } from './dom.js';
 import { pageFor } from './games/index.js';
 import { describeList, count, wordListOf } from './wordlists.js';
 import { mountChat } from './chat.js';
+import { mountPuzzle } from './puzzle.js';
 
 /**
  * What a page module gets.
@@ -53,6 +54,9 @@ function takeHashToken() {
   return t;
 }
 const hashToken = takeHashToken();
+/** A puzzle's game (`?puzzle=ID`): its banner, with the server's verdicts. */
+const puzzleId = new URLSearchParams(location.search).get('puzzle');
+const puzzle = puzzleId ? mountPuzzle(/** @type {HTMLElement} */ (document.getElementById('table')), puzzleId, id) : null;
 /** @type {string | null} */
 let token = hashToken || tokenFor(id);
 // An invite link pasted into this page's address bar changes only the
@@ -357,7 +361,8 @@ function drawOver() {
     h('h2', { id: 'result-headline' }, headline),
     own ? h('p', { id: 'result-why' }, own) : ending ? h('p', { id: 'result-why' }, 'How it ended: ', ending) : null,
     lines.length ? h('ol', { class: 'ranking', id: 'ranking' }, lines) : null,
-    h('div', { class: 'row' },
+    // A puzzle's game is the puzzle's: its banner offers the next one.
+    puzzle ? null : h('div', { class: 'row' },
       mySeat !== null ? h('button', { type: 'button', id: 'rematch', class: 'primary', onclick: rematch }, '↻ Rematch (same rules)') : null,
       h('a', { class: 'button', id: 'new-opponent', href: `/?again=${encodeURIComponent(id)}` }, '☺ New opponent (same settings)')),
     summary.rematch ? h('p', null, 'A rematch exists. ', mySeat === null ? h('a', { href: playUrl(summary.rematch) }, 'Watch it') : null) : null,
@@ -849,6 +854,7 @@ function onState(s) {
   const focusWasOnBoard = boardHasFocus();
   if (s.view !== null || page?.waitsWithoutView) page?.update(s);
   keepFocusOnBoard(focusWasOnBoard);
+  puzzle?.update(s);
   if (backOnline) {
     backOnline = false;
     page?.online?.();

@@ -352,7 +352,7 @@ async fn create_game(
             open_seats: req.open_seats,
             take_seat: take_seat.clone(),
             rematch_of: None,
-            start: Vec::new(),
+            start: None,
             time_control,
             rated: req.rated,
             account,

@@ -215,7 +215,7 @@ pub(crate) async fn play(
             open_seats: Vec::new(),
             take_seat: Some((p.seat, name, player)),
             rematch_of: None,
-            start,
+            start: Some(start),
             time_control: Default::default(),
             rated: false,
             account,

@@ -543,7 +543,7 @@ impl Hub {
         // the deal: the server draws it (its hash is in every summary, the
         // seed itself in the record once the game is over).
         if spec.seed.is_some()
-            && spec.start.is_empty()
+            && spec.start.is_none()
             && entry.hidden_chance(&config).map_err(config_error)?
         {
             return Err(ApiError::new(
@@ -622,7 +622,7 @@ impl Hub {
             v.seed,
             v.resources.clone(),
         );
-        let start = v.spec.start.clone();
+        let start = v.spec.start.clone().unwrap_or_default();
         let now = self.settings().games.time.now_ms();
         let build = move || {
             let began = std::time::Instant::now();
@@ -702,7 +702,7 @@ impl Hub {
             public: spec.public,
             created_ms: now,
             status: StatusRow {
-                seq: spec.start.len(),
+                seq: spec.start.as_ref().map_or(0, Vec::len),
                 to_act: JsonText::of(&m.to_act()),
                 outcome: None,
                 over: m.to_act() == ToAct::Over,
@@ -721,7 +721,7 @@ impl Hub {
         }];
         // The start's moves, each with the status the game has after all
         // of them: stored in the same commit, none of them is seen alone.
-        for (idx, (actor, action)) in spec.start.iter().enumerate() {
+        for (idx, (actor, action)) in spec.start.iter().flatten().enumerate() {
             writes.push(Write::Action {
                 game_id: id.clone(),
                 action: ActionRow {
@@ -1116,7 +1116,7 @@ mod tests {
             open_seats: Vec::new(),
             take_seat: None,
             rematch_of: None,
-            start: Vec::new(),
+            start: None,
             time_control: Default::default(),
             rated: false,
             account: None,

@@ -24,10 +24,11 @@ pub(crate) struct NewGameSpec {
     /// The creator's seat, name and player key.
     pub take_seat: Option<(usize, Option<String>, Option<String>)>,
     pub rematch_of: Option<String>,
-    /// The moves that lead to the position the game starts from (a
-    /// puzzle's), played on `seed` before anyone joins: stored as the
-    /// game's first moves.
-    pub start: Vec<(parlor_core::Actor, Value)>,
+    /// A position the host gives the game (a puzzle's): the moves that
+    /// lead to it from `seed`, played before anyone joins and stored as
+    /// the game's first moves. Its seed is the position's, so the server
+    /// takes it even where the seed decides what players may not see.
+    pub start: Option<Vec<(parlor_core::Actor, Value)>>,
     /// The clocks the host keeps for the seats (validated).
     pub time_control: parlor_core::TimeControl,
     /// Rated (see `crate::ratings`): no bots.

@@ -228,6 +228,7 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
             "/play/{id}",
             get(|_: Path<String>| async { serve("play.html") }),
         )
+        .route("/puzzles", get(|| async { serve("puzzles.html") }))
         .route("/account", get(|| async { serve("account.html") }))
         .route("/leaderboard", get(|| async { serve("account.html") }))
         .route(

@@ -477,7 +477,7 @@ impl GameActor {
                     open_seats,
                     take_seat: None,
                     rematch_of: Some(self.row.id.clone()),
-                    start: Vec::new(),
+                    start: None,
                     time_control: self.row.time_control.clone(),
                     // Between the same accounts, as rated as the first.
                     rated: self.row.rated,

@@ -1,0 +1,147 @@
+// @ts-check
+/**
+ * Puzzles and the daily challenge as players meet them: the puzzles page
+ * lists today's challenges and every set; a puzzle opens on its game's own
+ * page with a banner; the server judges the moves made there. A guest on a
+ * desktop answers the day's Sprouts puzzle wrongly and is shown the
+ * solver's refutation; another on a phone answers it rightly and wins the
+ * game out against perfect defence; the day's Gobble board is solved by a
+ * longest word. The day's Sprouts puzzle is the operator's choice
+ * (`--daily-choice`), so the test knows its answer.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ParlorServer, launch, player, withArtifacts, shots, PHONE, repo, parlorBin } from './harness.mjs';
+
+/** A puzzle's id: FNV-1a over game/kind/key, as the server makes it. @param {any} p */
+function puzzleId(p) {
+  let h = 0xcbf29ce484222325n;
+  for (const b of new TextEncoder().encode(`${p.game}/${p.kind}/${p.key}`)) {
+    h ^= BigInt(b);
+    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return h.toString(16).padStart(16, '0');
+}
+
+/** @param {string} name */
+function shipped(name) {
+  return readFileSync(join(repo, 'data/puzzles', `${name}.jsonl`), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+}
+
+// A Sprouts puzzle some moves into the game, with a refuted wrong move.
+const sprouts = shipped('sprouts-normal-5').find((p) => p.record.actions.length >= 2 && p.proof.moves.some((/** @type {any} */ m) => !m.wins && m.refutation));
+const wrong = sprouts.proof.moves.find((/** @type {any} */ m) => !m.wins && m.refutation);
+const day = (/** @type {number} */ ms) => new Date(ms).toISOString().slice(0, 10);
+// Today and tomorrow (UTC), so that a test running over midnight still knows the day's puzzle.
+const choices = [day(Date.now()), day(Date.now() + 86_400_000)].flatMap((d) => ['--daily-choice', `${d}:sprouts/normal-5:${puzzleId(sprouts)}`]);
+
+/** @type {ParlorServer} */ let srv;
+/** @type {import('playwright-core').Browser} */ let browser;
+
+before(async () => {
+  srv = new ParlorServer(choices);
+  await srv.start();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await srv?.stop();
+});
+
+/**
+ * Whether playing `move` after `record` keeps the mover's win (the CLI's
+ * solver, outside the server). @param {string} record @param {string} move
+ */
+function keepsTheWin(record, move) {
+  const out = JSON.parse(execFileSync(parlorBin(), ['sprouts', 'analyse', '--json', `${record} ${move}`], { encoding: 'utf8' }));
+  return out.moves[out.moves.length - 1].wins_after === true;
+}
+
+/** Opens the day's Sprouts puzzle from the puzzles page. @param {import('playwright-core').Page} P */
+async function openTodaysSprouts(P) {
+  await P.goto(`${srv.url}/`);
+  await P.click('#puzzles-link');
+  await P.waitForSelector('#daily li[data-set="sprouts/normal-5"]');
+  await P.click('#daily-sprouts-normal-5');
+  await P.waitForURL(/\/play\/[^?]+\?puzzle=/);
+  await P.waitForSelector('#puzzle:has-text("Puzzle · Sprouts")');
+  await P.waitForSelector('#sp-status:has-text("Your turn")');
+}
+
+/** Plays a listed legal move. @param {import('playwright-core').Page} P @param {string} move */
+async function playListed(P, move) {
+  const box = P.locator('#sp-legal-box');
+  if (!(await box.evaluate((d) => /** @type {HTMLDetailsElement} */ (d).open))) await P.click('#sp-legal-box summary');
+  await P.click(`#sp-legal button.sp-legal-move[data-move="${move}"]`);
+}
+
+test('puzzles: the day’s challenges; a wrong answer refuted, a right one won out; a Gobble board solved', { timeout: 240000 }, async () => {
+  const ann = await player(browser, 'Ann');
+  const bea = await player(browser, 'Bea', PHONE);
+  const shot = shots('puzzles');
+  await withArtifacts([ann, bea], async () => {
+    const A = ann.page;
+    const B = bea.page;
+    // The puzzles page: one challenge per daily set, and every set.
+    await A.goto(`${srv.url}/puzzles`);
+    await A.waitForSelector('#daily li');
+    const daily = await A.locator('#daily li').evaluateAll((els) => els.map((e) => e.getAttribute('data-set')));
+    assert.deepEqual(daily, ['gobble/longest-4x4', 'gobble/longest-5x5', 'sprouts/normal-5', 'twingrid/best-word', 'wordchain/best-score', 'wordsprout/keep-the-win'].filter((s) => daily.includes(s)));
+    assert.equal(daily.length, 6, daily.join(', '));
+    assert.ok((await A.locator('#sets li').count()) >= 10);
+    await shot(A, 'desktop-list');
+
+    // Ann answers the day's Sprouts puzzle wrongly: the solver's refutation.
+    await openTodaysSprouts(A);
+    await shot(A, 'desktop-asked');
+    await playListed(A, wrong.mv);
+    await A.waitForSelector('#puzzle-verdict[data-solved="false"]');
+    const refuted = (await A.locator('#puzzle-verdict').textContent()) || '';
+    assert.ok(refuted.includes('Not the answer') && refuted.includes(wrong.refutation) && refuted.includes(`The answer: ${sprouts.answers[0]}.`), refuted);
+    await shot(A, 'desktop-refuted');
+
+    // Bea, on a phone, the same puzzle: the right move, then the win.
+    await openTodaysSprouts(B);
+    assert.equal(new URL(B.url()).searchParams.get('puzzle'), puzzleId(sprouts));
+    await playListed(B, sprouts.answers[0]);
+    await B.waitForSelector('#puzzle-verdict:has-text("The right move")');
+    for (let turn = 0; turn < 20; turn++) {
+      const state = await Promise.race([
+        B.waitForSelector('#sp-status:has-text("Your turn")').then(() => 'turn'),
+        B.waitForSelector('#result:not([hidden])').then(() => 'over'),
+      ]);
+      if (state === 'over') break;
+      const record = (await B.inputValue('#sp-record')).trim();
+      await B.click('#sp-legal-box summary').catch(() => {});
+      const moves = await B.locator('#sp-legal button.sp-legal-move').evaluateAll((els) => els.map((e) => e.getAttribute('data-move') || ''));
+      const good = moves.find((m) => keepsTheWin(record, m));
+      assert.ok(good, `a winning move after ${record}: ${moves.join(' ')}`);
+      await playListed(B, good);
+      await B.waitForFunction((n) => document.querySelectorAll('#sp-moves li').length > n, record.split(' ').length - 1);
+    }
+    await B.waitForSelector('#puzzle-verdict[data-complete="true"]');
+    assert.match((await B.locator('#puzzle-verdict').textContent()) || '', /Solved and won/);
+    // The game is the puzzle's: no rematch of it, the next puzzle instead.
+    assert.equal(await B.locator('#rematch').count(), 0);
+    await B.waitForSelector('#next-puzzle');
+    await shot(B, 'phone-won');
+
+    // Ann: the day's Gobble board, solved by one of its longest words.
+    await A.goto(`${srv.url}/puzzles`);
+    await A.click('#daily-gobble-longest-4x4');
+    await A.waitForSelector('#puzzle:has-text("Puzzle · Gobble")');
+    const id = new URL(A.url()).searchParams.get('puzzle');
+    const board = shipped('gobble-longest-4x4').find((p) => puzzleId(p) === id);
+    assert.ok(board, `the day's board ${id} is a shipped one`);
+    await A.waitForSelector('#gb-word:not([disabled])');
+    await A.fill('#gb-word', board.answers[0].toLowerCase());
+    await A.press('#gb-word', 'Enter');
+    await A.waitForSelector('#puzzle-verdict[data-solved="true"]');
+    const solved = (await A.locator('#puzzle-verdict').textContent()) || '';
+    assert.ok(solved.startsWith('✓ Solved.') && solved.includes(board.answers[0]), solved);
+    await shot(A, 'desktop-gobble');
+  });
+});

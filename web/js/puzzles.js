@@ -1,0 +1,85 @@
+// @ts-check
+/**
+ * The puzzles page (docs/api.md "Puzzles and the daily challenge"): the
+ * day's challenges, every set with a button for one of its puzzles, and a
+ * mixed stream. A puzzle is played on the game's own page: `play` makes
+ * its game and this page goes there.
+ */
+import { call } from './api.js';
+import { h, replace } from './dom.js';
+import { playPuzzle } from './puzzle.js';
+
+const root = /** @type {HTMLElement} */ (document.getElementById('puzzles-page'));
+
+/**
+ * A button that plays what `pick` names, with its failure said beside it.
+ * @param {string} label @param {string} id @param {() => Promise<string>} pick
+ */
+function playButton(label, id, pick) {
+  const err = h('span', { class: 'error', role: 'alert' });
+  const b = h('button', { type: 'button', class: 'button primary', id }, label);
+  b.addEventListener('click', async () => {
+    b.setAttribute('disabled', '');
+    err.textContent = '';
+    try {
+      await playPuzzle(await pick());
+    } catch (e) {
+      err.textContent = /** @type {any} */ (e).message;
+      b.removeAttribute('disabled');
+    }
+  });
+  return h('span', null, b, ' ', err);
+}
+
+/** @param {string[]} themes */
+function themesLine(themes) {
+  return themes.length ? h('p', { class: 'themes' }, themes.map((t) => h('span', { class: 'chip' }, t))) : null;
+}
+
+async function draw() {
+  const all = await call('GET', '/api/puzzles');
+  const daily = all.daily;
+  const today = h(
+    'section',
+    { 'aria-labelledby': 'daily-h', id: 'daily' },
+    h('h2', { id: 'daily-h' }, `Today’s challenges · ${daily.date}`),
+    h('p', { class: 'hint' }, 'One board, hand or position for everyone each day (UTC), the same for every player.'),
+    h(
+      'ul',
+      { class: 'puzzle-list' },
+      daily.challenges.map((/** @type {any} */ c) =>
+        h(
+          'li',
+          { class: 'card', 'data-set': c.set },
+          h('h3', null, c.title),
+          h('p', null, c.about),
+          themesLine(c.themes),
+          playButton('▶ Play today’s', `daily-${c.set.replace('/', '-')}`, async () => c.id),
+        ),
+      ),
+    ),
+  );
+  const sets = h(
+    'section',
+    { 'aria-labelledby': 'sets-h', id: 'sets' },
+    h('h2', { id: 'sets-h' }, 'Puzzles'),
+    h('p', { class: 'hint' }, 'Each has one best answer the game’s solver proves; a wrong one is refuted.'),
+    h('p', null, playButton('▶ Any puzzle (a mixed stream)', 'mixed', async () => (await call('GET', '/api/puzzles/next')).id)),
+    h(
+      'ul',
+      { class: 'puzzle-list' },
+      all.sets.map((/** @type {any} */ s) =>
+        h(
+          'li',
+          { class: 'card', 'data-set': s.set },
+          h('h3', null, `${s.title}`),
+          h('p', null, `${s.about} · ${s.count} puzzles`),
+          playButton('▶ Solve one', `set-${s.set.replace('/', '-')}`, async () => (await call('GET', `/api/puzzles/next?set=${encodeURIComponent(s.set)}`)).id),
+        ),
+      ),
+    ),
+  );
+  replace(root, today, sets);
+}
+
+draw().catch((e) => replace(root, h('p', { class: 'error', role: 'alert' }, e.message)));
