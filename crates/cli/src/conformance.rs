@@ -53,6 +53,33 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bail!("{name} was registered without its conformance suites");
     }
     let name = entry.info().name;
+    // The shipped puzzles of the game, every one proved again by its
+    // solver: the long check of what the server offers players.
+    if let Some(book) = entry.puzzles() {
+        let puzzles: Vec<_> = crate::puzzles::shipped()?
+            .into_iter()
+            .filter(|p| p.game == name)
+            .collect();
+        let started = Instant::now();
+        for p in &puzzles {
+            if let Err(e) = (book.check)(p, &Resources::embedded()) {
+                eprintln!(
+                    "{name}: the shipped puzzle {} ({}, seed {}) does not prove again: {e}",
+                    parlor_server::puzzles::puzzle_id(p),
+                    p.kind,
+                    p.seed
+                );
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+        if !args.json {
+            eprintln!(
+                "{name}: {} shipped puzzles proved again in {:.1} s",
+                puzzles.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
     drive(&args, &resources, name, || {
         entry.suites(&resources, lexicon).unwrap_or_default()
     })

@@ -165,3 +165,19 @@ fn the_shipped_puzzles_prove_again() {
     }
     assert!(files >= 10, "the shipped sets: {files}");
 }
+
+/// The long check: `parlor conformance GAME` proves every shipped puzzle
+/// of the game again before its random games.
+#[test]
+fn the_conformance_run_proves_every_shipped_puzzle_of_its_game() {
+    let (code, _, err) = parlor(&["conformance", "gobble", "--games", "1", "--jobs", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("gobble: 200 shipped puzzles proved again"),
+        "{err}"
+    );
+    // A game without puzzles says nothing of them.
+    let (code, _, err) = parlor(&["conformance", "nim", "--games", "1", "--jobs", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("shipped puzzles"), "{err}");
+}
