@@ -24,7 +24,7 @@ export async function playPuzzle(id) {
 
 /** What each kind of answer asks of the player. @type {Record<string, string>} */
 const ASKS = {
-  first_move: 'Find the best move.',
+  first_move: 'Your next move is your answer: make the best one.',
   first_move_then_win: 'Find the one move that keeps the win, then win against perfect defence.',
   any_move: 'Find one of the longest words before the time runs out.',
 };

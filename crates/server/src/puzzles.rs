@@ -282,9 +282,56 @@ impl Puzzles {
     }
 }
 
+/// A puzzle's rating before anyone has played it, from how much its
+/// solver had to look at against the middle of its set: 1500 at the
+/// median, 150 points for each doubling (or halving), kept within 900 to
+/// 2100, with a new player's deviation, so that the first plays move it
+/// fast. Players' results take over from there.
+pub fn first_rating(proof_size: u64, set_median: u64) -> crate::ratings::Rating {
+    let ratio = (proof_size.max(1) as f64) / (set_median.max(1) as f64);
+    crate::ratings::Rating {
+        rating: (crate::ratings::INITIAL_RATING + 150.0 * ratio.log2()).clamp(900.0, 2100.0),
+        ..crate::ratings::Rating::default()
+    }
+}
+
+/// The player's and the puzzle's ratings after a try: a game between the
+/// two, won by the player if `solved`, else by the puzzle.
+pub fn after_try(
+    player: crate::ratings::Rating,
+    puzzle: crate::ratings::Rating,
+    solved: bool,
+) -> (crate::ratings::Rating, crate::ratings::Rating) {
+    let (p, q) = if solved { (0, 1) } else { (1, 0) };
+    let after = crate::ratings::after_game(&[(p, player), (q, puzzle)]);
+    (after[0], after[1])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_puzzle_starts_rated_by_its_proof_and_moves_with_each_try() {
+        assert_eq!(first_rating(40, 40).rating, 1500.0);
+        assert_eq!(first_rating(160, 40).rating, 1800.0);
+        assert_eq!(first_rating(10, 40).rating, 1200.0);
+        assert_eq!(first_rating(1 << 30, 40).rating, 2100.0);
+        assert_eq!(first_rating(0, 0).rating, 1500.0);
+        let player = crate::ratings::Rating::default();
+        let hard = first_rating(160, 40);
+        // Solving a hard puzzle gains more than solving an easy one.
+        let (up_hard, hard_after) = after_try(player, hard, true);
+        let (up_easy, _) = after_try(player, first_rating(10, 40), true);
+        assert!(up_hard.rating > up_easy.rating && up_easy.rating > 1500.0);
+        assert!(
+            hard_after.rating < hard.rating,
+            "a solved puzzle looks easier"
+        );
+        // Failing it loses rating, and the puzzle gains.
+        let (down, harder) = after_try(player, hard, false);
+        assert!(down.rating < 1500.0 && harder.rating > hard.rating);
+    }
 
     #[test]
     fn dates_read_and_write_as_days_since_1970() {
