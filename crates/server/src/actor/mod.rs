@@ -246,7 +246,7 @@ enum Msg {
     /// rebuild the game from off the actor (see `crate::assist`).
     Assist {
         who: Who,
-        reply: oneshot::Sender<Result<crate::assist::Snapshot, ApiError>>,
+        reply: oneshot::Sender<Result<Snapshot, ApiError>>,
     },
 }
 
@@ -508,8 +508,27 @@ impl GameStub {
     }
 
     /// A snapshot for the game's helper, for `who`.
-    pub(crate) async fn assist(&self, who: Who) -> Result<crate::assist::Snapshot, ApiError> {
+    pub(crate) async fn assist(&self, who: Who) -> Result<Snapshot, ApiError> {
         self.ask(|reply| Msg::Assist { who, reply }).await?
+    }
+}
+
+/// What the game's helper works from (see `crate::assist`), taken from
+/// the game's actor: the helper runs off it.
+pub(crate) struct Snapshot {
+    pub id: String,
+    /// Who asks, as the game sees them.
+    pub viewer: Viewer,
+    pub record: Value,
+    pub resources: Resources,
+    /// Over or aborted: the record will not change.
+    pub over: bool,
+}
+
+impl Snapshot {
+    /// Actions in the record.
+    pub(crate) fn steps(&self) -> usize {
+        self.record["actions"].as_array().map_or(0, Vec::len)
     }
 }
 
@@ -930,7 +949,7 @@ impl GameActor {
                         // HTTP request of its own (issue 16).
                         let text = match r {
                             Ok(made) => made.answer(Some((&reference, None))).get().to_string(),
-                            Err(e) => crate::ws::error_json(reference, &e).to_string(),
+                            Err(e) => e.ws_message(reference).to_string(),
                         };
                         self.send_to(conn, text.into());
                     }
@@ -956,7 +975,7 @@ impl GameActor {
                     Who::Token(h) => self.viewer_of(Some(&h)),
                     Who::Nobody | Who::Host => Ok(Viewer::Spectator),
                 };
-                let _ = reply.send(viewer.map(|viewer| crate::assist::Snapshot {
+                let _ = reply.send(viewer.map(|viewer| Snapshot {
                     id: self.row.id.clone(),
                     viewer,
                     record: self.m.record_json(),

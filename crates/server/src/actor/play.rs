@@ -66,7 +66,7 @@ impl GameActor {
                 self.maybe_bot();
             }
             (ActReply::Conn { conn, reference }, Err(e)) => {
-                let text = crate::ws::error_json(reference, e).to_string();
+                let text = e.ws_message(reference).to_string();
                 self.send_to(conn, text.into());
             }
         }

@@ -212,10 +212,7 @@ impl GameActor {
             ),
         );
         for conn in bound {
-            self.send_to(
-                conn,
-                crate::ws::error_json(Value::Null, &e).to_string().into(),
-            );
+            self.send_to(conn, e.ws_message(Value::Null).to_string().into());
             self.conns.remove(&conn);
         }
         self.broadcast_seats();
