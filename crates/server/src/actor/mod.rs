@@ -11,6 +11,7 @@
 //! is rebuilt without it and the sender gets a `storage` error.
 
 mod bots;
+mod broadcast;
 mod chat;
 mod clock;
 mod env;
@@ -532,13 +533,6 @@ impl Snapshot {
     }
 }
 
-struct Conn {
-    viewer: Viewer,
-    /// Whether state messages carry the seat's legal actions.
-    legal: bool,
-    out: mpsc::Sender<Outbound>,
-}
-
 pub(crate) struct GameActor {
     env: Env,
     entry: Arc<dyn GameEntry>,
@@ -547,8 +541,8 @@ pub(crate) struct GameActor {
     resources: Resources,
     row: GameRow,
     seats: Vec<SeatRow>,
-    conns: HashMap<u64, Conn>,
-    next_conn: u64,
+    /// The connections here (see [`broadcast::Connections`]).
+    conns: broadcast::Connections,
     /// The clocks (see [`GameClock`]).
     clock: GameClock,
     bots: Bots,
@@ -627,8 +621,7 @@ impl GameActor {
             resources,
             row,
             seats,
-            conns: HashMap::new(),
-            next_conn: 1,
+            conns: Default::default(),
             clock,
             bots: Bots::default(),
             last_by: None,
@@ -811,8 +804,7 @@ impl GameActor {
                 // seat was the last one missing: it carries the view.
                 if !self.start_clocks().await {
                     if let Some(conn) = conn {
-                        if let Some((v, legal)) = self.conns.get(&conn).map(|c| (c.viewer, c.legal))
-                        {
+                        if let Some((v, legal)) = self.conns.view(conn) {
                             let text = self.state_text(v, legal);
                             self.send_to(conn, text);
                         }
@@ -824,8 +816,8 @@ impl GameActor {
                 }
             }
             Msg::Disconnect { conn } => {
-                if let Some(c) = self.conns.remove(&conn) {
-                    if matches!(c.viewer, Viewer::Seat(_)) {
+                if let Some(viewer) = self.conns.close(conn) {
+                    if matches!(viewer, Viewer::Seat(_)) {
                         self.broadcast_seats();
                     }
                 }
@@ -853,7 +845,7 @@ impl GameActor {
                 self.chat(conn, request);
             }
             Msg::Sync { conn } => {
-                if let Some((v, legal)) = self.conns.get(&conn).map(|c| (c.viewer, c.legal)) {
+                if let Some((v, legal)) = self.conns.view(conn) {
                     let text = self.state_text(v, legal);
                     self.send_to(conn, text);
                 }
@@ -967,11 +959,7 @@ impl GameActor {
             Msg::Assist { who, reply } => {
                 self.learn_token(&who).await;
                 let viewer = match who {
-                    Who::Conn(conn) => self
-                        .conns
-                        .get(&conn)
-                        .map(|c| c.viewer)
-                        .ok_or_else(ApiError::gone),
+                    Who::Conn(conn) => self.conns.viewer(conn).ok_or_else(ApiError::gone),
                     Who::Token(h) => self.viewer_of(Some(&h)),
                     Who::Nobody | Who::Host => Ok(Viewer::Spectator),
                 };

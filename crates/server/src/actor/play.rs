@@ -24,7 +24,7 @@ impl GameActor {
     /// The seat acting through `who` (spectators and strangers: refused).
     pub(super) fn seat_of_who(&self, who: &Who) -> Result<Seat, ApiError> {
         match who {
-            Who::Conn(conn) => match self.conns.get(conn).map(|c| c.viewer) {
+            Who::Conn(conn) => match self.conns.viewer(*conn) {
                 Some(Viewer::Seat(s)) => Ok(s),
                 Some(Viewer::Spectator) => Err(ApiError::new(
                     Code::Spectator,

@@ -3,7 +3,7 @@
 
 use super::GameActor;
 use crate::storage::SeatKind;
-use parlor_core::{Seat, Viewer};
+use parlor_core::Seat;
 
 /// Who holds each seat, as far as this actor knows.
 #[derive(Default)]
@@ -44,9 +44,7 @@ impl GameActor {
 
     /// Whether a connection to this process holds `seat`.
     pub(super) fn held_here(&self, seat: usize) -> bool {
-        self.conns
-            .values()
-            .any(|c| c.viewer == Viewer::Seat(Seat(seat)))
+        self.conns.holds(seat)
     }
 
     /// Whether a connection holds `seat`, to this process or (as last

@@ -62,7 +62,7 @@ impl GameActor {
             let text: Outbound = json!({"type": "rematch", "game": g.row.rematch})
                 .to_string()
                 .into();
-            let conns: Vec<u64> = self.conns.keys().copied().collect();
+            let conns = self.conns.ids();
             for c in conns {
                 self.send_to(c, text.clone());
             }

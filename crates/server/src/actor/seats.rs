@@ -1,6 +1,6 @@
 //! Seats: tokens, connections, joins and claims, and the rematch.
 
-use super::{Conn, Connected, GameActor, Holder, Outbound, Who};
+use super::{Connected, GameActor, Holder, Outbound, Who};
 use crate::error::ApiError;
 use crate::error::Code;
 use crate::newgame::NewGameSpec;
@@ -8,7 +8,6 @@ use crate::storage::{SeatKind, SeatRow, Write};
 use parlor_core::{Seat, ToAct, Viewer};
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
-use tokio::sync::mpsc;
 
 impl GameActor {
     pub(super) fn human(&self, seat: usize) -> bool {
@@ -112,24 +111,14 @@ impl GameActor {
     ) -> Result<Connected, ApiError> {
         let holder = token.map(|t| Holder::new(t, account));
         let viewer = self.viewer_of(holder.as_ref())?;
-        let (tx, rx) = mpsc::channel(self.env.settings.connections.conn_queue);
-        let own = tx.downgrade();
-        let conn = self.next_conn;
-        self.next_conn += 1;
+        let queue = self.env.settings.connections.conn_queue;
+        let super::broadcast::Opened { conn, out, own } = self.conns.open(viewer, legal, queue);
         let you = match viewer {
             Viewer::Seat(s) => json!({"seat": s.0}),
             // The spectator's number in chat (`from.spectator`), so that a
             // page knows its own lines.
             Viewer::Spectator => json!({"spectator": true, "speaker": conn}),
         };
-        self.conns.insert(
-            conn,
-            Conn {
-                viewer,
-                legal,
-                out: tx,
-            },
-        );
         let welcome = self.welcome_text(you);
         self.send_to(conn, welcome.into());
         // The whole state follows (see `Msg::Connect`).
@@ -138,7 +127,7 @@ impl GameActor {
         }
         Ok(Connected {
             conn,
-            out: rx,
+            out,
             own,
             spectator: viewer == Viewer::Spectator,
         })
@@ -196,12 +185,7 @@ impl GameActor {
     /// The connections bound to `seat` by a token it no longer has (its
     /// invite, used by somebody else): told why, then let go of.
     pub(super) fn let_go_of_seat(&mut self, seat: usize) {
-        let bound: Vec<u64> = self
-            .conns
-            .iter()
-            .filter(|(_, c)| c.viewer == Viewer::Seat(Seat(seat)))
-            .map(|(&k, _)| k)
-            .collect();
+        let bound = self.conns.bound_to(seat);
         if bound.is_empty() {
             return;
         }
@@ -213,7 +197,7 @@ impl GameActor {
         );
         for conn in bound {
             self.send_to(conn, e.ws_message(Value::Null).to_string().into());
-            self.conns.remove(&conn);
+            self.conns.close(conn);
         }
         self.broadcast_seats();
     }
@@ -501,12 +485,7 @@ impl GameActor {
                 }
                 self.row.rematch = Some(id.clone());
                 let text: Outbound = json!({"type": "rematch", "game": id}).to_string().into();
-                let conns: Vec<u64> = self
-                    .conns
-                    .keys()
-                    .copied()
-                    .filter(|&c| Some(c) != mover)
-                    .collect();
+                let conns = self.conns.ids().into_iter().filter(|&c| Some(c) != mover);
                 for c in conns {
                     self.send_to(c, text.clone());
                 }
