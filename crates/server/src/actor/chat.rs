@@ -20,6 +20,7 @@ impl GameActor {
                 // itself: nobody can speak as another player.
                 let name = self
                     .seats
+                    .rows
                     .get(s.0)
                     .and_then(|r| r.name.clone())
                     .unwrap_or_else(|| format!("Player {}", s.0 + 1));

@@ -25,7 +25,7 @@ mod seats;
 use crate::clocks::{Timeline, START_KEY};
 use crate::error::ApiError;
 use crate::error::Code;
-use crate::storage::{GameRow, SeatKind, SeatRow};
+use crate::storage::{GameRow, SeatRow};
 use crate::time::TimeSource;
 use axum::extract::ws::Utf8Bytes;
 use bots::{BotResult, Bots};
@@ -540,7 +540,8 @@ pub(crate) struct GameActor {
     /// The word lists this game uses (the server's, plus an uploaded one).
     resources: Resources,
     row: GameRow,
-    seats: Vec<SeatRow>,
+    /// The seats (see [`seats::Seating`]).
+    seats: seats::Seating,
     /// The connections here (see [`broadcast::Connections`]).
     conns: broadcast::Connections,
     /// The clocks (see [`GameClock`]).
@@ -550,11 +551,6 @@ pub(crate) struct GameActor {
     last_events: render::LastEvents,
     /// Who holds each seat (see [`Holders`]).
     holders: Holders,
-    /// Per seat: whether its player has arrived for the clock's sake
-    /// (joined; bots always have). A rematch keeps its seats joined (they
-    /// stay reserved for the same players) but its players have not
-    /// arrived until they join or connect, so its clock waits for them.
-    arrived: Vec<bool>,
     /// Shared with the stubs: see [`GameStub::behind`].
     seq: Arc<AtomicUsize>,
     /// When a refused action last sent this game to the database to catch
@@ -614,13 +610,17 @@ impl GameActor {
         let (tx, rx) = mpsc::channel(env.settings.games.game_queue);
         let seq = Arc::new(AtomicUsize::new(m.actions_len()));
         let clock = GameClock::new(row.time_control.clone(), seats.len(), timeline);
+        // A rematch nobody has moved in whose clock has not started: its
+        // players come again (join or connect) before its clock runs.
+        let fresh_rematch =
+            row.rematch_of.is_some() && m.actions_len() == 0 && row.status.deadline.is_none();
         let mut actor = GameActor {
             env,
             entry,
             m,
             resources,
             row,
-            seats,
+            seats: seats::Seating::new(seats, fresh_rematch),
             conns: Default::default(),
             clock,
             bots: Bots::default(),
@@ -628,7 +628,6 @@ impl GameActor {
             last_events: render::LastEvents::default(),
             holders: Holders::default(),
             stale: false,
-            arrived: Vec::new(),
             seq: seq.clone(),
             refusal_caught_up: None,
             lease_tried: None,
@@ -639,18 +638,8 @@ impl GameActor {
             chat: None,
         };
         let now = actor.now();
-        actor.holders = Holders::new(actor.seats.len(), now);
+        actor.holders = Holders::new(actor.seats.rows.len(), now);
         actor.recall_quick_bots();
-        // A rematch nobody has moved in whose clock has not started: its
-        // players come again (join or connect) before its clock runs.
-        let fresh_rematch = actor.row.rematch_of.is_some()
-            && actor.m.actions_len() == 0
-            && actor.row.status.deadline.is_none();
-        actor.arrived = actor
-            .seats
-            .iter()
-            .map(|s| s.kind == SeatKind::Bot || (s.joined && !fresh_rematch))
-            .collect();
         tokio::spawn(actor.run(rx));
         GameStub { tx, seq }
     }
@@ -918,7 +907,7 @@ impl GameActor {
                 let _ = reply.send(r);
             }
             Msg::SeatToken { seat, reply } => {
-                let _ = reply.send(self.seats.get(seat).and_then(|s| s.token.clone()));
+                let _ = reply.send(self.seats.rows.get(seat).and_then(|s| s.token.clone()));
             }
             Msg::Rematch { who, reply } => {
                 self.catch_up().await;

@@ -123,7 +123,7 @@ impl GameActor {
             return false;
         }
         if self.last_activity_ms() > cutoff_ms
-            || (0..self.seats.len()).any(|s| self.human(s) && self.here(s))
+            || (0..self.seats.rows.len()).any(|s| self.human(s) && self.here(s))
         {
             return false;
         }

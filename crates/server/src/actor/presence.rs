@@ -36,6 +36,7 @@ impl GameActor {
     /// its absent countdown has run out.
     pub(super) fn claimants(&self, seat: Seat) -> Vec<usize> {
         self.seats
+            .rows
             .iter()
             .filter(|s| s.kind == SeatKind::Human && s.seat != seat.0 && self.here(s.seat))
             .map(|s| s.seat)
@@ -57,7 +58,9 @@ impl GameActor {
     /// changes who is here, everyone is told (and a clock waiting for
     /// players may start).
     pub(super) async fn set_remote(&mut self, held: &[usize]) {
-        let remote: Vec<bool> = (0..self.seats.len()).map(|s| held.contains(&s)).collect();
+        let remote: Vec<bool> = (0..self.seats.rows.len())
+            .map(|s| held.contains(&s))
+            .collect();
         if remote == self.holders.remote {
             return;
         }
@@ -97,7 +100,7 @@ impl GameActor {
     /// elsewhere), and this process's presence with its own connections.
     pub(super) fn presence_changed(&mut self) {
         let now = self.now();
-        for s in 0..self.seats.len() {
+        for s in 0..self.seats.rows.len() {
             let mine = self.held_here(s);
             if mine != self.holders.local_told[s] {
                 self.holders.local_told[s] = mine;

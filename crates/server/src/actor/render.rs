@@ -49,8 +49,8 @@ impl LastEvents {
 impl GameActor {
     /// Per seat: whether it is there (a bot, or held by a connection).
     fn connected(&self) -> Vec<bool> {
-        (0..self.seats.len())
-            .map(|s| self.seats[s].kind == SeatKind::Bot || self.here(s))
+        (0..self.seats.rows.len())
+            .map(|s| self.seats.rows[s].kind == SeatKind::Bot || self.here(s))
             .collect()
     }
 
@@ -59,7 +59,7 @@ impl GameActor {
         let clock = Some(self.round_json()).filter(|c| !c.is_null());
         Summary::of(
             &self.row,
-            &self.seats,
+            &self.seats.rows,
             self.entry.info().title,
             Some(self.connected()),
             clock,
@@ -292,7 +292,7 @@ impl GameActor {
             r#type: &'static str,
         }
         let seats = Seats {
-            seats: &self.seats,
+            seats: &self.seats.rows,
             connected: Some(self.connected()),
         };
         let text = serde_json::to_string(&SeatsMessage {

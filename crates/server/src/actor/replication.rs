@@ -33,27 +33,10 @@ impl GameActor {
             }
         };
         let mut changed = false;
-        let mut seats_changed = false;
-        // Seats whose token changed elsewhere (an invite used through
-        // another process): who is bound here by the old one lets go.
-        let mut retired = Vec::new();
-        for s in g.seats {
-            let n = s.seat;
-            if let Some(mine) = self.seats.get_mut(n) {
-                if *mine != s {
-                    if mine.token.is_some() && mine.token != s.token {
-                        retired.push(n);
-                    }
-                    if s.joined && !mine.joined {
-                        if let Some(a) = self.arrived.get_mut(n) {
-                            *a = true;
-                        }
-                    }
-                    *mine = s;
-                    seats_changed = true;
-                }
-            }
-        }
+        let super::seats::Merged {
+            changed: seats_changed,
+            retired,
+        } = self.seats.merge(g.seats);
         for n in retired {
             self.let_go_of_seat(n);
         }
