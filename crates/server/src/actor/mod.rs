@@ -553,12 +553,9 @@ pub(crate) struct GameActor {
     holders: Holders,
     /// Shared with the stubs: see [`GameStub::behind`].
     seq: Arc<AtomicUsize>,
-    /// When a refused action last sent this game to the database to catch
-    /// up (see [`GameActor::act_as`]).
-    refusal_caught_up: Option<Instant>,
-    /// When this process last tried to take the game's lease (shared
-    /// databases, see `crate::lease`).
-    lease_tried: Option<Instant>,
+    /// When the game last went to the database of its own accord (see
+    /// [`replication::Replication`]).
+    replication: replication::Replication,
     /// Moves a seat's clock made that the stored times cannot tell (the
     /// absent countdown, a claimed win; see `moves`), by action index,
     /// while the game is live here.
@@ -583,11 +580,6 @@ pub(crate) struct GameActor {
     /// see `crate::chat`).
     chat: Option<Box<crate::chat::ChatLog>>,
 }
-
-/// A refused action sends the game to the database to catch up at most
-/// this often: the database's change notices bring other processes' moves
-/// anyway, and a client sending refused actions must not cost a read each.
-const REFUSAL_CATCH_UP_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl GameActor {
     /// Now, for the clocks ([`Env::time`]: the system's clock, or a test's
@@ -629,8 +621,7 @@ impl GameActor {
             holders: Holders::default(),
             stale: false,
             seq: seq.clone(),
-            refusal_caught_up: None,
-            lease_tried: None,
+            replication: Default::default(),
             clock_moves: HashMap::new(),
             last_clock_step: None,
             forced_why: None,

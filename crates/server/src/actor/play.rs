@@ -1,7 +1,7 @@
 //! Play: an action applied, stored, then acknowledged; rollback and rebuild
 //! when a write fails; aborting a game nobody moved in.
 
-use super::{ActReply, GameActor, NotStored, Who, REFUSAL_CATCH_UP_EVERY};
+use super::{ActReply, GameActor, NotStored, Who};
 use crate::clocks::START_KEY;
 use crate::error::ApiError;
 use crate::error::Code;
@@ -254,7 +254,7 @@ impl GameActor {
                 Err(e) => {
                     if recheck && !caught_up && self.refusal_may_be_stale(e.kind) {
                         caught_up = true;
-                        self.refusal_caught_up = Some(Instant::now());
+                        self.replication.refusal_caught_up(Instant::now());
                         if self.catch_up().await {
                             continue;
                         }
@@ -440,9 +440,7 @@ impl GameActor {
         );
         depends_on_state
             && self.env.store.shared()
-            && self
-                .refusal_caught_up
-                .is_none_or(|at| at.elapsed() >= REFUSAL_CATCH_UP_EVERY)
+            && self.replication.refusal_may_catch_up(Instant::now())
     }
 
     /// Replaces the state by a replay of the whole stored record. Returns
