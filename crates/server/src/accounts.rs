@@ -34,9 +34,8 @@
 
 use crate::error::ApiError;
 use crate::error::Code;
-use crate::hub::Hub;
 use crate::limits::Rate;
-use crate::storage::{AccountRow, Write};
+use crate::storage::{AccountRow, Store, Write};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use axum::http::{header, HeaderMap, HeaderValue};
@@ -352,18 +351,21 @@ pub(crate) fn session_token(headers: &HeaderMap) -> Option<String> {
 }
 
 /// The logged-in account's username, if the request carries a live session.
-pub(crate) async fn current(hub: &Hub, headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+pub(crate) async fn current(
+    store: &Store,
+    headers: &HeaderMap,
+) -> Result<Option<String>, ApiError> {
     let Some(token) = session_token(headers) else {
         return Ok(None);
     };
     let hash = token_hash(&token);
     let now = crate::now_ms();
-    Ok(hub.store().read(move |s| s.session(&hash, now)).await?)
+    Ok(store.read(move |s| s.session(&hash, now)).await?)
 }
 
 /// As [`current`], but an account is required.
-pub(crate) async fn required(hub: &Hub, headers: &HeaderMap) -> Result<String, ApiError> {
-    current(hub, headers).await?.ok_or_else(|| {
+pub(crate) async fn required(store: &Store, headers: &HeaderMap) -> Result<String, ApiError> {
+    current(store, headers).await?.ok_or_else(|| {
         ApiError::new(
             Code::LoginRequired,
             "log in first: this needs an account (POST /api/account/login)",
@@ -417,7 +419,8 @@ pub(crate) fn same_site(headers: &HeaderMap) -> Result<(), ApiError> {
 /// Signs up: the account is made and logged in. Answers the account and
 /// the session cookie.
 pub(crate) async fn register(
-    hub: &Hub,
+    store: &Store,
+    accounts: &Accounts,
     headers: &HeaderMap,
     client: IpAddr,
     username: String,
@@ -425,22 +428,20 @@ pub(crate) async fn register(
 ) -> Result<(String, HeaderValue), ApiError> {
     check_username(&username)?;
     check_password(&password)?;
-    hub.accounts().throttle(client)?;
+    accounts.throttle(client)?;
     let name = username.clone();
-    if hub.store().read(move |s| s.account(&name)).await?.is_some() {
+    if store.read(move |s| s.account(&name)).await?.is_some() {
         return Err(username_taken(&username));
     }
     let name = username.clone();
-    if let Some(like) = hub.store().read(move |s| s.account_like(&name)).await? {
+    if let Some(like) = store.read(move |s| s.account_like(&name)).await? {
         return Err(username_too_like(&username, Some(&like)));
     }
-    let phc = hub
-        .accounts()
+    let phc = accounts
         .hash_job(move || hash_password(&password))
         .await?
         .map_err(|e| ApiError::new(Code::Internal, format!("cannot hash the password: {e}")))?;
-    let taken = hub
-        .store()
+    let taken = store
         .try_write(Write::NewAccount {
             account: AccountRow {
                 username: username.clone(),
@@ -452,12 +453,12 @@ pub(crate) async fn register(
     if !taken {
         // Made meanwhile by another sign-up: the same name, or one too like it.
         let name = username.clone();
-        if hub.store().read(move |s| s.account(&name)).await?.is_some() {
+        if store.read(move |s| s.account(&name)).await?.is_some() {
             return Err(username_taken(&username));
         }
         return Err(username_too_like(&username, None));
     }
-    let cookie = new_session(hub, headers, &username).await?;
+    let cookie = new_session(store, headers, &username).await?;
     Ok((username, cookie))
 }
 
@@ -485,7 +486,8 @@ fn username_too_like(u: &str, like: Option<&str>) -> ApiError {
 /// Logs in. Answers the account's username (as its owner spelled it) and
 /// the session cookie.
 pub(crate) async fn login(
-    hub: &Hub,
+    store: &Store,
+    accounts: &Accounts,
     headers: &HeaderMap,
     client: IpAddr,
     username: String,
@@ -496,22 +498,21 @@ pub(crate) async fn login(
     if password_chars(&password) > *PASSWORD_LEN.end() {
         return Err(wrong_password());
     }
-    hub.accounts().throttle_login(client, &username)?;
+    accounts.throttle_login(client, &username)?;
     let name = username.clone();
-    let account = hub.store().read(move |s| s.account(&name)).await?;
+    let account = store.read(move |s| s.account(&name)).await?;
     let phc = account
         .as_ref()
         .map(|a| a.password_hash.clone())
         .unwrap_or_else(|| decoy_hash().to_string());
-    let ok = hub
-        .accounts()
+    let ok = accounts
         .hash_job(move || verify_password(&password, &phc))
         .await?;
     let Some(account) = account.filter(|_| ok) else {
-        hub.accounts().failed_login(client, &username);
+        accounts.failed_login(client, &username);
         return Err(wrong_password());
     };
-    let cookie = new_session(hub, headers, &account.username).await?;
+    let cookie = new_session(store, headers, &account.username).await?;
     Ok((account.username, cookie))
 }
 
@@ -523,12 +524,12 @@ fn wrong_password() -> ApiError {
 }
 
 async fn new_session(
-    hub: &Hub,
+    store: &Store,
     headers: &HeaderMap,
     username: &str,
 ) -> Result<HeaderValue, ApiError> {
     let token = new_session_token();
-    hub.store()
+    store
         .write(Write::NewSession {
             token_hash: token_hash(&token),
             username: username.to_string(),
@@ -539,9 +540,9 @@ async fn new_session(
 }
 
 /// Logs out: the session ends; answers the cookie that clears it.
-pub(crate) async fn logout(hub: &Hub, headers: &HeaderMap) -> Result<HeaderValue, ApiError> {
+pub(crate) async fn logout(store: &Store, headers: &HeaderMap) -> Result<HeaderValue, ApiError> {
     if let Some(token) = session_token(headers) {
-        hub.store()
+        store
             .write(Write::EndSession {
                 token_hash: token_hash(&token),
             })

@@ -22,12 +22,12 @@
 //! lists; this bound catches any that does not). Answers on games that
 //! are over are kept ([`crate::answers`]).
 
+pub(crate) use crate::actor::Snapshot;
 use crate::actor::{GameStub, Who};
-use crate::answers::{Answer, Key, Ran, RUNS_PER_CLIENT};
+use crate::answers::{Answer, Answers, Key, Ran, RUNS_PER_CLIENT};
 use crate::error::ApiError;
 use crate::error::Code;
-use crate::hub::{Hub, ASSIST_QUEUE};
-use parlor_core::{Resources, Viewer};
+use parlor_core::{Registry, Viewer};
 use serde_json::{json, Value};
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -36,28 +36,63 @@ use std::sync::Arc;
 /// (the position's and the game's), and stays about a megabyte.
 pub(crate) const ANSWER_MAX_BYTES: usize = 512 * 1024;
 
-/// What the helper works from, taken from the game's actor.
-pub(crate) struct Snapshot {
-    pub id: String,
-    /// Who asks, as the game sees them.
-    pub viewer: Viewer,
-    pub record: Value,
-    pub resources: Resources,
-    /// Over or aborted: the record will not change.
-    pub over: bool,
+/// Helper requests running or waiting at once, server-wide.
+pub(crate) const ASSIST_QUEUE: usize = 64;
+
+/// What the helper needs from its process: the registry to rebuild games
+/// with, its pools, its budget and the kept answers. The hub makes one and
+/// hands it to whatever asks the helper (HTTP, the WebSockets). Cheap to
+/// clone.
+#[derive(Clone)]
+pub(crate) struct Helpers {
+    inner: Arc<HelpersInner>,
 }
 
-impl Snapshot {
-    /// Actions in the record.
-    pub(crate) fn steps(&self) -> usize {
-        self.record["actions"].as_array().map_or(0, Vec::len)
+struct HelpersInner {
+    registry: Registry,
+    /// The helpers' pool (replays, verdicts, "what could I have
+    /// played?"): apart from the bots', so that what anybody may ask
+    /// never queues a bot's move behind it, and run on threads of the
+    /// lowest priority ([`on_helper_thread`]).
+    slots: Arc<tokio::sync::Semaphore>,
+    /// Helper requests admitted (running or waiting): beyond, `busy`.
+    queue: Arc<tokio::sync::Semaphore>,
+    /// One run's budget (`assist_think`).
+    think: std::time::Duration,
+    /// Finished games' helper answers (see `crate::answers`).
+    answers: Answers,
+}
+
+impl Helpers {
+    /// `threads` helpers run at once, each within `think`; `cache_bytes`
+    /// of finished games' answers are kept.
+    pub(crate) fn new(
+        registry: Registry,
+        threads: usize,
+        think: std::time::Duration,
+        cache_bytes: usize,
+    ) -> Helpers {
+        Helpers {
+            inner: Arc::new(HelpersInner {
+                registry,
+                slots: Arc::new(tokio::sync::Semaphore::new(threads.max(1))),
+                queue: Arc::new(tokio::sync::Semaphore::new(ASSIST_QUEUE)),
+                think,
+                answers: Answers::new(cache_bytes),
+            }),
+        }
+    }
+
+    /// Finished games' helper answers.
+    pub(crate) fn answers(&self) -> &Answers {
+        &self.inner.answers
     }
 }
 
 /// Asks the game's helper as `who`, on the game as it is now; the answer
 /// is the game's own JSON, as text.
 pub(crate) async fn assist(
-    hub: &Hub,
+    helpers: &Helpers,
     stub: &GameStub,
     who: Who,
     request: Value,
@@ -74,13 +109,13 @@ pub(crate) async fn assist(
     };
     let snapshot = stub.assist(who).await?;
     let step = snapshot.steps();
-    helper(hub, &snapshot, snapshot.viewer, step, request, client).await
+    helper(helpers, &snapshot, snapshot.viewer, step, request, client).await
 }
 
 /// The helper's answer for `viewer` on the game after its first `step`
 /// actions: kept for a game that is over, asked each time otherwise.
 pub(crate) async fn helper(
-    hub: &Hub,
+    helpers: &Helpers,
     snapshot: &Snapshot,
     viewer: Viewer,
     step: usize,
@@ -88,7 +123,7 @@ pub(crate) async fn helper(
     client: IpAddr,
 ) -> Answer {
     if !snapshot.over {
-        return match run(hub, snapshot, viewer, step, request, client).await {
+        return match run(helpers, snapshot, viewer, step, request, client).await {
             Ran::Keep(answer) => answer,
             Ran::Drop(e) => Err(e),
         };
@@ -99,21 +134,24 @@ pub(crate) async fn helper(
         viewer,
         request: request.to_string(),
     };
-    hub.answers()
-        .get_or_run(key, || run(hub, snapshot, viewer, step, request, client))
+    helpers
+        .answers()
+        .get_or_run(key, || {
+            run(helpers, snapshot, viewer, step, request, client)
+        })
         .await
 }
 
 /// One run of the helper on a blocking thread, for `client`.
 async fn run(
-    hub: &Hub,
+    helpers: &Helpers,
     snapshot: &Snapshot,
     viewer: Viewer,
     step: usize,
     request: Value,
     client: IpAddr,
 ) -> Ran {
-    let Some(running) = hub.answers().start(client) else {
+    let Some(running) = helpers.answers().start(client) else {
         return Ran::Drop(ApiError::new(
             Code::Busy,
             format!(
@@ -121,27 +159,26 @@ async fn run(
             ),
         ));
     };
-    let Ok(admitted) = hub.assist_queue().try_acquire_owned() else {
+    let Ok(admitted) = helpers.inner.queue.clone().try_acquire_owned() else {
         return Ran::Drop(ApiError::new(
             Code::Busy,
             format!("the helper is answering {ASSIST_QUEUE} requests; try again in a moment"),
         ));
     };
-    let hub2 = hub.clone();
+    let helpers2 = helpers.clone();
     // Dropped with this future (the client went away, the server stops):
     // the helper is told to stop, so an abandoned request frees its slot.
     let cancel = parlor_core::Cancel::new();
     let _stop = CancelOnDrop(cancel.clone());
-    let budget =
-        parlor_core::Budget::time(hub.settings().helper.assist_think).with_cancel(cancel.clone());
+    let budget = parlor_core::Budget::time(helpers.inner.think).with_cancel(cancel.clone());
     let mut record = snapshot.record.clone();
     let resources = snapshot.resources.clone();
     let job = move || -> Ran {
-        hub2.answers().count_run();
+        helpers2.answers().count_run();
         if let Some(a) = record["actions"].as_array_mut() {
             a.truncate(step);
         }
-        let m = match hub2.registry().replay(&record, &resources) {
+        let m = match helpers2.inner.registry.replay(&record, &resources) {
             Ok(m) => m,
             Err(e) => {
                 return Ran::Drop(ApiError::new(
@@ -166,7 +203,7 @@ async fn run(
         }
         Ran::Keep(answer)
     };
-    let r = on_helper_thread(hub, job).await;
+    let r = on_helper_thread(helpers, job).await;
     drop(admitted);
     drop(running);
     match r {
@@ -176,16 +213,16 @@ async fn run(
     }
 }
 
-/// Runs `job` within the helpers' pool (`Hub::helper_slots`), on a thread
+/// Runs `job` within the helpers' pool (`HelpersInner::slots`), on a thread
 /// of its own at the lowest priority (nice 19 on Linux), and answers its
 /// result (`Err(())` if it panicked). A thread of its own because a
 /// thread's priority cannot be raised again without privileges: the
 /// runtime's blocking threads, which bots use too, keep theirs.
 pub(crate) async fn on_helper_thread<T: Send + 'static>(
-    hub: &Hub,
+    helpers: &Helpers,
     job: impl FnOnce() -> T + Send + 'static,
 ) -> Result<Result<T, ()>, ApiError> {
-    let Ok(permit) = hub.helper_slots().acquire_owned().await else {
+    let Ok(permit) = helpers.inner.slots.clone().acquire_owned().await else {
         return Err(ApiError::gone());
     };
     let (tx, rx) = tokio::sync::oneshot::channel();

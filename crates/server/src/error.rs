@@ -151,6 +151,15 @@ impl ApiError {
         }
         v
     }
+    /// The error as a WebSocket message: `{"type": "error", "ref",
+    /// "code", "message", "kind"?}`. Here rather than in `ws` because the
+    /// game's actor writes refusals into a connection's queue itself.
+    pub(crate) fn ws_message(&self, reference: serde_json::Value) -> serde_json::Value {
+        let mut v = self.fields();
+        v["type"] = json!("error");
+        v["ref"] = reference;
+        v
+    }
     pub(crate) fn bad_json(m: impl Into<String>) -> Self {
         Self::new(Code::BadJson, m)
     }

@@ -306,7 +306,7 @@ async fn create_game(
     Body(req): Body<CreateReq>,
 ) -> Result<Response, ApiError> {
     let player = check_player(req.player)?;
-    let account = crate::accounts::current(&hub, &headers).await?;
+    let account = crate::accounts::current(hub.store(), &headers).await?;
     if req.rated {
         if account.is_none() {
             return Err(ApiError::new(
@@ -442,7 +442,7 @@ async fn join(
 ) -> Result<Json<Value>, ApiError> {
     let player = check_player(req.player)?;
     let name = check_name(req.name)?;
-    let account = crate::accounts::current(&hub, &headers).await?;
+    let account = crate::accounts::current(hub.store(), &headers).await?;
     let stub = hub.stub(&id).await?;
     let (seat, token, game) = stub.join(req.token, name, player, account).await?;
     Ok(Json(json!({"seat": seat, "token": token, "game": game})))
@@ -456,7 +456,7 @@ pub(crate) async fn holder(
     headers: &HeaderMap,
     token: String,
 ) -> Result<Holder, ApiError> {
-    let account = crate::accounts::current(hub, headers).await?;
+    let account = crate::accounts::current(hub.store(), headers).await?;
     Ok(Holder::new(token, account))
 }
 
@@ -490,7 +490,7 @@ async fn claim(
 ) -> Result<Json<Value>, ApiError> {
     let player = check_player(req.player)?;
     let name = check_name(req.name)?;
-    let account = crate::accounts::current(&hub, &headers).await?;
+    let account = crate::accounts::current(hub.store(), &headers).await?;
     let stub = hub.stub(&id).await?;
     let (seat, token, game) = stub.claim(req.seat, name, player, account).await?;
     Ok(Json(json!({"seat": seat, "token": token, "game": game})))
@@ -646,7 +646,7 @@ async fn assist(
         Some(h) => Who::Token(h),
         None => Who::Nobody,
     };
-    let answer = crate::assist::assist(&hub, &stub, who, req.request, client.0).await?;
+    let answer = crate::assist::assist(hub.helpers(), &stub, who, req.request, client.0).await?;
     Ok(json_text(format!("{{\"answer\":{answer}}}")))
 }
 
@@ -746,6 +746,30 @@ pub(crate) fn human_bytes(n: u64) -> String {
 fn trim(x: f64) -> String {
     let s = format!("{x:.1}");
     s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}
+
+/// The client's address of a request that did not pass the `meter`
+/// middleware (which reads it once for the request).
+impl axum::extract::FromRequestParts<Hub> for crate::limits::Client {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        hub: &Hub,
+    ) -> Result<Self, ApiError> {
+        // The `meter` middleware has read it for this request already.
+        if let Some(&client) = parts.extensions.get::<crate::limits::Client>() {
+            return Ok(client);
+        }
+        Ok(crate::limits::Client(
+            crate::limits::client_address(
+                &parts.headers,
+                &parts.extensions,
+                &hub.settings().connections.trusted_proxies,
+            )
+            .ip,
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -38,8 +38,15 @@ pub(crate) async fn register(
     headers: HeaderMap,
     Body(c): Body<Credentials>,
 ) -> Result<Response, ApiError> {
-    let (username, cookie) =
-        crate::accounts::register(&hub, &headers, client.0, c.username, c.password).await?;
+    let (username, cookie) = crate::accounts::register(
+        hub.store(),
+        hub.accounts(),
+        &headers,
+        client.0,
+        c.username,
+        c.password,
+    )
+    .await?;
     let body = account_json(&hub, &username).await?;
     Ok(with_cookie(StatusCode::CREATED, cookie, body))
 }
@@ -50,8 +57,15 @@ pub(crate) async fn login(
     headers: HeaderMap,
     Body(c): Body<Credentials>,
 ) -> Result<Response, ApiError> {
-    let (username, cookie) =
-        crate::accounts::login(&hub, &headers, client.0, c.username, c.password).await?;
+    let (username, cookie) = crate::accounts::login(
+        hub.store(),
+        hub.accounts(),
+        &headers,
+        client.0,
+        c.username,
+        c.password,
+    )
+    .await?;
     let body = account_json(&hub, &username).await?;
     Ok(with_cookie(StatusCode::OK, cookie, body))
 }
@@ -60,7 +74,7 @@ pub(crate) async fn logout(
     State(hub): State<Hub>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let cookie = crate::accounts::logout(&hub, &headers).await?;
+    let cookie = crate::accounts::logout(hub.store(), &headers).await?;
     Ok(with_cookie(
         StatusCode::OK,
         cookie,
@@ -73,7 +87,7 @@ pub(crate) async fn me(
     State(hub): State<Hub>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    match crate::accounts::current(&hub, &headers).await? {
+    match crate::accounts::current(hub.store(), &headers).await? {
         None => Ok(Json(json!({"account": null}))),
         Some(u) => Ok(Json(account_json(&hub, &u).await?)),
     }
@@ -124,7 +138,7 @@ pub(crate) async fn claim(
     headers: HeaderMap,
     Body(req): Body<ClaimReq>,
 ) -> Result<Json<Value>, ApiError> {
-    let username = crate::accounts::required(&hub, &headers).await?;
+    let username = crate::accounts::required(hub.store(), &headers).await?;
     if req.seats.len() > CLAIM_MAX {
         return Err(ApiError::bad_json(format!(
             "seats: at most {CLAIM_MAX} seats in one claim"
@@ -153,7 +167,7 @@ pub(crate) async fn my_games(
     State(hub): State<Hub>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    let username = crate::accounts::required(&hub, &headers).await?;
+    let username = crate::accounts::required(hub.store(), &headers).await?;
     let u = username.clone();
     let listed = hub
         .store()
@@ -338,7 +352,14 @@ pub(crate) async fn replay(
         // could be played here) and on the whole game (Sprouts: the
         // solver's verdict on every move, given only once over).
         let ask = |at: usize| {
-            crate::assist::helper(&hub, &snapshot, Viewer::Spectator, at, json!({}), client.0)
+            crate::assist::helper(
+                hub.helpers(),
+                &snapshot,
+                Viewer::Spectator,
+                at,
+                json!({}),
+                client.0,
+            )
         };
         let position = verdict(ask(step).await)?;
         let game = verdict(ask(steps).await)?;
@@ -398,7 +419,7 @@ pub(crate) async fn replay(
     };
     // Rebuilding the game at a step is the helpers' kind of work: anybody
     // may ask it, so it never waits in the bots' pool.
-    let r = crate::assist::on_helper_thread(&hub, job)
+    let r = crate::assist::on_helper_thread(hub.helpers(), job)
         .await?
         .unwrap_or_else(|()| Err(ApiError::new(Code::Internal, "the game's replay panicked")))?;
     Ok(crate::http::json_text(r))

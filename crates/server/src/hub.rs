@@ -49,17 +49,11 @@ struct Inner {
     /// permits, one less than the cores, so that whatever thinks, a core
     /// is left for people's actions. First come, first served.
     think_slots: Arc<tokio::sync::Semaphore>,
-    /// The helpers' pool (replays, verdicts, "what could I have
-    /// played?"), as many permits again but apart: what anybody may ask
-    /// never queues a bot's move behind it, and it runs on threads of the
-    /// lowest priority (see `crate::assist::on_helper_thread`).
-    helper_slots: Arc<tokio::sync::Semaphore>,
-    /// Helper requests admitted (running or waiting): beyond, `busy`.
-    assist_queue: Arc<tokio::sync::Semaphore>,
-    /// Finished games' helper answers (see `crate::answers`).
-    answers: crate::answers::Answers,
+    /// The game's helper: its pools, budget and kept answers (see
+    /// `crate::assist`).
+    helpers: crate::assist::Helpers,
     /// Each client address's buckets (see `crate::limits`).
-    limits: crate::limits::ClientLimits,
+    limits: Arc<crate::limits::ClientLimits>,
     /// Login throttles and password hashing (see `crate::accounts`).
     accounts: crate::accounts::Accounts,
     /// Games being created at once.
@@ -89,9 +83,6 @@ async fn sleep_until_opt(at: Option<tokio::time::Instant>) {
         None => std::future::pending().await,
     }
 }
-
-/// Helper requests running or waiting at once, server-wide.
-pub(crate) const ASSIST_QUEUE: usize = 64;
 
 /// The owner a client's derived data is charged to (see
 /// [`parlor_core::Resources::with_share`]).
@@ -123,7 +114,12 @@ impl Hub {
         let leases =
             crate::lease::Leases::new(&store, presence.process(), settings.cluster.lease_ttl);
         let limits_by_client = crate::limits::ClientLimits::new(&settings);
-        let answers = crate::answers::Answers::new(settings.helper.helper_cache_bytes);
+        let helpers = crate::assist::Helpers::new(
+            registry.clone(),
+            settings_bot_threads,
+            settings.helper.assist_think,
+            settings.helper.helper_cache_bytes,
+        );
         let creations = tokio::sync::Semaphore::new(settings.games.creations_at_once.max(1));
         // One bound for what every game derives, on the server's lists and
         // the uploaded ones alike (which are added to these resources).
@@ -140,10 +136,8 @@ impl Hub {
                 games: Mutex::new(HashMap::new()),
                 shutdown,
                 think_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
-                helper_slots: Arc::new(tokio::sync::Semaphore::new(settings_bot_threads)),
-                assist_queue: Arc::new(tokio::sync::Semaphore::new(ASSIST_QUEUE)),
-                answers,
-                limits: limits_by_client,
+                helpers,
+                limits: Arc::new(limits_by_client),
                 accounts: crate::accounts::Accounts::new(),
                 creations,
                 quick_builds: Default::default(),
@@ -170,17 +164,9 @@ impl Hub {
     pub(crate) fn settings(&self) -> &Settings {
         &self.inner.settings
     }
-    /// Permits for helpers' work running at once (see `helper_slots`).
-    pub(crate) fn helper_slots(&self) -> Arc<tokio::sync::Semaphore> {
-        self.inner.helper_slots.clone()
-    }
-    /// Permits for helper requests admitted (running or waiting).
-    pub(crate) fn assist_queue(&self) -> Arc<tokio::sync::Semaphore> {
-        self.inner.assist_queue.clone()
-    }
-    /// Finished games' helper answers.
-    pub(crate) fn answers(&self) -> &crate::answers::Answers {
-        &self.inner.answers
+    /// The game's helper, for whatever asks it.
+    pub(crate) fn helpers(&self) -> &crate::assist::Helpers {
+        &self.inner.helpers
     }
     /// Takes one request of `kind` from the client's bucket (always
     /// granted with rate limits off).
@@ -189,10 +175,7 @@ impl Hub {
         kind: crate::limits::Kind,
         client: std::net::IpAddr,
     ) -> Result<(), ApiError> {
-        if !self.inner.settings.rates.rate_limits {
-            return Ok(());
-        }
-        self.inner.limits.check(kind, client)
+        self.inner.limits.meter(kind, client)
     }
     /// Login throttles and password-hashing slots.
     pub(crate) fn accounts(&self) -> &crate::accounts::Accounts {
@@ -216,6 +199,18 @@ impl Hub {
             quick_bots: self.inner.quick_bots.clone(),
             shutdown: self.inner.shutdown.clone(),
             games: Arc::new(self.clone()),
+        }
+    }
+
+    /// What a WebSocket needs from this process (see [`crate::ws::Doors`]).
+    fn ws_doors(&self) -> crate::ws::Doors {
+        crate::ws::Doors {
+            games: Arc::new(self.clone()),
+            store: self.inner.store.clone(),
+            settings: self.inner.settings.clone(),
+            limits: self.inner.limits.clone(),
+            helpers: self.inner.helpers.clone(),
+            shutdown: self.inner.shutdown.clone(),
         }
     }
 
@@ -835,6 +830,12 @@ impl Hub {
 }
 
 /// The calls an actor makes back into the live games.
+impl axum::extract::FromRef<Hub> for crate::ws::Doors {
+    fn from_ref(hub: &Hub) -> crate::ws::Doors {
+        hub.ws_doors()
+    }
+}
+
 impl crate::actor::Games for Hub {
     fn unload(&self, id: &str, idle: &dyn Fn() -> bool) -> bool {
         Hub::unload(self, id, idle)

@@ -248,13 +248,13 @@ impl Server {
     /// How many times a game's helper has run (answers served from the
     /// cache of finished games' answers are not counted).
     pub fn helper_runs(&self) -> u64 {
-        self.hub.answers().runs()
+        self.hub.helpers().answers().runs()
     }
 
     /// How many helper answers were served from the cache of finished
     /// games' answers.
     pub fn helper_hits(&self) -> u64 {
-        self.hub.answers().hits()
+        self.hub.helpers().answers().hits()
     }
 
     /// How many games are in memory.

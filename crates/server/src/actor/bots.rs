@@ -76,7 +76,7 @@ pub(super) struct BotResult {
 
 impl GameActor {
     pub(super) fn bot_level(&self, seat: Seat) -> Option<Level> {
-        let s = self.seats.get(seat.0)?;
+        let s = self.seats.rows.get(seat.0)?;
         if self.bots.forced == Some((seat, self.m.actions_len())) {
             return Some(Level::Easy);
         }
@@ -105,8 +105,8 @@ impl GameActor {
     /// A new game's bots start as quick as the process's last decision of
     /// the same rules and level was (see `Env::quick_bots`).
     pub(super) fn recall_quick_bots(&mut self) {
-        let mut keys = (0..self.seats.len())
-            .filter(|&s| self.seats[s].kind == SeatKind::Bot)
+        let mut keys = (0..self.seats.rows.len())
+            .filter(|&s| self.seats.rows[s].kind == SeatKind::Bot)
             .filter_map(|s| self.quick_key(Seat(s)))
             .peekable();
         let quick = keys.peek().is_some() && keys.all(|k| self.env.quick_bots.is_quick(&k));
@@ -128,7 +128,7 @@ impl GameActor {
 
     /// Whether every seat is a bot's and no connection here watches.
     pub(super) fn unwatched_bots_only(&self) -> bool {
-        self.conns.is_empty() && self.seats.iter().all(|s| s.kind == SeatKind::Bot)
+        self.conns.is_empty() && self.seats.rows.iter().all(|s| s.kind == SeatKind::Bot)
     }
 
     /// Starts a bot decision if a bot seat may act and none is under way.
@@ -253,7 +253,7 @@ impl GameActor {
         let seq = self.m.actions_len();
         self.bots.passed.retain(|&(_, at)| at == seq);
         let to_act = self.m.to_act().seats();
-        let n = self.seats.len().max(1);
+        let n = self.seats.rows.len().max(1);
         let start = self.bots.next % n;
         (0..n).map(|i| Seat((start + i) % n)).find(|s| {
             to_act.contains(s)
@@ -274,13 +274,16 @@ impl GameActor {
         // them think: they go on at once, so the people do not wait out
         // the clock for a bot's pace.
         let only_bots_left = match self.m.to_act() {
-            parlor_core::ToAct::Simultaneous(left) => left
-                .iter()
-                .all(|s| self.seats.get(s.0).is_none_or(|r| r.kind == SeatKind::Bot)),
+            parlor_core::ToAct::Simultaneous(left) => left.iter().all(|s| {
+                self.seats
+                    .rows
+                    .get(s.0)
+                    .is_none_or(|r| r.kind == SeatKind::Bot)
+            }),
             _ => false,
         };
         let settings = &self.env.settings;
-        if only_bots_left && self.seats.iter().any(|r| r.kind == SeatKind::Human) {
+        if only_bots_left && self.seats.rows.iter().any(|r| r.kind == SeatKind::Human) {
             std::time::Duration::ZERO
         } else if self.round_due().is_some() {
             settings.bots.bot_delay_clocked
@@ -319,6 +322,7 @@ impl GameActor {
         // move list says why).
         if self
             .seats
+            .rows
             .get(seat.0)
             .is_none_or(|s| s.kind != SeatKind::Bot)
         {

@@ -11,7 +11,7 @@ impl GameActor {
     /// connection that reads its channel (the speaker's included, which
     /// is how a client learns its line went through).
     pub(super) fn chat(&mut self, conn: u64, request: ChatRequest) {
-        let Some(viewer) = self.conns.get(&conn).map(|c| c.viewer) else {
+        let Some(viewer) = self.conns.viewer(conn) else {
             return; // gone meanwhile: nobody to answer
         };
         let (from, name) = match viewer {
@@ -20,6 +20,7 @@ impl GameActor {
                 // itself: nobody can speak as another player.
                 let name = self
                     .seats
+                    .rows
                     .get(s.0)
                     .and_then(|r| r.name.clone())
                     .unwrap_or_else(|| format!("Player {}", s.0 + 1));
@@ -44,9 +45,9 @@ impl GameActor {
             .into();
         let hearers: Vec<u64> = self
             .conns
-            .iter()
-            .filter(|(_, c)| channel.read_by(c.viewer))
-            .map(|(&id, _)| id)
+            .views()
+            .filter(|&(_, viewer, _)| channel.read_by(viewer))
+            .map(|(id, _, _)| id)
             .collect();
         for id in hearers {
             self.send_to(id, text.clone());
@@ -56,7 +57,7 @@ impl GameActor {
     /// The messages `conn` may read, as one `chat_history` message (none
     /// while nothing was said).
     pub(super) fn send_chat_history(&mut self, conn: u64) {
-        let Some(viewer) = self.conns.get(&conn).map(|c| c.viewer) else {
+        let Some(viewer) = self.conns.viewer(conn) else {
             return;
         };
         let Some(log) = self.chat.as_deref().filter(|l| !l.is_empty()) else {

@@ -502,7 +502,7 @@ impl GameActor {
         let waiting = self.clock.clocks.is_none() && !self.waiting_for().is_empty();
         let idx = self.clock.timeline.steps.len();
         let seen = self.clock.clocks.as_ref().and_then(|c| {
-            super::moves::step_on_clock(c, actor, at_ms, |s| self.human(s), self.seats.len())
+            super::moves::step_on_clock(c, actor, at_ms, |s| self.human(s), self.seats.rows.len())
         });
         self.last_clock_step = Some((idx, at_ms, actor, seen));
         let followed = self
@@ -535,10 +535,11 @@ impl GameActor {
     /// connection now. Bots are always there.
     pub(super) fn waiting_for(&self) -> Vec<usize> {
         self.seats
+            .rows
             .iter()
             .filter(|s| {
                 s.kind == SeatKind::Human
-                    && !self.arrived.get(s.seat).copied().unwrap_or(s.joined)
+                    && !self.seats.arrived.get(s.seat).copied().unwrap_or(s.joined)
                     && !self.here(s.seat)
             })
             .map(|s| s.seat)

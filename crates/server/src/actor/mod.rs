@@ -11,6 +11,7 @@
 //! is rebuilt without it and the sender gets a `storage` error.
 
 mod bots;
+mod broadcast;
 mod chat;
 mod clock;
 mod env;
@@ -24,7 +25,7 @@ mod seats;
 use crate::clocks::{Timeline, START_KEY};
 use crate::error::ApiError;
 use crate::error::Code;
-use crate::storage::{GameRow, SeatKind, SeatRow};
+use crate::storage::{GameRow, SeatRow};
 use crate::time::TimeSource;
 use axum::extract::ws::Utf8Bytes;
 use bots::{BotResult, Bots};
@@ -246,7 +247,7 @@ enum Msg {
     /// rebuild the game from off the actor (see `crate::assist`).
     Assist {
         who: Who,
-        reply: oneshot::Sender<Result<crate::assist::Snapshot, ApiError>>,
+        reply: oneshot::Sender<Result<Snapshot, ApiError>>,
     },
 }
 
@@ -508,16 +509,28 @@ impl GameStub {
     }
 
     /// A snapshot for the game's helper, for `who`.
-    pub(crate) async fn assist(&self, who: Who) -> Result<crate::assist::Snapshot, ApiError> {
+    pub(crate) async fn assist(&self, who: Who) -> Result<Snapshot, ApiError> {
         self.ask(|reply| Msg::Assist { who, reply }).await?
     }
 }
 
-struct Conn {
-    viewer: Viewer,
-    /// Whether state messages carry the seat's legal actions.
-    legal: bool,
-    out: mpsc::Sender<Outbound>,
+/// What the game's helper works from (see `crate::assist`), taken from
+/// the game's actor: the helper runs off it.
+pub(crate) struct Snapshot {
+    pub id: String,
+    /// Who asks, as the game sees them.
+    pub viewer: Viewer,
+    pub record: Value,
+    pub resources: Resources,
+    /// Over or aborted: the record will not change.
+    pub over: bool,
+}
+
+impl Snapshot {
+    /// Actions in the record.
+    pub(crate) fn steps(&self) -> usize {
+        self.record["actions"].as_array().map_or(0, Vec::len)
+    }
 }
 
 pub(crate) struct GameActor {
@@ -527,9 +540,10 @@ pub(crate) struct GameActor {
     /// The word lists this game uses (the server's, plus an uploaded one).
     resources: Resources,
     row: GameRow,
-    seats: Vec<SeatRow>,
-    conns: HashMap<u64, Conn>,
-    next_conn: u64,
+    /// The seats (see [`seats::Seating`]).
+    seats: seats::Seating,
+    /// The connections here (see [`broadcast::Connections`]).
+    conns: broadcast::Connections,
     /// The clocks (see [`GameClock`]).
     clock: GameClock,
     bots: Bots,
@@ -537,19 +551,11 @@ pub(crate) struct GameActor {
     last_events: render::LastEvents,
     /// Who holds each seat (see [`Holders`]).
     holders: Holders,
-    /// Per seat: whether its player has arrived for the clock's sake
-    /// (joined; bots always have). A rematch keeps its seats joined (they
-    /// stay reserved for the same players) but its players have not
-    /// arrived until they join or connect, so its clock waits for them.
-    arrived: Vec<bool>,
     /// Shared with the stubs: see [`GameStub::behind`].
     seq: Arc<AtomicUsize>,
-    /// When a refused action last sent this game to the database to catch
-    /// up (see [`GameActor::act_as`]).
-    refusal_caught_up: Option<Instant>,
-    /// When this process last tried to take the game's lease (shared
-    /// databases, see `crate::lease`).
-    lease_tried: Option<Instant>,
+    /// When the game last went to the database of its own accord (see
+    /// [`replication::Replication`]).
+    replication: replication::Replication,
     /// Moves a seat's clock made that the stored times cannot tell (the
     /// absent countdown, a claimed win; see `moves`), by action index,
     /// while the game is live here.
@@ -575,11 +581,6 @@ pub(crate) struct GameActor {
     chat: Option<Box<crate::chat::ChatLog>>,
 }
 
-/// A refused action sends the game to the database to catch up at most
-/// this often: the database's change notices bring other processes' moves
-/// anyway, and a client sending refused actions must not cost a read each.
-const REFUSAL_CATCH_UP_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
-
 impl GameActor {
     /// Now, for the clocks ([`Env::time`]: the system's clock, or a test's
     /// manual one).
@@ -601,25 +602,26 @@ impl GameActor {
         let (tx, rx) = mpsc::channel(env.settings.games.game_queue);
         let seq = Arc::new(AtomicUsize::new(m.actions_len()));
         let clock = GameClock::new(row.time_control.clone(), seats.len(), timeline);
+        // A rematch nobody has moved in whose clock has not started: its
+        // players come again (join or connect) before its clock runs.
+        let fresh_rematch =
+            row.rematch_of.is_some() && m.actions_len() == 0 && row.status.deadline.is_none();
         let mut actor = GameActor {
             env,
             entry,
             m,
             resources,
             row,
-            seats,
-            conns: HashMap::new(),
-            next_conn: 1,
+            seats: seats::Seating::new(seats, fresh_rematch),
+            conns: Default::default(),
             clock,
             bots: Bots::default(),
             last_by: None,
             last_events: render::LastEvents::default(),
             holders: Holders::default(),
             stale: false,
-            arrived: Vec::new(),
             seq: seq.clone(),
-            refusal_caught_up: None,
-            lease_tried: None,
+            replication: Default::default(),
             clock_moves: HashMap::new(),
             last_clock_step: None,
             forced_why: None,
@@ -627,18 +629,8 @@ impl GameActor {
             chat: None,
         };
         let now = actor.now();
-        actor.holders = Holders::new(actor.seats.len(), now);
+        actor.holders = Holders::new(actor.seats.rows.len(), now);
         actor.recall_quick_bots();
-        // A rematch nobody has moved in whose clock has not started: its
-        // players come again (join or connect) before its clock runs.
-        let fresh_rematch = actor.row.rematch_of.is_some()
-            && actor.m.actions_len() == 0
-            && actor.row.status.deadline.is_none();
-        actor.arrived = actor
-            .seats
-            .iter()
-            .map(|s| s.kind == SeatKind::Bot || (s.joined && !fresh_rematch))
-            .collect();
         tokio::spawn(actor.run(rx));
         GameStub { tx, seq }
     }
@@ -792,8 +784,7 @@ impl GameActor {
                 // seat was the last one missing: it carries the view.
                 if !self.start_clocks().await {
                     if let Some(conn) = conn {
-                        if let Some((v, legal)) = self.conns.get(&conn).map(|c| (c.viewer, c.legal))
-                        {
+                        if let Some((v, legal)) = self.conns.view(conn) {
                             let text = self.state_text(v, legal);
                             self.send_to(conn, text);
                         }
@@ -805,8 +796,8 @@ impl GameActor {
                 }
             }
             Msg::Disconnect { conn } => {
-                if let Some(c) = self.conns.remove(&conn) {
-                    if matches!(c.viewer, Viewer::Seat(_)) {
+                if let Some(viewer) = self.conns.close(conn) {
+                    if matches!(viewer, Viewer::Seat(_)) {
                         self.broadcast_seats();
                     }
                 }
@@ -834,7 +825,7 @@ impl GameActor {
                 self.chat(conn, request);
             }
             Msg::Sync { conn } => {
-                if let Some((v, legal)) = self.conns.get(&conn).map(|c| (c.viewer, c.legal)) {
+                if let Some((v, legal)) = self.conns.view(conn) {
                     let text = self.state_text(v, legal);
                     self.send_to(conn, text);
                 }
@@ -907,7 +898,7 @@ impl GameActor {
                 let _ = reply.send(r);
             }
             Msg::SeatToken { seat, reply } => {
-                let _ = reply.send(self.seats.get(seat).and_then(|s| s.token.clone()));
+                let _ = reply.send(self.seats.rows.get(seat).and_then(|s| s.token.clone()));
             }
             Msg::Rematch { who, reply } => {
                 self.catch_up().await;
@@ -930,7 +921,7 @@ impl GameActor {
                         // HTTP request of its own (issue 16).
                         let text = match r {
                             Ok(made) => made.answer(Some((&reference, None))).get().to_string(),
-                            Err(e) => crate::ws::error_json(reference, &e).to_string(),
+                            Err(e) => e.ws_message(reference).to_string(),
                         };
                         self.send_to(conn, text.into());
                     }
@@ -948,15 +939,11 @@ impl GameActor {
             Msg::Assist { who, reply } => {
                 self.learn_token(&who).await;
                 let viewer = match who {
-                    Who::Conn(conn) => self
-                        .conns
-                        .get(&conn)
-                        .map(|c| c.viewer)
-                        .ok_or_else(ApiError::gone),
+                    Who::Conn(conn) => self.conns.viewer(conn).ok_or_else(ApiError::gone),
                     Who::Token(h) => self.viewer_of(Some(&h)),
                     Who::Nobody | Who::Host => Ok(Viewer::Spectator),
                 };
-                let _ = reply.send(viewer.map(|viewer| crate::assist::Snapshot {
+                let _ = reply.send(viewer.map(|viewer| Snapshot {
                     id: self.row.id.clone(),
                     viewer,
                     record: self.m.record_json(),

@@ -88,7 +88,7 @@ impl GameActor {
             out[0] = seen;
         } else if let Some(start) = self.clock.start_ms {
             let tl = &self.clock.timeline;
-            let seats = self.seats.len();
+            let seats = self.seats.rows.len();
             if let Ok(mut clocks) = Clocks::new(self.row.time_control.clone(), seats) {
                 let round = tl.round.as_ref().map(|(k, s)| (k.as_str(), *s));
                 clocks.start(start, &tl.to_act, round);

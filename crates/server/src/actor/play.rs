@@ -1,7 +1,7 @@
 //! Play: an action applied, stored, then acknowledged; rollback and rebuild
 //! when a write fails; aborting a game nobody moved in.
 
-use super::{ActReply, GameActor, NotStored, Who, REFUSAL_CATCH_UP_EVERY};
+use super::{ActReply, GameActor, NotStored, Who};
 use crate::clocks::START_KEY;
 use crate::error::ApiError;
 use crate::error::Code;
@@ -24,7 +24,7 @@ impl GameActor {
     /// The seat acting through `who` (spectators and strangers: refused).
     pub(super) fn seat_of_who(&self, who: &Who) -> Result<Seat, ApiError> {
         match who {
-            Who::Conn(conn) => match self.conns.get(conn).map(|c| c.viewer) {
+            Who::Conn(conn) => match self.conns.viewer(*conn) {
                 Some(Viewer::Seat(s)) => Ok(s),
                 Some(Viewer::Spectator) => Err(ApiError::new(
                     Code::Spectator,
@@ -66,7 +66,7 @@ impl GameActor {
                 self.maybe_bot();
             }
             (ActReply::Conn { conn, reference }, Err(e)) => {
-                let text = crate::ws::error_json(reference, e).to_string();
+                let text = e.ws_message(reference).to_string();
                 self.send_to(conn, text.into());
             }
         }
@@ -123,7 +123,7 @@ impl GameActor {
             return false;
         }
         if self.last_activity_ms() > cutoff_ms
-            || (0..self.seats.len()).any(|s| self.human(s) && self.here(s))
+            || (0..self.seats.rows.len()).any(|s| self.human(s) && self.here(s))
         {
             return false;
         }
@@ -254,7 +254,7 @@ impl GameActor {
                 Err(e) => {
                     if recheck && !caught_up && self.refusal_may_be_stale(e.kind) {
                         caught_up = true;
-                        self.refusal_caught_up = Some(Instant::now());
+                        self.replication.refusal_caught_up(Instant::now());
                         if self.catch_up().await {
                             continue;
                         }
@@ -440,9 +440,7 @@ impl GameActor {
         );
         depends_on_state
             && self.env.store.shared()
-            && self
-                .refusal_caught_up
-                .is_none_or(|at| at.elapsed() >= REFUSAL_CATCH_UP_EVERY)
+            && self.replication.refusal_may_catch_up(Instant::now())
     }
 
     /// Replaces the state by a replay of the whole stored record. Returns

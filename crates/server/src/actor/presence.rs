@@ -3,7 +3,7 @@
 
 use super::GameActor;
 use crate::storage::SeatKind;
-use parlor_core::{Seat, Viewer};
+use parlor_core::Seat;
 
 /// Who holds each seat, as far as this actor knows.
 #[derive(Default)]
@@ -28,6 +28,38 @@ impl Holders {
             local_told: vec![false; seats],
         }
     }
+
+    /// Takes the seats other processes hold (`held`) as known; answers
+    /// whether that changed anything.
+    pub(super) fn set_remote(&mut self, held: &[usize]) -> bool {
+        let remote: Vec<bool> = (0..self.remote.len()).map(|s| held.contains(&s)).collect();
+        if remote == self.remote {
+            return false;
+        }
+        self.remote = remote;
+        true
+    }
+
+    /// Per seat, whether a connection here holds it (`mine`), at `now`:
+    /// a seat nobody holds, here or elsewhere, is away since the first
+    /// time it was seen so. Answers what this process must tell its
+    /// presence: the seats it now holds (`true`) or let go of (`false`).
+    pub(super) fn update(&mut self, mine: &[bool], now: i64) -> Vec<(usize, bool)> {
+        let mut tell = Vec::new();
+        for (s, &mine) in mine.iter().enumerate().take(self.away_since.len()) {
+            if mine != self.local_told[s] {
+                self.local_told[s] = mine;
+                tell.push((s, mine));
+            }
+            let here = mine || self.remote[s];
+            match (here, self.away_since[s]) {
+                (true, _) => self.away_since[s] = None,
+                (false, None) => self.away_since[s] = Some(now),
+                (false, Some(_)) => {}
+            }
+        }
+        tell
+    }
 }
 
 impl GameActor {
@@ -36,6 +68,7 @@ impl GameActor {
     /// its absent countdown has run out.
     pub(super) fn claimants(&self, seat: Seat) -> Vec<usize> {
         self.seats
+            .rows
             .iter()
             .filter(|s| s.kind == SeatKind::Human && s.seat != seat.0 && self.here(s.seat))
             .map(|s| s.seat)
@@ -44,9 +77,7 @@ impl GameActor {
 
     /// Whether a connection to this process holds `seat`.
     pub(super) fn held_here(&self, seat: usize) -> bool {
-        self.conns
-            .values()
-            .any(|c| c.viewer == Viewer::Seat(Seat(seat)))
+        self.conns.holds(seat)
     }
 
     /// Whether a connection holds `seat`, to this process or (as last
@@ -59,11 +90,9 @@ impl GameActor {
     /// changes who is here, everyone is told (and a clock waiting for
     /// players may start).
     pub(super) async fn set_remote(&mut self, held: &[usize]) {
-        let remote: Vec<bool> = (0..self.seats.len()).map(|s| held.contains(&s)).collect();
-        if remote == self.holders.remote {
+        if !self.holders.set_remote(held) {
             return;
         }
-        self.holders.remote = remote;
         self.broadcast_seats();
         if !self.start_clocks().await {
             // The countdown may have stopped or started: show it.
@@ -99,22 +128,48 @@ impl GameActor {
     /// elsewhere), and this process's presence with its own connections.
     pub(super) fn presence_changed(&mut self) {
         let now = self.now();
-        for s in 0..self.seats.len() {
-            let mine = self.held_here(s);
-            if mine != self.holders.local_told[s] {
-                self.holders.local_told[s] = mine;
-                if mine {
-                    self.env.presence.hold(&self.row.id, s);
-                } else {
-                    self.env.presence.release(&self.row.id, s);
-                }
-            }
-            let here = mine || self.holders.remote[s];
-            match (here, self.holders.away_since[s]) {
-                (true, _) => self.holders.away_since[s] = None,
-                (false, None) => self.holders.away_since[s] = Some(now),
-                (false, Some(_)) => {}
+        let mine: Vec<bool> = (0..self.seats.rows.len())
+            .map(|s| self.held_here(s))
+            .collect();
+        for (s, holds) in self.holders.update(&mine, now) {
+            if holds {
+                self.env.presence.hold(&self.row.id, s);
+            } else {
+                self.env.presence.release(&self.row.id, s);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_is_away_from_the_first_time_nobody_holds_it() {
+        let mut h = Holders::new(2, 100);
+        assert_eq!(h.away_since, [Some(100), Some(100)]);
+        // Seat 0 connects here: held, and the presence is told once.
+        assert_eq!(h.update(&[true, false], 200), [(0, true)]);
+        assert_eq!(h.away_since, [None, Some(100)]);
+        assert!(h.update(&[true, false], 300).is_empty());
+        // It leaves: away from then on, not from each later look.
+        assert_eq!(h.update(&[false, false], 400), [(0, false)]);
+        assert!(h.update(&[false, false], 500).is_empty());
+        assert_eq!(h.away_since, [Some(400), Some(100)]);
+    }
+
+    #[test]
+    fn a_seat_held_elsewhere_is_not_away_and_is_not_told_as_ours() {
+        let mut h = Holders::new(3, 0);
+        assert!(h.set_remote(&[1]));
+        assert!(!h.set_remote(&[1]), "nothing changed");
+        assert!(h.update(&[false, false, false], 10).is_empty());
+        assert_eq!(h.away_since, [Some(0), None, Some(0)]);
+        // The other process lets go: away from now.
+        assert!(h.set_remote(&[]));
+        h.update(&[false, false, false], 20);
+        assert_eq!(h.away_since, [Some(0), Some(20), Some(0)]);
+        assert_eq!(h.local_told, [false, false, false]);
     }
 }

@@ -49,8 +49,8 @@ impl LastEvents {
 impl GameActor {
     /// Per seat: whether it is there (a bot, or held by a connection).
     fn connected(&self) -> Vec<bool> {
-        (0..self.seats.len())
-            .map(|s| self.seats[s].kind == SeatKind::Bot || self.here(s))
+        (0..self.seats.rows.len())
+            .map(|s| self.seats.rows[s].kind == SeatKind::Bot || self.here(s))
             .collect()
     }
 
@@ -59,7 +59,7 @@ impl GameActor {
         let clock = Some(self.round_json()).filter(|c| !c.is_null());
         Summary::of(
             &self.row,
-            &self.seats,
+            &self.seats.rows,
             self.entry.info().title,
             Some(self.connected()),
             clock,
@@ -205,15 +205,8 @@ impl GameActor {
     /// Queues a message for one connection; a full queue drops the
     /// connection (its writer closes the socket: "too slow").
     pub(super) fn send_to(&mut self, conn: u64, text: Outbound) {
-        let full = match self.conns.get(&conn) {
-            Some(c) => c.out.try_send(text).is_err(),
-            None => false,
-        };
-        if full {
-            let seat = self.conns.remove(&conn).map(|c| c.viewer);
-            if matches!(seat, Some(Viewer::Seat(_))) {
-                self.broadcast_seats();
-            }
+        if self.conns.send_to(conn, text) {
+            self.broadcast_seats();
         }
     }
 
@@ -226,13 +219,13 @@ impl GameActor {
         // list searched in order costs less than a map.
         let mut texts: Vec<((Viewer, bool), Outbound)> = Vec::new();
         self.conns
-            .iter()
-            .map(|(&id, c)| {
-                let key = (c.viewer, c.legal);
+            .views()
+            .map(|(id, viewer, legal)| {
+                let key = (viewer, legal);
                 let text = match texts.iter().find(|(k, _)| *k == key) {
                     Some((_, t)) => t.clone(),
                     None => {
-                        let t = self.state_text(c.viewer, c.legal);
+                        let t = self.state_text(viewer, legal);
                         texts.push((key, t.clone()));
                         t
                     }
@@ -247,29 +240,7 @@ impl GameActor {
     /// connection's state. A connection whose queue is full is dropped
     /// afterwards ("too slow"), and the seats are told once.
     fn send_states(&mut self, states: Vec<(u64, Outbound)>, ack: &mut Option<(u64, Outbound)>) {
-        let mut slow = Vec::new();
-        for (id, text) in states {
-            // Gone since the states were rendered: nothing to send.
-            let Some(c) = self.conns.get(&id) else {
-                continue;
-            };
-            if let Some((_, a)) = ack.take_if(|(to, _)| *to == id) {
-                if c.out.try_send(a).is_err() {
-                    slow.push(id);
-                    continue;
-                }
-            }
-            if c.out.try_send(text).is_err() {
-                slow.push(id);
-            }
-        }
-        let mut dropped = false;
-        for id in slow {
-            if let Some(c) = self.conns.remove(&id) {
-                dropped |= matches!(c.viewer, Viewer::Seat(_));
-            }
-        }
-        if dropped {
+        if self.conns.send_each(states, ack) {
             self.broadcast_seats();
         }
     }
@@ -321,7 +292,7 @@ impl GameActor {
             r#type: &'static str,
         }
         let seats = Seats {
-            seats: &self.seats,
+            seats: &self.seats.rows,
             connected: Some(self.connected()),
         };
         let text = serde_json::to_string(&SeatsMessage {
@@ -329,17 +300,9 @@ impl GameActor {
             r#type: "seats",
         });
         let text: Outbound = text.unwrap_or_default().into();
-        let slow: Vec<u64> = self
-            .conns
-            .iter()
-            .filter(|(_, c)| c.out.try_send(text.clone()).is_err())
-            .map(|(&id, _)| id)
-            .collect();
         // Dropping a slow seat's connection changes the seats again, but a
         // second round would only tell the same slow clients; stop here.
-        for id in slow {
-            self.conns.remove(&id);
-        }
+        self.conns.broadcast(&text);
         self.presence_changed();
     }
 }

@@ -6,7 +6,68 @@ use super::{GameActor, Outbound};
 use crate::clocks::START_KEY;
 use parlor_core::{Actor, ToAct};
 use serde_json::json;
+use std::time::Duration;
 use tokio::time::Instant;
+
+/// A refused action sends the game to the database to catch up at most
+/// this often: the database's change notices bring other processes' moves
+/// anyway, and a client sending refused actions must not cost a read each.
+const REFUSAL_CATCH_UP_EVERY: Duration = Duration::from_millis(100);
+
+/// When the game last went to the database of its own accord: a refused
+/// action's catch-up and a try at the lease are each throttled, so that
+/// neither a client's refused actions nor a game waiting for a host costs
+/// a database round trip each time. The time is given, never read here.
+#[derive(Default)]
+pub(super) struct Replication {
+    /// When a refused action last sent the game to catch up.
+    refusal_caught_up: Option<Instant>,
+    /// When this process last tried to take the game's lease.
+    lease_tried: Option<Instant>,
+}
+
+impl Replication {
+    /// Whether a refused action may send the game to catch up at `now`.
+    pub(super) fn refusal_may_catch_up(&self, now: Instant) -> bool {
+        self.refusal_caught_up
+            .is_none_or(|at| now.saturating_duration_since(at) >= REFUSAL_CATCH_UP_EVERY)
+    }
+
+    /// A refused action sent the game to catch up at `now`.
+    pub(super) fn refusal_caught_up(&mut self, now: Instant) {
+        self.refusal_caught_up = Some(now);
+    }
+
+    /// When to try the lease again, tries being `every` apart: at `now`
+    /// if never tried.
+    pub(super) fn lease_retry_at(&self, now: Instant, every: Duration) -> Instant {
+        match self.lease_tried {
+            None => now,
+            Some(t) => t + every,
+        }
+    }
+
+    /// The lease was tried at `now`.
+    pub(super) fn lease_tried(&mut self, now: Instant) {
+        self.lease_tried = Some(now);
+    }
+}
+
+/// The stored actions that apply, in their order, to a game that has
+/// `have` actions: each the next one (index `have`, then `have + 1`...),
+/// in the order stored; those already applied, repeated, listed before
+/// their turn or beyond a gap are left out.
+pub(super) fn in_order<T>(stored: &[T], have: usize, index: impl Fn(&T) -> usize) -> Vec<&T> {
+    let mut next = have;
+    let mut run = Vec::new();
+    for a in stored {
+        if index(a) == next {
+            run.push(a);
+            next += 1;
+        }
+    }
+    run
+}
 
 impl GameActor {
     /// Brings the game up to date with the database, where another process
@@ -33,27 +94,10 @@ impl GameActor {
             }
         };
         let mut changed = false;
-        let mut seats_changed = false;
-        // Seats whose token changed elsewhere (an invite used through
-        // another process): who is bound here by the old one lets go.
-        let mut retired = Vec::new();
-        for s in g.seats {
-            let n = s.seat;
-            if let Some(mine) = self.seats.get_mut(n) {
-                if *mine != s {
-                    if mine.token.is_some() && mine.token != s.token {
-                        retired.push(n);
-                    }
-                    if s.joined && !mine.joined {
-                        if let Some(a) = self.arrived.get_mut(n) {
-                            *a = true;
-                        }
-                    }
-                    *mine = s;
-                    seats_changed = true;
-                }
-            }
-        }
+        let super::seats::Merged {
+            changed: seats_changed,
+            retired,
+        } = self.seats.merge(g.seats);
         for n in retired {
             self.let_go_of_seat(n);
         }
@@ -62,7 +106,7 @@ impl GameActor {
             let text: Outbound = json!({"type": "rematch", "game": g.row.rematch})
                 .to_string()
                 .into();
-            let conns: Vec<u64> = self.conns.keys().copied().collect();
+            let conns = self.conns.ids();
             for c in conns {
                 self.send_to(c, text.clone());
             }
@@ -73,10 +117,7 @@ impl GameActor {
             self.last_events = Default::default();
             changed = true;
         }
-        for a in &g.actions {
-            if a.idx != self.m.actions_len() {
-                continue;
-            }
+        for a in in_order(&g.actions, self.m.actions_len(), |a| a.idx) {
             let applied = serde_json::from_value::<Actor>(a.actor.clone())
                 .map_err(|e| e.to_string())
                 .and_then(|actor| {
@@ -168,7 +209,7 @@ impl GameActor {
         if hosting && finished {
             self.env.leases.release(&self.env.store, &self.row.id).await;
         } else if !hosting && self.lease_retry_at().is_some_and(|at| at <= Instant::now()) {
-            self.lease_tried = Some(Instant::now());
+            self.replication.lease_tried(Instant::now());
             if self.env.leases.take(&self.env.store, &self.row.id).await {
                 self.catch_up().await;
                 self.maybe_bot();
@@ -181,9 +222,53 @@ impl GameActor {
         if !self.env.store.shared() || self.hosting() || !self.wants_host() {
             return None;
         }
-        Some(match self.lease_tried {
-            None => Instant::now(),
-            Some(t) => t + self.env.settings.cluster.lease_refresh,
-        })
+        Some(
+            self.replication
+                .lease_retry_at(Instant::now(), self.env.settings.cluster.lease_refresh),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_next_actions_apply_in_order_and_the_rest_are_left_out() {
+        let idx = |a: &usize| *a;
+        // Already applied (3, 4), then the next ones in order.
+        assert_eq!(in_order(&[3, 4, 5, 6], 5, idx), [&5, &6]);
+        // Out of order: one listed before its turn waits for the next
+        // catch-up (the store lists them in order), a repeat applies once.
+        assert_eq!(in_order(&[6, 5, 5, 7], 5, idx), [&5]);
+        assert_eq!(in_order(&[5, 5, 6], 5, idx), [&5, &6]);
+        // A gap stops the run: 8 cannot apply without 7.
+        assert_eq!(in_order(&[5, 6, 8], 5, idx), [&5, &6]);
+        assert!(in_order(&[9], 5, idx).is_empty());
+        assert!(in_order::<usize>(&[], 0, idx).is_empty());
+    }
+
+    #[test]
+    fn a_refusal_catches_up_at_most_once_per_interval() {
+        let t0 = Instant::now();
+        let mut r = Replication::default();
+        assert!(r.refusal_may_catch_up(t0), "never caught up yet");
+        r.refusal_caught_up(t0);
+        assert!(!r.refusal_may_catch_up(t0));
+        assert!(!r.refusal_may_catch_up(t0 + REFUSAL_CATCH_UP_EVERY - Duration::from_millis(1)));
+        assert!(r.refusal_may_catch_up(t0 + REFUSAL_CATCH_UP_EVERY));
+    }
+
+    #[test]
+    fn the_lease_is_tried_at_once_then_every_interval() {
+        let t0 = Instant::now();
+        let every = Duration::from_secs(2);
+        let mut r = Replication::default();
+        assert_eq!(r.lease_retry_at(t0, every), t0);
+        r.lease_tried(t0);
+        let later = t0 + Duration::from_secs(1);
+        assert_eq!(r.lease_retry_at(later, every), t0 + every);
+        r.lease_tried(t0 + every);
+        assert_eq!(r.lease_retry_at(later, every), t0 + every + every);
     }
 }

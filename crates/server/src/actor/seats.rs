@@ -1,6 +1,6 @@
 //! Seats: tokens, connections, joins and claims, and the rematch.
 
-use super::{Conn, Connected, GameActor, Holder, Outbound, Who};
+use super::{Connected, GameActor, Holder, Outbound, Who};
 use crate::error::ApiError;
 use crate::error::Code;
 use crate::newgame::NewGameSpec;
@@ -8,13 +8,192 @@ use crate::storage::{SeatKind, SeatRow, Write};
 use parlor_core::{Seat, ToAct, Viewer};
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
-use tokio::sync::mpsc;
+
+/// The game's seats as stored, and whether each seat's player has arrived
+/// for the clock's sake. Who may act for a seat, who may sit in it, and
+/// what another process changed in them are answered here, from the seats
+/// alone.
+pub(super) struct Seating {
+    pub rows: Vec<SeatRow>,
+    /// Per seat: whether its player has arrived for the clock's sake
+    /// (joined; bots always have). A rematch keeps its seats joined (they
+    /// stay reserved for the same players) but its players have not
+    /// arrived until they join or connect, so its clock waits for them.
+    pub arrived: Vec<bool>,
+}
+
+/// What catching up with the stored seats changed.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Merged {
+    /// Some seat differs from what was known.
+    pub changed: bool,
+    /// Seats whose token changed elsewhere (an invite used through another
+    /// process): who is bound here by the old one lets go.
+    pub retired: Vec<usize>,
+}
+
+impl Seating {
+    /// The stored `rows`; in a `fresh_rematch` (nobody has moved, the clock
+    /// has not started) only bots have arrived: its players come again.
+    pub(super) fn new(rows: Vec<SeatRow>, fresh_rematch: bool) -> Seating {
+        let arrived = rows
+            .iter()
+            .map(|s| s.kind == SeatKind::Bot || (s.joined && !fresh_rematch))
+            .collect();
+        Seating { rows, arrived }
+    }
+
+    pub(super) fn human(&self, seat: usize) -> bool {
+        self.rows
+            .get(seat)
+            .is_some_and(|s| s.kind == SeatKind::Human)
+    }
+
+    /// Whether some person's seat has not been taken yet.
+    pub(super) fn some_untaken(&self) -> bool {
+        self.rows
+            .iter()
+            .any(|s| s.kind == SeatKind::Human && !s.joined)
+    }
+
+    /// The seat whose secret (or invite) is `token`.
+    pub(super) fn of_token(&self, token: &str) -> Option<Seat> {
+        if token.is_empty() {
+            return None;
+        }
+        self.rows
+            .iter()
+            .find(|s| s.token.as_deref() == Some(token))
+            .map(|s| Seat(s.seat))
+    }
+
+    /// The seat `holder` acts for in game `game`, `rated` or not (see
+    /// [`GameActor::seat_for`]).
+    pub(super) fn seat_for(
+        &self,
+        holder: &Holder,
+        rated: bool,
+        game: &str,
+    ) -> Result<Seat, ApiError> {
+        let seat = self
+            .of_token(&holder.token)
+            .ok_or_else(ApiError::bad_token)?;
+        let s = &self.rows[seat.0];
+        if let Some(owner) = s.account.as_deref() {
+            let mine = holder
+                .account
+                .as_deref()
+                .is_some_and(|a| a.eq_ignore_ascii_case(owner));
+            if !mine {
+                return Err(ApiError::new(
+                    Code::NotYourSeat,
+                    format!(
+                        "seat {} belongs to the account {owner}: log in as {owner} to play it",
+                        seat.0
+                    ),
+                ));
+            }
+        }
+        if rated && !s.joined {
+            return Err(ApiError::new(
+                Code::SeatNotTaken,
+                format!(
+                    "seat {} has not been taken yet: a rated game's seat is played once its invite link is used to join it (POST /api/games/{game}/join)",
+                    seat.0
+                ),
+            ));
+        }
+        Ok(seat)
+    }
+
+    /// Whether `account` (the logged-in one, if any) may take `seat` (see
+    /// [`GameActor::may_sit`]).
+    pub(super) fn may_sit(
+        &self,
+        seat: usize,
+        account: Option<&str>,
+        rated: bool,
+    ) -> Result<(), ApiError> {
+        let Some(s) = self.rows.get(seat) else {
+            return Ok(()); // the join or claim says what is wrong
+        };
+        if !rated {
+            return Ok(());
+        }
+        let Some(account) = account else {
+            return Err(ApiError::new(
+                Code::LoginRequired,
+                "this game is rated: log in (or sign up) to take a seat in it",
+            ));
+        };
+        if let Some(owner) = s.account.as_deref() {
+            if !owner.eq_ignore_ascii_case(account) {
+                return Err(ApiError::new(
+                    Code::SeatTaken,
+                    format!("seat {seat} belongs to the account {owner}"),
+                ));
+            }
+        }
+        let elsewhere = self.rows.iter().any(|o| {
+            o.seat != seat
+                && o.account
+                    .as_deref()
+                    .is_some_and(|a| a.eq_ignore_ascii_case(account))
+        });
+        if elsewhere {
+            return Err(ApiError::new(
+                Code::SeatTaken,
+                "you hold another seat of this rated game: a rated game is played between different accounts",
+            ));
+        }
+        Ok(())
+    }
+
+    /// After a stored join or claim: the seat is its player's, who has
+    /// arrived.
+    pub(super) fn taken(&mut self, seat: usize, name: Option<String>, player: Option<String>) {
+        let s = &mut self.rows[seat];
+        s.joined = true;
+        self.arrived[seat] = true;
+        if name.is_some() {
+            s.name = name;
+        }
+        if player.is_some() {
+            s.player = player;
+        }
+    }
+
+    /// Takes the seats as another process stored them: a seat joined
+    /// there has arrived; a seat whose token changed there retires the
+    /// old one.
+    pub(super) fn merge(&mut self, stored: Vec<SeatRow>) -> Merged {
+        let mut merged = Merged::default();
+        for s in stored {
+            let n = s.seat;
+            let Some(mine) = self.rows.get_mut(n) else {
+                continue;
+            };
+            if *mine == s {
+                continue;
+            }
+            if mine.token.is_some() && mine.token != s.token {
+                merged.retired.push(n);
+            }
+            if s.joined && !mine.joined {
+                if let Some(a) = self.arrived.get_mut(n) {
+                    *a = true;
+                }
+            }
+            *mine = s;
+            merged.changed = true;
+        }
+        merged
+    }
+}
 
 impl GameActor {
     pub(super) fn human(&self, seat: usize) -> bool {
-        self.seats
-            .get(seat)
-            .is_some_and(|s| s.kind == SeatKind::Human)
+        self.seats.human(seat)
     }
 
     /// On a shared database a seat nobody has joined yet may have been
@@ -36,13 +215,8 @@ impl GameActor {
         }
         let known_taken = self
             .seat_of_token(&h.token)
-            .is_some_and(|s| self.seats[s.0].joined);
-        if !known_taken
-            && self
-                .seats
-                .iter()
-                .any(|s| s.kind == SeatKind::Human && !s.joined)
-        {
+            .is_some_and(|s| self.seats.rows[s.0].joined);
+        if !known_taken && self.seats.some_untaken() {
             self.catch_up().await;
         }
     }
@@ -54,35 +228,7 @@ impl GameActor {
     /// enough); in a rated game a seat acts only once taken (an invite is
     /// for joining, and a rated seat belongs to the account that joins).
     pub(super) fn seat_for(&self, holder: &Holder) -> Result<Seat, ApiError> {
-        let seat = self
-            .seat_of_token(&holder.token)
-            .ok_or_else(ApiError::bad_token)?;
-        let s = &self.seats[seat.0];
-        if let Some(owner) = s.account.as_deref() {
-            let mine = holder
-                .account
-                .as_deref()
-                .is_some_and(|a| a.eq_ignore_ascii_case(owner));
-            if !mine {
-                return Err(ApiError::new(
-                    Code::NotYourSeat,
-                    format!(
-                        "seat {} belongs to the account {owner}: log in as {owner} to play it",
-                        seat.0
-                    ),
-                ));
-            }
-        }
-        if self.row.rated && !s.joined {
-            return Err(ApiError::new(
-                Code::SeatNotTaken,
-                format!(
-                    "seat {} has not been taken yet: a rated game's seat is played once its invite link is used to join it (POST /api/games/{}/join)",
-                    seat.0, self.row.id
-                ),
-            ));
-        }
-        Ok(seat)
+        self.seats.seat_for(holder, self.row.rated, &self.row.id)
     }
 
     /// Who `holder` sees the game as: its seat, or a spectator without a
@@ -95,13 +241,7 @@ impl GameActor {
     }
 
     pub(super) fn seat_of_token(&self, token: &str) -> Option<Seat> {
-        if token.is_empty() {
-            return None;
-        }
-        self.seats
-            .iter()
-            .find(|s| s.token.as_deref() == Some(token))
-            .map(|s| Seat(s.seat))
+        self.seats.of_token(token)
     }
 
     pub(super) fn connect(
@@ -112,24 +252,14 @@ impl GameActor {
     ) -> Result<Connected, ApiError> {
         let holder = token.map(|t| Holder::new(t, account));
         let viewer = self.viewer_of(holder.as_ref())?;
-        let (tx, rx) = mpsc::channel(self.env.settings.connections.conn_queue);
-        let own = tx.downgrade();
-        let conn = self.next_conn;
-        self.next_conn += 1;
+        let queue = self.env.settings.connections.conn_queue;
+        let super::broadcast::Opened { conn, out, own } = self.conns.open(viewer, legal, queue);
         let you = match viewer {
             Viewer::Seat(s) => json!({"seat": s.0}),
             // The spectator's number in chat (`from.spectator`), so that a
             // page knows its own lines.
             Viewer::Spectator => json!({"spectator": true, "speaker": conn}),
         };
-        self.conns.insert(
-            conn,
-            Conn {
-                viewer,
-                legal,
-                out: tx,
-            },
-        );
         let welcome = self.welcome_text(you);
         self.send_to(conn, welcome.into());
         // The whole state follows (see `Msg::Connect`).
@@ -138,7 +268,7 @@ impl GameActor {
         }
         Ok(Connected {
             conn,
-            out: rx,
+            out,
             own,
             spectator: viewer == Viewer::Spectator,
         })
@@ -163,7 +293,7 @@ impl GameActor {
             .seat_of_token(&holder.token)
             .ok_or_else(ApiError::bad_token)?
             .0;
-        if self.seats[seat].joined {
+        if self.seats.rows[seat].joined {
             self.seat_for(&holder)?;
             self.may_sit(seat, holder.account.as_deref())?;
             self.take_seat(seat, name, player).await?;
@@ -186,7 +316,7 @@ impl GameActor {
             self.catch_up().await;
             return Err(ApiError::bad_token());
         }
-        self.seats[seat].token = Some(secret.clone());
+        self.seats.rows[seat].token = Some(secret.clone());
         self.let_go_of_seat(seat);
         self.seat_taken(seat, name, player).await;
         self.bind_after_sitting(seat, holder.account).await?;
@@ -196,12 +326,7 @@ impl GameActor {
     /// The connections bound to `seat` by a token it no longer has (its
     /// invite, used by somebody else): told why, then let go of.
     pub(super) fn let_go_of_seat(&mut self, seat: usize) {
-        let bound: Vec<u64> = self
-            .conns
-            .iter()
-            .filter(|(_, c)| c.viewer == Viewer::Seat(Seat(seat)))
-            .map(|(&k, _)| k)
-            .collect();
+        let bound = self.conns.bound_to(seat);
         if bound.is_empty() {
             return;
         }
@@ -212,11 +337,8 @@ impl GameActor {
             ),
         );
         for conn in bound {
-            self.send_to(
-                conn,
-                crate::ws::error_json(Value::Null, &e).to_string().into(),
-            );
-            self.conns.remove(&conn);
+            self.send_to(conn, e.ws_message(Value::Null).to_string().into());
+            self.conns.close(conn);
         }
         self.broadcast_seats();
     }
@@ -246,15 +368,7 @@ impl GameActor {
         name: Option<String>,
         player: Option<String>,
     ) {
-        let s = &mut self.seats[seat];
-        s.joined = true;
-        self.arrived[seat] = true;
-        if name.is_some() {
-            s.name = name;
-        }
-        if player.is_some() {
-            s.player = player;
-        }
+        self.seats.taken(seat, name, player);
         self.broadcast_seats();
         self.start_clocks().await;
     }
@@ -263,39 +377,7 @@ impl GameActor {
     /// rated game only an account may, one seat each, and never a seat of
     /// another account.
     pub(super) fn may_sit(&self, seat: usize, account: Option<&str>) -> Result<(), ApiError> {
-        let Some(s) = self.seats.get(seat) else {
-            return Ok(()); // the join or claim says what is wrong
-        };
-        if !self.row.rated {
-            return Ok(());
-        }
-        let Some(account) = account else {
-            return Err(ApiError::new(
-                Code::LoginRequired,
-                "this game is rated: log in (or sign up) to take a seat in it",
-            ));
-        };
-        if let Some(owner) = s.account.as_deref() {
-            if !owner.eq_ignore_ascii_case(account) {
-                return Err(ApiError::new(
-                    Code::SeatTaken,
-                    format!("seat {seat} belongs to the account {owner}"),
-                ));
-            }
-        }
-        let elsewhere = self.seats.iter().any(|o| {
-            o.seat != seat
-                && o.account
-                    .as_deref()
-                    .is_some_and(|a| a.eq_ignore_ascii_case(account))
-        });
-        if elsewhere {
-            return Err(ApiError::new(
-                Code::SeatTaken,
-                "you hold another seat of this rated game: a rated game is played between different accounts",
-            ));
-        }
-        Ok(())
+        self.seats.may_sit(seat, account, self.row.rated)
     }
 
     /// After a join or claim: a logged-in player's seat becomes their
@@ -322,7 +404,7 @@ impl GameActor {
         seat: usize,
         account: String,
     ) -> Result<(), ApiError> {
-        let s = &self.seats[seat];
+        let s = &self.seats.rows[seat];
         if s.account.as_deref() == Some(account.as_str()) {
             return Ok(());
         }
@@ -352,7 +434,7 @@ impl GameActor {
                 ),
             ));
         }
-        self.seats[seat].account = Some(account);
+        self.seats.rows[seat].account = Some(account);
         self.broadcast_seats();
         Ok(())
     }
@@ -369,10 +451,10 @@ impl GameActor {
                 "this game is private: ask a player for an invite link",
             ));
         }
-        let Some(s) = self.seats.get(seat) else {
+        let Some(s) = self.seats.rows.get(seat) else {
             return Err(ApiError::bad_json(format!(
                 "seat {seat} does not exist: this game has seats 0 to {}",
-                self.seats.len().saturating_sub(1)
+                self.seats.rows.len().saturating_sub(1)
             )));
         };
         if s.kind == SeatKind::Bot {
@@ -414,7 +496,7 @@ impl GameActor {
                 format!("seat {seat} is taken: choose a free seat"),
             ));
         }
-        self.seats[seat].token = Some(token.clone());
+        self.seats.rows[seat].token = Some(token.clone());
         self.seat_taken(seat, name, player).await;
         Ok((seat, token, self.summary()))
     }
@@ -436,7 +518,7 @@ impl GameActor {
                 "a rematch can be made once this game is over",
             ));
         }
-        let n = self.seats.len();
+        let n = self.seats.rows.len();
         let new_seat = (old.0 + n - 1) % n;
         let new_id = match &self.row.rematch {
             Some(id) => id.clone(),
@@ -444,7 +526,7 @@ impl GameActor {
                 // New seat k is old seat k + 1: the first player alternates.
                 let seats: Vec<SeatRow> = (0..n)
                     .map(|k| {
-                        let o = &self.seats[(k + 1) % n];
+                        let o = &self.seats.rows[(k + 1) % n];
                         SeatRow {
                             seat: k,
                             kind: o.kind,
@@ -461,7 +543,7 @@ impl GameActor {
                 let open_seats = seats
                     .iter()
                     .filter(|s| {
-                        let o = &self.seats[(s.seat + 1) % n];
+                        let o = &self.seats.rows[(s.seat + 1) % n];
                         o.kind == SeatKind::Human && o.token.is_none()
                     })
                     .map(|s| s.seat)
@@ -505,12 +587,7 @@ impl GameActor {
                 }
                 self.row.rematch = Some(id.clone());
                 let text: Outbound = json!({"type": "rematch", "game": id}).to_string().into();
-                let conns: Vec<u64> = self
-                    .conns
-                    .keys()
-                    .copied()
-                    .filter(|&c| Some(c) != mover)
-                    .collect();
+                let conns = self.conns.ids().into_iter().filter(|&c| Some(c) != mover);
                 for c in conns {
                     self.send_to(c, text.clone());
                 }
@@ -591,4 +668,165 @@ impl RematchSeat {
 fn clean_name(name: Option<String>) -> Option<String> {
     name.map(|n| n.trim().chars().take(40).collect::<String>())
         .filter(|n| !n.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn human(seat: usize, token: Option<&str>, joined: bool, account: Option<&str>) -> SeatRow {
+        SeatRow {
+            seat,
+            kind: SeatKind::Human,
+            level: None,
+            token: token.map(str::to_string),
+            name: None,
+            player: None,
+            joined,
+            account: account.map(str::to_string),
+        }
+    }
+
+    fn bot(seat: usize) -> SeatRow {
+        SeatRow {
+            seat,
+            kind: SeatKind::Bot,
+            level: Some("easy".into()),
+            token: None,
+            name: None,
+            player: None,
+            joined: true,
+            account: None,
+        }
+    }
+
+    fn holder(token: &str, account: Option<&str>) -> Holder {
+        Holder::new(token.into(), account.map(str::to_string))
+    }
+
+    #[test]
+    fn a_token_finds_its_seat_and_an_empty_one_none() {
+        let s = Seating::new(
+            vec![
+                human(0, Some("aa"), true, None),
+                human(1, None, false, None),
+                bot(2),
+            ],
+            false,
+        );
+        assert_eq!(s.of_token("aa"), Some(Seat(0)));
+        assert_eq!(s.of_token("bb"), None);
+        // An open seat has no token: an empty one must not find it.
+        assert_eq!(s.of_token(""), None);
+        assert!(s.human(1) && !s.human(2) && !s.human(9));
+        assert!(s.some_untaken());
+    }
+
+    #[test]
+    fn an_accounts_seat_acts_only_for_that_account() {
+        let s = Seating::new(vec![human(0, Some("aa"), true, Some("Ann"))], false);
+        assert_eq!(
+            s.seat_for(&holder("aa", Some("ann")), false, "g"),
+            Ok(Seat(0))
+        );
+        let e = s.seat_for(&holder("aa", None), false, "g").unwrap_err();
+        assert_eq!(e.code, Code::NotYourSeat);
+        let e = s
+            .seat_for(&holder("aa", Some("bob")), false, "g")
+            .unwrap_err();
+        assert_eq!(e.code, Code::NotYourSeat);
+        let e = s
+            .seat_for(&holder("zz", Some("ann")), false, "g")
+            .unwrap_err();
+        assert_eq!(e.code, Code::BadToken);
+    }
+
+    #[test]
+    fn a_rated_seat_acts_only_once_taken() {
+        let s = Seating::new(vec![human(0, Some("invite"), false, None)], false);
+        assert_eq!(s.seat_for(&holder("invite", None), false, "g"), Ok(Seat(0)));
+        let e = s.seat_for(&holder("invite", None), true, "g").unwrap_err();
+        assert_eq!(e.code, Code::SeatNotTaken);
+        assert!(e.message.contains("/api/games/g/join"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_rated_game_seats_each_account_once_and_nobody_logged_out() {
+        let s = Seating::new(
+            vec![
+                human(0, Some("a"), true, Some("Ann")),
+                human(1, Some("b"), false, None),
+            ],
+            false,
+        );
+        // Unrated: anybody sits.
+        assert!(s.may_sit(1, None, false).is_ok());
+        assert_eq!(
+            s.may_sit(1, None, true).unwrap_err().code,
+            Code::LoginRequired
+        );
+        assert_eq!(
+            s.may_sit(1, Some("ANN"), true).unwrap_err().code,
+            Code::SeatTaken
+        );
+        assert_eq!(
+            s.may_sit(0, Some("bob"), true).unwrap_err().code,
+            Code::SeatTaken
+        );
+        assert!(s.may_sit(0, Some("ann"), true).is_ok());
+        assert!(s.may_sit(1, Some("bob"), true).is_ok());
+    }
+
+    #[test]
+    fn a_fresh_rematchs_players_have_not_arrived_and_a_taken_seat_has() {
+        let rows = vec![
+            human(0, Some("a"), true, None),
+            bot(1),
+            human(2, None, false, None),
+        ];
+        assert_eq!(
+            Seating::new(rows.clone(), false).arrived,
+            [true, true, false]
+        );
+        let mut s = Seating::new(rows, true);
+        assert_eq!(s.arrived, [false, true, false]);
+        s.taken(2, Some("Cy".into()), None);
+        assert_eq!(s.arrived, [false, true, true]);
+        assert!(s.rows[2].joined);
+        assert_eq!(s.rows[2].name.as_deref(), Some("Cy"));
+        assert!(!s.some_untaken());
+    }
+
+    #[test]
+    fn merging_stored_seats_retires_a_changed_token_and_marks_arrivals() {
+        let mut s = Seating::new(
+            vec![
+                human(0, Some("invite"), false, None),
+                human(1, None, false, None),
+            ],
+            false,
+        );
+        // Nothing new: nothing changes.
+        let same = s.rows.clone();
+        assert_eq!(s.merge(same), Merged::default());
+        // Elsewhere: seat 0's invite was used (a new secret), seat 1 was
+        // claimed (it had no token: nobody here held it).
+        let stored = vec![
+            human(0, Some("secret"), true, None),
+            human(1, Some("claimed"), true, None),
+            // A seat this game does not have is ignored.
+            human(7, Some("x"), true, None),
+        ];
+        let merged = s.merge(stored);
+        assert_eq!(
+            merged,
+            Merged {
+                changed: true,
+                retired: vec![0],
+            }
+        );
+        assert_eq!(s.arrived, [true, true]);
+        assert_eq!(s.of_token("secret"), Some(Seat(0)));
+        assert_eq!(s.of_token("invite"), None);
+    }
 }

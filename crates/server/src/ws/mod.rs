@@ -22,7 +22,6 @@ use crate::actor::{Connected, GameStub, Outbound, Who};
 use crate::error::ApiError;
 use crate::error::Code;
 use crate::extract::{Path, Query};
-use crate::hub::Hub;
 use axum::extract::ws::Utf8Bytes;
 use axum::extract::State;
 use axum::response::Response;
@@ -37,6 +36,21 @@ use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 use upgrade::Upgrade;
+
+/// What a WebSocket needs from its process, and nothing more, given at
+/// the upgrade (the hub makes it): the live games (its own, a rematch's),
+/// the store (the session of a seat's account), the settings, the
+/// client's buckets, the game's helper and the shutdown signal. A
+/// connection never reaches the hub itself.
+#[derive(Clone)]
+pub(crate) struct Doors {
+    pub games: std::sync::Arc<dyn crate::actor::Games>,
+    pub store: crate::storage::Store,
+    pub settings: std::sync::Arc<crate::Settings>,
+    pub limits: std::sync::Arc<crate::limits::ClientLimits>,
+    pub helpers: crate::assist::Helpers,
+    pub shutdown: tokio::sync::watch::Receiver<bool>,
+}
 
 #[derive(Deserialize)]
 pub(crate) struct WsQuery {
@@ -96,22 +110,22 @@ struct Moved {
 }
 
 pub(crate) async fn upgrade(
-    State(hub): State<Hub>,
+    State(doors): State<Doors>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
     headers: axum::http::HeaderMap,
     client: crate::limits::Client,
     ws: Upgrade,
 ) -> Result<Response, ApiError> {
-    let stub = hub.stub(&id).await?;
+    let stub = doors.games.stub(&id).await?;
     let legal = matches!(q.legal.as_deref(), Some("true" | "1" | "yes"));
     // A seat that belongs to an account is bound only for its session.
     let account = match q.token.as_deref() {
-        Some(t) if !t.is_empty() => crate::accounts::current(&hub, &headers).await?,
+        Some(t) if !t.is_empty() => crate::accounts::current(&doors.store, &headers).await?,
         _ => None,
     };
     let connected = stub.connect(q.token, account.clone(), legal).await?;
-    let max = hub.settings().connections.max_message;
+    let max = doors.settings.connections.max_message;
     Ok(ws.answer(move |io| async move {
         let (read, write) = tokio::io::split(io);
         // Accept frames somewhat over the limit so that the client gets a
@@ -130,7 +144,7 @@ pub(crate) async fn upgrade(
         let stream =
             WebSocketStream::from_raw_socket(ReadSide(read), Role::Server, Some(config)).await;
         let conn = Conn {
-            hub,
+            doors,
             legal,
             max,
             client: client.0,
@@ -154,15 +168,7 @@ fn burst(first: Outbound, out: &mut mpsc::Receiver<Outbound>) -> Vec<u8> {
 }
 
 fn error_text(reference: Value, e: &ApiError) -> Utf8Bytes {
-    error_json(reference, e).to_string().into()
-}
-
-/// A refusal as a WebSocket message: `{"type": "error", "ref", "code", "message", "kind"?}`.
-pub(crate) fn error_json(reference: Value, e: &ApiError) -> Value {
-    let mut v = e.fields();
-    v["type"] = json!("error");
-    v["ref"] = reference;
-    v
+    e.ws_message(reference).to_string().into()
 }
 
 /// The writing half of a connection, shared by the writer (the game's
@@ -198,7 +204,7 @@ type Stream<R> = WebSocketStream<ReadSide<R>>;
 
 /// What a connection keeps whichever game it is bound to.
 struct Conn {
-    hub: Hub,
+    doors: Doors,
     /// State messages carry the seat's legal actions (`legal=true`).
     legal: bool,
     /// The longest message read.
@@ -251,7 +257,7 @@ impl KeepAlive {
 /// What the reader keeps for the connection's whole life, whichever game
 /// it is bound to.
 struct Session {
-    hub: Hub,
+    doors: Doors,
     legal: bool,
     max: usize,
     client: std::net::IpAddr,
@@ -283,7 +289,7 @@ where
     W: AsyncWrite + Unpin,
 {
     let Conn {
-        hub,
+        doors,
         legal,
         max,
         client,
@@ -295,7 +301,7 @@ where
     // what it had queued), so the client reads the old game's last
     // messages, then `rematch_seat`, then the new game's welcome.
     let next_out: std::sync::Mutex<Option<Moved>> = Default::default();
-    let settings = hub.settings();
+    let settings = doors.settings.clone();
     let writes = Writes {
         io: tokio::sync::Mutex::new(write),
         limit: settings.connections.write_timeout,
@@ -311,13 +317,13 @@ where
         metered: settings.rates.rate_limits,
         assists: std::sync::Arc::new(tokio::sync::Semaphore::new(2)),
         answers_to: std::sync::Arc::new(std::sync::Mutex::new(bound.own.clone())),
-        hub: hub.clone(),
+        doors: doors.clone(),
         legal,
         max,
         client,
         account,
     };
-    let shutdown = hub.shutdown_signal();
+    let shutdown = doors.shutdown.clone();
     let mut ended = Ended::default();
     tokio::select! {
         _ = write_side(&writes, &mut out, &next_out, &keep, ping_every, &shutdown) => {}
@@ -505,7 +511,7 @@ async fn handle(
     next_out: &std::sync::Mutex<Option<Moved>>,
 ) {
     let Session {
-        hub,
+        doors,
         legal,
         client,
         account,
@@ -550,16 +556,20 @@ async fn handle(
             // Answered off the game's task; at most two at once per
             // connection, so one client cannot fill the helper's queue,
             // and drawn on the client's helper bucket like HTTP's.
-            let metered = hub.meter(crate::limits::Kind::Helper, client);
+            let metered = doors.limits.meter(crate::limits::Kind::Helper, client);
             match metered.map(|()| assists.clone().try_acquire_owned()) {
                 Err(e) => Err(e),
                 Ok(Ok(permit)) => {
-                    let (hub, stub, answers_to, conn) =
-                        (hub.clone(), bound.stub.clone(), answers_to.clone(), bound.conn);
+                    let (helpers, stub, answers_to, conn) = (
+                        doors.helpers.clone(),
+                        bound.stub.clone(),
+                        answers_to.clone(),
+                        bound.conn,
+                    );
                     let reference = reference.clone();
                     tokio::spawn(async move {
                         let r =
-                            crate::assist::assist(&hub, &stub, Who::Conn(conn), request, client)
+                            crate::assist::assist(&helpers, &stub, Who::Conn(conn), request, client)
                                 .await;
                         drop(permit);
                         let text = match r {
@@ -599,18 +609,19 @@ async fn handle(
         }
         // A new game: metered as creating one over HTTP is
         // (`POST .../rematch`), by the client's address.
-        Some("rematch") if moving => match hub.meter(crate::limits::Kind::Create, client) {
+        Some("rematch") if moving => match doors.limits.meter(crate::limits::Kind::Create, client) {
             Ok(()) => {
                 // The reader waits for the move: what the client
                 // sends meanwhile is for the new game.
                 let to = (legal, account.clone());
-                move_to_rematch(hub, bound, to, reference.clone(), next_out).await;
+                move_to_rematch(doors, bound, to, reference.clone(), next_out).await;
                 *answers_to.lock().unwrap_or_else(|e| e.into_inner()) = bound.own.clone();
                 Ok(())
             }
             Err(e) => Err(e),
         },
-        Some("rematch") => hub
+        Some("rematch") => doors
+            .limits
             .meter(crate::limits::Kind::Create, client)
             .and_then(|()| {
                 bound.stub.rematch_from(bound.conn, reference.clone())
@@ -641,7 +652,7 @@ async fn handle(
 /// says `"moved": false` and the connection stays where it was; a refused
 /// rematch is an `error`, as without `move`.
 async fn move_to_rematch(
-    hub: &Hub,
+    doors: &Doors,
     bound: &mut Binding,
     (legal, account): (bool, Option<String>),
     reference: Value,
@@ -652,7 +663,7 @@ async fn move_to_rematch(
         Ok(made) => made,
         Err(e) => return bound.local(error_text(reference, &e)),
     };
-    let joined = match hub.stub(&made.id).await {
+    let joined = match doors.games.stub(&made.id).await {
         Ok(stub) => stub
             .connect(Some(made.token.clone()), account, legal)
             .await
