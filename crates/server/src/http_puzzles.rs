@@ -191,7 +191,7 @@ pub(crate) async fn play(
         .ok_or_else(|| unknown_puzzle(&id))?;
     let player = crate::http::check_player(req.player)?;
     let name = crate::http::check_name(req.name)?;
-    let account = crate::accounts::current(&hub, &headers).await?;
+    let account = crate::accounts::current(hub.store(), &headers).await?;
     let p = &o.puzzle;
     let start = start_moves(&p.record)
         .map_err(|e| ApiError::new(Code::Internal, format!("puzzle {id}: {e}")))?;
