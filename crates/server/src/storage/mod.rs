@@ -17,6 +17,7 @@
 const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
      outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted, absent_seconds, time_control, rated";
 
+mod migrations;
 mod postgres;
 mod sqlite;
 mod store;

@@ -12,10 +12,10 @@
 //! group's actions: several, comma-separated) or
 //! 'ID:*')` in its own transaction, for the other processes' [`listen`]ers.
 //!
-//! The schema is created and changed by numbered migrations (see
-//! [`MIGRATIONS`]), applied once each under an advisory lock and recorded
-//! in `schema_migrations`, so processes starting together on an empty
-//! database do not race to create it.
+//! The schema is created and changed by the numbered migrations both
+//! databases share (see [`migrations`]), applied once each under an
+//! advisory lock and recorded in `schema_migrations`, so processes
+//! starting together on an empty database do not race to create it.
 //!
 //! A connection that PostgreSQL ends (a restart, `pg_terminate_backend`, a
 //! network cut) is opened again: the operation that found it dead fails
@@ -27,6 +27,7 @@
 //! or ended the connection before a write costs that write nothing: only
 //! writes sent within that moment (in flight) fail.
 
+use super::migrations::{self, Schema, Step, MIGRATIONS, SCHEMA_VERSION};
 use super::store::Notice;
 use super::{
     json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, JsonText, LeaseOp,
@@ -51,202 +52,6 @@ const CHECK_TIMEOUT: Duration = Duration::from_secs(5);
 /// same tables at once (`duplicate key ... pg_type_typname_nsp_index`).
 /// Any fixed number; this one spells "parlor" in ASCII.
 const MIGRATION_LOCK: i64 = 0x7061_726c_6f72;
-
-/// The schema's numbered migrations, oldest first: each is applied once,
-/// in its own turn, and recorded in `schema_migrations`. Add a new one at
-/// the end; never edit one that has shipped.
-///
-/// Migration 1 is the schema as it stood before versions were recorded,
-/// written so that it also brings a database made by that older code up
-/// to date without touching its rows (`IF NOT EXISTS` throughout).
-const MIGRATIONS: &[(i64, &str)] = &[
-    (1, SCHEMA_1),
-    (2, SCHEMA_2_LEASES),
-    (3, SCHEMA_3_ACCOUNTS),
-    (4, SCHEMA_4_PARTIAL_INDEXES),
-    (5, SCHEMA_5_SKELETONS),
-];
-
-/// A migration step in Rust (see [`MIGRATION_STEPS`]).
-type MigrationStep = fn(&mut postgres::Transaction) -> Result<(), StorageError>;
-
-/// Steps that SQL cannot do, each run right after the SQL of its version
-/// (in the same transaction).
-const MIGRATION_STEPS: &[(i64, MigrationStep)] = &[(5, fill_skeletons)];
-
-/// Version 5: each account's confusable skeleton, as SQLite's version 6
-/// (see `sqlite::migration_6`); filled and made unique by
-/// [`fill_skeletons`].
-const SCHEMA_5_SKELETONS: &str = "
-ALTER TABLE accounts ADD COLUMN IF NOT EXISTS skeleton TEXT;
-";
-
-/// The skeletons of the accounts made before version 5
-/// ([`crate::accounts::username_skeleton`]), oldest first; of those that
-/// already look alike only the oldest holds it (the others keep NULL and
-/// go on working); then the skeleton is made unique.
-fn fill_skeletons(tx: &mut postgres::Transaction) -> Result<(), StorageError> {
-    let accounts = tx
-        .query(
-            "SELECT username_key, username FROM accounts WHERE skeleton IS NULL \
-             ORDER BY created_ms, username_key",
-            &[],
-        )
-        .map_err(err)?;
-    let update = tx
-        .prepare(
-            "UPDATE accounts SET skeleton = $2 WHERE username_key = $1 \
-             AND NOT EXISTS (SELECT 1 FROM accounts WHERE skeleton = $2)",
-        )
-        .map_err(err)?;
-    for row in accounts {
-        let key: String = row.try_get(0).map_err(err)?;
-        let username: String = row.try_get(1).map_err(err)?;
-        tx.execute(
-            &update,
-            &[&key, &crate::accounts::username_skeleton(&username)],
-        )
-        .map_err(err)?;
-    }
-    tx.batch_execute("CREATE UNIQUE INDEX IF NOT EXISTS accounts_skeleton ON accounts (skeleton)")
-        .map_err(err)
-}
-
-/// Version 4: indexes that hold only the rows their queries look for, as
-/// SQLite's version 5 (see `sqlite::migration_5`): seats by a given player
-/// or account (a guest's and a bot's are NULL), public games for the
-/// listing, and the unfinished games (what a start reloads and expiry
-/// sweeps). Every game made wrote entries no query reads.
-const SCHEMA_4_PARTIAL_INDEXES: &str = "
-DROP INDEX IF EXISTS seats_player;
-CREATE INDEX seats_player ON seats (player) WHERE player IS NOT NULL;
-DROP INDEX IF EXISTS seats_account;
-CREATE INDEX seats_account ON seats (account) WHERE account IS NOT NULL;
-DROP INDEX IF EXISTS games_listing;
-CREATE INDEX games_listing ON games (over, created_ms) WHERE public;
-CREATE INDEX IF NOT EXISTS games_unfinished ON games (created_ms) WHERE NOT over;
-";
-
-/// Version 3: accounts, their sessions and ratings (see `crate::accounts`
-/// and `crate::ratings`); a seat's account; a game's `rated` flag and
-/// whether its rating was applied. Games and seats stored before are
-/// guests' and unrated.
-const SCHEMA_3_ACCOUNTS: &str = "
-ALTER TABLE games ADD COLUMN IF NOT EXISTS rated BOOLEAN NOT NULL DEFAULT FALSE;
-ALTER TABLE games ADD COLUMN IF NOT EXISTS rating_done BOOLEAN NOT NULL DEFAULT FALSE;
-ALTER TABLE seats ADD COLUMN IF NOT EXISTS account TEXT;
-CREATE INDEX IF NOT EXISTS seats_account ON seats (account);
-CREATE TABLE IF NOT EXISTS accounts (
-    username_key TEXT PRIMARY KEY,
-    username TEXT NOT NULL,
-    password_hash TEXT NOT NULL,
-    created_ms BIGINT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS sessions (
-    token_hash TEXT PRIMARY KEY,
-    username TEXT NOT NULL,
-    expires_ms BIGINT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS ratings (
-    username TEXT NOT NULL,
-    game TEXT NOT NULL,
-    rating DOUBLE PRECISION NOT NULL,
-    rd DOUBLE PRECISION NOT NULL,
-    volatility DOUBLE PRECISION NOT NULL,
-    games BIGINT NOT NULL,
-    updated_ms BIGINT NOT NULL,
-    PRIMARY KEY (username, game)
-);
-CREATE INDEX IF NOT EXISTS ratings_board ON ratings (game, rating);
-CREATE TABLE IF NOT EXISTS rating_changes (
-    game_id TEXT NOT NULL,
-    username TEXT NOT NULL,
-    before DOUBLE PRECISION NOT NULL,
-    after DOUBLE PRECISION NOT NULL,
-    at_ms BIGINT NOT NULL,
-    PRIMARY KEY (game_id, username)
-);
-CREATE INDEX IF NOT EXISTS rating_changes_user ON rating_changes (username, at_ms);
-";
-
-/// Version 2: which process runs each game's clocks and bots (see
-/// `crate::lease`).
-const SCHEMA_2_LEASES: &str = "
-CREATE TABLE IF NOT EXISTS leases (
-    game_id TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    expires_at TIMESTAMPTZ NOT NULL
-);
-CREATE INDEX IF NOT EXISTS leases_owner ON leases (owner);
-";
-
-const SCHEMA_1: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    config TEXT NOT NULL,
-    seed BIGINT NOT NULL,
-    lexicons TEXT NOT NULL,
-    public BOOLEAN NOT NULL,
-    created_ms BIGINT NOT NULL,
-    seq BIGINT NOT NULL,
-    to_act TEXT NOT NULL,
-    outcome TEXT,
-    over BOOLEAN NOT NULL,
-    deadline_key TEXT,
-    deadline_started_ms BIGINT,
-    updated_ms BIGINT NOT NULL,
-    rematch_of TEXT,
-    rematch TEXT,
-    turn_seconds DOUBLE PRECISION,
-    aborted BOOLEAN NOT NULL DEFAULT FALSE,
-    absent_seconds DOUBLE PRECISION,
-    time_control TEXT
-);
-ALTER TABLE games ADD COLUMN IF NOT EXISTS turn_seconds DOUBLE PRECISION;
-ALTER TABLE games ADD COLUMN IF NOT EXISTS time_control TEXT;
-ALTER TABLE games ADD COLUMN IF NOT EXISTS aborted BOOLEAN NOT NULL DEFAULT FALSE;
-ALTER TABLE games ADD COLUMN IF NOT EXISTS absent_seconds DOUBLE PRECISION;
-CREATE INDEX IF NOT EXISTS games_listing ON games (over, public, created_ms);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL REFERENCES games (id),
-    seat BIGINT NOT NULL,
-    kind TEXT NOT NULL,
-    level TEXT,
-    token TEXT,
-    name TEXT,
-    player TEXT,
-    joined BOOLEAN NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE INDEX IF NOT EXISTS seats_player ON seats (player);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id TEXT NOT NULL REFERENCES games (id),
-    idx BIGINT NOT NULL,
-    actor TEXT NOT NULL,
-    action TEXT NOT NULL,
-    at_ms BIGINT NOT NULL,
-    PRIMARY KEY (game_id, idx)
-);
-CREATE TABLE IF NOT EXISTS word_lists (
-    id TEXT PRIMARY KEY,
-    fingerprint TEXT NOT NULL,
-    name TEXT NOT NULL,
-    words BIGINT NOT NULL,
-    skipped BIGINT NOT NULL,
-    bytes BIGINT NOT NULL,
-    created_ms BIGINT NOT NULL,
-    text TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS presence (
-    process TEXT NOT NULL,
-    game_id TEXT NOT NULL,
-    seat BIGINT NOT NULL,
-    expires_at TIMESTAMPTZ NOT NULL,
-    PRIMARY KEY (game_id, seat, process)
-);
-CREATE INDEX IF NOT EXISTS presence_process ON presence (process);
-";
 
 struct Prepared {
     insert_game: Statement,
@@ -492,48 +297,124 @@ fn rate(tx: &mut postgres::Transaction<'_>, game_id: &str) -> Result<bool, Stora
     Ok(true)
 }
 
-/// Brings the schema up to date: under a transaction-scoped advisory lock,
-/// so that of several processes (or connections) starting together one
-/// migrates and the others wait, then find nothing left to do.
+/// Brings the schema up to date (see [`migrations`]): under a
+/// transaction-scoped advisory lock, so that of several processes (or
+/// connections) starting together one migrates and the others wait, then
+/// find nothing left to do.
 fn migrate(client: &mut Client) -> Result<(), StorageError> {
     let mut tx = client.transaction().map_err(err)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .map_err(err)?;
-    tx.batch_execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (\
-             version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL)",
-    )
-    .map_err(err)?;
-    let done: i64 = tx
+    // A versions table without names holds PostgreSQL's former numbering
+    // (its own list, before the two databases shared one): names came
+    // with the shared list, so a table without them has not been
+    // renumbered yet, whatever its versions, and one with them has.
+    let named: bool = tx
         .query_one(
-            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            "SELECT COUNT(*) > 0 FROM information_schema.columns WHERE table_schema = \
+             current_schema() AND table_name = 'schema_migrations' AND column_name = 'name'",
             &[],
         )
         .map_err(err)?
         .get(0);
-    let known = MIGRATIONS.last().map_or(0, |m| m.0);
-    if done > known {
-        return Err(StorageError::misconfigured(format!(
-            "the database's schema is at version {done}, newer than this program's {known}: \
-             run a newer parlor on it"
-        )));
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (\
+             version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL, name TEXT)",
+    )
+    .map_err(err)?;
+    let recorded = |tx: &mut postgres::Transaction| -> Result<i64, StorageError> {
+        Ok(tx
+            .query_one(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+                &[],
+            )
+            .map_err(err)?
+            .get(0))
+    };
+    if !named {
+        let old = recorded(&mut tx)?;
+        let Some(done) = migrations::old_postgres_version(old) else {
+            return Err(migrations::too_new(old));
+        };
+        tx.batch_execute(
+            "ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS name TEXT; \
+             DELETE FROM schema_migrations",
+        )
+        .map_err(err)?;
+        for version in 1..=done {
+            tx.execute(
+                "INSERT INTO schema_migrations (version, applied_ms, name) VALUES ($1, $2, $3)",
+                &[&version, &crate::now_ms(), &migrations::name(version)],
+            )
+            .map_err(err)?;
+        }
     }
-    for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > done) {
-        tx.batch_execute(sql).map_err(|e| {
-            StorageError::unavailable(format!("schema migration {version}: {}", err(e).message()))
-        })?;
-        for (_, step) in MIGRATION_STEPS.iter().filter(|s| s.0 == *version) {
-            step(&mut tx).map_err(|e| {
-                StorageError::unavailable(format!("schema migration {version}: {}", e.message()))
-            })?;
+    let done = recorded(&mut tx)?;
+    if done > SCHEMA_VERSION {
+        return Err(migrations::too_new(done));
+    }
+    for m in MIGRATIONS.iter().filter(|m| m.version > done) {
+        let version = m.version;
+        let failed = |e: StorageError| {
+            StorageError::unavailable(format!("schema migration {version}: {}", e.message()))
+        };
+        match &m.postgres {
+            Step::Sql(sql) => tx.batch_execute(sql).map_err(|e| failed(err(e)))?,
+            Step::Both(step) => step(&mut Schemaed(&mut tx)).map_err(failed)?,
+            Step::Nothing(why) => {
+                tracing::debug!("schema version {version} on PostgreSQL: nothing to do ({why})")
+            }
+            Step::Sqlite(_) => {
+                return Err(StorageError::misconfigured(format!(
+                    "schema migration {version} is SQLite's alone"
+                )))
+            }
         }
         tx.execute(
-            "INSERT INTO schema_migrations (version, applied_ms) VALUES ($1, $2)",
-            &[version, &crate::now_ms()],
+            "INSERT INTO schema_migrations (version, applied_ms, name) VALUES ($1, $2, $3)",
+            &[&version, &crate::now_ms(), &m.name],
         )
         .map_err(err)?;
     }
     tx.commit().map_err(err)
+}
+
+/// A PostgreSQL transaction as a migration step sees it.
+struct Schemaed<'a, 'b>(&'a mut postgres::Transaction<'b>);
+
+impl Schema for Schemaed<'_, '_> {
+    fn batch(&mut self, sql: &str) -> Result<(), StorageError> {
+        self.0.batch_execute(sql).map_err(err)
+    }
+    fn add_missing_columns(
+        &mut self,
+        table: &str,
+        columns: &[(&str, &str)],
+    ) -> Result<(), StorageError> {
+        for (column, decl) in columns {
+            self.batch(&format!(
+                "ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {decl}"
+            ))?;
+        }
+        Ok(())
+    }
+    fn text_pairs(&mut self, sql: &str) -> Result<Vec<(String, String)>, StorageError> {
+        self.0
+            .query(sql, &[])
+            .map_err(err)?
+            .iter()
+            .map(|r| Ok((r.try_get(0).map_err(err)?, r.try_get(1).map_err(err)?)))
+            .collect()
+    }
+    fn execute(&mut self, sql: &str, params: &[&str]) -> Result<u64, StorageError> {
+        let params: Vec<&(dyn postgres::types::ToSql + Sync)> = params
+            .iter()
+            .map(|p| p as &(dyn postgres::types::ToSql + Sync))
+            .collect();
+        self.0
+            .execute(migrations::dollar_params(sql).as_str(), &params)
+            .map_err(err)
+    }
 }
 
 impl PgConn {

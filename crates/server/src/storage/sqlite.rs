@@ -5,6 +5,7 @@
 //! a crash of the process or of the machine. Two connections (writer and
 //! reader) share the file; WAL lets the reader run during a write.
 
+use super::migrations::{self, Schema, MIGRATIONS, SCHEMA_VERSION};
 use super::tuning::known_rows::{KnownRows, RowFlags};
 use super::{
     json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, JsonText, ListFilter,
@@ -343,22 +344,6 @@ fn wait_briefly(tries: i32) -> bool {
 /// frames of 4 KiB: 64 MiB).
 const WAL_RESTART_FRAMES: i64 = 16_384;
 
-/// A migration: one step of the schema, applied once.
-type Migration = fn(&Connection) -> Result<(), StorageError>;
-
-/// The schema's numbered migrations, oldest first (see [`migrate`]).
-const MIGRATIONS: &[(i64, Migration)] = &[
-    (1, migration_1),
-    (2, migration_2),
-    (3, migration_3),
-    (4, migration_4),
-    (5, migration_5),
-    (6, migration_6),
-];
-
-/// The newest schema version this program knows.
-const SCHEMA_VERSION: i64 = 6;
-
 /// The schema's version recorded in the file (0: none recorded).
 fn schema_version(conn: &Connection) -> Result<i64, StorageError> {
     let has_table: i64 = conn
@@ -379,16 +364,11 @@ fn schema_version(conn: &Connection) -> Result<i64, StorageError> {
     .map_err(err)
 }
 
-/// Brings the file's schema up to date, each numbered migration applied
-/// once and recorded in `schema_migrations` (as on PostgreSQL). SQLite has
+/// Brings the file's schema up to date (see [`migrations`]), each
+/// migration applied once and recorded in `schema_migrations`. SQLite has
 /// one writer at a time: `BEGIN IMMEDIATE` takes the write lock before
 /// looking, so two connections opening a new file together do not both
 /// migrate it.
-///
-/// Migration 1 is the schema as it stood before versions were recorded,
-/// and brings a file made by older code up to date without touching its
-/// rows. Add a new migration at the end of [`MIGRATIONS`] (and raise
-/// [`SCHEMA_VERSION`]); never edit one that shipped.
 fn migrate(conn: &Connection) -> Result<(), StorageError> {
     if schema_version(conn)? == SCHEMA_VERSION {
         return Ok(());
@@ -397,21 +377,30 @@ fn migrate(conn: &Connection) -> Result<(), StorageError> {
     let result = (|| {
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS schema_migrations (\
-                 version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)",
+                 version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL, name TEXT)",
         )
         .map_err(err)?;
+        // Files recorded before versions had names.
+        add_missing_columns(conn, "schema_migrations", &[("name", "TEXT")])?;
         let done = schema_version(conn)?;
         if done > SCHEMA_VERSION {
-            return Err(StorageError::misconfigured(format!(
-                "the database's schema is at version {done}, newer than this program's \
-                 {SCHEMA_VERSION}: run a newer parlor on it"
-            )));
+            return Err(migrations::too_new(done));
         }
-        for (version, step) in MIGRATIONS.iter().filter(|m| m.0 > done) {
-            step(conn)?;
+        for m in MIGRATIONS.iter().filter(|m| m.version > done) {
+            match &m.sqlite {
+                migrations::Step::Sql(sql) => conn.execute_batch(sql).map_err(err)?,
+                migrations::Step::Sqlite(step) => step(conn)?,
+                migrations::Step::Both(step) => step(&mut Schemaed(conn))?,
+                migrations::Step::Nothing(why) => {
+                    tracing::debug!(
+                        "schema version {} on SQLite: nothing to do ({why})",
+                        m.version
+                    )
+                }
+            }
             conn.execute(
-                "INSERT INTO schema_migrations (version, applied_ms) VALUES (?1, ?2)",
-                params![version, crate::now_ms()],
+                "INSERT INTO schema_migrations (version, applied_ms, name) VALUES (?1, ?2, ?3)",
+                params![m.version, crate::now_ms(), m.name],
             )
             .map_err(err)?;
         }
@@ -426,8 +415,39 @@ fn migrate(conn: &Connection) -> Result<(), StorageError> {
     }
 }
 
+/// An SQLite connection as a migration step sees it.
+struct Schemaed<'a>(&'a Connection);
+
+impl Schema for Schemaed<'_> {
+    fn batch(&mut self, sql: &str) -> Result<(), StorageError> {
+        self.0.execute_batch(sql).map_err(err)
+    }
+    fn add_missing_columns(
+        &mut self,
+        table: &str,
+        columns: &[(&str, &str)],
+    ) -> Result<(), StorageError> {
+        add_missing_columns(self.0, table, columns)
+    }
+    fn text_pairs(&mut self, sql: &str) -> Result<Vec<(String, String)>, StorageError> {
+        self.0
+            .prepare(sql)
+            .map_err(err)?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(err)?
+            .collect::<Result<_, _>>()
+            .map_err(err)
+    }
+    fn execute(&mut self, sql: &str, params: &[&str]) -> Result<u64, StorageError> {
+        self.0
+            .execute(sql, rusqlite::params_from_iter(params))
+            .map(|n| n as u64)
+            .map_err(err)
+    }
+}
+
 /// The tables, and the columns files made by earlier versions lack.
-fn migration_1(conn: &Connection) -> Result<(), StorageError> {
+pub(super) fn migration_1(conn: &Connection) -> Result<(), StorageError> {
     conn.execute_batch(SCHEMA).map_err(err)?;
     // Files made by earlier versions lack the newer columns.
     for (column, decl) in [
@@ -463,7 +483,7 @@ fn migration_1(conn: &Connection) -> Result<(), StorageError> {
 ///
 /// A file whose versions table was lost may have the columns already:
 /// each is added only if missing.
-fn migration_2(conn: &Connection) -> Result<(), StorageError> {
+pub(super) fn migration_2(conn: &Connection) -> Result<(), StorageError> {
     add_missing_columns(
         conn,
         "actions",
@@ -479,7 +499,7 @@ fn migration_2(conn: &Connection) -> Result<(), StorageError> {
 /// and `crate::ratings`); a seat's account; a game's `rated` flag and
 /// whether its rating was applied (`rating_done`). Games and seats stored
 /// before are guests' and unrated.
-fn migration_3(conn: &Connection) -> Result<(), StorageError> {
+pub(super) fn migration_3(conn: &Connection) -> Result<(), StorageError> {
     add_missing_columns(
         conn,
         "games",
@@ -534,7 +554,7 @@ fn migration_3(conn: &Connection) -> Result<(), StorageError> {
 /// read from one place (issue 16: the writer's work per action). The rows
 /// are copied as they are; a file whose versions table was lost may have
 /// the new table already.
-fn migration_4(conn: &Connection) -> Result<(), StorageError> {
+pub(super) fn migration_4(conn: &Connection) -> Result<(), StorageError> {
     let without_rowid: bool = conn
         .query_row(
             "SELECT COUNT(*) FROM pragma_table_list WHERE name = 'actions' AND wr = 1",
@@ -565,62 +585,6 @@ fn migration_4(conn: &Connection) -> Result<(), StorageError> {
          ALTER TABLE actions_by_key RENAME TO actions;",
     )
     .map_err(err)
-}
-
-/// Version 5: indexes that hold only the rows their queries look for.
-/// Every game made wrote five entries that no query reads: its seats'
-/// `player` and `account` (a guest's and a bot's are NULL, and games are
-/// looked up by a given player or account), and a private game in the
-/// listing (only public games are listed). The listing index now holds
-/// public games only, and a small index of the unfinished games (what a
-/// start reloads and expiry sweeps) replaces its other use: entered when
-/// a game is made, left when it ends. On nim's load (issue 16) a game is
-/// made every ten actions.
-fn migration_5(conn: &Connection) -> Result<(), StorageError> {
-    conn.execute_batch(
-        "DROP INDEX IF EXISTS seats_player;
-         CREATE INDEX seats_player ON seats (player) WHERE player IS NOT NULL;
-         DROP INDEX IF EXISTS seats_account;
-         CREATE INDEX seats_account ON seats (account) WHERE account IS NOT NULL;
-         DROP INDEX IF EXISTS games_listing;
-         CREATE INDEX games_listing ON games (over, created_ms) WHERE public = 1;
-         CREATE INDEX IF NOT EXISTS games_unfinished ON games (created_ms) WHERE over = 0;",
-    )
-    .map_err(err)
-}
-
-/// Version 6: each account's confusable skeleton
-/// ([`crate::accounts::username_skeleton`]), unique, so that a new
-/// username that looks like an existing one (`LiIly0` beside `Lilly0`) is
-/// refused. The accounts made before get theirs here, oldest first; of
-/// those that already look alike only the oldest holds the skeleton (the
-/// others keep theirs NULL: they go on working, and a new name like them
-/// is still refused, by the oldest's).
-fn migration_6(conn: &Connection) -> Result<(), StorageError> {
-    add_missing_columns(conn, "accounts", &[("skeleton", "TEXT")])?;
-    let accounts: Vec<(String, String)> = conn
-        .prepare(
-            "SELECT username_key, username FROM accounts WHERE skeleton IS NULL \
-             ORDER BY created_ms, username_key",
-        )
-        .map_err(err)?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .map_err(err)?
-        .collect::<Result<_, _>>()
-        .map_err(err)?;
-    let mut update = conn
-        .prepare(
-            "UPDATE accounts SET skeleton = ?2 WHERE username_key = ?1 \
-             AND NOT EXISTS (SELECT 1 FROM accounts WHERE skeleton = ?2)",
-        )
-        .map_err(err)?;
-    for (key, username) in accounts {
-        update
-            .execute(params![key, crate::accounts::username_skeleton(&username)])
-            .map_err(err)?;
-    }
-    conn.execute_batch("CREATE UNIQUE INDEX IF NOT EXISTS accounts_skeleton ON accounts (skeleton)")
-        .map_err(err)
 }
 
 /// Applies [`Write::Rate`]: see there for when it is taken.
@@ -1506,7 +1470,8 @@ impl Storage for SqliteStorage {
 }
 
 // The queries that find games by something other than their id. Each has
-// an index that holds just the rows it looks for (see `migration_5`): a
+// an index that holds just the rows it looks for (see version 5 in
+// `migrations`): a
 // partial index serves a query only if the query's own terms imply the
 // index's condition (`public = 1` written as such, `player = ?` implying
 // `player IS NOT NULL`), which `the_listings_use_their_indexes` checks.
