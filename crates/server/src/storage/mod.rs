@@ -22,6 +22,7 @@ mod postgres;
 mod sqlite;
 mod store;
 mod tuning;
+mod writes;
 
 pub use self::postgres::PgStorage;
 pub use self::sqlite::SqliteStorage;

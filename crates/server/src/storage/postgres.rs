@@ -29,6 +29,7 @@
 
 use super::migrations::{self, Schema, Step, MIGRATIONS, SCHEMA_VERSION};
 use super::store::Notice;
+use super::writes::{self, Dialect, Param, Stmt};
 use super::{
     json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, JsonText, LeaseOp,
     ListFilter, Listed, RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage,
@@ -54,20 +55,12 @@ const CHECK_TIMEOUT: Duration = Duration::from_secs(5);
 const MIGRATION_LOCK: i64 = 0x7061_726c_6f72;
 
 struct Prepared {
-    insert_game: Statement,
-    insert_seat: Statement,
-    update_status: Statement,
-    abort: Statement,
-    join: Statement,
-    claim: Statement,
-    rematch: Statement,
     notify: Statement,
     load_game: Statement,
     load_seats: Statement,
     load_actions: Statement,
     seqs: Statement,
     insert_actions: Statement,
-    insert_word_list: Statement,
     load_word_list: Statement,
     presence_hold: Statement,
     presence_release: Statement,
@@ -77,6 +70,8 @@ struct Prepared {
     lease_renew: Statement,
     lease_take_lapsed: Statement,
     lease_release: Statement,
+    /// [`writes::Stmt`]'s, in the order of [`Stmt::ALL`].
+    writes: Vec<Statement>,
 }
 
 /// Games in a PostgreSQL database, over one connection that is opened
@@ -211,90 +206,6 @@ impl PgStorage {
             }
         }
     }
-}
-
-/// Applies [`Write::Rate`] (see there for when it is taken). The game's
-/// row and the players' rating rows are locked: a game is rated once, and
-/// two games of one player ending together through two processes each see
-/// the other's change.
-fn rate(tx: &mut postgres::Transaction<'_>, game_id: &str) -> Result<bool, StorageError> {
-    let Some(row) = tx
-        .query_opt(
-            "SELECT game, outcome FROM games WHERE id = $1 AND over AND NOT aborted AND rated \
-             AND NOT rating_done FOR UPDATE",
-            &[&game_id],
-        )
-        .map_err(err)?
-    else {
-        return Ok(false);
-    };
-    let game: String = row.try_get(0).map_err(err)?;
-    let Some(outcome) = row.try_get::<_, Option<&str>>(1).map_err(err)? else {
-        return Ok(false);
-    };
-    let outcome = parse_json(outcome)?;
-    let accounts: Vec<Option<String>> = tx
-        .query(
-            "SELECT account FROM seats WHERE game_id = $1 ORDER BY seat",
-            &[&game_id],
-        )
-        .map_err(err)?
-        .iter()
-        .map(|r| r.try_get(0).map_err(err))
-        .collect::<Result<_, _>>()?;
-    let Some((names, places)) = super::rating_plan(&accounts, &outcome) else {
-        return Ok(false);
-    };
-    let d = Rating::default();
-    let now = crate::now_ms();
-    // In name order, so two transactions lock the same rows in one order.
-    let mut order: Vec<usize> = (0..names.len()).collect();
-    order.sort_by(|&a, &b| names[a].cmp(&names[b]));
-    let mut found = vec![d; names.len()];
-    for &i in &order {
-        tx.execute(
-            "INSERT INTO ratings (username, game, rating, rd, volatility, games, updated_ms) \
-             VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT DO NOTHING",
-            &[&names[i], &game, &d.rating, &d.rd, &d.volatility, &now],
-        )
-        .map_err(err)?;
-        let r = tx
-            .query_one(
-                "SELECT rating, rd, volatility FROM ratings WHERE username = $1 AND game = $2 \
-                 FOR UPDATE",
-                &[&names[i], &game],
-            )
-            .map_err(err)?;
-        found[i] = Rating {
-            rating: r.try_get(0).map_err(err)?,
-            rd: r.try_get(1).map_err(err)?,
-            volatility: r.try_get(2).map_err(err)?,
-        };
-    }
-    let before = found;
-    let players: Vec<(usize, Rating)> =
-        places.iter().copied().zip(before.iter().copied()).collect();
-    let after = crate::ratings::after_game(&players);
-    for ((name, b), a) in names.iter().zip(&before).zip(&after) {
-        tx.execute(
-            "UPDATE ratings SET rating = $3, rd = $4, volatility = $5, games = games + 1, \
-             updated_ms = $6 WHERE username = $1 AND game = $2",
-            &[name, &game, &a.rating, &a.rd, &a.volatility, &now],
-        )
-        .map_err(err)?;
-        tx.execute(
-            "INSERT INTO rating_changes (game_id, username, before, after, at_ms) \
-             VALUES ($1, $2, $3, $4, $5)",
-            &[&game_id, name, &b.rating, &a.rating, &now],
-        )
-        .map_err(err)?;
-    }
-    tx.execute(
-        "UPDATE games SET rating_done = TRUE WHERE id = $1",
-        &[&game_id],
-    )
-    .map_err(err)?;
-    Ok(true)
 }
 
 /// Brings the schema up to date (see [`migrations`]): under a
@@ -433,26 +344,6 @@ impl PgConn {
         migrate(&mut client)?;
         let mut p = |sql: &str| client.prepare(sql).map_err(err);
         let st = Prepared {
-            insert_game: p(&format!(
-                "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)"
-            ))?,
-            insert_seat: p("INSERT INTO seats (game_id, seat, kind, level, token, name, player, joined, account) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")?,
-            update_status: p(
-                "UPDATE games SET seq = $2, to_act = $3, outcome = $4, over = $5, deadline_key = $6, \
-                 deadline_started_ms = $7, updated_ms = $8 \
-                 WHERE id = $1 AND seq = $2 AND deadline_key IS DISTINCT FROM $6",
-            )?,
-            abort: p(
-                "UPDATE games SET seq = $2, to_act = $3, outcome = $4, over = $5, deadline_key = $6, \
-                 deadline_started_ms = $7, updated_ms = $8, aborted = TRUE WHERE id = $1 AND seq = $2",
-            )?,
-            join: p("UPDATE seats SET joined = TRUE, name = COALESCE($3, name), player = COALESCE($4, player) \
-                 WHERE game_id = $1 AND seat = $2")?,
-            claim: p("UPDATE seats SET joined = TRUE, name = COALESCE($3, name), player = COALESCE($4, player), token = $5 \
-                 WHERE game_id = $1 AND seat = $2 AND NOT joined AND token IS NOT DISTINCT FROM $6 AND kind = 'human'")?,
-            rematch: p("UPDATE games SET rematch = $2 WHERE id = $1 AND rematch IS NULL")?,
             notify: p("SELECT pg_notify('parlor_games', $1)")?,
             load_game: p(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))?,
             load_seats: p(
@@ -489,12 +380,6 @@ impl PgConn {
                  note AS (SELECT pg_notify('parlor_games', string_agg(id || ':' || seq, ',')) \
                  FROM (SELECT id, seq, (row_number() OVER ()) / 200 AS chunk FROM upd) c GROUP BY chunk) \
                  SELECT id, (SELECT count(*) FROM note)::text FROM upd",
-            )?,
-            insert_word_list: p(
-                "INSERT INTO word_lists (id, fingerprint, name, words, skipped, bytes, created_ms, text) \
-                 SELECT $1::text, $2::text, $3::text, $4::bigint, $5::bigint, $6::bigint, $7::bigint, $8::text \
-                 WHERE (SELECT COALESCE(SUM(bytes), 0) FROM word_lists) + $6::bigint <= $9::bigint \
-                 ON CONFLICT DO NOTHING",
             )?,
             load_word_list: p(
                 "SELECT id, fingerprint, name, words, skipped, bytes, created_ms, \
@@ -555,6 +440,10 @@ impl PgConn {
                  RETURNING game_id",
             )?,
             lease_release: p("DELETE FROM leases WHERE owner = $1 AND game_id = ANY($2)")?,
+            writes: Stmt::ALL
+                .iter()
+                .map(|w| p(&migrations::dollar_params(&w.sql(Dialect::Postgres))))
+                .collect::<Result<_, _>>()?,
         };
         Ok(PgConn { client, st })
     }
@@ -824,132 +713,11 @@ impl PgConn {
                 continue;
             }
             flush_actions(&mut tx, st, &mut batch, &mut taken)?;
-            taken[i] = match w {
-                Write::NewGame { row, seats } => {
-                    let s = &row.status;
-                    tx.execute(
-                        &st.insert_game,
-                        &[
-                            &row.id,
-                            &row.game,
-                            &row.config.as_str(),
-                            &(row.seed as i64),
-                            &row.lexicons.as_str(),
-                            &row.public,
-                            &row.created_ms,
-                            &(s.seq as i64),
-                            &s.to_act.as_str(),
-                            &s.outcome.as_ref().map(JsonText::as_str),
-                            &s.over,
-                            &s.deadline.as_ref().map(|d| d.key.clone()),
-                            &s.deadline.as_ref().map(|d| d.started_ms),
-                            &s.updated_ms,
-                            &row.rematch_of,
-                            &row.rematch,
-                            &row.time_control.turn_seconds,
-                            &row.aborted,
-                            &row.time_control.absent_seconds,
-                            &super::time_control_text(&row.time_control),
-                            &row.rated,
-                        ],
-                    )
-                    .map_err(err)?;
-                    for seat in seats {
-                        tx.execute(
-                            &st.insert_seat,
-                            &[
-                                &row.id,
-                                &(seat.seat as i64),
-                                &seat.kind.as_str(),
-                                &seat.level,
-                                &seat.token,
-                                &seat.name,
-                                &seat.player,
-                                &seat.joined,
-                                &seat.account,
-                            ],
-                        )
-                        .map_err(err)?;
-                    }
-                    true
-                }
-                Write::Action { .. } => unreachable!("batched above"),
-                Write::Status { game_id, status } => {
-                    status_update(&mut tx, &st.update_status, game_id, status)? == 1
-                }
-                Write::Abort { game_id, status } => {
-                    status_update(&mut tx, &st.abort, game_id, status)? == 1
-                }
-                Write::Join {
-                    game_id,
-                    seat,
-                    name,
-                    player,
-                } => {
-                    let n = tx
-                        .execute(&st.join, &[game_id, &(*seat as i64), name, player])
-                        .map_err(err)?;
-                    if n != 1 {
-                        return Err(StorageError::conflict(format!("no seat {seat} in game {game_id}")));
-                    }
-                    true
-                }
-                Write::Claim {
-                    game_id,
-                    seat,
-                    token,
-                    invite,
-                    name,
-                    player,
-                } => {
-                    tx.execute(
-                        &st.claim,
-                        &[game_id, &(*seat as i64), name, player, token, invite],
-                    )
-                    .map_err(err)?
-                        == 1
-                }
-                Write::Rematch { from, to } => {
-                    tx.execute(&st.rematch, &[from, to]).map_err(err)? == 1
-                }
-                Write::WordList {
-                    list,
-                    max_total_bytes,
-                } => {
-                    tx.execute(
-                        &st.insert_word_list,
-                        &[
-                            &list.id,
-                            &list.fingerprint,
-                            &list.name,
-                            &(list.words as i64),
-                            &(list.skipped as i64),
-                            &(list.bytes as i64),
-                            &list.created_ms,
-                            &list.text.as_deref().unwrap_or(""),
-                            &i64::try_from(*max_total_bytes).unwrap_or(i64::MAX),
-                        ],
-                    )
-                    .map_err(err)?
-                        == 1
-                }
+            taken[i] = writes::apply(&mut PgTx { tx: &mut tx, st }, w)?;
+            match w {
                 Write::Presence {
-                    process,
-                    game_id,
-                    seat,
-                    held,
-                    ttl_ms,
+                    process, game_id, ..
                 } => {
-                    if *held {
-                        tx.execute(
-                            &st.presence_hold,
-                            &[process, game_id, &(*seat as i64), ttl_ms],
-                        )
-                        .map_err(err)?;
-                    } else {
-                        tx.execute(&st.presence_release, &[process, game_id, &(*seat as i64)])
-                            .map_err(err)?;
-                    }
                     // `ID:p:PROCESS`: the other processes holding the game
                     // read its presence again (the sender ignores its own).
                     let note = format!("{game_id}:p:{process}");
@@ -958,77 +726,9 @@ impl PgConn {
                     }
                     continue;
                 }
-                Write::NewAccount { account } => {
-                    tx.execute(
-                        "INSERT INTO accounts (username_key, username, password_hash, created_ms, skeleton) \
-                         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-                        &[
-                            &account.username.to_lowercase(),
-                            &account.username,
-                            &account.password_hash,
-                            &account.created_ms,
-                            &crate::accounts::username_skeleton(&account.username),
-                        ],
-                    )
-                    .map_err(err)?
-                        == 1
-                }
-                Write::NewSession {
-                    token_hash,
-                    username,
-                    expires_ms,
-                } => {
-                    // Ended sessions go as new ones come.
-                    tx.execute(
-                        "DELETE FROM sessions WHERE expires_ms < $1",
-                        &[&crate::now_ms()],
-                    )
-                    .map_err(err)?;
-                    tx.execute(
-                        "INSERT INTO sessions (token_hash, username, expires_ms) VALUES ($1, $2, $3)",
-                        &[token_hash, username, expires_ms],
-                    )
-                    .map_err(err)?;
-                    true
-                }
-                Write::EndSession { token_hash } => {
-                    tx.execute("DELETE FROM sessions WHERE token_hash = $1", &[token_hash])
-                        .map_err(err)?;
-                    true
-                }
-                Write::SeatAccount {
-                    game_id,
-                    seat,
-                    username,
-                } => {
-                    // The game's row is locked first, so two seats of one
-                    // rated game bound to one account at the same moment
-                    // through two processes are seen one after the other.
-                    tx.query("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[game_id])
-                        .map_err(err)?;
-                    tx.execute(
-                        "UPDATE seats SET account = $3 WHERE game_id = $1 AND seat = $2 \
-                         AND kind = 'human' AND joined AND (account IS NULL OR account = $3) \
-                         AND NOT EXISTS (SELECT 1 FROM games g, seats o WHERE g.id = $1 AND g.rated \
-                             AND o.game_id = $1 AND o.seat <> $2 AND o.account = $3)",
-                        &[game_id, &(*seat as i64), username],
-                    )
-                    .map_err(err)?
-                        == 1
-                }
-                Write::Rate { game_id } => rate(&mut tx, game_id)?,
-                Write::PresenceRefresh {
-                    process,
-                    held,
-                    ttl_ms,
-                } => {
-                    let games: Vec<&str> = held.iter().map(|(g, _)| g.as_str()).collect();
-                    let seats: Vec<i64> = held.iter().map(|(_, s)| *s as i64).collect();
-                    tx.query(&st.presence_refresh, &[process, &games, &seats, ttl_ms])
-                        .map_err(err)?;
-                    continue;
-                }
-            };
+                Write::PresenceRefresh { .. } => continue,
+                _ => {}
+            }
             // Other processes holding the game live catch up on commit.
             if taken[i]
                 && !matches!(
@@ -1234,28 +934,105 @@ impl PgConn {
     }
 }
 
-/// Writes a status over a stored status at the same seq; returns the
-/// number of rows changed.
-fn status_update(
-    tx: &mut postgres::Transaction<'_>,
-    st: &Statement,
-    game_id: &String,
-    s: &StatusRow,
-) -> Result<u64, StorageError> {
-    tx.execute(
-        st,
-        &[
-            game_id,
-            &(s.seq as i64),
-            &s.to_act.as_str(),
-            &s.outcome.as_ref().map(JsonText::as_str),
-            &s.over,
-            &s.deadline.as_ref().map(|d| d.key.clone()),
-            &s.deadline.as_ref().map(|d| d.started_ms),
-            &s.updated_ms,
-        ],
-    )
-    .map_err(err)
+/// A transaction of the writer, for [`writes::apply`].
+struct PgTx<'a, 'b> {
+    tx: &'a mut postgres::Transaction<'b>,
+    st: &'a Prepared,
+}
+
+fn pg_params<'a>(params: &'a [Param<'_>]) -> Vec<&'a (dyn postgres::types::ToSql + Sync)> {
+    params.iter().map(Param::postgres).collect()
+}
+
+impl writes::Tx for PgTx<'_, '_> {
+    fn exec(&mut self, st: Stmt, params: &[Param<'_>]) -> Result<u64, StorageError> {
+        self.tx
+            .execute(&self.st.writes[st as usize], &pg_params(params))
+            .map_err(err)
+    }
+
+    fn texts(
+        &mut self,
+        st: Stmt,
+        params: &[Param<'_>],
+    ) -> Result<Vec<Vec<Option<String>>>, StorageError> {
+        let rows = self
+            .tx
+            .query(&self.st.writes[st as usize], &pg_params(params))
+            .map_err(err)?;
+        rows.iter()
+            .map(|r| (0..r.len()).map(|i| r.try_get(i).map_err(err)).collect())
+            .collect()
+    }
+
+    fn reals(&mut self, st: Stmt, params: &[Param<'_>]) -> Result<Vec<Vec<f64>>, StorageError> {
+        let rows = self
+            .tx
+            .query(&self.st.writes[st as usize], &pg_params(params))
+            .map_err(err)?;
+        rows.iter()
+            .map(|r| (0..r.len()).map(|i| r.try_get(i).map_err(err)).collect())
+            .collect()
+    }
+
+    fn lock_game(&mut self, game_id: &str) -> Result<(), StorageError> {
+        self.tx
+            .query("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&game_id])
+            .map_err(err)
+            .map(drop)
+    }
+
+    /// Held seats are rows that expire by the database's clock; the
+    /// commit announces them (`ID:p:PROCESS`). Reported not taken: nobody
+    /// waits on a presence write.
+    fn presence(&mut self, w: &Write) -> Result<bool, StorageError> {
+        match w {
+            Write::Presence {
+                process,
+                game_id,
+                seat,
+                held: true,
+                ttl_ms,
+            } => {
+                self.tx
+                    .execute(
+                        &self.st.presence_hold,
+                        &[process, game_id, &(*seat as i64), ttl_ms],
+                    )
+                    .map_err(err)?;
+            }
+            Write::Presence {
+                process,
+                game_id,
+                seat,
+                held: false,
+                ..
+            } => {
+                self.tx
+                    .execute(
+                        &self.st.presence_release,
+                        &[process, game_id, &(*seat as i64)],
+                    )
+                    .map_err(err)?;
+            }
+            Write::PresenceRefresh {
+                process,
+                held,
+                ttl_ms,
+            } => {
+                let games: Vec<&str> = held.iter().map(|(g, _)| g.as_str()).collect();
+                let seats: Vec<i64> = held.iter().map(|(_, s)| *s as i64).collect();
+                self.tx
+                    .query(
+                        &self.st.presence_refresh,
+                        &[process, &games, &seats, ttl_ms],
+                    )
+                    .map_err(err)?;
+            }
+            _ => {}
+        }
+        Ok(false)
+    }
 }
 
 /// A batch of actions (at most one per game) as column arrays for `UNNEST`.

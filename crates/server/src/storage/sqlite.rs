@@ -7,6 +7,7 @@
 
 use super::migrations::{self, Schema, MIGRATIONS, SCHEMA_VERSION};
 use super::tuning::known_rows::{KnownRows, RowFlags};
+use super::writes::{self, Dialect, Param, Stmt};
 use super::{
     json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, JsonText, ListFilter,
     Listed, RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage, StorageError,
@@ -587,76 +588,6 @@ pub(super) fn migration_4(conn: &Connection) -> Result<(), StorageError> {
     .map_err(err)
 }
 
-/// Applies [`Write::Rate`]: see there for when it is taken.
-fn rate(c: &Connection, game_id: &str) -> Result<bool, StorageError> {
-    let row = c
-        .prepare_cached(
-            "SELECT game, outcome, over, aborted, rated, rating_done FROM games WHERE id = ?1",
-        )
-        .map_err(err)?
-        .query_row([game_id], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, Option<String>>(1)?,
-                r.get::<_, bool>(2)?,
-                r.get::<_, bool>(3)?,
-                r.get::<_, bool>(4)?,
-                r.get::<_, bool>(5)?,
-            ))
-        })
-        .optional()
-        .map_err(err)?;
-    let Some((game, Some(outcome), true, false, true, false)) = row else {
-        return Ok(false);
-    };
-    let accounts: Vec<Option<String>> = seats(c, game_id)?.into_iter().map(|s| s.account).collect();
-    let Some((names, places)) = super::rating_plan(&accounts, &parse_json(&outcome)?) else {
-        return Ok(false);
-    };
-    let d = Rating::default();
-    let mut before = Vec::new();
-    for name in &names {
-        let r = c
-            .prepare_cached(
-                "SELECT rating, rd, volatility FROM ratings WHERE username = ?1 AND game = ?2",
-            )
-            .map_err(err)?
-            .query_row(params![name, game], |r| {
-                Ok(Rating {
-                    rating: r.get(0)?,
-                    rd: r.get(1)?,
-                    volatility: r.get(2)?,
-                })
-            })
-            .optional()
-            .map_err(err)?;
-        before.push(r.unwrap_or(d));
-    }
-    let players: Vec<(usize, Rating)> =
-        places.iter().copied().zip(before.iter().copied()).collect();
-    let after = crate::ratings::after_game(&players);
-    let now = crate::now_ms();
-    for ((name, b), a) in names.iter().zip(&before).zip(&after) {
-        c.prepare_cached(
-            "INSERT INTO ratings (username, game, rating, rd, volatility, games, updated_ms)              VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)              ON CONFLICT (username, game) DO UPDATE SET rating = ?3, rd = ?4, volatility = ?5,              games = games + 1, updated_ms = ?6",
-        )
-        .map_err(err)?
-        .execute(params![name, game, a.rating, a.rd, a.volatility, now])
-        .map_err(err)?;
-        c.prepare_cached(
-            "INSERT INTO rating_changes (game_id, username, before, after, at_ms)              VALUES (?1, ?2, ?3, ?4, ?5)",
-        )
-        .map_err(err)?
-        .execute(params![game_id, name, b.rating, a.rating, now])
-        .map_err(err)?;
-    }
-    c.prepare_cached("UPDATE games SET rating_done = 1 WHERE id = ?1")
-        .map_err(err)?
-        .execute([game_id])
-        .map_err(err)?;
-    Ok(true)
-}
-
 fn rating_change_row(r: &Row<'_>) -> rusqlite::Result<RatingChangeRow> {
     Ok(RatingChangeRow {
         game_id: r.get(0)?,
@@ -797,266 +728,129 @@ impl SqliteStorage {
 }
 
 /// Applies one write; returns whether it was taken (see [`Storage::commit`]).
+/// An action is this writer's own (its known rows); every other write is
+/// [`writes::apply`], the same as PostgreSQL's.
 fn apply(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, StorageError> {
-    match w {
-        Write::NewGame { row, seats } => {
-            let s = &row.status;
-            known.learn(&row.id, RowFlags::of(row.aborted, s));
-            c.prepare_cached(&format!(
-                "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"
-            ))
-            .map_err(err)?
-            .execute(params![
-                row.id,
-                row.game,
-                row.config.as_str(),
-                row.seed as i64,
-                row.lexicons.as_str(),
-                row.public,
-                row.created_ms,
-                s.seq as i64,
-                s.to_act.as_str(),
-                s.outcome.as_ref().map(JsonText::as_str),
-                s.over,
-                s.deadline.as_ref().map(|d| d.key.clone()),
-                s.deadline.as_ref().map(|d| d.started_ms),
-                s.updated_ms,
-                row.rematch_of,
-                row.rematch,
-                row.time_control.turn_seconds,
-                row.aborted,
-                row.time_control.absent_seconds,
-                super::time_control_text(&row.time_control),
-                row.rated,
-            ])
-            .map_err(err)?;
-            for seat in seats {
-                c.prepare_cached(
-                    "INSERT INTO seats (game_id, seat, kind, level, token, name, player, joined, account) \
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                )
-                .map_err(err)?
-                .execute(params![
-                    row.id,
-                    seat.seat as i64,
-                    seat.kind.as_str(),
-                    seat.level,
-                    seat.token,
-                    seat.name,
-                    seat.player,
-                    seat.joined,
-                    seat.account
-                ])
-                .map_err(err)?;
-            }
-        }
-        Write::Action {
+    let Write::Action {
+        game_id,
+        action,
+        status,
+    } = w
+    else {
+        return writes::apply(&mut SqliteTx { c, known }, w);
+    };
+    // What the games row holds that an action may change: known from this
+    // writer's last write or read of it, read otherwise.
+    let mut read = None;
+    let stored = match known.get(game_id) {
+        Some(f) => f,
+        None => read.insert(row_flags(c, game_id)?),
+    };
+    // The games row is written only when what listings and restarts
+    // select by changes: the game ended, or its clock started or stopped.
+    let after = RowFlags::of(false, status);
+    let aborted = stored.aborted;
+    let changes_row = stored.over != after.over || stored.clock_moved(&after);
+    if let Some(f) = read {
+        known.learn(game_id, f);
+    }
+    // No action goes into an aborted game.
+    if aborted {
+        return Ok(false);
+    }
+    // One process writes an SQLite file, so the index is never taken in
+    // practice; the same outcome as PostgreSQL anyway. The row carries the
+    // status after it (see `migration_2`).
+    let n = c
+        .prepare_cached(
+            "INSERT INTO actions (game_id, idx, actor, action, at_ms, to_act, outcome, updated_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
+             ON CONFLICT (game_id, idx) DO NOTHING",
+        )
+        .map_err(err)?
+        .execute(params![
             game_id,
-            action,
-            status,
-        } => {
-            // What the games row holds that an action may change: known
-            // from this writer's last write or read of it, read otherwise.
-            let mut read = None;
-            let stored = match known.get(game_id) {
-                Some(f) => f,
-                None => read.insert(row_flags(c, game_id)?),
-            };
-            // The games row is written only when what listings and
-            // restarts select by changes: the game ended, or its clock
-            // started or stopped.
-            let after = RowFlags::of(false, status);
-            let aborted = stored.aborted;
-            let changes_row = stored.over != after.over || stored.clock_moved(&after);
-            if let Some(f) = read {
-                known.learn(game_id, f);
-            }
-            // No action goes into an aborted game.
-            if aborted {
-                return Ok(false);
-            }
-            // One process writes an SQLite file, so the index is never
-            // taken in practice; the same outcome as PostgreSQL anyway.
-            // The row carries the status after it (see `migration_2`).
-            let n = c
-                .prepare_cached(
-                    "INSERT INTO actions (game_id, idx, actor, action, at_ms, to_act, outcome, updated_ms) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
-                     ON CONFLICT (game_id, idx) DO NOTHING",
-                )
-                .map_err(err)?
-                .execute(params![
-                    game_id,
-                    action.idx as i64,
-                    json_text(&action.actor),
-                    json_text(&action.action),
-                    action.at_ms,
-                    status.to_act.as_str(),
-                    status.outcome.as_ref().map(JsonText::as_str),
-                    status.updated_ms,
-                ])
-                .map_err(err)?;
-            if n == 0 {
-                return Ok(false);
-            }
-            if changes_row {
-                if status_update(c, game_id, status, None, false)? != 1 {
-                    return Err(StorageError::conflict(format!("no game {game_id}")));
-                }
-                known.learn(game_id, after);
-            }
+            action.idx as i64,
+            json_text(&action.actor),
+            json_text(&action.action),
+            action.at_ms,
+            status.to_act.as_str(),
+            status.outcome.as_ref().map(JsonText::as_str),
+            status.updated_ms,
+        ])
+        .map_err(err)?;
+    if n == 0 {
+        return Ok(false);
+    }
+    if changes_row {
+        if status_update(c, game_id, status)? != 1 {
+            return Err(StorageError::conflict(format!("no game {game_id}")));
         }
-        Write::Status { game_id, status } => {
-            known.forget(game_id);
-            return Ok(status_update(c, game_id, status, Some(status.seq), true)? == 1);
-        }
-        Write::Abort { game_id, status } => {
-            known.forget(game_id);
-            if status_update(c, game_id, status, Some(status.seq), false)? != 1 {
-                return Ok(false);
-            }
-            c.prepare_cached("UPDATE games SET aborted = 1 WHERE id = ?1")
-                .map_err(err)?
-                .execute([game_id])
-                .map_err(err)?;
-        }
-        Write::Claim {
-            game_id,
-            seat,
-            token,
-            invite,
-            name,
-            player,
-        } => {
-            let n = c
-                .prepare_cached(
-                    "UPDATE seats SET joined = 1, name = COALESCE(?3, name), player = COALESCE(?4, player), token = ?5 \
-                         WHERE game_id = ?1 AND seat = ?2 AND joined = 0 AND token IS ?6 AND kind = 'human'",
-                )
-                .map_err(err)?
-                .execute(params![game_id, *seat as i64, name, player, token, invite])
-                .map_err(err)?;
-            return Ok(n == 1);
-        }
-        Write::Join {
-            game_id,
-            seat,
-            name,
-            player,
-        } => {
-            let n = c
-                .prepare_cached(
-                    "UPDATE seats SET joined = 1, name = COALESCE(?3, name), player = COALESCE(?4, player) \
-                         WHERE game_id = ?1 AND seat = ?2",
-                )
-                .map_err(err)?
-                .execute(params![game_id, *seat as i64, name, player])
-                .map_err(err)?;
-            if n != 1 {
-                return Err(StorageError::conflict(format!(
-                    "no seat {seat} in game {game_id}"
-                )));
-            }
-        }
-        Write::Rematch { from, to } => {
-            let n = c
-                .prepare_cached("UPDATE games SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL")
-                .map_err(err)?
-                .execute(params![from, to])
-                .map_err(err)?;
-            return Ok(n == 1);
-        }
-        Write::WordList {
-            list,
-            max_total_bytes,
-        } => {
-            let n = c
-                .prepare_cached(
-                    "INSERT INTO word_lists (id, fingerprint, name, words, skipped, bytes, created_ms, text) \
-                     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 \
-                     WHERE NOT EXISTS (SELECT 1 FROM word_lists WHERE id = ?1) \
-                     AND (SELECT COALESCE(SUM(bytes), 0) FROM word_lists) + ?6 <= ?9",
-                )
-                .map_err(err)?
-                .execute(params![
-                    list.id,
-                    list.fingerprint,
-                    list.name,
-                    list.words as i64,
-                    list.skipped as i64,
-                    list.bytes as i64,
-                    list.created_ms,
-                    list.text.as_deref().unwrap_or(""),
-                    i64::try_from(*max_total_bytes).unwrap_or(i64::MAX),
-                ])
-                .map_err(err)?;
-            return Ok(n == 1);
-        }
-        Write::NewAccount { account } => {
-            let n = c
-                .prepare_cached(
-                    "INSERT INTO accounts (username_key, username, password_hash, created_ms, skeleton) \
-                     VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
-                )
-                .map_err(err)?
-                .execute(params![
-                    account.username.to_lowercase(),
-                    account.username,
-                    account.password_hash,
-                    account.created_ms,
-                    crate::accounts::username_skeleton(&account.username)
-                ])
-                .map_err(err)?;
-            return Ok(n == 1);
-        }
-        Write::NewSession {
-            token_hash,
-            username,
-            expires_ms,
-        } => {
-            // Ended sessions go as new ones come: the table stays the size
-            // of the sessions in use.
-            c.prepare_cached("DELETE FROM sessions WHERE expires_ms < ?1")
-                .map_err(err)?
-                .execute([crate::now_ms()])
-                .map_err(err)?;
-            c.prepare_cached(
-                "INSERT INTO sessions (token_hash, username, expires_ms) VALUES (?1, ?2, ?3)",
-            )
-            .map_err(err)?
-            .execute(params![token_hash, username, expires_ms])
-            .map_err(err)?;
-        }
-        Write::EndSession { token_hash } => {
-            c.prepare_cached("DELETE FROM sessions WHERE token_hash = ?1")
-                .map_err(err)?
-                .execute([token_hash])
-                .map_err(err)?;
-        }
-        Write::SeatAccount {
-            game_id,
-            seat,
-            username,
-        } => {
-            let n = c
-                .prepare_cached(
-                    "UPDATE seats SET account = ?3 WHERE game_id = ?1 AND seat = ?2 \
-                     AND kind = 'human' AND joined = 1 AND (account IS NULL OR account = ?3) \
-                     AND NOT EXISTS (SELECT 1 FROM games g, seats o WHERE g.id = ?1 AND g.rated = 1 \
-                         AND o.game_id = ?1 AND o.seat <> ?2 AND o.account = ?3)",
-                )
-                .map_err(err)?
-                .execute(params![game_id, *seat as i64, username])
-                .map_err(err)?;
-            return Ok(n == 1);
-        }
-        Write::Rate { game_id } => return rate(c, game_id),
-        // One process per SQLite file: presence lives in the actors'
-        // memory (see `crate::presence`); nothing to store.
-        Write::Presence { .. } | Write::PresenceRefresh { .. } => {}
+        known.learn(game_id, after);
     }
     Ok(true)
+}
+
+/// A transaction of the writer, for [`writes::apply`].
+struct SqliteTx<'a> {
+    c: &'a Connection,
+    known: &'a mut KnownRows,
+}
+
+impl SqliteTx<'_> {
+    fn statement(&self, st: Stmt) -> Result<rusqlite::CachedStatement<'_>, StorageError> {
+        self.c.prepare_cached(&st.sql(Dialect::Sqlite)).map_err(err)
+    }
+}
+
+fn sqlite_params<'a>(
+    params: &'a [Param<'_>],
+) -> rusqlite::ParamsFromIter<impl Iterator<Item = &'a dyn rusqlite::ToSql>> {
+    rusqlite::params_from_iter(params.iter().map(Param::sqlite))
+}
+
+impl writes::Tx for SqliteTx<'_> {
+    fn exec(&mut self, st: Stmt, params: &[Param<'_>]) -> Result<u64, StorageError> {
+        self.statement(st)?
+            .execute(sqlite_params(params))
+            .map(|n| n as u64)
+            .map_err(err)
+    }
+
+    fn texts(
+        &mut self,
+        st: Stmt,
+        params: &[Param<'_>],
+    ) -> Result<Vec<Vec<Option<String>>>, StorageError> {
+        let mut s = self.statement(st)?;
+        let columns = s.column_count();
+        let rows = s
+            .query_map(sqlite_params(params), |r| {
+                (0..columns).map(|i| r.get(i)).collect()
+            })
+            .map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
+    }
+
+    fn reals(&mut self, st: Stmt, params: &[Param<'_>]) -> Result<Vec<Vec<f64>>, StorageError> {
+        let mut s = self.statement(st)?;
+        let columns = s.column_count();
+        let rows = s
+            .query_map(sqlite_params(params), |r| {
+                (0..columns).map(|i| r.get(i)).collect()
+            })
+            .map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
+    }
+
+    fn row_changed(&mut self, game_id: &str) {
+        self.known.forget(game_id);
+    }
+
+    fn game_made(&mut self, row: &GameRow) {
+        self.known
+            .learn(&row.id, RowFlags::of(row.aborted, &row.status));
+    }
 }
 
 /// Reads what `game_id`'s row holds that an action may change.
@@ -1078,21 +872,12 @@ fn row_flags(c: &Connection, game_id: &str) -> Result<RowFlags, StorageError> {
     .ok_or_else(|| StorageError::conflict(format!("no game {game_id}")))
 }
 
-/// Writes a status; with `at_seq`, only over a stored status at that seq;
-/// with `new_clock`, only if it names another clock than the stored one
-/// (a clock's start is stored once). Returns the number of rows changed.
-fn status_update(
-    c: &Connection,
-    game_id: &str,
-    s: &StatusRow,
-    at_seq: Option<usize>,
-    new_clock: bool,
-) -> Result<usize, StorageError> {
+/// Writes the status an action leaves in its game's row (when the game
+/// ended or its clock moved). Returns the number of rows changed.
+fn status_update(c: &Connection, game_id: &str, s: &StatusRow) -> Result<usize, StorageError> {
     c.prepare_cached(
         "UPDATE games SET seq = ?2, to_act = ?3, outcome = ?4, over = ?5, deadline_key = ?6, \
-             deadline_started_ms = ?7, updated_ms = ?8 WHERE id = ?1 AND (?9 IS NULL OR \
-             MAX(seq, COALESCE((SELECT MAX(idx) + 1 FROM actions WHERE game_id = ?1), 0)) = ?9) \
-             AND (?10 = 0 OR deadline_key IS NOT ?6)",
+             deadline_started_ms = ?7, updated_ms = ?8 WHERE id = ?1",
     )
     .map_err(err)?
     .execute(params![
@@ -1104,8 +889,6 @@ fn status_update(
         s.deadline.as_ref().map(|d| d.key.clone()),
         s.deadline.as_ref().map(|d| d.started_ms),
         s.updated_ms,
-        at_seq.map(|q| q as i64),
-        new_clock
     ])
     .map_err(err)
 }
