@@ -698,53 +698,17 @@ impl PgConn {
         }
         let st = &self.st;
         let mut tx = self.client.transaction().map_err(err)?;
-        let mut taken = vec![false; writes.len()];
-        // Actions of many games go in as one statement (the group
-        // commit's batch), not a round trip each: (position, write).
-        let mut batch: Vec<(usize, &Write)> = Vec::new();
-        let mut notify: Vec<&str> = Vec::new();
-        let mut presence: Vec<String> = Vec::new();
-        for (i, w) in writes.iter().enumerate() {
-            if let Write::Action { game_id, .. } = w {
-                if batch.iter().any(|(_, b)| b.game_id() == game_id.as_str()) {
-                    flush_actions(&mut tx, st, &mut batch, &mut taken)?;
-                }
-                batch.push((i, w));
-                continue;
-            }
-            flush_actions(&mut tx, st, &mut batch, &mut taken)?;
-            taken[i] = writes::apply(&mut PgTx { tx: &mut tx, st }, w)?;
-            match w {
-                Write::Presence {
-                    process, game_id, ..
-                } => {
-                    // `ID:p:PROCESS`: the other processes holding the game
-                    // read its presence again (the sender ignores its own).
-                    let note = format!("{game_id}:p:{process}");
-                    if !presence.contains(&note) {
-                        presence.push(note);
-                    }
-                    continue;
-                }
-                Write::PresenceRefresh { .. } => continue,
-                _ => {}
-            }
-            // Other processes holding the game live catch up on commit.
-            if taken[i]
-                && !matches!(
-                    w,
-                    Write::NewGame { .. }
-                        | Write::WordList { .. }
-                        | Write::NewAccount { .. }
-                        | Write::NewSession { .. }
-                        | Write::EndSession { .. }
-                )
-                && !notify.contains(&w.game_id())
-            {
-                notify.push(w.game_id());
-            }
-        }
-        flush_actions(&mut tx, st, &mut batch, &mut taken)?;
+        let mut pg = PgTx {
+            tx: &mut tx,
+            st,
+            batch: Vec::new(),
+            notify: Vec::new(),
+            presence: Vec::new(),
+        };
+        let taken = writes::apply(&mut pg, writes)?;
+        let PgTx {
+            notify, presence, ..
+        } = pg;
         for id in notify {
             tx.execute(&st.notify, &[&format!("{id}:*")]).map_err(err)?;
         }
@@ -938,6 +902,13 @@ impl PgConn {
 struct PgTx<'a, 'b> {
     tx: &'a mut postgres::Transaction<'b>,
     st: &'a Prepared,
+    /// Actions of many games go in as one statement (the group commit's
+    /// batch), not a round trip each: their positions in the group.
+    batch: Vec<usize>,
+    /// Games whose other processes are told to catch up (`ID:*`).
+    notify: Vec<String>,
+    /// Presence changes to announce (`ID:p:PROCESS`).
+    presence: Vec<String>,
 }
 
 fn pg_params<'a>(params: &'a [Param<'_>]) -> Vec<&'a (dyn postgres::types::ToSql + Sync)> {
@@ -945,6 +916,65 @@ fn pg_params<'a>(params: &'a [Param<'_>]) -> Vec<&'a (dyn postgres::types::ToSql
 }
 
 impl writes::Tx for PgTx<'_, '_> {
+    /// Held back for one statement with the others of the group, at most
+    /// one per game in a statement.
+    fn action(
+        &mut self,
+        writes: &[Write],
+        i: usize,
+        taken: &mut [bool],
+    ) -> Result<(), StorageError> {
+        let game_id = writes[i].game_id();
+        if self.batch.iter().any(|&j| writes[j].game_id() == game_id) {
+            self.flush_actions(writes, taken)?;
+        }
+        self.batch.push(i);
+        Ok(())
+    }
+
+    fn flush_actions(&mut self, writes: &[Write], taken: &mut [bool]) -> Result<(), StorageError> {
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        let group: Vec<&Write> = self.batch.iter().map(|&j| &writes[j]).collect();
+        let won = insert_actions(self.tx, self.st, &group)?;
+        for (j, t) in self.batch.drain(..).zip(won) {
+            taken[j] = t;
+        }
+        Ok(())
+    }
+
+    fn applied(&mut self, w: &Write, taken: bool) {
+        match w {
+            Write::Presence {
+                process, game_id, ..
+            } => {
+                // The other processes holding the game read its presence
+                // again (the sender ignores its own).
+                let note = format!("{game_id}:p:{process}");
+                if !self.presence.contains(&note) {
+                    self.presence.push(note);
+                }
+            }
+            // Other processes holding the game live catch up on commit.
+            Write::Status { .. }
+            | Write::Abort { .. }
+            | Write::Claim { .. }
+            | Write::Join { .. }
+            | Write::Rematch { .. }
+            | Write::SeatAccount { .. }
+            | Write::Rate { .. }
+                if taken =>
+            {
+                let id = w.game_id();
+                if !self.notify.iter().any(|n| n == id) {
+                    self.notify.push(id.to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn exec(&mut self, st: Stmt, params: &[Param<'_>]) -> Result<u64, StorageError> {
         self.tx
             .execute(&self.st.writes[st as usize], &pg_params(params))
@@ -1107,25 +1137,6 @@ fn insert_actions(
         won.insert(r.try_get::<_, String>(0).map_err(err)?);
     }
     Ok(batch.iter().map(|w| won.contains(w.game_id())).collect())
-}
-
-/// Inserts the pending batch of actions inside a transaction, noting
-/// which were taken.
-fn flush_actions(
-    tx: &mut postgres::Transaction<'_>,
-    st: &Prepared,
-    batch: &mut Vec<(usize, &Write)>,
-    taken: &mut [bool],
-) -> Result<(), StorageError> {
-    if batch.is_empty() {
-        return Ok(());
-    }
-    let writes: Vec<&Write> = batch.iter().map(|(_, w)| *w).collect();
-    let won = insert_actions(tx, st, &writes)?;
-    for ((i, _), t) in batch.drain(..).zip(won) {
-        taken[i] = t;
-    }
-    Ok(())
 }
 
 /// Rows of (game id, number): a game's seq, or a seat held elsewhere.

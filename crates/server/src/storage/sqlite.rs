@@ -727,17 +727,16 @@ impl SqliteStorage {
     }
 }
 
-/// Applies one write; returns whether it was taken (see [`Storage::commit`]).
-/// An action is this writer's own (its known rows); every other write is
-/// [`writes::apply`], the same as PostgreSQL's.
-fn apply(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, StorageError> {
+/// Writes an action (the other writes are [`writes::apply`]'s, the same as
+/// PostgreSQL's); returns whether it was taken (see [`Storage::commit`]).
+fn action(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, StorageError> {
     let Write::Action {
         game_id,
         action,
         status,
     } = w
     else {
-        return writes::apply(&mut SqliteTx { c, known }, w);
+        return Err(StorageError::unavailable("not an action"));
     };
     // What the games row holds that an action may change: known from this
     // writer's last write or read of it, read otherwise.
@@ -810,6 +809,17 @@ fn sqlite_params<'a>(
 }
 
 impl writes::Tx for SqliteTx<'_> {
+    /// One at a time, with the rows the writer knows (see [`action`]).
+    fn action(
+        &mut self,
+        writes: &[Write],
+        i: usize,
+        taken: &mut [bool],
+    ) -> Result<(), StorageError> {
+        taken[i] = action(self.c, self.known, &writes[i])?;
+        Ok(())
+    }
+
     fn exec(&mut self, st: Stmt, params: &[Param<'_>]) -> Result<u64, StorageError> {
         self.statement(st)?
             .execute(sqlite_params(params))
@@ -1027,10 +1037,7 @@ impl Storage for SqliteStorage {
                 .and_then(|mut s| s.query_row([], |r| r.get(0)))
                 .map_err(err)?;
             known.begin(version);
-            let taken = writes
-                .iter()
-                .map(|w| apply(c, known, w))
-                .collect::<Result<Vec<bool>, StorageError>>()?;
+            let taken = writes::apply(&mut SqliteTx { c, known }, writes)?;
             applied = Instant::now();
             c.prepare_cached("COMMIT")
                 .and_then(|mut s| s.execute([]))

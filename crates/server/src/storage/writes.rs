@@ -1,6 +1,6 @@
 //! How a [`Write`] changes the database, written once for both.
 //!
-//! [`apply`] takes any write but an action, over a [`Tx`]: a transaction of
+//! [`apply`] takes a group of writes over a [`Tx`]: a transaction of
 //! either database, which runs the statements of [`Stmt`] and names what
 //! the two do differently. Each statement's text is here, once, in SQLite's
 //! form (`?1` parameters; PostgreSQL's connection renames them to `$1` when
@@ -238,6 +238,24 @@ impl Stmt {
 
 /// A transaction of one database, as [`apply`] uses it.
 pub(super) trait Tx {
+    /// Writes the action `writes[i]` (now, or with others of its group by
+    /// [`Tx::flush_actions`]), setting `taken[i]`.
+    fn action(
+        &mut self,
+        writes: &[Write],
+        i: usize,
+        taken: &mut [bool],
+    ) -> Result<(), StorageError>;
+    /// Writes the actions held back by [`Tx::action`], if any.
+    fn flush_actions(
+        &mut self,
+        _writes: &[Write],
+        _taken: &mut [bool],
+    ) -> Result<(), StorageError> {
+        Ok(())
+    }
+    /// After a write other than an action (PostgreSQL announces it).
+    fn applied(&mut self, _w: &Write, _taken: bool) {}
     /// Runs a statement; answers the rows it changed.
     fn exec(&mut self, st: Stmt, params: &[Param<'_>]) -> Result<u64, StorageError>;
     /// The rows of a query of text columns (NULL: `None`).
@@ -430,19 +448,34 @@ fn rate(tx: &mut impl Tx, game_id: &str) -> Result<bool, StorageError> {
     Ok(true)
 }
 
-/// Applies one write other than an action; returns whether it was taken
-/// (see [`super::Storage::commit`]).
-pub(super) fn apply(tx: &mut impl Tx, w: &Write) -> Result<bool, StorageError> {
+/// Applies a group of writes in order, inside the caller's transaction;
+/// returns per write whether it was taken (see [`super::Storage::commit`]).
+/// Actions go to the database's own action writer, which may hold them
+/// back to write several at once: it writes them before any other write,
+/// so every write sees the ones before it.
+pub(super) fn apply(tx: &mut impl Tx, writes: &[Write]) -> Result<Vec<bool>, StorageError> {
+    let mut taken = vec![false; writes.len()];
+    for (i, w) in writes.iter().enumerate() {
+        if let Write::Action { .. } = w {
+            tx.action(writes, i, &mut taken)?;
+            continue;
+        }
+        tx.flush_actions(writes, &mut taken)?;
+        taken[i] = apply_one(tx, w)?;
+        tx.applied(w, taken[i]);
+    }
+    tx.flush_actions(writes, &mut taken)?;
+    Ok(taken)
+}
+
+/// Applies one write other than an action; returns whether it was taken.
+fn apply_one(tx: &mut impl Tx, w: &Write) -> Result<bool, StorageError> {
     Ok(match w {
         Write::NewGame { row, seats } => {
             insert_game(tx, row, seats)?;
             true
         }
-        Write::Action { .. } => {
-            return Err(StorageError::unavailable(
-                "an action is written by its database's own group writer",
-            ))
-        }
+        Write::Action { .. } => unreachable!("actions go to Tx::action"),
         Write::Status { game_id, status } => {
             tx.row_changed(game_id);
             tx.exec(Stmt::Status, &status_params(game_id, status))? == 1
