@@ -1,5 +1,5 @@
 //! The schema's history: one numbered list of migrations for both
-//! databases.
+//! databases, and every step of it, in either dialect.
 //!
 //! Each [`Migration`] has a version, a name and what it does on each
 //! dialect. Most steps are the same change written in each dialect's types
@@ -25,6 +25,7 @@
 //! renumbered once, the first time this list opens it.
 
 use super::StorageError;
+use rusqlite::Connection;
 
 /// A database as a migration step sees it.
 pub(super) trait Schema {
@@ -81,15 +82,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
     Migration {
         version: 1,
         name: "base",
-        sqlite: Step::Sqlite(super::sqlite::migration_1),
+        sqlite: Step::Sqlite(sqlite_1),
         postgres: Step::Sql(PG_BASE),
     },
     // Each action row carries the status after it, so that an action no
-    // longer rewrites its game's row (see `sqlite::migration_2`).
+    // longer rewrites its game's row (see [`sqlite_2`]).
     Migration {
         version: 2,
         name: "action statuses",
-        sqlite: Step::Sqlite(super::sqlite::migration_2),
+        sqlite: Step::Sqlite(sqlite_2),
         postgres: Step::Nothing(
             "PostgreSQL's writer updates the games row with each group of actions in the same \
              statement (other processes read it), so its actions carry no status",
@@ -102,14 +103,14 @@ pub(super) const MIGRATIONS: &[Migration] = &[
     Migration {
         version: 3,
         name: "accounts",
-        sqlite: Step::Sqlite(super::sqlite::migration_3),
+        sqlite: Step::Sqlite(sqlite_3),
         postgres: Step::Sql(PG_ACCOUNTS),
     },
-    // `actions` kept in the order of its key (see `sqlite::migration_4`).
+    // `actions` kept in the order of its key (see [`sqlite_4`]).
     Migration {
         version: 4,
         name: "actions without rowid",
-        sqlite: Step::Sqlite(super::sqlite::migration_4),
+        sqlite: Step::Sqlite(sqlite_4),
         postgres: Step::Nothing(
             "a PostgreSQL table has no rowid: its rows and its primary key were never two \
              B-trees of one kind",
@@ -244,6 +245,207 @@ pub(super) fn dollar_params(sql: &str) -> String {
     out
 }
 
+/// SQLite's version 1: the tables, and the columns files made by earlier
+/// versions lack.
+pub(super) fn sqlite_1(conn: &Connection) -> Result<(), StorageError> {
+    conn.execute_batch(SQLITE_BASE)
+        .map_err(StorageError::from)?;
+    // Files made by earlier versions lack the newer columns.
+    for (column, decl) in [
+        ("turn_seconds", "REAL"),
+        ("aborted", "INTEGER NOT NULL DEFAULT 0"),
+        ("absent_seconds", "REAL"),
+        ("time_control", "TEXT"),
+    ] {
+        let has: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = ?1",
+                [column],
+                |r| r.get(0),
+            )
+            .map_err(StorageError::from)?;
+        if has == 0 {
+            conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} {decl}"))
+                .map_err(StorageError::from)?;
+        }
+    }
+    Ok(())
+}
+
+/// Version 2: each action row carries the status after it (`to_act`,
+/// `outcome`, `updated_ms`), so that an action no longer rewrites its
+/// game's row: the `games` row's status is written only when `over` or
+/// the clock's start change (and by status writes), and a game's status
+/// is its row's, or its newest action's when that is newer (see
+/// `sqlite::newest_status`). Each action was two pages of the write-ahead log
+/// (the actions index and the games row, 4 KiB each) and is now one.
+/// Rows from before keep these columns NULL; their games rows are up to
+/// date, since the code that wrote them rewrote the row at every action.
+///
+/// A file whose versions table was lost may have the columns already:
+/// each is added only if missing.
+pub(super) fn sqlite_2(conn: &Connection) -> Result<(), StorageError> {
+    super::sqlite::add_missing_columns(
+        conn,
+        "actions",
+        &[
+            ("to_act", "TEXT"),
+            ("outcome", "TEXT"),
+            ("updated_ms", "INTEGER"),
+        ],
+    )
+}
+
+/// Version 3: accounts, their sessions and ratings (see `crate::accounts`
+/// and `crate::ratings`); a seat's account; a game's `rated` flag and
+/// whether its rating was applied (`rating_done`). Games and seats stored
+/// before are guests' and unrated.
+pub(super) fn sqlite_3(conn: &Connection) -> Result<(), StorageError> {
+    super::sqlite::add_missing_columns(
+        conn,
+        "games",
+        &[
+            ("rated", "INTEGER NOT NULL DEFAULT 0"),
+            ("rating_done", "INTEGER NOT NULL DEFAULT 0"),
+        ],
+    )?;
+    super::sqlite::add_missing_columns(conn, "seats", &[("account", "TEXT")])?;
+    conn.execute_batch(
+        "CREATE INDEX IF NOT EXISTS seats_account ON seats (account);
+         CREATE TABLE IF NOT EXISTS accounts (
+             username_key TEXT PRIMARY KEY,
+             username TEXT NOT NULL,
+             password_hash TEXT NOT NULL,
+             created_ms INTEGER NOT NULL
+         );
+         CREATE TABLE IF NOT EXISTS sessions (
+             token_hash TEXT PRIMARY KEY,
+             username TEXT NOT NULL,
+             expires_ms INTEGER NOT NULL
+         );
+         CREATE TABLE IF NOT EXISTS ratings (
+             username TEXT NOT NULL,
+             game TEXT NOT NULL,
+             rating REAL NOT NULL,
+             rd REAL NOT NULL,
+             volatility REAL NOT NULL,
+             games INTEGER NOT NULL,
+             updated_ms INTEGER NOT NULL,
+             PRIMARY KEY (username, game)
+         );
+         CREATE INDEX IF NOT EXISTS ratings_board ON ratings (game, rating);
+         CREATE TABLE IF NOT EXISTS rating_changes (
+             game_id TEXT NOT NULL,
+             username TEXT NOT NULL,
+             before REAL NOT NULL,
+             after REAL NOT NULL,
+             at_ms INTEGER NOT NULL,
+             PRIMARY KEY (game_id, username)
+         );
+         CREATE INDEX IF NOT EXISTS rating_changes_user ON rating_changes (username, at_ms);",
+    )
+    .map_err(StorageError::from)
+}
+
+/// Version 4: `actions` is a table `WITHOUT ROWID`, its rows kept in the
+/// order of their key `(game_id, idx)`. As a rowid table it was two
+/// B-trees, the rows (appended by rowid) and the key's index (where each
+/// live game's next action lands at a random place): every action was
+/// inserted into both. Now it goes into one, and a game's actions are
+/// read from one place (issue 16: the writer's work per action). The rows
+/// are copied as they are; a file whose versions table was lost may have
+/// the new table already.
+pub(super) fn sqlite_4(conn: &Connection) -> Result<(), StorageError> {
+    let without_rowid: bool = conn
+        .query_row(
+            "SELECT COUNT(*) FROM pragma_table_list WHERE name = 'actions' AND wr = 1",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(StorageError::from)?;
+    if without_rowid {
+        return Ok(());
+    }
+    conn.execute_batch(
+        "CREATE TABLE actions_by_key (
+             game_id TEXT NOT NULL REFERENCES games (id),
+             idx INTEGER NOT NULL,
+             actor TEXT NOT NULL,
+             action TEXT NOT NULL,
+             at_ms INTEGER NOT NULL,
+             to_act TEXT,
+             outcome TEXT,
+             updated_ms INTEGER,
+             PRIMARY KEY (game_id, idx)
+         ) WITHOUT ROWID;
+         INSERT INTO actions_by_key
+             (game_id, idx, actor, action, at_ms, to_act, outcome, updated_ms)
+             SELECT game_id, idx, actor, action, at_ms, to_act, outcome, updated_ms
+             FROM actions;
+         DROP TABLE actions;
+         ALTER TABLE actions_by_key RENAME TO actions;",
+    )
+    .map_err(StorageError::from)
+}
+
+/// SQLite's version 1: the tables as they stood before versions were
+/// recorded.
+const SQLITE_BASE: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    config TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    lexicons TEXT NOT NULL,
+    public INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    to_act TEXT NOT NULL,
+    outcome TEXT,
+    over INTEGER NOT NULL,
+    deadline_key TEXT,
+    deadline_started_ms INTEGER,
+    updated_ms INTEGER NOT NULL,
+    rematch_of TEXT,
+    rematch TEXT,
+    turn_seconds REAL,
+    aborted INTEGER NOT NULL DEFAULT 0,
+    absent_seconds REAL,
+    time_control TEXT
+);
+CREATE INDEX IF NOT EXISTS games_listing ON games (over, public, created_ms);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL REFERENCES games (id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    level TEXT,
+    token TEXT,
+    name TEXT,
+    player TEXT,
+    joined INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS seats_player ON seats (player);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id TEXT NOT NULL REFERENCES games (id),
+    idx INTEGER NOT NULL,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL,
+    at_ms INTEGER NOT NULL,
+    PRIMARY KEY (game_id, idx)
+);
+CREATE TABLE IF NOT EXISTS word_lists (
+    id TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    name TEXT NOT NULL,
+    words INTEGER NOT NULL,
+    skipped INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL,
+    text TEXT NOT NULL
+);
+";
+
 /// PostgreSQL's version 1: the tables as they stood before versions were
 /// recorded (`IF NOT EXISTS` throughout, and the columns older databases
 /// lack).
@@ -315,7 +517,7 @@ CREATE TABLE IF NOT EXISTS presence (
 CREATE INDEX IF NOT EXISTS presence_process ON presence (process);
 ";
 
-/// PostgreSQL's version 3 (SQLite's is `sqlite::migration_3`: the same
+/// PostgreSQL's version 3 (SQLite's is [`sqlite_3`]: the same
 /// tables in its types, each column added only where missing).
 const PG_ACCOUNTS: &str = "
 ALTER TABLE games ADD COLUMN IF NOT EXISTS rated BOOLEAN NOT NULL DEFAULT FALSE;

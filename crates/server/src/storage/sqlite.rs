@@ -19,62 +19,6 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 use std::path::Path;
 use std::time::Instant;
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    config TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    lexicons TEXT NOT NULL,
-    public INTEGER NOT NULL,
-    created_ms INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    to_act TEXT NOT NULL,
-    outcome TEXT,
-    over INTEGER NOT NULL,
-    deadline_key TEXT,
-    deadline_started_ms INTEGER,
-    updated_ms INTEGER NOT NULL,
-    rematch_of TEXT,
-    rematch TEXT,
-    turn_seconds REAL,
-    aborted INTEGER NOT NULL DEFAULT 0,
-    absent_seconds REAL,
-    time_control TEXT
-);
-CREATE INDEX IF NOT EXISTS games_listing ON games (over, public, created_ms);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL REFERENCES games (id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    level TEXT,
-    token TEXT,
-    name TEXT,
-    player TEXT,
-    joined INTEGER NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE INDEX IF NOT EXISTS seats_player ON seats (player);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id TEXT NOT NULL REFERENCES games (id),
-    idx INTEGER NOT NULL,
-    actor TEXT NOT NULL,
-    action TEXT NOT NULL,
-    at_ms INTEGER NOT NULL,
-    PRIMARY KEY (game_id, idx)
-);
-CREATE TABLE IF NOT EXISTS word_lists (
-    id TEXT PRIMARY KEY,
-    fingerprint TEXT NOT NULL,
-    name TEXT NOT NULL,
-    words INTEGER NOT NULL,
-    skipped INTEGER NOT NULL,
-    bytes INTEGER NOT NULL,
-    created_ms INTEGER NOT NULL,
-    text TEXT NOT NULL
-);
-";
-
 /// Games in an SQLite file.
 pub struct SqliteStorage {
     conn: Connection,
@@ -447,147 +391,6 @@ impl Schema for Schemaed<'_> {
     }
 }
 
-/// The tables, and the columns files made by earlier versions lack.
-pub(super) fn migration_1(conn: &Connection) -> Result<(), StorageError> {
-    conn.execute_batch(SCHEMA).map_err(err)?;
-    // Files made by earlier versions lack the newer columns.
-    for (column, decl) in [
-        ("turn_seconds", "REAL"),
-        ("aborted", "INTEGER NOT NULL DEFAULT 0"),
-        ("absent_seconds", "REAL"),
-        ("time_control", "TEXT"),
-    ] {
-        let has: i64 = conn
-            .query_row(
-                "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = ?1",
-                [column],
-                |r| r.get(0),
-            )
-            .map_err(err)?;
-        if has == 0 {
-            conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} {decl}"))
-                .map_err(err)?;
-        }
-    }
-    Ok(())
-}
-
-/// Version 2: each action row carries the status after it (`to_act`,
-/// `outcome`, `updated_ms`), so that an action no longer rewrites its
-/// game's row: the `games` row's status is written only when `over` or
-/// the clock's start change (and by status writes), and a game's status
-/// is its row's, or its newest action's when that is newer (see
-/// [`newest_status`]). Each action was two pages of the write-ahead log
-/// (the actions index and the games row, 4 KiB each) and is now one.
-/// Rows from before keep these columns NULL; their games rows are up to
-/// date, since the code that wrote them rewrote the row at every action.
-///
-/// A file whose versions table was lost may have the columns already:
-/// each is added only if missing.
-pub(super) fn migration_2(conn: &Connection) -> Result<(), StorageError> {
-    add_missing_columns(
-        conn,
-        "actions",
-        &[
-            ("to_act", "TEXT"),
-            ("outcome", "TEXT"),
-            ("updated_ms", "INTEGER"),
-        ],
-    )
-}
-
-/// Version 3: accounts, their sessions and ratings (see `crate::accounts`
-/// and `crate::ratings`); a seat's account; a game's `rated` flag and
-/// whether its rating was applied (`rating_done`). Games and seats stored
-/// before are guests' and unrated.
-pub(super) fn migration_3(conn: &Connection) -> Result<(), StorageError> {
-    add_missing_columns(
-        conn,
-        "games",
-        &[
-            ("rated", "INTEGER NOT NULL DEFAULT 0"),
-            ("rating_done", "INTEGER NOT NULL DEFAULT 0"),
-        ],
-    )?;
-    add_missing_columns(conn, "seats", &[("account", "TEXT")])?;
-    conn.execute_batch(
-        "CREATE INDEX IF NOT EXISTS seats_account ON seats (account);
-         CREATE TABLE IF NOT EXISTS accounts (
-             username_key TEXT PRIMARY KEY,
-             username TEXT NOT NULL,
-             password_hash TEXT NOT NULL,
-             created_ms INTEGER NOT NULL
-         );
-         CREATE TABLE IF NOT EXISTS sessions (
-             token_hash TEXT PRIMARY KEY,
-             username TEXT NOT NULL,
-             expires_ms INTEGER NOT NULL
-         );
-         CREATE TABLE IF NOT EXISTS ratings (
-             username TEXT NOT NULL,
-             game TEXT NOT NULL,
-             rating REAL NOT NULL,
-             rd REAL NOT NULL,
-             volatility REAL NOT NULL,
-             games INTEGER NOT NULL,
-             updated_ms INTEGER NOT NULL,
-             PRIMARY KEY (username, game)
-         );
-         CREATE INDEX IF NOT EXISTS ratings_board ON ratings (game, rating);
-         CREATE TABLE IF NOT EXISTS rating_changes (
-             game_id TEXT NOT NULL,
-             username TEXT NOT NULL,
-             before REAL NOT NULL,
-             after REAL NOT NULL,
-             at_ms INTEGER NOT NULL,
-             PRIMARY KEY (game_id, username)
-         );
-         CREATE INDEX IF NOT EXISTS rating_changes_user ON rating_changes (username, at_ms);",
-    )
-    .map_err(err)
-}
-
-/// Version 4: `actions` is a table `WITHOUT ROWID`, its rows kept in the
-/// order of their key `(game_id, idx)`. As a rowid table it was two
-/// B-trees, the rows (appended by rowid) and the key's index (where each
-/// live game's next action lands at a random place): every action was
-/// inserted into both. Now it goes into one, and a game's actions are
-/// read from one place (issue 16: the writer's work per action). The rows
-/// are copied as they are; a file whose versions table was lost may have
-/// the new table already.
-pub(super) fn migration_4(conn: &Connection) -> Result<(), StorageError> {
-    let without_rowid: bool = conn
-        .query_row(
-            "SELECT COUNT(*) FROM pragma_table_list WHERE name = 'actions' AND wr = 1",
-            [],
-            |r| r.get(0),
-        )
-        .map_err(err)?;
-    if without_rowid {
-        return Ok(());
-    }
-    conn.execute_batch(
-        "CREATE TABLE actions_by_key (
-             game_id TEXT NOT NULL REFERENCES games (id),
-             idx INTEGER NOT NULL,
-             actor TEXT NOT NULL,
-             action TEXT NOT NULL,
-             at_ms INTEGER NOT NULL,
-             to_act TEXT,
-             outcome TEXT,
-             updated_ms INTEGER,
-             PRIMARY KEY (game_id, idx)
-         ) WITHOUT ROWID;
-         INSERT INTO actions_by_key
-             (game_id, idx, actor, action, at_ms, to_act, outcome, updated_ms)
-             SELECT game_id, idx, actor, action, at_ms, to_act, outcome, updated_ms
-             FROM actions;
-         DROP TABLE actions;
-         ALTER TABLE actions_by_key RENAME TO actions;",
-    )
-    .map_err(err)
-}
-
 fn rating_change_row(r: &Row<'_>) -> rusqlite::Result<RatingChangeRow> {
     Ok(RatingChangeRow {
         game_id: r.get(0)?,
@@ -612,7 +415,7 @@ fn rating_row(r: &Row<'_>) -> rusqlite::Result<RatingRow> {
 }
 
 /// Adds to `table` each of `columns` (name, declaration) it lacks.
-fn add_missing_columns(
+pub(super) fn add_missing_columns(
     conn: &Connection,
     table: &str,
     columns: &[(&str, &str)],
@@ -634,7 +437,7 @@ fn add_missing_columns(
 }
 
 /// The status of a game with `row` as stored: its row's, unless a newer
-/// action carries a newer one (see [`migration_2`]).
+/// action carries a newer one (see `migrations::sqlite_2`).
 fn newest_status(c: &Connection, row: &mut GameRow) -> Result<(), StorageError> {
     let newest = c
         .prepare_cached(
@@ -759,7 +562,7 @@ fn action(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, Stor
     }
     // One process writes an SQLite file, so the index is never taken in
     // practice; the same outcome as PostgreSQL anyway. The row carries the
-    // status after it (see `migration_2`).
+    // status after it (see `migrations::sqlite_2`).
     let n = c
         .prepare_cached(
             "INSERT INTO actions (game_id, idx, actor, action, at_ms, to_act, outcome, updated_ms) \
@@ -1439,8 +1242,8 @@ mod tests {
         s.conn
             .execute_batch("CREATE TABLE old_actions AS SELECT * FROM actions; DROP TABLE actions;")
             .unwrap();
-        migration_1(&s.conn).unwrap();
-        migration_2(&s.conn).unwrap();
+        super::super::migrations::sqlite_1(&s.conn).unwrap();
+        super::super::migrations::sqlite_2(&s.conn).unwrap();
         s.conn
             .execute_batch(
                 "INSERT INTO actions SELECT * FROM old_actions;

@@ -10,7 +10,7 @@
 //! The differences, named:
 //! - *Where a game's seq is.* SQLite's actions carry the status after them
 //!   (its writer rewrites the games row only when the game ends or its
-//!   clock moves, see `sqlite::migration_2`): the seq a status write must
+//!   clock moves, see `migrations::sqlite_2`): the seq a status write must
 //!   find is its row's or its newest action's. PostgreSQL's games row is
 //!   always current.
 //! - *Locks.* PostgreSQL may be shared by processes: a rating and a seat's
