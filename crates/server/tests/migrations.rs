@@ -40,7 +40,7 @@ fn processes_starting_together_on_an_empty_postgres_all_start() {
                 panic!("round {round}: opener {i} failed: {e}");
             }
         }
-        assert_eq!(versions_pg(&url), vec![1, 2, 3, 4, 5]);
+        assert_eq!(versions_pg(&url), (1..=7).collect::<Vec<i64>>());
     }
 }
 
@@ -61,21 +61,7 @@ fn a_database_from_before_versions_keeps_its_games() {
         let mut s = common::open(&db);
         let g = s.load("old1").unwrap().expect("the game survived");
         assert_eq!(g.seats.len(), 2);
-        match &db {
-            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3, 4, 5]),
-            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
-                let c = rusqlite::Connection::open(path).unwrap();
-                let v: i64 = c
-                    .query_row("SELECT MAX(version) FROM schema_migrations", [], |r| {
-                        r.get(0)
-                    })
-                    .unwrap();
-                // SQLite's version 4 rebuilt its actions table (PostgreSQL
-                // has no rowids to drop), version 5 made its lookup
-                // indexes partial and 6 is PostgreSQL's 5.
-                assert_eq!(v, 6);
-            }
-        }
+        assert_eq!(versions(&db), (1..=7).collect::<Vec<i64>>());
         // Opening again changes nothing.
         drop(s);
         let mut s = common::open(&db);
@@ -92,13 +78,17 @@ fn a_database_from_a_newer_version_is_refused_clearly() {
         match &db {
             DbUrl::Postgres(url) => {
                 let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
-                c.batch_execute("INSERT INTO schema_migrations VALUES (999, 0)")
-                    .unwrap();
+                c.batch_execute(
+                    "INSERT INTO schema_migrations (version, applied_ms) VALUES (999, 0)",
+                )
+                .unwrap();
             }
             DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
                 let c = rusqlite::Connection::open(path).unwrap();
-                c.execute_batch("INSERT INTO schema_migrations VALUES (999, 0)")
-                    .unwrap();
+                c.execute_batch(
+                    "INSERT INTO schema_migrations (version, applied_ms) VALUES (999, 0)",
+                )
+                .unwrap();
             }
         }
         let e = match &db {
@@ -179,7 +169,7 @@ fn an_sqlite_file_of_version_1_is_upgraded_to_statuses_in_the_actions() {
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .unwrap();
-    assert_eq!((version, row_seq), (6, 1));
+    assert_eq!((version, row_seq), (7, 1));
 }
 
 /// Version 3 (accounts, ratings): a database of version 2, games and
@@ -201,17 +191,8 @@ fn a_database_of_version_2_is_upgraded_to_accounts_in_place() {
                   ALTER TABLE seats DROP COLUMN account; ALTER TABLE games DROP COLUMN rated; \
                   ALTER TABLE games DROP COLUMN rating_done; \
                   DELETE FROM schema_migrations WHERE version >= 3;";
-        match &db {
-            DbUrl::Postgres(url) => {
-                let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
-                c.batch_execute(v2).unwrap();
-                assert_eq!(versions_pg(url), vec![1, 2]);
-            }
-            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
-                let c = rusqlite::Connection::open(path).unwrap();
-                c.execute_batch(v2).unwrap();
-            }
-        }
+        run_sql(&db, v2);
+        assert_eq!(versions(&db), vec![1, 2]);
         let mut s = common::open(&db);
         let g = s.load("v2").unwrap().expect("the game survived");
         assert!(!g.row.rated);
@@ -238,25 +219,11 @@ fn a_database_of_version_2_is_upgraded_to_accounts_in_place() {
             .unwrap();
         assert_eq!(taken, vec![true, false], "one account per name, any case");
         assert_eq!(s.account("aNN").unwrap().unwrap().username, "Ann");
-        match &db {
-            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3, 4, 5]),
-            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
-                let c = rusqlite::Connection::open(path).unwrap();
-                let v: i64 = c
-                    .query_row("SELECT MAX(version) FROM schema_migrations", [], |r| {
-                        r.get(0)
-                    })
-                    .unwrap();
-                // SQLite's version 4 rebuilt its actions table (PostgreSQL
-                // has no rowids to drop), version 5 made its lookup
-                // indexes partial and 6 is PostgreSQL's 5.
-                assert_eq!(v, 6);
-            }
-        }
+        assert_eq!(versions(&db), (1..=7).collect::<Vec<i64>>());
     }
 }
 
-/// SQLite's version 6, PostgreSQL's 5: each account's confusable skeleton,
+/// Version 6: each account's confusable skeleton,
 /// unique. Accounts made before get theirs; two that already looked alike
 /// both go on working (the older one holds the skeleton), and a new name
 /// like them is refused.
@@ -290,16 +257,7 @@ fn accounts_that_looked_alike_before_skeletons_keep_working() {
                  DELETE FROM schema_migrations WHERE version >= {version};"
             )
         };
-        match &db {
-            DbUrl::Postgres(url) => {
-                let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
-                c.batch_execute(&before(5)).unwrap();
-            }
-            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
-                let c = rusqlite::Connection::open(path).unwrap();
-                c.execute_batch(&before(6)).unwrap();
-            }
-        }
+        run_sql(&db, &before(6));
         let mut s = common::open(&db);
         for u in ["Lilly0", "LiIly0", "Bea"] {
             let a = s.account(u).unwrap().expect("the account is still there");
@@ -315,30 +273,158 @@ fn accounts_that_looked_alike_before_skeletons_keep_working() {
             .commit(&[account("LilIyO", 4), account("lilly0", 5), account("Cy", 6)])
             .unwrap();
         assert_eq!(taken, vec![false, false, true], "{db:?}");
-        match &db {
-            DbUrl::Postgres(url) => assert_eq!(versions_pg(url), vec![1, 2, 3, 4, 5]),
-            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
-                let c = rusqlite::Connection::open(path).unwrap();
-                let v: i64 = c
-                    .query_row("SELECT MAX(version) FROM schema_migrations", [], |r| {
-                        r.get(0)
-                    })
-                    .unwrap();
-                assert_eq!(v, 6);
-            }
-        }
+        assert_eq!(versions(&db), (1..=7).collect::<Vec<i64>>());
     }
 }
 
 fn drop_versions(db: &DbUrl) {
+    run_sql(db, "DROP TABLE schema_migrations");
+}
+
+/// Runs statements on the database behind the program's back.
+fn run_sql(db: &DbUrl, sql: &str) {
     match db {
         DbUrl::Postgres(url) => {
             let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
-            c.batch_execute("DROP TABLE schema_migrations").unwrap();
+            c.batch_execute(sql).unwrap();
         }
         DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
             let c = rusqlite::Connection::open(path).unwrap();
-            c.execute_batch("DROP TABLE schema_migrations").unwrap();
+            c.execute_batch(sql).unwrap();
         }
+    }
+}
+
+/// The versions recorded in the database, in order.
+fn versions(db: &DbUrl) -> Vec<i64> {
+    match db {
+        DbUrl::Postgres(url) => versions_pg(url),
+        DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
+            let c = rusqlite::Connection::open(path).unwrap();
+            let mut st = c
+                .prepare("SELECT version FROM schema_migrations ORDER BY version")
+                .unwrap();
+            let v = st.query_map([], |r| r.get(0)).unwrap();
+            v.collect::<Result<_, _>>().unwrap()
+        }
+    }
+}
+
+/// The schema a PostgreSQL database of PostgreSQL's former numbering had
+/// at `old` (1 base with presence, 2 leases, 3 accounts, 4 partial
+/// indexes, 5 skeletons), made from a database of the shared list: at 5
+/// the two schemas are the same tables; below, what the later ones added
+/// is taken away again.
+fn back_to_old_postgres(url: &str, old: i64) {
+    let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    if old < 5 {
+        c.batch_execute("DROP INDEX accounts_skeleton; ALTER TABLE accounts DROP COLUMN skeleton;")
+            .unwrap();
+    }
+    if old < 4 {
+        c.batch_execute(
+            "DROP INDEX seats_player; CREATE INDEX seats_player ON seats (player);
+             DROP INDEX seats_account; CREATE INDEX seats_account ON seats (account);
+             DROP INDEX games_listing;
+             CREATE INDEX games_listing ON games (over, public, created_ms);
+             DROP INDEX games_unfinished;",
+        )
+        .unwrap();
+    }
+    if old < 3 {
+        c.batch_execute(
+            "DROP TABLE accounts; DROP TABLE sessions; DROP TABLE ratings; \
+             DROP TABLE rating_changes; DROP INDEX seats_account; \
+             ALTER TABLE seats DROP COLUMN account; ALTER TABLE games DROP COLUMN rated; \
+             ALTER TABLE games DROP COLUMN rating_done;",
+        )
+        .unwrap();
+    }
+    if old < 2 {
+        c.batch_execute("DROP TABLE leases").unwrap();
+    }
+    c.batch_execute(&format!(
+        "ALTER TABLE schema_migrations DROP COLUMN name; DELETE FROM schema_migrations; \
+         INSERT INTO schema_migrations (version, applied_ms) \
+         SELECT v, 0 FROM generate_series(1, {old}) AS v;"
+    ))
+    .unwrap();
+}
+
+/// A PostgreSQL database recorded in PostgreSQL's former numbering (its
+/// own list of five) at its last version, and at two earlier ones, with
+/// games, accounts and ratings in it, is renumbered into the shared list
+/// once and brought up to its end: every game, account and rating stays.
+#[test]
+fn a_postgres_database_of_the_former_numbering_keeps_everything() {
+    use parlor_server::storage::{AccountRow, LeaseOp, Write};
+    for old in [5, 3, 1] {
+        let Some(db) = common::pg_fresh_db("migrate_former") else {
+            return;
+        };
+        let DbUrl::Postgres(url) = &db else {
+            unreachable!()
+        };
+        {
+            let mut s = common::open(&db);
+            let taken = s
+                .commit(&[
+                    common::nim_game_write("f1"),
+                    Write::NewAccount {
+                        account: AccountRow {
+                            username: "Lilly0".into(),
+                            password_hash: "$argon2id$x".into(),
+                            created_ms: 1,
+                        },
+                    },
+                ])
+                .unwrap();
+            assert_eq!(taken, vec![true, true]);
+            run_sql(
+                &db,
+                "INSERT INTO ratings VALUES ('Lilly0', 'nim', 1600.5, 200.25, 0.06, 3, 5);
+                 INSERT INTO rating_changes VALUES ('f0', 'Lilly0', 1500, 1600.5, 5);",
+            );
+        }
+        back_to_old_postgres(url, old);
+        let mut s = common::open(&db);
+        assert_eq!(versions(&db), (1..=7).collect::<Vec<i64>>(), "from {old}");
+        let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
+        let unnamed: i64 = c
+            .query_one(
+                "SELECT COUNT(*) FROM schema_migrations WHERE name IS NULL",
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        assert_eq!(unnamed, 0);
+        let g = s.load("f1").unwrap().expect("the game stays");
+        assert_eq!(g.seats.len(), 2);
+        if old >= 3 {
+            let a = s.account("lilly0").unwrap().expect("the account stays");
+            assert_eq!(a.password_hash, "$argon2id$x");
+            assert_eq!(s.account_like("LiIIy0").unwrap().as_deref(), Some("Lilly0"));
+            let r = s.ratings("Lilly0").unwrap();
+            assert_eq!(r.len(), 1);
+            assert_eq!(
+                (r[0].rating.rating, r[0].rating.rd, r[0].games),
+                (1600.5, 200.25, 3)
+            );
+            assert_eq!(s.rating_changes("Lilly0", 10).unwrap().len(), 1);
+        }
+        // Leases work (version 7 made the table where version 1 lacked it).
+        let ids = vec!["f1".to_string()];
+        let taken = s
+            .lease(LeaseOp::Take {
+                owner: "p1",
+                ids: &ids,
+                ttl_ms: 10_000,
+            })
+            .unwrap();
+        assert_eq!(taken, ids);
+        // Renumbered once: opening again changes nothing.
+        drop(s);
+        drop(common::open(&db));
+        assert_eq!(versions(&db), (1..=7).collect::<Vec<i64>>());
     }
 }

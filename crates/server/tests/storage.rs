@@ -594,18 +594,6 @@ fn one_group(db: &DbUrl) {
     assert_eq!(g.row.status.deadline, None);
 }
 
-#[test]
-fn sqlite_one_group() {
-    one_group(&common::sqlite_url("one-group"));
-}
-
-#[test]
-fn postgres_one_group() {
-    if let Some(db) = common::pg_fresh_db("one_group") {
-        one_group(&db);
-    }
-}
-
 /// A group commit that fails leaves the SQLite writer knowing nothing it
 /// learned in it: a clock stored in the failed group is not taken for
 /// the stored one (the next action's row would not be written).
@@ -653,39 +641,49 @@ fn sqlite_a_failed_group_commit_is_not_remembered() {
     assert_eq!(g.row.status.deadline, status(2, false).deadline);
 }
 
-#[test]
-fn sqlite_two_writers() {
-    two_writers(&common::sqlite_url("two-writers"));
-}
-
-#[test]
-fn postgres_two_writers() {
-    if let Some(db) = common::pg_fresh_db("two_writers") {
-        two_writers(&db);
-    }
-}
-
-#[test]
-fn sqlite_storage() {
-    suite(&common::sqlite_url("storage"));
-}
-
-/// Plain SQLite (none of the storage's tuning) keeps the same rules: the
-/// tuning changes how fast, never what is stored.
-#[test]
-fn plain_sqlite_storage() {
-    let DbUrl::Sqlite(path) = common::sqlite_url("plain") else {
-        unreachable!("a SQLite file")
+/// Each of these bodies runs on every database: an SQLite file, plain
+/// SQLite (none of the storage's tuning, which changes how fast, never what
+/// is stored) and PostgreSQL when the tests have one
+/// (`scripts/with-postgres`), as `sqlite::suite`, `plain_sqlite::suite`,
+/// `postgres::suite`...
+macro_rules! on_every_database {
+    ($($body:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[test]
+                fn $body() {
+                    super::$body(&crate::common::sqlite_url(concat!("sqlite-", stringify!($body))));
+                }
+            )*
+        }
+        mod plain_sqlite {
+            use parlor_server::storage::DbUrl;
+            $(
+                #[test]
+                fn $body() {
+                    let DbUrl::Sqlite(path) =
+                        crate::common::sqlite_url(concat!("plain-", stringify!($body)))
+                    else {
+                        unreachable!("an SQLite file")
+                    };
+                    super::$body(&DbUrl::SqlitePlain(path));
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[test]
+                fn $body() {
+                    if let Some(db) = crate::common::pg_fresh_db(stringify!($body)) {
+                        super::$body(&db);
+                    }
+                }
+            )*
+        }
     };
-    suite(&DbUrl::SqlitePlain(path));
 }
 
-#[test]
-fn postgres_storage() {
-    if let Some(db) = common::pg_fresh_db("storage") {
-        suite(&db);
-    }
-}
+on_every_database!(suite, two_writers, one_group);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_store_group_commit() {

@@ -17,10 +17,12 @@
 const GAME_COLUMNS: &str = "id, game, config, seed, lexicons, public, created_ms, seq, to_act, \
      outcome, over, deadline_key, deadline_started_ms, updated_ms, rematch_of, rematch, turn_seconds, aborted, absent_seconds, time_control, rated";
 
+mod migrations;
 mod postgres;
 mod sqlite;
 mod store;
 mod tuning;
+mod writes;
 
 pub use self::postgres::PgStorage;
 pub use self::sqlite::SqliteStorage;

@@ -12,10 +12,10 @@
 //! group's actions: several, comma-separated) or
 //! 'ID:*')` in its own transaction, for the other processes' [`listen`]ers.
 //!
-//! The schema is created and changed by numbered migrations (see
-//! [`MIGRATIONS`]), applied once each under an advisory lock and recorded
-//! in `schema_migrations`, so processes starting together on an empty
-//! database do not race to create it.
+//! The schema is created and changed by the numbered migrations both
+//! databases share (see [`migrations`]), applied once each under an
+//! advisory lock and recorded in `schema_migrations`, so processes
+//! starting together on an empty database do not race to create it.
 //!
 //! A connection that PostgreSQL ends (a restart, `pg_terminate_backend`, a
 //! network cut) is opened again: the operation that found it dead fails
@@ -27,7 +27,9 @@
 //! or ended the connection before a write costs that write nothing: only
 //! writes sent within that moment (in flight) fail.
 
+use super::migrations::{self, Schema, Step, MIGRATIONS, SCHEMA_VERSION};
 use super::store::Notice;
+use super::writes::{self, Dialect, Param, Stmt};
 use super::{
     json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, JsonText, LeaseOp,
     ListFilter, Listed, RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage,
@@ -52,217 +54,13 @@ const CHECK_TIMEOUT: Duration = Duration::from_secs(5);
 /// Any fixed number; this one spells "parlor" in ASCII.
 const MIGRATION_LOCK: i64 = 0x7061_726c_6f72;
 
-/// The schema's numbered migrations, oldest first: each is applied once,
-/// in its own turn, and recorded in `schema_migrations`. Add a new one at
-/// the end; never edit one that has shipped.
-///
-/// Migration 1 is the schema as it stood before versions were recorded,
-/// written so that it also brings a database made by that older code up
-/// to date without touching its rows (`IF NOT EXISTS` throughout).
-const MIGRATIONS: &[(i64, &str)] = &[
-    (1, SCHEMA_1),
-    (2, SCHEMA_2_LEASES),
-    (3, SCHEMA_3_ACCOUNTS),
-    (4, SCHEMA_4_PARTIAL_INDEXES),
-    (5, SCHEMA_5_SKELETONS),
-];
-
-/// A migration step in Rust (see [`MIGRATION_STEPS`]).
-type MigrationStep = fn(&mut postgres::Transaction) -> Result<(), StorageError>;
-
-/// Steps that SQL cannot do, each run right after the SQL of its version
-/// (in the same transaction).
-const MIGRATION_STEPS: &[(i64, MigrationStep)] = &[(5, fill_skeletons)];
-
-/// Version 5: each account's confusable skeleton, as SQLite's version 6
-/// (see `sqlite::migration_6`); filled and made unique by
-/// [`fill_skeletons`].
-const SCHEMA_5_SKELETONS: &str = "
-ALTER TABLE accounts ADD COLUMN IF NOT EXISTS skeleton TEXT;
-";
-
-/// The skeletons of the accounts made before version 5
-/// ([`crate::accounts::username_skeleton`]), oldest first; of those that
-/// already look alike only the oldest holds it (the others keep NULL and
-/// go on working); then the skeleton is made unique.
-fn fill_skeletons(tx: &mut postgres::Transaction) -> Result<(), StorageError> {
-    let accounts = tx
-        .query(
-            "SELECT username_key, username FROM accounts WHERE skeleton IS NULL \
-             ORDER BY created_ms, username_key",
-            &[],
-        )
-        .map_err(err)?;
-    let update = tx
-        .prepare(
-            "UPDATE accounts SET skeleton = $2 WHERE username_key = $1 \
-             AND NOT EXISTS (SELECT 1 FROM accounts WHERE skeleton = $2)",
-        )
-        .map_err(err)?;
-    for row in accounts {
-        let key: String = row.try_get(0).map_err(err)?;
-        let username: String = row.try_get(1).map_err(err)?;
-        tx.execute(
-            &update,
-            &[&key, &crate::accounts::username_skeleton(&username)],
-        )
-        .map_err(err)?;
-    }
-    tx.batch_execute("CREATE UNIQUE INDEX IF NOT EXISTS accounts_skeleton ON accounts (skeleton)")
-        .map_err(err)
-}
-
-/// Version 4: indexes that hold only the rows their queries look for, as
-/// SQLite's version 5 (see `sqlite::migration_5`): seats by a given player
-/// or account (a guest's and a bot's are NULL), public games for the
-/// listing, and the unfinished games (what a start reloads and expiry
-/// sweeps). Every game made wrote entries no query reads.
-const SCHEMA_4_PARTIAL_INDEXES: &str = "
-DROP INDEX IF EXISTS seats_player;
-CREATE INDEX seats_player ON seats (player) WHERE player IS NOT NULL;
-DROP INDEX IF EXISTS seats_account;
-CREATE INDEX seats_account ON seats (account) WHERE account IS NOT NULL;
-DROP INDEX IF EXISTS games_listing;
-CREATE INDEX games_listing ON games (over, created_ms) WHERE public;
-CREATE INDEX IF NOT EXISTS games_unfinished ON games (created_ms) WHERE NOT over;
-";
-
-/// Version 3: accounts, their sessions and ratings (see `crate::accounts`
-/// and `crate::ratings`); a seat's account; a game's `rated` flag and
-/// whether its rating was applied. Games and seats stored before are
-/// guests' and unrated.
-const SCHEMA_3_ACCOUNTS: &str = "
-ALTER TABLE games ADD COLUMN IF NOT EXISTS rated BOOLEAN NOT NULL DEFAULT FALSE;
-ALTER TABLE games ADD COLUMN IF NOT EXISTS rating_done BOOLEAN NOT NULL DEFAULT FALSE;
-ALTER TABLE seats ADD COLUMN IF NOT EXISTS account TEXT;
-CREATE INDEX IF NOT EXISTS seats_account ON seats (account);
-CREATE TABLE IF NOT EXISTS accounts (
-    username_key TEXT PRIMARY KEY,
-    username TEXT NOT NULL,
-    password_hash TEXT NOT NULL,
-    created_ms BIGINT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS sessions (
-    token_hash TEXT PRIMARY KEY,
-    username TEXT NOT NULL,
-    expires_ms BIGINT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS ratings (
-    username TEXT NOT NULL,
-    game TEXT NOT NULL,
-    rating DOUBLE PRECISION NOT NULL,
-    rd DOUBLE PRECISION NOT NULL,
-    volatility DOUBLE PRECISION NOT NULL,
-    games BIGINT NOT NULL,
-    updated_ms BIGINT NOT NULL,
-    PRIMARY KEY (username, game)
-);
-CREATE INDEX IF NOT EXISTS ratings_board ON ratings (game, rating);
-CREATE TABLE IF NOT EXISTS rating_changes (
-    game_id TEXT NOT NULL,
-    username TEXT NOT NULL,
-    before DOUBLE PRECISION NOT NULL,
-    after DOUBLE PRECISION NOT NULL,
-    at_ms BIGINT NOT NULL,
-    PRIMARY KEY (game_id, username)
-);
-CREATE INDEX IF NOT EXISTS rating_changes_user ON rating_changes (username, at_ms);
-";
-
-/// Version 2: which process runs each game's clocks and bots (see
-/// `crate::lease`).
-const SCHEMA_2_LEASES: &str = "
-CREATE TABLE IF NOT EXISTS leases (
-    game_id TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    expires_at TIMESTAMPTZ NOT NULL
-);
-CREATE INDEX IF NOT EXISTS leases_owner ON leases (owner);
-";
-
-const SCHEMA_1: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    config TEXT NOT NULL,
-    seed BIGINT NOT NULL,
-    lexicons TEXT NOT NULL,
-    public BOOLEAN NOT NULL,
-    created_ms BIGINT NOT NULL,
-    seq BIGINT NOT NULL,
-    to_act TEXT NOT NULL,
-    outcome TEXT,
-    over BOOLEAN NOT NULL,
-    deadline_key TEXT,
-    deadline_started_ms BIGINT,
-    updated_ms BIGINT NOT NULL,
-    rematch_of TEXT,
-    rematch TEXT,
-    turn_seconds DOUBLE PRECISION,
-    aborted BOOLEAN NOT NULL DEFAULT FALSE,
-    absent_seconds DOUBLE PRECISION,
-    time_control TEXT
-);
-ALTER TABLE games ADD COLUMN IF NOT EXISTS turn_seconds DOUBLE PRECISION;
-ALTER TABLE games ADD COLUMN IF NOT EXISTS time_control TEXT;
-ALTER TABLE games ADD COLUMN IF NOT EXISTS aborted BOOLEAN NOT NULL DEFAULT FALSE;
-ALTER TABLE games ADD COLUMN IF NOT EXISTS absent_seconds DOUBLE PRECISION;
-CREATE INDEX IF NOT EXISTS games_listing ON games (over, public, created_ms);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL REFERENCES games (id),
-    seat BIGINT NOT NULL,
-    kind TEXT NOT NULL,
-    level TEXT,
-    token TEXT,
-    name TEXT,
-    player TEXT,
-    joined BOOLEAN NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE INDEX IF NOT EXISTS seats_player ON seats (player);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id TEXT NOT NULL REFERENCES games (id),
-    idx BIGINT NOT NULL,
-    actor TEXT NOT NULL,
-    action TEXT NOT NULL,
-    at_ms BIGINT NOT NULL,
-    PRIMARY KEY (game_id, idx)
-);
-CREATE TABLE IF NOT EXISTS word_lists (
-    id TEXT PRIMARY KEY,
-    fingerprint TEXT NOT NULL,
-    name TEXT NOT NULL,
-    words BIGINT NOT NULL,
-    skipped BIGINT NOT NULL,
-    bytes BIGINT NOT NULL,
-    created_ms BIGINT NOT NULL,
-    text TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS presence (
-    process TEXT NOT NULL,
-    game_id TEXT NOT NULL,
-    seat BIGINT NOT NULL,
-    expires_at TIMESTAMPTZ NOT NULL,
-    PRIMARY KEY (game_id, seat, process)
-);
-CREATE INDEX IF NOT EXISTS presence_process ON presence (process);
-";
-
 struct Prepared {
-    insert_game: Statement,
-    insert_seat: Statement,
-    update_status: Statement,
-    abort: Statement,
-    join: Statement,
-    claim: Statement,
-    rematch: Statement,
     notify: Statement,
     load_game: Statement,
     load_seats: Statement,
     load_actions: Statement,
     seqs: Statement,
     insert_actions: Statement,
-    insert_word_list: Statement,
     load_word_list: Statement,
     presence_hold: Statement,
     presence_release: Statement,
@@ -272,6 +70,8 @@ struct Prepared {
     lease_renew: Statement,
     lease_take_lapsed: Statement,
     lease_release: Statement,
+    /// [`writes::Stmt`]'s, in the order of [`Stmt::ALL`].
+    writes: Vec<Statement>,
 }
 
 /// Games in a PostgreSQL database, over one connection that is opened
@@ -408,132 +208,124 @@ impl PgStorage {
     }
 }
 
-/// Applies [`Write::Rate`] (see there for when it is taken). The game's
-/// row and the players' rating rows are locked: a game is rated once, and
-/// two games of one player ending together through two processes each see
-/// the other's change.
-fn rate(tx: &mut postgres::Transaction<'_>, game_id: &str) -> Result<bool, StorageError> {
-    let Some(row) = tx
-        .query_opt(
-            "SELECT game, outcome FROM games WHERE id = $1 AND over AND NOT aborted AND rated \
-             AND NOT rating_done FOR UPDATE",
-            &[&game_id],
-        )
-        .map_err(err)?
-    else {
-        return Ok(false);
-    };
-    let game: String = row.try_get(0).map_err(err)?;
-    let Some(outcome) = row.try_get::<_, Option<&str>>(1).map_err(err)? else {
-        return Ok(false);
-    };
-    let outcome = parse_json(outcome)?;
-    let accounts: Vec<Option<String>> = tx
-        .query(
-            "SELECT account FROM seats WHERE game_id = $1 ORDER BY seat",
-            &[&game_id],
-        )
-        .map_err(err)?
-        .iter()
-        .map(|r| r.try_get(0).map_err(err))
-        .collect::<Result<_, _>>()?;
-    let Some((names, places)) = super::rating_plan(&accounts, &outcome) else {
-        return Ok(false);
-    };
-    let d = Rating::default();
-    let now = crate::now_ms();
-    // In name order, so two transactions lock the same rows in one order.
-    let mut order: Vec<usize> = (0..names.len()).collect();
-    order.sort_by(|&a, &b| names[a].cmp(&names[b]));
-    let mut found = vec![d; names.len()];
-    for &i in &order {
-        tx.execute(
-            "INSERT INTO ratings (username, game, rating, rd, volatility, games, updated_ms) \
-             VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT DO NOTHING",
-            &[&names[i], &game, &d.rating, &d.rd, &d.volatility, &now],
-        )
-        .map_err(err)?;
-        let r = tx
-            .query_one(
-                "SELECT rating, rd, volatility FROM ratings WHERE username = $1 AND game = $2 \
-                 FOR UPDATE",
-                &[&names[i], &game],
-            )
-            .map_err(err)?;
-        found[i] = Rating {
-            rating: r.try_get(0).map_err(err)?,
-            rd: r.try_get(1).map_err(err)?,
-            volatility: r.try_get(2).map_err(err)?,
-        };
-    }
-    let before = found;
-    let players: Vec<(usize, Rating)> =
-        places.iter().copied().zip(before.iter().copied()).collect();
-    let after = crate::ratings::after_game(&players);
-    for ((name, b), a) in names.iter().zip(&before).zip(&after) {
-        tx.execute(
-            "UPDATE ratings SET rating = $3, rd = $4, volatility = $5, games = games + 1, \
-             updated_ms = $6 WHERE username = $1 AND game = $2",
-            &[name, &game, &a.rating, &a.rd, &a.volatility, &now],
-        )
-        .map_err(err)?;
-        tx.execute(
-            "INSERT INTO rating_changes (game_id, username, before, after, at_ms) \
-             VALUES ($1, $2, $3, $4, $5)",
-            &[&game_id, name, &b.rating, &a.rating, &now],
-        )
-        .map_err(err)?;
-    }
-    tx.execute(
-        "UPDATE games SET rating_done = TRUE WHERE id = $1",
-        &[&game_id],
-    )
-    .map_err(err)?;
-    Ok(true)
-}
-
-/// Brings the schema up to date: under a transaction-scoped advisory lock,
-/// so that of several processes (or connections) starting together one
-/// migrates and the others wait, then find nothing left to do.
+/// Brings the schema up to date (see [`migrations`]): under a
+/// transaction-scoped advisory lock, so that of several processes (or
+/// connections) starting together one migrates and the others wait, then
+/// find nothing left to do.
 fn migrate(client: &mut Client) -> Result<(), StorageError> {
     let mut tx = client.transaction().map_err(err)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .map_err(err)?;
-    tx.batch_execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (\
-             version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL)",
-    )
-    .map_err(err)?;
-    let done: i64 = tx
+    // A versions table without names holds PostgreSQL's former numbering
+    // (its own list, before the two databases shared one): names came
+    // with the shared list, so a table without them has not been
+    // renumbered yet, whatever its versions, and one with them has.
+    let named: bool = tx
         .query_one(
-            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            "SELECT COUNT(*) > 0 FROM information_schema.columns WHERE table_schema = \
+             current_schema() AND table_name = 'schema_migrations' AND column_name = 'name'",
             &[],
         )
         .map_err(err)?
         .get(0);
-    let known = MIGRATIONS.last().map_or(0, |m| m.0);
-    if done > known {
-        return Err(StorageError::misconfigured(format!(
-            "the database's schema is at version {done}, newer than this program's {known}: \
-             run a newer parlor on it"
-        )));
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (\
+             version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL, name TEXT)",
+    )
+    .map_err(err)?;
+    let recorded = |tx: &mut postgres::Transaction| -> Result<i64, StorageError> {
+        Ok(tx
+            .query_one(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+                &[],
+            )
+            .map_err(err)?
+            .get(0))
+    };
+    if !named {
+        let old = recorded(&mut tx)?;
+        let Some(done) = migrations::old_postgres_version(old) else {
+            return Err(migrations::too_new(old));
+        };
+        tx.batch_execute(
+            "ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS name TEXT; \
+             DELETE FROM schema_migrations",
+        )
+        .map_err(err)?;
+        for version in 1..=done {
+            tx.execute(
+                "INSERT INTO schema_migrations (version, applied_ms, name) VALUES ($1, $2, $3)",
+                &[&version, &crate::now_ms(), &migrations::name(version)],
+            )
+            .map_err(err)?;
+        }
     }
-    for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > done) {
-        tx.batch_execute(sql).map_err(|e| {
-            StorageError::unavailable(format!("schema migration {version}: {}", err(e).message()))
-        })?;
-        for (_, step) in MIGRATION_STEPS.iter().filter(|s| s.0 == *version) {
-            step(&mut tx).map_err(|e| {
-                StorageError::unavailable(format!("schema migration {version}: {}", e.message()))
-            })?;
+    let done = recorded(&mut tx)?;
+    if done > SCHEMA_VERSION {
+        return Err(migrations::too_new(done));
+    }
+    for m in MIGRATIONS.iter().filter(|m| m.version > done) {
+        let version = m.version;
+        let failed = |e: StorageError| {
+            StorageError::unavailable(format!("schema migration {version}: {}", e.message()))
+        };
+        match &m.postgres {
+            Step::Sql(sql) => tx.batch_execute(sql).map_err(|e| failed(err(e)))?,
+            Step::Both(step) => step(&mut Schemaed(&mut tx)).map_err(failed)?,
+            Step::Nothing(why) => {
+                tracing::debug!("schema version {version} on PostgreSQL: nothing to do ({why})")
+            }
+            Step::Sqlite(_) => {
+                return Err(StorageError::misconfigured(format!(
+                    "schema migration {version} is SQLite's alone"
+                )))
+            }
         }
         tx.execute(
-            "INSERT INTO schema_migrations (version, applied_ms) VALUES ($1, $2)",
-            &[version, &crate::now_ms()],
+            "INSERT INTO schema_migrations (version, applied_ms, name) VALUES ($1, $2, $3)",
+            &[&version, &crate::now_ms(), &m.name],
         )
         .map_err(err)?;
     }
     tx.commit().map_err(err)
+}
+
+/// A PostgreSQL transaction as a migration step sees it.
+struct Schemaed<'a, 'b>(&'a mut postgres::Transaction<'b>);
+
+impl Schema for Schemaed<'_, '_> {
+    fn batch(&mut self, sql: &str) -> Result<(), StorageError> {
+        self.0.batch_execute(sql).map_err(err)
+    }
+    fn add_missing_columns(
+        &mut self,
+        table: &str,
+        columns: &[(&str, &str)],
+    ) -> Result<(), StorageError> {
+        for (column, decl) in columns {
+            self.batch(&format!(
+                "ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {decl}"
+            ))?;
+        }
+        Ok(())
+    }
+    fn text_pairs(&mut self, sql: &str) -> Result<Vec<(String, String)>, StorageError> {
+        self.0
+            .query(sql, &[])
+            .map_err(err)?
+            .iter()
+            .map(|r| Ok((r.try_get(0).map_err(err)?, r.try_get(1).map_err(err)?)))
+            .collect()
+    }
+    fn execute(&mut self, sql: &str, params: &[&str]) -> Result<u64, StorageError> {
+        let params: Vec<&(dyn postgres::types::ToSql + Sync)> = params
+            .iter()
+            .map(|p| p as &(dyn postgres::types::ToSql + Sync))
+            .collect();
+        self.0
+            .execute(migrations::dollar_params(sql).as_str(), &params)
+            .map_err(err)
+    }
 }
 
 impl PgConn {
@@ -552,26 +344,6 @@ impl PgConn {
         migrate(&mut client)?;
         let mut p = |sql: &str| client.prepare(sql).map_err(err);
         let st = Prepared {
-            insert_game: p(&format!(
-                "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                 ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)"
-            ))?,
-            insert_seat: p("INSERT INTO seats (game_id, seat, kind, level, token, name, player, joined, account) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")?,
-            update_status: p(
-                "UPDATE games SET seq = $2, to_act = $3, outcome = $4, over = $5, deadline_key = $6, \
-                 deadline_started_ms = $7, updated_ms = $8 \
-                 WHERE id = $1 AND seq = $2 AND deadline_key IS DISTINCT FROM $6",
-            )?,
-            abort: p(
-                "UPDATE games SET seq = $2, to_act = $3, outcome = $4, over = $5, deadline_key = $6, \
-                 deadline_started_ms = $7, updated_ms = $8, aborted = TRUE WHERE id = $1 AND seq = $2",
-            )?,
-            join: p("UPDATE seats SET joined = TRUE, name = COALESCE($3, name), player = COALESCE($4, player) \
-                 WHERE game_id = $1 AND seat = $2")?,
-            claim: p("UPDATE seats SET joined = TRUE, name = COALESCE($3, name), player = COALESCE($4, player), token = $5 \
-                 WHERE game_id = $1 AND seat = $2 AND NOT joined AND token IS NOT DISTINCT FROM $6 AND kind = 'human'")?,
-            rematch: p("UPDATE games SET rematch = $2 WHERE id = $1 AND rematch IS NULL")?,
             notify: p("SELECT pg_notify('parlor_games', $1)")?,
             load_game: p(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))?,
             load_seats: p(
@@ -608,12 +380,6 @@ impl PgConn {
                  note AS (SELECT pg_notify('parlor_games', string_agg(id || ':' || seq, ',')) \
                  FROM (SELECT id, seq, (row_number() OVER ()) / 200 AS chunk FROM upd) c GROUP BY chunk) \
                  SELECT id, (SELECT count(*) FROM note)::text FROM upd",
-            )?,
-            insert_word_list: p(
-                "INSERT INTO word_lists (id, fingerprint, name, words, skipped, bytes, created_ms, text) \
-                 SELECT $1::text, $2::text, $3::text, $4::bigint, $5::bigint, $6::bigint, $7::bigint, $8::text \
-                 WHERE (SELECT COALESCE(SUM(bytes), 0) FROM word_lists) + $6::bigint <= $9::bigint \
-                 ON CONFLICT DO NOTHING",
             )?,
             load_word_list: p(
                 "SELECT id, fingerprint, name, words, skipped, bytes, created_ms, \
@@ -674,6 +440,10 @@ impl PgConn {
                  RETURNING game_id",
             )?,
             lease_release: p("DELETE FROM leases WHERE owner = $1 AND game_id = ANY($2)")?,
+            writes: Stmt::ALL
+                .iter()
+                .map(|w| p(&migrations::dollar_params(&w.sql(Dialect::Postgres))))
+                .collect::<Result<_, _>>()?,
         };
         Ok(PgConn { client, st })
     }
@@ -928,242 +698,17 @@ impl PgConn {
         }
         let st = &self.st;
         let mut tx = self.client.transaction().map_err(err)?;
-        let mut taken = vec![false; writes.len()];
-        // Actions of many games go in as one statement (the group
-        // commit's batch), not a round trip each: (position, write).
-        let mut batch: Vec<(usize, &Write)> = Vec::new();
-        let mut notify: Vec<&str> = Vec::new();
-        let mut presence: Vec<String> = Vec::new();
-        for (i, w) in writes.iter().enumerate() {
-            if let Write::Action { game_id, .. } = w {
-                if batch.iter().any(|(_, b)| b.game_id() == game_id.as_str()) {
-                    flush_actions(&mut tx, st, &mut batch, &mut taken)?;
-                }
-                batch.push((i, w));
-                continue;
-            }
-            flush_actions(&mut tx, st, &mut batch, &mut taken)?;
-            taken[i] = match w {
-                Write::NewGame { row, seats } => {
-                    let s = &row.status;
-                    tx.execute(
-                        &st.insert_game,
-                        &[
-                            &row.id,
-                            &row.game,
-                            &row.config.as_str(),
-                            &(row.seed as i64),
-                            &row.lexicons.as_str(),
-                            &row.public,
-                            &row.created_ms,
-                            &(s.seq as i64),
-                            &s.to_act.as_str(),
-                            &s.outcome.as_ref().map(JsonText::as_str),
-                            &s.over,
-                            &s.deadline.as_ref().map(|d| d.key.clone()),
-                            &s.deadline.as_ref().map(|d| d.started_ms),
-                            &s.updated_ms,
-                            &row.rematch_of,
-                            &row.rematch,
-                            &row.time_control.turn_seconds,
-                            &row.aborted,
-                            &row.time_control.absent_seconds,
-                            &super::time_control_text(&row.time_control),
-                            &row.rated,
-                        ],
-                    )
-                    .map_err(err)?;
-                    for seat in seats {
-                        tx.execute(
-                            &st.insert_seat,
-                            &[
-                                &row.id,
-                                &(seat.seat as i64),
-                                &seat.kind.as_str(),
-                                &seat.level,
-                                &seat.token,
-                                &seat.name,
-                                &seat.player,
-                                &seat.joined,
-                                &seat.account,
-                            ],
-                        )
-                        .map_err(err)?;
-                    }
-                    true
-                }
-                Write::Action { .. } => unreachable!("batched above"),
-                Write::Status { game_id, status } => {
-                    status_update(&mut tx, &st.update_status, game_id, status)? == 1
-                }
-                Write::Abort { game_id, status } => {
-                    status_update(&mut tx, &st.abort, game_id, status)? == 1
-                }
-                Write::Join {
-                    game_id,
-                    seat,
-                    name,
-                    player,
-                } => {
-                    let n = tx
-                        .execute(&st.join, &[game_id, &(*seat as i64), name, player])
-                        .map_err(err)?;
-                    if n != 1 {
-                        return Err(StorageError::conflict(format!("no seat {seat} in game {game_id}")));
-                    }
-                    true
-                }
-                Write::Claim {
-                    game_id,
-                    seat,
-                    token,
-                    invite,
-                    name,
-                    player,
-                } => {
-                    tx.execute(
-                        &st.claim,
-                        &[game_id, &(*seat as i64), name, player, token, invite],
-                    )
-                    .map_err(err)?
-                        == 1
-                }
-                Write::Rematch { from, to } => {
-                    tx.execute(&st.rematch, &[from, to]).map_err(err)? == 1
-                }
-                Write::WordList {
-                    list,
-                    max_total_bytes,
-                } => {
-                    tx.execute(
-                        &st.insert_word_list,
-                        &[
-                            &list.id,
-                            &list.fingerprint,
-                            &list.name,
-                            &(list.words as i64),
-                            &(list.skipped as i64),
-                            &(list.bytes as i64),
-                            &list.created_ms,
-                            &list.text.as_deref().unwrap_or(""),
-                            &i64::try_from(*max_total_bytes).unwrap_or(i64::MAX),
-                        ],
-                    )
-                    .map_err(err)?
-                        == 1
-                }
-                Write::Presence {
-                    process,
-                    game_id,
-                    seat,
-                    held,
-                    ttl_ms,
-                } => {
-                    if *held {
-                        tx.execute(
-                            &st.presence_hold,
-                            &[process, game_id, &(*seat as i64), ttl_ms],
-                        )
-                        .map_err(err)?;
-                    } else {
-                        tx.execute(&st.presence_release, &[process, game_id, &(*seat as i64)])
-                            .map_err(err)?;
-                    }
-                    // `ID:p:PROCESS`: the other processes holding the game
-                    // read its presence again (the sender ignores its own).
-                    let note = format!("{game_id}:p:{process}");
-                    if !presence.contains(&note) {
-                        presence.push(note);
-                    }
-                    continue;
-                }
-                Write::NewAccount { account } => {
-                    tx.execute(
-                        "INSERT INTO accounts (username_key, username, password_hash, created_ms, skeleton) \
-                         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-                        &[
-                            &account.username.to_lowercase(),
-                            &account.username,
-                            &account.password_hash,
-                            &account.created_ms,
-                            &crate::accounts::username_skeleton(&account.username),
-                        ],
-                    )
-                    .map_err(err)?
-                        == 1
-                }
-                Write::NewSession {
-                    token_hash,
-                    username,
-                    expires_ms,
-                } => {
-                    // Ended sessions go as new ones come.
-                    tx.execute(
-                        "DELETE FROM sessions WHERE expires_ms < $1",
-                        &[&crate::now_ms()],
-                    )
-                    .map_err(err)?;
-                    tx.execute(
-                        "INSERT INTO sessions (token_hash, username, expires_ms) VALUES ($1, $2, $3)",
-                        &[token_hash, username, expires_ms],
-                    )
-                    .map_err(err)?;
-                    true
-                }
-                Write::EndSession { token_hash } => {
-                    tx.execute("DELETE FROM sessions WHERE token_hash = $1", &[token_hash])
-                        .map_err(err)?;
-                    true
-                }
-                Write::SeatAccount {
-                    game_id,
-                    seat,
-                    username,
-                } => {
-                    // The game's row is locked first, so two seats of one
-                    // rated game bound to one account at the same moment
-                    // through two processes are seen one after the other.
-                    tx.query("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[game_id])
-                        .map_err(err)?;
-                    tx.execute(
-                        "UPDATE seats SET account = $3 WHERE game_id = $1 AND seat = $2 \
-                         AND kind = 'human' AND joined AND (account IS NULL OR account = $3) \
-                         AND NOT EXISTS (SELECT 1 FROM games g, seats o WHERE g.id = $1 AND g.rated \
-                             AND o.game_id = $1 AND o.seat <> $2 AND o.account = $3)",
-                        &[game_id, &(*seat as i64), username],
-                    )
-                    .map_err(err)?
-                        == 1
-                }
-                Write::Rate { game_id } => rate(&mut tx, game_id)?,
-                Write::PresenceRefresh {
-                    process,
-                    held,
-                    ttl_ms,
-                } => {
-                    let games: Vec<&str> = held.iter().map(|(g, _)| g.as_str()).collect();
-                    let seats: Vec<i64> = held.iter().map(|(_, s)| *s as i64).collect();
-                    tx.query(&st.presence_refresh, &[process, &games, &seats, ttl_ms])
-                        .map_err(err)?;
-                    continue;
-                }
-            };
-            // Other processes holding the game live catch up on commit.
-            if taken[i]
-                && !matches!(
-                    w,
-                    Write::NewGame { .. }
-                        | Write::WordList { .. }
-                        | Write::NewAccount { .. }
-                        | Write::NewSession { .. }
-                        | Write::EndSession { .. }
-                )
-                && !notify.contains(&w.game_id())
-            {
-                notify.push(w.game_id());
-            }
-        }
-        flush_actions(&mut tx, st, &mut batch, &mut taken)?;
+        let mut pg = PgTx {
+            tx: &mut tx,
+            st,
+            batch: Vec::new(),
+            notify: Vec::new(),
+            presence: Vec::new(),
+        };
+        let taken = writes::apply(&mut pg, writes)?;
+        let PgTx {
+            notify, presence, ..
+        } = pg;
         for id in notify {
             tx.execute(&st.notify, &[&format!("{id}:*")]).map_err(err)?;
         }
@@ -1353,28 +898,171 @@ impl PgConn {
     }
 }
 
-/// Writes a status over a stored status at the same seq; returns the
-/// number of rows changed.
-fn status_update(
-    tx: &mut postgres::Transaction<'_>,
-    st: &Statement,
-    game_id: &String,
-    s: &StatusRow,
-) -> Result<u64, StorageError> {
-    tx.execute(
-        st,
-        &[
-            game_id,
-            &(s.seq as i64),
-            &s.to_act.as_str(),
-            &s.outcome.as_ref().map(JsonText::as_str),
-            &s.over,
-            &s.deadline.as_ref().map(|d| d.key.clone()),
-            &s.deadline.as_ref().map(|d| d.started_ms),
-            &s.updated_ms,
-        ],
-    )
-    .map_err(err)
+/// A transaction of the writer, for [`writes::apply`].
+struct PgTx<'a, 'b> {
+    tx: &'a mut postgres::Transaction<'b>,
+    st: &'a Prepared,
+    /// Actions of many games go in as one statement (the group commit's
+    /// batch), not a round trip each: their positions in the group.
+    batch: Vec<usize>,
+    /// Games whose other processes are told to catch up (`ID:*`).
+    notify: Vec<String>,
+    /// Presence changes to announce (`ID:p:PROCESS`).
+    presence: Vec<String>,
+}
+
+fn pg_params<'a>(params: &'a [Param<'_>]) -> Vec<&'a (dyn postgres::types::ToSql + Sync)> {
+    params.iter().map(Param::postgres).collect()
+}
+
+impl writes::Tx for PgTx<'_, '_> {
+    /// Held back for one statement with the others of the group, at most
+    /// one per game in a statement.
+    fn action(
+        &mut self,
+        writes: &[Write],
+        i: usize,
+        taken: &mut [bool],
+    ) -> Result<(), StorageError> {
+        let game_id = writes[i].game_id();
+        if self.batch.iter().any(|&j| writes[j].game_id() == game_id) {
+            self.flush_actions(writes, taken)?;
+        }
+        self.batch.push(i);
+        Ok(())
+    }
+
+    fn flush_actions(&mut self, writes: &[Write], taken: &mut [bool]) -> Result<(), StorageError> {
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        let group: Vec<&Write> = self.batch.iter().map(|&j| &writes[j]).collect();
+        let won = insert_actions(self.tx, self.st, &group)?;
+        for (j, t) in self.batch.drain(..).zip(won) {
+            taken[j] = t;
+        }
+        Ok(())
+    }
+
+    fn applied(&mut self, w: &Write, taken: bool) {
+        match w {
+            Write::Presence {
+                process, game_id, ..
+            } => {
+                // The other processes holding the game read its presence
+                // again (the sender ignores its own).
+                let note = format!("{game_id}:p:{process}");
+                if !self.presence.contains(&note) {
+                    self.presence.push(note);
+                }
+            }
+            // Other processes holding the game live catch up on commit.
+            Write::Status { .. }
+            | Write::Abort { .. }
+            | Write::Claim { .. }
+            | Write::Join { .. }
+            | Write::Rematch { .. }
+            | Write::SeatAccount { .. }
+            | Write::Rate { .. }
+                if taken =>
+            {
+                let id = w.game_id();
+                if !self.notify.iter().any(|n| n == id) {
+                    self.notify.push(id.to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn exec(&mut self, st: Stmt, params: &[Param<'_>]) -> Result<u64, StorageError> {
+        self.tx
+            .execute(&self.st.writes[st as usize], &pg_params(params))
+            .map_err(err)
+    }
+
+    fn texts(
+        &mut self,
+        st: Stmt,
+        params: &[Param<'_>],
+    ) -> Result<Vec<Vec<Option<String>>>, StorageError> {
+        let rows = self
+            .tx
+            .query(&self.st.writes[st as usize], &pg_params(params))
+            .map_err(err)?;
+        rows.iter()
+            .map(|r| (0..r.len()).map(|i| r.try_get(i).map_err(err)).collect())
+            .collect()
+    }
+
+    fn reals(&mut self, st: Stmt, params: &[Param<'_>]) -> Result<Vec<Vec<f64>>, StorageError> {
+        let rows = self
+            .tx
+            .query(&self.st.writes[st as usize], &pg_params(params))
+            .map_err(err)?;
+        rows.iter()
+            .map(|r| (0..r.len()).map(|i| r.try_get(i).map_err(err)).collect())
+            .collect()
+    }
+
+    fn lock_game(&mut self, game_id: &str) -> Result<(), StorageError> {
+        self.tx
+            .query("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&game_id])
+            .map_err(err)
+            .map(drop)
+    }
+
+    /// Held seats are rows that expire by the database's clock; the
+    /// commit announces them (`ID:p:PROCESS`). Reported not taken: nobody
+    /// waits on a presence write.
+    fn presence(&mut self, w: &Write) -> Result<bool, StorageError> {
+        match w {
+            Write::Presence {
+                process,
+                game_id,
+                seat,
+                held: true,
+                ttl_ms,
+            } => {
+                self.tx
+                    .execute(
+                        &self.st.presence_hold,
+                        &[process, game_id, &(*seat as i64), ttl_ms],
+                    )
+                    .map_err(err)?;
+            }
+            Write::Presence {
+                process,
+                game_id,
+                seat,
+                held: false,
+                ..
+            } => {
+                self.tx
+                    .execute(
+                        &self.st.presence_release,
+                        &[process, game_id, &(*seat as i64)],
+                    )
+                    .map_err(err)?;
+            }
+            Write::PresenceRefresh {
+                process,
+                held,
+                ttl_ms,
+            } => {
+                let games: Vec<&str> = held.iter().map(|(g, _)| g.as_str()).collect();
+                let seats: Vec<i64> = held.iter().map(|(_, s)| *s as i64).collect();
+                self.tx
+                    .query(
+                        &self.st.presence_refresh,
+                        &[process, &games, &seats, ttl_ms],
+                    )
+                    .map_err(err)?;
+            }
+            _ => {}
+        }
+        Ok(false)
+    }
 }
 
 /// A batch of actions (at most one per game) as column arrays for `UNNEST`.
@@ -1449,25 +1137,6 @@ fn insert_actions(
         won.insert(r.try_get::<_, String>(0).map_err(err)?);
     }
     Ok(batch.iter().map(|w| won.contains(w.game_id())).collect())
-}
-
-/// Inserts the pending batch of actions inside a transaction, noting
-/// which were taken.
-fn flush_actions(
-    tx: &mut postgres::Transaction<'_>,
-    st: &Prepared,
-    batch: &mut Vec<(usize, &Write)>,
-    taken: &mut [bool],
-) -> Result<(), StorageError> {
-    if batch.is_empty() {
-        return Ok(());
-    }
-    let writes: Vec<&Write> = batch.iter().map(|(_, w)| *w).collect();
-    let won = insert_actions(tx, st, &writes)?;
-    for ((i, _), t) in batch.drain(..).zip(won) {
-        taken[i] = t;
-    }
-    Ok(())
 }
 
 /// Rows of (game id, number): a game's seq, or a seat held elsewhere.

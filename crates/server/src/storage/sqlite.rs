@@ -5,7 +5,9 @@
 //! a crash of the process or of the machine. Two connections (writer and
 //! reader) share the file; WAL lets the reader run during a write.
 
+use super::migrations::{self, Schema, MIGRATIONS, SCHEMA_VERSION};
 use super::tuning::known_rows::{KnownRows, RowFlags};
+use super::writes::{self, Dialect, Param, Stmt};
 use super::{
     json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, JsonText, ListFilter,
     Listed, RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage, StorageError,
@@ -16,62 +18,6 @@ use crate::ratings::Rating;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use std::path::Path;
 use std::time::Instant;
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    config TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    lexicons TEXT NOT NULL,
-    public INTEGER NOT NULL,
-    created_ms INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    to_act TEXT NOT NULL,
-    outcome TEXT,
-    over INTEGER NOT NULL,
-    deadline_key TEXT,
-    deadline_started_ms INTEGER,
-    updated_ms INTEGER NOT NULL,
-    rematch_of TEXT,
-    rematch TEXT,
-    turn_seconds REAL,
-    aborted INTEGER NOT NULL DEFAULT 0,
-    absent_seconds REAL,
-    time_control TEXT
-);
-CREATE INDEX IF NOT EXISTS games_listing ON games (over, public, created_ms);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL REFERENCES games (id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    level TEXT,
-    token TEXT,
-    name TEXT,
-    player TEXT,
-    joined INTEGER NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE INDEX IF NOT EXISTS seats_player ON seats (player);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id TEXT NOT NULL REFERENCES games (id),
-    idx INTEGER NOT NULL,
-    actor TEXT NOT NULL,
-    action TEXT NOT NULL,
-    at_ms INTEGER NOT NULL,
-    PRIMARY KEY (game_id, idx)
-);
-CREATE TABLE IF NOT EXISTS word_lists (
-    id TEXT PRIMARY KEY,
-    fingerprint TEXT NOT NULL,
-    name TEXT NOT NULL,
-    words INTEGER NOT NULL,
-    skipped INTEGER NOT NULL,
-    bytes INTEGER NOT NULL,
-    created_ms INTEGER NOT NULL,
-    text TEXT NOT NULL
-);
-";
 
 /// Games in an SQLite file.
 pub struct SqliteStorage {
@@ -343,22 +289,6 @@ fn wait_briefly(tries: i32) -> bool {
 /// frames of 4 KiB: 64 MiB).
 const WAL_RESTART_FRAMES: i64 = 16_384;
 
-/// A migration: one step of the schema, applied once.
-type Migration = fn(&Connection) -> Result<(), StorageError>;
-
-/// The schema's numbered migrations, oldest first (see [`migrate`]).
-const MIGRATIONS: &[(i64, Migration)] = &[
-    (1, migration_1),
-    (2, migration_2),
-    (3, migration_3),
-    (4, migration_4),
-    (5, migration_5),
-    (6, migration_6),
-];
-
-/// The newest schema version this program knows.
-const SCHEMA_VERSION: i64 = 6;
-
 /// The schema's version recorded in the file (0: none recorded).
 fn schema_version(conn: &Connection) -> Result<i64, StorageError> {
     let has_table: i64 = conn
@@ -379,16 +309,11 @@ fn schema_version(conn: &Connection) -> Result<i64, StorageError> {
     .map_err(err)
 }
 
-/// Brings the file's schema up to date, each numbered migration applied
-/// once and recorded in `schema_migrations` (as on PostgreSQL). SQLite has
+/// Brings the file's schema up to date (see [`migrations`]), each
+/// migration applied once and recorded in `schema_migrations`. SQLite has
 /// one writer at a time: `BEGIN IMMEDIATE` takes the write lock before
 /// looking, so two connections opening a new file together do not both
 /// migrate it.
-///
-/// Migration 1 is the schema as it stood before versions were recorded,
-/// and brings a file made by older code up to date without touching its
-/// rows. Add a new migration at the end of [`MIGRATIONS`] (and raise
-/// [`SCHEMA_VERSION`]); never edit one that shipped.
 fn migrate(conn: &Connection) -> Result<(), StorageError> {
     if schema_version(conn)? == SCHEMA_VERSION {
         return Ok(());
@@ -397,21 +322,30 @@ fn migrate(conn: &Connection) -> Result<(), StorageError> {
     let result = (|| {
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS schema_migrations (\
-                 version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)",
+                 version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL, name TEXT)",
         )
         .map_err(err)?;
+        // Files recorded before versions had names.
+        add_missing_columns(conn, "schema_migrations", &[("name", "TEXT")])?;
         let done = schema_version(conn)?;
         if done > SCHEMA_VERSION {
-            return Err(StorageError::misconfigured(format!(
-                "the database's schema is at version {done}, newer than this program's \
-                 {SCHEMA_VERSION}: run a newer parlor on it"
-            )));
+            return Err(migrations::too_new(done));
         }
-        for (version, step) in MIGRATIONS.iter().filter(|m| m.0 > done) {
-            step(conn)?;
+        for m in MIGRATIONS.iter().filter(|m| m.version > done) {
+            match &m.sqlite {
+                migrations::Step::Sql(sql) => conn.execute_batch(sql).map_err(err)?,
+                migrations::Step::Sqlite(step) => step(conn)?,
+                migrations::Step::Both(step) => step(&mut Schemaed(conn))?,
+                migrations::Step::Nothing(why) => {
+                    tracing::debug!(
+                        "schema version {} on SQLite: nothing to do ({why})",
+                        m.version
+                    )
+                }
+            }
             conn.execute(
-                "INSERT INTO schema_migrations (version, applied_ms) VALUES (?1, ?2)",
-                params![version, crate::now_ms()],
+                "INSERT INTO schema_migrations (version, applied_ms, name) VALUES (?1, ?2, ?3)",
+                params![m.version, crate::now_ms(), m.name],
             )
             .map_err(err)?;
         }
@@ -426,271 +360,35 @@ fn migrate(conn: &Connection) -> Result<(), StorageError> {
     }
 }
 
-/// The tables, and the columns files made by earlier versions lack.
-fn migration_1(conn: &Connection) -> Result<(), StorageError> {
-    conn.execute_batch(SCHEMA).map_err(err)?;
-    // Files made by earlier versions lack the newer columns.
-    for (column, decl) in [
-        ("turn_seconds", "REAL"),
-        ("aborted", "INTEGER NOT NULL DEFAULT 0"),
-        ("absent_seconds", "REAL"),
-        ("time_control", "TEXT"),
-    ] {
-        let has: i64 = conn
-            .query_row(
-                "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = ?1",
-                [column],
-                |r| r.get(0),
-            )
-            .map_err(err)?;
-        if has == 0 {
-            conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} {decl}"))
-                .map_err(err)?;
-        }
+/// An SQLite connection as a migration step sees it.
+struct Schemaed<'a>(&'a Connection);
+
+impl Schema for Schemaed<'_> {
+    fn batch(&mut self, sql: &str) -> Result<(), StorageError> {
+        self.0.execute_batch(sql).map_err(err)
     }
-    Ok(())
-}
-
-/// Version 2: each action row carries the status after it (`to_act`,
-/// `outcome`, `updated_ms`), so that an action no longer rewrites its
-/// game's row: the `games` row's status is written only when `over` or
-/// the clock's start change (and by status writes), and a game's status
-/// is its row's, or its newest action's when that is newer (see
-/// [`newest_status`]). Each action was two pages of the write-ahead log
-/// (the actions index and the games row, 4 KiB each) and is now one.
-/// Rows from before keep these columns NULL; their games rows are up to
-/// date, since the code that wrote them rewrote the row at every action.
-///
-/// A file whose versions table was lost may have the columns already:
-/// each is added only if missing.
-fn migration_2(conn: &Connection) -> Result<(), StorageError> {
-    add_missing_columns(
-        conn,
-        "actions",
-        &[
-            ("to_act", "TEXT"),
-            ("outcome", "TEXT"),
-            ("updated_ms", "INTEGER"),
-        ],
-    )
-}
-
-/// Version 3: accounts, their sessions and ratings (see `crate::accounts`
-/// and `crate::ratings`); a seat's account; a game's `rated` flag and
-/// whether its rating was applied (`rating_done`). Games and seats stored
-/// before are guests' and unrated.
-fn migration_3(conn: &Connection) -> Result<(), StorageError> {
-    add_missing_columns(
-        conn,
-        "games",
-        &[
-            ("rated", "INTEGER NOT NULL DEFAULT 0"),
-            ("rating_done", "INTEGER NOT NULL DEFAULT 0"),
-        ],
-    )?;
-    add_missing_columns(conn, "seats", &[("account", "TEXT")])?;
-    conn.execute_batch(
-        "CREATE INDEX IF NOT EXISTS seats_account ON seats (account);
-         CREATE TABLE IF NOT EXISTS accounts (
-             username_key TEXT PRIMARY KEY,
-             username TEXT NOT NULL,
-             password_hash TEXT NOT NULL,
-             created_ms INTEGER NOT NULL
-         );
-         CREATE TABLE IF NOT EXISTS sessions (
-             token_hash TEXT PRIMARY KEY,
-             username TEXT NOT NULL,
-             expires_ms INTEGER NOT NULL
-         );
-         CREATE TABLE IF NOT EXISTS ratings (
-             username TEXT NOT NULL,
-             game TEXT NOT NULL,
-             rating REAL NOT NULL,
-             rd REAL NOT NULL,
-             volatility REAL NOT NULL,
-             games INTEGER NOT NULL,
-             updated_ms INTEGER NOT NULL,
-             PRIMARY KEY (username, game)
-         );
-         CREATE INDEX IF NOT EXISTS ratings_board ON ratings (game, rating);
-         CREATE TABLE IF NOT EXISTS rating_changes (
-             game_id TEXT NOT NULL,
-             username TEXT NOT NULL,
-             before REAL NOT NULL,
-             after REAL NOT NULL,
-             at_ms INTEGER NOT NULL,
-             PRIMARY KEY (game_id, username)
-         );
-         CREATE INDEX IF NOT EXISTS rating_changes_user ON rating_changes (username, at_ms);",
-    )
-    .map_err(err)
-}
-
-/// Version 4: `actions` is a table `WITHOUT ROWID`, its rows kept in the
-/// order of their key `(game_id, idx)`. As a rowid table it was two
-/// B-trees, the rows (appended by rowid) and the key's index (where each
-/// live game's next action lands at a random place): every action was
-/// inserted into both. Now it goes into one, and a game's actions are
-/// read from one place (issue 16: the writer's work per action). The rows
-/// are copied as they are; a file whose versions table was lost may have
-/// the new table already.
-fn migration_4(conn: &Connection) -> Result<(), StorageError> {
-    let without_rowid: bool = conn
-        .query_row(
-            "SELECT COUNT(*) FROM pragma_table_list WHERE name = 'actions' AND wr = 1",
-            [],
-            |r| r.get(0),
-        )
-        .map_err(err)?;
-    if without_rowid {
-        return Ok(());
+    fn add_missing_columns(
+        &mut self,
+        table: &str,
+        columns: &[(&str, &str)],
+    ) -> Result<(), StorageError> {
+        add_missing_columns(self.0, table, columns)
     }
-    conn.execute_batch(
-        "CREATE TABLE actions_by_key (
-             game_id TEXT NOT NULL REFERENCES games (id),
-             idx INTEGER NOT NULL,
-             actor TEXT NOT NULL,
-             action TEXT NOT NULL,
-             at_ms INTEGER NOT NULL,
-             to_act TEXT,
-             outcome TEXT,
-             updated_ms INTEGER,
-             PRIMARY KEY (game_id, idx)
-         ) WITHOUT ROWID;
-         INSERT INTO actions_by_key
-             (game_id, idx, actor, action, at_ms, to_act, outcome, updated_ms)
-             SELECT game_id, idx, actor, action, at_ms, to_act, outcome, updated_ms
-             FROM actions;
-         DROP TABLE actions;
-         ALTER TABLE actions_by_key RENAME TO actions;",
-    )
-    .map_err(err)
-}
-
-/// Version 5: indexes that hold only the rows their queries look for.
-/// Every game made wrote five entries that no query reads: its seats'
-/// `player` and `account` (a guest's and a bot's are NULL, and games are
-/// looked up by a given player or account), and a private game in the
-/// listing (only public games are listed). The listing index now holds
-/// public games only, and a small index of the unfinished games (what a
-/// start reloads and expiry sweeps) replaces its other use: entered when
-/// a game is made, left when it ends. On nim's load (issue 16) a game is
-/// made every ten actions.
-fn migration_5(conn: &Connection) -> Result<(), StorageError> {
-    conn.execute_batch(
-        "DROP INDEX IF EXISTS seats_player;
-         CREATE INDEX seats_player ON seats (player) WHERE player IS NOT NULL;
-         DROP INDEX IF EXISTS seats_account;
-         CREATE INDEX seats_account ON seats (account) WHERE account IS NOT NULL;
-         DROP INDEX IF EXISTS games_listing;
-         CREATE INDEX games_listing ON games (over, created_ms) WHERE public = 1;
-         CREATE INDEX IF NOT EXISTS games_unfinished ON games (created_ms) WHERE over = 0;",
-    )
-    .map_err(err)
-}
-
-/// Version 6: each account's confusable skeleton
-/// ([`crate::accounts::username_skeleton`]), unique, so that a new
-/// username that looks like an existing one (`LiIly0` beside `Lilly0`) is
-/// refused. The accounts made before get theirs here, oldest first; of
-/// those that already look alike only the oldest holds the skeleton (the
-/// others keep theirs NULL: they go on working, and a new name like them
-/// is still refused, by the oldest's).
-fn migration_6(conn: &Connection) -> Result<(), StorageError> {
-    add_missing_columns(conn, "accounts", &[("skeleton", "TEXT")])?;
-    let accounts: Vec<(String, String)> = conn
-        .prepare(
-            "SELECT username_key, username FROM accounts WHERE skeleton IS NULL \
-             ORDER BY created_ms, username_key",
-        )
-        .map_err(err)?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .map_err(err)?
-        .collect::<Result<_, _>>()
-        .map_err(err)?;
-    let mut update = conn
-        .prepare(
-            "UPDATE accounts SET skeleton = ?2 WHERE username_key = ?1 \
-             AND NOT EXISTS (SELECT 1 FROM accounts WHERE skeleton = ?2)",
-        )
-        .map_err(err)?;
-    for (key, username) in accounts {
-        update
-            .execute(params![key, crate::accounts::username_skeleton(&username)])
-            .map_err(err)?;
-    }
-    conn.execute_batch("CREATE UNIQUE INDEX IF NOT EXISTS accounts_skeleton ON accounts (skeleton)")
-        .map_err(err)
-}
-
-/// Applies [`Write::Rate`]: see there for when it is taken.
-fn rate(c: &Connection, game_id: &str) -> Result<bool, StorageError> {
-    let row = c
-        .prepare_cached(
-            "SELECT game, outcome, over, aborted, rated, rating_done FROM games WHERE id = ?1",
-        )
-        .map_err(err)?
-        .query_row([game_id], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, Option<String>>(1)?,
-                r.get::<_, bool>(2)?,
-                r.get::<_, bool>(3)?,
-                r.get::<_, bool>(4)?,
-                r.get::<_, bool>(5)?,
-            ))
-        })
-        .optional()
-        .map_err(err)?;
-    let Some((game, Some(outcome), true, false, true, false)) = row else {
-        return Ok(false);
-    };
-    let accounts: Vec<Option<String>> = seats(c, game_id)?.into_iter().map(|s| s.account).collect();
-    let Some((names, places)) = super::rating_plan(&accounts, &parse_json(&outcome)?) else {
-        return Ok(false);
-    };
-    let d = Rating::default();
-    let mut before = Vec::new();
-    for name in &names {
-        let r = c
-            .prepare_cached(
-                "SELECT rating, rd, volatility FROM ratings WHERE username = ?1 AND game = ?2",
-            )
+    fn text_pairs(&mut self, sql: &str) -> Result<Vec<(String, String)>, StorageError> {
+        self.0
+            .prepare(sql)
             .map_err(err)?
-            .query_row(params![name, game], |r| {
-                Ok(Rating {
-                    rating: r.get(0)?,
-                    rd: r.get(1)?,
-                    volatility: r.get(2)?,
-                })
-            })
-            .optional()
-            .map_err(err)?;
-        before.push(r.unwrap_or(d));
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(err)?
+            .collect::<Result<_, _>>()
+            .map_err(err)
     }
-    let players: Vec<(usize, Rating)> =
-        places.iter().copied().zip(before.iter().copied()).collect();
-    let after = crate::ratings::after_game(&players);
-    let now = crate::now_ms();
-    for ((name, b), a) in names.iter().zip(&before).zip(&after) {
-        c.prepare_cached(
-            "INSERT INTO ratings (username, game, rating, rd, volatility, games, updated_ms)              VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)              ON CONFLICT (username, game) DO UPDATE SET rating = ?3, rd = ?4, volatility = ?5,              games = games + 1, updated_ms = ?6",
-        )
-        .map_err(err)?
-        .execute(params![name, game, a.rating, a.rd, a.volatility, now])
-        .map_err(err)?;
-        c.prepare_cached(
-            "INSERT INTO rating_changes (game_id, username, before, after, at_ms)              VALUES (?1, ?2, ?3, ?4, ?5)",
-        )
-        .map_err(err)?
-        .execute(params![game_id, name, b.rating, a.rating, now])
-        .map_err(err)?;
+    fn execute(&mut self, sql: &str, params: &[&str]) -> Result<u64, StorageError> {
+        self.0
+            .execute(sql, rusqlite::params_from_iter(params))
+            .map(|n| n as u64)
+            .map_err(err)
     }
-    c.prepare_cached("UPDATE games SET rating_done = 1 WHERE id = ?1")
-        .map_err(err)?
-        .execute([game_id])
-        .map_err(err)?;
-    Ok(true)
 }
 
 fn rating_change_row(r: &Row<'_>) -> rusqlite::Result<RatingChangeRow> {
@@ -717,7 +415,7 @@ fn rating_row(r: &Row<'_>) -> rusqlite::Result<RatingRow> {
 }
 
 /// Adds to `table` each of `columns` (name, declaration) it lacks.
-fn add_missing_columns(
+pub(super) fn add_missing_columns(
     conn: &Connection,
     table: &str,
     columns: &[(&str, &str)],
@@ -739,7 +437,7 @@ fn add_missing_columns(
 }
 
 /// The status of a game with `row` as stored: its row's, unless a newer
-/// action carries a newer one (see [`migration_2`]).
+/// action carries a newer one (see `migrations::sqlite_2`).
 fn newest_status(c: &Connection, row: &mut GameRow) -> Result<(), StorageError> {
     let newest = c
         .prepare_cached(
@@ -832,267 +530,140 @@ impl SqliteStorage {
     }
 }
 
-/// Applies one write; returns whether it was taken (see [`Storage::commit`]).
-fn apply(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, StorageError> {
-    match w {
-        Write::NewGame { row, seats } => {
-            let s = &row.status;
-            known.learn(&row.id, RowFlags::of(row.aborted, s));
-            c.prepare_cached(&format!(
-                "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"
-            ))
-            .map_err(err)?
-            .execute(params![
-                row.id,
-                row.game,
-                row.config.as_str(),
-                row.seed as i64,
-                row.lexicons.as_str(),
-                row.public,
-                row.created_ms,
-                s.seq as i64,
-                s.to_act.as_str(),
-                s.outcome.as_ref().map(JsonText::as_str),
-                s.over,
-                s.deadline.as_ref().map(|d| d.key.clone()),
-                s.deadline.as_ref().map(|d| d.started_ms),
-                s.updated_ms,
-                row.rematch_of,
-                row.rematch,
-                row.time_control.turn_seconds,
-                row.aborted,
-                row.time_control.absent_seconds,
-                super::time_control_text(&row.time_control),
-                row.rated,
-            ])
-            .map_err(err)?;
-            for seat in seats {
-                c.prepare_cached(
-                    "INSERT INTO seats (game_id, seat, kind, level, token, name, player, joined, account) \
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                )
-                .map_err(err)?
-                .execute(params![
-                    row.id,
-                    seat.seat as i64,
-                    seat.kind.as_str(),
-                    seat.level,
-                    seat.token,
-                    seat.name,
-                    seat.player,
-                    seat.joined,
-                    seat.account
-                ])
-                .map_err(err)?;
-            }
-        }
-        Write::Action {
+/// Writes an action (the other writes are [`writes::apply`]'s, the same as
+/// PostgreSQL's); returns whether it was taken (see [`Storage::commit`]).
+fn action(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, StorageError> {
+    let Write::Action {
+        game_id,
+        action,
+        status,
+    } = w
+    else {
+        return Err(StorageError::unavailable("not an action"));
+    };
+    // What the games row holds that an action may change: known from this
+    // writer's last write or read of it, read otherwise.
+    let mut read = None;
+    let stored = match known.get(game_id) {
+        Some(f) => f,
+        None => read.insert(row_flags(c, game_id)?),
+    };
+    // The games row is written only when what listings and restarts
+    // select by changes: the game ended, or its clock started or stopped.
+    let after = RowFlags::of(false, status);
+    let aborted = stored.aborted;
+    let changes_row = stored.over != after.over || stored.clock_moved(&after);
+    if let Some(f) = read {
+        known.learn(game_id, f);
+    }
+    // No action goes into an aborted game.
+    if aborted {
+        return Ok(false);
+    }
+    // One process writes an SQLite file, so the index is never taken in
+    // practice; the same outcome as PostgreSQL anyway. The row carries the
+    // status after it (see `migrations::sqlite_2`).
+    let n = c
+        .prepare_cached(
+            "INSERT INTO actions (game_id, idx, actor, action, at_ms, to_act, outcome, updated_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
+             ON CONFLICT (game_id, idx) DO NOTHING",
+        )
+        .map_err(err)?
+        .execute(params![
             game_id,
-            action,
-            status,
-        } => {
-            // What the games row holds that an action may change: known
-            // from this writer's last write or read of it, read otherwise.
-            let mut read = None;
-            let stored = match known.get(game_id) {
-                Some(f) => f,
-                None => read.insert(row_flags(c, game_id)?),
-            };
-            // The games row is written only when what listings and
-            // restarts select by changes: the game ended, or its clock
-            // started or stopped.
-            let after = RowFlags::of(false, status);
-            let aborted = stored.aborted;
-            let changes_row = stored.over != after.over || stored.clock_moved(&after);
-            if let Some(f) = read {
-                known.learn(game_id, f);
-            }
-            // No action goes into an aborted game.
-            if aborted {
-                return Ok(false);
-            }
-            // One process writes an SQLite file, so the index is never
-            // taken in practice; the same outcome as PostgreSQL anyway.
-            // The row carries the status after it (see `migration_2`).
-            let n = c
-                .prepare_cached(
-                    "INSERT INTO actions (game_id, idx, actor, action, at_ms, to_act, outcome, updated_ms) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
-                     ON CONFLICT (game_id, idx) DO NOTHING",
-                )
-                .map_err(err)?
-                .execute(params![
-                    game_id,
-                    action.idx as i64,
-                    json_text(&action.actor),
-                    json_text(&action.action),
-                    action.at_ms,
-                    status.to_act.as_str(),
-                    status.outcome.as_ref().map(JsonText::as_str),
-                    status.updated_ms,
-                ])
-                .map_err(err)?;
-            if n == 0 {
-                return Ok(false);
-            }
-            if changes_row {
-                if status_update(c, game_id, status, None, false)? != 1 {
-                    return Err(StorageError::conflict(format!("no game {game_id}")));
-                }
-                known.learn(game_id, after);
-            }
+            action.idx as i64,
+            json_text(&action.actor),
+            json_text(&action.action),
+            action.at_ms,
+            status.to_act.as_str(),
+            status.outcome.as_ref().map(JsonText::as_str),
+            status.updated_ms,
+        ])
+        .map_err(err)?;
+    if n == 0 {
+        return Ok(false);
+    }
+    if changes_row {
+        if status_update(c, game_id, status)? != 1 {
+            return Err(StorageError::conflict(format!("no game {game_id}")));
         }
-        Write::Status { game_id, status } => {
-            known.forget(game_id);
-            return Ok(status_update(c, game_id, status, Some(status.seq), true)? == 1);
-        }
-        Write::Abort { game_id, status } => {
-            known.forget(game_id);
-            if status_update(c, game_id, status, Some(status.seq), false)? != 1 {
-                return Ok(false);
-            }
-            c.prepare_cached("UPDATE games SET aborted = 1 WHERE id = ?1")
-                .map_err(err)?
-                .execute([game_id])
-                .map_err(err)?;
-        }
-        Write::Claim {
-            game_id,
-            seat,
-            token,
-            invite,
-            name,
-            player,
-        } => {
-            let n = c
-                .prepare_cached(
-                    "UPDATE seats SET joined = 1, name = COALESCE(?3, name), player = COALESCE(?4, player), token = ?5 \
-                         WHERE game_id = ?1 AND seat = ?2 AND joined = 0 AND token IS ?6 AND kind = 'human'",
-                )
-                .map_err(err)?
-                .execute(params![game_id, *seat as i64, name, player, token, invite])
-                .map_err(err)?;
-            return Ok(n == 1);
-        }
-        Write::Join {
-            game_id,
-            seat,
-            name,
-            player,
-        } => {
-            let n = c
-                .prepare_cached(
-                    "UPDATE seats SET joined = 1, name = COALESCE(?3, name), player = COALESCE(?4, player) \
-                         WHERE game_id = ?1 AND seat = ?2",
-                )
-                .map_err(err)?
-                .execute(params![game_id, *seat as i64, name, player])
-                .map_err(err)?;
-            if n != 1 {
-                return Err(StorageError::conflict(format!(
-                    "no seat {seat} in game {game_id}"
-                )));
-            }
-        }
-        Write::Rematch { from, to } => {
-            let n = c
-                .prepare_cached("UPDATE games SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL")
-                .map_err(err)?
-                .execute(params![from, to])
-                .map_err(err)?;
-            return Ok(n == 1);
-        }
-        Write::WordList {
-            list,
-            max_total_bytes,
-        } => {
-            let n = c
-                .prepare_cached(
-                    "INSERT INTO word_lists (id, fingerprint, name, words, skipped, bytes, created_ms, text) \
-                     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 \
-                     WHERE NOT EXISTS (SELECT 1 FROM word_lists WHERE id = ?1) \
-                     AND (SELECT COALESCE(SUM(bytes), 0) FROM word_lists) + ?6 <= ?9",
-                )
-                .map_err(err)?
-                .execute(params![
-                    list.id,
-                    list.fingerprint,
-                    list.name,
-                    list.words as i64,
-                    list.skipped as i64,
-                    list.bytes as i64,
-                    list.created_ms,
-                    list.text.as_deref().unwrap_or(""),
-                    i64::try_from(*max_total_bytes).unwrap_or(i64::MAX),
-                ])
-                .map_err(err)?;
-            return Ok(n == 1);
-        }
-        Write::NewAccount { account } => {
-            let n = c
-                .prepare_cached(
-                    "INSERT INTO accounts (username_key, username, password_hash, created_ms, skeleton) \
-                     VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
-                )
-                .map_err(err)?
-                .execute(params![
-                    account.username.to_lowercase(),
-                    account.username,
-                    account.password_hash,
-                    account.created_ms,
-                    crate::accounts::username_skeleton(&account.username)
-                ])
-                .map_err(err)?;
-            return Ok(n == 1);
-        }
-        Write::NewSession {
-            token_hash,
-            username,
-            expires_ms,
-        } => {
-            // Ended sessions go as new ones come: the table stays the size
-            // of the sessions in use.
-            c.prepare_cached("DELETE FROM sessions WHERE expires_ms < ?1")
-                .map_err(err)?
-                .execute([crate::now_ms()])
-                .map_err(err)?;
-            c.prepare_cached(
-                "INSERT INTO sessions (token_hash, username, expires_ms) VALUES (?1, ?2, ?3)",
-            )
-            .map_err(err)?
-            .execute(params![token_hash, username, expires_ms])
-            .map_err(err)?;
-        }
-        Write::EndSession { token_hash } => {
-            c.prepare_cached("DELETE FROM sessions WHERE token_hash = ?1")
-                .map_err(err)?
-                .execute([token_hash])
-                .map_err(err)?;
-        }
-        Write::SeatAccount {
-            game_id,
-            seat,
-            username,
-        } => {
-            let n = c
-                .prepare_cached(
-                    "UPDATE seats SET account = ?3 WHERE game_id = ?1 AND seat = ?2 \
-                     AND kind = 'human' AND joined = 1 AND (account IS NULL OR account = ?3) \
-                     AND NOT EXISTS (SELECT 1 FROM games g, seats o WHERE g.id = ?1 AND g.rated = 1 \
-                         AND o.game_id = ?1 AND o.seat <> ?2 AND o.account = ?3)",
-                )
-                .map_err(err)?
-                .execute(params![game_id, *seat as i64, username])
-                .map_err(err)?;
-            return Ok(n == 1);
-        }
-        Write::Rate { game_id } => return rate(c, game_id),
-        // One process per SQLite file: presence lives in the actors'
-        // memory (see `crate::presence`); nothing to store.
-        Write::Presence { .. } | Write::PresenceRefresh { .. } => {}
+        known.learn(game_id, after);
     }
     Ok(true)
+}
+
+/// A transaction of the writer, for [`writes::apply`].
+struct SqliteTx<'a> {
+    c: &'a Connection,
+    known: &'a mut KnownRows,
+}
+
+impl SqliteTx<'_> {
+    fn statement(&self, st: Stmt) -> Result<rusqlite::CachedStatement<'_>, StorageError> {
+        self.c.prepare_cached(&st.sql(Dialect::Sqlite)).map_err(err)
+    }
+}
+
+fn sqlite_params<'a>(
+    params: &'a [Param<'_>],
+) -> rusqlite::ParamsFromIter<impl Iterator<Item = &'a dyn rusqlite::ToSql>> {
+    rusqlite::params_from_iter(params.iter().map(Param::sqlite))
+}
+
+impl writes::Tx for SqliteTx<'_> {
+    /// One at a time, with the rows the writer knows (see [`action`]).
+    fn action(
+        &mut self,
+        writes: &[Write],
+        i: usize,
+        taken: &mut [bool],
+    ) -> Result<(), StorageError> {
+        taken[i] = action(self.c, self.known, &writes[i])?;
+        Ok(())
+    }
+
+    fn exec(&mut self, st: Stmt, params: &[Param<'_>]) -> Result<u64, StorageError> {
+        self.statement(st)?
+            .execute(sqlite_params(params))
+            .map(|n| n as u64)
+            .map_err(err)
+    }
+
+    fn texts(
+        &mut self,
+        st: Stmt,
+        params: &[Param<'_>],
+    ) -> Result<Vec<Vec<Option<String>>>, StorageError> {
+        let mut s = self.statement(st)?;
+        let columns = s.column_count();
+        let rows = s
+            .query_map(sqlite_params(params), |r| {
+                (0..columns).map(|i| r.get(i)).collect()
+            })
+            .map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
+    }
+
+    fn reals(&mut self, st: Stmt, params: &[Param<'_>]) -> Result<Vec<Vec<f64>>, StorageError> {
+        let mut s = self.statement(st)?;
+        let columns = s.column_count();
+        let rows = s
+            .query_map(sqlite_params(params), |r| {
+                (0..columns).map(|i| r.get(i)).collect()
+            })
+            .map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
+    }
+
+    fn row_changed(&mut self, game_id: &str) {
+        self.known.forget(game_id);
+    }
+
+    fn game_made(&mut self, row: &GameRow) {
+        self.known
+            .learn(&row.id, RowFlags::of(row.aborted, &row.status));
+    }
 }
 
 /// Reads what `game_id`'s row holds that an action may change.
@@ -1114,21 +685,12 @@ fn row_flags(c: &Connection, game_id: &str) -> Result<RowFlags, StorageError> {
     .ok_or_else(|| StorageError::conflict(format!("no game {game_id}")))
 }
 
-/// Writes a status; with `at_seq`, only over a stored status at that seq;
-/// with `new_clock`, only if it names another clock than the stored one
-/// (a clock's start is stored once). Returns the number of rows changed.
-fn status_update(
-    c: &Connection,
-    game_id: &str,
-    s: &StatusRow,
-    at_seq: Option<usize>,
-    new_clock: bool,
-) -> Result<usize, StorageError> {
+/// Writes the status an action leaves in its game's row (when the game
+/// ended or its clock moved). Returns the number of rows changed.
+fn status_update(c: &Connection, game_id: &str, s: &StatusRow) -> Result<usize, StorageError> {
     c.prepare_cached(
         "UPDATE games SET seq = ?2, to_act = ?3, outcome = ?4, over = ?5, deadline_key = ?6, \
-             deadline_started_ms = ?7, updated_ms = ?8 WHERE id = ?1 AND (?9 IS NULL OR \
-             MAX(seq, COALESCE((SELECT MAX(idx) + 1 FROM actions WHERE game_id = ?1), 0)) = ?9) \
-             AND (?10 = 0 OR deadline_key IS NOT ?6)",
+             deadline_started_ms = ?7, updated_ms = ?8 WHERE id = ?1",
     )
     .map_err(err)?
     .execute(params![
@@ -1140,8 +702,6 @@ fn status_update(
         s.deadline.as_ref().map(|d| d.key.clone()),
         s.deadline.as_ref().map(|d| d.started_ms),
         s.updated_ms,
-        at_seq.map(|q| q as i64),
-        new_clock
     ])
     .map_err(err)
 }
@@ -1280,10 +840,7 @@ impl Storage for SqliteStorage {
                 .and_then(|mut s| s.query_row([], |r| r.get(0)))
                 .map_err(err)?;
             known.begin(version);
-            let taken = writes
-                .iter()
-                .map(|w| apply(c, known, w))
-                .collect::<Result<Vec<bool>, StorageError>>()?;
+            let taken = writes::apply(&mut SqliteTx { c, known }, writes)?;
             applied = Instant::now();
             c.prepare_cached("COMMIT")
                 .and_then(|mut s| s.execute([]))
@@ -1506,7 +1063,8 @@ impl Storage for SqliteStorage {
 }
 
 // The queries that find games by something other than their id. Each has
-// an index that holds just the rows it looks for (see `migration_5`): a
+// an index that holds just the rows it looks for (see version 5 in
+// `migrations`): a
 // partial index serves a query only if the query's own terms imply the
 // index's condition (`public = 1` written as such, `player = ?` implying
 // `player IS NOT NULL`), which `the_listings_use_their_indexes` checks.
@@ -1684,8 +1242,8 @@ mod tests {
         s.conn
             .execute_batch("CREATE TABLE old_actions AS SELECT * FROM actions; DROP TABLE actions;")
             .unwrap();
-        migration_1(&s.conn).unwrap();
-        migration_2(&s.conn).unwrap();
+        super::super::migrations::sqlite_1(&s.conn).unwrap();
+        super::super::migrations::sqlite_2(&s.conn).unwrap();
         s.conn
             .execute_batch(
                 "INSERT INTO actions SELECT * FROM old_actions;
