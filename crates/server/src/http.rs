@@ -65,6 +65,18 @@ pub(crate) fn router(hub: Hub) -> Router {
             "/api/puzzles/{id}/verdict",
             get(crate::http_puzzles::verdict),
         )
+        .route(
+            "/api/puzzles/{id}/results",
+            get(crate::http_puzzles::results),
+        )
+        .route(
+            "/api/puzzles/{id}/challenge",
+            post(crate::http_puzzles::challenge),
+        )
+        .route(
+            "/api/challenges/{id}",
+            get(crate::http_puzzles::get_challenge),
+        )
         .route("/api/daily", get(crate::http_puzzles::daily))
         .route("/api/word-lists", post(upload_word_list))
         .route("/api/word-lists/{id}", get(get_word_list))
@@ -122,7 +134,8 @@ async fn meter(State(hub): State<Hub>, mut req: Request, next: axum::middleware:
     let kind = if post
         && (path == "/api/games"
             || path.ends_with("/rematch")
-            || (path.starts_with("/api/puzzles/") && path.ends_with("/play")))
+            || (path.starts_with("/api/puzzles/")
+                && (path.ends_with("/play") || path.ends_with("/challenge"))))
     {
         Kind::Create
     } else if post && path == "/api/word-lists" {

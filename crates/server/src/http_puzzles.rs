@@ -8,6 +8,7 @@ use crate::extract::{Path, Query};
 use crate::http::Body;
 use crate::hub::{Hub, NewGameSpec};
 use crate::puzzles::{date_of, day_at, day_of, Offered};
+use crate::storage::{ChallengeRow, PlaysQuery, PuzzlePlayRow, Write};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -173,10 +174,47 @@ pub(crate) async fn get_puzzle(
 pub(crate) struct PlayReq {
     name: Option<String>,
     player: Option<String>,
+    /// Played as today's challenge: one try each.
+    #[serde(default)]
+    daily: bool,
+    /// Played through a friend's challenge.
+    challenge: Option<String>,
+}
+
+/// Who plays: an account, else a guest by its player key.
+fn who(account: &Option<String>, player: &Option<String>) -> Option<String> {
+    match (account, player) {
+        (Some(a), _) => Some(format!("a:{a}")),
+        (None, Some(p)) => Some(format!("g:{p}")),
+        (None, None) => None,
+    }
+}
+
+/// The answer of `play` for the game `game_id` made for `o`.
+async fn played(hub: &Hub, o: &Offered, game_id: &str, again: bool) -> Result<Response, ApiError> {
+    let stub = hub.stub(game_id).await?;
+    let summary = stub.summary().await?;
+    let token = stub.seat_token(o.puzzle.seat).await?;
+    Ok((
+        if again {
+            StatusCode::OK
+        } else {
+            StatusCode::CREATED
+        },
+        Json(json!({
+            "puzzle": about(o, hub),
+            "game": summary,
+            "you": {"seat": o.puzzle.seat, "token": token},
+            "again": again,
+        })),
+    )
+        .into_response())
 }
 
 /// `POST /api/puzzles/{id}/play`: a game at the puzzle's position, the
-/// caller in the solving seat and the best computer player in the others.
+/// caller in the solving seat and the best computer player in the others;
+/// as today's challenge (`daily`), one try each: asked again, the same
+/// game.
 pub(crate) async fn play(
     State(hub): State<Hub>,
     client: crate::limits::Client,
@@ -188,10 +226,68 @@ pub(crate) async fn play(
         .settings()
         .puzzles
         .get(&id)
-        .ok_or_else(|| unknown_puzzle(&id))?;
+        .ok_or_else(|| unknown_puzzle(&id))?
+        .clone();
     let player = crate::http::check_player(req.player)?;
     let name = crate::http::check_name(req.name)?;
     let account = crate::accounts::current(hub.store(), &headers).await?;
+    let who = who(&account, &player);
+    let day = today(&hub);
+    let daily = if req.daily {
+        if !hub.settings().puzzles.is_daily(day, &id) {
+            return Err(ApiError::bad_json(format!(
+                "daily: puzzle {id} is not one of today's challenges ({}; GET /api/daily lists them)",
+                date_of(day)
+            )));
+        }
+        let Some(who) = who.clone() else {
+            return Err(ApiError::bad_json(
+                "daily: the day's challenge is one try each: log in, or send your player key (player)",
+            ));
+        };
+        let query = PlaysQuery {
+            puzzle_id: Some(id.clone()),
+            day: Some(day),
+            who: Some(who),
+            ..PlaysQuery::default()
+        };
+        let tried = hub
+            .store()
+            .read(move |s| s.puzzle_plays(&query, None, 1))
+            .await?;
+        if let Some(first) = tried.first() {
+            return played(&hub, &o, &first.game_id, true).await;
+        }
+        Some(day)
+    } else {
+        None
+    };
+    let challenge = match req.challenge.filter(|c| !c.is_empty()) {
+        None => None,
+        Some(c) => {
+            let shown: String = c.chars().take(40).collect();
+            let key = c.clone();
+            let row = if c.len() <= 64 {
+                hub.store().read(move |s| s.challenge(&key)).await?
+            } else {
+                None
+            };
+            match row {
+                Some(r) if r.puzzle_id == id => Some(r.id),
+                Some(_) => {
+                    return Err(ApiError::bad_json(format!(
+                        "challenge: {shown} is a challenge of another puzzle"
+                    )))
+                }
+                None => {
+                    return Err(ApiError::new(
+                        Code::UnknownPuzzle,
+                        format!("challenge: no challenge {shown:?}"),
+                    ))
+                }
+            }
+        }
+    };
     let p = &o.puzzle;
     let start = start_moves(&p.record)
         .map_err(|e| ApiError::new(Code::Internal, format!("puzzle {id}: {e}")))?;
@@ -213,29 +309,48 @@ pub(crate) async fn play(
                 .map(|s| (s, Level::Best))
                 .collect(),
             open_seats: Vec::new(),
-            take_seat: Some((p.seat, name, player)),
+            take_seat: Some((p.seat, name.clone(), player.clone())),
             rematch_of: None,
             start: Some(start),
             time_control: Default::default(),
             rated: false,
-            account,
+            account: account.clone(),
             client: Some(client.0),
         })
         .await?;
-    let token = created
-        .tokens
-        .iter()
-        .find(|(s, _)| *s == p.seat)
-        .map(|(_, t)| t.clone());
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({
-            "puzzle": about(o, &hub),
-            "game": created.summary,
-            "you": {"seat": p.seat, "token": token},
-        })),
-    )
-        .into_response())
+    if let Some(who) = who {
+        let row = PuzzlePlayRow {
+            game_id: created.id.clone(),
+            puzzle_id: id.clone(),
+            day: daily,
+            challenge,
+            who: who.clone(),
+            name: account.clone().or(name),
+            created_ms: hub.settings().games.time.now_ms(),
+            solved: None,
+            complete: false,
+            why: None,
+            rating: None,
+        };
+        let taken = hub.store().commit(vec![Write::PuzzlePlay { row }]).await?;
+        if taken.first() != Some(&true) {
+            // Another request of the same player made the day's try first.
+            let query = PlaysQuery {
+                puzzle_id: Some(id.clone()),
+                day: daily,
+                who: Some(who),
+                ..PlaysQuery::default()
+            };
+            let tried = hub
+                .store()
+                .read(move |s| s.puzzle_plays(&query, None, 1))
+                .await?;
+            if let Some(first) = tried.first() {
+                return played(&hub, &o, &first.game_id, true).await;
+            }
+        }
+    }
+    played(&hub, &o, &created.id, false).await
 }
 
 /// The moves of a puzzle's record, as the game's start.
@@ -284,19 +399,36 @@ pub(crate) async fn verdict(
         .ok_or_else(|| ApiError::not_found(&q.game))?;
     let p = &o.puzzle;
     let start = start_moves(&p.record).map_err(|e| ApiError::new(Code::Internal, e))?;
-    let played_from_it = stored.row.game == p.game
-        && stored.row.config.value() == p.record["config"]
-        && Some(stored.row.seed) == p.record["seed"].as_u64()
-        && stored.actions.len() >= start.len()
-        && stored
-            .actions
-            .iter()
-            .zip(&start)
-            .all(|(a, (actor, action))| {
-                serde_json::from_value::<Actor>(a.actor.clone()).ok() == Some(*actor)
-                    && &a.action == action
-            });
-    if !played_from_it {
+    let game = q.game.clone();
+    let play = hub
+        .store()
+        .read(move |s| s.puzzle_play(&game))
+        .await?
+        .filter(|play| play.puzzle_id == id && stored.actions.len() >= start.len());
+    // A game made by `play` without a player key nor an account has no
+    // row: it is judged all the same, and nothing is kept of it.
+    let made_for_it = play.is_some()
+        || (stored.row.game == p.game
+            && stored.row.config.value() == p.record["config"]
+            && Some(stored.row.seed) == p.record["seed"].as_u64()
+            && stored.actions.len() >= start.len()
+            && stored
+                .actions
+                .iter()
+                .zip(&start)
+                .all(|(a, (actor, action))| {
+                    serde_json::from_value::<Actor>(a.actor.clone()).ok() == Some(*actor)
+                        && &a.action == action
+                })
+            && hub
+                .store()
+                .read({
+                    let game = q.game.clone();
+                    move |s| s.puzzle_play(&game)
+                })
+                .await?
+                .is_none());
+    if !made_for_it {
         return Err(ApiError::bad_json(format!(
             "game: {} was not made from puzzle {id} (POST /api/puzzles/{id}/play makes one)",
             q.game
@@ -358,9 +490,45 @@ pub(crate) async fn verdict(
         Answer::FirstMoveThenWin => solving.is_some() && over && won,
         _ => solving.is_some(),
     };
+    // The verdict is kept once it is final: the first answer stands, and
+    // an account's first try of the puzzle moves both ratings.
+    let mut rating = play.as_ref().and_then(|p| p.rating);
+    if let (Some(play), true) = (&play, settled) {
+        let why = last.map(|j| j.why.clone()).unwrap_or_default();
+        let mut writes = Vec::new();
+        if play.solved.is_none() || (complete && !play.complete) {
+            writes.push(Write::PuzzleJudged {
+                game_id: q.game.clone(),
+                solved: solving.is_some(),
+                complete,
+                why,
+            });
+        }
+        if let (Some(account), None) = (play.who.strip_prefix("a:"), play.rating) {
+            writes.push(Write::PuzzleRate {
+                game_id: q.game.clone(),
+                account: account.to_string(),
+                puzzle_id: id.clone(),
+                puzzle_first: hub.settings().puzzles.first_rating_of(&o),
+                at_ms: hub.settings().games.time.now_ms(),
+            });
+        }
+        if !writes.is_empty() {
+            hub.store().commit(writes).await?;
+            let game = q.game.clone();
+            let again = hub.store().read(move |s| s.puzzle_play(&game)).await?;
+            rating = again.and_then(|p| p.rating);
+        }
+    }
     Ok(Json(json!({
         "puzzle": about(&o, &hub),
         "game": q.game,
+        "daily": play.as_ref().and_then(|p| p.day).map(date_of),
+        "challenge": play.as_ref().and_then(|p| p.challenge.clone()),
+        "rating": rating.map(|(before, after)| json!({
+            "before": before.round() as i64,
+            "after": after.round() as i64,
+        })),
         "tries": judged.len(),
         "answered": settled,
         "solved": solving.is_some(),
@@ -370,4 +538,157 @@ pub(crate) async fn verdict(
         "won": won,
         "complete": complete,
     })))
+}
+
+/// The most plays a comparison reads.
+const MOST_PLAYS: usize = 2_000;
+
+/// What a list of plays adds up to, and (`names`) who played, newest
+/// first: a friend's challenge shows everyone; a day's challenge shows
+/// only the counts.
+fn compared(plays: &[PuzzlePlayRow], names: bool) -> Value {
+    let answered = plays.iter().filter(|p| p.solved.is_some()).count();
+    let solved = plays.iter().filter(|p| p.solved == Some(true)).count();
+    let complete = plays.iter().filter(|p| p.complete).count();
+    let mut v = json!({
+        "played": plays.len(),
+        "answered": answered,
+        "solved": solved,
+        "complete": complete,
+        "more": plays.len() >= MOST_PLAYS,
+    });
+    if names {
+        v["plays"] = plays
+            .iter()
+            .take(100)
+            .map(|p| {
+                json!({
+                    "name": p.name,
+                    "account": p.who.strip_prefix("a:"),
+                    "solved": p.solved,
+                    "complete": p.complete,
+                    "why": p.why,
+                    "created_ms": p.created_ms,
+                })
+            })
+            .collect();
+    }
+    v
+}
+
+#[derive(Deserialize)]
+pub(crate) struct ResultsQuery {
+    date: Option<String>,
+}
+
+/// `GET /api/puzzles/{id}/results[?date=YYYY-MM-DD]`: how a day's
+/// challenge went for everyone (today's without a date): how many played,
+/// answered, solved it.
+pub(crate) async fn results(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Query(q): Query<ResultsQuery>,
+) -> Result<Json<Value>, ApiError> {
+    hub.settings()
+        .puzzles
+        .get(&id)
+        .ok_or_else(|| unknown_puzzle(&id))?;
+    let day = match q.date.as_deref() {
+        None | Some("") => today(&hub),
+        Some(d) => day_of(d).map_err(|e| ApiError::bad_json(format!("date: {e}")))?,
+    };
+    let query = PlaysQuery {
+        puzzle_id: Some(id.clone()),
+        day: Some(day),
+        ..PlaysQuery::default()
+    };
+    let plays = hub
+        .store()
+        .read(move |s| s.puzzle_plays(&query, None, MOST_PLAYS))
+        .await?;
+    let mut v = compared(&plays, false);
+    v["date"] = json!(date_of(day));
+    v["puzzle"] = json!(id);
+    Ok(Json(v))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ChallengeReq {
+    name: Option<String>,
+}
+
+/// `POST /api/puzzles/{id}/challenge`: a friend's challenge: a link that
+/// gives the puzzle to anyone, and one page that compares everyone who
+/// played it.
+pub(crate) async fn challenge(
+    State(hub): State<Hub>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Body(req): Body<ChallengeReq>,
+) -> Result<Response, ApiError> {
+    hub.settings()
+        .puzzles
+        .get(&id)
+        .ok_or_else(|| unknown_puzzle(&id))?;
+    let name = crate::http::check_name(req.name)?;
+    let account = crate::accounts::current(hub.store(), &headers).await?;
+    let row = ChallengeRow {
+        id: crate::hub::new_token()[..16].to_string(),
+        puzzle_id: id,
+        by_name: account.or(name),
+        created_ms: hub.settings().games.time.now_ms(),
+    };
+    let cid = row.id.clone();
+    let taken = hub
+        .store()
+        .commit(vec![Write::NewChallenge { row }])
+        .await?;
+    if taken.first() != Some(&true) {
+        return Err(ApiError::new(
+            Code::Busy,
+            "that challenge id was just taken; ask again",
+        ));
+    }
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"challenge": cid, "url": format!("/puzzles/c/{cid}")})),
+    )
+        .into_response())
+}
+
+/// `GET /api/challenges/{id}`: a friend's challenge: its puzzle, who made
+/// it, and everyone who played it.
+pub(crate) async fn get_challenge(
+    State(hub): State<Hub>,
+    Path(cid): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let shown: String = cid.chars().take(40).collect();
+    let missing = || ApiError::new(Code::UnknownPuzzle, format!("no challenge {shown:?}"));
+    if cid.len() > 64 {
+        return Err(missing());
+    }
+    let key = cid.clone();
+    let row = hub
+        .store()
+        .read(move |s| s.challenge(&key))
+        .await?
+        .ok_or_else(missing)?;
+    let o = hub
+        .settings()
+        .puzzles
+        .get(&row.puzzle_id)
+        .ok_or_else(|| unknown_puzzle(&row.puzzle_id))?;
+    let query = PlaysQuery {
+        challenge: Some(row.id.clone()),
+        ..PlaysQuery::default()
+    };
+    let plays = hub
+        .store()
+        .read(move |s| s.puzzle_plays(&query, None, MOST_PLAYS))
+        .await?;
+    let mut v = compared(&plays, true);
+    v["challenge"] = json!({"id": row.id, "by": row.by_name, "created_ms": row.created_ms});
+    v["puzzle"] = about(o, &hub);
+    Ok(Json(v))
 }

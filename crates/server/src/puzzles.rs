@@ -51,6 +51,8 @@ pub(crate) struct Set {
     pub members: Vec<usize>,
     /// Whether it has a daily challenge.
     pub daily: bool,
+    /// The median of its puzzles' proof sizes (see [`first_rating`]).
+    pub median_proof: u64,
 }
 
 /// The server's puzzles (cheap to clone: shared).
@@ -172,12 +174,22 @@ impl Puzzles {
                     game: puzzle.game.clone(),
                     kind: kind.clone(),
                     members: Vec::new(),
+                    median_proof: 0,
                 });
                 inner.sets.len() - 1
             });
             inner.sets[set].members.push(inner.all.len());
             inner.by_id.insert(id.clone(), inner.all.len());
             inner.all.push(Offered { id, puzzle, kind });
+        }
+        for set in &mut inner.sets {
+            let mut sizes: Vec<u64> = set
+                .members
+                .iter()
+                .map(|&p| inner.all[p].puzzle.proof_size)
+                .collect();
+            sizes.sort_unstable();
+            set.median_proof = sizes.get(sizes.len() / 2).copied().unwrap_or(1);
         }
         Ok(Puzzles {
             inner: Arc::new(inner),
@@ -223,6 +235,22 @@ impl Puzzles {
 
     pub(crate) fn sets(&self) -> &[Set] {
         &self.inner.sets
+    }
+
+    /// A puzzle's rating before anyone played it (see [`first_rating`]).
+    pub(crate) fn first_rating_of(&self, o: &Offered) -> crate::ratings::Rating {
+        let median = self
+            .inner
+            .sets
+            .iter()
+            .find(|s| s.game == o.puzzle.game && s.kind.name == o.kind.name)
+            .map_or(1, |s| s.median_proof);
+        first_rating(o.puzzle.proof_size, median)
+    }
+
+    /// Whether `id` is one of the day's challenges.
+    pub(crate) fn is_daily(&self, day: i64, id: &str) -> bool {
+        self.daily(day).iter().any(|c| c.puzzle.id == id)
     }
 
     pub(crate) fn get(&self, id: &str) -> Option<&Offered> {

@@ -229,6 +229,10 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
             get(|_: Path<String>| async { serve("play.html") }),
         )
         .route("/puzzles", get(|| async { serve("puzzles.html") }))
+        .route(
+            "/puzzles/c/{id}",
+            get(|_: Path<String>| async { serve("puzzles.html") }),
+        )
         .route("/account", get(|| async { serve("account.html") }))
         .route("/leaderboard", get(|| async { serve("account.html") }))
         .route(

@@ -90,6 +90,26 @@ impl Storage for Flaky {
     fn game_rating_changes(&mut self, game_id: &str) -> Result<Vec<RatingChangeRow>, StorageError> {
         self.inner.game_rating_changes(game_id)
     }
+    fn puzzle_plays(
+        &mut self,
+        query: &parlor_server::storage::PlaysQuery,
+        game_id: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<parlor_server::storage::PuzzlePlayRow>, StorageError> {
+        self.inner.puzzle_plays(query, game_id, limit)
+    }
+    fn challenge(
+        &mut self,
+        id: &str,
+    ) -> Result<Option<parlor_server::storage::ChallengeRow>, StorageError> {
+        self.inner.challenge(id)
+    }
+    fn puzzle_rating(
+        &mut self,
+        subject: &str,
+    ) -> Result<Option<(parlor_server::ratings::Rating, i64)>, StorageError> {
+        self.inner.puzzle_rating(subject)
+    }
     fn by_account(
         &mut self,
         username: &str,

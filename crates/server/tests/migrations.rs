@@ -6,6 +6,9 @@ mod common;
 
 use parlor_server::storage::{DbUrl, PgStorage, SqliteStorage, Store};
 
+/// The newest schema version: every migration, recorded.
+const NEWEST: i64 = 8;
+
 fn versions_pg(url: &str) -> Vec<i64> {
     let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
     c.query(
@@ -40,7 +43,7 @@ fn processes_starting_together_on_an_empty_postgres_all_start() {
                 panic!("round {round}: opener {i} failed: {e}");
             }
         }
-        assert_eq!(versions_pg(&url), (1..=7).collect::<Vec<i64>>());
+        assert_eq!(versions_pg(&url), (1..=NEWEST).collect::<Vec<i64>>());
     }
 }
 
@@ -61,7 +64,7 @@ fn a_database_from_before_versions_keeps_its_games() {
         let mut s = common::open(&db);
         let g = s.load("old1").unwrap().expect("the game survived");
         assert_eq!(g.seats.len(), 2);
-        assert_eq!(versions(&db), (1..=7).collect::<Vec<i64>>());
+        assert_eq!(versions(&db), (1..=NEWEST).collect::<Vec<i64>>());
         // Opening again changes nothing.
         drop(s);
         let mut s = common::open(&db);
@@ -169,7 +172,7 @@ fn an_sqlite_file_of_version_1_is_upgraded_to_statuses_in_the_actions() {
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .unwrap();
-    assert_eq!((version, row_seq), (7, 1));
+    assert_eq!((version, row_seq), (NEWEST, 1));
 }
 
 /// Version 3 (accounts, ratings): a database of version 2, games and
@@ -219,7 +222,7 @@ fn a_database_of_version_2_is_upgraded_to_accounts_in_place() {
             .unwrap();
         assert_eq!(taken, vec![true, false], "one account per name, any case");
         assert_eq!(s.account("aNN").unwrap().unwrap().username, "Ann");
-        assert_eq!(versions(&db), (1..=7).collect::<Vec<i64>>());
+        assert_eq!(versions(&db), (1..=NEWEST).collect::<Vec<i64>>());
     }
 }
 
@@ -273,7 +276,7 @@ fn accounts_that_looked_alike_before_skeletons_keep_working() {
             .commit(&[account("LilIyO", 4), account("lilly0", 5), account("Cy", 6)])
             .unwrap();
         assert_eq!(taken, vec![false, false, true], "{db:?}");
-        assert_eq!(versions(&db), (1..=7).collect::<Vec<i64>>());
+        assert_eq!(versions(&db), (1..=NEWEST).collect::<Vec<i64>>());
     }
 }
 
@@ -388,7 +391,11 @@ fn a_postgres_database_of_the_former_numbering_keeps_everything() {
         }
         back_to_old_postgres(url, old);
         let mut s = common::open(&db);
-        assert_eq!(versions(&db), (1..=7).collect::<Vec<i64>>(), "from {old}");
+        assert_eq!(
+            versions(&db),
+            (1..=NEWEST).collect::<Vec<i64>>(),
+            "from {old}"
+        );
         let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
         let unnamed: i64 = c
             .query_one(
@@ -425,6 +432,6 @@ fn a_postgres_database_of_the_former_numbering_keeps_everything() {
         // Renumbered once: opening again changes nothing.
         drop(s);
         drop(common::open(&db));
-        assert_eq!(versions(&db), (1..=7).collect::<Vec<i64>>());
+        assert_eq!(versions(&db), (1..=NEWEST).collect::<Vec<i64>>());
     }
 }

@@ -346,3 +346,232 @@ async fn a_puzzle_is_played_as_a_game_and_its_answer_judged_by_the_solver() {
     assert_ne!(n["id"], id.as_str());
     server.stop().await;
 }
+
+async fn as_account(
+    addr: std::net::SocketAddr,
+    cookie: &str,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let origin = format!("http://{addr}");
+    parlor_server::client::http(
+        addr,
+        method,
+        path,
+        body.as_ref(),
+        &[("Cookie", cookie), ("Origin", &origin)],
+    )
+    .await
+    .unwrap()
+}
+
+/// The day's Sprouts challenge, its answer and a refuted move.
+fn todays_sprouts() -> (Puzzle, String, String) {
+    let set = shipped("sprouts-normal-5");
+    let place = parlor_core::of_the_day(
+        day_of("2026-11-29").unwrap(),
+        "sprouts",
+        "normal-5",
+        set.len(),
+    )
+    .unwrap();
+    let p = set[place].clone();
+    let (right, wrong, _) = right_and_wrong(&p);
+    (p, right, wrong)
+}
+
+async fn daily_tries_ratings_and_challenges(db: DbUrl) {
+    let time = TimeSource::manual(noon("2026-11-29"));
+    let server = serve(&db, &time, puzzles()).await;
+    let addr = server.addr();
+    let (p, right, wrong) = todays_sprouts();
+    let id = puzzle_id(&p);
+    let key_a = "guest-a-0123456789abcdef";
+    let key_b = "guest-b-0123456789abcdef";
+
+    // One try of the day's challenge each: asked again, the same game.
+    let daily = |key: &str| json!({"name": "Ann", "player": key, "daily": true});
+    let (status, first) = post(addr, &format!("/api/puzzles/{id}/play"), daily(key_a)).await;
+    assert_eq!(status, 201, "{first}");
+    let game_a = first["game"]["id"].as_str().unwrap().to_string();
+    let token_a = first["you"]["token"].as_str().unwrap().to_string();
+    let (status, again) = post(addr, &format!("/api/puzzles/{id}/play"), daily(key_a)).await;
+    assert_eq!(
+        (status, again["again"].as_bool()),
+        (200, Some(true)),
+        "{again}"
+    );
+    assert_eq!(again["game"]["id"], game_a.as_str());
+    assert_eq!(again["you"]["token"], token_a.as_str());
+    // Another player has a try of their own; a puzzle that is not today's
+    // is not a daily try; a guest without a key has no daily try.
+    let (status, other) = post(addr, &format!("/api/puzzles/{id}/play"), daily(key_b)).await;
+    assert_eq!(status, 201, "{other}");
+    let game_b = other["game"]["id"].as_str().unwrap().to_string();
+    let token_b = other["you"]["token"].as_str().unwrap().to_string();
+    assert_ne!(game_a, game_b);
+    let not_today = shipped("sprouts-normal-5")
+        .iter()
+        .map(puzzle_id)
+        .find(|x| *x != id)
+        .unwrap();
+    let (status, e) = post(
+        addr,
+        &format!("/api/puzzles/{not_today}/play"),
+        daily(key_a),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not one of today's challenges"),
+        "{e}"
+    );
+    let (status, e) = post(
+        addr,
+        &format!("/api/puzzles/{id}/play"),
+        json!({"daily": true}),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("player key"),
+        "{e}"
+    );
+
+    // A answers wrongly, B rightly: the day's results count both.
+    for (game, token, mv) in [(&game_a, &token_a, &wrong), (&game_b, &token_b, &right)] {
+        let (status, moved) = post(
+            addr,
+            &format!("/api/games/{game}/actions"),
+            json!({"token": token, "action": mv}),
+        )
+        .await;
+        assert_eq!(status, 200, "{moved}");
+        let v = verdict(addr, &id, game).await;
+        assert_eq!(v["daily"], "2026-11-29", "{v}");
+        assert_eq!(v["solved"], mv == &right, "{v}");
+        assert!(v["rating"].is_null(), "guests play unrated: {v}");
+    }
+    let (status, results) = get(addr, &format!("/api/puzzles/{id}/results")).await;
+    assert_eq!(status, 200, "{results}");
+    assert_eq!(
+        (
+            results["played"].as_u64(),
+            results["answered"].as_u64(),
+            results["solved"].as_u64()
+        ),
+        (Some(2), Some(2), Some(1)),
+        "{results}"
+    );
+    assert!(
+        results.get("plays").is_none(),
+        "a day's results name nobody: {results}"
+    );
+
+    // An account's first try moves its puzzle rating (down, for a wrong
+    // answer), and the puzzle's; a second try of that puzzle does not.
+    let cookie = sign_up(addr, "puzzler").await;
+    let play_url = format!("/api/puzzles/{id}/play");
+    let mut ratings = Vec::new();
+    for mv in [&wrong, &right] {
+        let (status, made) = as_account(addr, &cookie, "POST", &play_url, Some(json!({}))).await;
+        assert_eq!(status, 201, "{made}");
+        let game = made["game"]["id"].as_str().unwrap().to_string();
+        let token = made["you"]["token"].as_str().unwrap().to_string();
+        let (status, moved) = as_account(
+            addr,
+            &cookie,
+            "POST",
+            &format!("/api/games/{game}/actions"),
+            Some(json!({"token": token, "action": mv})),
+        )
+        .await;
+        assert_eq!(status, 200, "{moved}");
+        ratings.push(verdict(addr, &id, &game).await["rating"].clone());
+    }
+    assert_eq!(ratings[0]["before"], 1500, "{ratings:?}");
+    assert!(ratings[0]["after"].as_i64().unwrap() < 1500, "{ratings:?}");
+    assert!(ratings[1].is_null(), "a second try is unrated: {ratings:?}");
+
+    // A friend's challenge: a link anyone plays; one page compares them.
+    let (status, made) = post(
+        addr,
+        &format!("/api/puzzles/{id}/challenge"),
+        json!({"name": "Ann"}),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let cid = made["challenge"].as_str().unwrap().to_string();
+    for (key, mv, name) in [(key_a, &right, "Ann"), (key_b, &wrong, "Bea")] {
+        let (status, made) = post(
+            addr,
+            &play_url,
+            json!({"name": name, "player": key, "challenge": cid}),
+        )
+        .await;
+        assert_eq!(status, 201, "{made}");
+        let game = made["game"]["id"].as_str().unwrap();
+        let token = made["you"]["token"].as_str().unwrap();
+        post(
+            addr,
+            &format!("/api/games/{game}/actions"),
+            json!({"token": token, "action": mv}),
+        )
+        .await;
+        assert_eq!(verdict(addr, &id, game).await["challenge"], cid.as_str());
+    }
+    let (status, compared) = get(addr, &format!("/api/challenges/{cid}")).await;
+    assert_eq!(status, 200, "{compared}");
+    assert_eq!(compared["challenge"]["by"], "Ann");
+    assert_eq!(compared["puzzle"]["id"], id.as_str());
+    let mut who: Vec<(String, bool)> = compared["plays"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_string(),
+                p["solved"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    who.sort();
+    assert_eq!(who, [("Ann".to_string(), true), ("Bea".to_string(), false)]);
+    // A challenge of another puzzle, or none, is refused.
+    let (status, e) = post(
+        addr,
+        &format!("/api/puzzles/{not_today}/play"),
+        json!({"player": key_a, "challenge": cid}),
+    )
+    .await;
+    assert_eq!(status, 400, "{e}");
+    let (status, e) = get(addr, "/api/challenges/nope").await;
+    assert_eq!(
+        (status, e["error"]["code"].as_str()),
+        (404, Some("unknown_puzzle"))
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_day_s_challenge_is_one_try_each_rated_for_accounts_and_challenges_compare_on_sqlite() {
+    daily_tries_ratings_and_challenges(sqlite_url("puzzles-tries")).await;
+}
+
+#[tokio::test]
+async fn the_day_s_challenge_is_one_try_each_rated_for_accounts_and_challenges_compare_on_postgres()
+{
+    let fresh = tokio::task::spawn_blocking(|| pg_fresh_db("puzzles_tries"));
+    let Some(db) = fresh.await.unwrap() else {
+        eprintln!("no PostgreSQL: skipped");
+        return;
+    };
+    daily_tries_ratings_and_challenges(db).await;
+}

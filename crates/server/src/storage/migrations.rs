@@ -70,7 +70,7 @@ pub(super) struct Migration {
 }
 
 /// The newest schema version this program knows.
-pub(super) const SCHEMA_VERSION: i64 = 7;
+pub(super) const SCHEMA_VERSION: i64 = 8;
 
 /// The schema's migrations, oldest first.
 pub(super) const MIGRATIONS: &[Migration] = &[
@@ -167,6 +167,88 @@ pub(super) const MIGRATIONS: &[Migration] = &[
                  expires_at TIMESTAMPTZ NOT NULL
              );
              CREATE INDEX IF NOT EXISTS leases_owner ON leases (owner);",
+        ),
+    },
+    // Puzzles (see `crate::puzzles`): each game made for a puzzle, who
+    // played it and its verdict (one try of a day's challenge each, by the
+    // unique index), friends' challenges, and puzzle ratings of accounts
+    // (`a:NAME`) and of puzzles (`p:ID`). The same tables on both, in each
+    // dialect's types; `IF NOT EXISTS`, as every step, so that a database
+    // whose recorded versions were lost is brought up to date again.
+    Migration {
+        version: 8,
+        name: "puzzles",
+        sqlite: Step::Sql(
+            "CREATE TABLE IF NOT EXISTS puzzle_plays (
+                 game_id TEXT PRIMARY KEY,
+                 puzzle_id TEXT NOT NULL,
+                 day INTEGER,
+                 challenge TEXT,
+                 who TEXT NOT NULL,
+                 name TEXT,
+                 created_ms INTEGER NOT NULL,
+                 solved BOOLEAN,
+                 complete BOOLEAN NOT NULL DEFAULT FALSE,
+                 why TEXT,
+                 rating_before REAL,
+                 rating_after REAL
+             );
+             CREATE UNIQUE INDEX IF NOT EXISTS puzzle_plays_one_daily_try ON puzzle_plays (puzzle_id, day, who)
+                 WHERE day IS NOT NULL;
+             CREATE INDEX IF NOT EXISTS puzzle_plays_of_puzzle ON puzzle_plays (puzzle_id, created_ms);
+             CREATE INDEX IF NOT EXISTS puzzle_plays_of_challenge ON puzzle_plays (challenge, created_ms)
+                 WHERE challenge IS NOT NULL;
+             CREATE INDEX IF NOT EXISTS puzzle_plays_of_player ON puzzle_plays (who, created_ms);
+             CREATE TABLE IF NOT EXISTS puzzle_challenges (
+                 id TEXT PRIMARY KEY,
+                 puzzle_id TEXT NOT NULL,
+                 by_name TEXT,
+                 created_ms INTEGER NOT NULL
+             );
+             CREATE TABLE IF NOT EXISTS puzzle_ratings (
+                 subject TEXT PRIMARY KEY,
+                 rating REAL NOT NULL,
+                 rd REAL NOT NULL,
+                 volatility REAL NOT NULL,
+                 tries INTEGER NOT NULL,
+                 updated_ms INTEGER NOT NULL
+             );",
+        ),
+        postgres: Step::Sql(
+            "CREATE TABLE IF NOT EXISTS puzzle_plays (
+                 game_id TEXT PRIMARY KEY,
+                 puzzle_id TEXT NOT NULL,
+                 day BIGINT,
+                 challenge TEXT,
+                 who TEXT NOT NULL,
+                 name TEXT,
+                 created_ms BIGINT NOT NULL,
+                 solved BOOLEAN,
+                 complete BOOLEAN NOT NULL DEFAULT FALSE,
+                 why TEXT,
+                 rating_before DOUBLE PRECISION,
+                 rating_after DOUBLE PRECISION
+             );
+             CREATE UNIQUE INDEX IF NOT EXISTS puzzle_plays_one_daily_try ON puzzle_plays (puzzle_id, day, who)
+                 WHERE day IS NOT NULL;
+             CREATE INDEX IF NOT EXISTS puzzle_plays_of_puzzle ON puzzle_plays (puzzle_id, created_ms);
+             CREATE INDEX IF NOT EXISTS puzzle_plays_of_challenge ON puzzle_plays (challenge, created_ms)
+                 WHERE challenge IS NOT NULL;
+             CREATE INDEX IF NOT EXISTS puzzle_plays_of_player ON puzzle_plays (who, created_ms);
+             CREATE TABLE IF NOT EXISTS puzzle_challenges (
+                 id TEXT PRIMARY KEY,
+                 puzzle_id TEXT NOT NULL,
+                 by_name TEXT,
+                 created_ms BIGINT NOT NULL
+             );
+             CREATE TABLE IF NOT EXISTS puzzle_ratings (
+                 subject TEXT PRIMARY KEY,
+                 rating DOUBLE PRECISION NOT NULL,
+                 rd DOUBLE PRECISION NOT NULL,
+                 volatility DOUBLE PRECISION NOT NULL,
+                 tries BIGINT NOT NULL,
+                 updated_ms BIGINT NOT NULL
+             );",
         ),
     },
 ];

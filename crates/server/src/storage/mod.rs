@@ -348,6 +348,84 @@ pub struct RatingChangeRow {
     pub after: f64,
 }
 
+/// A puzzle played: the game made for it, who played it (as the day's
+/// challenge or through a friend's challenge), and its verdict once the
+/// server has judged it (see `crate::puzzles`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuzzlePlayRow {
+    /// The game made for the puzzle.
+    pub game_id: String,
+    /// The puzzle's id.
+    pub puzzle_id: String,
+    /// The day (since 1970-01-01, UTC) whose challenge it was played as.
+    pub day: Option<i64>,
+    /// The friend's challenge it was played through.
+    pub challenge: Option<String>,
+    /// Who played it: `a:` and an account's username, or `g:` and a
+    /// guest's player key.
+    pub who: String,
+    /// The name shown for them.
+    pub name: Option<String>,
+    /// When the game was made (ms since the epoch).
+    pub created_ms: i64,
+    /// Whether the answer solved it; `None` until it was judged.
+    pub solved: Option<bool>,
+    /// Solved, and for a puzzle won out, won.
+    pub complete: bool,
+    /// Why, in the game's words.
+    pub why: Option<String>,
+    /// An account's puzzle rating before and after the try (its first try
+    /// of this puzzle only).
+    pub rating: Option<(f64, f64)>,
+}
+
+/// Which puzzle plays to list (each given condition must hold).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlaysQuery {
+    /// Of this puzzle.
+    pub puzzle_id: Option<String>,
+    /// As this day's challenge.
+    pub day: Option<i64>,
+    /// Through this friend's challenge.
+    pub challenge: Option<String>,
+    /// By this player (`a:NAME` or `g:KEY`).
+    pub who: Option<String>,
+}
+
+/// A friend's challenge: a link that gives one puzzle to anyone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChallengeRow {
+    /// Its id (in its link).
+    pub id: String,
+    /// The puzzle.
+    pub puzzle_id: String,
+    /// The name of who made it.
+    pub by_name: Option<String>,
+    /// When (ms since the epoch).
+    pub created_ms: i64,
+}
+
+/// The columns of a puzzle play, in [`PuzzlePlayRow`]'s order.
+pub(crate) const PLAY_COLUMNS: &str = "game_id, puzzle_id, day, challenge, who, name, created_ms, \
+     solved, complete, why, rating_before, rating_after";
+
+/// The puzzle plays of [`Storage::puzzle_plays`], with SQLite's numbered
+/// parameters: ?1 puzzle, ?2 day, ?3 challenge, ?4 who, ?5 game, ?6 limit;
+/// each condition holds where its parameter is NULL.
+pub(crate) fn plays_sql(cast: fn(&str, &str) -> String) -> String {
+    format!(
+        "SELECT {PLAY_COLUMNS} FROM puzzle_plays WHERE ({} IS NULL OR puzzle_id = ?1) \
+         AND ({} IS NULL OR day = ?2) AND ({} IS NULL OR challenge = ?3) \
+         AND ({} IS NULL OR who = ?4) AND ({} IS NULL OR game_id = ?5) \
+         ORDER BY created_ms DESC, game_id LIMIT ?6",
+        cast("?1", "TEXT"),
+        cast("?2", "BIGINT"),
+        cast("?3", "TEXT"),
+        cast("?4", "TEXT"),
+        cast("?5", "TEXT"),
+    )
+}
+
 /// A change to the database. A batch of writes commits in one transaction.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Write {
@@ -499,6 +577,45 @@ pub enum Write {
         /// The game.
         game_id: String,
     },
+    /// A puzzle's game was made for a player. Not taken if the player has
+    /// played that day's challenge already (one try each).
+    PuzzlePlay {
+        /// The play (unjudged).
+        row: PuzzlePlayRow,
+    },
+    /// The verdict on a puzzle's game. Taken only the first time (the
+    /// answer stands), or when a solved puzzle becomes complete (won out).
+    PuzzleJudged {
+        /// The game.
+        game_id: String,
+        /// Whether the answer solved it.
+        solved: bool,
+        /// Solved and, for a puzzle won out, won.
+        complete: bool,
+        /// Why.
+        why: String,
+    },
+    /// Rates a judged try of an account: its puzzle rating and the
+    /// puzzle's change as after a game between the two (see
+    /// `crate::puzzles::after_try`). Taken only once per play, only for
+    /// the account's first judged try of that puzzle.
+    PuzzleRate {
+        /// The game.
+        game_id: String,
+        /// The account's username.
+        account: String,
+        /// The puzzle.
+        puzzle_id: String,
+        /// The puzzle's rating before anyone played it.
+        puzzle_first: crate::ratings::Rating,
+        /// When.
+        at_ms: i64,
+    },
+    /// A friend's challenge. Taken unless its id is taken.
+    NewChallenge {
+        /// The challenge.
+        row: ChallengeRow,
+    },
     /// An uploaded word list (with its text). Taken only if no list with
     /// its id is stored yet and the stored lists' bytes plus its own stay
     /// within `max_total_bytes`.
@@ -522,6 +639,9 @@ impl Write {
             | Write::Claim { game_id, .. } => game_id,
             Write::Rematch { from, .. } => from,
             Write::SeatAccount { game_id, .. } | Write::Rate { game_id } => game_id,
+            Write::PuzzlePlay { row } => &row.game_id,
+            Write::PuzzleJudged { game_id, .. } | Write::PuzzleRate { game_id, .. } => game_id,
+            Write::NewChallenge { row } => &row.id,
             Write::NewAccount { account } => &account.username,
             Write::NewSession { username, .. } => username,
             Write::EndSession { token_hash } => token_hash,
@@ -609,6 +729,28 @@ pub trait Storage: Send {
     /// What a rated game did to its players' ratings (none until it is
     /// rated), in no particular order.
     fn game_rating_changes(&mut self, game_id: &str) -> Result<Vec<RatingChangeRow>, StorageError>;
+    /// The puzzle play of a game, if it was made for a puzzle.
+    fn puzzle_play(&mut self, game_id: &str) -> Result<Option<PuzzlePlayRow>, StorageError> {
+        Ok(self
+            .puzzle_plays(&PlaysQuery::default(), Some(game_id), 1)?
+            .pop())
+    }
+    /// Puzzle plays as `query` asks (and of `game_id` where given), newest
+    /// first, at most `limit`.
+    fn puzzle_plays(
+        &mut self,
+        query: &PlaysQuery,
+        game_id: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<PuzzlePlayRow>, StorageError>;
+    /// A friend's challenge.
+    fn challenge(&mut self, id: &str) -> Result<Option<ChallengeRow>, StorageError>;
+    /// A puzzle rating (`a:NAME` an account's, `p:ID` a puzzle's) and the
+    /// tries it counts.
+    fn puzzle_rating(
+        &mut self,
+        subject: &str,
+    ) -> Result<Option<(crate::ratings::Rating, i64)>, StorageError>;
     /// Games with a seat of the account, newest first (`over`: finished
     /// ones only, aborted ones left out).
     fn by_account(

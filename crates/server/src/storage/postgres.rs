@@ -669,6 +669,23 @@ impl Storage for PgStorage {
         self.read(|c| c.game_rating_changes(game_id))
     }
 
+    fn puzzle_plays(
+        &mut self,
+        query: &super::PlaysQuery,
+        game_id: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<super::PuzzlePlayRow>, StorageError> {
+        self.read(|c| c.puzzle_plays(query, game_id, limit))
+    }
+
+    fn challenge(&mut self, id: &str) -> Result<Option<super::ChallengeRow>, StorageError> {
+        self.read(|c| c.challenge(id))
+    }
+
+    fn puzzle_rating(&mut self, subject: &str) -> Result<Option<(Rating, i64)>, StorageError> {
+        self.read(|c| c.puzzle_rating(subject))
+    }
+
     fn by_account(
         &mut self,
         username: &str,
@@ -796,6 +813,93 @@ impl PgConn {
             )
             .map_err(err)?;
         rows.iter().map(rating_change_row).collect()
+    }
+
+    fn puzzle_plays(
+        &mut self,
+        query: &super::PlaysQuery,
+        game_id: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<super::PuzzlePlayRow>, StorageError> {
+        // PostgreSQL must know a NULL parameter's type.
+        let sql = super::plays_sql(|p, t| format!("CAST({p} AS {t})"));
+        let sql = migrations::dollar_params(&sql);
+        let limit = limit.min(i64::MAX as usize) as i64;
+        let rows = self
+            .client
+            .query(
+                sql.as_str(),
+                &[
+                    &query.puzzle_id,
+                    &query.day,
+                    &query.challenge,
+                    &query.who,
+                    &game_id,
+                    &limit,
+                ],
+            )
+            .map_err(err)?;
+        rows.iter()
+            .map(|r| {
+                let before: Option<f64> = r.try_get(10).map_err(err)?;
+                let after: Option<f64> = r.try_get(11).map_err(err)?;
+                Ok(super::PuzzlePlayRow {
+                    game_id: r.try_get(0).map_err(err)?,
+                    puzzle_id: r.try_get(1).map_err(err)?,
+                    day: r.try_get(2).map_err(err)?,
+                    challenge: r.try_get(3).map_err(err)?,
+                    who: r.try_get(4).map_err(err)?,
+                    name: r.try_get(5).map_err(err)?,
+                    created_ms: r.try_get(6).map_err(err)?,
+                    solved: r.try_get(7).map_err(err)?,
+                    complete: r.try_get(8).map_err(err)?,
+                    why: r.try_get(9).map_err(err)?,
+                    rating: before.zip(after),
+                })
+            })
+            .collect()
+    }
+
+    fn challenge(&mut self, id: &str) -> Result<Option<super::ChallengeRow>, StorageError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT id, puzzle_id, by_name, created_ms FROM puzzle_challenges WHERE id = $1",
+                &[&id],
+            )
+            .map_err(err)?;
+        rows.first()
+            .map(|r| {
+                Ok(super::ChallengeRow {
+                    id: r.try_get(0).map_err(err)?,
+                    puzzle_id: r.try_get(1).map_err(err)?,
+                    by_name: r.try_get(2).map_err(err)?,
+                    created_ms: r.try_get(3).map_err(err)?,
+                })
+            })
+            .transpose()
+    }
+
+    fn puzzle_rating(&mut self, subject: &str) -> Result<Option<(Rating, i64)>, StorageError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT rating, rd, volatility, tries FROM puzzle_ratings WHERE subject = $1",
+                &[&subject],
+            )
+            .map_err(err)?;
+        rows.first()
+            .map(|r| {
+                Ok((
+                    Rating {
+                        rating: r.try_get(0).map_err(err)?,
+                        rd: r.try_get(1).map_err(err)?,
+                        volatility: r.try_get(2).map_err(err)?,
+                    },
+                    r.try_get(3).map_err(err)?,
+                ))
+            })
+            .transpose()
     }
 
     fn game_rating_changes(&mut self, game_id: &str) -> Result<Vec<RatingChangeRow>, StorageError> {

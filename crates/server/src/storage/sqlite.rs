@@ -1029,6 +1029,84 @@ impl Storage for SqliteStorage {
         rows.collect::<Result<_, _>>().map_err(err)
     }
 
+    fn puzzle_plays(
+        &mut self,
+        query: &super::PlaysQuery,
+        game_id: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<super::PuzzlePlayRow>, StorageError> {
+        let sql = super::plays_sql(|p, _| p.to_string());
+        let mut st = self.conn.prepare_cached(&sql).map_err(err)?;
+        let rows = st
+            .query_map(
+                params![
+                    query.puzzle_id,
+                    query.day,
+                    query.challenge,
+                    query.who,
+                    game_id,
+                    limit.min(i64::MAX as usize) as i64
+                ],
+                |r| {
+                    let before: Option<f64> = r.get(10)?;
+                    let after: Option<f64> = r.get(11)?;
+                    Ok(super::PuzzlePlayRow {
+                        game_id: r.get(0)?,
+                        puzzle_id: r.get(1)?,
+                        day: r.get(2)?,
+                        challenge: r.get(3)?,
+                        who: r.get(4)?,
+                        name: r.get(5)?,
+                        created_ms: r.get(6)?,
+                        solved: r.get(7)?,
+                        complete: r.get(8)?,
+                        why: r.get(9)?,
+                        rating: before.zip(after),
+                    })
+                },
+            )
+            .map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
+    }
+
+    fn challenge(&mut self, id: &str) -> Result<Option<super::ChallengeRow>, StorageError> {
+        self.conn
+            .prepare_cached(
+                "SELECT id, puzzle_id, by_name, created_ms FROM puzzle_challenges WHERE id = ?1",
+            )
+            .map_err(err)?
+            .query_row([id], |r| {
+                Ok(super::ChallengeRow {
+                    id: r.get(0)?,
+                    puzzle_id: r.get(1)?,
+                    by_name: r.get(2)?,
+                    created_ms: r.get(3)?,
+                })
+            })
+            .optional()
+            .map_err(err)
+    }
+
+    fn puzzle_rating(&mut self, subject: &str) -> Result<Option<(Rating, i64)>, StorageError> {
+        self.conn
+            .prepare_cached(
+                "SELECT rating, rd, volatility, tries FROM puzzle_ratings WHERE subject = ?1",
+            )
+            .map_err(err)?
+            .query_row([subject], |r| {
+                Ok((
+                    Rating {
+                        rating: r.get(0)?,
+                        rd: r.get(1)?,
+                        volatility: r.get(2)?,
+                    },
+                    r.get(3)?,
+                ))
+            })
+            .optional()
+            .map_err(err)
+    }
+
     fn game_rating_changes(&mut self, game_id: &str) -> Result<Vec<RatingChangeRow>, StorageError> {
         let mut st = self
             .conn

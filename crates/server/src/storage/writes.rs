@@ -106,11 +106,19 @@ pub(super) enum Stmt {
     SetRating,
     RatingChange,
     Rated,
+    PuzzlePlay,
+    PuzzleJudged,
+    PlayToRate,
+    FirstPuzzleRating,
+    PuzzleRatingOf,
+    SetPuzzleRating,
+    PlayRated,
+    NewChallenge,
 }
 
 impl Stmt {
     /// Every statement (PostgreSQL prepares them all at connection).
-    pub(super) const ALL: [Stmt; 20] = [
+    pub(super) const ALL: [Stmt; 28] = [
         Stmt::InsertGame,
         Stmt::InsertSeat,
         Stmt::Status,
@@ -131,6 +139,14 @@ impl Stmt {
         Stmt::SetRating,
         Stmt::RatingChange,
         Stmt::Rated,
+        Stmt::PuzzlePlay,
+        Stmt::PuzzleJudged,
+        Stmt::PlayToRate,
+        Stmt::FirstPuzzleRating,
+        Stmt::PuzzleRatingOf,
+        Stmt::SetPuzzleRating,
+        Stmt::PlayRated,
+        Stmt::NewChallenge,
     ];
 
     /// The statement's text for `d`, with SQLite's numbered parameters.
@@ -232,6 +248,47 @@ impl Stmt {
                  VALUES (?1, ?2, ?3, ?4, ?5)"
             }
             (Stmt::Rated, _) => "UPDATE games SET rating_done = TRUE WHERE id = ?1",
+            // One try of a day's challenge each: the unique index refuses a
+            // second.
+            (Stmt::PuzzlePlay, _) => {
+                "INSERT INTO puzzle_plays (game_id, puzzle_id, day, challenge, who, name, created_ms) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING"
+            }
+            // The first verdict stands; a solved puzzle may become complete.
+            (Stmt::PuzzleJudged, _) => {
+                "UPDATE puzzle_plays SET solved = ?2, complete = ?3, why = ?4 WHERE game_id = ?1 \
+                 AND (solved IS NULL OR (solved = ?2 AND NOT complete AND ?3))"
+            }
+            (Stmt::PlayToRate, d) => {
+                return Cow::Owned(format!(
+                    "SELECT CASE WHEN solved THEN 'solved' ELSE 'failed' END FROM puzzle_plays \
+                     WHERE game_id = ?1 AND who = ?2 AND puzzle_id = ?3 AND solved IS NOT NULL \
+                     AND rating_after IS NULL AND NOT EXISTS (SELECT 1 FROM puzzle_plays o \
+                     WHERE o.who = ?2 AND o.puzzle_id = ?3 AND o.rating_after IS NOT NULL){}",
+                    if d == Postgres { " FOR UPDATE" } else { "" }
+                ))
+            }
+            (Stmt::FirstPuzzleRating, _) => {
+                "INSERT INTO puzzle_ratings (subject, rating, rd, volatility, tries, updated_ms) \
+                 VALUES (?1, ?2, ?3, ?4, 0, ?5) ON CONFLICT DO NOTHING"
+            }
+            (Stmt::PuzzleRatingOf, Sqlite) => {
+                "SELECT rating, rd, volatility FROM puzzle_ratings WHERE subject = ?1"
+            }
+            (Stmt::PuzzleRatingOf, Postgres) => {
+                "SELECT rating, rd, volatility FROM puzzle_ratings WHERE subject = ?1 FOR UPDATE"
+            }
+            (Stmt::SetPuzzleRating, _) => {
+                "UPDATE puzzle_ratings SET rating = ?2, rd = ?3, volatility = ?4, tries = tries + 1, \
+                 updated_ms = ?5 WHERE subject = ?1"
+            }
+            (Stmt::PlayRated, _) => {
+                "UPDATE puzzle_plays SET rating_before = ?2, rating_after = ?3 WHERE game_id = ?1"
+            }
+            (Stmt::NewChallenge, _) => {
+                "INSERT INTO puzzle_challenges (id, puzzle_id, by_name, created_ms) \
+                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING"
+            }
         })
     }
 }
@@ -360,6 +417,80 @@ fn new_account(tx: &mut impl Tx, account: &AccountRow) -> Result<bool, StorageEr
             Param::Text(&skeleton),
         ],
     )? == 1)
+}
+
+/// Applies [`Write::PuzzleRate`] (see there for when it is taken): the
+/// play and both rating rows are read and written in this transaction
+/// (locked where processes share the database, the account's row first).
+fn rate_try(
+    tx: &mut impl Tx,
+    game_id: &str,
+    account: &str,
+    puzzle_id: &str,
+    puzzle_first: Rating,
+    at_ms: i64,
+) -> Result<bool, StorageError> {
+    let player = format!("a:{account}");
+    let verdict = tx.texts(
+        Stmt::PlayToRate,
+        &[
+            Param::Text(game_id),
+            Param::Text(&player),
+            Param::Text(puzzle_id),
+        ],
+    )?;
+    let Some(Some(verdict)) = verdict.into_iter().next().and_then(|mut r| r.pop()) else {
+        return Ok(false);
+    };
+    let puzzle = format!("p:{puzzle_id}");
+    let mut before = [Rating::default(), puzzle_first];
+    for (i, subject) in [&player, &puzzle].into_iter().enumerate() {
+        let first = before[i];
+        tx.exec(
+            Stmt::FirstPuzzleRating,
+            &[
+                Param::Text(subject),
+                Param::Real(first.rating),
+                Param::Real(first.rd),
+                Param::Real(first.volatility),
+                Param::Int(at_ms),
+            ],
+        )?;
+        if let Some([rating, rd, volatility]) = tx
+            .reals(Stmt::PuzzleRatingOf, &[Param::Text(subject)])?
+            .into_iter()
+            .next()
+            .and_then(|r| <[f64; 3]>::try_from(r).ok())
+        {
+            before[i] = Rating {
+                rating,
+                rd,
+                volatility,
+            };
+        }
+    }
+    let (p, q) = crate::puzzles::after_try(before[0], before[1], verdict == "solved");
+    for (subject, r) in [(&player, p), (&puzzle, q)] {
+        tx.exec(
+            Stmt::SetPuzzleRating,
+            &[
+                Param::Text(subject),
+                Param::Real(r.rating),
+                Param::Real(r.rd),
+                Param::Real(r.volatility),
+                Param::Int(at_ms),
+            ],
+        )?;
+    }
+    tx.exec(
+        Stmt::PlayRated,
+        &[
+            Param::Text(game_id),
+            Param::Real(before[0].rating),
+            Param::Real(p.rating),
+        ],
+    )?;
+    Ok(true)
 }
 
 /// Applies [`Write::Rate`] (see there for when it is taken). Where
@@ -590,6 +721,54 @@ fn apply_one(tx: &mut impl Tx, w: &Write) -> Result<bool, StorageError> {
             )? == 1
         }
         Write::Rate { game_id } => rate(tx, game_id)?,
+        Write::PuzzlePlay { row } => {
+            tx.exec(
+                Stmt::PuzzlePlay,
+                &[
+                    Param::Text(&row.game_id),
+                    Param::Text(&row.puzzle_id),
+                    Param::OptInt(row.day),
+                    Param::OptText(row.challenge.as_deref()),
+                    Param::Text(&row.who),
+                    Param::OptText(row.name.as_deref()),
+                    Param::Int(row.created_ms),
+                ],
+            )? == 1
+        }
+        Write::PuzzleJudged {
+            game_id,
+            solved,
+            complete,
+            why,
+        } => {
+            tx.exec(
+                Stmt::PuzzleJudged,
+                &[
+                    Param::Text(game_id),
+                    Param::Bool(*solved),
+                    Param::Bool(*complete),
+                    Param::Text(why),
+                ],
+            )? == 1
+        }
+        Write::PuzzleRate {
+            game_id,
+            account,
+            puzzle_id,
+            puzzle_first,
+            at_ms,
+        } => rate_try(tx, game_id, account, puzzle_id, *puzzle_first, *at_ms)?,
+        Write::NewChallenge { row } => {
+            tx.exec(
+                Stmt::NewChallenge,
+                &[
+                    Param::Text(&row.id),
+                    Param::Text(&row.puzzle_id),
+                    Param::OptText(row.by_name.as_deref()),
+                    Param::Int(row.created_ms),
+                ],
+            )? == 1
+        }
         Write::Presence { .. } | Write::PresenceRefresh { .. } => tx.presence(w)?,
     })
 }
