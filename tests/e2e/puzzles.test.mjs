@@ -68,7 +68,6 @@ async function openTodaysSprouts(P) {
   await P.click('#daily-sprouts-normal-5');
   await P.waitForURL(/\/play\/[^?]+\?puzzle=/);
   await P.waitForSelector('#puzzle:has-text("Puzzle · Sprouts")');
-  await P.waitForSelector('#sp-status:has-text("Your turn")');
 }
 
 /** Plays a listed legal move. @param {import('playwright-core').Page} P @param {string} move */
@@ -96,18 +95,27 @@ test('puzzles: the day’s challenges; a wrong answer refuted, a right one won o
 
     // Ann answers the day's Sprouts puzzle wrongly: the solver's refutation.
     await openTodaysSprouts(A);
+    await A.waitForSelector('#sp-status:has-text("Your turn")');
     await shot(A, 'desktop-asked');
     await playListed(A, wrong.mv);
     await A.waitForSelector('#puzzle-verdict[data-solved="false"]');
     const refuted = (await A.locator('#puzzle-verdict').textContent()) || '';
     assert.ok(refuted.includes('Not the answer') && refuted.includes(wrong.refutation) && refuted.includes(`The answer: ${sprouts.answers[0]}.`), refuted);
     await shot(A, 'desktop-refuted');
+    // The day's results, and one try: today's puzzle again is the same game.
+    await A.waitForSelector('#puzzle-day:has-text("1 played, 0 solved")');
+    const firstTry = new URL(A.url()).pathname;
+    await openTodaysSprouts(A);
+    await A.waitForSelector('#puzzle-verdict[data-solved="false"]');
+    assert.equal(new URL(A.url()).pathname, firstTry, 'the day’s challenge is one try');
 
     // Bea, on a phone, the same puzzle: the right move, then the win.
     await openTodaysSprouts(B);
+    await B.waitForSelector('#sp-status:has-text("Your turn")');
     assert.equal(new URL(B.url()).searchParams.get('puzzle'), puzzleId(sprouts));
     await playListed(B, sprouts.answers[0]);
     await B.waitForSelector('#puzzle-verdict:has-text("The right move")');
+    await B.waitForSelector('#puzzle-day:has-text("2 played, 1 solved")');
     for (let turn = 0; turn < 20; turn++) {
       const state = await Promise.race([
         B.waitForSelector('#sp-status:has-text("Your turn")').then(() => 'turn'),
@@ -143,5 +151,76 @@ test('puzzles: the day’s challenges; a wrong answer refuted, a right one won o
     const solved = (await A.locator('#puzzle-verdict').textContent()) || '';
     assert.ok(solved.startsWith('✓ Solved.') && solved.includes(board.answers[0]), solved);
     await shot(A, 'desktop-gobble');
+  });
+});
+
+/** Signs up on the account page. @param {import('playwright-core').Page} page @param {string} name */
+async function signUp(page, name) {
+  await page.goto(`${srv.url}/account`);
+  await page.fill('#register-username', name);
+  await page.fill('#register-password', `${name}-secret-pw`);
+  await page.click('#register-btn');
+  await page.waitForSelector(`#account-name:has-text("Logged in as ${name}")`);
+}
+
+test('puzzles: two accounts, a friend’s challenge compared, puzzle ratings moved', { timeout: 240000 }, async () => {
+  const cy = await player(browser, 'Cy');
+  const di = await player(browser, 'Di', PHONE);
+  const shot = shots('puzzles-challenge');
+  await withArtifacts([cy, di], async () => {
+    const C = cy.page;
+    const D = di.page;
+    await signUp(C, 'cyrus');
+    await signUp(D, 'diane');
+    // Cy solves a Sprouts puzzle (not today's): rated, then challenges Di.
+    const p = shipped('sprouts-normal-4').find((x) => x.record.actions.length >= 1 && x.proof.moves.some((/** @type {any} */ m) => !m.wins && m.refutation));
+    const pid = puzzleId(p);
+    const miss = p.proof.moves.find((/** @type {any} */ m) => !m.wins && m.refutation);
+    await C.goto(`${srv.url}/puzzles`);
+    const made = await C.evaluate(async (id) => {
+      const r = await fetch(`/api/puzzles/${id}/play`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Cy' }) });
+      return r.json();
+    }, pid);
+    await C.goto(`${srv.url}/play/${made.game.id}?puzzle=${pid}#${made.you.token}`);
+    await C.waitForSelector('#sp-status:has-text("Your turn")');
+    await playListed(C, p.answers[0]);
+    await C.waitForSelector('#puzzle-rating');
+    const up = (await C.locator('#puzzle-rating').textContent()) || '';
+    assert.match(up, /Puzzle rating 1500 → (\d+) \(\+\d+\)/, up);
+    await C.click('#challenge-friend');
+    const link = await C.inputValue('#challenge-link');
+    assert.match(link, /\/puzzles\/c\/[0-9a-f]{16}$/);
+    await shot(C, 'desktop-challenge');
+    // Di opens the link on a phone, plays the puzzle through it, answers
+    // wrongly: refuted, and her rating goes down.
+    await D.goto(link);
+    await D.waitForSelector('#challenge-h:has-text("cyrus challenges you: Sprouts")');
+    await D.click('#play-challenge');
+    await D.waitForURL(/\?puzzle=.*challenge=/);
+    await D.waitForSelector('#sp-status:has-text("Your turn")');
+    await playListed(D, miss.mv);
+    await D.waitForSelector('#puzzle-verdict[data-solved="false"]');
+    const down = (await D.locator('#puzzle-rating').textContent()) || '';
+    assert.match(down, /Puzzle rating 1500 → (\d+) \(−\d+\)/, down);
+    // The comparison: everyone who played it through the link.
+    await D.click('#compare-link');
+    await D.waitForSelector('#challenge-plays li');
+    const rows = await D.locator('#challenge-plays li').allTextContents();
+    assert.deepEqual(rows, ['diane: ✗ not the answer']);
+    await shot(D, 'phone-compared');
+    // Cy plays it through the link too (another try, unrated): both listed.
+    await C.goto(link);
+    await C.click('#play-challenge');
+    await C.waitForSelector('#sp-status:has-text("Your turn")');
+    await playListed(C, p.answers[0]);
+    await C.waitForSelector('#puzzle-verdict[data-solved="true"]');
+    assert.equal(await C.locator('#puzzle-rating').count(), 0, 'a second try of a puzzle is unrated');
+    await C.goto(link);
+    await C.waitForSelector('#challenge-plays li >> nth=1');
+    const both = (await C.locator('#challenge-plays li').allTextContents()).sort();
+    assert.equal(both.length, 2);
+    assert.match(both[0], /^cyrus: ✓/);
+    assert.equal(both[1], 'diane: ✗ not the answer');
+    await shot(C, 'desktop-compared');
   });
 });

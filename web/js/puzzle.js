@@ -9,18 +9,22 @@ import { call, myName, playerKey, rememberToken } from './api.js';
 import { h, replace } from './dom.js';
 
 /**
- * Makes the puzzle's game and goes to it.
- * @param {string} id
+ * Makes the puzzle's game and goes to it: as today's challenge (`daily`:
+ * one try; asked again, the same game) or through a friend's challenge.
+ * @param {string} id @param {{daily?: boolean, challenge?: string}} [how]
  */
-export async function playPuzzle(id) {
+export async function playPuzzle(id, how = {}) {
   const made = await call('POST', `/api/puzzles/${encodeURIComponent(id)}/play`, {
     name: myName() || undefined,
     player: playerKey(),
+    daily: how.daily || undefined,
+    challenge: how.challenge || undefined,
   });
   rememberToken(made.game.id, made.you.token);
-  location.href = `/play/${made.game.id}?puzzle=${encodeURIComponent(id)}#${made.you.token}`;
+  const q = new URLSearchParams({ puzzle: id });
+  if (how.challenge) q.set('challenge', how.challenge);
+  location.href = `/play/${made.game.id}?${q}#${made.you.token}`;
 }
-
 
 /** What each kind of answer asks of the player. @type {Record<string, string>} */
 const ASKS = {
@@ -60,6 +64,40 @@ export function mountPuzzle(before, puzzleId, gameId) {
     }
   });
   const status = h('p', { id: 'puzzle-verdict' });
+  /** What the answer did beyond the puzzle: the rating, the day's results, the friends' page. */
+  const after = h('div', { id: 'puzzle-after' });
+  /** The day's results, once asked. @type {any} */ let day = null;
+  const shared = h('p', { id: 'puzzle-shared' });
+  const challengeButton = h('button', { type: 'button', class: 'button', id: 'challenge-friend' }, '⚔ Challenge a friend');
+  challengeButton.addEventListener('click', async () => {
+    challengeButton.setAttribute('disabled', '');
+    try {
+      const made = await call('POST', `/api/puzzles/${encodeURIComponent(puzzleId)}/challenge`, { name: myName() || undefined });
+      const url = `${location.origin}${made.url}`;
+      const box = h('input', { type: 'text', readonly: true, value: url, id: 'challenge-link', 'aria-label': 'Challenge link', size: 40 });
+      replace(shared, 'Send this link: anyone who opens it plays this puzzle, and its page compares everyone. ', box, ' ', h('a', { href: made.url, id: 'challenge-page' }, 'Open the comparison'));
+      /** @type {HTMLInputElement} */ (box).select();
+    } catch (e) {
+      replace(shared, h('span', { class: 'error' }, /** @type {any} */ (e).message));
+    } finally {
+      challengeButton.removeAttribute('disabled');
+    }
+  });
+
+  function afterLines() {
+    const lines = [];
+    if (verdict.rating) {
+      const d = verdict.rating.after - verdict.rating.before;
+      lines.push(h('p', { id: 'puzzle-rating' }, `Puzzle rating ${verdict.rating.before} → ${verdict.rating.after} (${d >= 0 ? '+' : '−'}${Math.abs(d)})`));
+    }
+    if (verdict.daily && day) {
+      lines.push(h('p', { id: 'puzzle-day' }, `Today’s challenge (${verdict.daily}): ${day.played} played, ${day.solved} solved${day.more ? ' at least' : ''}.`));
+    }
+    if (verdict.challenge) {
+      lines.push(h('p', null, h('a', { href: `/puzzles/c/${verdict.challenge}`, id: 'compare-link' }, 'Compare with everyone who took this challenge')));
+    }
+    return lines;
+  }
 
   function draw() {
     if (!about) return;
@@ -86,10 +124,11 @@ export function mountPuzzle(before, puzzleId, gameId) {
       );
       status.dataset.solved = String(verdict.solved);
       status.dataset.complete = String(verdict.complete);
+      replace(after, ...afterLines());
     } else if (verdict && verdict.tries > 0) {
       replace(status, sentence(verdict.why || ''));
     }
-    replace(el, head, themes, ask, status, h('p', null, next, ' ', h('a', { href: '/puzzles' }, 'All puzzles')));
+    replace(el, head, themes, ask, status, after, h('p', null, next, ' ', challengeButton, ' ', h('a', { href: '/puzzles' }, 'All puzzles')), shared);
   }
 
   async function ask() {
@@ -100,6 +139,9 @@ export function mountPuzzle(before, puzzleId, gameId) {
     asking = true;
     try {
       verdict = await call('GET', `/api/puzzles/${encodeURIComponent(puzzleId)}/verdict?game=${encodeURIComponent(gameId)}`);
+      if (verdict.daily && verdict.answered) {
+        day = await call('GET', `/api/puzzles/${encodeURIComponent(puzzleId)}/results?date=${verdict.daily}`).catch(() => null);
+      }
       draw();
     } catch (e) {
       replace(status, h('span', { class: 'error' }, /** @type {any} */ (e).message));

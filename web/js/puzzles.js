@@ -14,15 +14,16 @@ const root = /** @type {HTMLElement} */ (document.getElementById('puzzles-page')
 /**
  * A button that plays what `pick` names, with its failure said beside it.
  * @param {string} label @param {string} id @param {() => Promise<string>} pick
+ * @param {{daily?: boolean, challenge?: string}} [how]
  */
-function playButton(label, id, pick) {
+function playButton(label, id, pick, how) {
   const err = h('span', { class: 'error', role: 'alert' });
   const b = h('button', { type: 'button', class: 'button primary', id }, label);
   b.addEventListener('click', async () => {
     b.setAttribute('disabled', '');
     err.textContent = '';
     try {
-      await playPuzzle(await pick());
+      await playPuzzle(await pick(), how);
     } catch (e) {
       err.textContent = /** @type {any} */ (e).message;
       b.removeAttribute('disabled');
@@ -54,7 +55,7 @@ async function draw() {
           h('h3', null, c.title),
           h('p', null, c.about),
           themesLine(c.themes),
-          playButton('▶ Play today’s', `daily-${c.set.replace('/', '-')}`, async () => c.id),
+          playButton('▶ Play today’s', `daily-${c.set.replace('/', '-')}`, async () => c.id, { daily: true }),
         ),
       ),
     ),
@@ -82,4 +83,29 @@ async function draw() {
   replace(root, today, sets);
 }
 
-draw().catch((e) => replace(root, h('p', { class: 'error', role: 'alert' }, e.message)));
+/**
+ * A friend's challenge (`/puzzles/c/{id}`): the puzzle, a button to play
+ * it, and everyone who played it so far.
+ * @param {string} cid
+ */
+async function drawChallenge(cid) {
+  const c = await call('GET', `/api/challenges/${encodeURIComponent(cid)}`);
+  const p = c.puzzle;
+  const mark = (/** @type {any} */ x) => (x.solved === null ? '… not answered yet' : x.complete ? '✓ solved' + (p.answer === 'first_move_then_win' ? ' and won' : '') : x.solved ? '✓ the right move' : '✗ not the answer');
+  replace(
+    root,
+    h('section', { 'aria-labelledby': 'challenge-h', id: 'challenge' },
+      h('h2', { id: 'challenge-h' }, `${c.challenge.by || 'A friend'} challenges you: ${p.title}`),
+      h('p', null, p.about),
+      themesLine(p.themes),
+      h('p', null, playButton('▶ Play this puzzle', 'play-challenge', async () => p.id, { challenge: cid })),
+      h('h3', null, `Everyone who played it (${c.played}, ${c.solved} solved)`),
+      c.plays.length
+        ? h('ol', { id: 'challenge-plays', class: 'moves' }, c.plays.map((/** @type {any} */ x) => h('li', { 'data-solved': String(x.solved) }, `${x.account || x.name || 'a guest'}: ${mark(x)}`)))
+        : h('p', null, 'Nobody yet: be the first.'),
+    ),
+  );
+}
+
+const challengeId = location.pathname.match(/^\/puzzles\/c\/([^/]+)$/)?.[1];
+(challengeId ? drawChallenge(decodeURIComponent(challengeId)) : draw()).catch((e) => replace(root, h('p', { class: 'error', role: 'alert' }, e.message)));
