@@ -222,5 +222,20 @@ test('puzzles: two accounts, a friend’s challenge compared, puzzle ratings mov
     assert.match(both[0], /^cyrus: ✓/);
     assert.equal(both[1], 'diane: ✗ not the answer');
     await shot(C, 'desktop-compared');
+    // Cy's profile: the puzzle rating and the latest plays.
+    await C.goto(`${srv.url}/u/cyrus`);
+    await C.waitForSelector('#profile-puzzles');
+    assert.match((await C.locator('#puzzle-rating-line').textContent()) || '', /Puzzle rating \d+ \(1 rated try\)/);
+    assert.equal(await C.locator('#profile-puzzle-history li').count(), 2);
+    await shot(C, 'desktop-profile');
+    // Di solves the day's Sprouts challenge: the day's leaderboard names her.
+    await openTodaysSprouts(D);
+    await D.waitForSelector('#sp-status:has-text("Your turn")');
+    await playListed(D, sprouts.answers[0]);
+    await D.waitForSelector('#puzzle-verdict[data-solved="true"]');
+    await D.goto(`${srv.url}/puzzles`);
+    await D.waitForSelector('#daily-leaders li');
+    assert.deepEqual(await D.locator('#daily-leaders li').allTextContents(), ['diane · 1 solved']);
+    await shot(D, 'phone-leaders');
   });
 });

@@ -205,6 +205,24 @@ function ratingsList(ratings) {
       h('td', null, String(r.games))))));
 }
 
+/**
+ * An account's puzzles (docs/api.md, the profile's `puzzles`): its puzzle
+ * rating, its streak of days with a challenge solved, its latest plays.
+ * @param {any} z
+ */
+function puzzlesPart(z) {
+  if (!z || (!z.rating && !z.latest.length)) return null;
+  const mark = (/** @type {any} */ x) => (x.solved === null ? 'not answered' : x.solved ? 'solved' : 'missed');
+  return h('section', { id: 'profile-puzzles', 'aria-labelledby': 'profile-puzzles-h' },
+    h('h3', { id: 'profile-puzzles-h' }, 'Puzzles'),
+    h('p', null,
+      z.rating ? h('span', { id: 'puzzle-rating-line' }, `Puzzle rating ${z.rating.rating} (${z.rating.tries} rated ${z.rating.tries === 1 ? 'try' : 'tries'}) · `) : null,
+      h('span', { id: 'puzzle-streak' }, `${z.streak}-day streak of daily challenges solved`),
+      ` · ${z.solved_days} ${z.solved_days === 1 ? 'day' : 'days'} in all`),
+    h('ul', { class: 'games', id: 'profile-puzzle-history' }, z.latest.map((/** @type {any} */ x) =>
+      h('li', null, `${x.set ? `${x.set.title} · ${x.set.about}` : x.puzzle}${x.daily ? ` · challenge of ${x.daily}` : ''}: ${mark(x)}`))));
+}
+
 /** @param {string} name */
 async function profilePage(name) {
   const p = await call('GET', `/api/accounts/${encodeURIComponent(name)}`);
@@ -215,6 +233,7 @@ async function profilePage(name) {
     h('h2', { id: 'profile-name' }, p.username),
     h('p', null, `Playing since ${new Date(p.created_ms).toLocaleDateString()}`),
     ratingsList(p.ratings),
+    puzzlesPart(p.puzzles),
     h('h3', null, 'Finished games'),
     p.games.length
       ? h('ul', { class: 'games', id: 'profile-games' }, p.games.map((/** @type {any} */ x) => {

@@ -80,7 +80,13 @@ async function draw() {
       ),
     ),
   );
-  replace(root, today, sets);
+  const board = await call('GET', '/api/daily/leaderboard').catch(() => null);
+  const leaders = board && board.leaders.length
+    ? h('section', { 'aria-labelledby': 'leaders-h', id: 'daily-leaders' },
+        h('h2', { id: 'leaders-h' }, `Today’s leaderboard (of ${board.challenges} challenges)`),
+        h('ol', { class: 'moves' }, board.leaders.map((/** @type {any} */ l) => h('li', null, h('a', { href: `/u/${encodeURIComponent(l.username)}` }, l.username), ` · ${l.solved} solved`))))
+    : null;
+  replace(root, today, leaders, sets);
 }
 
 /**

@@ -78,6 +78,10 @@ pub(crate) fn router(hub: Hub) -> Router {
             get(crate::http_puzzles::get_challenge),
         )
         .route("/api/daily", get(crate::http_puzzles::daily))
+        .route(
+            "/api/daily/leaderboard",
+            get(crate::http_puzzles::leaderboard),
+        )
         .route("/api/word-lists", post(upload_word_list))
         .route("/api/word-lists/{id}", get(get_word_list))
         .fallback(fallback)

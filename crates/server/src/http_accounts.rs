@@ -203,13 +203,24 @@ pub(crate) async fn profile(
         .await?
         .ok_or_else(|| ApiError::new(Code::NotFound, "no account by that name"))?;
     let u = account.username.clone();
-    let (ratings, changes, listed) = hub
+    let (ratings, changes, listed, plays, puzzle_rating) = hub
         .store()
         .read(move |s| {
+            let who = format!("a:{u}");
+            let plays = s.puzzle_plays(
+                &crate::storage::PlaysQuery {
+                    who: Some(who.clone()),
+                    ..Default::default()
+                },
+                None,
+                crate::http_puzzles::HISTORY,
+            )?;
             Ok::<_, crate::storage::StorageError>((
                 s.ratings(&u)?,
                 s.rating_changes(&u, 200)?,
                 s.by_account(&u, true, 100)?,
+                plays,
+                s.puzzle_rating(&who)?,
             ))
         })
         .await?;
@@ -232,9 +243,11 @@ pub(crate) async fn profile(
             })
         })
         .collect();
+    let puzzles = crate::http_puzzles::history_json(&hub, &plays, puzzle_rating);
     Ok(Json(json!({
         "username": account.username,
         "created_ms": account.created_ms,
+        "puzzles": puzzles,
         "ratings": ratings.iter().map(|r| rating_json(&hub, r)).collect::<Vec<_>>(),
         "games": games,
     })))

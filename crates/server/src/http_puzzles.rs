@@ -692,3 +692,124 @@ pub(crate) async fn get_challenge(
     v["puzzle"] = about(o, &hub);
     Ok(Json(v))
 }
+
+/// The most puzzle plays a profile reads (its history and streak).
+pub(crate) const HISTORY: usize = 400;
+
+/// The days in a row, up to today or yesterday (today may not be played
+/// yet), with a day's challenge solved.
+pub(crate) fn streak(solved_days: &[i64], today: i64) -> usize {
+    let days: std::collections::BTreeSet<i64> = solved_days.iter().copied().collect();
+    let mut day = if days.contains(&today) {
+        today
+    } else {
+        today - 1
+    };
+    let mut n = 0;
+    while days.contains(&day) {
+        n += 1;
+        day -= 1;
+    }
+    n
+}
+
+/// An account's puzzles for its profile: its puzzle rating, its streak of
+/// days with a challenge solved, and its latest plays.
+pub(crate) fn history_json(
+    hub: &Hub,
+    plays: &[PuzzlePlayRow],
+    rating: Option<(crate::ratings::Rating, i64)>,
+) -> Value {
+    let solved_days: Vec<i64> = plays
+        .iter()
+        .filter(|p| p.solved == Some(true))
+        .filter_map(|p| p.day)
+        .collect();
+    let latest: Vec<Value> = plays
+        .iter()
+        .take(20)
+        .map(|p| {
+            let set = hub
+                .settings()
+                .puzzles
+                .get(&p.puzzle_id)
+                .map(|o| json!({"title": about(o, hub)["title"], "about": o.kind.about}));
+            json!({
+                "puzzle": p.puzzle_id,
+                "set": set,
+                "game": p.game_id,
+                "daily": p.day.map(date_of),
+                "solved": p.solved,
+                "complete": p.complete,
+                "created_ms": p.created_ms,
+            })
+        })
+        .collect();
+    json!({
+        "rating": rating.map(|(r, tries)| json!({
+            "rating": r.rating.round() as i64,
+            "rd": r.rd.round() as i64,
+            "tries": tries,
+        })),
+        "streak": streak(&solved_days, today(hub)),
+        "solved_days": solved_days.iter().collect::<std::collections::BTreeSet<_>>().len(),
+        "latest": latest,
+    })
+}
+
+/// `GET /api/daily/leaderboard[?date=YYYY-MM-DD]`: the accounts that
+/// solved the most of a day's challenges, the earliest to finish first.
+pub(crate) async fn leaderboard(
+    State(hub): State<Hub>,
+    Query(q): Query<DailyQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let now = today(&hub);
+    let day = match q.date.as_deref() {
+        None | Some("") => now,
+        Some(d) => day_of(d).map_err(|e| ApiError::bad_json(format!("date: {e}")))?,
+    };
+    let query = PlaysQuery {
+        day: Some(day),
+        ..PlaysQuery::default()
+    };
+    let plays = hub
+        .store()
+        .read(move |s| s.puzzle_plays(&query, None, MOST_PLAYS))
+        .await?;
+    // Per account: challenges solved, and when the last of them was made.
+    let mut by: std::collections::BTreeMap<&str, (usize, i64)> = Default::default();
+    for p in plays.iter().filter(|p| p.solved == Some(true)) {
+        if let Some(name) = p.who.strip_prefix("a:") {
+            let e = by.entry(name).or_insert((0, 0));
+            e.0 += 1;
+            e.1 = e.1.max(p.created_ms);
+        }
+    }
+    let mut rows: Vec<(&str, usize, i64)> = by.into_iter().map(|(n, (k, t))| (n, k, t)).collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)).then(a.0.cmp(b.0)));
+    let rows: Vec<Value> = rows
+        .iter()
+        .take(50)
+        .map(|(name, solved, _)| json!({"username": name, "solved": solved}))
+        .collect();
+    Ok(Json(json!({
+        "date": date_of(day),
+        "challenges": hub.settings().puzzles.daily(day).len(),
+        "leaders": rows,
+    })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::streak;
+
+    #[test]
+    fn a_streak_counts_the_days_in_a_row_up_to_today_or_yesterday() {
+        assert_eq!(streak(&[], 100), 0);
+        assert_eq!(streak(&[100, 99, 98, 96], 100), 3);
+        // Today not played yet: the streak up to yesterday still stands.
+        assert_eq!(streak(&[99, 98, 98], 100), 2);
+        assert_eq!(streak(&[98, 97], 100), 0);
+        assert_eq!(streak(&[101, 100], 100), 1);
+    }
+}

@@ -500,6 +500,51 @@ async fn daily_tries_ratings_and_challenges(db: DbUrl) {
     assert!(ratings[0]["after"].as_i64().unwrap() < 1500, "{ratings:?}");
     assert!(ratings[1].is_null(), "a second try is unrated: {ratings:?}");
 
+    // The account solves the day's challenge: its streak, its history and
+    // the day's leaderboard (accounts only: the guest who solved it is not
+    // listed).
+    let (status, made) = as_account(
+        addr,
+        &cookie,
+        "POST",
+        &play_url,
+        Some(json!({"daily": true})),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let game = made["game"]["id"].as_str().unwrap().to_string();
+    let token = made["you"]["token"].as_str().unwrap().to_string();
+    as_account(
+        addr,
+        &cookie,
+        "POST",
+        &format!("/api/games/{game}/actions"),
+        Some(json!({"token": token, "action": right})),
+    )
+    .await;
+    assert_eq!(verdict(addr, &id, &game).await["solved"], true);
+    let (status, profile) = get(addr, "/api/accounts/puzzler").await;
+    assert_eq!(status, 200, "{profile}");
+    let puzzles = &profile["puzzles"];
+    assert_eq!(puzzles["streak"], 1, "{puzzles}");
+    assert_eq!(puzzles["rating"]["tries"], 1, "{puzzles}");
+    assert_eq!(puzzles["latest"].as_array().unwrap().len(), 3, "{puzzles}");
+    let dailies: Vec<&Value> = puzzles["latest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["daily"] == "2026-11-29")
+        .collect();
+    assert_eq!(dailies.len(), 1, "{puzzles}");
+    assert_eq!(dailies[0]["solved"], true, "{puzzles}");
+    let (status, board) = get(addr, "/api/daily/leaderboard").await;
+    assert_eq!(status, 200, "{board}");
+    assert_eq!(
+        board["leaders"],
+        json!([{"username": "puzzler", "solved": 1}]),
+        "{board}"
+    );
+
     // A friend's challenge: a link anyone plays; one page compares them.
     let (status, made) = post(
         addr,
