@@ -140,6 +140,7 @@ test('puzzles: the day’s challenges; a wrong answer refuted, a right one won o
     // Ann: the day's Gobble board, solved by one of its longest words.
     await A.goto(`${srv.url}/puzzles`);
     await A.click('#daily-gobble-longest-4x4');
+    await A.waitForURL(/\/play\//);
     await A.waitForSelector('#puzzle:has-text("Puzzle · Gobble")');
     const id = new URL(A.url()).searchParams.get('puzzle');
     const board = shipped('gobble-longest-4x4').find((p) => puzzleId(p) === id);
@@ -150,6 +151,12 @@ test('puzzles: the day’s challenges; a wrong answer refuted, a right one won o
     await A.waitForSelector('#puzzle-verdict[data-solved="true"]');
     const solved = (await A.locator('#puzzle-verdict').textContent()) || '';
     assert.ok(solved.startsWith('✓ Solved.') && solved.includes(board.answers[0]), solved);
+    // The round ends: Ann's points beside the day's scores.
+    await A.click('#gb-done');
+    await A.click('dialog.confirm button.danger');
+    await A.waitForSelector('#puzzle-score');
+    const score = (await A.locator('#puzzle-score').textContent()) || '';
+    assert.match(score, /^Your score: \d+ points\. Today’s scores: lowest \d+, median \d+, best \d+; you did better than 0 of 1\.$/, score);
     await shot(A, 'desktop-gobble');
   });
 });

@@ -92,6 +92,13 @@ export function mountPuzzle(before, puzzleId, gameId) {
     }
     if (verdict.daily && day) {
       lines.push(h('p', { id: 'puzzle-day' }, `Today’s challenge (${verdict.daily}): ${day.played} played, ${day.solved} solved${day.more ? ' at least' : ''}.`));
+      if (verdict.score !== null && verdict.score !== undefined && day.scores.length) {
+        /** @type {number[]} */ const all = day.scores;
+        const below = all.filter((x) => x < verdict.score).length;
+        lines.push(h('p', { id: 'puzzle-score' },
+          `Your score: ${verdict.score} points. Today’s scores: lowest ${all[0]}, median ${all[Math.floor(all.length / 2)]}, best ${all[all.length - 1]}; `
+          + `you did better than ${below} of ${all.length}.`));
+      }
     }
     if (verdict.challenge) {
       lines.push(h('p', null, h('a', { href: `/puzzles/c/${verdict.challenge}`, id: 'compare-link' }, 'Compare with everyone who took this challenge')));
@@ -170,7 +177,10 @@ export function mountPuzzle(before, puzzleId, gameId) {
     update(s) {
       if (s.seq === asked) return;
       asked = s.seq;
-      if (verdict && verdict.answered && (about?.answer !== 'first_move_then_win' || verdict.over || !verdict.solved)) return;
+      // Final once answered and nothing more can change: the game is over
+      // (a Gobble round's points, a puzzle won out), or the answer was the
+      // first move alone, or a wrong one.
+      if (verdict && verdict.answered && (verdict.over || about?.answer === 'first_move' || (about?.answer === 'first_move_then_win' && !verdict.solved))) return;
       ask();
     },
   };

@@ -331,6 +331,7 @@ pub(crate) async fn play(
             complete: false,
             why: None,
             rating: None,
+            score: None,
         };
         let taken = hub.store().commit(vec![Write::PuzzlePlay { row }]).await?;
         if taken.first() != Some(&true) {
@@ -453,6 +454,13 @@ pub(crate) async fn verdict(
         .map(|o| o.value())
         .and_then(|o| o["ranking"][0].as_array().cloned())
         .is_some_and(|first| first.len() == 1 && first[0].as_u64() == Some(p.seat as u64));
+    // The player's points, in a game that scores.
+    let score = stored
+        .row
+        .status
+        .outcome
+        .as_ref()
+        .and_then(|o| o.value()["scores"][p.seat].as_i64());
     let book = hub
         .registry()
         .get(&p.game)
@@ -504,6 +512,12 @@ pub(crate) async fn verdict(
                 why,
             });
         }
+        if let (Some(score), true, None) = (score, over, play.score) {
+            writes.push(Write::PuzzleScore {
+                game_id: q.game.clone(),
+                score,
+            });
+        }
         if let (Some(account), None) = (play.who.strip_prefix("a:"), play.rating) {
             writes.push(Write::PuzzleRate {
                 game_id: q.game.clone(),
@@ -536,6 +550,7 @@ pub(crate) async fn verdict(
         "answers": if settled { json!(p.answers) } else { Value::Null },
         "over": over,
         "won": won,
+        "score": score,
         "complete": complete,
     })))
 }
@@ -550,7 +565,10 @@ fn compared(plays: &[PuzzlePlayRow], names: bool) -> Value {
     let answered = plays.iter().filter(|p| p.solved.is_some()).count();
     let solved = plays.iter().filter(|p| p.solved == Some(true)).count();
     let complete = plays.iter().filter(|p| p.complete).count();
+    let mut scores: Vec<i64> = plays.iter().filter_map(|p| p.score).collect();
+    scores.sort_unstable();
     let mut v = json!({
+        "scores": scores,
         "played": plays.len(),
         "answered": answered,
         "solved": solved,

@@ -170,7 +170,7 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         ),
     },
     // Puzzles (see `crate::puzzles`): each game made for a puzzle, who
-    // played it and its verdict (one try of a day's challenge each, by the
+    // played it, its verdict and its score (a scoring game's points) (one try of a day's challenge each, by the
     // unique index), friends' challenges, and puzzle ratings of accounts
     // (`a:NAME`) and of puzzles (`p:ID`). The same tables on both, in each
     // dialect's types; `IF NOT EXISTS`, as every step, so that a database
@@ -191,7 +191,8 @@ pub(super) const MIGRATIONS: &[Migration] = &[
                  complete BOOLEAN NOT NULL DEFAULT FALSE,
                  why TEXT,
                  rating_before REAL,
-                 rating_after REAL
+                 rating_after REAL,
+                 score INTEGER
              );
              CREATE UNIQUE INDEX IF NOT EXISTS puzzle_plays_one_daily_try ON puzzle_plays (puzzle_id, day, who)
                  WHERE day IS NOT NULL;
@@ -227,7 +228,8 @@ pub(super) const MIGRATIONS: &[Migration] = &[
                  complete BOOLEAN NOT NULL DEFAULT FALSE,
                  why TEXT,
                  rating_before DOUBLE PRECISION,
-                 rating_after DOUBLE PRECISION
+                 rating_after DOUBLE PRECISION,
+                 score BIGINT
              );
              CREATE UNIQUE INDEX IF NOT EXISTS puzzle_plays_one_daily_try ON puzzle_plays (puzzle_id, day, who)
                  WHERE day IS NOT NULL;

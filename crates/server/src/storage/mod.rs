@@ -377,6 +377,8 @@ pub struct PuzzlePlayRow {
     /// An account's puzzle rating before and after the try (its first try
     /// of this puzzle only).
     pub rating: Option<(f64, f64)>,
+    /// The player's points at the end, in a game that scores (Gobble).
+    pub score: Option<i64>,
 }
 
 /// Which puzzle plays to list (each given condition must hold).
@@ -407,7 +409,7 @@ pub struct ChallengeRow {
 
 /// The columns of a puzzle play, in [`PuzzlePlayRow`]'s order.
 pub(crate) const PLAY_COLUMNS: &str = "game_id, puzzle_id, day, challenge, who, name, created_ms, \
-     solved, complete, why, rating_before, rating_after";
+     solved, complete, why, rating_before, rating_after, score";
 
 /// The puzzle plays of [`Storage::puzzle_plays`], with SQLite's numbered
 /// parameters: ?1 puzzle, ?2 day, ?3 challenge, ?4 who, ?5 game, ?6 limit;
@@ -595,6 +597,13 @@ pub enum Write {
         /// Why.
         why: String,
     },
+    /// The player's points at the end of a puzzle's game. Taken once.
+    PuzzleScore {
+        /// The game.
+        game_id: String,
+        /// The points.
+        score: i64,
+    },
     /// Rates a judged try of an account: its puzzle rating and the
     /// puzzle's change as after a game between the two (see
     /// `crate::puzzles::after_try`). Taken only once per play, only for
@@ -640,7 +649,9 @@ impl Write {
             Write::Rematch { from, .. } => from,
             Write::SeatAccount { game_id, .. } | Write::Rate { game_id } => game_id,
             Write::PuzzlePlay { row } => &row.game_id,
-            Write::PuzzleJudged { game_id, .. } | Write::PuzzleRate { game_id, .. } => game_id,
+            Write::PuzzleJudged { game_id, .. }
+            | Write::PuzzleScore { game_id, .. }
+            | Write::PuzzleRate { game_id, .. } => game_id,
             Write::NewChallenge { row } => &row.id,
             Write::NewAccount { account } => &account.username,
             Write::NewSession { username, .. } => username,

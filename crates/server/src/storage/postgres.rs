@@ -855,6 +855,7 @@ impl PgConn {
                     complete: r.try_get(8).map_err(err)?,
                     why: r.try_get(9).map_err(err)?,
                     rating: before.zip(after),
+                    score: r.try_get(12).map_err(err)?,
                 })
             })
             .collect()

@@ -1062,6 +1062,7 @@ impl Storage for SqliteStorage {
                         complete: r.get(8)?,
                         why: r.get(9)?,
                         rating: before.zip(after),
+                        score: r.get(12)?,
                     })
                 },
             )

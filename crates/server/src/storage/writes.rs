@@ -114,11 +114,12 @@ pub(super) enum Stmt {
     SetPuzzleRating,
     PlayRated,
     NewChallenge,
+    PuzzleScore,
 }
 
 impl Stmt {
     /// Every statement (PostgreSQL prepares them all at connection).
-    pub(super) const ALL: [Stmt; 28] = [
+    pub(super) const ALL: [Stmt; 29] = [
         Stmt::InsertGame,
         Stmt::InsertSeat,
         Stmt::Status,
@@ -147,6 +148,7 @@ impl Stmt {
         Stmt::SetPuzzleRating,
         Stmt::PlayRated,
         Stmt::NewChallenge,
+        Stmt::PuzzleScore,
     ];
 
     /// The statement's text for `d`, with SQLite's numbered parameters.
@@ -284,6 +286,9 @@ impl Stmt {
             }
             (Stmt::PlayRated, _) => {
                 "UPDATE puzzle_plays SET rating_before = ?2, rating_after = ?3 WHERE game_id = ?1"
+            }
+            (Stmt::PuzzleScore, _) => {
+                "UPDATE puzzle_plays SET score = ?2 WHERE game_id = ?1 AND score IS NULL"
             }
             (Stmt::NewChallenge, _) => {
                 "INSERT INTO puzzle_challenges (id, puzzle_id, by_name, created_ms) \
@@ -758,6 +763,12 @@ fn apply_one(tx: &mut impl Tx, w: &Write) -> Result<bool, StorageError> {
             puzzle_first,
             at_ms,
         } => rate_try(tx, game_id, account, puzzle_id, *puzzle_first, *at_ms)?,
+        Write::PuzzleScore { game_id, score } => {
+            tx.exec(
+                Stmt::PuzzleScore,
+                &[Param::Text(game_id), Param::Int(*score)],
+            )? == 1
+        }
         Write::NewChallenge { row } => {
             tx.exec(
                 Stmt::NewChallenge,
