@@ -244,5 +244,34 @@ test('puzzles: two accounts, a friend’s challenge compared, puzzle ratings mov
     await D.waitForSelector('#daily-leaders li');
     assert.deepEqual(await D.locator('#daily-leaders li').allTextContents(), ['diane · 1 solved']);
     await shot(D, 'phone-leaders');
+
+    // A Gobble board through a friend's challenge: both find its longest
+    // word and finish; the comparison lists each word with who found it.
+    const board = shipped('gobble-longest-4x4')[5];
+    const gid = puzzleId(board);
+    await C.goto(`${srv.url}/puzzles`);
+    const gch = await C.evaluate(async (id) => {
+      const r = await fetch(`/api/puzzles/${id}/challenge`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      return r.json();
+    }, gid);
+    for (const P of [C, D]) {
+      await P.goto(`${srv.url}${gch.url}`);
+      await P.click('#play-challenge');
+      await P.waitForURL(/\/play\//);
+      await P.waitForSelector('#gb-word:not([disabled])');
+      await P.fill('#gb-word', board.answers[0].toLowerCase());
+      await P.press('#gb-word', 'Enter');
+      await P.waitForSelector('#puzzle-verdict[data-solved="true"]');
+      await P.click('#gb-done');
+      await P.click('dialog.confirm button.danger');
+      await P.waitForSelector('#result:not([hidden])');
+    }
+    await D.goto(`${srv.url}${gch.url}`);
+    await D.waitForSelector('#gb-compare-found li');
+    const word = board.answers[0].toLowerCase();
+    const line = (await D.locator(`#gb-compare-found li[data-word="${word}"]`).textContent()) || '';
+    assert.match(line, new RegExp(`^${board.answers[0]} \\(\\d+\\): (cyrus, diane|diane, cyrus)$`), line);
+    assert.match((await D.locator('#gb-compare-h').textContent()) || '', /^Words found: 1 of the board’s \d+$/);
+    await shot(D, 'phone-gobble-compared');
   });
 });

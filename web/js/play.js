@@ -854,7 +854,7 @@ function onState(s) {
   const focusWasOnBoard = boardHasFocus();
   if (s.view !== null || page?.waitsWithoutView) page?.update(s);
   keepFocusOnBoard(focusWasOnBoard);
-  puzzle?.update(s);
+  puzzle?.update(s, mySeat);
   if (backOnline) {
     backOnline = false;
     page?.online?.();

@@ -151,9 +151,13 @@ export function mountPuzzle(before, puzzleId, gameId) {
       }
       draw();
     } catch (e) {
-      replace(status, h('span', { class: 'error' }, /** @type {any} */ (e).message));
+      const err = /** @type {any} */ (e);
+      // Asked too often (several pages from one address): again shortly.
+      if (err.code === 'rate_limited' || err.code === 'busy') again = true;
+      else replace(status, h('span', { class: 'error' }, err.message));
     } finally {
       asking = false;
+      if (again) await new Promise((r) => setTimeout(r, 1000));
       if (again) {
         again = false;
         ask();
@@ -170,18 +174,21 @@ export function mountPuzzle(before, puzzleId, gameId) {
 
   return {
     /**
-     * A new state of the game: asks for the verdict when the game moved,
-     * until it is final (and, for a puzzle won out, until the game ends).
-     * @param {{seq: number, to_act: any}} s
+     * A new state of the game: asks for the verdict when it opens, after
+     * each of the player's own moves and at the end, until the verdict can
+     * no longer change.
+     * @param {{seq: number, to_act: any, by?: any}} s @param {number | null} seat the player's
      */
-    update(s) {
+    update(s, seat) {
       if (s.seq === asked) return;
+      const first = asked === -1;
       asked = s.seq;
       // Final once answered and nothing more can change: the game is over
       // (a Gobble round's points, a puzzle won out), or the answer was the
       // first move alone, or a wrong one.
       if (verdict && verdict.answered && (verdict.over || about?.answer === 'first_move' || (about?.answer === 'first_move_then_win' && !verdict.solved))) return;
-      ask();
+      const mine = s.by && typeof s.by === 'object' && s.by.seat === seat;
+      if (first || mine || s.to_act === 'over') ask();
     },
   };
 }

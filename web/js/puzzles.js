@@ -8,6 +8,7 @@
 import { call } from './api.js';
 import { h, replace } from './dom.js';
 import { playPuzzle } from './puzzle.js';
+import { pageFor } from './games/index.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('puzzles-page'));
 
@@ -109,8 +110,24 @@ async function drawChallenge(cid) {
       c.plays.length
         ? h('ol', { id: 'challenge-plays', class: 'moves' }, c.plays.map((/** @type {any} */ x) => h('li', { 'data-solved': String(x.solved) }, `${x.account || x.name || 'a guest'}: ${mark(x)}`)))
         : h('p', null, 'Nobody yet: be the first.'),
+      await compared(p.game, c.plays),
     ),
   );
+}
+
+/**
+ * A game's own comparison of the finished plays (Gobble: word by word),
+ * where its page module has one: the first 20, from their games' views.
+ * @param {string} game @param {any[]} plays
+ */
+async function compared(game, plays) {
+  const mod = await pageFor(game);
+  if (!mod.compare) return null;
+  const views = await Promise.all(plays.filter((x) => x.solved !== null).slice(0, 20).map((/** @type {any} */ x) =>
+    call('GET', `/api/games/${encodeURIComponent(x.game)}/state`)
+      .then((s) => ({ name: x.account || x.name || 'a guest', view: s.view }))
+      .catch(() => null)));
+  return mod.compare(views.filter(Boolean));
 }
 
 const challengeId = location.pathname.match(/^\/puzzles\/c\/([^/]+)$/)?.[1];

@@ -581,6 +581,7 @@ fn compared(plays: &[PuzzlePlayRow], names: bool) -> Value {
             .take(100)
             .map(|p| {
                 json!({
+                    "game": p.game_id,
                     "name": p.name,
                     "account": p.who.strip_prefix("a:"),
                     "solved": p.solved,

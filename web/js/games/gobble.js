@@ -61,6 +61,40 @@ export function findPath(faces, n, word) {
   return null;
 }
 
+/**
+ * Friends who played the same board (a puzzle's challenge), compared word
+ * by word from their finished rounds' views: every word of the board with
+ * who found it, and the words nobody found. Lays out what the server's
+ * views say; judges nothing.
+ * @param {{name: string, view: any}[]} plays
+ * @returns {HTMLElement | null}
+ */
+export function compare(plays) {
+  const done = plays.filter((p) => p.view && p.view.results);
+  if (!done.length) return null;
+  /** @type {{word: string, points: number}[]} */
+  const all = done[0].view.results.all_words;
+  /** @type {Map<string, string[]>} */
+  const by = new Map();
+  for (const p of done) {
+    for (const seat of p.view.results.seats) {
+      for (const w of seat.words) {
+        const names = by.get(w.word) || [];
+        if (!names.includes(p.name)) names.push(p.name);
+        by.set(w.word, names);
+      }
+    }
+  }
+  const found = all.filter((w) => by.has(w.word));
+  const missed = all.filter((w) => !by.has(w.word));
+  return h('section', { id: 'gb-compare', 'aria-labelledby': 'gb-compare-h' },
+    h('h3', { id: 'gb-compare-h' }, `Words found: ${found.length} of the board’s ${all.length}`),
+    h('ul', { id: 'gb-compare-found' }, found.map((w) => h('li', { 'data-word': w.word }, `${w.word.toUpperCase()} (${w.points}): ${(by.get(w.word) || []).join(', ')}`))),
+    h('details', null,
+      h('summary', null, `Words nobody found (${missed.length})`),
+      h('p', { id: 'gb-compare-missed' }, missed.map((w) => w.word.toUpperCase()).join(' '))));
+}
+
 /** @param {import('../play.js').PageContext} ctx */
 export function mount(ctx) {
   /** @type {import('../api.js').StateMsg | null} */

@@ -11,7 +11,10 @@
  *   rules form, drawn from the settings the game declares, cannot say by
  *   itself (the ids' prefix, placeholders, a note, a last touch to the rules);
  * - optionally `lobbyOptions(defaultConfig)` -> `{el, config()}`: a rules form
- *   for a game that declares no settings (generic.js: the rules as JSON).
+ *   for a game that declares no settings (generic.js: the rules as JSON);
+ * - optionally `compare(plays)` -> an element or null: friends' finished
+ *   plays of one puzzle (`[{name, view}]`, each its game's spectator view)
+ *   laid out side by side on a challenge's page (Gobble: word by word).
  */
 
 /** @type {Record<string, () => Promise<any>>} */
