@@ -55,6 +55,14 @@ fn today(hub: &Hub) -> i64 {
     day_at(hub.settings().games.time.now_ms())
 }
 
+/// The day a query's `date` names (`YYYY-MM-DD`), today without one.
+fn day_asked(hub: &Hub, date: Option<&str>) -> Result<i64, ApiError> {
+    match date {
+        None | Some("") => Ok(today(hub)),
+        Some(d) => day_of(d).map_err(|e| ApiError::bad_json(format!("date: {e}"))),
+    }
+}
+
 /// `GET /api/puzzles`: the sets and today's challenges.
 pub(crate) async fn sets(State(hub): State<Hub>) -> Json<Value> {
     let puzzles = &hub.settings().puzzles;
@@ -109,10 +117,7 @@ pub(crate) async fn daily(
     Query(q): Query<DailyQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let now = today(&hub);
-    let day = match q.date.as_deref() {
-        None | Some("") => now,
-        Some(d) => day_of(d).map_err(|e| ApiError::bad_json(format!("date: {e}")))?,
-    };
+    let day = day_asked(&hub, q.date.as_deref())?;
     if day > now {
         return Err(ApiError::bad_json(format!(
             "date: {} has not come yet (today is {} in UTC); ask for today or an earlier day",
@@ -612,10 +617,7 @@ pub(crate) async fn results(
         .puzzles
         .get(&id)
         .ok_or_else(|| unknown_puzzle(&id))?;
-    let day = match q.date.as_deref() {
-        None | Some("") => today(&hub),
-        Some(d) => day_of(d).map_err(|e| ApiError::bad_json(format!("date: {e}")))?,
-    };
+    let day = day_asked(&hub, q.date.as_deref())?;
     let query = PlaysQuery {
         puzzle_id: Some(id.clone()),
         day: Some(day),
@@ -782,11 +784,7 @@ pub(crate) async fn leaderboard(
     State(hub): State<Hub>,
     Query(q): Query<DailyQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let now = today(&hub);
-    let day = match q.date.as_deref() {
-        None | Some("") => now,
-        Some(d) => day_of(d).map_err(|e| ApiError::bad_json(format!("date: {e}")))?,
-    };
+    let day = day_asked(&hub, q.date.as_deref())?;
     let query = PlaysQuery {
         day: Some(day),
         ..PlaysQuery::default()

@@ -424,6 +424,43 @@ fn new_account(tx: &mut impl Tx, account: &AccountRow) -> Result<bool, StorageEr
     )? == 1)
 }
 
+/// The rating row at `key` (the statements' first parameters), made with
+/// `first` where there is none, then read (locked where processes share
+/// the database): a game's rating ([`Stmt::FirstRating`],
+/// [`Stmt::RatingOf`]) or a puzzle rating.
+fn rating_at(
+    tx: &mut impl Tx,
+    (make, read): (Stmt, Stmt),
+    key: &[Param<'_>],
+    first: Rating,
+    at_ms: i64,
+) -> Result<Rating, StorageError> {
+    tx.exec(make, &rating_params(key, first, at_ms))?;
+    Ok(tx
+        .reals(read, key)?
+        .into_iter()
+        .next()
+        .and_then(|r| <[f64; 3]>::try_from(r).ok())
+        .map_or(first, |[rating, rd, volatility]| Rating {
+            rating,
+            rd,
+            volatility,
+        }))
+}
+
+/// A rating statement's parameters: the row's key, then the rating, its
+/// deviation, its volatility and the time.
+fn rating_params<'a>(key: &[Param<'a>], r: Rating, at_ms: i64) -> Vec<Param<'a>> {
+    let mut params = key.to_vec();
+    params.extend([
+        Param::Real(r.rating),
+        Param::Real(r.rd),
+        Param::Real(r.volatility),
+        Param::Int(at_ms),
+    ]);
+    params
+}
+
 /// Applies [`Write::PuzzleRate`] (see there for when it is taken): the
 /// play and both rating rows are read and written in this transaction
 /// (locked where processes share the database, the account's row first).
@@ -450,41 +487,14 @@ fn rate_try(
     let puzzle = format!("p:{puzzle_id}");
     let mut before = [Rating::default(), puzzle_first];
     for (i, subject) in [&player, &puzzle].into_iter().enumerate() {
-        let first = before[i];
-        tx.exec(
-            Stmt::FirstPuzzleRating,
-            &[
-                Param::Text(subject),
-                Param::Real(first.rating),
-                Param::Real(first.rd),
-                Param::Real(first.volatility),
-                Param::Int(at_ms),
-            ],
-        )?;
-        if let Some([rating, rd, volatility]) = tx
-            .reals(Stmt::PuzzleRatingOf, &[Param::Text(subject)])?
-            .into_iter()
-            .next()
-            .and_then(|r| <[f64; 3]>::try_from(r).ok())
-        {
-            before[i] = Rating {
-                rating,
-                rd,
-                volatility,
-            };
-        }
+        let stmts = (Stmt::FirstPuzzleRating, Stmt::PuzzleRatingOf);
+        before[i] = rating_at(tx, stmts, &[Param::Text(subject)], before[i], at_ms)?;
     }
     let (p, q) = crate::puzzles::after_try(before[0], before[1], verdict == "solved");
     for (subject, r) in [(&player, p), (&puzzle, q)] {
         tx.exec(
             Stmt::SetPuzzleRating,
-            &[
-                Param::Text(subject),
-                Param::Real(r.rating),
-                Param::Real(r.rd),
-                Param::Real(r.volatility),
-                Param::Int(at_ms),
-            ],
+            &rating_params(&[Param::Text(subject)], r, at_ms),
         )?;
     }
     tx.exec(
@@ -530,29 +540,7 @@ fn rate(tx: &mut impl Tx, game_id: &str) -> Result<bool, StorageError> {
     let mut before = vec![d; names.len()];
     for &i in &order {
         let key = [Param::Text(&names[i]), Param::Text(&game)];
-        tx.exec(
-            Stmt::FirstRating,
-            &[
-                key[0],
-                key[1],
-                Param::Real(d.rating),
-                Param::Real(d.rd),
-                Param::Real(d.volatility),
-                Param::Int(now),
-            ],
-        )?;
-        if let Some([rating, rd, volatility]) = tx
-            .reals(Stmt::RatingOf, &key)?
-            .into_iter()
-            .next()
-            .and_then(|r| <[f64; 3]>::try_from(r).ok())
-        {
-            before[i] = Rating {
-                rating,
-                rd,
-                volatility,
-            };
-        }
+        before[i] = rating_at(tx, (Stmt::FirstRating, Stmt::RatingOf), &key, d, now)?;
     }
     let players: Vec<(usize, Rating)> =
         places.iter().copied().zip(before.iter().copied()).collect();
@@ -560,14 +548,7 @@ fn rate(tx: &mut impl Tx, game_id: &str) -> Result<bool, StorageError> {
     for ((name, b), a) in names.iter().zip(&before).zip(&after) {
         tx.exec(
             Stmt::SetRating,
-            &[
-                Param::Text(name),
-                Param::Text(&game),
-                Param::Real(a.rating),
-                Param::Real(a.rd),
-                Param::Real(a.volatility),
-                Param::Int(now),
-            ],
+            &rating_params(&[Param::Text(name), Param::Text(&game)], *a, now),
         )?;
         tx.exec(
             Stmt::RatingChange,
