@@ -105,6 +105,7 @@ fn daily_json(hub: &Hub, day: i64) -> Value {
     json!({"date": date_of(day), "challenges": challenges})
 }
 
+/// A query of a day: `?date=YYYY-MM-DD`, today without one.
 #[derive(Deserialize)]
 pub(crate) struct DailyQuery {
     date: Option<String>,
@@ -600,18 +601,13 @@ fn compared(plays: &[PuzzlePlayRow], names: bool) -> Value {
     v
 }
 
-#[derive(Deserialize)]
-pub(crate) struct ResultsQuery {
-    date: Option<String>,
-}
-
 /// `GET /api/puzzles/{id}/results[?date=YYYY-MM-DD]`: how a day's
 /// challenge went for everyone (today's without a date): how many played,
 /// answered, solved it.
 pub(crate) async fn results(
     State(hub): State<Hub>,
     Path(id): Path<String>,
-    Query(q): Query<ResultsQuery>,
+    Query(q): Query<DailyQuery>,
 ) -> Result<Json<Value>, ApiError> {
     hub.settings()
         .puzzles
