@@ -157,6 +157,8 @@ test('puzzles: the day’s challenges; a wrong answer refuted, a right one won o
     await A.waitForSelector('#puzzle-score');
     const score = (await A.locator('#puzzle-score').textContent()) || '';
     assert.match(score, /^Your score: \d+ points\. Today’s scores: lowest \d+, median \d+, best \d+; you did better than 0 of 1\.$/, score);
+    // The board's keyphrase is told once the round is over.
+    assert.match((await A.locator('#gb-keyphrase').textContent()) || '', /^This board’s keyphrase: [a-z]+ [a-z]+ [a-z]+ [a-z]+ \(/);
     await shot(A, 'desktop-gobble');
   });
 });

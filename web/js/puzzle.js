@@ -111,6 +111,10 @@ export function mountPuzzle(before, puzzleId, gameId) {
     const head = h('p', null, h('strong', null, `Puzzle · ${about.title}`), ` · ${about.about}`);
     const themes = about.themes.length ? h('p', { class: 'themes' }, about.themes.map((/** @type {string} */ t) => h('span', { class: 'chip' }, t))) : null;
     const ask = h('p', { id: 'puzzle-asks' }, ASKS[about.answer] || '');
+    const d = about.difficulty;
+    const hard = d ? h('p', { id: 'puzzle-difficulty', class: 'hint' }, d.from === 'players'
+      ? `Difficulty ${d.rating}, from ${d.tries} rated ${d.tries === 1 ? 'try' : 'tries'}.`
+      : `Difficulty about ${d.rating}, from how much the solver had to look at (nobody rated has tried it yet).`) : null;
     if (verdict && verdict.answered) {
       const winOut = about.answer === 'first_move_then_win';
       const done = !verdict.solved
@@ -135,7 +139,7 @@ export function mountPuzzle(before, puzzleId, gameId) {
     } else if (verdict && verdict.tries > 0) {
       replace(status, sentence(verdict.why || ''));
     }
-    replace(el, head, themes, ask, status, after, h('p', null, next, ' ', challengeButton, ' ', h('a', { href: '/puzzles' }, 'All puzzles')), shared);
+    replace(el, head, themes, ask, hard, status, after, h('p', null, next, ' ', challengeButton, ' ', h('a', { href: '/puzzles' }, 'All puzzles')), shared);
   }
 
   async function ask() {

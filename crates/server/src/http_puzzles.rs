@@ -162,7 +162,9 @@ pub(crate) async fn next(
     Ok(Json(about(o, &hub)))
 }
 
-/// `GET /api/puzzles/{id}`: what a puzzle asks (never its answer).
+/// `GET /api/puzzles/{id}`: what a puzzle asks (never its answer), and how
+/// hard it is: its rating from players' tries, or before any, from its
+/// proof's size.
 pub(crate) async fn get_puzzle(
     State(hub): State<Hub>,
     Path(id): Path<String>,
@@ -171,8 +173,23 @@ pub(crate) async fn get_puzzle(
         .settings()
         .puzzles
         .get(&id)
-        .ok_or_else(|| unknown_puzzle(&id))?;
-    Ok(Json(about(o, &hub)))
+        .ok_or_else(|| unknown_puzzle(&id))?
+        .clone();
+    let subject = format!("p:{id}");
+    let rated = hub.store().read(move |s| s.puzzle_rating(&subject)).await?;
+    let difficulty = match rated {
+        Some((r, tries)) if tries > 0 => {
+            json!({"rating": r.rating.round() as i64, "tries": tries, "from": "players"})
+        }
+        _ => json!({
+            "rating": hub.settings().puzzles.first_rating_of(&o).rating.round() as i64,
+            "tries": 0,
+            "from": "proof",
+        }),
+    };
+    let mut v = about(&o, &hub);
+    v["difficulty"] = difficulty;
+    Ok(Json(v))
 }
 
 #[derive(Deserialize, Default)]

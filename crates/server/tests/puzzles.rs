@@ -261,6 +261,7 @@ async fn a_puzzle_is_played_as_a_game_and_its_answer_judged_by_the_solver() {
     let (status, about) = get(addr, &format!("/api/puzzles/{id}")).await;
     assert_eq!(status, 200, "{about}");
     assert_eq!(about["answer"], "first_move_then_win");
+    assert_eq!(about["difficulty"]["from"], "proof", "{about}");
     assert!(
         about.get("answers").is_none(),
         "the answer is not given away: {about}"
@@ -499,6 +500,10 @@ async fn daily_tries_ratings_and_challenges(db: DbUrl) {
     assert_eq!(ratings[0]["before"], 1500, "{ratings:?}");
     assert!(ratings[0]["after"].as_i64().unwrap() < 1500, "{ratings:?}");
     assert!(ratings[1].is_null(), "a second try is unrated: {ratings:?}");
+    // The puzzle's difficulty is now the players' (it gained on a miss).
+    let (_, about) = get(addr, &format!("/api/puzzles/{id}")).await;
+    assert_eq!(about["difficulty"]["from"], "players", "{about}");
+    assert_eq!(about["difficulty"]["tries"], 1, "{about}");
 
     // The account solves the day's challenge: its streak, its history and
     // the day's leaderboard (accounts only: the guest who solved it is not

@@ -385,7 +385,10 @@ export function mount(ctx) {
           h('li', null, h('button', { type: 'button', class: 'link', dataset: { word: w.word }, onclick: () => showOn(w.path), onfocus: () => showOn(w.path) }, `${found.has(w.word) ? '★ ' : ''}${w.word.toUpperCase()} ${w.points}`))))),
     );
     void faceList;
-    replace(resultsEl, h('h2', null, 'End of the round'), h('p', { class: 'note' }, 'Lists are read fewest words first. A word found by two or more players is cancelled for all of them (struck through).'), table, every);
+    // The keyphrase names this board anywhere: told once the round is over.
+    const phrase = h('p', { id: 'gb-keyphrase' }, 'This board’s keyphrase: ', h('strong', null, st.view.keyphrase),
+      ' (give it in the lobby’s Keyphrase, or to parlor gobble play --keyphrase, to play the same board again).');
+    replace(resultsEl, h('h2', null, 'End of the round'), phrase, h('p', { class: 'note' }, 'Lists are read fewest words first. A word found by two or more players is cancelled for all of them (struck through).'), table, every);
     drawPath();
   }
 
