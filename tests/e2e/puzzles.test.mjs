@@ -277,3 +277,38 @@ test('puzzles: two accounts, a friend’s challenge compared, puzzle ratings mov
     await shot(D, 'phone-gobble-compared');
   });
 });
+
+test('puzzles: the day’s Twin Grids turn and Word Sprout position answered in their own pages', { timeout: 120000 }, async () => {
+  const eve = await player(browser, 'Eve', PHONE);
+  await withArtifacts([eve], async () => {
+    const E = eve.page;
+    /** Opens a daily challenge; its puzzle as shipped. @param {string} set @param {string} file */
+    const open = async (set, file) => {
+      await E.goto(`${srv.url}/puzzles`);
+      await E.click(`#daily-${set.replace('/', '-')}`);
+      await E.waitForURL(/\/play\//);
+      const id = new URL(E.url()).searchParams.get('puzzle');
+      const p = shipped(file).find((x) => puzzleId(x) === id);
+      assert.ok(p, `the day's ${set} puzzle ${id} is a shipped one`);
+      return p;
+    };
+    // Twin Grids: the answer is a word and its column ("ADULATORY at column 1").
+    const tg = await open('twingrid/best-word', 'twingrid-best-word');
+    const m = /^([A-Z]+) at column (\d+)$/.exec(tg.answers[0]);
+    assert.ok(m, tg.answers[0]);
+    await E.waitForSelector('#tg-word');
+    await E.fill('#tg-word', m[1].toLowerCase());
+    await E.click(`.tg-grid.mine button.tg-col[data-col="${Number(m[2]) - 1}"]`);
+    await E.waitForSelector(`#tg-column:has-text("${m[2]}")`);
+    await E.click('#tg-submit');
+    await E.waitForSelector('#puzzle-verdict[data-solved="true"]');
+    assert.match((await E.locator('#puzzle-verdict').textContent()) || '', /^✓ Solved\./);
+    // Word Sprout: the answer is the string after the move ("KM").
+    const ws = await open('wordsprout/keep-the-win', 'wordsprout-keep-the-win');
+    await E.waitForSelector('#ws-whole');
+    await E.fill('#ws-whole', ws.answers[0].toLowerCase());
+    await E.press('#ws-whole', 'Enter');
+    await E.waitForSelector('#puzzle-verdict[data-solved="true"]');
+    assert.match((await E.locator('#puzzle-verdict').textContent()) || '', /^✓ The right move/);
+  });
+});
