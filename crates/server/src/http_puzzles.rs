@@ -31,16 +31,20 @@ fn unknown_puzzle(id: &str) -> ApiError {
     )
 }
 
+/// The puzzle `id` the server offers.
+fn offered(hub: &Hub, id: &str) -> Result<Offered, ApiError> {
+    hub.settings()
+        .puzzles
+        .get(id)
+        .cloned()
+        .ok_or_else(|| unknown_puzzle(id))
+}
+
 fn about(o: &Offered, hub: &Hub) -> Value {
-    let title = hub
-        .registry()
-        .get(&o.puzzle.game)
-        .map(|e| e.info().title.to_string())
-        .unwrap_or_default();
     json!({
         "id": o.id,
         "game": o.puzzle.game,
-        "title": title,
+        "title": crate::http::title(hub, &o.puzzle.game),
         "kind": o.kind.name,
         "set": format!("{}/{}", o.puzzle.game, o.kind.name),
         "about": o.kind.about,
@@ -70,15 +74,10 @@ pub(crate) async fn sets(State(hub): State<Hub>) -> Json<Value> {
         .sets()
         .iter()
         .map(|s| {
-            let title = hub
-                .registry()
-                .get(&s.game)
-                .map(|e| e.info().title.to_string())
-                .unwrap_or_default();
             json!({
                 "set": s.name,
                 "game": s.game,
-                "title": title,
+                "title": crate::http::title(&hub, &s.game),
                 "kind": s.kind.name,
                 "about": s.kind.about,
                 "answer": s.kind.answer,
@@ -169,12 +168,7 @@ pub(crate) async fn get_puzzle(
     State(hub): State<Hub>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let o = hub
-        .settings()
-        .puzzles
-        .get(&id)
-        .ok_or_else(|| unknown_puzzle(&id))?
-        .clone();
+    let o = offered(&hub, &id)?;
     let subject = format!("p:{id}");
     let rated = hub.store().read(move |s| s.puzzle_rating(&subject)).await?;
     let difficulty = match rated {
@@ -245,12 +239,7 @@ pub(crate) async fn play(
     Path(id): Path<String>,
     Body(req): Body<PlayReq>,
 ) -> Result<Response, ApiError> {
-    let o = hub
-        .settings()
-        .puzzles
-        .get(&id)
-        .ok_or_else(|| unknown_puzzle(&id))?
-        .clone();
+    let o = offered(&hub, &id)?;
     let player = crate::http::check_player(req.player)?;
     let name = crate::http::check_name(req.name)?;
     let account = crate::accounts::current(hub.store(), &headers).await?;
@@ -268,18 +257,8 @@ pub(crate) async fn play(
                 "daily: the day's challenge is one try each: log in, or send your player key (player)",
             ));
         };
-        let query = PlaysQuery {
-            puzzle_id: Some(id.clone()),
-            day: Some(day),
-            who: Some(who),
-            ..PlaysQuery::default()
-        };
-        let tried = hub
-            .store()
-            .read(move |s| s.puzzle_plays(&query, None, 1))
-            .await?;
-        if let Some(first) = tried.first() {
-            return played(&hub, &o, &first.game_id, true).await;
+        if let Some(game) = first_try(&hub, &id, Some(day), who).await? {
+            return played(&hub, &o, &game, true).await;
         }
         Some(day)
     } else {
@@ -359,22 +338,33 @@ pub(crate) async fn play(
         let taken = hub.store().commit(vec![Write::PuzzlePlay { row }]).await?;
         if taken.first() != Some(&true) {
             // Another request of the same player made the day's try first.
-            let query = PlaysQuery {
-                puzzle_id: Some(id.clone()),
-                day: daily,
-                who: Some(who),
-                ..PlaysQuery::default()
-            };
-            let tried = hub
-                .store()
-                .read(move |s| s.puzzle_plays(&query, None, 1))
-                .await?;
-            if let Some(first) = tried.first() {
-                return played(&hub, &o, &first.game_id, true).await;
+            if let Some(game) = first_try(&hub, &id, daily, who).await? {
+                return played(&hub, &o, &game, true).await;
             }
         }
     }
     played(&hub, &o, &created.id, false).await
+}
+
+/// The game of `who`'s try of puzzle `id` (as `day`'s challenge, where
+/// given), if they have one.
+async fn first_try(
+    hub: &Hub,
+    id: &str,
+    day: Option<i64>,
+    who: String,
+) -> Result<Option<String>, ApiError> {
+    let query = PlaysQuery {
+        puzzle_id: Some(id.to_string()),
+        day,
+        who: Some(who),
+        ..PlaysQuery::default()
+    };
+    let tried = hub
+        .store()
+        .read(move |s| s.puzzle_plays(&query, None, 1))
+        .await?;
+    Ok(tried.into_iter().next().map(|p| p.game_id))
 }
 
 /// The moves of a puzzle's record, as the game's start.
@@ -406,12 +396,7 @@ pub(crate) async fn verdict(
     Path(id): Path<String>,
     Query(q): Query<VerdictQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let o = hub
-        .settings()
-        .puzzles
-        .get(&id)
-        .ok_or_else(|| unknown_puzzle(&id))?
-        .clone();
+    let o = offered(&hub, &id)?;
     if !crate::hub::valid_id(&q.game) {
         return Err(ApiError::not_found(&q.game));
     }
@@ -424,40 +409,34 @@ pub(crate) async fn verdict(
     let p = &o.puzzle;
     let start = start_moves(&p.record).map_err(|e| ApiError::new(Code::Internal, e))?;
     let game = q.game.clone();
-    let play = hub
-        .store()
-        .read(move |s| s.puzzle_play(&game))
-        .await?
-        .filter(|play| play.puzzle_id == id && stored.actions.len() >= start.len());
-    // A game made by `play` without a player key nor an account has no
-    // row: it is judged all the same, and nothing is kept of it.
-    let made_for_it = play.is_some()
-        || (stored.row.game == p.game
-            && stored.row.config.value() == p.record["config"]
-            && Some(stored.row.seed) == p.record["seed"].as_u64()
-            && stored.actions.len() >= start.len()
-            && stored
-                .actions
-                .iter()
-                .zip(&start)
-                .all(|(a, (actor, action))| {
-                    serde_json::from_value::<Actor>(a.actor.clone()).ok() == Some(*actor)
-                        && &a.action == action
-                })
-            && hub
-                .store()
-                .read({
-                    let game = q.game.clone();
-                    move |s| s.puzzle_play(&game)
-                })
-                .await?
-                .is_none());
+    let row = hub.store().read(move |s| s.puzzle_play(&game)).await?;
+    // A game made by `play` for a player is linked to its puzzle; one made
+    // without a player key nor an account has no link, and is judged if
+    // its record starts as the puzzle's (nothing is kept of it).
+    let made_for_it = stored.actions.len() >= start.len()
+        && match &row {
+            Some(r) => r.puzzle_id == id,
+            None => {
+                stored.row.game == p.game
+                    && stored.row.config.value() == p.record["config"]
+                    && Some(stored.row.seed) == p.record["seed"].as_u64()
+                    && stored
+                        .actions
+                        .iter()
+                        .zip(&start)
+                        .all(|(a, (actor, action))| {
+                            serde_json::from_value::<Actor>(a.actor.clone()).ok() == Some(*actor)
+                                && &a.action == action
+                        })
+            }
+        };
     if !made_for_it {
         return Err(ApiError::bad_json(format!(
             "game: {} was not made from puzzle {id} (POST /api/puzzles/{id}/play makes one)",
             q.game
         )));
     }
+    let play = row;
     let solver = Actor::Seat(Seat(p.seat));
     let tries: Vec<Value> = stored.actions[start.len()..]
         .iter()
@@ -626,10 +605,7 @@ pub(crate) async fn results(
     Path(id): Path<String>,
     Query(q): Query<DailyQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    hub.settings()
-        .puzzles
-        .get(&id)
-        .ok_or_else(|| unknown_puzzle(&id))?;
+    offered(&hub, &id)?;
     let day = day_asked(&hub, q.date.as_deref())?;
     let query = PlaysQuery {
         puzzle_id: Some(id.clone()),
@@ -661,10 +637,7 @@ pub(crate) async fn challenge(
     Path(id): Path<String>,
     Body(req): Body<ChallengeReq>,
 ) -> Result<Response, ApiError> {
-    hub.settings()
-        .puzzles
-        .get(&id)
-        .ok_or_else(|| unknown_puzzle(&id))?;
+    offered(&hub, &id)?;
     let name = crate::http::check_name(req.name)?;
     let account = crate::accounts::current(hub.store(), &headers).await?;
     let row = ChallengeRow {
@@ -708,11 +681,7 @@ pub(crate) async fn get_challenge(
         .read(move |s| s.challenge(&key))
         .await?
         .ok_or_else(missing)?;
-    let o = hub
-        .settings()
-        .puzzles
-        .get(&row.puzzle_id)
-        .ok_or_else(|| unknown_puzzle(&row.puzzle_id))?;
+    let o = offered(&hub, &row.puzzle_id)?;
     let query = PlaysQuery {
         challenge: Some(row.id.clone()),
         ..PlaysQuery::default()
@@ -723,7 +692,7 @@ pub(crate) async fn get_challenge(
         .await?;
     let mut v = compared(&plays, true);
     v["challenge"] = json!({"id": row.id, "by": row.by_name, "created_ms": row.created_ms});
-    v["puzzle"] = about(o, &hub);
+    v["puzzle"] = about(&o, &hub);
     Ok(Json(v))
 }
 
@@ -767,7 +736,7 @@ pub(crate) fn history_json(
                 .settings()
                 .puzzles
                 .get(&p.puzzle_id)
-                .map(|o| json!({"title": about(o, hub)["title"], "about": o.kind.about}));
+                .map(|o| json!({"title": crate::http::title(hub, &o.puzzle.game), "about": o.kind.about}));
             json!({
                 "puzzle": p.puzzle_id,
                 "set": set,
