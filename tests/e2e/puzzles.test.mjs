@@ -278,7 +278,7 @@ test('puzzles: two accounts, a friend’s challenge compared, puzzle ratings mov
   });
 });
 
-test('puzzles: the day’s Twin Grids turn and Word Sprout position answered in their own pages', { timeout: 120000 }, async () => {
+test('puzzles: the day’s Twin Grids turn, Word Sprout position and WORDCHAIN hand answered in their own pages', { timeout: 120000 }, async () => {
   const eve = await player(browser, 'Eve', PHONE);
   await withArtifacts([eve], async () => {
     const E = eve.page;
@@ -310,5 +310,25 @@ test('puzzles: the day’s Twin Grids turn and Word Sprout position answered in 
     await E.press('#ws-whole', 'Enter');
     await E.waitForSelector('#puzzle-verdict[data-solved="true"]');
     assert.match((await E.locator('#puzzle-verdict').textContent()) || '', /^✓ The right move/);
+    // WORDCHAIN: the answer is the best play's cards in order, the link
+    // card among them where the proof puts it ("WETLY (Wd Es Td Ld Yc)").
+    const wc = await open('wordchain/best-score', 'wordchain-best-score');
+    const best = wc.proof.best[0];
+    await E.waitForSelector('#wc-hand button.wc-card');
+    const fromHand = best.cards.filter((/** @type {string} */ _c, /** @type {number} */ i) => i !== best.link);
+    for (const [k, c] of fromHand.entries()) {
+      await E.click(`#wc-hand button.wc-card[data-card="${c}"]:not(.used)`);
+      await E.waitForSelector(`#wc-word-0 .wc-slot[data-pos="${k + 1}"]`);
+    }
+    // The link card stands first; it moves right to its place in the word.
+    for (let i = 0; i < best.link; i++) await E.click(`#wc-word-0 .wc-slot[data-pos="${i}"] .wc-right`);
+    await E.waitForSelector(`#wc-spelled-0:has-text("${best.word.toUpperCase()}")`);
+    await shots('puzzle-phone')(E, 'wordchain-built');
+    await E.click('#wc-play');
+    await E.waitForSelector('#puzzle-verdict[data-solved="true"]', { timeout: 30000 });
+    const said = (await E.locator('#puzzle-verdict').textContent()) || '';
+    assert.match(said, /^✓/, said);
+    assert.ok(said.includes(String(best.score)), `the verdict names the best score ${best.score}: ${said}`);
+    await shots('puzzle-phone')(E, 'wordchain-solved');
   });
 });
