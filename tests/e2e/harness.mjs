@@ -1,7 +1,7 @@
 // Helpers for the end-to-end tests: a `parlor serve` child process on a free
 // loopback port with a temporary SQLite file (restartable on the same port
 // and file), and Debian's Chromium through playwright-core.
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -41,12 +41,35 @@ process.on('exit', () => {
   }
 });
 
+/**
+ * A fresh PostgreSQL database on the server `scripts/with-postgres` started
+ * (its URL in `PARLOR_PG_URL`), or null when there is none. Under CI a
+ * missing server is an error, so that the PostgreSQL runs cannot pass by
+ * being skipped.
+ * @returns {string | null}
+ */
+export function freshPostgres() {
+  const base = process.env.PARLOR_PG_URL;
+  if (!base) {
+    if (process.env.CI) throw new Error('PARLOR_PG_URL is not set: run the browser tests under scripts/with-postgres');
+    return null;
+  }
+  const name = `parlor_e2e_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
+  execFileSync('psql', [base, '-q', '-v', 'ON_ERROR_STOP=1', '-c', `CREATE DATABASE ${name}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
 export class ParlorServer {
-  /** @param {string[]} [extra] more `parlor serve` options (e.g. `['--abandon-after', '2']`) */
-  constructor(extra = []) {
+  /**
+   * @param {string[]} [extra] more `parlor serve` options (e.g. `['--abandon-after', '2']`)
+   * @param {{ db?: string }} [opts] the database URL (a fresh SQLite file unless given)
+   */
+  constructor(extra = [], opts = {}) {
     this.extra = extra;
     this.dir = mkdtempSync(join(tmpdir(), 'parlor-e2e-'));
-    this.db = join(this.dir, 'parlor.db');
+    this.db = opts.db || `sqlite://${join(this.dir, 'parlor.db')}`;
     this.port = 0;
     /** @type {import('node:child_process').ChildProcess | null} */
     this.child = null;
@@ -60,7 +83,7 @@ export class ParlorServer {
   /** Starts (or restarts on the same port and database); resolves once it listens. */
   async start() {
     if (!this.port) this.port = await freePort();
-    const child = spawn(parlorBin(), ['serve', '--addr', `127.0.0.1:${this.port}`, '--db', `sqlite://${this.db}`, '--bot-delay-ms', '50', '--bot-clocked-delay-ms', '300', ...this.extra], {
+    const child = spawn(parlorBin(), ['serve', '--addr', `127.0.0.1:${this.port}`, '--db', this.db, '--bot-delay-ms', '50', '--bot-clocked-delay-ms', '300', ...this.extra], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, XDG_DATA_HOME: this.dir },
     });
