@@ -329,6 +329,32 @@ function puzzleTests() {
       assert.match(said, /^✓/, said);
       assert.ok(said.includes(String(best.score)), `the verdict names the best score ${best.score}: ${said}`);
       await shots('puzzle-phone')(E, 'wordchain-solved');
+      // WORDCHAIN by tactical value: a good word that leaves worse is
+      // refuted with what it is worth and what the best is worth.
+      await E.goto(`${srv.url}/puzzles`);
+      await E.click('#set-wordchain-best-tactical');
+      await E.waitForURL(/\/play\//);
+      const tid = new URL(E.url()).searchParams.get('puzzle');
+      const tp = shipped('wordchain-best-tactical').find((x) => puzzleId(x) === tid);
+      assert.ok(tp, `puzzle ${tid} is a shipped tactical one`);
+      const [top, ...rest] = tp.proof.best;
+      const lesser = rest.find((/** @type {any} */ x) => x.word !== top.word);
+      await E.waitForSelector('#wc-hand button.wc-card');
+      for (const [k, c] of lesser.cards.filter((/** @type {string} */ _c, /** @type {number} */ i) => i !== lesser.link).entries()) {
+        await E.click(`#wc-hand button.wc-card[data-card="${c}"]:not(.used)`);
+        await E.waitForSelector(`#wc-word-0 .wc-slot[data-pos="${k + 1}"]`);
+      }
+      for (let i = 0; i < lesser.link; i++) await E.click(`#wc-word-0 .wc-slot[data-pos="${i}"] .wc-right`);
+      // Multicards are named as the proof names them.
+      for (const [i, c] of lesser.cards.entries()) {
+        if (c.startsWith('*')) await E.selectOption(`#wc-word-0 .wc-slot[data-pos="${i}"] select.wc-name-letter`, c[1]);
+      }
+      await E.waitForSelector(`#wc-spelled-0:has-text("${lesser.word.toUpperCase()}")`);
+      await E.click('#wc-play');
+      await E.waitForSelector('#puzzle-verdict[data-solved="false"]', { timeout: 30000 });
+      const refuted = (await E.locator('#puzzle-verdict').textContent()) || '';
+      assert.ok(refuted.includes(`is worth ${lesser.tactical} for what it leaves`) && refuted.includes(`${top.word.toUpperCase()} is worth ${top.tactical}`), refuted);
+      await shots('puzzle-phone')(E, 'wordchain-tactical-refuted');
     });
   });
 }

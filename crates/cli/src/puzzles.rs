@@ -105,6 +105,10 @@ const SHIPPED: &[(&str, &str)] = &[
         include_str!("../../../data/puzzles/wordchain-best-score.jsonl"),
     ),
     (
+        "wordchain-best-tactical",
+        include_str!("../../../data/puzzles/wordchain-best-tactical.jsonl"),
+    ),
+    (
         "wordsprout-keep-the-win",
         include_str!("../../../data/puzzles/wordsprout-keep-the-win.jsonl"),
     ),

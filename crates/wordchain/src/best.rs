@@ -457,15 +457,18 @@ fn evaluate(
     } else {
         counts.by_aim[a][last] == 0
     };
-    let gift = if last_multi {
-        MULTICARD_LINK_GIFT
-    } else {
-        last as i64 + 1
-    };
-    let v = counts.vowels.saturating_sub(vowels_used) as i64;
-    let c = (counts.size - used) as i64 - v;
-    let imbalance = ((v - c).abs() - used as i64).max(0);
-    let tactical = i64::from(score) - gift - MULTICARD_WORTH * multis as i64 - 3 * imbalance;
+    let tactical = tactical_value(
+        score,
+        &Leaves {
+            last_multi,
+            last_value: last as u32 + 1,
+            multis,
+            vowels_used,
+            used,
+        },
+        counts.size,
+        counts.vowels,
+    );
     Some(Candidate {
         word: index,
         score,
@@ -475,6 +478,63 @@ fn evaluate(
         link: p as u8,
         aim: a as u8,
     })
+}
+
+/// What a play takes from the hand and hands on, for its tactical value.
+struct Leaves {
+    /// Whether the card that ends the word (the next link) is a Multicard.
+    last_multi: bool,
+    /// The value of the letter that ends the word.
+    last_value: u32,
+    /// Multicards spent from the hand.
+    multis: usize,
+    /// Cards of the vowel deck spent from the hand (Multicards among them).
+    vowels_used: usize,
+    /// Cards spent from the hand.
+    used: usize,
+}
+
+/// The tactical value (docs/rules/wordchain.md): the score less the link
+/// handed on, the Multicards spent and the imbalance between vowels and
+/// consonants left in a hand of `size` cards holding `vowels` of the vowel
+/// deck that the redraw (one card per card spent) cannot mend.
+fn tactical_value(score: u32, leaves: &Leaves, size: usize, vowels: usize) -> i64 {
+    let gift = if leaves.last_multi {
+        MULTICARD_LINK_GIFT
+    } else {
+        i64::from(leaves.last_value)
+    };
+    let v = vowels.saturating_sub(leaves.vowels_used) as i64;
+    let c = size.saturating_sub(leaves.used) as i64 - v;
+    let imbalance = ((v - c).abs() - leaves.used as i64).max(0);
+    i64::from(score) - gift - MULTICARD_WORTH * leaves.multis as i64 - 3 * imbalance
+}
+
+/// The tactical value of a given play from `hand`: `cards` in order, the
+/// link card at `link`, scoring `score` under the table's rules (the
+/// same value [`Search::by_tactical`] ranks by, for any cards a player
+/// chose).
+pub fn tactical_of(hand: &[Card], cards: &[Played], link: usize, score: u32) -> i64 {
+    let from_hand = || {
+        cards
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != link)
+            .map(|(_, c)| c.card)
+    };
+    let last = cards.last();
+    tactical_value(
+        score,
+        &Leaves {
+            last_multi: last.is_some_and(|c| c.card == Card::Multi),
+            last_value: last.map_or(0, |c| c.letter.value()),
+            multis: from_hand().filter(|c| *c == Card::Multi).count(),
+            vowels_used: from_hand().filter(|c| c.in_vowel_deck()).count(),
+            used: cards.len().saturating_sub(1),
+        },
+        hand.len(),
+        hand.iter().filter(|c| c.in_vowel_deck()).count(),
+    )
 }
 
 /// Which letters' cards belong to the vowel deck.

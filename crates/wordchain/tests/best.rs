@@ -1,7 +1,7 @@
 //! The best plays of a hand: exact against a plain search, and scored as
 //! `scoring::score` scores the cards chosen.
 
-use parlor_wordchain::best::{can_form, for_word, index, search, Limits, WordIndex};
+use parlor_wordchain::best::{can_form, for_word, index, search, tactical_of, Limits, WordIndex};
 use parlor_wordchain::card::{parse_cards, Card};
 use parlor_wordchain::scoring::{score, LinkBonus, ScoreRules, Scoring};
 use proptest::prelude::*;
@@ -170,6 +170,9 @@ proptest! {
             }
             let word: String = p.cards.iter().map(|c| c.letter.lower()).collect();
             prop_assert_eq!(&word, &p.word);
+            // The tactical value of the cards as a player would play them
+            // is the one the search ranks by.
+            prop_assert_eq!(tactical_of(&hand, &p.cards, p.link, p.score), p.tactical, "{}", p.word);
         }
         // None missed: a word is playable iff for_word spells it.
         let got: std::collections::BTreeSet<&str> = plays.iter().map(|p| p.word.as_str()).collect();
