@@ -1,16 +1,22 @@
-//! The SQLite writer's group commit, tuned (`storage::tuning`) beside plain
-//! SQLite (`?tuning=off`), on the same machine in one run: what the tuning
-//! buys where it acts, without the rest of the server around it.
+//! The SQLite writer's group commit with the storage's tuning
+//! (`storage::tuning`), with each part of it left out, and as plain SQLite
+//! (`?tuning=off`): what each part buys where it acts, without the rest of
+//! the server around it.
 //!
 //! Each iteration is one group commit of 32 nim actions spread over 32 of
 //! 512 live games (the shape the server's writer sees under load), each
 //! action with its game's new status, with `synchronous = FULL` as the
-//! server runs. `cargo bench --profile max -p parlor-server --bench
-//! sqlite_writer` (figures in `docs/performance.md`).
+//! server runs.
+//!
+//! The page cache is chosen once per process, so a process measures
+//! either with it (every part, without log-writes, without known-rows) or,
+//! with `PARLOR_BENCH_PAGE_CACHE=off`, without it (without page-cache,
+//! plain). `scripts/bench-sqlite-tuning` runs both kinds of process in
+//! turn, in one run (figures in `docs/performance.md`).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use parlor_server::storage::{
-    ActionRow, DbUrl, GameRow, SeatKind, SeatRow, StatusRow, Storage, Write,
+    ActionRow, DbUrl, GameRow, SeatKind, SeatRow, StatusRow, Storage, Tuning, Write,
 };
 use serde_json::json;
 
@@ -70,19 +76,19 @@ struct Table {
 }
 
 impl Table {
-    fn new(tuned: bool) -> Table {
+    fn new(tuning: Tuning) -> Table {
         let path = std::env::temp_dir().join(format!(
             "parlor-bench-writer-{}-{}.db",
             std::process::id(),
-            if tuned { "tuned" } else { "plain" }
+            tuning.to_string().replace(',', "-")
         ));
         for suffix in ["", "-wal", "-shm"] {
             let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
         }
-        let url = if tuned {
+        let url = if tuning == Tuning::ALL {
             DbUrl::Sqlite(path.clone())
         } else {
-            DbUrl::SqlitePlain(path.clone())
+            DbUrl::SqliteTuning(path.clone(), tuning)
         };
         let mut store = url.open().expect("a fresh SQLite file opens");
         let creates: Vec<Write> = (0..GAMES)
@@ -148,20 +154,54 @@ fn thread_cpu() -> std::time::Duration {
     std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
+/// What this process measures, the first opened first (it decides the
+/// process's page cache).
+fn configurations() -> Vec<(&'static str, Tuning)> {
+    let all = Tuning::ALL;
+    if std::env::var("PARLOR_BENCH_PAGE_CACHE").as_deref() == Ok("off") {
+        vec![
+            (
+                "without page-cache",
+                Tuning {
+                    page_cache: false,
+                    ..all
+                },
+            ),
+            ("plain", Tuning::NONE),
+        ]
+    } else {
+        vec![
+            ("tuned", all),
+            (
+                "without log-writes",
+                Tuning {
+                    log_writes: false,
+                    ..all
+                },
+            ),
+            (
+                "without known-rows",
+                Tuning {
+                    known_rows: false,
+                    ..all
+                },
+            ),
+        ]
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let mut wall = c.benchmark_group("sqlite writer, a group commit of 32 actions, wall time");
-    for tuned in [true, false] {
-        let mut table = Table::new(tuned);
-        let name = if tuned { "tuned" } else { "plain" };
+    for (name, tuning) in configurations() {
+        let mut table = Table::new(tuning);
         wall.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| table.group())
         });
     }
     wall.finish();
     let mut cpu = c.benchmark_group("sqlite writer, a group commit of 32 actions, CPU time");
-    for tuned in [true, false] {
-        let mut table = Table::new(tuned);
-        let name = if tuned { "tuned" } else { "plain" };
+    for (name, tuning) in configurations() {
+        let mut table = Table::new(tuning);
         cpu.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter_custom(|n| {
                 let start = thread_cpu();

@@ -7,6 +7,7 @@
 
 use super::migrations::{self, Schema, MIGRATIONS, SCHEMA_VERSION};
 use super::tuning::known_rows::{KnownRows, RowFlags};
+use super::tuning::Tuning;
 use super::writes::{self, Dialect, Param, Stmt};
 use super::{
     json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, JsonText, ListFilter,
@@ -50,18 +51,15 @@ impl SqliteStorage {
     /// As [`SqliteStorage::open`]; `full_sync: false` sets `synchronous =
     /// NORMAL` (durable against a process crash, not a power loss).
     pub fn open_with(path: &Path, full_sync: bool) -> Result<Self, StorageError> {
-        Self::open_tuned(path, full_sync, true)
+        Self::open_tuned(path, full_sync, Tuning::ALL)
     }
 
-    /// As [`SqliteStorage::open`], with none of this module's tuning: no
-    /// log-writes VFS, SQLite's own page cache, no known rows (every
-    /// action reads its game's row). What the tuning buys is measured
-    /// against it (`sqlite://FILE?tuning=off`, see `docs/performance.md`).
-    pub fn open_plain(path: &Path) -> Result<Self, StorageError> {
-        Self::open_tuned(path, true, false)
-    }
-
-    fn open_tuned(path: &Path, full_sync: bool, tuned: bool) -> Result<Self, StorageError> {
+    /// As [`SqliteStorage::open`], with only some parts of the tuning
+    /// ([`Tuning::NONE`]: plain SQLite: SQLite's own VFS and page cache,
+    /// and every action reads its game's row). What each part buys is
+    /// measured against it (`sqlite://FILE?tuning=...`, see
+    /// `docs/performance.md`).
+    pub fn open_tuned(path: &Path, full_sync: bool, tuning: Tuning) -> Result<Self, StorageError> {
         if let Some(dir) = path.parent() {
             if !dir.as_os_str().is_empty() {
                 std::fs::create_dir_all(dir).map_err(|e| {
@@ -73,10 +71,13 @@ impl SqliteStorage {
                 })?;
             }
         }
+        // The page cache wrapper goes in before anything starts SQLite.
+        if tuning.page_cache {
+            super::tuning::page_cache::install();
+        }
         // Through the VFS that writes a commit's log frames at once (see
-        // `log_writes`; it also puts SQLite's page cache wrapper in place
-        // before SQLite starts); SQLite's own if it could not be made.
-        let opened = if tuned && super::tuning::log_writes::register() {
+        // `log_writes`); SQLite's own if it could not be made.
+        let opened = if tuning.log_writes && super::tuning::log_writes::register() {
             let vfs = super::tuning::log_writes::NAME.to_str().unwrap_or_default();
             Connection::open_with_flags_and_vfs(path, rusqlite::OpenFlags::default(), vfs)
         } else {
@@ -109,7 +110,7 @@ impl SqliteStorage {
         conn.set_prepared_statement_cache_capacity(STATEMENTS_KEPT);
         Ok(SqliteStorage {
             conn,
-            known: if tuned {
+            known: if tuning.known_rows {
                 KnownRows::default()
             } else {
                 KnownRows::off()

@@ -1,6 +1,7 @@
 //! What makes the SQLite writer cheaper than plain SQLite, in three parts,
-//! each undone by `sqlite://FILE?tuning=off` ([`super::DbUrl::SqlitePlain`])
-//! so that what it buys can be measured beside plain SQLite in one run
+//! each chosen on its own by `sqlite://FILE?tuning=...` ([`Tuning`],
+//! [`super::DbUrl::SqliteTuning`]; `tuning=off` is plain SQLite) so that
+//! what each buys can be measured beside plain SQLite in one run
 //! (`docs/performance.md`, "The SQLite tuning").
 //!
 //! | part | what it saves (nim's load, measured when it was added) | what keeps it safe |
@@ -26,3 +27,80 @@
 pub(crate) mod known_rows;
 pub(crate) mod log_writes;
 pub(crate) mod page_cache;
+
+/// Which parts of the tuning an SQLite connection uses: all of them to
+/// serve, fewer to measure what each buys (`sqlite://FILE?tuning=...`).
+///
+/// The page cache is SQLite's for the whole process and is chosen when
+/// the process opens its first connection: a later connection that asks
+/// for it has it only if the first did, and one that does not ask has it
+/// anyway if the first did. Measure it in a process of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Writes a commit's log frames in one call ([`log_writes`]).
+    pub log_writes: bool,
+    /// Skips the page cache's needless walks ([`page_cache`]).
+    pub page_cache: bool,
+    /// Remembers live games' rows ([`known_rows`]).
+    pub known_rows: bool,
+}
+
+impl Tuning {
+    /// Every part: how the server runs.
+    pub const ALL: Tuning = Tuning {
+        log_writes: true,
+        page_cache: true,
+        known_rows: true,
+    };
+    /// None: plain SQLite.
+    pub const NONE: Tuning = Tuning {
+        log_writes: false,
+        page_cache: false,
+        known_rows: false,
+    };
+    const NAMES: [&'static str; 3] = ["log-writes", "page-cache", "known-rows"];
+
+    fn parts(self) -> [bool; 3] {
+        [self.log_writes, self.page_cache, self.known_rows]
+    }
+
+    /// Reads `off`, `on`, or the parts' names joined by commas
+    /// (`log-writes,known-rows`).
+    pub fn parse(text: &str) -> Result<Tuning, String> {
+        match text {
+            "off" => return Ok(Tuning::NONE),
+            "on" => return Ok(Tuning::ALL),
+            _ => {}
+        }
+        let mut t = Tuning::NONE;
+        for name in text.split(',') {
+            match name {
+                "log-writes" => t.log_writes = true,
+                "page-cache" => t.page_cache = true,
+                "known-rows" => t.known_rows = true,
+                other => {
+                    return Err(format!(
+                        "unknown tuning {other:?}: tuning is off, on, or parts joined by commas among {}",
+                        Tuning::NAMES.join(", ")
+                    ))
+                }
+            }
+        }
+        Ok(t)
+    }
+}
+
+impl std::fmt::Display for Tuning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let on: Vec<&str> = Tuning::NAMES
+            .iter()
+            .zip(self.parts())
+            .filter_map(|(n, on)| on.then_some(*n))
+            .collect();
+        match on.len() {
+            0 => f.write_str("off"),
+            3 => f.write_str("on"),
+            _ => f.write_str(&on.join(",")),
+        }
+    }
+}
