@@ -257,19 +257,6 @@ pub fn check_username(u: &str) -> Result<(), ApiError> {
     }
 }
 
-/// The key under which usernames that look alike collide: the name's
-/// confusable skeleton (Unicode TR39, through the `unicode-security`
-/// crate: `I`, `1` and `l` all become `l`, `0` becomes `O`, `rn` stands
-/// for `m`), in lower case, and the skeleton of that again (lowering can
-/// make a letter that has a skeleton of its own: `M` to `m`). Names are
-/// already unique ignoring case; with this, `Lilly0`, `LiIly0`, `LiIIy0`
-/// and `LilIyO` are one name too. A new account whose key an existing
-/// account has is refused (see `docs/api.md`, "Names").
-pub fn username_skeleton(u: &str) -> String {
-    let first: String = unicode_security::skeleton(u).collect();
-    unicode_security::skeleton(&first.to_lowercase()).collect()
-}
-
 /// Checks a new password's length: [`PASSWORD_LEN`] characters.
 pub fn check_password(p: &str) -> Result<(), ApiError> {
     let n = password_chars(p);
@@ -554,6 +541,7 @@ pub(crate) async fn logout(store: &Store, headers: &HeaderMap) -> Result<HeaderV
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::storage::username_skeleton;
 
     #[test]
     fn a_password_verifies_against_its_own_hash_only() {

@@ -24,7 +24,7 @@
 //! [`old_postgres_version`]); a database recorded in that numbering is
 //! renumbered once, the first time this list opens it.
 
-use super::StorageError;
+use super::{username_skeleton, StorageError};
 use rusqlite::Connection;
 
 /// A database as a migration step sees it.
@@ -291,7 +291,7 @@ pub(super) fn too_new(done: i64) -> StorageError {
 }
 
 /// Version 6: each account's confusable skeleton
-/// ([`crate::accounts::username_skeleton`]), unique, so that a new
+/// ([`super::username_skeleton`]), unique, so that a new
 /// username that looks like an existing one (`LiIly0` beside `Lilly0`) is
 /// refused. The accounts made before get theirs here, oldest first; of
 /// those that already look alike only the oldest holds the skeleton (the
@@ -307,7 +307,7 @@ fn skeletons(db: &mut dyn Schema) -> Result<(), StorageError> {
         db.execute(
             "UPDATE accounts SET skeleton = ?2 WHERE username_key = ?1 \
              AND NOT EXISTS (SELECT 1 FROM accounts WHERE skeleton = ?2)",
-            &[&key, &crate::accounts::username_skeleton(&username)],
+            &[&key, &username_skeleton(&username)],
         )?;
     }
     db.batch("CREATE UNIQUE INDEX IF NOT EXISTS accounts_skeleton ON accounts (skeleton)")

@@ -310,6 +310,19 @@ pub struct WordListRow {
     pub text: Option<String>,
 }
 
+/// The key under which usernames that look alike collide: the name's
+/// confusable skeleton (Unicode TR39, through the `unicode-security`
+/// crate: `I`, `1` and `l` all become `l`, `0` becomes `O`, `rn` stands
+/// for `m`), in lower case, and the skeleton of that again (lowering can
+/// make a letter that has a skeleton of its own: `M` to `m`). Names are
+/// already unique ignoring case; with this, `Lilly0`, `LiIly0`, `LiIIy0`
+/// and `LilIyO` are one name too. The store keeps the key with each account and refuses a new account
+/// whose key an existing account has (see `docs/api.md`, "Names").
+pub fn username_skeleton(u: &str) -> String {
+    let first: String = unicode_security::skeleton(u).collect();
+    unicode_security::skeleton(&first.to_lowercase()).collect()
+}
+
 /// An account as stored (see `crate::accounts`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AccountRow {
@@ -539,7 +552,7 @@ pub enum Write {
     },
     /// A new account. Taken only if no account has the same username
     /// (compared in lower case) nor the same skeleton
-    /// ([`crate::accounts::username_skeleton`], stored with it).
+    /// ([`username_skeleton`], stored with it).
     NewAccount {
         /// The account.
         account: AccountRow,
@@ -723,7 +736,7 @@ pub trait Storage: Send {
     /// The account with this username (compared in lower case).
     fn account(&mut self, username: &str) -> Result<Option<AccountRow>, StorageError>;
     /// The username of the account that `username` looks too much like:
-    /// the one holding its skeleton ([`crate::accounts::username_skeleton`]).
+    /// the one holding its skeleton ([`username_skeleton`]).
     fn account_like(&mut self, username: &str) -> Result<Option<String>, StorageError>;
     /// The username of the session whose token hashes to `token_hash`, if
     /// it has not ended by `now_ms`.

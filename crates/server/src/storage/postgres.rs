@@ -29,6 +29,7 @@
 
 use super::migrations::{self, Schema, Step, MIGRATIONS, SCHEMA_VERSION};
 use super::store::Notice;
+use super::username_skeleton;
 use super::writes::{self, Dialect, Param, Stmt};
 use super::{
     json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, JsonText, LeaseOp,
@@ -758,7 +759,7 @@ impl PgConn {
         self.client
             .query_opt(
                 "SELECT username FROM accounts WHERE skeleton = $1",
-                &[&crate::accounts::username_skeleton(username)],
+                &[&username_skeleton(username)],
             )
             .map_err(err)?
             .map(|r| r.try_get(0).map_err(err))

@@ -10,9 +10,9 @@ use super::tuning::known_rows::{KnownRows, RowFlags};
 use super::tuning::Tuning;
 use super::writes::{self, Dialect, Param, Stmt};
 use super::{
-    json_text, parse_json, AccountRow, ActionRow, DeadlineRow, GameRow, JsonText, ListFilter,
-    Listed, RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow, Storage, StorageError,
-    StoredGame, WordListRow, Write, GAME_COLUMNS,
+    json_text, parse_json, username_skeleton, AccountRow, ActionRow, DeadlineRow, GameRow,
+    JsonText, ListFilter, Listed, RatingChangeRow, RatingRow, SeatKind, SeatRow, StatusRow,
+    Storage, StorageError, StoredGame, WordListRow, Write, GAME_COLUMNS,
 };
 use super::{ms, SLOW_STORAGE};
 use crate::ratings::Rating;
@@ -970,7 +970,7 @@ impl Storage for SqliteStorage {
         self.conn
             .prepare_cached("SELECT username FROM accounts WHERE skeleton = ?1")
             .map_err(err)?
-            .query_row([crate::accounts::username_skeleton(username)], |r| r.get(0))
+            .query_row([username_skeleton(username)], |r| r.get(0))
             .optional()
             .map_err(err)
     }

@@ -23,7 +23,9 @@
 //! - *Presence* is kept only where processes share the database
 //!   ([`Tx::presence`]).
 
-use super::{AccountRow, GameRow, SeatRow, StatusRow, StorageError, Write, GAME_COLUMNS};
+use super::{
+    username_skeleton, AccountRow, GameRow, SeatRow, StatusRow, StorageError, Write, GAME_COLUMNS,
+};
 use crate::ratings::Rating;
 use std::borrow::Cow;
 
@@ -411,7 +413,7 @@ fn insert_game(tx: &mut impl Tx, row: &GameRow, seats: &[SeatRow]) -> Result<(),
 
 fn new_account(tx: &mut impl Tx, account: &AccountRow) -> Result<bool, StorageError> {
     let key = account.username.to_lowercase();
-    let skeleton = crate::accounts::username_skeleton(&account.username);
+    let skeleton = username_skeleton(&account.username);
     Ok(tx.exec(
         Stmt::NewAccount,
         &[
