@@ -849,6 +849,9 @@ impl crate::actor::Games for Hub {
     fn create(&self, spec: NewGameSpec) -> BoxFuture<'_, Result<Created, ApiError>> {
         Box::pin(Hub::create(self, spec))
     }
+}
+
+impl crate::actor::Rooms for Hub {
     fn stub<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<GameStub, ApiError>> {
         Box::pin(Hub::stub(self, id))
     }

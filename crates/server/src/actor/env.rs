@@ -17,7 +17,7 @@ use std::sync::Arc;
 use tokio::sync::{watch, Semaphore};
 
 /// The calls a game's actor makes back into its process's live games.
-pub(crate) trait Games: Send + Sync {
+pub(crate) trait Games: Rooms {
     /// An idle actor asks to leave memory: forgotten if nothing waits in
     /// its queue. Returns whether it was.
     fn unload(&self, id: &str, idle: &dyn Fn() -> bool) -> bool;
@@ -28,7 +28,13 @@ pub(crate) trait Games: Send + Sync {
     fn remote_seats<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<usize>, ApiError>>;
     /// Creates, stores and starts a game (a rematch).
     fn create(&self, spec: NewGameSpec) -> BoxFuture<'_, Result<Created, ApiError>>;
-    /// The live game `id`, loaded if needed (a rematch's).
+}
+
+/// The live games as a connection reaches them: only a game's door, by id
+/// (its own at the upgrade, a rematch's later). A connection neither
+/// creates nor forgets games.
+pub(crate) trait Rooms: Send + Sync {
+    /// The live game `id`, loaded if needed.
     fn stub<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<GameStub, ApiError>>;
 }
 

@@ -30,7 +30,7 @@ use crate::time::TimeSource;
 use axum::extract::ws::Utf8Bytes;
 use bots::{BotResult, Bots};
 use clock::GameClock;
-pub(crate) use env::{Env, Games};
+pub(crate) use env::{Env, Games, Rooms};
 use parlor_core::{Actor, DynMatch, ErrorKind, GameEntry, Resources, Seat, ToAct, Viewer};
 use presence::Holders;
 pub(crate) use seats::RematchSeat;

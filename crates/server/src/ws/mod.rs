@@ -38,13 +38,13 @@ use tokio_tungstenite::WebSocketStream;
 use upgrade::Upgrade;
 
 /// What a WebSocket needs from its process, and nothing more, given at
-/// the upgrade (the hub makes it): the live games (its own, a rematch's),
+/// the upgrade (the hub makes it): a live game's door by id (`Rooms`: its own, a rematch's),
 /// the store (the session of a seat's account), the settings, the
 /// client's buckets, the game's helper and the shutdown signal. A
 /// connection never reaches the hub itself.
 #[derive(Clone)]
 pub(crate) struct Doors {
-    pub games: std::sync::Arc<dyn crate::actor::Games>,
+    pub games: std::sync::Arc<dyn crate::actor::Rooms>,
     pub store: crate::storage::Store,
     pub settings: std::sync::Arc<crate::Settings>,
     pub limits: std::sync::Arc<crate::limits::ClientLimits>,
