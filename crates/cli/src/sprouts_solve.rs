@@ -155,14 +155,31 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
                     .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
             );
-            bar.set_message(format!("solving {what} ({play})"));
+            bar.set_message(progress(&what, play, solver.table_sizes()));
             bar.enable_steady_tick(Duration::from_millis(200));
             Some(bar)
         } else {
             None
         };
         let start = Instant::now();
-        let answer = solver.solve(&position, &query);
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let answer = std::thread::scope(|scope| {
+            // What the tables hold, read twice a second beside the search
+            // (a lock per shard, nothing on the search's own path): how a
+            // long solve shows it is moving.
+            if let Some(bar) = &bar {
+                let (solver, done, what) = (&solver, &done, &what);
+                scope.spawn(move || {
+                    while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                        std::thread::park_timeout(Duration::from_millis(500));
+                        bar.set_message(progress(what, play, solver.table_sizes()));
+                    }
+                });
+            }
+            let answer = solver.solve(&position, &query);
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            answer
+        });
         let seconds = start.elapsed().as_secs_f64();
         if let Some(bar) = bar {
             bar.finish_and_clear();
@@ -211,9 +228,44 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The progress line of a solve: what is solved and what the tables
+/// hold so far (lands with something known, misère positions).
+fn progress(what: &str, play: &str, (lands, misere): (usize, usize)) -> String {
+    let mut line = format!("solving {what} ({play}): {} lands known", thousands(lands));
+    if misere > 0 {
+        line.push_str(&format!(", {} misère positions", thousands(misere)));
+    }
+    line
+}
+
+/// `1234567` as `1,234,567`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::spot_range;
+    use super::{progress, spot_range};
+
+    #[test]
+    fn the_progress_line_counts_what_the_tables_hold() {
+        assert_eq!(
+            progress("14 spots", "normal", (1_234_567, 0)),
+            "solving 14 spots (normal): 1,234,567 lands known"
+        );
+        assert_eq!(
+            progress("11 spots", "misère", (999, 1000)),
+            "solving 11 spots (misère): 999 lands known, 1,000 misère positions"
+        );
+    }
 
     #[test]
     fn spot_ranges() {
