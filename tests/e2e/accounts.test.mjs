@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ParlorServer, launch, player, withArtifacts, parlorBin, shots } from './harness.mjs';
+import { ParlorServer, launch, player, withArtifacts, parlorBin, shots, signUp } from './harness.mjs';
 
 /** @type {ParlorServer} */ let srv;
 /** @type {import('playwright-core').Browser} */ let browser;
@@ -42,17 +42,6 @@ function fetchAs(page, method, path, body) {
   }, /** @type {[string, string, any]} */ ([method, path, body]));
 }
 
-/**
- * Signs up through the account page's form.
- * @param {import('playwright-core').Page} page @param {string} name
- */
-async function signUp(page, name) {
-  await page.goto(`${srv.url}/account`);
-  await page.fill('#register-username', name);
-  await page.fill('#register-password', `${name}-secret-pw`);
-  await page.click('#register-btn');
-  await page.waitForSelector(`#account-name:has-text("Logged in as ${name}")`);
-}
 
 /**
  * Plays the first legal move for whoever of `pages` is to move, until the
@@ -105,7 +94,7 @@ test('sign up, claim a guest game, a rated game on both profiles, its replay', {
     const refused = await fetchAs(A, 'POST', '/api/account/register', { username: 'ann', password: 'short' });
     assert.equal(refused.status, 400);
     assert.match(refused.body.error.message, /password: 8 to 128 characters/);
-    await signUp(A, 'ann');
+    await signUp(A, srv.url, 'ann');
     const cookies = await ann.context.cookies();
     const session = cookies.find((c) => c.name === 'parlor_session');
     assert.ok(session, 'a session cookie');
@@ -117,7 +106,7 @@ test('sign up, claim a guest game, a rated game on both profiles, its replay', {
     await A.waitForSelector(`#account-games a[href^="/play/${guest.game.id}"]`);
 
     // Bob signs up, logs out, fails a login, logs in.
-    await signUp(B, 'bob');
+    await signUp(B, srv.url, 'bob');
     await B.click('#logout-btn');
     await B.waitForSelector('#login-form');
     await B.fill('#login-username', 'bob');
@@ -260,7 +249,7 @@ test('a form on another site cannot act for a logged-in player', { timeout: 6000
   const cy = await player(browser, 'Cy');
   const C = cy.page;
   await withArtifacts([cy], async () => {
-    await signUp(C, 'cyd');
+    await signUp(C, srv.url, 'cyd');
     // A page elsewhere posts a form to parlor's logout and game creation.
     await cy.context.route('http://evil.test/**', (route) =>
       route.fulfill({

@@ -332,3 +332,16 @@ export async function createWithFriend(page) {
   await page.click('#go-play');
   return invite;
 }
+
+/**
+ * Signs up through the account page's form, as `name` (password
+ * `NAME-secret-pw`), and waits until the page says so.
+ * @param {import('playwright-core').Page} page @param {string} base the server's URL @param {string} name
+ */
+export async function signUp(page, base, name) {
+  await page.goto(`${base}/account`);
+  await page.fill('#register-username', name);
+  await page.fill('#register-password', `${name}-secret-pw`);
+  await page.click('#register-btn');
+  await page.waitForSelector(`#account-name:has-text("Logged in as ${name}")`);
+}

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ParlorServer, freshPostgres, launch, player, withArtifacts, shots, PHONE, repo, parlorBin } from './harness.mjs';
+import { ParlorServer, freshPostgres, launch, player, withArtifacts, shots, PHONE, repo, parlorBin, signUp } from './harness.mjs';
 
 /** A puzzle's id: FNV-1a over game/kind/key, as the server makes it. @param {any} p */
 function puzzleId(p) {
@@ -162,15 +162,6 @@ function puzzleTests() {
     });
   });
 
-  /** Signs up on the account page. @param {import('playwright-core').Page} page @param {string} name */
-  async function signUp(page, name) {
-    await page.goto(`${srv.url}/account`);
-    await page.fill('#register-username', name);
-    await page.fill('#register-password', `${name}-secret-pw`);
-    await page.click('#register-btn');
-    await page.waitForSelector(`#account-name:has-text("Logged in as ${name}")`);
-  }
-
   test('puzzles: two accounts, a friend’s challenge compared, puzzle ratings moved', { timeout: 240000 }, async () => {
     const cy = await player(browser, 'Cy');
     const di = await player(browser, 'Di', PHONE);
@@ -178,8 +169,8 @@ function puzzleTests() {
     await withArtifacts([cy, di], async () => {
       const C = cy.page;
       const D = di.page;
-      await signUp(C, 'cyrus');
-      await signUp(D, 'diane');
+      await signUp(C, srv.url, 'cyrus');
+      await signUp(D, srv.url, 'diane');
       // Cy solves a Sprouts puzzle (not today's): rated, then challenges Di.
       const p = shipped('sprouts-normal-4').find((x) => x.record.actions.length >= 1 && x.proof.moves.some((/** @type {any} */ m) => !m.wins && m.refutation));
       const pid = puzzleId(p);
