@@ -8,11 +8,8 @@
 //! action with its game's new status, with `synchronous = FULL` as the
 //! server runs.
 //!
-//! The page cache is chosen once per process, so a process measures
-//! either with it (every part, without log-writes, without known-rows) or,
-//! with `PARLOR_BENCH_PAGE_CACHE=off`, without it (without page-cache,
-//! plain). `scripts/bench-sqlite-tuning` runs both kinds of process in
-//! turn, in one run (figures in `docs/performance.md`).
+//! `scripts/bench-sqlite-tuning` runs it a few times and gathers each
+//! configuration's medians (figures in `docs/performance.md`).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use parlor_server::storage::{
@@ -154,40 +151,27 @@ fn thread_cpu() -> std::time::Duration {
     std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
-/// What this process measures, the first opened first (it decides the
-/// process's page cache).
+/// Every part, each part left out, and none.
 fn configurations() -> Vec<(&'static str, Tuning)> {
     let all = Tuning::ALL;
-    if std::env::var("PARLOR_BENCH_PAGE_CACHE").as_deref() == Ok("off") {
-        vec![
-            (
-                "without page-cache",
-                Tuning {
-                    page_cache: false,
-                    ..all
-                },
-            ),
-            ("plain", Tuning::NONE),
-        ]
-    } else {
-        vec![
-            ("tuned", all),
-            (
-                "without log-writes",
-                Tuning {
-                    log_writes: false,
-                    ..all
-                },
-            ),
-            (
-                "without known-rows",
-                Tuning {
-                    known_rows: false,
-                    ..all
-                },
-            ),
-        ]
-    }
+    vec![
+        ("tuned", all),
+        (
+            "without log-writes",
+            Tuning {
+                log_writes: false,
+                ..all
+            },
+        ),
+        (
+            "without known-rows",
+            Tuning {
+                known_rows: false,
+                ..all
+            },
+        ),
+        ("plain", Tuning::NONE),
+    ]
 }
 
 fn bench(c: &mut Criterion) {

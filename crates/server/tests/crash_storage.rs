@@ -5,7 +5,7 @@
 //!
 //! The child (this test binary started again with
 //! `PARLOR_STORE_CRASH_CHILD` set; it runs only `child_store`) opens the
-//! store as the server does (its own log-writes VFS, page cache and known
+//! store as the server does (its own log-writes VFS and known
 //! rows), with a maintenance connection that checkpoints every few
 //! milliseconds and restarts the log past 64 frames, so kills land in
 //! group commits, passive checkpoints and restarts alike. Several writers

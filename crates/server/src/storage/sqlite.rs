@@ -55,8 +55,8 @@ impl SqliteStorage {
     }
 
     /// As [`SqliteStorage::open`], with only some parts of the tuning
-    /// ([`Tuning::NONE`]: plain SQLite: SQLite's own VFS and page cache,
-    /// and every action reads its game's row). What each part buys is
+    /// ([`Tuning::NONE`]: plain SQLite: SQLite's own VFS, and every
+    /// action reads its game's row). What each part buys is
     /// measured against it (`sqlite://FILE?tuning=...`, see
     /// `docs/performance.md`).
     pub fn open_tuned(path: &Path, full_sync: bool, tuning: Tuning) -> Result<Self, StorageError> {
@@ -70,10 +70,6 @@ impl SqliteStorage {
                     .with_source(e)
                 })?;
             }
-        }
-        // The page cache wrapper goes in before anything starts SQLite.
-        if tuning.page_cache {
-            super::tuning::page_cache::install();
         }
         // Through the VFS that writes a commit's log frames at once (see
         // `log_writes`); SQLite's own if it could not be made.

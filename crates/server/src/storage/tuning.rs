@@ -7,7 +7,6 @@
 //! | part | what it saves (nim's load, measured when it was added) | what keeps it safe |
 //! | --- | --- | --- |
 //! | [`log_writes`]: a VFS that writes a commit's log frames in one call | about 40 `pwrite`s per group commit, a quarter of the writer's time | it only delays writes to a log until the commit frame, and any other call on the file (read, sync, size, lock, close) writes what it gathered first: SQLite sees the file as if every write had been made at once, and nothing is acknowledged before `COMMIT`'s sync, which comes after the gathered write |
-//! | [`page_cache`]: SQLite's page cache without its walk of the whole table at every truncate | a tenth of the writer's time | a truncate is skipped only past the highest page ever really cached, where SQLite's own cache has nothing to drop; every other call goes to SQLite's cache |
 //! | [`known_rows`]: what the writer knows of live games' rows | reading the game's row for every action, about 5% of the server's CPU | only what the file holds is remembered: learned in a transaction, kept once it commits, dropped when it rolls back, everything forgotten when another connection commits (`data_version`) |
 //!
 //! Together they take a sixth off the writer's CPU and a tenth off its
@@ -15,7 +14,7 @@
 //! (`benches/sqlite_writer.rs`: 32 actions, 530 against 634 µs of CPU,
 //! 933 against 1,027 µs of wall time with `synchronous = FULL`).
 //!
-//! Only [`log_writes`] and [`page_cache`] hold `unsafe` code (SQLite's C
+//! Only [`log_writes`] holds `unsafe` code (SQLite's C
 //! interfaces), each block with the invariant it relies on. Their safety
 //! against a crash at any moment is tested from outside:
 //! `tests/crash_storage.rs` kills the store with `kill -9` two hundred
@@ -26,21 +25,13 @@
 
 pub(crate) mod known_rows;
 pub(crate) mod log_writes;
-pub(crate) mod page_cache;
 
 /// Which parts of the tuning an SQLite connection uses: all of them to
 /// serve, fewer to measure what each buys (`sqlite://FILE?tuning=...`).
-///
-/// The page cache is SQLite's for the whole process and is chosen when
-/// the process opens its first connection: a later connection that asks
-/// for it has it only if the first did, and one that does not ask has it
-/// anyway if the first did. Measure it in a process of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Writes a commit's log frames in one call ([`log_writes`]).
     pub log_writes: bool,
-    /// Skips the page cache's needless walks ([`page_cache`]).
-    pub page_cache: bool,
     /// Remembers live games' rows ([`known_rows`]).
     pub known_rows: bool,
 }
@@ -49,19 +40,17 @@ impl Tuning {
     /// Every part: how the server runs.
     pub const ALL: Tuning = Tuning {
         log_writes: true,
-        page_cache: true,
         known_rows: true,
     };
     /// None: plain SQLite.
     pub const NONE: Tuning = Tuning {
         log_writes: false,
-        page_cache: false,
         known_rows: false,
     };
-    const NAMES: [&'static str; 3] = ["log-writes", "page-cache", "known-rows"];
+    const NAMES: [&'static str; 2] = ["log-writes", "known-rows"];
 
-    fn parts(self) -> [bool; 3] {
-        [self.log_writes, self.page_cache, self.known_rows]
+    fn parts(self) -> [bool; 2] {
+        [self.log_writes, self.known_rows]
     }
 
     /// Reads `off`, `on`, or the parts' names joined by commas
@@ -76,7 +65,6 @@ impl Tuning {
         for name in text.split(',') {
             match name {
                 "log-writes" => t.log_writes = true,
-                "page-cache" => t.page_cache = true,
                 "known-rows" => t.known_rows = true,
                 other => {
                     return Err(format!(
@@ -99,7 +87,7 @@ impl std::fmt::Display for Tuning {
             .collect();
         match on.len() {
             0 => f.write_str("off"),
-            3 => f.write_str("on"),
+            2 => f.write_str("on"),
             _ => f.write_str(&on.join(",")),
         }
     }

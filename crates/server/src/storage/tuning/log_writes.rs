@@ -44,8 +44,6 @@ static REGISTERED: OnceLock<bool> = OnceLock::new();
 /// Returns whether it is there to open connections with.
 pub(crate) fn register() -> bool {
     *REGISTERED.get_or_init(|| {
-        // Finding the default VFS starts SQLite: a caller that wants the
-        // page cache wrapper installs it before (`SqliteStorage::open`).
         // SAFETY: `sqlite3_vfs_find` returns SQLite's default VFS, which
         // lives as long as the process; the VFS registered here is leaked
         // on purpose (SQLite keeps the pointer for ever) and copies the
