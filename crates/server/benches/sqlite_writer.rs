@@ -1,7 +1,6 @@
 //! The SQLite writer's group commit with the storage's tuning
-//! (`storage::tuning`), with each part of it left out, and as plain SQLite
-//! (`?tuning=off`): what each part buys where it acts, without the rest of
-//! the server around it.
+//! (`storage::tuning`) and as plain SQLite (`?tuning=off`): what the
+//! tuning buys where it acts, without the rest of the server around it.
 //!
 //! Each iteration is one group commit of 32 nim actions spread over 32 of
 //! 512 live games (the shape the server's writer sees under load), each
@@ -13,7 +12,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use parlor_server::storage::{
-    ActionRow, DbUrl, GameRow, SeatKind, SeatRow, StatusRow, Storage, Tuning, Write,
+    ActionRow, DbUrl, GameRow, SeatKind, SeatRow, StatusRow, Storage, Write,
 };
 use serde_json::json;
 
@@ -73,19 +72,19 @@ struct Table {
 }
 
 impl Table {
-    fn new(tuning: Tuning) -> Table {
+    fn new(tuned: bool) -> Table {
         let path = std::env::temp_dir().join(format!(
             "parlor-bench-writer-{}-{}.db",
             std::process::id(),
-            tuning.to_string().replace(',', "-")
+            if tuned { "tuned" } else { "plain" }
         ));
         for suffix in ["", "-wal", "-shm"] {
             let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
         }
-        let url = if tuning == Tuning::ALL {
+        let url = if tuned {
             DbUrl::Sqlite(path.clone())
         } else {
-            DbUrl::SqliteTuning(path.clone(), tuning)
+            DbUrl::SqlitePlain(path.clone())
         };
         let mut store = url.open().expect("a fresh SQLite file opens");
         let creates: Vec<Write> = (0..GAMES)
@@ -151,41 +150,23 @@ fn thread_cpu() -> std::time::Duration {
     std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
-/// Every part, each part left out, and none.
-fn configurations() -> Vec<(&'static str, Tuning)> {
-    let all = Tuning::ALL;
-    vec![
-        ("tuned", all),
-        (
-            "without log-writes",
-            Tuning {
-                log_writes: false,
-                ..all
-            },
-        ),
-        (
-            "without known-rows",
-            Tuning {
-                known_rows: false,
-                ..all
-            },
-        ),
-        ("plain", Tuning::NONE),
-    ]
+/// The storage as the server opens it, and plain SQLite.
+fn configurations() -> Vec<(&'static str, bool)> {
+    vec![("tuned", true), ("plain", false)]
 }
 
 fn bench(c: &mut Criterion) {
     let mut wall = c.benchmark_group("sqlite writer, a group commit of 32 actions, wall time");
-    for (name, tuning) in configurations() {
-        let mut table = Table::new(tuning);
+    for (name, tuned) in configurations() {
+        let mut table = Table::new(tuned);
         wall.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| table.group())
         });
     }
     wall.finish();
     let mut cpu = c.benchmark_group("sqlite writer, a group commit of 32 actions, CPU time");
-    for (name, tuning) in configurations() {
-        let mut table = Table::new(tuning);
+    for (name, tuned) in configurations() {
+        let mut table = Table::new(tuned);
         cpu.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter_custom(|n| {
                 let start = thread_cpu();

@@ -86,7 +86,7 @@ fn a_database_from_a_newer_version_is_refused_clearly() {
                 )
                 .unwrap();
             }
-            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqliteTuning(path, _) => {
+            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
                 let c = rusqlite::Connection::open(path).unwrap();
                 c.execute_batch(
                     "INSERT INTO schema_migrations (version, applied_ms) VALUES (999, 0)",
@@ -96,7 +96,7 @@ fn a_database_from_a_newer_version_is_refused_clearly() {
         }
         let e = match &db {
             DbUrl::Postgres(url) => PgStorage::connect(url).err(),
-            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqliteTuning(path, _) => {
+            DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
                 SqliteStorage::open(path).err()
             }
         }
@@ -291,7 +291,7 @@ fn run_sql(db: &DbUrl, sql: &str) {
             let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
             c.batch_execute(sql).unwrap();
         }
-        DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqliteTuning(path, _) => {
+        DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
             let c = rusqlite::Connection::open(path).unwrap();
             c.execute_batch(sql).unwrap();
         }
@@ -302,7 +302,7 @@ fn run_sql(db: &DbUrl, sql: &str) {
 fn versions(db: &DbUrl) -> Vec<i64> {
     match db {
         DbUrl::Postgres(url) => versions_pg(url),
-        DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqliteTuning(path, _) => {
+        DbUrl::Sqlite(path) | DbUrl::SqliteNormal(path) | DbUrl::SqlitePlain(path) => {
             let c = rusqlite::Connection::open(path).unwrap();
             let mut st = c
                 .prepare("SELECT version FROM schema_migrations ORDER BY version")

@@ -4,7 +4,7 @@ mod common;
 
 use parlor_server::storage::{
     ActionRow, DbUrl, DeadlineRow, GameRow, ListFilter, SeatKind, SeatRow, StatusRow, Storage,
-    Store, Tuning, WordListRow, Write,
+    Store, WordListRow, Write,
 };
 use serde_json::json;
 
@@ -657,7 +657,7 @@ macro_rules! on_every_database {
             )*
         }
         mod plain_sqlite {
-            use parlor_server::storage::{DbUrl, Tuning};
+            use parlor_server::storage::DbUrl;
             $(
                 #[test]
                 fn $body() {
@@ -666,7 +666,7 @@ macro_rules! on_every_database {
                     else {
                         unreachable!("an SQLite file")
                     };
-                    super::$body(&DbUrl::SqliteTuning(path, Tuning::NONE));
+                    super::$body(&DbUrl::SqlitePlain(path));
                 }
             )*
         }
@@ -704,28 +704,10 @@ fn db_urls() {
         DbUrl::Sqlite("x/y.db".into())
     );
     let plain = DbUrl::parse("sqlite://x/y.db?tuning=off").unwrap();
-    assert_eq!(plain, DbUrl::SqliteTuning("x/y.db".into(), Tuning::NONE));
+    assert_eq!(plain, DbUrl::SqlitePlain("x/y.db".into()));
     assert_eq!(DbUrl::parse(&plain.to_string()).unwrap(), plain);
     let e = DbUrl::parse("sqlite://x/y.db?tuning=maybe").unwrap_err();
-    assert!(e.to_string().contains("tuning is off, on, or parts"), "{e}");
-    assert!(e.to_string().contains("known-rows"), "{e}");
-    // Parts, for measuring each: named, and printed back the same.
-    let part = DbUrl::parse("sqlite://x/y.db?tuning=known-rows").unwrap();
-    let expected = Tuning {
-        log_writes: false,
-        known_rows: true,
-    };
-    assert_eq!(part, DbUrl::SqliteTuning("x/y.db".into(), expected));
-    assert_eq!(part.to_string(), "sqlite://x/y.db?tuning=known-rows");
-    assert_eq!(DbUrl::parse(&part.to_string()).unwrap(), part);
-    let both = DbUrl::parse("sqlite://x/y.db?tuning=known-rows,log-writes").unwrap();
-    assert_eq!(both.to_string(), "sqlite://x/y.db?tuning=on");
-    assert_eq!(
-        DbUrl::parse("sqlite://x/y.db?tuning=on").unwrap(),
-        DbUrl::SqliteTuning("x/y.db".into(), Tuning::ALL)
-    );
-    assert!(DbUrl::parse("sqlite://x/y.db?tuning=").is_err());
-    assert!(DbUrl::parse("sqlite://x/y.db?tuning=log-writes,,known-rows").is_err());
+    assert!(e.to_string().contains("tuning=off"), "{e}");
     assert!(DbUrl::parse("sqlite://").is_err());
     assert!(DbUrl::parse("mysql://x").is_err());
     let pg = DbUrl::parse("postgres://u:secret@127.0.0.1:5432/db").unwrap();

@@ -26,7 +26,6 @@ mod writes;
 
 pub use self::postgres::PgStorage;
 pub use self::sqlite::SqliteStorage;
-pub use self::tuning::Tuning;
 pub use store::{Notice, Store, DEFAULT_COMMIT_PACE, MAX_COMMIT_PACE};
 
 use serde_json::value::RawValue;
@@ -857,11 +856,10 @@ pub enum DbUrl {
     /// commits survive a crash of the process (`kill -9`) but not of the
     /// machine (power loss). Faster; not the default.
     SqliteNormal(PathBuf),
-    /// An SQLite file with only some of the storage's own tuning
-    /// (`sqlite://FILE?tuning=off` for plain SQLite, or the parts named,
-    /// `?tuning=log-writes,known-rows`: see [`Tuning`]). For measuring
-    /// what each part buys; not for serving.
-    SqliteTuning(PathBuf, Tuning),
+    /// An SQLite file opened as plain SQLite (`sqlite://FILE?tuning=off`):
+    /// none of the storage's own tuning (see [`SqliteStorage::open_plain`]).
+    /// For measuring what the tuning buys; not for serving.
+    SqlitePlain(PathBuf),
     /// A PostgreSQL connection string (`postgres://user@host:port/db`).
     Postgres(String),
 }
@@ -883,14 +881,10 @@ impl DbUrl {
             return match query {
                 "" | "synchronous=full" => Ok(DbUrl::Sqlite(PathBuf::from(path))),
                 "synchronous=normal" => Ok(DbUrl::SqliteNormal(PathBuf::from(path))),
-                other => match other.strip_prefix("tuning=") {
-                    Some(parts) => Tuning::parse(parts)
-                        .map(|t| DbUrl::SqliteTuning(PathBuf::from(path), t))
-                        .map_err(StorageError::misconfigured),
-                    None => Err(StorageError::misconfigured(format!(
-                        "unknown SQLite option {other:?}: the options are synchronous=normal and tuning=off (or tuning=PARTS)"
-                    ))),
-                },
+                "tuning=off" => Ok(DbUrl::SqlitePlain(PathBuf::from(path))),
+                other => Err(StorageError::misconfigured(format!(
+                    "unknown SQLite option {other:?}: the options are synchronous=normal and tuning=off"
+                ))),
             };
         }
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
@@ -906,7 +900,7 @@ impl DbUrl {
         Ok(match self {
             DbUrl::Sqlite(path) => Box::new(SqliteStorage::open(path)?),
             DbUrl::SqliteNormal(path) => Box::new(SqliteStorage::open_with(path, false)?),
-            DbUrl::SqliteTuning(path, t) => Box::new(SqliteStorage::open_tuned(path, true, *t)?),
+            DbUrl::SqlitePlain(path) => Box::new(SqliteStorage::open_plain(path)?),
             DbUrl::Postgres(url) => Box::new(PgStorage::connect(url)?),
         })
     }
@@ -917,7 +911,7 @@ impl std::fmt::Display for DbUrl {
         match self {
             DbUrl::Sqlite(p) => write!(f, "sqlite://{}", p.display()),
             DbUrl::SqliteNormal(p) => write!(f, "sqlite://{}?synchronous=normal", p.display()),
-            DbUrl::SqliteTuning(p, t) => write!(f, "sqlite://{}?tuning={t}", p.display()),
+            DbUrl::SqlitePlain(p) => write!(f, "sqlite://{}?tuning=off", p.display()),
             // Never print a password.
             DbUrl::Postgres(url) => match url.split_once('@') {
                 Some((_, host)) => write!(f, "postgres://…@{host}"),

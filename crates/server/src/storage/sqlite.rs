@@ -6,8 +6,6 @@
 //! reader) share the file; WAL lets the reader run during a write.
 
 use super::migrations::{self, Schema, MIGRATIONS, SCHEMA_VERSION};
-use super::tuning::known_rows::{KnownRows, RowFlags};
-use super::tuning::Tuning;
 use super::writes::{self, Dialect, Param, Stmt};
 use super::{
     json_text, parse_json, username_skeleton, AccountRow, ActionRow, DeadlineRow, GameRow,
@@ -24,7 +22,6 @@ use std::time::Instant;
 pub struct SqliteStorage {
     conn: Connection,
     /// Live games' rows as this connection last wrote or read them.
-    known: KnownRows,
     /// Frames in the log past which `maintain` restarts it
     /// ([`WAL_RESTART_FRAMES`]; tests lower it).
     restart_frames: i64,
@@ -51,15 +48,18 @@ impl SqliteStorage {
     /// As [`SqliteStorage::open`]; `full_sync: false` sets `synchronous =
     /// NORMAL` (durable against a process crash, not a power loss).
     pub fn open_with(path: &Path, full_sync: bool) -> Result<Self, StorageError> {
-        Self::open_tuned(path, full_sync, Tuning::ALL)
+        Self::open_tuned(path, full_sync, true)
     }
 
-    /// As [`SqliteStorage::open`], with only some parts of the tuning
-    /// ([`Tuning::NONE`]: plain SQLite: SQLite's own VFS, and every
-    /// action reads its game's row). What each part buys is
-    /// measured against it (`sqlite://FILE?tuning=...`, see
+    /// As [`SqliteStorage::open`], as plain SQLite: SQLite's own VFS
+    /// instead of the log-writes one (`super::tuning`). What the tuning
+    /// buys is measured against it (`sqlite://FILE?tuning=off`, see
     /// `docs/performance.md`).
-    pub fn open_tuned(path: &Path, full_sync: bool, tuning: Tuning) -> Result<Self, StorageError> {
+    pub fn open_plain(path: &Path) -> Result<Self, StorageError> {
+        Self::open_tuned(path, true, false)
+    }
+
+    fn open_tuned(path: &Path, full_sync: bool, tuned: bool) -> Result<Self, StorageError> {
         if let Some(dir) = path.parent() {
             if !dir.as_os_str().is_empty() {
                 std::fs::create_dir_all(dir).map_err(|e| {
@@ -73,7 +73,7 @@ impl SqliteStorage {
         }
         // Through the VFS that writes a commit's log frames at once (see
         // `log_writes`); SQLite's own if it could not be made.
-        let opened = if tuning.log_writes && super::tuning::log_writes::register() {
+        let opened = if tuned && super::tuning::log_writes::register() {
             let vfs = super::tuning::log_writes::NAME.to_str().unwrap_or_default();
             Connection::open_with_flags_and_vfs(path, rusqlite::OpenFlags::default(), vfs)
         } else {
@@ -106,11 +106,6 @@ impl SqliteStorage {
         conn.set_prepared_statement_cache_capacity(STATEMENTS_KEPT);
         Ok(SqliteStorage {
             conn,
-            known: if tuning.known_rows {
-                KnownRows::default()
-            } else {
-                KnownRows::off()
-            },
             restart_frames: WAL_RESTART_FRAMES,
         })
     }
@@ -527,9 +522,41 @@ impl SqliteStorage {
     }
 }
 
+/// What a games row holds that an action may change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RowFlags {
+    /// The game was aborted: no action goes into it.
+    aborted: bool,
+    /// The game is over.
+    over: bool,
+    /// The running clock's key, if one runs.
+    deadline_key: Option<String>,
+    /// When that clock started.
+    deadline_started_ms: Option<i64>,
+}
+
+impl RowFlags {
+    /// What a live games row holds with `status` stored in it.
+    fn of(status: &StatusRow) -> RowFlags {
+        RowFlags {
+            aborted: false,
+            over: status.over,
+            deadline_key: status.deadline.as_ref().map(|d| d.key.clone()),
+            deadline_started_ms: status.deadline.as_ref().map(|d| d.started_ms),
+        }
+    }
+
+    /// Whether the clock of `after` is another than this one (started,
+    /// stopped, or another clock or start): then the row is written.
+    fn clock_moved(&self, after: &RowFlags) -> bool {
+        self.deadline_key != after.deadline_key
+            || self.deadline_started_ms != after.deadline_started_ms
+    }
+}
+
 /// Writes an action (the other writes are [`writes::apply`]'s, the same as
 /// PostgreSQL's); returns whether it was taken (see [`Storage::commit`]).
-fn action(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, StorageError> {
+fn action(c: &Connection, w: &Write) -> Result<bool, StorageError> {
     let Write::Action {
         game_id,
         action,
@@ -538,23 +565,15 @@ fn action(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, Stor
     else {
         return Err(StorageError::unavailable("not an action"));
     };
-    // What the games row holds that an action may change: known from this
-    // writer's last write or read of it, read otherwise.
-    let mut read = None;
-    let stored = match known.get(game_id) {
-        Some(f) => f,
-        None => read.insert(row_flags(c, game_id)?),
-    };
+    // What the games row holds that an action may change (one read of a
+    // page the writer's cache holds for a live game).
+    let stored = row_flags(c, game_id)?;
     // The games row is written only when what listings and restarts
     // select by changes: the game ended, or its clock started or stopped.
-    let after = RowFlags::of(false, status);
-    let aborted = stored.aborted;
+    let after = RowFlags::of(status);
     let changes_row = stored.over != after.over || stored.clock_moved(&after);
-    if let Some(f) = read {
-        known.learn(game_id, f);
-    }
     // No action goes into an aborted game.
-    if aborted {
+    if stored.aborted {
         return Ok(false);
     }
     // One process writes an SQLite file, so the index is never taken in
@@ -581,11 +600,8 @@ fn action(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, Stor
     if n == 0 {
         return Ok(false);
     }
-    if changes_row {
-        if status_update(c, game_id, status)? != 1 {
-            return Err(StorageError::conflict(format!("no game {game_id}")));
-        }
-        known.learn(game_id, after);
+    if changes_row && status_update(c, game_id, status)? != 1 {
+        return Err(StorageError::conflict(format!("no game {game_id}")));
     }
     Ok(true)
 }
@@ -593,7 +609,6 @@ fn action(c: &Connection, known: &mut KnownRows, w: &Write) -> Result<bool, Stor
 /// A transaction of the writer, for [`writes::apply`].
 struct SqliteTx<'a> {
     c: &'a Connection,
-    known: &'a mut KnownRows,
 }
 
 impl SqliteTx<'_> {
@@ -609,14 +624,14 @@ fn sqlite_params<'a>(
 }
 
 impl writes::Tx for SqliteTx<'_> {
-    /// One at a time, with the rows the writer knows (see [`action`]).
+    /// One at a time (see [`action`]).
     fn action(
         &mut self,
         writes: &[Write],
         i: usize,
         taken: &mut [bool],
     ) -> Result<(), StorageError> {
-        taken[i] = action(self.c, self.known, &writes[i])?;
+        taken[i] = action(self.c, &writes[i])?;
         Ok(())
     }
 
@@ -651,15 +666,6 @@ impl writes::Tx for SqliteTx<'_> {
             })
             .map_err(err)?;
         rows.collect::<Result<_, _>>().map_err(err)
-    }
-
-    fn row_changed(&mut self, game_id: &str) {
-        self.known.forget(game_id);
-    }
-
-    fn game_made(&mut self, row: &GameRow) {
-        self.known
-            .learn(&row.id, RowFlags::of(row.aborted, &row.status));
     }
 }
 
@@ -805,8 +811,7 @@ impl Storage for SqliteStorage {
                 .conn
                 .pragma_update(None, "cache_size", -WRITER_CACHE_KIB);
             // The writer checks itself that a game exists before it writes
-            // an action (its known rows, or a read of the games row: "no
-            // game"), and writes a game's seats with the game; games are
+            // an action (its read of the games row: "no game"), and writes a game's seats with the game; games are
             // never deleted. SQLite's check of the same reference was one
             // more search of the games' index for every action and seat.
             let _ = self.conn.pragma_update(None, "foreign_keys", "OFF");
@@ -828,16 +833,8 @@ impl Storage for SqliteStorage {
             .map_err(err)?;
         let locked = Instant::now();
         let mut applied = locked;
-        let known = &mut self.known;
         let result = (|| {
-            // Another connection's commit since this one's last (its
-            // `data_version` moved) voids what the writer knows of rows.
-            let version: i64 = c
-                .prepare_cached("PRAGMA data_version")
-                .and_then(|mut s| s.query_row([], |r| r.get(0)))
-                .map_err(err)?;
-            known.begin(version);
-            let taken = writes::apply(&mut SqliteTx { c, known }, writes)?;
+            let taken = writes::apply(&mut SqliteTx { c }, writes)?;
             applied = Instant::now();
             c.prepare_cached("COMMIT")
                 .and_then(|mut s| s.execute([]))
@@ -859,9 +856,8 @@ impl Storage for SqliteStorage {
             );
         }
         match result {
-            Ok(_) => known.committed(),
+            Ok(_) => {}
             Err(_) => {
-                known.rolled_back();
                 // A failed statement, or a commit that did not happen:
                 // nothing of the group stays.
                 if !c.is_autocommit() {

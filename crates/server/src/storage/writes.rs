@@ -17,9 +17,9 @@
 //!   account lock the rows they read (`FOR UPDATE`); an SQLite file has one
 //!   writer, whose transaction holds the whole file.
 //! - *Actions* are not here: each database writes a group of them its own
-//!   way (SQLite one at a time with the rows its writer knows, see
-//!   `tuning::known_rows`; PostgreSQL a whole group in one statement that
-//!   also announces them to the other processes).
+//!   way (SQLite one at a time, reading what its game's row holds;
+//!   PostgreSQL a whole group in one statement that also announces them
+//!   to the other processes).
 //! - *Presence* is kept only where processes share the database
 //!   ([`Tx::presence`]).
 
@@ -330,11 +330,6 @@ pub(super) trait Tx {
     ) -> Result<Vec<Vec<Option<String>>>, StorageError>;
     /// The rows of a query of number columns.
     fn reals(&mut self, st: Stmt, params: &[Param<'_>]) -> Result<Vec<Vec<f64>>, StorageError>;
-    /// A game's row was written other than by an action (SQLite's writer
-    /// forgets what it knew of it).
-    fn row_changed(&mut self, _game_id: &str) {}
-    /// A game was made (SQLite's writer knows its row from now on).
-    fn game_made(&mut self, _row: &GameRow) {}
     /// Locks a game's row until the commit (where processes share the
     /// database).
     fn lock_game(&mut self, _game_id: &str) -> Result<(), StorageError> {
@@ -407,7 +402,6 @@ fn insert_game(tx: &mut impl Tx, row: &GameRow, seats: &[SeatRow]) -> Result<(),
             ],
         )?;
     }
-    tx.game_made(row);
     Ok(())
 }
 
@@ -596,11 +590,9 @@ fn apply_one(tx: &mut impl Tx, w: &Write) -> Result<bool, StorageError> {
         }
         Write::Action { .. } => unreachable!("actions go to Tx::action"),
         Write::Status { game_id, status } => {
-            tx.row_changed(game_id);
             tx.exec(Stmt::Status, &status_params(game_id, status))? == 1
         }
         Write::Abort { game_id, status } => {
-            tx.row_changed(game_id);
             tx.exec(Stmt::Abort, &status_params(game_id, status))? == 1
         }
         Write::Claim {
