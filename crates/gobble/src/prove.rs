@@ -1222,6 +1222,89 @@ impl<'t> Prover<'t> {
         (found, stats, starts)
     }
 
+    /// The groups (see [`Prover::group_len`]) of work unit `unit` of
+    /// `units`, in increasing order: the same partition on every run with
+    /// the same size and buckets, each group in exactly one unit.
+    ///
+    /// A group costs a tree build and the forcing of its classes, and its
+    /// classes that are mirror images of smaller ones cost nothing; so a
+    /// group weighs `group_len` (its tree) plus its searched classes, or 0
+    /// when it has none. The groups are dealt in number order, each to the
+    /// unit that weighs least so far (the lowest number on a tie): equal
+    /// groups go round in turn, and since the class number's highest digits
+    /// are the central cells (whose letters make a class costly or cheap),
+    /// every unit gets an even spread of each part of the class space.
+    pub fn unit_groups(&self, units: u64, unit: u64) -> Vec<u64> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let units = units.max(1);
+        let group = self.group_len();
+        let syms = self.symmetries();
+        let mut loads: BinaryHeap<Reverse<(u64, u64)>> =
+            (0..units).map(|u| Reverse((0, u))).collect();
+        let mut mine = Vec::new();
+        for g in 0..self.raw_classes() / group {
+            let searched = (g * group..(g + 1) * group)
+                .filter(|&k| self.is_canonical(k, &syms))
+                .count() as u64;
+            let to = if searched == 0 {
+                // Free: spread for tidiness, the balance is unchanged.
+                g % units
+            } else {
+                let Reverse((load, u)) = loads.pop().expect("at least one unit");
+                loads.push(Reverse((load + group + searched, u)));
+                u
+            };
+            if to == unit {
+                mine.push(g);
+            }
+        }
+        mine
+    }
+
+    /// The classes searched in `groups` (those that are the least of their
+    /// mirror images): their count and a checksum (FNV-1a over each class
+    /// number's 8 little-endian bytes, in the order given), so that the
+    /// results of work units can be checked to cover each class once.
+    pub fn coverage(&self, groups: &[u64]) -> (u64, u64) {
+        let group = self.group_len();
+        let syms = self.symmetries();
+        let mut count = 0;
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        for &g in groups {
+            for k in g * group..(g + 1) * group {
+                if self.is_canonical(k, &syms) {
+                    count += 1;
+                    for b in k.to_le_bytes() {
+                        hash = (hash ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+                    }
+                }
+            }
+        }
+        (count, hash)
+    }
+
+    /// The proof of the classes of `groups` (group numbers, see
+    /// [`Prover::group_len`]; a work unit's from [`Prover::unit_groups`]),
+    /// with `skip`, `done` and `stop` as [`Prover::prove`] takes them.
+    pub fn prove_groups(
+        &self,
+        above: u32,
+        threads: usize,
+        groups: &[u64],
+        skip: &(dyn Fn(u64) -> bool + Sync),
+        done: &(dyn Fn(u64, &[Found]) + Sync),
+        stop: &AtomicBool,
+    ) -> (Vec<Found>, ProofStats) {
+        let group = self.group_len();
+        let all = self.raw_classes() / group;
+        let unit = |i: u64| {
+            let &g = groups.get(usize::try_from(i).ok()?)?;
+            (g < all).then(|| g * group..(g + 1) * group)
+        };
+        self.prove_units(above, threads, &unit, skip, done, stop)
+    }
+
     /// The proof of the class ranges `unit(0)`, `unit(1)`, ... up to the
     /// first `None`, each within one group, taken by the threads in turn.
     fn prove_units(
@@ -1761,6 +1844,69 @@ mod tests {
             let (found, _, starts) = p.prove_sample(above, 2, u64::MAX, &AtomicBool::new(false));
             assert_eq!(starts.len() as u64, n / p.group_len());
             assert_eq!(by_least_image(&found, size), want, "{tag}, sampled");
+            // Work units: every group in exactly one unit, the units' boards
+            // the proof's, their coverage adding up to every searched class.
+            let groups = n / p.group_len();
+            for units in [1, 3, 7, 16] {
+                let mut all = Vec::new();
+                let mut got = Vec::new();
+                let mut covered = 0;
+                for u in 0..units {
+                    let mine = p.unit_groups(units, u);
+                    assert_eq!(mine, p.unit_groups(units, u), "{tag}: the same every time");
+                    assert!(mine.windows(2).all(|w| w[0] < w[1]));
+                    covered += p.coverage(&mine).0;
+                    let (found, _) = p.prove_groups(
+                        above,
+                        2,
+                        &mine,
+                        &|_| false,
+                        &|_, _| {},
+                        &AtomicBool::new(false),
+                    );
+                    got.extend(by_least_image(&found, size));
+                    all.extend(mine);
+                }
+                all.sort_unstable();
+                assert_eq!(all, (0..groups).collect::<Vec<_>>(), "{tag}, {units} units");
+                assert_eq!(covered, p.canonical_classes(0..n));
+                assert_eq!(p.coverage(&(0..groups).collect::<Vec<_>>()).0, covered);
+                got.sort();
+                got.dedup();
+                assert_eq!(got, want, "{tag}, {units} units");
+            }
+        }
+    }
+
+    /// Units deal the groups that hold searched classes in turn: no unit
+    /// weighs more than another by more than one group.
+    #[test]
+    fn units_weigh_alike() {
+        let trie = Trie::new(WORDS);
+        let size = Size::new(3, 3).unwrap();
+        let p = Prover::new(
+            &trie,
+            size,
+            Scoring::Boggle,
+            parse_buckets("ae,st").unwrap(),
+        );
+        let syms = p.symmetries();
+        for units in [2, 5, 16] {
+            let counts: Vec<u64> = (0..units)
+                .map(|u| {
+                    let mine = p.unit_groups(units, u);
+                    let searched =
+                        mine.iter().filter(|&&g| p.is_canonical(g, &syms)).count() as u64;
+                    assert_eq!(p.coverage(&mine).0, searched);
+                    searched
+                })
+                .collect();
+            let (lo, hi) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
+            assert!(hi - lo <= 1, "{units} units: {counts:?}");
+            assert_eq!(
+                counts.iter().sum::<u64>(),
+                p.canonical_classes(0..p.raw_classes())
+            );
         }
     }
 
