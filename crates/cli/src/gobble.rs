@@ -1553,6 +1553,12 @@ fn merge_units(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
     }
     let (first_name, first) = &results[0];
     let settings = first.settings.clone();
+    if settings.units == 0 || settings.units > MAX_UNITS {
+        bail!(
+            "{first_name}: {} units; a proof is split into 1 to {MAX_UNITS}",
+            settings.units
+        );
+    }
     for (name, r) in &results {
         if r.settings != settings {
             let a = serde_json::to_value(&settings)?;
@@ -1601,6 +1607,12 @@ fn merge_units(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
         .scoring
         .parse()
         .map_err(|e| anyhow!("{first_name}: scoring: {e}"))?;
+    if size.cells() > parlor_gobble::prove::MAX_PROVE_CELLS || settings.all_classes > 1 << 32 {
+        bail!(
+            "{first_name}: a {size} proof of {} classes is larger than any proof runs",
+            settings.all_classes
+        );
+    }
     let empty = Trie::new(std::iter::empty::<&str>());
     let mut prover = Prover::new(
         &empty,
@@ -1629,17 +1641,20 @@ fn merge_units(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
         );
     }
     let groups = settings.all_classes / settings.group_len;
-    let mut owner: Vec<Option<u64>> = vec![None; usize::try_from(groups)?];
-    let mut twice: Vec<(u64, u64, u64)> = Vec::new();
+    // A bit per group (a 4x4 proof has 16,777,216 groups: 2 MB); the first
+    // unit of a group seen twice is looked up only then.
+    let mut seen = vec![0u64; usize::try_from(groups.div_ceil(64))?];
+    let mut twice: Vec<(u64, u64)> = Vec::new();
     for (name, r) in &results {
         for &g in &r.groups {
-            let Some(slot) = owner.get_mut(usize::try_from(g).unwrap_or(usize::MAX)) else {
+            if g >= groups {
                 bail!("{name}: group {g} is past the last, {}", groups - 1);
-            };
-            match slot {
-                Some(other) => twice.push((g, *other, r.unit)),
-                None => *slot = Some(r.unit),
             }
+            let (word, bit) = ((g / 64) as usize, 1u64 << (g % 64));
+            if seen[word] & bit != 0 {
+                twice.push((g, r.unit));
+            }
+            seen[word] |= bit;
         }
     }
     let classes_of = |g: u64| {
@@ -1649,7 +1664,11 @@ fn merge_units(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
             (g + 1) * settings.group_len
         )
     };
-    if let Some(&(g, u, v)) = twice.first() {
+    if let Some(&(g, v)) = twice.first() {
+        let u = results
+            .iter()
+            .find(|(_, o)| o.unit != v && o.groups.contains(&g))
+            .map_or(v, |(_, o)| o.unit);
         bail!(
             "--merge {}: {} group(s) covered twice, the first group {g} ({}) by units {u} and {v}",
             dir.display(),
@@ -1658,7 +1677,7 @@ fn merge_units(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
         );
     }
     let none: Vec<u64> = (0..groups)
-        .filter(|&g| owner[g as usize].is_none())
+        .filter(|&g| seen[(g / 64) as usize] & 1 << (g % 64) == 0)
         .collect();
     if let Some(&g) = none.first() {
         bail!(
