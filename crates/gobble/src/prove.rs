@@ -1230,18 +1230,23 @@ impl<'t> Prover<'t> {
     /// classes that are mirror images of smaller ones cost nothing; so a
     /// group weighs `group_len` (its tree) plus its searched classes, or 0
     /// when it has none. The groups are dealt in number order, each to the
-    /// unit that weighs least so far (the lowest number on a tie): equal
-    /// groups go round in turn, and since the class number's highest digits
-    /// are the central cells (whose letters make a class costly or cheap),
-    /// every unit gets an even spread of each part of the class space.
+    /// unit that weighs least so far, so every unit gets an even share of
+    /// each run of class numbers: the highest digits are the central cells,
+    /// whose letters make a class costly or cheap. Ties go by a fixed hash
+    /// of the group and the unit, not by unit number: going round in turn,
+    /// unit K would get every group whose lowest digits (the cells dealt
+    /// last) read K modulo the number of units; on 3x4 in 16 units, one
+    /// pair of buckets on the middles of the short sides each.
     pub fn unit_groups(&self, units: u64, unit: u64) -> Vec<u64> {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let units = units.max(1);
         let group = self.group_len();
         let syms = self.symmetries();
-        let mut loads: BinaryHeap<Reverse<(u64, u64)>> =
-            (0..units).map(|u| Reverse((0, u))).collect();
+        let tie = |g: u64, u: u64| mix64(g.wrapping_mul(units).wrapping_add(u));
+        let mut loads: BinaryHeap<Reverse<(u64, u64, u64)>> = (0..units)
+            .map(|u| Reverse((0, tie(u64::MAX, u), u)))
+            .collect();
         let mut mine = Vec::new();
         let closed = self.merged_cells_closed(&syms);
         for g in 0..self.raw_classes() / group {
@@ -1250,8 +1255,8 @@ impl<'t> Prover<'t> {
                 // Free: spread for tidiness, the balance is unchanged.
                 g % units
             } else {
-                let Reverse((load, u)) = loads.pop().expect("at least one unit");
-                loads.push(Reverse((load + group + searched, u)));
+                let Reverse((load, _, u)) = loads.pop().expect("at least one unit");
+                loads.push(Reverse((load + group + searched, tie(g, u), u)));
                 u
             };
             if to == unit {
@@ -1446,6 +1451,13 @@ impl<'t> Prover<'t> {
             .filter(|&k| self.is_canonical(k, &syms))
             .count() as u64
     }
+}
+
+/// SplitMix64's finaliser: a fixed, well-mixed hash of a number.
+fn mix64(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// The most that the choice nodes `stack` (all of one cell) give a board
@@ -1964,6 +1976,27 @@ mod tests {
                 counts.iter().sum::<u64>(),
                 p.canonical_classes(0..p.raw_classes())
             );
+        }
+        // Where every group weighs the same (no mirror image is skipped),
+        // no unit gets only the groups of one residue of the lowest digits.
+        let small = Size::new(3, 2).unwrap();
+        let p = Prover::new(
+            &trie,
+            small,
+            Scoring::Boggle,
+            parse_buckets("ae,st").unwrap(),
+        )
+        .with_cell_buckets(&[0], parse_buckets("a,e,st").unwrap())
+        .with_merged(0);
+        assert_eq!(p.symmetries().len(), 1);
+        for units in [4, 8] {
+            for u in 0..units {
+                let mine = p.unit_groups(units, u);
+                assert_eq!(mine.len() as u64, p.raw_classes() / units);
+                let residues: std::collections::HashSet<u64> =
+                    mine.iter().map(|g| g % units).collect();
+                assert!(residues.len() > 1, "{units} units: unit {u} has {mine:?}");
+            }
         }
         // With the corners merged (closed under all 8 symmetries) and with
         // two cells that are not, the count by group agrees with every class's.
