@@ -472,3 +472,337 @@ fn cell_buckets_prove_the_same_and_name_the_checkpoint() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Runs `parlor` with `args`, with only the unit variables of `env` set
+/// (a test run inside a Slurm job keeps its own out of the way).
+fn parlor_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_parlor"));
+    cmd.args(args)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.stdin(Stdio::null()).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Unit `unit` of `units` of the small proof, its result in `out`: the
+/// unit's JSON report.
+fn run_unit(
+    dict: &Path,
+    out: &Path,
+    units: u64,
+    unit: Option<u64>,
+    env: &[(&str, &str)],
+) -> serde_json::Value {
+    let mut args = small_proof(dict);
+    let (n, k) = (units.to_string(), unit.map(|k| k.to_string()));
+    args.extend_from_slice(&[
+        "--threads",
+        "2",
+        "--json",
+        "--units",
+        &n,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    if let Some(k) = &k {
+        args.extend_from_slice(&["--unit", k]);
+    }
+    let (code, text, err) = parlor_env(&args, env);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&text).unwrap()
+}
+
+/// `--merge DIR`: (exit code, the merged JSON or null, standard error).
+fn merge(dir: &Path) -> (i32, serde_json::Value, String) {
+    let (code, out, err) = parlor_env(
+        &[
+            "gobble",
+            "prove",
+            "--merge",
+            dir.to_str().unwrap(),
+            "--json",
+        ],
+        &[],
+    );
+    (code, serde_json::from_str(&out).unwrap_or_default(), err)
+}
+
+/// The proof in N work units, merged, is the single-process proof: the same
+/// boards, classes and statistics; the unit number comes from `--unit`, a
+/// Slurm array's `SLURM_ARRAY_TASK_ID` or a Kubernetes Indexed Job's
+/// `JOB_COMPLETION_INDEX`.
+#[test]
+fn units_merged_are_the_whole_proof() {
+    let (dir, dict) = scratch_with_words("units");
+    let whole = prove(&dict, &[]);
+    for units in [1u64, 3, 11] {
+        let out = dir.join(format!("out-{units}"));
+        let mut classes = 0;
+        for k in 0..units {
+            let k_text = k.to_string();
+            let unit = match k % 3 {
+                0 => run_unit(&dict, &out, units, Some(k), &[]),
+                1 => run_unit(
+                    &dict,
+                    &out,
+                    units,
+                    None,
+                    &[("SLURM_ARRAY_TASK_ID", &k_text)],
+                ),
+                _ => run_unit(
+                    &dict,
+                    &out,
+                    units,
+                    None,
+                    &[("JOB_COMPLETION_INDEX", &k_text)],
+                ),
+            };
+            assert_eq!(unit["unit"], k);
+            assert_eq!(unit["complete"], true);
+            assert!(out.join(format!("unit-{k}.json")).exists());
+            assert!(out.join(format!("unit-{k}.ckpt")).exists());
+            classes += unit["classes"].as_u64().unwrap();
+        }
+        assert_eq!(classes, whole["classes"].as_u64().unwrap());
+        let (code, merged, err) = merge(&out);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(merged["boards"], whole["boards"], "{units} units");
+        for key in [
+            "classes",
+            "bounds",
+            "tree_nodes",
+            "boards_scored",
+            "all_classes",
+            "above",
+        ] {
+            assert_eq!(merged[key], whole[key], "{units} units: {key}");
+        }
+        assert_eq!(merged["best_score"], whole["boards"][0]["score"]);
+        assert_eq!(merged["units"], units);
+        // The text answer lists the same boards as the single process's.
+        let (code, text, _) =
+            parlor_env(&["gobble", "prove", "--merge", out.to_str().unwrap()], &[]);
+        assert_eq!(code, 0);
+        let mut args = small_proof(&dict);
+        args.extend_from_slice(&["--threads", "2"]);
+        let (_, single, _) = parlor_env(&args, &[]);
+        let boards = |t: &str| {
+            t.lines()
+                .take_while(|l| !l.contains(" classes of "))
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(boards(&text), boards(&single));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A merge is refused, in one line naming what is wrong, when a unit is
+/// missing, a unit's result is there twice, a group is in two units, or a
+/// unit is of another proof; a bad unit number is refused before any work.
+#[test]
+fn merge_refuses_missing_and_duplicated_units() {
+    let (dir, dict) = scratch_with_words("merge-refusals");
+    let out = dir.join("out");
+    for k in 0..4 {
+        run_unit(&dict, &out, 4, Some(k), &[]);
+    }
+    assert_eq!(merge(&out).0, 0);
+    let unit = |k: u64| out.join(format!("unit-{k}.json"));
+    let one_line = |err: &str| {
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    };
+    let saved = std::fs::read_to_string(unit(2)).unwrap();
+
+    // Missing: unit 2's result is not there.
+    std::fs::remove_file(unit(2)).unwrap();
+    let (code, _, err) = merge(&out);
+    assert_ne!(code, 0);
+    one_line(&err);
+    assert!(
+        err.contains("1 of 4 units have no result: unit(s) 2"),
+        "{err}"
+    );
+
+    // Twice: unit 1's result copied in unit 2's place.
+    std::fs::copy(unit(1), unit(2)).unwrap();
+    let (code, _, err) = merge(&out);
+    assert_ne!(code, 0);
+    one_line(&err);
+    assert!(
+        err.contains("unit-2.json holds the result of unit 1"),
+        "{err}"
+    );
+
+    // Twice, renumbered: its groups are then in units 1 and 2.
+    let mut copy: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(unit(1)).unwrap()).unwrap();
+    copy["unit"] = 2.into();
+    std::fs::write(unit(2), copy.to_string()).unwrap();
+    let (code, _, err) = merge(&out);
+    assert_ne!(code, 0);
+    one_line(&err);
+    assert!(
+        err.contains("covered twice") && err.contains("by units 1 and 2"),
+        "{err}"
+    );
+
+    // A group dropped from a unit's list: in no unit.
+    let mut fewer: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    let g = fewer["groups"].as_array_mut().unwrap().pop().unwrap();
+    std::fs::write(unit(2), fewer.to_string()).unwrap();
+    let (code, _, err) = merge(&out);
+    assert_ne!(code, 0);
+    one_line(&err);
+    assert!(
+        err.contains(&format!("in no unit, the first group {g}")),
+        "{err}"
+    );
+
+    // Classes said searched that are not its groups' (a unit that skipped some).
+    let mut short: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    short["classes"] = (short["classes"].as_u64().unwrap() - 1).into();
+    std::fs::write(unit(2), short.to_string()).unwrap();
+    let (code, _, err) = merge(&out);
+    assert_ne!(code, 0);
+    one_line(&err);
+    assert!(err.contains("unit-2.json: its classes"), "{err}");
+
+    // Another proof's unit (another target).
+    std::fs::write(unit(2), &saved).unwrap();
+    assert_eq!(merge(&out).0, 0);
+    let other = dir.join("other");
+    let mut args = small_proof(&dict);
+    args[7] = "5";
+    args.extend_from_slice(&[
+        "--units",
+        "4",
+        "--unit",
+        "2",
+        "--out",
+        other.to_str().unwrap(),
+    ]);
+    let (code, _, err) = parlor_env(&args, &[]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::copy(other.join("unit-2.json"), unit(2)).unwrap();
+    let (code, _, err) = merge(&out);
+    assert_ne!(code, 0);
+    one_line(&err);
+    assert!(
+        err.contains("another proof") && err.contains("above"),
+        "{err}"
+    );
+
+    // Nothing to merge.
+    let (code, _, err) = merge(&dir.join("nowhere"));
+    assert_ne!(code, 0);
+    one_line(&err);
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    let (code, _, err) = merge(&dir.join("empty"));
+    assert_ne!(code, 0);
+    one_line(&err);
+    assert!(err.contains("no unit results"), "{err}");
+
+    // Bad unit numbers, from the flag or the scheduler's variable.
+    let d = dict.to_str().unwrap();
+    let o = out.to_str().unwrap();
+    for (extra, env, says) in [
+        (
+            vec!["--units", "4", "--unit", "4"],
+            vec![],
+            "--unit 4 is out of range",
+        ),
+        (vec!["--units", "4"], vec![], "which unit?"),
+        (
+            vec!["--units", "4"],
+            vec![("SLURM_ARRAY_TASK_ID", "x")],
+            "SLURM_ARRAY_TASK_ID=\"x\" is not a unit number",
+        ),
+        (
+            vec!["--units", "4"],
+            vec![("JOB_COMPLETION_INDEX", "9")],
+            "JOB_COMPLETION_INDEX 9 is out of range",
+        ),
+        (vec!["--units", "0", "--unit", "0"], vec![], "--units 0"),
+        (
+            vec!["--units", "4", "--unit", "1", "--classes", "0..5"],
+            vec![],
+            "--classes",
+        ),
+    ] {
+        let mut args = vec![
+            "gobble", "prove", "--size", "2x3", "--above", "4", "--dict", d, "--out", o,
+        ];
+        args.extend(extra.iter().copied());
+        let (code, _, err) = parlor_env(&args, &env);
+        assert_ne!(code, 0, "{extra:?} {env:?}");
+        assert!(err.contains(says), "{extra:?} {env:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A unit stopped midway (its checkpoint cut, as a kill leaves it, and no
+/// result written) resumes: run again, it redoes none of the classes its
+/// checkpoint holds, and the merge is still the whole proof.
+#[test]
+fn a_stopped_unit_resumes_from_its_checkpoint() {
+    let (dir, dict) = scratch_with_words("unit-resume");
+    let whole = prove(&dict, &[]);
+    let out = dir.join("out");
+    for k in 0..3 {
+        run_unit(&dict, &out, 3, Some(k), &[]);
+    }
+    let ckpt = out.join("unit-1.ckpt");
+    let full = std::fs::read(&ckpt).unwrap();
+    let first = run_unit(&dict, &out, 3, Some(1), &[]);
+    let classes = first["classes"].as_u64().unwrap();
+    assert_eq!(first["classes_resumed"].as_u64().unwrap(), classes);
+    assert_eq!(first["bounds"], 0);
+    for cut in [full.len() / 3 + 7, full.len() / 2, full.len() - 2] {
+        std::fs::write(&ckpt, &full[..cut]).unwrap();
+        std::fs::remove_file(out.join("unit-1.json")).unwrap();
+        assert_ne!(merge(&out).0, 0, "a unit without its result merges");
+        let whole_lines =
+            &full[..cut][..full[..cut].iter().rposition(|&b| b == b'\n').unwrap() + 1];
+        let kept = String::from_utf8_lossy(whole_lines)
+            .matches("\nclass ")
+            .count() as u64;
+        assert!(kept > 0 && kept < classes, "cut {cut}: {kept} of {classes}");
+        let again = run_unit(&dict, &out, 3, Some(1), &[]);
+        assert_eq!(
+            again["classes_resumed"].as_u64().unwrap(),
+            kept,
+            "cut {cut}"
+        );
+        assert_eq!(again["classes"].as_u64().unwrap(), classes);
+        let (code, merged, err) = merge(&out);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(merged["boards"], whole["boards"], "cut {cut}");
+        assert_eq!(merged["classes"], whole["classes"]);
+        assert_eq!(merged["classes_resumed"].as_u64().unwrap(), kept);
+    }
+    // A unit's checkpoint is its own: another unit's is refused.
+    std::fs::copy(out.join("unit-0.ckpt"), &ckpt).unwrap();
+    let mut args = small_proof(&dict);
+    args.extend_from_slice(&[
+        "--units",
+        "3",
+        "--unit",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let (code, _, err) = parlor_env(&args, &[]);
+    assert_ne!(code, 0);
+    assert!(err.contains("another proof"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1222,6 +1222,140 @@ impl<'t> Prover<'t> {
         (found, stats, starts)
     }
 
+    /// The groups (see [`Prover::group_len`]) of work unit `unit` of
+    /// `units`, in increasing order: the same partition on every run with
+    /// the same size and buckets, each group in exactly one unit.
+    ///
+    /// A group costs a tree build and the forcing of its classes, and its
+    /// classes that are mirror images of smaller ones cost nothing; so a
+    /// group weighs `group_len` (its tree) plus its searched classes, or 0
+    /// when it has none. The groups are dealt in number order, each to the
+    /// unit that weighs least so far, so every unit gets an even share of
+    /// each run of class numbers: the highest digits are the central cells,
+    /// whose letters make a class costly or cheap. Ties go by a fixed hash
+    /// of the group and the unit, not by unit number: going round in turn,
+    /// unit K would get every group whose lowest digits (the cells dealt
+    /// last) read K modulo the number of units; on 3x4 in 16 units, one
+    /// pair of buckets on the middles of the short sides each.
+    pub fn unit_groups(&self, units: u64, unit: u64) -> Vec<u64> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let units = units.max(1);
+        let group = self.group_len();
+        let syms = self.symmetries();
+        let tie = |g: u64, u: u64| mix64(g.wrapping_mul(units).wrapping_add(u));
+        let mut loads: BinaryHeap<Reverse<(u64, u64, u64)>> = (0..units)
+            .map(|u| Reverse((0, tie(u64::MAX, u), u)))
+            .collect();
+        let mut mine = Vec::new();
+        let closed = self.merged_cells_closed(&syms);
+        for g in 0..self.raw_classes() / group {
+            let searched = self.searched_in_group(g, &syms, closed);
+            let to = if searched == 0 {
+                // Free: spread for tidiness, the balance is unchanged.
+                g % units
+            } else {
+                let Reverse((load, _, u)) = loads.pop().expect("at least one unit");
+                loads.push(Reverse((load + group + searched, tie(g, u), u)));
+                u
+            };
+            if to == unit {
+                mine.push(g);
+            }
+        }
+        mine
+    }
+
+    /// Whether every symmetry of `syms` maps the merged cells (the last
+    /// split positions, see [`Prover::with_merged`]) onto themselves: then
+    /// the image of a group's classes is again one group's classes.
+    fn merged_cells_closed(&self, syms: &[Vec<usize>]) -> bool {
+        let n = self.order.len();
+        let merged = &self.order[n - self.merged..];
+        syms.iter()
+            .all(|p| merged.iter().all(|&c| merged.contains(&p[c])))
+    }
+
+    /// How many classes of group `g` are the least of their images under
+    /// `syms` (searched). With the merged cells `closed` under them, an
+    /// image's group number is decided by the group's own digits: a smaller
+    /// one leaves no class of the group searched, a larger one every class,
+    /// and only the symmetries that map the group onto itself are tried on
+    /// each class. So the count costs a few symmetries per group, not per
+    /// class (a 4x4 proof has 4^16 classes in groups of 256).
+    fn searched_in_group(&self, g: u64, syms: &[Vec<usize>], closed: bool) -> u64 {
+        let group = self.group_len();
+        let classes = g * group..(g + 1) * group;
+        if !closed {
+            return classes.filter(|&k| self.is_canonical(k, syms)).count() as u64;
+        }
+        // The group's first class has every merged digit 0, and so has its
+        // image: the image's number divided by `group_len` is its group.
+        let a = self.assignment(g * group);
+        let mut img = vec![0u8; a.len()];
+        let mut onto_itself = Vec::new();
+        for p in syms {
+            for (i, &d) in a.iter().enumerate() {
+                img[p[i]] = d;
+            }
+            match (self.number(&img) / group).cmp(&g) {
+                std::cmp::Ordering::Less => return 0,
+                std::cmp::Ordering::Equal => onto_itself.push(p.clone()),
+                std::cmp::Ordering::Greater => {}
+            }
+        }
+        if onto_itself.len() <= 1 {
+            // Only the identity: every class is the least of its images.
+            return group;
+        }
+        classes
+            .filter(|&k| self.is_canonical(k, &onto_itself))
+            .count() as u64
+    }
+
+    /// The classes searched in `groups` (those that are the least of their
+    /// mirror images): their count and a checksum (FNV-1a over each class
+    /// number's 8 little-endian bytes, in the order given), so that the
+    /// results of work units can be checked to cover each class once.
+    pub fn coverage(&self, groups: &[u64]) -> (u64, u64) {
+        let group = self.group_len();
+        let syms = self.symmetries();
+        let mut count = 0;
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        for &g in groups {
+            for k in g * group..(g + 1) * group {
+                if self.is_canonical(k, &syms) {
+                    count += 1;
+                    for b in k.to_le_bytes() {
+                        hash = (hash ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+                    }
+                }
+            }
+        }
+        (count, hash)
+    }
+
+    /// The proof of the classes of `groups` (group numbers, see
+    /// [`Prover::group_len`]; a work unit's from [`Prover::unit_groups`]),
+    /// with `skip`, `done` and `stop` as [`Prover::prove`] takes them.
+    pub fn prove_groups(
+        &self,
+        above: u32,
+        threads: usize,
+        groups: &[u64],
+        skip: &(dyn Fn(u64) -> bool + Sync),
+        done: &(dyn Fn(u64, &[Found]) + Sync),
+        stop: &AtomicBool,
+    ) -> (Vec<Found>, ProofStats) {
+        let group = self.group_len();
+        let all = self.raw_classes() / group;
+        let unit = |i: u64| {
+            let &g = groups.get(usize::try_from(i).ok()?)?;
+            (g < all).then(|| g * group..(g + 1) * group)
+        };
+        self.prove_units(above, threads, &unit, skip, done, stop)
+    }
+
     /// The proof of the class ranges `unit(0)`, `unit(1)`, ... up to the
     /// first `None`, each within one group, taken by the threads in turn.
     fn prove_units(
@@ -1317,6 +1451,13 @@ impl<'t> Prover<'t> {
             .filter(|&k| self.is_canonical(k, &syms))
             .count() as u64
     }
+}
+
+/// SplitMix64's finaliser: a fixed, well-mixed hash of a number.
+fn mix64(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// The most that the choice nodes `stack` (all of one cell) give a board
@@ -1761,6 +1902,125 @@ mod tests {
             let (found, _, starts) = p.prove_sample(above, 2, u64::MAX, &AtomicBool::new(false));
             assert_eq!(starts.len() as u64, n / p.group_len());
             assert_eq!(by_least_image(&found, size), want, "{tag}, sampled");
+            // Counting a group's searched classes by its own digits agrees
+            // with trying every class.
+            for g in 0..n / p.group_len() {
+                let slow = p.searched_in_group(g, &kept, false);
+                let closed = p.merged_cells_closed(&kept);
+                assert_eq!(
+                    p.searched_in_group(g, &kept, closed),
+                    slow,
+                    "{tag}, group {g}"
+                );
+            }
+            // Work units: every group in exactly one unit, the units' boards
+            // the proof's, their coverage adding up to every searched class.
+            let groups = n / p.group_len();
+            for units in [1, 3, 7, 16] {
+                let mut all = Vec::new();
+                let mut got = Vec::new();
+                let mut covered = 0;
+                for u in 0..units {
+                    let mine = p.unit_groups(units, u);
+                    assert_eq!(mine, p.unit_groups(units, u), "{tag}: the same every time");
+                    assert!(mine.windows(2).all(|w| w[0] < w[1]));
+                    covered += p.coverage(&mine).0;
+                    let (found, _) = p.prove_groups(
+                        above,
+                        2,
+                        &mine,
+                        &|_| false,
+                        &|_, _| {},
+                        &AtomicBool::new(false),
+                    );
+                    got.extend(by_least_image(&found, size));
+                    all.extend(mine);
+                }
+                all.sort_unstable();
+                assert_eq!(all, (0..groups).collect::<Vec<_>>(), "{tag}, {units} units");
+                assert_eq!(covered, p.canonical_classes(0..n));
+                assert_eq!(p.coverage(&(0..groups).collect::<Vec<_>>()).0, covered);
+                got.sort();
+                got.dedup();
+                assert_eq!(got, want, "{tag}, {units} units");
+            }
+        }
+    }
+
+    /// Units deal the groups that hold searched classes in turn: no unit
+    /// weighs more than another by more than one group.
+    #[test]
+    fn units_weigh_alike() {
+        let trie = Trie::new(WORDS);
+        let size = Size::new(3, 3).unwrap();
+        let p = Prover::new(
+            &trie,
+            size,
+            Scoring::Boggle,
+            parse_buckets("ae,st").unwrap(),
+        );
+        let syms = p.symmetries();
+        for units in [2, 5, 16] {
+            let counts: Vec<u64> = (0..units)
+                .map(|u| {
+                    let mine = p.unit_groups(units, u);
+                    let searched =
+                        mine.iter().filter(|&&g| p.is_canonical(g, &syms)).count() as u64;
+                    assert_eq!(p.coverage(&mine).0, searched);
+                    searched
+                })
+                .collect();
+            let (lo, hi) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
+            assert!(hi - lo <= 1, "{units} units: {counts:?}");
+            assert_eq!(
+                counts.iter().sum::<u64>(),
+                p.canonical_classes(0..p.raw_classes())
+            );
+        }
+        // Where every group weighs the same (no mirror image is skipped),
+        // no unit gets only the groups of one residue of the lowest digits.
+        let small = Size::new(3, 2).unwrap();
+        let p = Prover::new(
+            &trie,
+            small,
+            Scoring::Boggle,
+            parse_buckets("ae,st").unwrap(),
+        )
+        .with_cell_buckets(&[0], parse_buckets("a,e,st").unwrap())
+        .with_merged(0);
+        assert_eq!(p.symmetries().len(), 1);
+        for units in [4, 8] {
+            for u in 0..units {
+                let mine = p.unit_groups(units, u);
+                assert_eq!(mine.len() as u64, p.raw_classes() / units);
+                let residues: std::collections::HashSet<u64> =
+                    mine.iter().map(|g| g % units).collect();
+                assert!(residues.len() > 1, "{units} units: unit {u} has {mine:?}");
+            }
+        }
+        // With the corners merged (closed under all 8 symmetries) and with
+        // two cells that are not, the count by group agrees with every class's.
+        for merged in [4, 2] {
+            let p = Prover::new(
+                &trie,
+                size,
+                Scoring::Boggle,
+                parse_buckets("a,e,st").unwrap(),
+            )
+            .with_merged(merged);
+            let syms = p.symmetries();
+            assert_eq!(p.merged_cells_closed(&syms), merged == 4);
+            let mut total = 0;
+            for g in 0..p.raw_classes() / p.group_len() {
+                let fast = p.searched_in_group(g, &syms, p.merged_cells_closed(&syms));
+                assert_eq!(
+                    fast,
+                    p.searched_in_group(g, &syms, false),
+                    "merged {merged}, group {g}"
+                );
+                total += fast;
+            }
+            assert_eq!(total, p.canonical_classes(0..p.raw_classes()));
         }
     }
 
