@@ -44,7 +44,8 @@
 //! # Move ordering
 //!
 //! Options already known to lose for the opponent end the work at once.
-//! The rest start at proof and disproof number 1 and are kept in order of
+//! The rest start at proof number 1 and a disproof number growing with
+//! the square of their size ([`fresh_numbers`]), and are kept in order of
 //! fewest lives (a heap of `k` counting as `4k` lives), then most lands,
 //! then shortest key: df-pn takes the first of equally good options, so
 //! this order decides where it starts (as in GLOP and SPOTS).
