@@ -35,7 +35,7 @@
 //! # Limits
 //!
 //! Start positions up to [`MAX_SPOTS`] spots and positions with up to
-//! [`MAX_LIVES`] lives are accepted; normal play up to 17 spots and
+//! [`MAX_LIVES`] lives are accepted; normal play up to 19 spots and
 //! misère up to 11 take seconds to a minute, and beyond that answers may
 //! take a long time (a lost start is far harder than a won one). Misère tables keep whole positions
 //! and grow fastest.
