@@ -35,8 +35,9 @@
 //! # Limits
 //!
 //! Start positions up to [`MAX_SPOTS`] spots and positions with up to
-//! [`MAX_LIVES`] lives are accepted; beyond about 15 spots (normal) or 10
-//! (misère) answers take a long time. Misère tables keep whole positions
+//! [`MAX_LIVES`] lives are accepted; normal play up to 19 spots and
+//! misère up to 11 take seconds to a minute, and beyond that answers may
+//! take a long time (a lost start is far harder than a won one). Misère tables keep whole positions
 //! and grow fastest.
 
 mod land;

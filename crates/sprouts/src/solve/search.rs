@@ -44,7 +44,8 @@
 //! # Move ordering
 //!
 //! Options already known to lose for the opponent end the work at once.
-//! The rest start at proof and disproof number 1 and are kept in order of
+//! The rest start at proof number 1 and a disproof number growing with
+//! the square of their size ([`fresh_numbers`]), and are kept in order of
 //! fewest lives (a heap of `k` counting as `4k` lives), then most lands,
 //! then shortest key: df-pn takes the first of equally good options, so
 //! this order decides where it starts (as in GLOP and SPOTS).
@@ -393,6 +394,33 @@ fn valuing_numbers(p: u32, d: u32) -> (u32, u32) {
     (p.min(d), p.saturating_add(d).min(INF))
 }
 
+/// The proof and disproof numbers an option starts with before it is
+/// searched, from its size (half-lives of its lands, a heap of `k`
+/// counting as `8k`): proof number 1, disproof number growing with the
+/// square of the size. Proving that the player to move in the option
+/// loses means refuting every one of its moves, and a land's moves grow
+/// about as the square of its lives, so a large option is the harder to
+/// prove lost (df-pn+'s start from the mobility); plain 1 and 1 made
+/// df-pn try large options as readily as small ones. Measured over normal
+/// n = 9 to 14 (positions): a factor of 10 (here) took n = 12, 13, 14 from
+/// 24,806, 70,865, 112,201 positions to 17,431, 35,872, 57,962; 8 and 11
+/// did about as well, 6 and 9 less well at n = 14 (89,931, 102,025), 12
+/// worse there than 1 and 1 (167,522); a linear one (1 + 3h/4) about as
+/// well as 8, and a proof number growing with the size as well much
+/// worse (n = 14 four times the positions): the path is chaotic.
+fn fresh_numbers(halves: u64) -> Proof {
+    (1, (1 + halves * halves * 10 / 1024).min(INF as u64) as u32)
+}
+
+/// [`fresh_numbers`] for a misère position (the half-lives of all its
+/// lands): the same shape, a factor of 32. Misère n = 8 and 9 took
+/// 131,642 and 927,792 positions with 1 and 1, 36,799 and 319,855 so
+/// (24: 38,128 and 263,087; 16: 32,860 and 370,818; 48: 64,337 and
+/// 560,313).
+fn misere_fresh_numbers(halves: u64) -> Proof {
+    (1, (1 + halves * halves / 32).min(INF as u64) as u32)
+}
+
 /// Twice the lives of a land key: a name stands for one life written twice.
 fn lives2(key: &[u8]) -> u64 {
     key.iter()
@@ -595,9 +623,10 @@ impl<'a> Search<'a> {
                         Some(true) => continue,
                         Some(false) => return Err(()),
                         None => {
-                            if let Some((p, d)) = self.t.pn_get(&lands[open[0]], x) {
-                                (kid.pn, kid.dn) = (p, d);
-                            }
+                            (kid.pn, kid.dn) =
+                                self.t.pn_get(&lands[open[0]], x).unwrap_or_else(|| {
+                                    fresh_numbers(lives2(&lands[open[0]]) + 8 * x as u64)
+                                });
                         }
                     }
                     kid
@@ -614,10 +643,16 @@ impl<'a> Search<'a> {
                     };
                     // A valuing left half done earlier starts where its
                     // current question stands.
+                    let mut found = false;
                     if let Valuing::Ask(l, j) = self.valuing(&kid, &list) {
                         if let Some((p, d)) = self.t.pn_get(&l, j) {
                             (kid.pn, kid.dn) = valuing_numbers(p, d);
+                            found = true;
                         }
+                    }
+                    if !found {
+                        let h: u64 = kid.open.iter().map(|&j| lives2(&lands[j])).sum();
+                        (kid.pn, kid.dn) = fresh_numbers(h + 8 * x as u64);
                     }
                     kid
                 }
@@ -652,9 +687,10 @@ impl<'a> Search<'a> {
             Some(true) => (kid.pn, kid.dn) = (0, INF),
             Some(false) => (kid.pn, kid.dn) = (INF, 0),
             None => {
-                if let Some((p, d)) = self.t.pn_get(land, kid.heap) {
-                    (kid.pn, kid.dn) = (p, d);
-                }
+                (kid.pn, kid.dn) = self
+                    .t
+                    .pn_get(land, kid.heap)
+                    .unwrap_or_else(|| fresh_numbers(lives2(land) + 8 * kid.heap as u64));
             }
         }
     }
@@ -946,8 +982,10 @@ impl<'a> Search<'a> {
                     }
                     Some(true) => {}
                     None => {
-                        let (pn, dn) = t.mpn_get(&key).unwrap_or((1, 1));
                         let halves: u64 = p.iter().map(|l| lives2(l)).sum();
+                        let (pn, dn) = t
+                            .mpn_get(&key)
+                            .unwrap_or_else(|| misere_fresh_numbers(halves));
                         let rank = (halves << 32)
                             | ((255 - (p.len() as u64).min(255)) << 24)
                             | (key.len() as u64).min(0xFF_FFFF);
