@@ -536,21 +536,13 @@ struct RowFlags {
 }
 
 impl RowFlags {
-    /// What a live games row holds with `status` stored in it.
-    fn of(status: &StatusRow) -> RowFlags {
-        RowFlags {
-            aborted: false,
-            over: status.over,
-            deadline_key: status.deadline.as_ref().map(|d| d.key.clone()),
-            deadline_started_ms: status.deadline.as_ref().map(|d| d.started_ms),
-        }
-    }
-
-    /// Whether the clock of `after` is another than this one (started,
-    /// stopped, or another clock or start): then the row is written.
-    fn clock_moved(&self, after: &RowFlags) -> bool {
-        self.deadline_key != after.deadline_key
-            || self.deadline_started_ms != after.deadline_started_ms
+    /// Whether storing `status` changes what listings and restarts select
+    /// by: the game ended, or its clock started, stopped or is another.
+    fn changed_by(&self, status: &StatusRow) -> bool {
+        let deadline = status.deadline.as_ref();
+        self.over != status.over
+            || self.deadline_key.as_deref() != deadline.map(|d| d.key.as_str())
+            || self.deadline_started_ms != deadline.map(|d| d.started_ms)
     }
 }
 
@@ -570,8 +562,7 @@ fn action(c: &Connection, w: &Write) -> Result<bool, StorageError> {
     let stored = row_flags(c, game_id)?;
     // The games row is written only when what listings and restarts
     // select by changes: the game ended, or its clock started or stopped.
-    let after = RowFlags::of(status);
-    let changes_row = stored.over != after.over || stored.clock_moved(&after);
+    let changes_row = stored.changed_by(status);
     // No action goes into an aborted game.
     if stored.aborted {
         return Ok(false);
