@@ -206,9 +206,6 @@ pub struct Prover<'t> {
     /// How many of the last split positions one tree serves (see
     /// [`Prover::with_merged`]).
     merged: usize,
-    /// From which split position on the forcing bounds later cells by
-    /// their best single letter (see [`Prover::with_best_letter_from`]).
-    best_letter_from: usize,
     /// Whether word paths fit [`ShortPath`]: at most
     /// [`SHORT_PATH_CELLS`] cells and every word's points in 16 bits.
     short_paths: bool,
@@ -420,9 +417,10 @@ pub struct Tree {
     sums: Vec<SumNode>,
     choices: Vec<ChoiceNode>,
     /// Per sum node, its bound in each lane (see [`Prover::fill_lanes`]).
+    /// A choice node's bound (the best of its letters') is read only
+    /// while filling these, so it is not kept: at 32 bytes a node it was
+    /// a third of a tree's memory.
     sum_lanes: Vec<Lanes>,
-    /// Per choice node, its bound in each lane.
-    choice_lanes: Vec<Lanes>,
     /// Per split position and letter, the lanes whose class allows it.
     allow: Vec<u16>,
 }
@@ -614,6 +612,39 @@ fn run_len<T>(items: &[T], same: impl Fn(&T) -> bool) -> usize {
     }
 }
 
+/// The lanes of sum node `at` (its points plus, per choice below it, the
+/// best of that choice's letters a lane allows), after filling those of
+/// every sum node below it: depth first, so a choice's lanes live on the
+/// call stack only while its parent's are summed. The tree's nodes were
+/// laid out in this order, so the walk reads its arrays front to back.
+fn fill_sum(
+    at: usize,
+    sums: &[SumNode],
+    choices: &[ChoiceNode],
+    select: &[Lanes],
+    sum_lanes: &mut [Lanes],
+) -> Lanes {
+    let s = sums[at];
+    let mut total = [points_lane(s.points); LANES];
+    for choice in &choices[s.first as usize..(s.first + s.len) as usize] {
+        let row = &select[choice.pos as usize * 26..][..26];
+        let mut best = [0; LANES];
+        for (k, l) in letters(choice.letters).enumerate() {
+            let child = choice.first as usize + k;
+            let mut b = fill_sum(child, sums, choices, select, sum_lanes);
+            for (x, m) in b.iter_mut().zip(&row[l as usize]) {
+                *x &= m;
+            }
+            for (x, y) in best.iter_mut().zip(&b) {
+                *x = (*x).max(*y);
+            }
+            sum_lanes[child] = b;
+        }
+        add(&mut total, &best);
+    }
+    total
+}
+
 impl<'t> Prover<'t> {
     /// A prover using `buckets` (letter masks) for its top-level classes.
     pub fn new(trie: &'t Trie, size: Size, scoring: Scoring, buckets: Vec<u32>) -> Self {
@@ -660,7 +691,6 @@ impl<'t> Prover<'t> {
             position,
             cell_buckets: vec![buckets; n],
             merged,
-            best_letter_from: 0,
             short_paths,
         }
     }
@@ -686,17 +716,6 @@ impl<'t> Prover<'t> {
     /// tree per class.
     pub fn with_merged(mut self, merged: usize) -> Self {
         self.merged = merged.min(self.order.len());
-        self
-    }
-
-    /// The same prover bounding the later cells of a forced class by their
-    /// stacked choices' best single letter only from split position
-    /// `depth` on, and before that by the sum of each choice's best letter
-    /// (looser, one scan less per class). The default, 0, is the tighter
-    /// bound everywhere; `usize::MAX` is the bound of the earlier sessions
-    /// (for measurements).
-    pub fn with_best_letter_from(mut self, depth: usize) -> Self {
-        self.best_letter_from = depth;
         self
     }
 
@@ -934,38 +953,11 @@ impl<'t> Prover<'t> {
             sums,
             choices,
             sum_lanes,
-            choice_lanes,
             ..
         } = tree;
         sum_lanes.clear();
         sum_lanes.resize(sums.len(), [0; LANES]);
-        choice_lanes.clear();
-        choice_lanes.resize(choices.len(), [0; LANES]);
-        let total = |s: &SumNode, choice_lanes: &[Lanes]| {
-            let mut b = [points_lane(s.points); LANES];
-            for c in &choice_lanes[s.first as usize..(s.first + s.len) as usize] {
-                add(&mut b, c);
-            }
-            b
-        };
-        for c in (0..choices.len()).rev() {
-            let choice = choices[c];
-            let row = &select[choice.pos as usize * 26..][..26];
-            let mut best = [0; LANES];
-            for (k, l) in letters(choice.letters).enumerate() {
-                let at = choice.first as usize + k;
-                let mut b = total(&sums[at], choice_lanes);
-                for (x, m) in b.iter_mut().zip(&row[l as usize]) {
-                    *x &= m;
-                }
-                for (x, y) in best.iter_mut().zip(&b) {
-                    *x = (*x).max(*y);
-                }
-                sum_lanes[at] = b;
-            }
-            choice_lanes[c] = best;
-        }
-        let root = total(&sums[0], choice_lanes);
+        let root = fill_sum(0, sums, choices, &select, sum_lanes);
         sum_lanes[0] = root;
         root
     }
@@ -1008,13 +1000,9 @@ impl<'t> Prover<'t> {
                 }
                 work.cells.clear();
                 work.cells.resize(n, 0);
-                let mut sums = [[0u16; LANES]; MAX_PROVE_CELLS];
                 let r = work.tree.sums[0];
-                for c in r.first..r.first + r.len {
-                    let choice = &work.tree.choices[c as usize];
-                    let pos = choice.pos as usize;
-                    work.stacks[pos].push(Waiting::of(choice));
-                    add(&mut sums[pos], &work.tree.choice_lanes[c as usize]);
+                for choice in &work.tree.choices[r.first as usize..(r.first + r.len) as usize] {
+                    work.stacks[choice.pos as usize].push(Waiting::of(choice));
                 }
                 let mut at = Forcing {
                     masks: &coarse,
@@ -1024,7 +1012,7 @@ impl<'t> Prover<'t> {
                     stats,
                     found: &mut found,
                 };
-                self.force(&mut at, 0, r.points, &sums, live);
+                self.force(&mut at, 0, r.points, live);
             }
             for (&k, f) in ks.iter().zip(found) {
                 done(k, f);
@@ -1038,17 +1026,10 @@ impl<'t> Prover<'t> {
     /// since every path reaches its cells in split order) gives up the
     /// subtree of the letter, whose points are now certain and whose own
     /// choices join the stacks of later positions. A lane's bound is the
-    /// certain points plus, for each later position, the sum of its stacked
-    /// choices' bounds in that lane; a letter goes on in the lanes that
+    /// certain points plus, for each later position, the most its stacked
+    /// choices give together for one letter in that lane; a letter goes on in the lanes that
     /// allow it and whose bound reaches the target.
-    fn force(
-        &self,
-        at: &mut Forcing,
-        depth: usize,
-        points: u32,
-        sums: &[Lanes; MAX_PROVE_CELLS],
-        live: u16,
-    ) {
+    fn force(&self, at: &mut Forcing, depth: usize, points: u32, live: u16) {
         let n = at.masks.len();
         let tree = &at.work.tree;
         if depth == n {
@@ -1084,24 +1065,14 @@ impl<'t> Prover<'t> {
         // The later cells' part of every letter's bound. A board puts one
         // letter on each later cell, so the choices stacked there give at
         // most the sum of their subtrees for the best single letter: the
-        // max of sums, not the sum of the choices' maxima (`sums`), which
-        // lets each choice take its own best letter. One more scan of
-        // those stacks per forced class, repaid many times over: on the
-        // heaviest 3x4 groups it drops most classes several cells earlier
-        // (6x fewer bounds).
+        // max of sums, not the sum of each choice's own best letter. One
+        // more scan of those stacks per forced class, repaid many times
+        // over: on the heaviest 3x4 groups it drops most classes several
+        // cells earlier (6x fewer bounds).
         let mut rest = [points_lane(points); LANES];
-        if depth >= self.best_letter_from {
-            for p in depth + 1..n {
-                add(&mut rest, &best_letter(tree, &at.work.stacks[p]));
-            }
-        } else {
-            for s in &sums[depth + 1..n] {
-                add(&mut rest, s);
-            }
+        for p in depth + 1..n {
+            add(&mut rest, &best_letter(tree, &at.work.stacks[p]));
         }
-        // The per-cell sums are read only below `best_letter_from`: past
-        // it they are neither copied nor kept up to date.
-        let keep_sums = depth + 1 < self.best_letter_from;
         let mut tops = [0u32; MAX_PROVE_CELLS];
         for (top, stack) in tops.iter_mut().zip(&at.work.stacks).skip(depth + 1) {
             *top = stack.len() as u32;
@@ -1118,7 +1089,6 @@ impl<'t> Prover<'t> {
             if go == 0 {
                 continue;
             }
-            let mut here = keep_sums.then_some(*sums);
             let mut got = points;
             let Work {
                 tree,
@@ -1150,15 +1120,11 @@ impl<'t> Prover<'t> {
             for &[first, len] in forced.iter() {
                 for k in first..first + len {
                     let choice = &tree.choices[k as usize];
-                    let pos = choice.pos as usize;
-                    stacks[pos].push(Waiting::of(choice));
-                    if let Some(here) = &mut here {
-                        add(&mut here[pos], &tree.choice_lanes[k as usize]);
-                    }
+                    stacks[choice.pos as usize].push(Waiting::of(choice));
                 }
             }
             at.work.cells[cell] = l;
-            self.force(at, depth + 1, got, here.as_ref().unwrap_or(sums), go);
+            self.force(at, depth + 1, got, go);
             for (stack, &top) in at.work.stacks.iter_mut().zip(&tops).skip(depth + 1) {
                 stack.truncate(top as usize);
             }
@@ -1723,15 +1689,12 @@ mod tests {
             let a: Vec<u8> = alphabet.bytes().map(|c| c - b'a').collect();
             let boards = brute(&trie, size, &a);
             let best = boards.iter().map(|b| b.1).max().unwrap();
-            // (merged corners, best-letter bound from, target)
-            for (merged, from, above) in [
-                (0, 0, best),
-                (0, 0, best.saturating_sub(2).max(1)),
-                (0, usize::MAX, best.saturating_sub(2).max(1)),
-                (2, 0, best.saturating_sub(1).max(1)),
-                (2, 3, best.saturating_sub(1).max(1)),
-                (size.cells(), 0, best.saturating_sub(2).max(1)),
-                (size.cells(), usize::MAX, best.saturating_sub(2).max(1)),
+            // (merged corners, target)
+            for (merged, above) in [
+                (0, best),
+                (0, best.saturating_sub(2).max(1)),
+                (2, best.saturating_sub(1).max(1)),
+                (size.cells(), best.saturating_sub(2).max(1)),
             ] {
                 let p = Prover::new(
                     &trie,
@@ -1739,8 +1702,7 @@ mod tests {
                     Scoring::Boggle,
                     parse_buckets(buckets).unwrap(),
                 )
-                .with_merged(merged)
-                .with_best_letter_from(from);
+                .with_merged(merged);
                 let (found, stats) = p.prove(
                     above,
                     2,
@@ -2095,9 +2057,15 @@ mod tests {
                     for stack in &stacks[depth..] {
                         let waiting: Vec<Waiting> = stack.iter().map(|&(_, w)| w).collect();
                         tight += u32::from(best_letter(&tree, &waiting)[0]);
+                        // Each choice at its own best letter.
                         loose += stack
                             .iter()
-                            .map(|&(c, _)| u32::from(tree.choice_lanes[c as usize][0]))
+                            .map(|&(_, w)| {
+                                (0..w.letters.count_ones())
+                                    .map(|k| u32::from(tree.sum_lanes[(w.first + k) as usize][0]))
+                                    .max()
+                                    .unwrap_or(0)
+                            })
                             .sum::<u32>();
                     }
                     assert!(tight <= loose);
