@@ -169,6 +169,35 @@ fn class_ranges_split_the_proof() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A limit on a tree's word paths splits the large groups, and changes
+/// neither the boards nor the classes proved; a limit that is not a
+/// positive number is refused in one line.
+#[test]
+fn a_limit_on_tree_paths_proves_the_same() {
+    let (dir, dict) = scratch_with_words("tree-paths");
+    let whole = prove(&dict, &[]);
+    for most in ["1", "7", "40"] {
+        let split = prove(&dict, &["--tree-paths", most]);
+        assert_eq!(split["boards"], whole["boards"], "--tree-paths {most}");
+        assert_eq!(split["classes"], whole["classes"], "--tree-paths {most}");
+        // More, smaller trees.
+        assert_ne!(
+            split["tree_nodes"], whole["tree_nodes"],
+            "--tree-paths {most} built the same trees: {split}"
+        );
+    }
+    for bad in ["0", "-3", "many", "2000000000"] {
+        let mut args = small_proof(&dict);
+        let flag = format!("--tree-paths={bad}");
+        args.push(&flag);
+        let (code, _, err) = parlor(&args);
+        assert_ne!(code, 0, "{bad}");
+        assert!(err.contains("--tree-paths"), "{bad}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{bad}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Without `--above`, the target is the best board a fixed search finds,
 /// the same on every run, and the proof finds that board again.
 #[test]

@@ -206,10 +206,25 @@ pub struct Prover<'t> {
     /// How many of the last split positions one tree serves (see
     /// [`Prover::with_merged`]).
     merged: usize,
+    /// The most word paths one tree is built from (see
+    /// [`Prover::with_tree_paths`]).
+    tree_paths: usize,
     /// Whether word paths fit [`ShortPath`]: at most
     /// [`SHORT_PATH_CELLS`] cells and every word's points in 16 bits.
     short_paths: bool,
 }
+
+/// A tree's buffers are most of a proof's memory, and a large tree's
+/// phases need different ones: its word paths (and the sort's room for
+/// them) only until it is built, its lanes only after. Buffers holding more
+/// records than this are given back when their phase ends, so that one
+/// phase's never sit beside the other's; smaller ones are kept for the next
+/// tree, saving the allocation.
+const KEEP_RECORDS: usize = 1 << 20;
+
+/// The most word paths one tree is built from unless told otherwise (see
+/// [`Prover::with_tree_paths`]).
+pub const DEFAULT_TREE_PATHS: usize = 4_500_000;
 
 /// The most cells a proof handles: a word path's letters are packed five
 /// bits per cell into a `u128`.
@@ -691,8 +706,19 @@ impl<'t> Prover<'t> {
             position,
             cell_buckets: vec![buckets; n],
             merged,
+            tree_paths: DEFAULT_TREE_PATHS,
             short_paths,
         }
+    }
+
+    /// The same prover building no tree from more than `most` word paths
+    /// (as the dictionary walk finds them, before a word's paths through
+    /// the same letters are merged): a larger group is split (see
+    /// [`Prover::break_group`]). Memory grows with a tree's paths; the
+    /// boards found and the classes covered do not depend on it.
+    pub fn with_tree_paths(mut self, most: usize) -> Self {
+        self.tree_paths = most.max(1);
+        self
     }
 
     /// The same prover with [`WordPath`] records whatever the board's size
@@ -832,25 +858,41 @@ impl<'t> Prover<'t> {
     /// Every word path of the class `masks`, each as the letters it takes
     /// at the split positions it uses, sorted, with a word's paths through
     /// the same letters counted once (see [`Tree`]).
-    fn collect<P: Path>(&self, masks: &[u32], paths: &mut Vec<P>, scratch: &mut Vec<P>) {
+    /// `false`, with the paths unsorted, as soon as there are more than
+    /// `most`.
+    fn collect<P: Path>(
+        &self,
+        masks: &[u32],
+        most: usize,
+        paths: &mut Vec<P>,
+        scratch: &mut Vec<P>,
+    ) -> bool {
         paths.clear();
         let n = masks.len();
         let none = P::Key::none(n);
         for (cell, &mask) in masks.iter().enumerate() {
             for l in letters(mask) {
                 if let Some(child) = self.trie.child(0, l) {
-                    self.descend(masks, cell, l, child, step_len(l), 0, none, 0, paths);
+                    self.descend(masks, most, cell, l, child, step_len(l), 0, none, 0, paths);
                 }
             }
         }
+        if paths.len() > most {
+            return false;
+        }
         sort_paths(paths, scratch, 5 * n as u32);
+        if scratch.len() > KEEP_RECORDS {
+            *scratch = Vec::new();
+        }
         dedup_paths(paths);
+        true
     }
 
     #[allow(clippy::too_many_arguments)]
     fn descend<P: Path>(
         &self,
         masks: &[u32],
+        most: usize,
         cell: usize,
         letter: u8,
         node: u32,
@@ -860,6 +902,9 @@ impl<'t> Prover<'t> {
         used: u32,
         paths: &mut Vec<P>,
     ) {
+        if paths.len() > most {
+            return;
+        }
         let pos = self.position[cell];
         let shift = 5 * (masks.len() - 1 - pos);
         let key = key.with(shift, letter);
@@ -884,6 +929,7 @@ impl<'t> Prover<'t> {
                 let child = n.base + (n.mask & ((1u32 << l) - 1)).count_ones();
                 self.descend(
                     masks,
+                    most,
                     nb,
                     l,
                     child,
@@ -897,33 +943,50 @@ impl<'t> Prover<'t> {
         }
     }
 
-    /// Builds the orderly tree of the class `masks` into `tree`; returns its bound.
-    fn build(&self, masks: &[u32], tree: &mut Tree) -> u32 {
+    /// Builds the orderly tree of the class `masks` into `tree` and
+    /// returns its bound, unless the class has more than `most` word paths.
+    fn build(&self, masks: &[u32], most: usize, tree: &mut Tree) -> Option<u32> {
         if self.short_paths {
             let mut paths = std::mem::take(&mut tree.short);
-            let bound = self.build_from(masks, &mut paths, tree);
+            let bound = self.build_from(masks, most, &mut paths, tree);
             tree.short = paths;
             bound
         } else {
             let mut paths = std::mem::take(&mut tree.wide);
-            let bound = self.build_from(masks, &mut paths, tree);
+            let bound = self.build_from(masks, most, &mut paths, tree);
             tree.wide = paths;
             bound
         }
     }
 
-    fn build_from<P: Path>(&self, masks: &[u32], paths: &mut Paths<P>, tree: &mut Tree) -> u32 {
-        self.collect(masks, &mut paths.paths, &mut paths.scratch);
+    fn build_from<P: Path>(
+        &self,
+        masks: &[u32],
+        most: usize,
+        paths: &mut Paths<P>,
+        tree: &mut Tree,
+    ) -> Option<u32> {
+        if tree.sum_lanes.len() > KEEP_RECORDS {
+            tree.sum_lanes = Vec::new();
+        }
+        if !self.collect(masks, most, &mut paths.paths, &mut paths.scratch) {
+            return None;
+        }
         tree.sums.clear();
         tree.choices.clear();
         tree.sums.push(SumNode::default());
-        build_sum(&paths.paths, 0, masks.len(), 0, tree)
+        let b = build_sum(&paths.paths, 0, masks.len(), 0, tree);
+        if paths.paths.len() > KEEP_RECORDS {
+            paths.paths = Vec::new();
+        }
+        Some(b)
     }
 
     /// The upper bound on every board of the class `masks`: its orderly
     /// tree's (see [`Tree`]).
     pub fn bound(&self, masks: &[u32]) -> u32 {
-        self.build(masks, &mut Tree::default())
+        self.build(masks, usize::MAX, &mut Tree::default())
+            .expect("no limit on the paths")
     }
 
     /// The bounds of up to [`LANES`] classes (each cell's letters a subset
@@ -966,6 +1029,17 @@ impl<'t> Prover<'t> {
     /// tree for all, [`LANES`] classes bounded and forced at once;
     /// `done(k, boards)` as each finishes. Stops between sets of lanes
     /// when `stop` is set.
+    ///
+    /// A group whose coarse class has more word paths than one tree may be
+    /// built from ([`Prover::with_tree_paths`]) is split instead: the
+    /// letters of its first cell in split order are shared between two
+    /// classes, each with its own tree (split again while still too
+    /// large), and the group's classes are forced on each. The tree of a
+    /// class with fewer letters on a cell is exactly what forcing that cell
+    /// leaves of the larger tree, so the same boards are found; the paths
+    /// that do not pass the cell are walked once per part. Then the group's
+    /// classes are done only when every part is, and a stop abandons the
+    /// whole group.
     #[allow(clippy::too_many_arguments)]
     fn break_group(
         &self,
@@ -979,45 +1053,151 @@ impl<'t> Prover<'t> {
         let Some(&first) = ks.first() else {
             return;
         };
-        let n = self.order.len();
-        let coarse = self.group_class(first);
-        self.build(&coarse, &mut work.tree);
-        stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
-        let cap = above.min(u16::MAX as u32) as u16;
-        for ks in ks.chunks(LANES) {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let classes: Vec<Vec<u32>> = ks.iter().map(|&k| self.class(k)).collect();
-            let root = self.fill_lanes(&classes, &mut work.tree);
-            stats.bounds += ks.len() as u64;
-            let live = at_least(&root, cap) & ((1u32 << ks.len()) - 1) as u16;
-            let mut found = vec![Vec::new(); ks.len()];
-            if live != 0 {
-                work.stacks.resize_with(n, Vec::new);
-                for s in &mut work.stacks {
-                    s.clear();
+        let mut coarse = self.group_class(first);
+        if self
+            .build(&coarse, self.tree_paths, &mut work.tree)
+            .is_some()
+        {
+            stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
+            for ks in ks.chunks(LANES) {
+                if stop.load(Ordering::Relaxed) {
+                    break;
                 }
-                work.cells.clear();
-                work.cells.resize(n, 0);
-                let r = work.tree.sums[0];
-                for choice in &work.tree.choices[r.first as usize..(r.first + r.len) as usize] {
-                    work.stacks[choice.pos as usize].push(Waiting::of(choice));
+                let mut found = vec![Vec::new(); ks.len()];
+                self.force_lanes(&coarse, ks, above, work, stats, &mut found);
+                for (&k, f) in ks.iter().zip(found) {
+                    done(k, f);
                 }
-                let mut at = Forcing {
-                    masks: &coarse,
-                    above,
-                    cap,
-                    work,
-                    stats,
-                    found: &mut found,
-                };
-                self.force(&mut at, 0, r.points, live);
             }
+            return;
+        }
+        let mut found = vec![Vec::new(); ks.len()];
+        if self.break_split(&mut coarse, ks, above, work, stats, stop, &mut found) {
             for (&k, f) in ks.iter().zip(found) {
                 done(k, f);
             }
         }
+    }
+
+    /// The classes of `ks` (one group's, at most [`LANES`]) restricted to
+    /// `masks`, bounded and forced on the tree of `masks` in `work`, their
+    /// boards added to `found` (one list per class).
+    fn force_lanes(
+        &self,
+        masks: &[u32],
+        ks: &[u64],
+        above: u32,
+        work: &mut Work,
+        stats: &mut ProofStats,
+        found: &mut [Vec<Found>],
+    ) {
+        let n = self.order.len();
+        let cap = above.min(u16::MAX as u32) as u16;
+        let classes: Vec<Vec<u32>> = ks.iter().map(|&k| self.class(k)).collect();
+        let root = self.fill_lanes(&classes, &mut work.tree);
+        stats.bounds += ks.len() as u64;
+        let live = at_least(&root, cap) & ((1u32 << ks.len()) - 1) as u16;
+        if live == 0 {
+            return;
+        }
+        work.stacks.resize_with(n, Vec::new);
+        for s in &mut work.stacks {
+            s.clear();
+        }
+        work.cells.clear();
+        work.cells.resize(n, 0);
+        let r = work.tree.sums[0];
+        for choice in &work.tree.choices[r.first as usize..(r.first + r.len) as usize] {
+            work.stacks[choice.pos as usize].push(Waiting::of(choice));
+        }
+        let mut at = Forcing {
+            masks,
+            above,
+            cap,
+            work,
+            stats,
+            found,
+        };
+        self.force(&mut at, 0, r.points, live);
+    }
+
+    /// The group `ks` on the class `masks`, too large for one tree, in
+    /// parts: the letters of the first cell in split order that has more
+    /// than one are halved, and each half is built whole if it fits and
+    /// split again if not (see [`Prover::break_group`]); `false` if stopped
+    /// before the end. Halves rather than single letters: each part walks
+    /// again the paths that miss the cell, so the fewer parts the better.
+    #[allow(clippy::too_many_arguments)]
+    fn break_split(
+        &self,
+        masks: &mut [u32],
+        ks: &[u64],
+        above: u32,
+        work: &mut Work,
+        stats: &mut ProofStats,
+        stop: &AtomicBool,
+        found: &mut [Vec<Found>],
+    ) -> bool {
+        let Some(&cell) = self.order.iter().find(|&&c| masks[c].count_ones() > 1) else {
+            // One board: nothing is left to split.
+            return self.force_tree(masks, usize::MAX, ks, above, work, stats, stop, found)
+                == Some(true);
+        };
+        let all = masks[cell];
+        let mut low = 0;
+        let mut rest = all;
+        for _ in 0..all.count_ones().div_ceil(2) {
+            low |= rest & rest.wrapping_neg();
+            rest &= rest - 1;
+        }
+        let mut finished = true;
+        for part in [low, rest] {
+            masks[cell] = part;
+            finished = match self.force_tree(
+                masks,
+                self.tree_paths,
+                ks,
+                above,
+                work,
+                stats,
+                stop,
+                found,
+            ) {
+                Some(finished) => finished,
+                None => self.break_split(masks, ks, above, work, stats, stop, found),
+            };
+            if !finished {
+                break;
+            }
+        }
+        masks[cell] = all;
+        finished
+    }
+
+    /// The group `ks` on the class `masks` forced on one tree, unless the
+    /// class has more than `most` word paths (`None`); `Some(false)` if
+    /// stopped before the end.
+    #[allow(clippy::too_many_arguments)]
+    fn force_tree(
+        &self,
+        masks: &[u32],
+        most: usize,
+        ks: &[u64],
+        above: u32,
+        work: &mut Work,
+        stats: &mut ProofStats,
+        stop: &AtomicBool,
+        found: &mut [Vec<Found>],
+    ) -> Option<bool> {
+        self.build(masks, most, &mut work.tree)?;
+        stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
+        for (ks, found) in ks.chunks(LANES).zip(found.chunks_mut(LANES)) {
+            if stop.load(Ordering::Relaxed) {
+                return Some(false);
+            }
+            self.force_lanes(masks, ks, above, work, stats, found);
+        }
+        Some(true)
     }
 
     /// Forces the cell at split position `depth` to each of its letters in
@@ -1689,12 +1869,17 @@ mod tests {
             let a: Vec<u8> = alphabet.bytes().map(|c| c - b'a').collect();
             let boards = brute(&trie, size, &a);
             let best = boards.iter().map(|b| b.1).max().unwrap();
-            // (merged corners, target)
-            for (merged, above) in [
-                (0, best),
-                (0, best.saturating_sub(2).max(1)),
-                (2, best.saturating_sub(1).max(1)),
-                (size.cells(), best.saturating_sub(2).max(1)),
+            // (merged corners, target, most paths to a tree: a few force
+            // splits down to single boards, on merged cells too)
+            for (merged, above, most) in [
+                (0, best, usize::MAX),
+                (0, best.saturating_sub(2).max(1), usize::MAX),
+                (2, best.saturating_sub(1).max(1), usize::MAX),
+                (size.cells(), best.saturating_sub(2).max(1), usize::MAX),
+                (0, best.saturating_sub(2).max(1), 1),
+                (2, best.saturating_sub(1).max(1), 3),
+                (size.cells(), best.saturating_sub(2).max(1), 1),
+                (size.cells(), best.saturating_sub(2).max(1), 12),
             ] {
                 let p = Prover::new(
                     &trie,
@@ -1702,7 +1887,8 @@ mod tests {
                     Scoring::Boggle,
                     parse_buckets(buckets).unwrap(),
                 )
-                .with_merged(merged);
+                .with_merged(merged)
+                .with_tree_paths(most);
                 let (found, stats) = p.prove(
                     above,
                     2,
@@ -2038,7 +2224,7 @@ mod tests {
             let mut tighter = 0;
             for k in 0..p.raw_classes() {
                 let class = p.class(k);
-                p.build(&class, &mut tree);
+                p.build(&class, usize::MAX, &mut tree);
                 p.fill_lanes(std::slice::from_ref(&class), &mut tree);
                 // Every forcing of the first `depth` cells, on the stacks.
                 let mut todo = vec![(0usize, class.clone(), tree.sums[0].points, vec![0u32])];
@@ -2126,7 +2312,7 @@ mod tests {
             let mut tree = Tree::default();
             for g in 0..p.raw_classes() / p.group_len() {
                 let ks: Vec<u64> = (g * p.group_len()..(g + 1) * p.group_len()).collect();
-                p.build(&p.group_class(ks[0]), &mut tree);
+                p.build(&p.group_class(ks[0]), usize::MAX, &mut tree);
                 for ks in ks.chunks(LANES) {
                     let classes: Vec<Vec<u32>> = ks.iter().map(|&k| p.class(k)).collect();
                     let root = p.fill_lanes(&classes, &mut tree);
@@ -2246,7 +2432,10 @@ mod tests {
             let (mut a, mut b) = (Tree::default(), Tree::default());
             for k in 0..short.raw_classes() {
                 let masks = short.class(k);
-                assert_eq!(short.build(&masks, &mut a), wide.build(&masks, &mut b));
+                assert_eq!(
+                    short.build(&masks, usize::MAX, &mut a),
+                    wide.build(&masks, usize::MAX, &mut b)
+                );
                 let sums = |t: &Tree| {
                     t.sums
                         .iter()

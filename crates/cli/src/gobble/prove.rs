@@ -47,6 +47,13 @@ pub(super) struct ProveArgs {
     /// Threads; 0 (default) uses every core.
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// The most word paths one tree is built from: a group of classes with
+    /// more is split by the letters of its central cells. Each thread's
+    /// memory grows with it (about 100 bytes per path); the answer does
+    /// not depend on it.
+    #[arg(long, value_name = "N", default_value_t = parlor_gobble::prove::DEFAULT_TREE_PATHS as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    tree_paths: u64,
     /// Measure instead of prove: only N whole groups of classes (one tree
     /// each), spread evenly over all, in one run; prints their CPU seconds
     /// and the whole proof's estimate (x groups / N).
@@ -282,7 +289,8 @@ pub(super) fn prove(a: ProveArgs) -> Result<ExitCode> {
             found.score.max(1)
         }
     };
-    let mut prover = Prover::new(&trie, size, a.scoring, buckets);
+    let mut prover =
+        Prover::new(&trie, size, a.scoring, buckets).with_tree_paths(a.tree_paths as usize);
     for (cells, b) in cell_buckets {
         prover = prover.with_cell_buckets(&cells, b);
     }
