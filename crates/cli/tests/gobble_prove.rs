@@ -548,6 +548,74 @@ fn run_unit(
     serde_json::from_str(&text).unwrap()
 }
 
+/// `--estimate DIR` on a sample of units: the whole proof is the number of
+/// units times the sample's mean CPU, inside a bootstrap interval that leans
+/// towards the heavy tail; too few units, or none, are refused in one line.
+#[test]
+fn an_estimate_is_the_units_times_the_sample_mean() {
+    let (dir, dict) = scratch_with_words("estimate");
+    let out = dir.join("sample");
+    let estimate = |dir: &Path| {
+        parlor_env(
+            &[
+                "gobble",
+                "prove",
+                "--estimate",
+                dir.to_str().unwrap(),
+                "--json",
+            ],
+            &[],
+        )
+    };
+    let (code, _, err) = estimate(&out);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("--estimate") && err.trim().lines().count() == 1,
+        "{err}"
+    );
+    // Five of 40 units, their CPU set to a heavy-tailed sample.
+    let cpu = [1.0, 2.0, 3.0, 4.0, 100.0];
+    for (i, k) in [3u64, 17, 21, 30, 38].into_iter().enumerate() {
+        run_unit(&dict, &out, 40, Some(k), &[]);
+        let file = out.join(format!("unit-{k}.json"));
+        let mut r: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        r["cpu_seconds"] = cpu[i].into();
+        std::fs::write(&file, r.to_string()).unwrap();
+        let (code, text, err) = estimate(&out);
+        if i == 0 {
+            assert_ne!(code, 0, "{text}");
+            assert!(
+                err.contains("at least 2") && err.trim().lines().count() == 1,
+                "{err}"
+            );
+        } else {
+            assert_eq!(code, 0, "{err}");
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(v["sampled_units"], i + 1);
+        }
+    }
+    let (code, text, err) = estimate(&out);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let f = |p: &serde_json::Value| p.as_f64().unwrap();
+    assert_eq!(f(&v["unit_cpu_seconds"]["mean"]), 22.0);
+    assert_eq!(f(&v["unit_cpu_seconds"]["median"]), 3.0);
+    let hours = f(&v["cpu_hours"]);
+    assert!((hours - 40.0 * 22.0 / 3600.0).abs() < 1e-9, "{v}");
+    let (low, high) = (f(&v["cpu_hours_95"][0]), f(&v["cpu_hours_95"][1]));
+    assert!(low < hours && hours < high, "{v}");
+    assert!(
+        high - hours > hours - low,
+        "the heavy tail widens the top: {v}"
+    );
+    assert!(
+        (f(&v["cores_for_a_week"]) - hours / 168.0).abs() < 1e-9,
+        "{v}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `--merge DIR`: (exit code, the merged JSON or null, standard error).
 fn merge(dir: &Path) -> (i32, serde_json::Value, String) {
     let (code, out, err) = parlor_env(

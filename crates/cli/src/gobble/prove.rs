@@ -8,7 +8,7 @@ use super::*;
 #[derive(clap::Args)]
 pub(super) struct ProveArgs {
     /// Board size: N or WxH (at most 4^16 top-level classes).
-    #[arg(long, value_parser = parse_size, required_unless_present = "merge")]
+    #[arg(long, value_parser = parse_size, required_unless_present_any = ["merge", "estimate"])]
     size: Option<Size>,
     /// Scoring: gobble or boggle.
     #[arg(long, default_value = "gobble", value_parser = parse_scoring)]
@@ -81,6 +81,11 @@ pub(super) struct ProveArgs {
     /// and cover each class exactly once, and prints the proof's answer.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["units", "classes", "checkpoint", "sample"])]
     merge: Option<std::path::PathBuf>,
+    /// Estimate the whole proof from the results in DIR of units chosen at
+    /// random (`scripts/gobble-estimate` runs them): its CPU hours with a
+    /// 95% interval, and the cores that would finish it in a week.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["units", "classes", "checkpoint", "sample", "merge"])]
+    estimate: Option<std::path::PathBuf>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -223,6 +228,9 @@ pub(super) fn prove(a: ProveArgs) -> Result<ExitCode> {
     use parlor_gobble::prove::{buckets_text, parse_buckets, parse_cells, Prover, MAX_PROVE_CELLS};
     if let Some(dir) = &a.merge {
         return merge_units(dir, a.json);
+    }
+    if let Some(dir) = &a.estimate {
+        return estimate_units(dir, a.json);
     }
     let size = a.size.context("--size is required")?;
     // A unit's number is checked before any work: a job array's task with a
@@ -859,12 +867,14 @@ fn ranges_text(mut xs: Vec<u64>) -> String {
     text
 }
 
-/// `prove --merge DIR`: every unit's result, checked to be of one proof and
-/// to cover every class exactly once, as one proof's answer.
-fn merge_units(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
-    use parlor_gobble::prove::{parse_buckets, Prover};
+/// The unit results in `dir` (read for `flag`), checked to be of one proof
+/// and each in its own unit's file, with their settings.
+fn read_units(
+    dir: &std::path::Path,
+    flag: &str,
+) -> Result<(Vec<(String, UnitResult)>, UnitSettings)> {
     let entries = std::fs::read_dir(dir)
-        .with_context(|| format!("--merge {}: cannot read the folder", dir.display()))?;
+        .with_context(|| format!("{flag} {}: cannot read the folder", dir.display()))?;
     let mut names = Vec::new();
     for e in entries {
         let name = e?.file_name().to_string_lossy().into_owned();
@@ -874,7 +884,7 @@ fn merge_units(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
     }
     if names.is_empty() {
         bail!(
-            "--merge {}: no unit results (unit-K.json) in the folder",
+            "{flag} {}: no unit results (unit-K.json) in the folder",
             dir.display()
         );
     }
@@ -934,6 +944,107 @@ fn merge_units(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
             );
         }
     }
+    Ok((results, settings))
+}
+
+/// How many times `--estimate` resamples the units' CPU for its interval.
+const RESAMPLES: usize = 10_000;
+
+/// `prove --estimate DIR`: the whole proof's CPU from a random sample of its
+/// units. The units are dealt to weigh alike, so the whole is the number of
+/// units times the sample's mean; the 95% interval is the bootstrap's
+/// (percentiles of the mean over resamples with replacement, from a fixed
+/// seed), since a unit's cost is heavy-tailed and a normal interval would
+/// understate the upper side. Units resumed from a checkpoint are left out:
+/// their CPU is only that of the part they redid.
+fn estimate_units(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
+    let (results, settings) = read_units(dir, "--estimate")?;
+    let mut cpu: Vec<f64> = results
+        .iter()
+        .filter(|(_, r)| r.classes_resumed == 0)
+        .filter_map(|(_, r)| r.cpu_seconds)
+        .collect();
+    if cpu.len() < 2 {
+        bail!(
+            "--estimate {}: {} unit(s) with their whole CPU time; an estimate needs at least 2 (units resumed from a checkpoint do not count)",
+            dir.display(),
+            cpu.len()
+        );
+    }
+    cpu.sort_by(f64::total_cmp);
+    let n = cpu.len();
+    let mean = cpu.iter().sum::<f64>() / n as f64;
+    let median = (cpu[(n - 1) / 2] + cpu[n / 2]) / 2.0;
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(46);
+    let mut means: Vec<f64> = (0..RESAMPLES)
+        .map(|_| (0..n).map(|_| cpu[rng.gen_range(0..n)]).sum::<f64>() / n as f64)
+        .collect();
+    means.sort_by(f64::total_cmp);
+    let (low, high) = (
+        means[RESAMPLES * 25 / 1000],
+        means[RESAMPLES * 975 / 1000 - 1],
+    );
+    let units = settings.units as f64;
+    let hours = |unit_mean: f64| unit_mean * units / 3600.0;
+    const WEEK_HOURS: f64 = 7.0 * 24.0;
+    let cores = |unit_mean: f64| hours(unit_mean) / WEEK_HOURS;
+    let mut o = String::new();
+    if json {
+        let v = serde_json::json!({
+            "size": settings.size,
+            "scoring": settings.scoring,
+            "above": settings.above,
+            "units": settings.units,
+            "sampled_units": n,
+            "unit_cpu_seconds": {
+                "mean": mean,
+                "median": median,
+                "max": cpu[n - 1],
+                "min": cpu[0],
+            },
+            "cpu_hours": hours(mean),
+            "cpu_hours_95": [hours(low), hours(high)],
+            "cores_for_a_week": cores(mean),
+            "cores_for_a_week_95": [cores(low), cores(high)],
+        });
+        outln!(o, "{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        outln!(
+            o,
+            "{n} of {} units ({} {} above {}): CPU seconds per unit mean {mean:.2}, median {:.2}, min {:.2}, max {:.2}",
+            settings.units,
+            settings.size,
+            settings.scoring,
+            settings.above,
+            median,
+            cpu[0],
+            cpu[n - 1]
+        );
+        outln!(
+            o,
+            "the whole proof: about {:.0} CPU hours (95% interval {:.0} to {:.0}, a bootstrap of the unit mean)",
+            hours(mean),
+            hours(low),
+            hours(high)
+        );
+        outln!(
+            o,
+            "to finish in a week: {:.1} cores busy all week ({:.1} at the interval's top), each unit on one",
+            cores(mean),
+            cores(high)
+        );
+    }
+    emit(&o)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `prove --merge DIR`: every unit's result, checked to be of one proof and
+/// to cover every class exactly once, as one proof's answer.
+fn merge_units(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
+    use parlor_gobble::prove::{parse_buckets, Prover};
+    let (results, settings) = read_units(dir, "--merge")?;
+    let (first_name, _) = &results[0];
     // The units: each once (file names are unique, and each names its own
     // unit, so none is twice); say which are missing.
     let present: std::collections::HashSet<u64> = results.iter().map(|(_, r)| r.unit).collect();
