@@ -222,6 +222,21 @@ pub struct Prover<'t> {
 /// tree, saving the allocation.
 const KEEP_RECORDS: usize = 1 << 20;
 
+/// A class's word paths by the letters they take at split positions 0 and
+/// 1 (31 where they do not pass): what a split of a class too large for
+/// one tree is planned from (see [`Prover::break_planned`]).
+type Counts = [[u64; 32]; 32];
+
+/// Where a dictionary walk puts the word paths it finds: the first
+/// `most + 1` in `paths`, and past those only counted, in `over`.
+struct Sink<'a, P> {
+    paths: &'a mut Vec<P>,
+    most: usize,
+    over: Box<Counts>,
+    /// The shifts of split positions 0 and 1 in a path's key.
+    shifts: [usize; 2],
+}
+
 /// The most word paths one tree is built from unless told otherwise (see
 /// [`Prover::with_tree_paths`]).
 pub const DEFAULT_TREE_PATHS: usize = 4_500_000;
@@ -660,6 +675,32 @@ fn fill_sum(
     total
 }
 
+/// The letters of `mask` packed into as few parts as keep `base` plus the
+/// `count` of each letter in a part within `most` (first fit, largest
+/// first): each part's letters, and whether it fits (a letter that does
+/// not fit alone is a part of its own).
+fn pack(mask: u32, count: impl Fn(usize) -> u64, base: u64, most: u64) -> Vec<(u32, bool)> {
+    let mut items: Vec<(u64, u8)> = letters(mask).map(|l| (count(l as usize), l)).collect();
+    items.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut parts: Vec<(u32, u64)> = Vec::new();
+    let mut alone = Vec::new();
+    for (c, l) in items {
+        if base + c > most {
+            alone.push((1u32 << l, false));
+        } else if let Some(p) = parts.iter_mut().find(|p| base + p.1 + c <= most) {
+            p.0 |= 1 << l;
+            p.1 += c;
+        } else {
+            parts.push((1 << l, c));
+        }
+    }
+    parts
+        .into_iter()
+        .map(|(m, _)| (m, true))
+        .chain(alone)
+        .collect()
+}
+
 impl<'t> Prover<'t> {
     /// A prover using `buckets` (letter masks) for its top-level classes.
     pub fn new(trie: &'t Trie, size: Size, scoring: Scoring, buckets: Vec<u32>) -> Self {
@@ -858,41 +899,56 @@ impl<'t> Prover<'t> {
     /// Every word path of the class `masks`, each as the letters it takes
     /// at the split positions it uses, sorted, with a word's paths through
     /// the same letters counted once (see [`Tree`]).
-    /// `false`, with the paths unsorted, as soon as there are more than
-    /// `most`.
+    /// If there are more than `most`, the walk goes on only counting them,
+    /// and their [`Counts`] are returned instead.
     fn collect<P: Path>(
         &self,
         masks: &[u32],
         most: usize,
         paths: &mut Vec<P>,
         scratch: &mut Vec<P>,
-    ) -> bool {
+    ) -> Result<(), Box<Counts>> {
         paths.clear();
         let n = masks.len();
         let none = P::Key::none(n);
+        let shift = |p: usize| 5 * (n - 1 - p.min(n - 1));
+        let mut sink = Sink {
+            paths,
+            most,
+            over: Box::new([[0; 32]; 32]),
+            shifts: [shift(0), shift(1)],
+        };
         for (cell, &mask) in masks.iter().enumerate() {
             for l in letters(mask) {
                 if let Some(child) = self.trie.child(0, l) {
-                    self.descend(masks, most, cell, l, child, step_len(l), 0, none, 0, paths);
+                    self.descend(masks, cell, l, child, step_len(l), 0, none, 0, &mut sink);
                 }
             }
         }
+        let Sink {
+            paths,
+            mut over,
+            shifts: [s0, s1],
+            ..
+        } = sink;
         if paths.len() > most {
-            return false;
+            for p in paths.iter() {
+                over[p.letter(s0) as usize][p.letter(s1) as usize] += 1;
+            }
+            return Err(over);
         }
         sort_paths(paths, scratch, 5 * n as u32);
         if scratch.len() > KEEP_RECORDS {
             *scratch = Vec::new();
         }
         dedup_paths(paths);
-        true
+        Ok(())
     }
 
     #[allow(clippy::too_many_arguments)]
     fn descend<P: Path>(
         &self,
         masks: &[u32],
-        most: usize,
         cell: usize,
         letter: u8,
         node: u32,
@@ -900,11 +956,8 @@ impl<'t> Prover<'t> {
         used_cells: u64,
         key: P::Key,
         used: u32,
-        paths: &mut Vec<P>,
+        sink: &mut Sink<P>,
     ) {
-        if paths.len() > most {
-            return;
-        }
         let pos = self.position[cell];
         let shift = 5 * (masks.len() - 1 - pos);
         let key = key.with(shift, letter);
@@ -912,7 +965,13 @@ impl<'t> Prover<'t> {
         let used_cells = used_cells | 1 << cell;
         let n = self.trie.nodes[node as usize];
         if n.mask & WORD != 0 && self.points[len] > 0 {
-            paths.push(Path::new(key, used, node, self.points[len]));
+            let p: P = Path::new(key, used, node, self.points[len]);
+            if sink.paths.len() <= sink.most {
+                sink.paths.push(p);
+            } else {
+                let [s0, s1] = sink.shifts;
+                sink.over[p.letter(s0) as usize][p.letter(s1) as usize] += 1;
+            }
         }
         let next = n.mask & !WORD;
         if next == 0 {
@@ -929,7 +988,6 @@ impl<'t> Prover<'t> {
                 let child = n.base + (n.mask & ((1u32 << l) - 1)).count_ones();
                 self.descend(
                     masks,
-                    most,
                     nb,
                     l,
                     child,
@@ -937,15 +995,16 @@ impl<'t> Prover<'t> {
                     used_cells,
                     key,
                     used,
-                    paths,
+                    sink,
                 );
             }
         }
     }
 
     /// Builds the orderly tree of the class `masks` into `tree` and
-    /// returns its bound, unless the class has more than `most` word paths.
-    fn build(&self, masks: &[u32], most: usize, tree: &mut Tree) -> Option<u32> {
+    /// returns its bound, unless the class has more than `most` word paths:
+    /// then their [`Counts`].
+    fn build(&self, masks: &[u32], most: usize, tree: &mut Tree) -> Result<u32, Box<Counts>> {
         if self.short_paths {
             let mut paths = std::mem::take(&mut tree.short);
             let bound = self.build_from(masks, most, &mut paths, tree);
@@ -965,13 +1024,11 @@ impl<'t> Prover<'t> {
         most: usize,
         paths: &mut Paths<P>,
         tree: &mut Tree,
-    ) -> Option<u32> {
+    ) -> Result<u32, Box<Counts>> {
         if tree.sum_lanes.len() > KEEP_RECORDS {
             tree.sum_lanes = Vec::new();
         }
-        if !self.collect(masks, most, &mut paths.paths, &mut paths.scratch) {
-            return None;
-        }
+        self.collect(masks, most, &mut paths.paths, &mut paths.scratch)?;
         tree.sums.clear();
         tree.choices.clear();
         tree.sums.push(SumNode::default());
@@ -979,14 +1036,14 @@ impl<'t> Prover<'t> {
         if paths.paths.len() > KEEP_RECORDS {
             paths.paths = Vec::new();
         }
-        Some(b)
+        Ok(b)
     }
 
     /// The upper bound on every board of the class `masks`: its orderly
     /// tree's (see [`Tree`]).
     pub fn bound(&self, masks: &[u32]) -> u32 {
         self.build(masks, usize::MAX, &mut Tree::default())
-            .expect("no limit on the paths")
+            .unwrap_or(u32::MAX)
     }
 
     /// The bounds of up to [`LANES`] classes (each cell's letters a subset
@@ -1054,25 +1111,34 @@ impl<'t> Prover<'t> {
             return;
         };
         let mut coarse = self.group_class(first);
-        if self
-            .build(&coarse, self.tree_paths, &mut work.tree)
-            .is_some()
-        {
-            stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
-            for ks in ks.chunks(LANES) {
-                if stop.load(Ordering::Relaxed) {
-                    break;
+        let counts = match self.build(&coarse, self.tree_paths, &mut work.tree) {
+            Err(counts) => counts,
+            Ok(_) => {
+                stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
+                for ks in ks.chunks(LANES) {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let mut found = vec![Vec::new(); ks.len()];
+                    self.force_lanes(&coarse, ks, above, work, stats, &mut found);
+                    for (&k, f) in ks.iter().zip(found) {
+                        done(k, f);
+                    }
                 }
-                let mut found = vec![Vec::new(); ks.len()];
-                self.force_lanes(&coarse, ks, above, work, stats, &mut found);
-                for (&k, f) in ks.iter().zip(found) {
-                    done(k, f);
-                }
+                return;
             }
-            return;
-        }
+        };
         let mut found = vec![Vec::new(); ks.len()];
-        if self.break_split(&mut coarse, ks, above, work, stats, stop, &mut found) {
+        if self.break_planned(
+            &mut coarse,
+            &counts,
+            ks,
+            above,
+            work,
+            stats,
+            stop,
+            &mut found,
+        ) {
             for (&k, f) in ks.iter().zip(found) {
                 done(k, f);
             }
@@ -1121,6 +1187,68 @@ impl<'t> Prover<'t> {
         self.force(&mut at, 0, r.points, live);
     }
 
+    /// The group `ks` on the class `masks`, too large for one tree, in parts
+    /// planned from its paths' `counts`: the letters of the cell at split
+    /// position 0 are packed into as few parts as keep each part's paths
+    /// (those that miss the cell, plus those through its letters in the
+    /// part) within [`Prover::with_tree_paths`], and a letter too large
+    /// alone has the letters of the cell at position 1 packed alike. A
+    /// class's paths are exactly those counts, so each part fits at once;
+    /// a part still too large (a single letter on both cells) is halved
+    /// further by [`Prover::break_split`]. `false` if stopped before the
+    /// end.
+    #[allow(clippy::too_many_arguments)]
+    fn break_planned(
+        &self,
+        masks: &mut [u32],
+        counts: &Counts,
+        ks: &[u64],
+        above: u32,
+        work: &mut Work,
+        stats: &mut ProofStats,
+        stop: &AtomicBool,
+        found: &mut [Vec<Found>],
+    ) -> bool {
+        let most = self.tree_paths as u64;
+        let mut force = |masks: &mut [u32], work: &mut Work, stats: &mut ProofStats| match self
+            .force_tree(masks, self.tree_paths, ks, above, work, stats, stop, found)
+        {
+            Ok(finished) => finished,
+            Err(_) => self.break_split(masks, ks, above, work, stats, stop, found),
+        };
+        if masks.len() < 2 {
+            return force(masks, work, stats);
+        }
+        let (c0, c1) = (self.order[0], self.order[1]);
+        let (all0, all1) = (masks[c0], masks[c1]);
+        const NONE: usize = 31;
+        let row = |a: usize| counts[a].iter().sum::<u64>();
+        let mut finished = true;
+        'parts: for (part0, fits) in pack(all0, row, row(NONE), most) {
+            masks[c0] = part0;
+            if fits {
+                finished = force(masks, work, stats);
+            } else {
+                // One letter, too many paths with it: split the next cell.
+                let l = part0.trailing_zeros() as usize;
+                let col = |b: usize| counts[l][b] + counts[NONE][b];
+                for (part1, _) in pack(all1, col, col(NONE), most) {
+                    masks[c1] = part1;
+                    finished = force(masks, work, stats);
+                    if !finished {
+                        break;
+                    }
+                }
+                masks[c1] = all1;
+            }
+            if !finished {
+                break 'parts;
+            }
+        }
+        masks[c0] = all0;
+        finished
+    }
+
     /// The group `ks` on the class `masks`, too large for one tree, in
     /// parts: the letters of the first cell in split order that has more
     /// than one are halved, and each half is built whole if it fits and
@@ -1141,7 +1269,7 @@ impl<'t> Prover<'t> {
         let Some(&cell) = self.order.iter().find(|&&c| masks[c].count_ones() > 1) else {
             // One board: nothing is left to split.
             return self.force_tree(masks, usize::MAX, ks, above, work, stats, stop, found)
-                == Some(true);
+                == Ok(true);
         };
         let all = masks[cell];
         let mut low = 0;
@@ -1163,8 +1291,8 @@ impl<'t> Prover<'t> {
                 stop,
                 found,
             ) {
-                Some(finished) => finished,
-                None => self.break_split(masks, ks, above, work, stats, stop, found),
+                Ok(finished) => finished,
+                Err(_) => self.break_split(masks, ks, above, work, stats, stop, found),
             };
             if !finished {
                 break;
@@ -1175,8 +1303,8 @@ impl<'t> Prover<'t> {
     }
 
     /// The group `ks` on the class `masks` forced on one tree, unless the
-    /// class has more than `most` word paths (`None`); `Some(false)` if
-    /// stopped before the end.
+    /// class has more than `most` word paths (then their [`Counts`]);
+    /// `Ok(false)` if stopped before the end.
     #[allow(clippy::too_many_arguments)]
     fn force_tree(
         &self,
@@ -1188,16 +1316,16 @@ impl<'t> Prover<'t> {
         stats: &mut ProofStats,
         stop: &AtomicBool,
         found: &mut [Vec<Found>],
-    ) -> Option<bool> {
+    ) -> Result<bool, Box<Counts>> {
         self.build(masks, most, &mut work.tree)?;
         stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
         for (ks, found) in ks.chunks(LANES).zip(found.chunks_mut(LANES)) {
             if stop.load(Ordering::Relaxed) {
-                return Some(false);
+                return Ok(false);
             }
             self.force_lanes(masks, ks, above, work, stats, found);
         }
-        Some(true)
+        Ok(true)
     }
 
     /// Forces the cell at split position `depth` to each of its letters in
@@ -2224,7 +2352,7 @@ mod tests {
             let mut tighter = 0;
             for k in 0..p.raw_classes() {
                 let class = p.class(k);
-                p.build(&class, usize::MAX, &mut tree);
+                p.build(&class, usize::MAX, &mut tree).unwrap();
                 p.fill_lanes(std::slice::from_ref(&class), &mut tree);
                 // Every forcing of the first `depth` cells, on the stacks.
                 let mut todo = vec![(0usize, class.clone(), tree.sums[0].points, vec![0u32])];
@@ -2312,7 +2440,8 @@ mod tests {
             let mut tree = Tree::default();
             for g in 0..p.raw_classes() / p.group_len() {
                 let ks: Vec<u64> = (g * p.group_len()..(g + 1) * p.group_len()).collect();
-                p.build(&p.group_class(ks[0]), usize::MAX, &mut tree);
+                p.build(&p.group_class(ks[0]), usize::MAX, &mut tree)
+                    .unwrap();
                 for ks in ks.chunks(LANES) {
                     let classes: Vec<Vec<u32>> = ks.iter().map(|&k| p.class(k)).collect();
                     let root = p.fill_lanes(&classes, &mut tree);
