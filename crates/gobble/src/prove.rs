@@ -544,6 +544,17 @@ struct Forcing<'a, 'w, 't> {
     found: &'a mut [Vec<Found>],
 }
 
+/// A group split into parts (see [`Prover::break_group`]): what every
+/// part is forced with, and the boards found so far, one list per class.
+struct Group<'a, 'w> {
+    ks: &'a [u64],
+    above: u32,
+    work: &'a mut Work<'w>,
+    stats: &'a mut ProofStats,
+    stop: &'a AtomicBool,
+    found: &'a mut [Vec<Found>],
+}
+
 /// Fills sum node `at` from `paths` (sorted, each distinct, all equal on
 /// the positions before `depth`); returns its bound.
 fn build_sum<P: Path>(paths: &[P], depth: usize, n: usize, at: usize, tree: &mut Tree) -> u32 {
@@ -1129,16 +1140,15 @@ impl<'t> Prover<'t> {
             }
         };
         let mut found = vec![Vec::new(); ks.len()];
-        if self.break_planned(
-            &mut coarse,
-            &counts,
+        let mut group = Group {
             ks,
             above,
             work,
             stats,
             stop,
-            &mut found,
-        ) {
+            found: &mut found,
+        };
+        if self.break_planned(&mut coarse, &counts, &mut group) {
             for (&k, f) in ks.iter().zip(found) {
                 done(k, f);
             }
@@ -1187,7 +1197,7 @@ impl<'t> Prover<'t> {
         self.force(&mut at, 0, r.points, live);
     }
 
-    /// The group `ks` on the class `masks`, too large for one tree, in parts
+    /// The group on the class `masks`, too large for one tree, in parts
     /// planned from its paths' `counts`: the letters of the cell at split
     /// position 0 are packed into as few parts as keep each part's paths
     /// (those that miss the cell, plus those through its letters in the
@@ -1197,44 +1207,27 @@ impl<'t> Prover<'t> {
     /// a part still too large (a single letter on both cells) is halved
     /// further by [`Prover::break_split`]. `false` if stopped before the
     /// end.
-    #[allow(clippy::too_many_arguments)]
-    fn break_planned(
-        &self,
-        masks: &mut [u32],
-        counts: &Counts,
-        ks: &[u64],
-        above: u32,
-        work: &mut Work,
-        stats: &mut ProofStats,
-        stop: &AtomicBool,
-        found: &mut [Vec<Found>],
-    ) -> bool {
-        let most = self.tree_paths as u64;
-        let mut force = |masks: &mut [u32], work: &mut Work, stats: &mut ProofStats| match self
-            .force_tree(masks, self.tree_paths, ks, above, work, stats, stop, found)
-        {
-            Ok(finished) => finished,
-            Err(_) => self.break_split(masks, ks, above, work, stats, stop, found),
-        };
+    fn break_planned(&self, masks: &mut [u32], counts: &Counts, group: &mut Group) -> bool {
         if masks.len() < 2 {
-            return force(masks, work, stats);
+            return self.force_part(masks, group);
         }
+        let most = self.tree_paths as u64;
         let (c0, c1) = (self.order[0], self.order[1]);
         let (all0, all1) = (masks[c0], masks[c1]);
         const NONE: usize = 31;
         let row = |a: usize| counts[a].iter().sum::<u64>();
         let mut finished = true;
-        'parts: for (part0, fits) in pack(all0, row, row(NONE), most) {
+        for (part0, fits) in pack(all0, row, row(NONE), most) {
             masks[c0] = part0;
             if fits {
-                finished = force(masks, work, stats);
+                finished = self.force_part(masks, group);
             } else {
                 // One letter, too many paths with it: split the next cell.
                 let l = part0.trailing_zeros() as usize;
                 let col = |b: usize| counts[l][b] + counts[NONE][b];
                 for (part1, _) in pack(all1, col, col(NONE), most) {
                     masks[c1] = part1;
-                    finished = force(masks, work, stats);
+                    finished = self.force_part(masks, group);
                     if !finished {
                         break;
                     }
@@ -1242,34 +1235,23 @@ impl<'t> Prover<'t> {
                 masks[c1] = all1;
             }
             if !finished {
-                break 'parts;
+                break;
             }
         }
         masks[c0] = all0;
         finished
     }
 
-    /// The group `ks` on the class `masks`, too large for one tree, in
-    /// parts: the letters of the first cell in split order that has more
-    /// than one are halved, and each half is built whole if it fits and
-    /// split again if not (see [`Prover::break_group`]); `false` if stopped
-    /// before the end. Halves rather than single letters: each part walks
-    /// again the paths that miss the cell, so the fewer parts the better.
-    #[allow(clippy::too_many_arguments)]
-    fn break_split(
-        &self,
-        masks: &mut [u32],
-        ks: &[u64],
-        above: u32,
-        work: &mut Work,
-        stats: &mut ProofStats,
-        stop: &AtomicBool,
-        found: &mut [Vec<Found>],
-    ) -> bool {
+    /// The group on the class `masks`, too large for one tree, in parts:
+    /// the letters of the first cell in split order that has more than one
+    /// are halved, and each half is forced by [`Prover::force_part`]
+    /// (see [`Prover::break_group`]); `false` if stopped before the end.
+    /// Halves rather than single letters: each part walks again the paths
+    /// that miss the cell, so the fewer parts the better.
+    fn break_split(&self, masks: &mut [u32], group: &mut Group) -> bool {
         let Some(&cell) = self.order.iter().find(|&&c| masks[c].count_ones() > 1) else {
             // One board: nothing is left to split.
-            return self.force_tree(masks, usize::MAX, ks, above, work, stats, stop, found)
-                == Ok(true);
+            return self.force_tree(masks, usize::MAX, group) == Ok(true);
         };
         let all = masks[cell];
         let mut low = 0;
@@ -1281,19 +1263,7 @@ impl<'t> Prover<'t> {
         let mut finished = true;
         for part in [low, rest] {
             masks[cell] = part;
-            finished = match self.force_tree(
-                masks,
-                self.tree_paths,
-                ks,
-                above,
-                work,
-                stats,
-                stop,
-                found,
-            ) {
-                Ok(finished) => finished,
-                Err(_) => self.break_split(masks, ks, above, work, stats, stop, found),
-            };
+            finished = self.force_part(masks, group);
             if !finished {
                 break;
             }
@@ -1302,28 +1272,40 @@ impl<'t> Prover<'t> {
         finished
     }
 
-    /// The group `ks` on the class `masks` forced on one tree, unless the
-    /// class has more than `most` word paths (then their [`Counts`]);
-    /// `Ok(false)` if stopped before the end.
-    #[allow(clippy::too_many_arguments)]
+    /// The group on the class `masks` forced on one tree if it fits, else
+    /// halved by [`Prover::break_split`]; `false` if stopped before the
+    /// end.
+    fn force_part(&self, masks: &mut [u32], group: &mut Group) -> bool {
+        match self.force_tree(masks, self.tree_paths, group) {
+            Ok(finished) => finished,
+            Err(_) => self.break_split(masks, group),
+        }
+    }
+
+    /// The group on the class `masks` forced on one tree, unless the class
+    /// has more than `most` word paths (then their [`Counts`]); `Ok(false)`
+    /// if stopped before the end.
     fn force_tree(
         &self,
         masks: &[u32],
         most: usize,
-        ks: &[u64],
-        above: u32,
-        work: &mut Work,
-        stats: &mut ProofStats,
-        stop: &AtomicBool,
-        found: &mut [Vec<Found>],
+        group: &mut Group,
     ) -> Result<bool, Box<Counts>> {
+        let Group {
+            ks,
+            above,
+            work,
+            stats,
+            stop,
+            found,
+        } = group;
         self.build(masks, most, &mut work.tree)?;
         stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
         for (ks, found) in ks.chunks(LANES).zip(found.chunks_mut(LANES)) {
             if stop.load(Ordering::Relaxed) {
                 return Ok(false);
             }
-            self.force_lanes(masks, ks, above, work, stats, found);
+            self.force_lanes(masks, ks, *above, work, stats, found);
         }
         Ok(true)
     }
