@@ -364,6 +364,12 @@ fn process_cpu_seconds() -> Option<f64> {
     }
 }
 
+/// CPU seconds this process has used since `start` (a reading of
+/// [`process_cpu_seconds`]); `None` where there is no such clock.
+fn cpu_since(start: Option<f64>) -> Option<f64> {
+    Some(process_cpu_seconds()? - start?)
+}
+
 fn bench(a: BenchArgs) -> Result<ExitCode> {
     let mut o = String::new();
     let (boards, what) = match (&a.boards, a.random) {
@@ -418,10 +424,7 @@ fn bench(a: BenchArgs) -> Result<ExitCode> {
     let r = score_boards(&trie, a.scoring, &boards, t, walk);
     // CPU time of the process over the scoring: on a shared machine, boards
     // per CPU-second is the figure other processes disturb least.
-    let cpu = match (cpu0, process_cpu_seconds()) {
-        (Some(a), Some(b)) if b > a => Some(b - a),
-        _ => None,
-    };
+    let cpu = cpu_since(cpu0).filter(|&c| c > 0.0);
     if a.json {
         let v = serde_json::json!({
             "boards": r.boards,

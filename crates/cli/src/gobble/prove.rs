@@ -124,10 +124,7 @@ fn prove_sample(
     catch_interrupt();
     let (found, stats, starts) = prover.prove_sample(above, threads, samples, &INTERRUPTED);
     let wall = start.elapsed().as_secs_f64();
-    let cpu = match (cpu0, process_cpu_seconds()) {
-        (Some(a), Some(b)) => Some(b - a),
-        _ => None,
-    };
+    let cpu = cpu_since(cpu0);
     let interrupted = INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
     let n = starts.len() as u64;
     let estimate = cpu.map(|c| c * groups as f64 / n as f64);
@@ -767,10 +764,7 @@ fn prove_unit(
         a.json,
         &|skip, done, stop| prover.prove_groups(above, threads, &groups, skip, done, stop),
     )?;
-    let cpu = match (cpu0, process_cpu_seconds()) {
-        (Some(a), Some(b)) => Some(b - a),
-        _ => None,
-    };
+    let cpu = cpu_since(cpu0);
     let result = UnitResult {
         format: UNIT_FORMAT.into(),
         settings,
