@@ -227,14 +227,75 @@ const KEEP_RECORDS: usize = 1 << 20;
 /// one tree is planned from (see [`Prover::break_planned`]).
 type Counts = [[u64; 32]; 32];
 
-/// Where a dictionary walk puts the word paths it finds: the first
-/// `most + 1` in `paths`, and past those only counted, in `over`.
+/// Where a dictionary walk puts the word paths it finds: up to `most` in
+/// `paths`, and when there are more, all of them counted, in `over`. A walk
+/// that outgrows `most` keeps in `paths` only the shared ones (those that
+/// miss split positions 0 and 1), while they fit: they are the piece every
+/// part of a split shares (see [`Prover::break_planned`]). A walk for one
+/// part leaves them out.
 struct Sink<'a, P> {
     paths: &'a mut Vec<P>,
     most: usize,
     over: Box<Counts>,
+    /// Whether more than `most` paths were found.
+    over_cap: bool,
+    /// Whether shared paths are left out (they are built already).
+    skip_shared: bool,
+    /// Whether all the shared paths are still in `paths` past the cap.
+    keep_shared: bool,
     /// The shifts of split positions 0 and 1 in a path's key.
     shifts: [usize; 2],
+}
+
+/// The letter field of a word path that does not pass a split position.
+const NOT_PASSED: usize = 31;
+
+impl<P: Path> Sink<'_, P> {
+    fn take(&mut self, p: P) {
+        let [s0, s1] = self.shifts;
+        let (a, b) = (p.letter(s0) as usize, p.letter(s1) as usize);
+        let shared = a == NOT_PASSED && b == NOT_PASSED;
+        if shared && self.skip_shared {
+            return;
+        }
+        if !self.over_cap {
+            if self.paths.len() < self.most {
+                self.paths.push(p);
+                return;
+            }
+            self.over_cap = true;
+            for q in self.paths.iter() {
+                self.over[q.letter(s0) as usize][q.letter(s1) as usize] += 1;
+            }
+            self.paths.retain(|q| {
+                q.letter(s0) as usize == NOT_PASSED && q.letter(s1) as usize == NOT_PASSED
+            });
+        }
+        self.over[a][b] += 1;
+        if shared {
+            // Past `most` they cannot make a piece of a tree: then no part
+            // fits, and none is built on them.
+            if self.keep_shared && self.paths.len() < self.most {
+                self.paths.push(p);
+            } else {
+                self.paths.clear();
+                self.keep_shared = false;
+            }
+        }
+    }
+}
+
+/// Which piece of a tree a build makes (see [`Prover::break_planned`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Piece {
+    /// The whole tree of a class.
+    Whole,
+    /// The paths of a group's class that miss split positions 0 and 1, kept
+    /// by the walk that found the class too large: shared by every part.
+    Shared,
+    /// The paths of one part that pass split position 0 or 1, beside the
+    /// shared piece already built.
+    Part,
 }
 
 /// The most word paths one tree is built from unless told otherwise (see
@@ -453,6 +514,18 @@ pub struct Tree {
     sum_lanes: Vec<Lanes>,
     /// Per split position and letter, the lanes whose class allows it.
     allow: Vec<u16>,
+    /// The sum and choice nodes of a shared piece, which come first.
+    shared_len: (usize, usize),
+    /// The root of a part's own piece, built after the shared piece: the
+    /// tree is then the two roots' choices and points together.
+    part_root: Option<u32>,
+}
+
+impl Tree {
+    /// The roots: the first sum node, and a part's own root if any.
+    fn roots(&self) -> impl Iterator<Item = usize> + '_ {
+        std::iter::once(0).chain(self.part_root.map(|r| r as usize))
+    }
 }
 
 /// A choice node waiting on the stack of its split position during
@@ -912,10 +985,13 @@ impl<'t> Prover<'t> {
     /// the same letters counted once (see [`Tree`]).
     /// If there are more than `most`, the walk goes on only counting them,
     /// and their [`Counts`] are returned instead.
+    /// A walk over the cap leaves the shared paths, unsorted, in `paths`
+    /// (see [`Sink`]); with `skip_shared` they are left out.
     fn collect<P: Path>(
         &self,
         masks: &[u32],
         most: usize,
+        skip_shared: bool,
         paths: &mut Vec<P>,
         scratch: &mut Vec<P>,
     ) -> Result<(), Box<Counts>> {
@@ -927,6 +1003,9 @@ impl<'t> Prover<'t> {
             paths,
             most,
             over: Box::new([[0; 32]; 32]),
+            over_cap: false,
+            skip_shared,
+            keep_shared: true,
             shifts: [shift(0), shift(1)],
         };
         for (cell, &mask) in masks.iter().enumerate() {
@@ -936,23 +1015,10 @@ impl<'t> Prover<'t> {
                 }
             }
         }
-        let Sink {
-            paths,
-            mut over,
-            shifts: [s0, s1],
-            ..
-        } = sink;
-        if paths.len() > most {
-            for p in paths.iter() {
-                over[p.letter(s0) as usize][p.letter(s1) as usize] += 1;
-            }
-            return Err(over);
+        if sink.over_cap {
+            return Err(sink.over);
         }
-        sort_paths(paths, scratch, 5 * n as u32);
-        if scratch.len() > KEEP_RECORDS {
-            *scratch = Vec::new();
-        }
-        dedup_paths(paths);
+        sort_and_merge(sink.paths, scratch, n);
         Ok(())
     }
 
@@ -976,13 +1042,7 @@ impl<'t> Prover<'t> {
         let used_cells = used_cells | 1 << cell;
         let n = self.trie.nodes[node as usize];
         if n.mask & WORD != 0 && self.points[len] > 0 {
-            let p: P = Path::new(key, used, node, self.points[len]);
-            if sink.paths.len() <= sink.most {
-                sink.paths.push(p);
-            } else {
-                let [s0, s1] = sink.shifts;
-                sink.over[p.letter(s0) as usize][p.letter(s1) as usize] += 1;
-            }
+            sink.take(Path::new(key, used, node, self.points[len]));
         }
         let next = n.mask & !WORD;
         if next == 0 {
@@ -1016,14 +1076,27 @@ impl<'t> Prover<'t> {
     /// returns its bound, unless the class has more than `most` word paths:
     /// then their [`Counts`].
     fn build(&self, masks: &[u32], most: usize, tree: &mut Tree) -> Result<u32, Box<Counts>> {
+        self.build_piece(masks, most, Piece::Whole, tree)
+    }
+
+    /// Builds one [`Piece`] of the tree of the class `masks` into `tree`
+    /// and returns its bound, unless its walk finds more than `most` word
+    /// paths: then their [`Counts`].
+    fn build_piece(
+        &self,
+        masks: &[u32],
+        most: usize,
+        piece: Piece,
+        tree: &mut Tree,
+    ) -> Result<u32, Box<Counts>> {
         if self.short_paths {
             let mut paths = std::mem::take(&mut tree.short);
-            let bound = self.build_from(masks, most, &mut paths, tree);
+            let bound = self.build_from(masks, most, piece, &mut paths, tree);
             tree.short = paths;
             bound
         } else {
             let mut paths = std::mem::take(&mut tree.wide);
-            let bound = self.build_from(masks, most, &mut paths, tree);
+            let bound = self.build_from(masks, most, piece, &mut paths, tree);
             tree.wide = paths;
             bound
         }
@@ -1033,17 +1106,46 @@ impl<'t> Prover<'t> {
         &self,
         masks: &[u32],
         most: usize,
+        piece: Piece,
         paths: &mut Paths<P>,
         tree: &mut Tree,
     ) -> Result<u32, Box<Counts>> {
         if tree.sum_lanes.len() > KEEP_RECORDS {
             tree.sum_lanes = Vec::new();
         }
-        self.collect(masks, most, &mut paths.paths, &mut paths.scratch)?;
-        tree.sums.clear();
-        tree.choices.clear();
+        let n = masks.len();
+        match piece {
+            Piece::Whole | Piece::Part => {
+                let skip_shared = piece == Piece::Part;
+                self.collect(
+                    masks,
+                    most,
+                    skip_shared,
+                    &mut paths.paths,
+                    &mut paths.scratch,
+                )?
+            }
+            // The paths are those the last walk kept.
+            Piece::Shared => sort_and_merge(&mut paths.paths, &mut paths.scratch, n),
+        }
+        let at = if piece == Piece::Part {
+            tree.sums.truncate(tree.shared_len.0);
+            tree.choices.truncate(tree.shared_len.1);
+            tree.part_root = Some(tree.sums.len() as u32);
+            tree.sums.len()
+        } else {
+            tree.sums.clear();
+            tree.choices.clear();
+            tree.part_root = None;
+            0
+        };
         tree.sums.push(SumNode::default());
-        let b = build_sum(&paths.paths, 0, masks.len(), 0, tree);
+        let b = build_sum(&paths.paths, 0, n, at, tree);
+        tree.shared_len = match piece {
+            Piece::Whole => (0, 0),
+            Piece::Shared => (tree.sums.len(), tree.choices.len()),
+            Piece::Part => tree.shared_len,
+        };
         if paths.paths.len() > KEEP_RECORDS {
             paths.paths = Vec::new();
         }
@@ -1084,13 +1186,18 @@ impl<'t> Prover<'t> {
             sums,
             choices,
             sum_lanes,
+            part_root,
             ..
         } = tree;
         sum_lanes.clear();
         sum_lanes.resize(sums.len(), [0; LANES]);
-        let root = fill_sum(0, sums, choices, &select, sum_lanes);
-        sum_lanes[0] = root;
-        root
+        let mut bound = [0; LANES];
+        for r in std::iter::once(0).chain(part_root.map(|r| r as usize)) {
+            let lanes = fill_sum(r, sums, choices, &select, sum_lanes);
+            sum_lanes[r] = lanes;
+            add(&mut bound, &lanes);
+        }
+        bound
     }
 
     /// Every class of `ks` (canonical class numbers of one group), one
@@ -1182,9 +1289,13 @@ impl<'t> Prover<'t> {
         }
         work.cells.clear();
         work.cells.resize(n, 0);
-        let r = work.tree.sums[0];
-        for choice in &work.tree.choices[r.first as usize..(r.first + r.len) as usize] {
-            work.stacks[choice.pos as usize].push(Waiting::of(choice));
+        let mut points = 0u32;
+        for r in work.tree.roots() {
+            let r = work.tree.sums[r];
+            points = points.saturating_add(r.points);
+            for choice in &work.tree.choices[r.first as usize..(r.first + r.len) as usize] {
+                work.stacks[choice.pos as usize].push(Waiting::of(choice));
+            }
         }
         let mut at = Forcing {
             masks,
@@ -1194,7 +1305,7 @@ impl<'t> Prover<'t> {
             stats,
             found,
         };
-        self.force(&mut at, 0, r.points, live);
+        self.force(&mut at, 0, points, live);
     }
 
     /// The group on the class `masks`, too large for one tree, in parts
@@ -1203,10 +1314,17 @@ impl<'t> Prover<'t> {
     /// (those that miss the cell, plus those through its letters in the
     /// part) within [`Prover::with_tree_paths`], and a letter too large
     /// alone has the letters of the cell at position 1 packed alike. A
-    /// class's paths are exactly those counts, so each part fits at once;
-    /// a part still too large (a single letter on both cells) is halved
-    /// further by [`Prover::break_split`]. `false` if stopped before the
-    /// end.
+    /// class's paths are exactly those counts, so each part fits at once.
+    ///
+    /// The paths that miss both cells are the same in every part: the walk
+    /// that found the class too large kept them, and they are built once,
+    /// as a shared piece of the tree; each part then walks for, sorts and
+    /// builds only its own paths beside it. The two pieces make exactly
+    /// the part's own tree: a path through position 0 or 1 makes its first
+    /// choice there, a shared one later, so no node below the root holds
+    /// both. A part still too large (a single letter on both cells) is
+    /// halved further by [`Prover::break_split`], after the others. `false`
+    /// if stopped before the end.
     fn break_planned(&self, masks: &mut [u32], counts: &Counts, group: &mut Group) -> bool {
         if masks.len() < 2 {
             return self.force_part(masks, group);
@@ -1214,31 +1332,61 @@ impl<'t> Prover<'t> {
         let most = self.tree_paths as u64;
         let (c0, c1) = (self.order[0], self.order[1]);
         let (all0, all1) = (masks[c0], masks[c1]);
-        const NONE: usize = 31;
+        const NONE: usize = NOT_PASSED;
         let row = |a: usize| counts[a].iter().sum::<u64>();
-        let mut finished = true;
+        // (letters on the cell at position 0, at position 1, fits)
+        let mut parts = Vec::new();
         for (part0, fits) in pack(all0, row, row(NONE), most) {
-            masks[c0] = part0;
             if fits {
-                finished = self.force_part(masks, group);
+                parts.push((part0, all1, true));
             } else {
                 // One letter, too many paths with it: split the next cell.
                 let l = part0.trailing_zeros() as usize;
                 let col = |b: usize| counts[l][b] + counts[NONE][b];
-                for (part1, _) in pack(all1, col, col(NONE), most) {
-                    masks[c1] = part1;
-                    finished = self.force_part(masks, group);
-                    if !finished {
-                        break;
-                    }
+                for (part1, fits) in pack(all1, col, col(NONE), most) {
+                    parts.push((part0, part1, fits));
                 }
-                masks[c1] = all1;
+            }
+        }
+        // A part fits only if the shared paths do, and then the walk kept
+        // them all.
+        let shared = parts.iter().any(|p| p.2);
+        if shared {
+            let work = &mut *group.work;
+            self.build_piece(masks, usize::MAX, Piece::Shared, &mut work.tree)
+                .expect("a shared piece is built from kept paths, without a walk");
+            group.stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
+        }
+        let mut finished = true;
+        let mut rest = Vec::new();
+        for &(part0, part1, fits) in &parts {
+            masks[c0] = part0;
+            masks[c1] = part1;
+            if !fits {
+                rest.push((part0, part1));
+                continue;
+            }
+            match self.force_tree(masks, self.tree_paths, Piece::Part, group) {
+                Ok(f) => finished = f,
+                // Not by the counts; forced whole below, to be safe.
+                Err(_) => rest.push((part0, part1)),
             }
             if !finished {
                 break;
             }
         }
+        if finished {
+            for (part0, part1) in rest {
+                masks[c0] = part0;
+                masks[c1] = part1;
+                finished = self.force_part(masks, group);
+                if !finished {
+                    break;
+                }
+            }
+        }
         masks[c0] = all0;
+        masks[c1] = all1;
         finished
     }
 
@@ -1251,7 +1399,7 @@ impl<'t> Prover<'t> {
     fn break_split(&self, masks: &mut [u32], group: &mut Group) -> bool {
         let Some(&cell) = self.order.iter().find(|&&c| masks[c].count_ones() > 1) else {
             // One board: nothing is left to split.
-            return self.force_tree(masks, usize::MAX, group) == Ok(true);
+            return self.force_tree(masks, usize::MAX, Piece::Whole, group) == Ok(true);
         };
         let all = masks[cell];
         let mut low = 0;
@@ -1276,19 +1424,20 @@ impl<'t> Prover<'t> {
     /// halved by [`Prover::break_split`]; `false` if stopped before the
     /// end.
     fn force_part(&self, masks: &mut [u32], group: &mut Group) -> bool {
-        match self.force_tree(masks, self.tree_paths, group) {
+        match self.force_tree(masks, self.tree_paths, Piece::Whole, group) {
             Ok(finished) => finished,
             Err(_) => self.break_split(masks, group),
         }
     }
 
-    /// The group on the class `masks` forced on one tree, unless the class
-    /// has more than `most` word paths (then their [`Counts`]); `Ok(false)`
-    /// if stopped before the end.
+    /// The group on the class `masks` forced on one tree (its `piece`
+    /// built, see [`Piece`]), unless the walk finds more than `most` word
+    /// paths (then their [`Counts`]); `Ok(false)` if stopped before the end.
     fn force_tree(
         &self,
         masks: &[u32],
         most: usize,
+        piece: Piece,
         group: &mut Group,
     ) -> Result<bool, Box<Counts>> {
         let Group {
@@ -1299,8 +1448,10 @@ impl<'t> Prover<'t> {
             stop,
             found,
         } = group;
-        self.build(masks, most, &mut work.tree)?;
-        stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
+        self.build_piece(masks, most, piece, &mut work.tree)?;
+        let tree = &work.tree;
+        let (sums, choices) = tree.shared_len;
+        stats.tree_nodes += (tree.sums.len() - sums + tree.choices.len() - choices) as u64;
         for (ks, found) in ks.chunks(LANES).zip(found.chunks_mut(LANES)) {
             if stop.load(Ordering::Relaxed) {
                 return Ok(false);
@@ -1856,6 +2007,16 @@ fn dedup_paths<P: Path>(paths: &mut Vec<P>) {
     paths.truncate(kept);
 }
 
+/// Sorts word paths of a class of `n` cells and merges those of one key
+/// (see [`sort_paths`], [`dedup_paths`]), giving back a large sort's room.
+fn sort_and_merge<P: Path>(paths: &mut Vec<P>, scratch: &mut Vec<P>, n: usize) {
+    sort_paths(paths, scratch, 5 * n as u32);
+    if scratch.len() > KEEP_RECORDS {
+        *scratch = Vec::new();
+    }
+    dedup_paths(paths);
+}
+
 /// The least of a board's symmetric images.
 fn canonical_cells(cells: &[u8], syms: &[Vec<usize>]) -> Vec<u8> {
     syms.iter()
@@ -1974,6 +2135,8 @@ mod tests {
             (2, 2, "aest", "ae,st"),
             (3, 2, "aest", "ae,s,t"),
             (2, 3, "aestr", "aes,tr"),
+            // Paths that miss the two central cells: split groups share them.
+            (4, 2, "aest", "ae,st"),
         ] {
             let size = Size::new(w, h).unwrap();
             let a: Vec<u8> = alphabet.bytes().map(|c| c - b'a').collect();
@@ -1981,6 +2144,10 @@ mod tests {
             let best = boards.iter().map(|b| b.1).max().unwrap();
             // (merged corners, target, most paths to a tree: a few force
             // splits down to single boards, on merged cells too)
+            // Caps at which groups are split with and without a shared
+            // piece; at the best score, any path left out of a tree loses
+            // the best board.
+            let split = [15, 25, 35, 50, 70, 100, 140].map(|most| (0, best, most));
             for (merged, above, most) in [
                 (0, best, usize::MAX),
                 (0, best.saturating_sub(2).max(1), usize::MAX),
@@ -1990,7 +2157,14 @@ mod tests {
                 (2, best.saturating_sub(1).max(1), 3),
                 (size.cells(), best.saturating_sub(2).max(1), 1),
                 (size.cells(), best.saturating_sub(2).max(1), 12),
-            ] {
+                (0, best.saturating_sub(3).max(1), 20),
+                (0, best.saturating_sub(3).max(1), 40),
+                (2, best.saturating_sub(3).max(1), 80),
+                (size.cells(), best.saturating_sub(3).max(1), 160),
+            ]
+            .into_iter()
+            .chain(split)
+            {
                 let p = Prover::new(
                     &trie,
                     size,
@@ -2441,6 +2615,85 @@ mod tests {
                     assert!(root[ks.len()..].iter().all(|&b| b == 0));
                 }
             }
+        }
+    }
+
+    /// A split part's tree made of the group's shared piece and the
+    /// part's own piece is the part's whole tree: the same bound, the same
+    /// nodes (but for the second root) and the same lanes for every class,
+    /// for each part in turn on one shared piece.
+    #[test]
+    fn a_shared_piece_and_a_part_make_the_parts_tree() {
+        let trie = Trie::new(WORDS);
+        for (w, h, buckets) in [(3, 2, "ae,st"), (2, 3, "aes,tr"), (3, 3, "aeiou,rst,lnd")] {
+            let size = Size::new(w, h).unwrap();
+            let p = Prover::new(
+                &trie,
+                size,
+                Scoring::Boggle,
+                parse_buckets(buckets).unwrap(),
+            )
+            .with_merged(2);
+            let (c0, c1) = (p.order[0], p.order[1]);
+            let mut split = 0;
+            for g in 0..p.raw_classes() / p.group_len() {
+                let ks: Vec<u64> = (g * p.group_len()..(g + 1) * p.group_len()).collect();
+                let coarse = p.group_class(ks[0]);
+                let mut tree = Tree::default();
+                let Err(counts) = p.build(&coarse, 0, &mut tree) else {
+                    continue; // no word at all
+                };
+                let total: u64 = counts.iter().flatten().sum();
+                let shared = counts[NOT_PASSED][NOT_PASSED];
+                if total == shared {
+                    continue;
+                }
+                split += 1;
+                assert!(p.build(&coarse, total as usize - 1, &mut tree).is_err());
+                assert_eq!(
+                    tree.short.paths.len() as u64,
+                    shared,
+                    "the walk kept the shared paths"
+                );
+                let shared_bound = p
+                    .build_piece(&coarse, usize::MAX, Piece::Shared, &mut tree)
+                    .unwrap();
+                for l0 in letters(coarse[c0]) {
+                    for part1 in [coarse[c1], coarse[c1] & coarse[c1].wrapping_neg()] {
+                        let mut part = coarse.clone();
+                        part[c0] = 1 << l0;
+                        part[c1] = part1;
+                        let own = p
+                            .build_piece(&part, usize::MAX, Piece::Part, &mut tree)
+                            .unwrap();
+                        let mut whole = Tree::default();
+                        let bound = p.build(&part, usize::MAX, &mut whole).unwrap();
+                        assert_eq!(shared_bound + own, bound, "{w}x{h} group {g}");
+                        assert_eq!(tree.sums.len(), whole.sums.len() + 1);
+                        assert_eq!(tree.choices.len(), whole.choices.len());
+                        for ks in ks.chunks(LANES) {
+                            let classes: Vec<Vec<u32>> = ks
+                                .iter()
+                                .map(|&k| {
+                                    let mut c = p.class(k);
+                                    c[c0] &= part[c0];
+                                    c[c1] &= part[c1];
+                                    c
+                                })
+                                .collect();
+                            assert_eq!(
+                                p.fill_lanes(&classes, &mut tree),
+                                p.fill_lanes(&classes, &mut whole),
+                                "{w}x{h} group {g}"
+                            );
+                        }
+                    }
+                }
+            }
+            assert!(
+                split > 0,
+                "{w}x{h}: some group has paths through the split cells"
+            );
         }
     }
 
