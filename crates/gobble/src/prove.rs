@@ -229,33 +229,74 @@ type Counts = [[u64; 32]; 32];
 
 /// Where a dictionary walk puts the word paths it finds: up to `most` in
 /// `paths`, and when there are more, all of them counted, in `over`. A walk
-/// that outgrows `most` keeps in `paths` only the shared ones (those that
-/// miss split positions 0 and 1), while they fit: they are the piece every
-/// part of a split shares (see [`Prover::break_planned`]). A walk for one
-/// part leaves them out.
+/// that outgrows `most` keeps in `paths` only the paths a split of the
+/// class would share (see [`Shared`]), while they fit: the widest such set
+/// that does. A walk for one part of a split leaves the shared ones out.
 struct Sink<'a, P> {
     paths: &'a mut Vec<P>,
     most: usize,
-    over: Box<Counts>,
+    over: Box<Over>,
     /// Whether more than `most` paths were found.
     over_cap: bool,
-    /// Whether shared paths are left out (they are built already).
-    skip_shared: bool,
-    /// Whether all the shared paths are still in `paths` past the cap.
-    keep_shared: bool,
+    /// The shared paths left out (they are built already).
+    skip: Option<Shared>,
     /// The shifts of split positions 0 and 1 in a path's key.
     shifts: [usize; 2],
+}
+
+/// A walk that found more word paths than one tree may hold: their
+/// [`Counts`], and which shared ones it kept.
+#[derive(Debug)]
+struct Over {
+    counts: Counts,
+    kept: Shared,
+}
+
+/// The word paths of a class that every part of its split has (see
+/// [`Prover::break_planned`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shared {
+    /// Those that miss split position 0, when the parts split only it.
+    MissFirst,
+    /// Those that miss split positions 0 and 1.
+    MissBoth,
+    /// None kept: too many.
+    Lost,
 }
 
 /// The letter field of a word path that does not pass a split position.
 const NOT_PASSED: usize = 31;
 
+impl Shared {
+    /// Whether a path with letters `a` and `b` at split positions 0 and 1
+    /// is shared.
+    fn holds(self, a: usize, b: usize) -> bool {
+        match self {
+            Shared::MissFirst => a == NOT_PASSED,
+            Shared::MissBoth => a == NOT_PASSED && b == NOT_PASSED,
+            Shared::Lost => false,
+        }
+    }
+}
+
 impl<P: Path> Sink<'_, P> {
-    fn take(&mut self, p: P) {
+    /// The letters of `p` at split positions 0 and 1.
+    fn letters(&self, p: &P) -> (usize, usize) {
         let [s0, s1] = self.shifts;
-        let (a, b) = (p.letter(s0) as usize, p.letter(s1) as usize);
-        let shared = a == NOT_PASSED && b == NOT_PASSED;
-        if shared && self.skip_shared {
+        (p.letter(s0) as usize, p.letter(s1) as usize)
+    }
+
+    /// Keeps in `paths` only those of the shared set `kept`.
+    fn keep_only(&mut self, kept: Shared) {
+        self.over.kept = kept;
+        let [s0, s1] = self.shifts;
+        self.paths
+            .retain(|q| kept.holds(q.letter(s0) as usize, q.letter(s1) as usize));
+    }
+
+    fn take(&mut self, p: P) {
+        let (a, b) = self.letters(&p);
+        if self.skip.is_some_and(|s| s.holds(a, b)) {
             return;
         }
         if !self.over_cap {
@@ -264,23 +305,24 @@ impl<P: Path> Sink<'_, P> {
                 return;
             }
             self.over_cap = true;
+            let [s0, s1] = self.shifts;
             for q in self.paths.iter() {
-                self.over[q.letter(s0) as usize][q.letter(s1) as usize] += 1;
+                self.over.counts[q.letter(s0) as usize][q.letter(s1) as usize] += 1;
             }
-            self.paths.retain(|q| {
-                q.letter(s0) as usize == NOT_PASSED && q.letter(s1) as usize == NOT_PASSED
-            });
+            self.keep_only(self.over.kept);
         }
-        self.over[a][b] += 1;
-        if shared {
-            // Past `most` they cannot make a piece of a tree: then no part
-            // fits, and none is built on them.
-            if self.keep_shared && self.paths.len() < self.most {
+        self.over.counts[a][b] += 1;
+        // Past `most` a set cannot make a piece of a tree: then the
+        // narrower one is kept, or none.
+        while self.over.kept.holds(a, b) {
+            if self.paths.len() < self.most {
                 self.paths.push(p);
-            } else {
-                self.paths.clear();
-                self.keep_shared = false;
+                break;
             }
+            self.keep_only(match self.over.kept {
+                Shared::MissFirst => Shared::MissBoth,
+                _ => Shared::Lost,
+            });
         }
     }
 }
@@ -290,12 +332,12 @@ impl<P: Path> Sink<'_, P> {
 enum Piece {
     /// The whole tree of a class.
     Whole,
-    /// The paths of a group's class that miss split positions 0 and 1, kept
-    /// by the walk that found the class too large: shared by every part.
-    Shared,
-    /// The paths of one part that pass split position 0 or 1, beside the
-    /// shared piece already built.
-    Part,
+    /// A group's shared paths, from those the walk that found its class
+    /// too large kept: a piece of every part's tree.
+    Shared(Shared),
+    /// The paths of one part that are not shared, beside the shared piece
+    /// already built.
+    Part(Shared),
 }
 
 /// The most word paths one tree is built from unless told otherwise (see
@@ -985,16 +1027,16 @@ impl<'t> Prover<'t> {
     /// the same letters counted once (see [`Tree`]).
     /// If there are more than `most`, the walk goes on only counting them,
     /// and their [`Counts`] are returned instead.
-    /// A walk over the cap leaves the shared paths, unsorted, in `paths`
-    /// (see [`Sink`]); with `skip_shared` they are left out.
+    /// A walk over the cap leaves the shared paths it kept, unsorted, in
+    /// `paths` (see [`Sink`]); those of `skip` are left out.
     fn collect<P: Path>(
         &self,
         masks: &[u32],
         most: usize,
-        skip_shared: bool,
+        skip: Option<Shared>,
         paths: &mut Vec<P>,
         scratch: &mut Vec<P>,
-    ) -> Result<(), Box<Counts>> {
+    ) -> Result<(), Box<Over>> {
         paths.clear();
         let n = masks.len();
         let none = P::Key::none(n);
@@ -1002,10 +1044,12 @@ impl<'t> Prover<'t> {
         let mut sink = Sink {
             paths,
             most,
-            over: Box::new([[0; 32]; 32]),
+            over: Box::new(Over {
+                counts: [[0; 32]; 32],
+                kept: Shared::MissFirst,
+            }),
             over_cap: false,
-            skip_shared,
-            keep_shared: true,
+            skip,
             shifts: [shift(0), shift(1)],
         };
         for (cell, &mask) in masks.iter().enumerate() {
@@ -1075,7 +1119,7 @@ impl<'t> Prover<'t> {
     /// Builds the orderly tree of the class `masks` into `tree` and
     /// returns its bound, unless the class has more than `most` word paths:
     /// then their [`Counts`].
-    fn build(&self, masks: &[u32], most: usize, tree: &mut Tree) -> Result<u32, Box<Counts>> {
+    fn build(&self, masks: &[u32], most: usize, tree: &mut Tree) -> Result<u32, Box<Over>> {
         self.build_piece(masks, most, Piece::Whole, tree)
     }
 
@@ -1088,7 +1132,7 @@ impl<'t> Prover<'t> {
         most: usize,
         piece: Piece,
         tree: &mut Tree,
-    ) -> Result<u32, Box<Counts>> {
+    ) -> Result<u32, Box<Over>> {
         if self.short_paths {
             let mut paths = std::mem::take(&mut tree.short);
             let bound = self.build_from(masks, most, piece, &mut paths, tree);
@@ -1109,26 +1153,31 @@ impl<'t> Prover<'t> {
         piece: Piece,
         paths: &mut Paths<P>,
         tree: &mut Tree,
-    ) -> Result<u32, Box<Counts>> {
+    ) -> Result<u32, Box<Over>> {
         if tree.sum_lanes.len() > KEEP_RECORDS {
             tree.sum_lanes = Vec::new();
         }
         let n = masks.len();
         match piece {
-            Piece::Whole | Piece::Part => {
-                let skip_shared = piece == Piece::Part;
-                self.collect(
-                    masks,
-                    most,
-                    skip_shared,
-                    &mut paths.paths,
-                    &mut paths.scratch,
-                )?
+            Piece::Whole => {
+                self.collect(masks, most, None, &mut paths.paths, &mut paths.scratch)?
             }
-            // The paths are those the last walk kept.
-            Piece::Shared => sort_and_merge(&mut paths.paths, &mut paths.scratch, n),
+            Piece::Part(shared) => {
+                let skip = Some(shared);
+                self.collect(masks, most, skip, &mut paths.paths, &mut paths.scratch)?
+            }
+            // The paths are those the last walk kept (the wider set when
+            // it could).
+            Piece::Shared(shared) => {
+                let shift = |p: usize| 5 * (n - 1 - p.min(n - 1));
+                let (s0, s1) = (shift(0), shift(1));
+                paths
+                    .paths
+                    .retain(|p| shared.holds(p.letter(s0) as usize, p.letter(s1) as usize));
+                sort_and_merge(&mut paths.paths, &mut paths.scratch, n)
+            }
         }
-        let at = if piece == Piece::Part {
+        let at = if let Piece::Part(_) = piece {
             tree.sums.truncate(tree.shared_len.0);
             tree.choices.truncate(tree.shared_len.1);
             tree.part_root = Some(tree.sums.len() as u32);
@@ -1143,8 +1192,8 @@ impl<'t> Prover<'t> {
         let b = build_sum(&paths.paths, 0, n, at, tree);
         tree.shared_len = match piece {
             Piece::Whole => (0, 0),
-            Piece::Shared => (tree.sums.len(), tree.choices.len()),
-            Piece::Part => tree.shared_len,
+            Piece::Shared(_) => (tree.sums.len(), tree.choices.len()),
+            Piece::Part(_) => tree.shared_len,
         };
         if paths.paths.len() > KEEP_RECORDS {
             paths.paths = Vec::new();
@@ -1229,8 +1278,8 @@ impl<'t> Prover<'t> {
             return;
         };
         let mut coarse = self.group_class(first);
-        let counts = match self.build(&coarse, self.tree_paths, &mut work.tree) {
-            Err(counts) => counts,
+        let over = match self.build(&coarse, self.tree_paths, &mut work.tree) {
+            Err(over) => over,
             Ok(_) => {
                 stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
                 for ks in ks.chunks(LANES) {
@@ -1255,7 +1304,7 @@ impl<'t> Prover<'t> {
             stop,
             found: &mut found,
         };
-        if self.break_planned(&mut coarse, &counts, &mut group) {
+        if self.break_planned(&mut coarse, &over, &mut group) {
             for (&k, f) in ks.iter().zip(found) {
                 done(k, f);
             }
@@ -1309,23 +1358,24 @@ impl<'t> Prover<'t> {
     }
 
     /// The group on the class `masks`, too large for one tree, in parts
-    /// planned from its paths' `counts`: the letters of the cell at split
+    /// planned from its paths' counts (`over`): the letters of the cell at split
     /// position 0 are packed into as few parts as keep each part's paths
     /// (those that miss the cell, plus those through its letters in the
     /// part) within [`Prover::with_tree_paths`], and a letter too large
     /// alone has the letters of the cell at position 1 packed alike. A
     /// class's paths are exactly those counts, so each part fits at once.
     ///
-    /// The paths that miss both cells are the same in every part: the walk
-    /// that found the class too large kept them, and they are built once,
-    /// as a shared piece of the tree; each part then walks for, sorts and
-    /// builds only its own paths beside it. The two pieces make exactly
-    /// the part's own tree: a path through position 0 or 1 makes its first
-    /// choice there, a shared one later, so no node below the root holds
-    /// both. A part still too large (a single letter on both cells) is
+    /// The paths that miss the split cells are the same in every part
+    /// (those that miss position 0 when no part splits position 1, else
+    /// those that miss both): the walk that found the class too large kept
+    /// them, and they are built once, as a shared piece of the tree; each
+    /// part then walks for, sorts and builds only its own paths beside it.
+    /// The two pieces make exactly the part's own tree: a part's own path
+    /// makes its first choice at a split cell and a shared one later, so
+    /// no node below the root holds both. A part still too large (a single letter on both cells) is
     /// halved further by [`Prover::break_split`], after the others. `false`
     /// if stopped before the end.
-    fn break_planned(&self, masks: &mut [u32], counts: &Counts, group: &mut Group) -> bool {
+    fn break_planned(&self, masks: &mut [u32], over: &Over, group: &mut Group) -> bool {
         if masks.len() < 2 {
             return self.force_part(masks, group);
         }
@@ -1333,6 +1383,7 @@ impl<'t> Prover<'t> {
         let (c0, c1) = (self.order[0], self.order[1]);
         let (all0, all1) = (masks[c0], masks[c1]);
         const NONE: usize = NOT_PASSED;
+        let counts = &over.counts;
         let row = |a: usize| counts[a].iter().sum::<u64>();
         // (letters on the cell at position 0, at position 1, fits)
         let mut parts = Vec::new();
@@ -1348,12 +1399,18 @@ impl<'t> Prover<'t> {
                 }
             }
         }
-        // A part fits only if the shared paths do, and then the walk kept
+        // A part fits only if its shared paths do, and then the walk kept
         // them all.
-        let shared = parts.iter().any(|p| p.2);
-        if shared {
+        let shared = if over.kept == Shared::MissFirst && parts.iter().all(|p| p.1 == all1) {
+            Shared::MissFirst
+        } else if over.kept != Shared::Lost && parts.iter().any(|p| p.2) {
+            Shared::MissBoth
+        } else {
+            Shared::Lost
+        };
+        if shared != Shared::Lost {
             let work = &mut *group.work;
-            self.build_piece(masks, usize::MAX, Piece::Shared, &mut work.tree)
+            self.build_piece(masks, usize::MAX, Piece::Shared(shared), &mut work.tree)
                 .expect("a shared piece is built from kept paths, without a walk");
             group.stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
         }
@@ -1362,11 +1419,11 @@ impl<'t> Prover<'t> {
         for &(part0, part1, fits) in &parts {
             masks[c0] = part0;
             masks[c1] = part1;
-            if !fits {
+            if !fits || shared == Shared::Lost {
                 rest.push((part0, part1));
                 continue;
             }
-            match self.force_tree(masks, self.tree_paths, Piece::Part, group) {
+            match self.force_tree(masks, self.tree_paths, Piece::Part(shared), group) {
                 Ok(f) => finished = f,
                 // Not by the counts; forced whole below, to be safe.
                 Err(_) => rest.push((part0, part1)),
@@ -1399,7 +1456,10 @@ impl<'t> Prover<'t> {
     fn break_split(&self, masks: &mut [u32], group: &mut Group) -> bool {
         let Some(&cell) = self.order.iter().find(|&&c| masks[c].count_ones() > 1) else {
             // One board: nothing is left to split.
-            return self.force_tree(masks, usize::MAX, Piece::Whole, group) == Ok(true);
+            return matches!(
+                self.force_tree(masks, usize::MAX, Piece::Whole, group),
+                Ok(true)
+            );
         };
         let all = masks[cell];
         let mut low = 0;
@@ -1439,7 +1499,7 @@ impl<'t> Prover<'t> {
         most: usize,
         piece: Piece,
         group: &mut Group,
-    ) -> Result<bool, Box<Counts>> {
+    ) -> Result<bool, Box<Over>> {
         let Group {
             ks,
             above,
@@ -2621,7 +2681,8 @@ mod tests {
     /// A split part's tree made of the group's shared piece and the
     /// part's own piece is the part's whole tree: the same bound, the same
     /// nodes (but for the second root) and the same lanes for every class,
-    /// for each part in turn on one shared piece.
+    /// for each part in turn on one shared piece, with either shared set.
+    /// A walk over the cap keeps the widest shared set that fits.
     #[test]
     fn a_shared_piece_and_a_part_make_the_parts_tree() {
         let trie = Trie::new(WORDS);
@@ -2640,52 +2701,86 @@ mod tests {
                 let ks: Vec<u64> = (g * p.group_len()..(g + 1) * p.group_len()).collect();
                 let coarse = p.group_class(ks[0]);
                 let mut tree = Tree::default();
-                let Err(counts) = p.build(&coarse, 0, &mut tree) else {
+                let Err(over) = p.build(&coarse, 0, &mut tree) else {
                     continue; // no word at all
                 };
+                let counts = over.counts;
                 let total: u64 = counts.iter().flatten().sum();
-                let shared = counts[NOT_PASSED][NOT_PASSED];
-                if total == shared {
-                    continue;
+                let count = |kind: Shared| -> u64 {
+                    (0..32)
+                        .flat_map(|a| (0..32).map(move |b| (a, b)))
+                        .filter(|&(a, b)| kind.holds(a, b))
+                        .map(|(a, b)| counts[a][b])
+                        .sum()
+                };
+                let (first, both) = (count(Shared::MissFirst), count(Shared::MissBoth));
+                // A walk over the cap keeps the widest shared set that fits.
+                for (most, kept, len) in [
+                    (total - 1, Shared::MissFirst, first),
+                    (first.wrapping_sub(1), Shared::MissBoth, both),
+                    (both.wrapping_sub(1), Shared::Lost, 0),
+                ] {
+                    let Ok(most) = usize::try_from(most) else {
+                        continue;
+                    };
+                    if most >= total as usize
+                        || (kept == Shared::MissFirst && first > most as u64)
+                        || (kept == Shared::MissBoth
+                            && (first <= most as u64 || both > most as u64))
+                    {
+                        continue;
+                    }
+                    let over = p.build(&coarse, most, &mut tree).unwrap_err();
+                    assert_eq!(over.kept, kept, "{w}x{h} group {g}, {most} paths");
+                    assert_eq!(tree.short.paths.len() as u64, len, "the walk kept them");
                 }
-                split += 1;
-                assert!(p.build(&coarse, total as usize - 1, &mut tree).is_err());
-                assert_eq!(
-                    tree.short.paths.len() as u64,
-                    shared,
-                    "the walk kept the shared paths"
-                );
-                let shared_bound = p
-                    .build_piece(&coarse, usize::MAX, Piece::Shared, &mut tree)
-                    .unwrap();
-                for l0 in letters(coarse[c0]) {
-                    for part1 in [coarse[c1], coarse[c1] & coarse[c1].wrapping_neg()] {
-                        let mut part = coarse.clone();
-                        part[c0] = 1 << l0;
-                        part[c1] = part1;
-                        let own = p
-                            .build_piece(&part, usize::MAX, Piece::Part, &mut tree)
-                            .unwrap();
-                        let mut whole = Tree::default();
-                        let bound = p.build(&part, usize::MAX, &mut whole).unwrap();
-                        assert_eq!(shared_bound + own, bound, "{w}x{h} group {g}");
-                        assert_eq!(tree.sums.len(), whole.sums.len() + 1);
-                        assert_eq!(tree.choices.len(), whole.choices.len());
-                        for ks in ks.chunks(LANES) {
-                            let classes: Vec<Vec<u32>> = ks
-                                .iter()
-                                .map(|&k| {
-                                    let mut c = p.class(k);
-                                    c[c0] &= part[c0];
-                                    c[c1] &= part[c1];
-                                    c
-                                })
-                                .collect();
-                            assert_eq!(
-                                p.fill_lanes(&classes, &mut tree),
-                                p.fill_lanes(&classes, &mut whole),
-                                "{w}x{h} group {g}"
-                            );
+                for (kind, part1s) in [
+                    (Shared::MissFirst, vec![coarse[c1]]),
+                    (
+                        Shared::MissBoth,
+                        vec![coarse[c1], coarse[c1] & coarse[c1].wrapping_neg()],
+                    ),
+                ] {
+                    if count(kind) == total {
+                        continue;
+                    }
+                    let over = p.build(&coarse, total as usize - 1, &mut tree).unwrap_err();
+                    if over.kept != Shared::MissFirst {
+                        continue;
+                    }
+                    split += 1;
+                    let shared_bound = p
+                        .build_piece(&coarse, usize::MAX, Piece::Shared(kind), &mut tree)
+                        .unwrap();
+                    for l0 in letters(coarse[c0]) {
+                        for &part1 in &part1s {
+                            let mut part = coarse.clone();
+                            part[c0] = 1 << l0;
+                            part[c1] = part1;
+                            let own = p
+                                .build_piece(&part, usize::MAX, Piece::Part(kind), &mut tree)
+                                .unwrap();
+                            let mut whole = Tree::default();
+                            let bound = p.build(&part, usize::MAX, &mut whole).unwrap();
+                            assert_eq!(shared_bound + own, bound, "{w}x{h} group {g}, {kind:?}");
+                            assert_eq!(tree.sums.len(), whole.sums.len() + 1);
+                            assert_eq!(tree.choices.len(), whole.choices.len());
+                            for ks in ks.chunks(LANES) {
+                                let classes: Vec<Vec<u32>> = ks
+                                    .iter()
+                                    .map(|&k| {
+                                        let mut c = p.class(k);
+                                        c[c0] &= part[c0];
+                                        c[c1] &= part[c1];
+                                        c
+                                    })
+                                    .collect();
+                                assert_eq!(
+                                    p.fill_lanes(&classes, &mut tree),
+                                    p.fill_lanes(&classes, &mut whole),
+                                    "{w}x{h} group {g}, {kind:?}"
+                                );
+                            }
                         }
                     }
                 }
@@ -2797,8 +2892,8 @@ mod tests {
             for k in 0..short.raw_classes() {
                 let masks = short.class(k);
                 assert_eq!(
-                    short.build(&masks, usize::MAX, &mut a),
-                    wide.build(&masks, usize::MAX, &mut b)
+                    short.build(&masks, usize::MAX, &mut a).unwrap(),
+                    wide.build(&masks, usize::MAX, &mut b).unwrap()
                 );
                 let sums = |t: &Tree| {
                     t.sums
