@@ -326,6 +326,28 @@ fn alike_boundaries_and_corners_are_moved_once() {
     }
 }
 
+/// In normal play the moves using a spot that ties two regions come
+/// first: in `0.0.A/0.A` the first child is then `A`'s line to a spot of
+/// its region, which leaves two lands, where a line between the two
+/// isolated spots comes first otherwise; the children are the same.
+#[test]
+fn moves_cutting_a_land_come_first() {
+    let key = unshow("0.0.A/0.A").unwrap();
+    let in_order = |bridges_first: bool| {
+        let mut kids: Vec<Vec<Key>> = Vec::new();
+        land::visit_children(&key, bridges_first, &mut |k| {
+            kids.push(k);
+            false
+        });
+        kids
+    };
+    let (first, plain) = (in_order(true), in_order(false));
+    assert_eq!(first[0].len(), 2, "{:?}", first[0]);
+    assert_eq!(plain[0].len(), 1, "{:?}", plain[0]);
+    let set = |k: &[Vec<Key>]| k.iter().cloned().collect::<BTreeSet<_>>();
+    assert_eq!(set(&first), set(&plain));
+}
+
 fn solver_children(lands: &[Key]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for i in 0..lands.len() {
