@@ -577,7 +577,7 @@ impl<'a> Search<'a> {
                 let mut list = Vec::new();
                 let mut hit = false;
                 let me = &*self;
-                visit_children(land, &mut |kid| {
+                visit_children(land, true, &mut |kid| {
                     if me.quick_loses(&kid, k) == Some(true) {
                         hit = true;
                     } else {
@@ -1012,7 +1012,7 @@ impl<'a> Search<'a> {
                 }
                 None => {
                     let mut list = Vec::new();
-                    let stopped = visit_children(&lands[i], &mut |kid| {
+                    let stopped = visit_children(&lands[i], false, &mut |kid| {
                         let stop = look(&kid);
                         list.push(kid);
                         stop

@@ -298,6 +298,56 @@ fn the_land_searched_has_fewest_questions_answered() {
 
 /// The children of a position as the solver sees them: per land, each
 /// option with the other lands kept.
+/// Boundaries tied to nothing else in their land, alike or turning onto
+/// themselves, are moved once: fewer moves are made for the same
+/// children.
+#[test]
+fn alike_boundaries_and_corners_are_moved_once() {
+    land::EXACT_TIES.with(|e| e.set(true));
+    land::forget_keys();
+    // Two alike boundaries each turning onto itself by two corners; one
+    // turning onto itself, beside a spot; alike boundaries of a spot of
+    // one life. (No boundary of two corners or fewer but single spots:
+    // no twin dividing moves here, so every move made with KEEP_TWINS is
+    // a move made before alike boundaries and corners were told apart.)
+    for (text, fewer) in [("0.0.1A1A.1B1B", 37), ("0.ABAB", 5), ("0.2.2.1A1A", 36)] {
+        let key = unshow(text).unwrap();
+        let made_by = |keep: bool| {
+            land::KEEP_TWINS.with(|k| k.set(keep));
+            land::MADE.with(|m| m.set(0));
+            let kids: BTreeSet<Vec<Key>> = children(&key).into_iter().collect();
+            land::KEEP_TWINS.with(|k| k.set(false));
+            (land::MADE.with(|m| m.get()), kids)
+        };
+        let (made, kids) = made_by(false);
+        let (all, same) = made_by(true);
+        assert_eq!(same, kids, "{text}");
+        assert_eq!((made, all > made), (fewer, true), "{text}: {all} moves");
+    }
+}
+
+/// In normal play the moves using a spot that ties two regions come
+/// first: in `0.0.A/0.A` the first child is then `A`'s line to a spot of
+/// its region, which leaves two lands, where a line between the two
+/// isolated spots comes first otherwise; the children are the same.
+#[test]
+fn moves_cutting_a_land_come_first() {
+    let key = unshow("0.0.A/0.A").unwrap();
+    let in_order = |bridges_first: bool| {
+        let mut kids: Vec<Vec<Key>> = Vec::new();
+        land::visit_children(&key, bridges_first, &mut |k| {
+            kids.push(k);
+            false
+        });
+        kids
+    };
+    let (first, plain) = (in_order(true), in_order(false));
+    assert_eq!(first[0].len(), 2, "{:?}", first[0]);
+    assert_eq!(plain[0].len(), 1, "{:?}", plain[0]);
+    let set = |k: &[Vec<Key>]| k.iter().cloned().collect::<BTreeSet<_>>();
+    assert_eq!(set(&first), set(&plain));
+}
+
 fn solver_children(lands: &[Key]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for i in 0..lands.len() {
@@ -469,7 +519,8 @@ proptest! {
     }
 
     /// Twin moves left out (a dividing move whose sides are alike, or
-    /// mirror images in a land that is its own mirror image) lose no
+    /// mirror images in a land that is its own mirror image), and moves at
+    /// boundaries or corners alike to others already used, lose no
     /// position: with exact keys, a land's children are the same with
     /// and without them.
     #[test]
