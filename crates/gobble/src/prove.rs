@@ -229,20 +229,6 @@ fn paths_in_mut<P: Path>(room: &mut [Row]) -> &mut [P] {
     bytemuck::cast_slice_mut(room)
 }
 
-/// The most rows a thread's room keeps from one group to the next (32
-/// MB): a larger one is given back when its group is done, so that each
-/// thread holds a large room only while it works on a large group (two
-/// threads each keeping the largest room they had met peaked at 1.2 GB on
-/// 3x4, against under 940 MB).
-const KEEP_ROWS: usize = 1 << 20;
-
-/// Gives back `tree`'s room if it is larger than [`KEEP_ROWS`].
-fn give_back_room(tree: &mut Tree) {
-    if tree.room.capacity() > KEEP_ROWS {
-        tree.room = Vec::new();
-    }
-}
-
 /// The rows that hold `paths` word paths of type `P`.
 fn rows_for<P: Path>(paths: usize) -> usize {
     (paths.saturating_mul(std::mem::size_of::<P>())).div_ceil(std::mem::size_of::<Row>())
@@ -607,11 +593,10 @@ pub struct Tree {
     /// A tree's buffer, most of a proof's memory, whose phases need
     /// different things: the word paths (and as much again for their sort)
     /// while it is built, then per sum node its bound in each lane (see
-    /// [`Prover::fill_lanes`]). One buffer serves both and every part of a
-    /// split group (a large one is given back after its group, see
-    /// [`KEEP_ROWS`]): the phases never hold memory side by side, and the
-    /// system clears fresh pages once per large group, not three times per
-    /// tree (that was an eighth of a 3x4 proof's CPU). A choice
+    /// [`Prover::fill_lanes`]). One buffer serves both and is kept from
+    /// tree to tree: the phases never hold memory side by side, and the
+    /// system does not clear fresh pages for every tree (given back and
+    /// taken again, that was an eighth of a 3x4 proof's CPU). A choice
     /// node's bound (the best of its letters') is read only while the
     /// lanes are filled, so it is not kept: at 32 bytes a node it was a
     /// third of a tree's memory.
@@ -1370,7 +1355,6 @@ impl<'t> Prover<'t> {
                         done(k, f);
                     }
                 }
-                give_back_room(&mut work.tree);
                 return;
             }
         };
@@ -1388,7 +1372,6 @@ impl<'t> Prover<'t> {
                 done(k, f);
             }
         }
-        give_back_room(&mut work.tree);
     }
 
     /// The classes of `ks` (one group's, at most [`LANES`]) restricted to
