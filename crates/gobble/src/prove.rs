@@ -231,7 +231,7 @@ fn paths_in_mut<P: Path>(room: &mut [Row]) -> &mut [P] {
 
 /// The rows that hold `paths` word paths of type `P`.
 fn rows_for<P: Path>(paths: usize) -> usize {
-    (paths.saturating_mul(std::mem::size_of::<P>())).div_ceil(std::mem::size_of::<Row>())
+    (paths * std::mem::size_of::<P>()).div_ceil(std::mem::size_of::<Row>())
 }
 
 /// Makes `room` at least `rows` long, to exactly that, keeping its first
@@ -1203,15 +1203,6 @@ impl<'t> Prover<'t> {
     ) -> Result<u32, Box<Over>> {
         let n = masks.len();
         let mut room = std::mem::take(&mut tree.room);
-        if !matches!(piece, Piece::Shared(_)) {
-            // A capped walk and its sort fit this room, taken once and
-            // before any of it is written: grown as paths come, the room
-            // was copied while both the old and the new were held.
-            let most = rows_for::<P>(most.saturating_mul(2));
-            if most < usize::MAX / 64 && room.capacity() < most {
-                room = Vec::with_capacity(most);
-            }
-        }
         let walked = match piece {
             Piece::Whole => self.collect::<P>(masks, most, None, &mut room, &mut tree.paths),
             Piece::Part(shared) => {
