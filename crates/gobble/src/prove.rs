@@ -214,39 +214,13 @@ pub struct Prover<'t> {
     short_paths: bool,
 }
 
-/// One 32-byte row of a tree's room (see [`Tree::room`]): a sum node's
-/// lanes, or word paths (two [`ShortPath`]s or one [`WordPath`]).
-#[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
-#[repr(C, align(16))]
-struct Row(Lanes);
-
-/// The word paths held in the first rows of `room`.
-fn paths_in<P: Path>(room: &[Row]) -> &[P] {
-    bytemuck::cast_slice(room)
-}
-
-fn paths_in_mut<P: Path>(room: &mut [Row]) -> &mut [P] {
-    bytemuck::cast_slice_mut(room)
-}
-
-/// The rows that hold `paths` word paths of type `P`.
-fn rows_for<P: Path>(paths: usize) -> usize {
-    (paths * std::mem::size_of::<P>()).div_ceil(std::mem::size_of::<Row>())
-}
-
-/// Makes `room` at least `rows` long, to exactly that, keeping its first
-/// `keep` rows: with none to keep, the old rows are given back before the
-/// new are taken, so the two never sit side by side.
-fn grow_room(room: &mut Vec<Row>, rows: usize, keep: usize) {
-    if room.len() >= rows {
-        return;
-    }
-    if keep == 0 {
-        *room = Vec::new();
-    }
-    room.reserve_exact(rows - room.len());
-    room.resize(rows, Row::default());
-}
+/// A tree's buffers are most of a proof's memory, and a large tree's
+/// phases need different ones: its word paths (and the sort's room for
+/// them) only until it is built, its lanes only after. Buffers holding more
+/// records than this are given back when their phase ends, so that one
+/// phase's never sit beside the other's; smaller ones are kept for the next
+/// tree, saving the allocation.
+const KEEP_RECORDS: usize = 1 << 20;
 
 /// A class's word paths by the letters they take at split positions 0 and
 /// 1 (31 where they do not pass): what a split of a class too large for
@@ -259,11 +233,7 @@ type Counts = [[u64; 32]; 32];
 /// class would share (see [`Shared`]), while they fit: the widest such set
 /// that does. A walk for one part of a split leaves the shared ones out.
 struct Sink<'a, P> {
-    /// The paths go to the first rows, as `P`.
-    room: &'a mut Vec<Row>,
-    /// How many are there.
-    len: usize,
-    _paths: std::marker::PhantomData<P>,
+    paths: &'a mut Vec<P>,
     most: usize,
     over: Box<Over>,
     /// Whether more than `most` paths were found.
@@ -316,31 +286,12 @@ impl<P: Path> Sink<'_, P> {
         (p.letter(s0) as usize, p.letter(s1) as usize)
     }
 
-    fn push(&mut self, p: P) {
-        if rows_for::<P>(self.len + 1) > self.room.len() {
-            // Doubling, as a vector grows: the walk cannot tell how many
-            // paths it will find.
-            let rows = rows_for::<P>((2 * self.len).max(1 << 12));
-            grow_room(self.room, rows, rows_for::<P>(self.len));
-        }
-        paths_in_mut(self.room)[self.len] = p;
-        self.len += 1;
-    }
-
     /// Keeps in `paths` only those of the shared set `kept`.
     fn keep_only(&mut self, kept: Shared) {
         self.over.kept = kept;
         let [s0, s1] = self.shifts;
-        let paths = &mut paths_in_mut::<P>(self.room)[..self.len];
-        let mut len = 0;
-        for i in 0..paths.len() {
-            let q = paths[i];
-            if kept.holds(q.letter(s0) as usize, q.letter(s1) as usize) {
-                paths[len] = q;
-                len += 1;
-            }
-        }
-        self.len = len;
+        self.paths
+            .retain(|q| kept.holds(q.letter(s0) as usize, q.letter(s1) as usize));
     }
 
     fn take(&mut self, p: P) {
@@ -349,13 +300,13 @@ impl<P: Path> Sink<'_, P> {
             return;
         }
         if !self.over_cap {
-            if self.len < self.most {
-                self.push(p);
+            if self.paths.len() < self.most {
+                self.paths.push(p);
                 return;
             }
             self.over_cap = true;
             let [s0, s1] = self.shifts;
-            for q in &paths_in::<P>(self.room)[..self.len] {
+            for q in self.paths.iter() {
                 self.over.counts[q.letter(s0) as usize][q.letter(s1) as usize] += 1;
             }
             self.keep_only(self.over.kept);
@@ -364,8 +315,8 @@ impl<P: Path> Sink<'_, P> {
         // Past `most` a set cannot make a piece of a tree: then the
         // narrower one is kept, or none.
         while self.over.kept.holds(a, b) {
-            if self.len < self.most {
-                self.push(p);
+            if self.paths.len() < self.most {
+                self.paths.push(p);
                 break;
             }
             self.keep_only(match self.over.kept {
@@ -398,8 +349,7 @@ pub const DEFAULT_TREE_PATHS: usize = 4_500_000;
 pub const MAX_PROVE_CELLS: usize = 25;
 
 /// One word path through a class, wide enough for any board.
-#[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
-#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
 struct WordPath {
     /// Five bits per split position, position 0 highest: the letter the
     /// path takes there, or 31 where it does not pass. Sorting by it puts
@@ -411,16 +361,13 @@ struct WordPath {
     /// The word's trie node (its identity).
     word: u32,
     points: u32,
-    /// Makes the record a row of a tree's room.
-    _pad: u32,
 }
 
 /// One word path through a class of at most [`SHORT_PATH_CELLS`] cells:
 /// the same fields as [`WordPath`] in half the bytes (16 instead of 32),
 /// since building a 3x4 tree writes, sorts (eight passes over the records)
 /// and reads millions of them.
-#[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
-#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
 struct ShortPath {
     /// As [`WordPath::key`]: 12 cells take 60 bits.
     key: u64,
@@ -436,7 +383,7 @@ const SHORT_PATH_CELLS: usize = 12;
 
 /// What collecting, sorting and building read of a word path, so one code
 /// serves both widths.
-trait Path: Copy + Default + bytemuck::Pod {
+trait Path: Copy + Default {
     /// The key's type: the narrowest that holds it, since the trie walk
     /// updates one per step.
     type Key: PathKey;
@@ -488,7 +435,6 @@ impl Path for WordPath {
             used,
             word,
             points,
-            _pad: 0,
         }
     }
     fn low(&self) -> u64 {
@@ -560,6 +506,13 @@ impl Path for ShortPath {
     }
 }
 
+/// A tree build's word paths and the radix sort's room for them.
+#[derive(Default)]
+struct Paths<P> {
+    paths: Vec<P>,
+    scratch: Vec<P>,
+}
+
 /// A sum node: points certain once the choices above it are made, plus the
 /// choices below, contiguous in [`Tree::choices`].
 #[derive(Clone, Copy, Debug, Default)]
@@ -590,22 +543,17 @@ struct ChoiceNode {
 /// forced class's bound comes from the same tree with no walk of the trie.
 #[derive(Default)]
 pub struct Tree {
-    /// A tree's buffer, most of a proof's memory, whose phases need
-    /// different things: the word paths (and as much again for their sort)
-    /// while it is built, then per sum node its bound in each lane (see
-    /// [`Prover::fill_lanes`]). One buffer serves both and is kept from
-    /// tree to tree: the phases never hold memory side by side, and the
-    /// system does not clear fresh pages for every tree (given back and
-    /// taken again, that was an eighth of a 3x4 proof's CPU). A choice
-    /// node's bound (the best of its letters') is read only while the
-    /// lanes are filled, so it is not kept: at 32 bytes a node it was a
-    /// third of a tree's memory.
-    room: Vec<Row>,
-    /// How many word paths the room holds: those the last walk kept past
-    /// the cap (see [`Sink`]), or those the tree was built from.
-    paths: usize,
+    /// The word paths of boards up to [`SHORT_PATH_CELLS`] cells.
+    short: Paths<ShortPath>,
+    /// Those of larger boards.
+    wide: Paths<WordPath>,
     sums: Vec<SumNode>,
     choices: Vec<ChoiceNode>,
+    /// Per sum node, its bound in each lane (see [`Prover::fill_lanes`]).
+    /// A choice node's bound (the best of its letters') is read only
+    /// while filling these, so it is not kept: at 32 bytes a node it was
+    /// a third of a tree's memory.
+    sum_lanes: Vec<Lanes>,
     /// Per split position and letter, the lanes whose class allows it.
     allow: Vec<u16>,
     /// The sum and choice nodes of a shared piece, which come first.
@@ -830,7 +778,7 @@ fn fill_sum(
     sums: &[SumNode],
     choices: &[ChoiceNode],
     select: &[Lanes],
-    sum_lanes: &mut [Row],
+    sum_lanes: &mut [Lanes],
 ) -> Lanes {
     let s = sums[at];
     let mut total = [points_lane(s.points); LANES];
@@ -846,7 +794,7 @@ fn fill_sum(
             for (x, y) in best.iter_mut().zip(&b) {
                 *x = (*x).max(*y);
             }
-            sum_lanes[child] = Row(b);
+            sum_lanes[child] = b;
         }
         add(&mut total, &best);
     }
@@ -1086,16 +1034,15 @@ impl<'t> Prover<'t> {
         masks: &[u32],
         most: usize,
         skip: Option<Shared>,
-        room: &mut Vec<Row>,
-        paths: &mut usize,
+        paths: &mut Vec<P>,
+        scratch: &mut Vec<P>,
     ) -> Result<(), Box<Over>> {
+        paths.clear();
         let n = masks.len();
         let none = P::Key::none(n);
         let shift = |p: usize| 5 * (n - 1 - p.min(n - 1));
-        let mut sink = Sink::<P> {
-            room,
-            len: 0,
-            _paths: std::marker::PhantomData,
+        let mut sink = Sink {
+            paths,
             most,
             over: Box::new(Over {
                 counts: [[0; 32]; 32],
@@ -1112,11 +1059,10 @@ impl<'t> Prover<'t> {
                 }
             }
         }
-        *paths = sink.len;
         if sink.over_cap {
             return Err(sink.over);
         }
-        *paths = sort_and_merge::<P>(room, *paths, n);
+        sort_and_merge(sink.paths, scratch, n);
         Ok(())
     }
 
@@ -1188,9 +1134,15 @@ impl<'t> Prover<'t> {
         tree: &mut Tree,
     ) -> Result<u32, Box<Over>> {
         if self.short_paths {
-            self.build_from::<ShortPath>(masks, most, piece, tree)
+            let mut paths = std::mem::take(&mut tree.short);
+            let bound = self.build_from(masks, most, piece, &mut paths, tree);
+            tree.short = paths;
+            bound
         } else {
-            self.build_from::<WordPath>(masks, most, piece, tree)
+            let mut paths = std::mem::take(&mut tree.wide);
+            let bound = self.build_from(masks, most, piece, &mut paths, tree);
+            tree.wide = paths;
+            bound
         }
     }
 
@@ -1199,37 +1151,31 @@ impl<'t> Prover<'t> {
         masks: &[u32],
         most: usize,
         piece: Piece,
+        paths: &mut Paths<P>,
         tree: &mut Tree,
     ) -> Result<u32, Box<Over>> {
+        if tree.sum_lanes.len() > KEEP_RECORDS {
+            tree.sum_lanes = Vec::new();
+        }
         let n = masks.len();
-        let mut room = std::mem::take(&mut tree.room);
-        let walked = match piece {
-            Piece::Whole => self.collect::<P>(masks, most, None, &mut room, &mut tree.paths),
+        match piece {
+            Piece::Whole => {
+                self.collect(masks, most, None, &mut paths.paths, &mut paths.scratch)?
+            }
             Piece::Part(shared) => {
                 let skip = Some(shared);
-                self.collect::<P>(masks, most, skip, &mut room, &mut tree.paths)
+                self.collect(masks, most, skip, &mut paths.paths, &mut paths.scratch)?
             }
             // The paths are those the last walk kept (the wider set when
             // it could).
             Piece::Shared(shared) => {
                 let shift = |p: usize| 5 * (n - 1 - p.min(n - 1));
                 let (s0, s1) = (shift(0), shift(1));
-                let paths = &mut paths_in_mut::<P>(&mut room)[..tree.paths];
-                let mut len = 0;
-                for i in 0..paths.len() {
-                    let p = paths[i];
-                    if shared.holds(p.letter(s0) as usize, p.letter(s1) as usize) {
-                        paths[len] = p;
-                        len += 1;
-                    }
-                }
-                tree.paths = sort_and_merge::<P>(&mut room, len, n);
-                Ok(())
+                paths
+                    .paths
+                    .retain(|p| shared.holds(p.letter(s0) as usize, p.letter(s1) as usize));
+                sort_and_merge(&mut paths.paths, &mut paths.scratch, n)
             }
-        };
-        if let Err(over) = walked {
-            tree.room = room;
-            return Err(over);
         }
         let at = if let Piece::Part(_) = piece {
             tree.sums.truncate(tree.shared_len.0);
@@ -1243,13 +1189,15 @@ impl<'t> Prover<'t> {
             0
         };
         tree.sums.push(SumNode::default());
-        let b = build_sum(&paths_in::<P>(&room)[..tree.paths], 0, n, at, tree);
-        tree.room = room;
+        let b = build_sum(&paths.paths, 0, n, at, tree);
         tree.shared_len = match piece {
             Piece::Whole => (0, 0),
             Piece::Shared(_) => (tree.sums.len(), tree.choices.len()),
             Piece::Part(_) => tree.shared_len,
         };
+        if paths.paths.len() > KEEP_RECORDS {
+            paths.paths = Vec::new();
+        }
         Ok(b)
     }
 
@@ -1286,18 +1234,16 @@ impl<'t> Prover<'t> {
         let Tree {
             sums,
             choices,
-            room,
+            sum_lanes,
             part_root,
             ..
         } = tree;
-        // Every row below is written before it is read: the roots here,
-        // the others as their parents are filled.
-        grow_room(room, sums.len(), 0);
-        let sum_lanes = &mut room[..sums.len()];
+        sum_lanes.clear();
+        sum_lanes.resize(sums.len(), [0; LANES]);
         let mut bound = [0; LANES];
         for r in std::iter::once(0).chain(part_root.map(|r| r as usize)) {
             let lanes = fill_sum(r, sums, choices, &select, sum_lanes);
-            sum_lanes[r] = Row(lanes);
+            sum_lanes[r] = lanes;
             add(&mut bound, &lanes);
         }
         bound
@@ -1614,7 +1560,7 @@ impl<'t> Prover<'t> {
                 prefetch_lanes(tree, ahead);
             }
             for (k, l) in letters(c.letters).enumerate() {
-                add(&mut gain[l as usize], &tree.room[c.first as usize + k].0);
+                add(&mut gain[l as usize], &tree.sum_lanes[c.first as usize + k]);
             }
         }
         // The later cells' part of every letter's bound. A board puts one
@@ -1991,7 +1937,7 @@ fn best_letter(tree: &Tree, stack: &[Waiting]) -> Lanes {
             prefetch_lanes(tree, ahead);
         }
         for (k, l) in letters(c.letters).enumerate() {
-            add(&mut per[l as usize], &tree.room[c.first as usize + k].0);
+            add(&mut per[l as usize], &tree.sum_lanes[c.first as usize + k]);
         }
     }
     let mut best = [0u16; LANES];
@@ -2012,7 +1958,7 @@ const AHEAD: usize = 4;
 /// subtrees, which a scan of its stack reads [`AHEAD`] entries later.
 #[inline]
 fn prefetch_lanes(tree: &Tree, c: &Waiting) {
-    prefetch(&tree.room, c.first as usize);
+    prefetch(&tree.sum_lanes, c.first as usize);
 }
 
 /// Asks the cache for `items[i]`, if there is one (a hint: nothing is read).
@@ -2036,8 +1982,7 @@ fn prefetch<T>(items: &[T], i: usize) {
 /// short runs of equal keys sorted by word: building the tree of a 3x4
 /// class sorts millions of paths, and a comparison sort of them took 13%
 /// of the proof. Larger boards compare.
-/// `scratch` holds at least as many as `paths`.
-fn sort_paths<P: Path>(paths: &mut [P], scratch: &mut [P], bits: u32) {
+fn sort_paths<P: Path>(paths: &mut Vec<P>, scratch: &mut Vec<P>, bits: u32) {
     const MAX_PASSES: usize = 8;
     let passes = bits.div_ceil(8) as usize;
     if passes > MAX_PASSES {
@@ -2051,6 +1996,9 @@ fn sort_paths<P: Path>(paths: &mut [P], scratch: &mut [P], bits: u32) {
         for (d, c) in counts[..passes].iter_mut().enumerate() {
             c[(k >> (8 * d)) as usize & 255] += 1;
         }
+    }
+    if scratch.len() < n {
+        scratch.resize(n, P::default());
     }
     let mut swapped = false;
     for (d, c) in counts[..passes].iter().enumerate() {
@@ -2076,7 +2024,8 @@ fn sort_paths<P: Path>(paths: &mut [P], scratch: &mut [P], bits: u32) {
         swapped = !swapped;
     }
     if swapped {
-        paths.copy_from_slice(&scratch[..n]);
+        std::mem::swap(paths, scratch);
+        paths.truncate(n);
     }
     let mut s = 0;
     while s < n {
@@ -2097,8 +2046,7 @@ fn sort_paths<P: Path>(paths: &mut [P], scratch: &mut [P], bits: u32) {
 /// at the same cells are one path to the bound. Different words through
 /// the same letters share one record, their points added (a second record
 /// with the same key where one cannot hold the sum).
-/// Returns how many are left, at the front.
-fn dedup_paths<P: Path>(paths: &mut [P]) -> usize {
+fn dedup_paths<P: Path>(paths: &mut Vec<P>) {
     let mut kept = 0;
     let mut last_word = u32::MAX;
     for i in 0..paths.len() {
@@ -2116,18 +2064,17 @@ fn dedup_paths<P: Path>(paths: &mut [P]) -> usize {
         paths[kept] = p;
         kept += 1;
     }
-    kept
+    paths.truncate(kept);
 }
 
-/// Sorts the first `len` word paths in `room`, those of a class of `n`
-/// cells, and merges those of one key (see [`sort_paths`],
-/// [`dedup_paths`]); returns how many are left. The sort's scratch is the
-/// room after them.
-fn sort_and_merge<P: Path>(room: &mut Vec<Row>, len: usize, n: usize) -> usize {
-    grow_room(room, rows_for::<P>(2 * len), rows_for::<P>(len));
-    let (paths, scratch) = paths_in_mut::<P>(room).split_at_mut(len);
+/// Sorts word paths of a class of `n` cells and merges those of one key
+/// (see [`sort_paths`], [`dedup_paths`]), giving back a large sort's room.
+fn sort_and_merge<P: Path>(paths: &mut Vec<P>, scratch: &mut Vec<P>, n: usize) {
     sort_paths(paths, scratch, 5 * n as u32);
-    dedup_paths(paths)
+    if scratch.len() > KEEP_RECORDS {
+        *scratch = Vec::new();
+    }
+    dedup_paths(paths);
 }
 
 /// The least of a board's symmetric images.
@@ -2645,7 +2592,7 @@ mod tests {
                             .iter()
                             .map(|&(_, w)| {
                                 (0..w.letters.count_ones())
-                                    .map(|k| u32::from(tree.room[(w.first + k) as usize].0[0]))
+                                    .map(|k| u32::from(tree.sum_lanes[(w.first + k) as usize][0]))
                                     .max()
                                     .unwrap_or(0)
                             })
@@ -2785,7 +2732,7 @@ mod tests {
                     }
                     let over = p.build(&coarse, most, &mut tree).unwrap_err();
                     assert_eq!(over.kept, kept, "{w}x{h} group {g}, {most} paths");
-                    assert_eq!(tree.paths as u64, len, "the walk kept them");
+                    assert_eq!(tree.short.paths.len() as u64, len, "the walk kept them");
                 }
                 for (kind, part1s) in [
                     (Shared::MissFirst, vec![coarse[c1]]),
@@ -2902,7 +2849,6 @@ mod tests {
                 .collect();
             let mut want = paths.clone();
             want.sort_by_key(|p| (p.key, p.word));
-            scratch.resize(paths.len(), WordPath::default());
             sort_paths(&mut paths, &mut scratch, bits);
             assert_eq!(paths.len(), want.len());
             assert!(
@@ -2919,8 +2865,7 @@ mod tests {
                     .rev()
                     .map(|p| ShortPath::new(p.key as u64, 0, p.word, 1))
                     .collect();
-                let mut scratch = short.clone();
-                sort_paths(&mut short, &mut scratch, bits);
+                sort_paths(&mut short, &mut Vec::new(), bits);
                 assert!(
                     short
                         .iter()
@@ -2964,7 +2909,7 @@ mod tests {
                 };
                 assert_eq!(sums(&a), sums(&b), "{size} {masks:?}");
                 assert_eq!(choices(&a), choices(&b), "{size} {masks:?}");
-                assert_eq!(a.paths, b.paths);
+                assert_eq!(a.short.paths.len(), b.wide.paths.len());
             }
         }
     }
@@ -2980,8 +2925,7 @@ mod tests {
             ShortPath::new(key as u64, 0b01, 8, 30_000),
             ShortPath::new(key as u64, 0b01, 9, 5),
         ];
-        let kept = dedup_paths(&mut paths);
-        paths.truncate(kept);
+        dedup_paths(&mut paths);
         let points: Vec<u32> = paths.iter().map(|p| p.points()).collect();
         assert_eq!(points, [40_000, 30_005]);
         let mut tree = Tree::default();
@@ -2992,7 +2936,8 @@ mod tests {
             WordPath::new(key, 0b01, 8, 30_000),
             WordPath::new(key, 0b01, 9, 5),
         ];
-        assert_eq!(dedup_paths(&mut wide), 1);
+        dedup_paths(&mut wide);
+        assert_eq!(wide.len(), 1);
         assert_eq!(wide[0].points, 70_005);
     }
 
