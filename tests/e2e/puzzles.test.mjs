@@ -16,6 +16,14 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ParlorServer, freshPostgres, launch, player, withArtifacts, shots, PHONE, repo, parlorBin, signUp } from './harness.mjs';
 
+/** The hand's button for a card of a proof: a Multicard is named there
+ * (`*Oh`, the Multicard played as O of hearts) but not in the hand. */
+const handCard = (/** @type {string} */ c) =>
+  c.startsWith('*')
+    ? '#wc-hand button.wc-card.multicard:not(.used)'
+    : `#wc-hand button.wc-card[data-card="${c}"]:not(.used)`;
+
+
 /** A puzzle's id: FNV-1a over game/kind/key, as the server makes it. @param {any} p */
 function puzzleId(p) {
   let h = 0xcbf29ce484222325n;
@@ -307,7 +315,7 @@ function puzzleTests() {
       await E.waitForSelector('#wc-hand button.wc-card');
       const fromHand = best.cards.filter((/** @type {string} */ _c, /** @type {number} */ i) => i !== best.link);
       for (const [k, c] of fromHand.entries()) {
-        await E.click(`#wc-hand button.wc-card[data-card="${c}"]:not(.used)`);
+        await E.click(handCard(c));
         await E.waitForSelector(`#wc-word-0 .wc-slot[data-pos="${k + 1}"]`);
       }
       // The link card stands first; it moves right to its place in the word.
@@ -332,7 +340,7 @@ function puzzleTests() {
       const lesser = rest.find((/** @type {any} */ x) => x.word !== top.word);
       await E.waitForSelector('#wc-hand button.wc-card');
       for (const [k, c] of lesser.cards.filter((/** @type {string} */ _c, /** @type {number} */ i) => i !== lesser.link).entries()) {
-        await E.click(`#wc-hand button.wc-card[data-card="${c}"]:not(.used)`);
+        await E.click(handCard(c));
         await E.waitForSelector(`#wc-word-0 .wc-slot[data-pos="${k + 1}"]`);
       }
       for (let i = 0; i < lesser.link; i++) await E.click(`#wc-word-0 .wc-slot[data-pos="${i}"] .wc-right`);
