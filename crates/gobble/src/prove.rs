@@ -264,6 +264,12 @@ enum Shared {
     Lost,
 }
 
+/// The roots of a tree whose part's own root is `part_root` (see
+/// [`Tree::part_root`]): the first sum node, then that one.
+fn roots(part_root: Option<u32>) -> impl Iterator<Item = usize> {
+    std::iter::once(0).chain(part_root.map(|r| r as usize))
+}
+
 /// The letter field of a word path that does not pass a split position.
 const NOT_PASSED: usize = 31;
 
@@ -279,23 +285,31 @@ impl Shared {
     }
 }
 
-impl<P: Path> Sink<'_, P> {
-    /// The letters of `p` at split positions 0 and 1.
-    fn letters(&self, p: &P) -> (usize, usize) {
-        let [s0, s1] = self.shifts;
-        (p.letter(s0) as usize, p.letter(s1) as usize)
-    }
+/// The shifts of split positions 0 and 1 in the key of a path through
+/// `n` cells (position 0 twice when there is only one).
+fn split_shifts(n: usize) -> [usize; 2] {
+    let shift = |p: usize| 5 * (n - 1 - p.min(n - 1));
+    [shift(0), shift(1)]
+}
 
+/// The letters of `p` at split positions 0 and 1 (see [`split_shifts`]).
+fn split_letters<P: Path>(p: &P, [s0, s1]: [usize; 2]) -> (usize, usize) {
+    (p.letter(s0) as usize, p.letter(s1) as usize)
+}
+
+impl<P: Path> Sink<'_, P> {
     /// Keeps in `paths` only those of the shared set `kept`.
     fn keep_only(&mut self, kept: Shared) {
         self.over.kept = kept;
-        let [s0, s1] = self.shifts;
-        self.paths
-            .retain(|q| kept.holds(q.letter(s0) as usize, q.letter(s1) as usize));
+        let shifts = self.shifts;
+        self.paths.retain(|q| {
+            let (a, b) = split_letters(q, shifts);
+            kept.holds(a, b)
+        });
     }
 
     fn take(&mut self, p: P) {
-        let (a, b) = self.letters(&p);
+        let (a, b) = split_letters(&p, self.shifts);
         if self.skip.is_some_and(|s| s.holds(a, b)) {
             return;
         }
@@ -305,9 +319,9 @@ impl<P: Path> Sink<'_, P> {
                 return;
             }
             self.over_cap = true;
-            let [s0, s1] = self.shifts;
             for q in self.paths.iter() {
-                self.over.counts[q.letter(s0) as usize][q.letter(s1) as usize] += 1;
+                let (a, b) = split_letters(q, self.shifts);
+                self.over.counts[a][b] += 1;
             }
             self.keep_only(self.over.kept);
         }
@@ -565,8 +579,8 @@ pub struct Tree {
 
 impl Tree {
     /// The roots: the first sum node, and a part's own root if any.
-    fn roots(&self) -> impl Iterator<Item = usize> + '_ {
-        std::iter::once(0).chain(self.part_root.map(|r| r as usize))
+    fn roots(&self) -> impl Iterator<Item = usize> {
+        roots(self.part_root)
     }
 }
 
@@ -1040,7 +1054,6 @@ impl<'t> Prover<'t> {
         paths.clear();
         let n = masks.len();
         let none = P::Key::none(n);
-        let shift = |p: usize| 5 * (n - 1 - p.min(n - 1));
         let mut sink = Sink {
             paths,
             most,
@@ -1050,7 +1063,7 @@ impl<'t> Prover<'t> {
             }),
             over_cap: false,
             skip,
-            shifts: [shift(0), shift(1)],
+            shifts: split_shifts(n),
         };
         for (cell, &mask) in masks.iter().enumerate() {
             for l in letters(mask) {
@@ -1169,11 +1182,11 @@ impl<'t> Prover<'t> {
             // The paths are those the last walk kept (the wider set when
             // it could).
             Piece::Shared(shared) => {
-                let shift = |p: usize| 5 * (n - 1 - p.min(n - 1));
-                let (s0, s1) = (shift(0), shift(1));
-                paths
-                    .paths
-                    .retain(|p| shared.holds(p.letter(s0) as usize, p.letter(s1) as usize));
+                let shifts = split_shifts(n);
+                paths.paths.retain(|p| {
+                    let (a, b) = split_letters(p, shifts);
+                    shared.holds(a, b)
+                });
                 sort_and_merge(&mut paths.paths, &mut paths.scratch, n)
             }
         }
@@ -1241,7 +1254,7 @@ impl<'t> Prover<'t> {
         sum_lanes.clear();
         sum_lanes.resize(sums.len(), [0; LANES]);
         let mut bound = [0; LANES];
-        for r in std::iter::once(0).chain(part_root.map(|r| r as usize)) {
+        for r in roots(*part_root) {
             let lanes = fill_sum(r, sums, choices, &select, sum_lanes);
             sum_lanes[r] = lanes;
             add(&mut bound, &lanes);
