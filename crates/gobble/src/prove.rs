@@ -20,7 +20,7 @@ use crate::scoring::{Scoring, MAX_WORD_LEN};
 use crate::solver::Solver;
 use crate::trie::{Trie, WORD};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::Mutex;
 
 /// The default buckets (hybrid-boggle's four for 3x3): rare consonants,
 /// vowels, common consonants, the rest. Each letter is in exactly one.
@@ -206,11 +206,9 @@ pub struct Prover<'t> {
     /// How many of the last split positions one tree serves (see
     /// [`Prover::with_merged`]).
     merged: usize,
-    /// The most word paths the trees under way hold together, over all
-    /// threads (see [`Prover::with_tree_paths`]).
+    /// The most word paths one tree is built from (see
+    /// [`Prover::with_tree_paths`]).
     tree_paths: usize,
-    /// What is left of `tree_paths` while a proof runs (see [`Room`]).
-    free_paths: PathBudget,
     /// Whether word paths fit [`ShortPath`]: at most
     /// [`SHORT_PATH_CELLS`] cells and every word's points in 16 bits.
     short_paths: bool,
@@ -224,141 +222,19 @@ pub struct Prover<'t> {
 /// tree, saving the allocation.
 const KEEP_RECORDS: usize = 1 << 20;
 
-/// The word paths the trees under way may still take, out of the
-/// prover's total (see [`Prover::with_tree_paths`]); threads wait on
-/// `given_back` for room up to their even share.
-#[derive(Debug)]
-struct PathBudget {
-    free: Mutex<usize>,
-    given_back: Condvar,
-}
-
-impl PathBudget {
-    fn new(total: usize) -> Self {
-        PathBudget {
-            free: Mutex::new(total),
-            given_back: Condvar::new(),
-        }
-    }
-
-    #[cfg(test)]
-    fn free(&self) -> usize {
-        *self.free.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-/// The word paths one thread's tree may hold: `held`, taken from a
-/// [`PathBudget`] as its walks find them, up to `ceiling`.
-///
-/// Up to an even share of the total a thread waits for room when there is
-/// none (the others give theirs back as their groups end); beyond it, it
-/// takes only what is free, and a walk that finds none splits its group.
-/// So a large tree is built whole beside small ones, and a thread whose
-/// tree fits its share never splits it. No two threads wait on each
-/// other: a thread waits only while it holds less than its share, and
-/// then another holds more than its own and does not wait. The ceiling
-/// leaves every other thread a floor (see [`Room::ceiling`]), so that
-/// small trees go on beside a large one.
-#[derive(Debug)]
-struct Room {
-    held: usize,
-    /// What the thread may wait for.
-    share: usize,
-    ceiling: usize,
-    /// Whether `held` was taken from a budget (else it is fixed).
-    shared: bool,
-}
-
-/// The sum and choice nodes reserved per word path before a build: more
-/// than a tree needs (see [`Prover::build_from`]).
-const SUMS_PER_PATH: usize = 3;
-const CHOICES_PER_PATH: usize = 2;
-
-/// The least a thread asks for at once.
-const ROOM_STEP: usize = 1 << 18;
-
-impl Room {
-    /// A fixed room of `most` paths, which never grows.
-    fn fixed(most: usize) -> Self {
-        Room {
-            held: most,
-            share: 0,
-            ceiling: most,
-            shared: false,
-        }
-    }
-
-    /// An empty room for one of `threads` threads sharing `total`.
-    fn shared(total: usize, threads: usize) -> Self {
-        Room {
-            held: 0,
-            share: total / threads.max(1),
-            ceiling: Room::ceiling(total, threads),
-            shared: true,
-        }
-    }
-
-    /// The most one of `threads` threads takes of `total`: all of it on
-    /// one thread; on more, the total less a floor for each other thread,
-    /// a quarter of an even share.
-    fn ceiling(total: usize, threads: usize) -> usize {
-        let threads = threads.max(1);
-        let floor = total / threads / 4;
-        total - (threads - 1) * floor
-    }
-
-    /// Takes up to `want` more paths from `budget`, not past the ceiling,
-    /// waiting for those up to its share; whether it got any.
-    fn take(&mut self, budget: &PathBudget, want: usize) -> bool {
-        let want = want.min(self.ceiling.saturating_sub(self.held));
-        if want == 0 {
-            return false;
-        }
-        let owed = self.share.saturating_sub(self.held).min(want);
-        let mut free = budget.free.lock().unwrap_or_else(|e| e.into_inner());
-        while *free < owed {
-            free = budget
-                .given_back
-                .wait(free)
-                .unwrap_or_else(|e| e.into_inner());
-        }
-        let got = want.min(*free);
-        *free -= got;
-        self.held += got;
-        got > 0
-    }
-
-    /// Gives back what it holds beyond `used`, when a walk is over.
-    fn keep(&mut self, budget: &PathBudget, used: usize) {
-        if self.shared && self.held > used {
-            let mut free = budget.free.lock().unwrap_or_else(|e| e.into_inner());
-            *free += self.held - used;
-            self.held = used;
-            budget.given_back.notify_all();
-        }
-    }
-
-    /// Gives back all it holds.
-    fn give_back(&mut self, budget: &PathBudget) {
-        self.keep(budget, 0);
-    }
-}
-
 /// A class's word paths by the letters they take at split positions 0 and
 /// 1 (31 where they do not pass): what a split of a class too large for
 /// one tree is planned from (see [`Prover::break_planned`]).
 type Counts = [[u64; 32]; 32];
 
-/// Where a dictionary walk puts the word paths it finds: as many in
-/// `paths` as its [`Room`] holds or can take from `free`, and when there
-/// are more, all of them counted, in `over`. A walk that outgrows its room
-/// keeps in `paths` only the paths a split of the class would share (see
-/// [`Shared`]), while they fit: the widest such set that does. A walk for
-/// one part of a split leaves the shared ones out.
+/// Where a dictionary walk puts the word paths it finds: up to `most` in
+/// `paths`, and when there are more, all of them counted, in `over`. A walk
+/// that outgrows `most` keeps in `paths` only the paths a split of the
+/// class would share (see [`Shared`]), while they fit: the widest such set
+/// that does. A walk for one part of a split leaves the shared ones out.
 struct Sink<'a, P> {
     paths: &'a mut Vec<P>,
-    room: &'a mut Room,
-    free: &'a PathBudget,
+    most: usize,
     over: Box<Over>,
     /// Whether more than `most` paths were found.
     over_cap: bool,
@@ -432,30 +308,13 @@ impl<P: Path> Sink<'_, P> {
         });
     }
 
-    /// More room for paths (doubling what the room holds); whether there
-    /// was any. The records' buffer is reserved well ahead, for four times
-    /// the room (address space, not memory, until it is written): a
-    /// buffer grown step by step would be copied at every step, the old
-    /// beside the new.
-    fn grow(&mut self) -> bool {
-        let want = self.room.held.max(ROOM_STEP);
-        if !self.room.take(self.free, want) {
-            return false;
-        }
-        let ahead = self.room.held.saturating_mul(4).min(self.room.ceiling);
-        if self.paths.capacity() < self.room.held {
-            self.paths.reserve_exact(ahead - self.paths.len());
-        }
-        true
-    }
-
     fn take(&mut self, p: P) {
         let (a, b) = split_letters(&p, self.shifts);
         if self.skip.is_some_and(|s| s.holds(a, b)) {
             return;
         }
         if !self.over_cap {
-            if self.paths.len() < self.room.held || self.grow() {
+            if self.paths.len() < self.most {
                 self.paths.push(p);
                 return;
             }
@@ -470,7 +329,7 @@ impl<P: Path> Sink<'_, P> {
         // Past `most` a set cannot make a piece of a tree: then the
         // narrower one is kept, or none.
         while self.over.kept.holds(a, b) {
-            if self.paths.len() < self.room.held {
+            if self.paths.len() < self.most {
                 self.paths.push(p);
                 break;
             }
@@ -495,10 +354,9 @@ enum Piece {
     Part(Shared),
 }
 
-/// The most word paths the trees under way hold together unless told
-/// otherwise (see [`Prover::with_tree_paths`]): a 3x4 proof on 2 threads
-/// then stays under 1 GB.
-pub const DEFAULT_TREE_PATHS: usize = 8_000_000;
+/// The most word paths one tree is built from unless told otherwise (see
+/// [`Prover::with_tree_paths`]).
+pub const DEFAULT_TREE_PATHS: usize = 4_500_000;
 
 /// The most cells a proof handles: a word path's letters are packed five
 /// bits per cell into a `u128`.
@@ -720,24 +578,6 @@ pub struct Tree {
 }
 
 impl Tree {
-    /// Drops the buffers holding more than [`KEEP_RECORDS`] records, so
-    /// that the memory a group's room stood for is free when the room is
-    /// given back.
-    fn give_back_large(&mut self) {
-        fn drop_large<T>(v: &mut Vec<T>) {
-            if v.capacity() > KEEP_RECORDS {
-                *v = Vec::new();
-            }
-        }
-        drop_large(&mut self.short.paths);
-        drop_large(&mut self.short.scratch);
-        drop_large(&mut self.wide.paths);
-        drop_large(&mut self.wide.scratch);
-        drop_large(&mut self.sums);
-        drop_large(&mut self.choices);
-        drop_large(&mut self.sum_lanes);
-    }
-
     /// The roots: the first sum node, and a part's own root if any.
     fn roots(&self) -> impl Iterator<Item = usize> {
         roots(self.part_root)
@@ -839,7 +679,6 @@ struct Group<'a, 'w> {
     ks: &'a [u64],
     above: u32,
     work: &'a mut Work<'w>,
-    room: &'a mut Room,
     stats: &'a mut ProofStats,
     stop: &'a AtomicBool,
     found: &'a mut [Vec<Found>],
@@ -1049,26 +888,17 @@ impl<'t> Prover<'t> {
             cell_buckets: vec![buckets; n],
             merged,
             tree_paths: DEFAULT_TREE_PATHS,
-            free_paths: PathBudget::new(DEFAULT_TREE_PATHS),
             short_paths,
         }
     }
 
-    /// The same prover whose trees under way hold no more than `most`
-    /// word paths together, over all its threads (as the dictionary walks
-    /// find them, before a word's paths through the same letters are
-    /// merged): a group that finds no room for its paths is split (see
-    /// [`Prover::break_group`]). A proof's memory grows with them; the
+    /// The same prover building no tree from more than `most` word paths
+    /// (as the dictionary walk finds them, before a word's paths through
+    /// the same letters are merged): a larger group is split (see
+    /// [`Prover::break_group`]). Memory grows with a tree's paths; the
     /// boards found and the classes covered do not depend on it.
-    ///
-    /// Few groups are large, so a thread takes its room as its walk finds
-    /// paths (see [`Room`]) rather than a fixed share: one large tree
-    /// beside small ones is built whole where a fixed share would split
-    /// it, and each split costs CPU (its parts walk again the paths that
-    /// miss their cells).
     pub fn with_tree_paths(mut self, most: usize) -> Self {
         self.tree_paths = most.max(1);
-        self.free_paths = PathBudget::new(self.tree_paths);
         self
     }
 
@@ -1216,7 +1046,7 @@ impl<'t> Prover<'t> {
     fn collect<P: Path>(
         &self,
         masks: &[u32],
-        room: &mut Room,
+        most: usize,
         skip: Option<Shared>,
         paths: &mut Vec<P>,
         scratch: &mut Vec<P>,
@@ -1226,8 +1056,7 @@ impl<'t> Prover<'t> {
         let none = P::Key::none(n);
         let mut sink = Sink {
             paths,
-            room,
-            free: &self.free_paths,
+            most,
             over: Box::new(Over {
                 counts: [[0; 32]; 32],
                 kept: Shared::MissFirst,
@@ -1245,10 +1074,6 @@ impl<'t> Prover<'t> {
         }
         if sink.over_cap {
             return Err(sink.over);
-        }
-        // A part's room also stands for the shared piece beside it.
-        if skip.is_none() {
-            sink.room.keep(&self.free_paths, sink.paths.len());
         }
         sort_and_merge(sink.paths, scratch, n);
         Ok(())
@@ -1308,27 +1133,27 @@ impl<'t> Prover<'t> {
     /// returns its bound, unless the class has more than `most` word paths:
     /// then their [`Counts`].
     fn build(&self, masks: &[u32], most: usize, tree: &mut Tree) -> Result<u32, Box<Over>> {
-        self.build_piece(masks, &mut Room::fixed(most), Piece::Whole, tree)
+        self.build_piece(masks, most, Piece::Whole, tree)
     }
 
     /// Builds one [`Piece`] of the tree of the class `masks` into `tree`
-    /// and returns its bound, unless its walk finds more word paths than
-    /// `room` holds or can take: then their [`Counts`].
+    /// and returns its bound, unless its walk finds more than `most` word
+    /// paths: then their [`Counts`].
     fn build_piece(
         &self,
         masks: &[u32],
-        room: &mut Room,
+        most: usize,
         piece: Piece,
         tree: &mut Tree,
     ) -> Result<u32, Box<Over>> {
         if self.short_paths {
             let mut paths = std::mem::take(&mut tree.short);
-            let bound = self.build_from(masks, room, piece, &mut paths, tree);
+            let bound = self.build_from(masks, most, piece, &mut paths, tree);
             tree.short = paths;
             bound
         } else {
             let mut paths = std::mem::take(&mut tree.wide);
-            let bound = self.build_from(masks, room, piece, &mut paths, tree);
+            let bound = self.build_from(masks, most, piece, &mut paths, tree);
             tree.wide = paths;
             bound
         }
@@ -1337,7 +1162,7 @@ impl<'t> Prover<'t> {
     fn build_from<P: Path>(
         &self,
         masks: &[u32],
-        room: &mut Room,
+        most: usize,
         piece: Piece,
         paths: &mut Paths<P>,
         tree: &mut Tree,
@@ -1348,11 +1173,11 @@ impl<'t> Prover<'t> {
         let n = masks.len();
         match piece {
             Piece::Whole => {
-                self.collect(masks, room, None, &mut paths.paths, &mut paths.scratch)?
+                self.collect(masks, most, None, &mut paths.paths, &mut paths.scratch)?
             }
             Piece::Part(shared) => {
                 let skip = Some(shared);
-                self.collect(masks, room, skip, &mut paths.paths, &mut paths.scratch)?
+                self.collect(masks, most, skip, &mut paths.paths, &mut paths.scratch)?
             }
             // The paths are those the last walk kept (the wider set when
             // it could).
@@ -1376,12 +1201,6 @@ impl<'t> Prover<'t> {
             tree.part_root = None;
             0
         };
-        // Room for the nodes at once (address space until written; a 3x4
-        // tree has about 2 sum nodes and 1.4 choice nodes per path), so
-        // that a large tree's are not copied as they grow.
-        let len = paths.paths.len();
-        tree.sums.reserve(len.saturating_mul(SUMS_PER_PATH));
-        tree.choices.reserve(len.saturating_mul(CHOICES_PER_PATH));
         tree.sums.push(SumNode::default());
         let b = build_sum(&paths.paths, 0, n, at, tree);
         tree.shared_len = match piece {
@@ -1458,31 +1277,12 @@ impl<'t> Prover<'t> {
     /// that do not pass the cell are walked once per part. Then the group's
     /// classes are done only when every part is, and a stop abandons the
     /// whole group.
-    ///
-    /// The group's large buffers, and its room, are given back at the end.
     #[allow(clippy::too_many_arguments)]
     fn break_group(
         &self,
         ks: &[u64],
         above: u32,
         work: &mut Work,
-        room: &mut Room,
-        stats: &mut ProofStats,
-        stop: &AtomicBool,
-        done: &mut dyn FnMut(u64, Vec<Found>),
-    ) {
-        self.force_group(ks, above, work, room, stats, stop, done);
-        work.tree.give_back_large();
-        room.give_back(&self.free_paths);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn force_group(
-        &self,
-        ks: &[u64],
-        above: u32,
-        work: &mut Work,
-        room: &mut Room,
         stats: &mut ProofStats,
         stop: &AtomicBool,
         done: &mut dyn FnMut(u64, Vec<Found>),
@@ -1491,7 +1291,7 @@ impl<'t> Prover<'t> {
             return;
         };
         let mut coarse = self.group_class(first);
-        let over = match self.build_piece(&coarse, room, Piece::Whole, &mut work.tree) {
+        let over = match self.build(&coarse, self.tree_paths, &mut work.tree) {
             Err(over) => over,
             Ok(_) => {
                 stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
@@ -1513,7 +1313,6 @@ impl<'t> Prover<'t> {
             ks,
             above,
             work,
-            room,
             stats,
             stop,
             found: &mut found,
@@ -1593,14 +1392,7 @@ impl<'t> Prover<'t> {
         if masks.len() < 2 {
             return self.force_part(masks, group);
         }
-        // The room for each part: as much as the group's paths need, if
-        // it can be had now.
-        let total = over.counts.iter().flatten().sum::<u64>();
-        let want = usize::try_from(total).unwrap_or(usize::MAX);
-        group
-            .room
-            .take(&self.free_paths, want.saturating_sub(group.room.held));
-        let most = group.room.held as u64;
+        let most = self.tree_paths as u64;
         let (c0, c1) = (self.order[0], self.order[1]);
         let (all0, all1) = (masks[c0], masks[c1]);
         const NONE: usize = NOT_PASSED;
@@ -1631,8 +1423,7 @@ impl<'t> Prover<'t> {
         };
         if shared != Shared::Lost {
             let work = &mut *group.work;
-            let mut kept = Room::fixed(usize::MAX);
-            self.build_piece(masks, &mut kept, Piece::Shared(shared), &mut work.tree)
+            self.build_piece(masks, usize::MAX, Piece::Shared(shared), &mut work.tree)
                 .expect("a shared piece is built from kept paths, without a walk");
             group.stats.tree_nodes += (work.tree.sums.len() + work.tree.choices.len()) as u64;
         }
@@ -1645,7 +1436,7 @@ impl<'t> Prover<'t> {
                 rest.push((part0, part1));
                 continue;
             }
-            match self.force_tree(masks, false, Piece::Part(shared), group) {
+            match self.force_tree(masks, self.tree_paths, Piece::Part(shared), group) {
                 Ok(f) => finished = f,
                 // Not by the counts; forced whole below, to be safe.
                 Err(_) => rest.push((part0, part1)),
@@ -1678,7 +1469,10 @@ impl<'t> Prover<'t> {
     fn break_split(&self, masks: &mut [u32], group: &mut Group) -> bool {
         let Some(&cell) = self.order.iter().find(|&&c| masks[c].count_ones() > 1) else {
             // One board: nothing is left to split.
-            return matches!(self.force_tree(masks, true, Piece::Whole, group), Ok(true));
+            return matches!(
+                self.force_tree(masks, usize::MAX, Piece::Whole, group),
+                Ok(true)
+            );
         };
         let all = masks[cell];
         let mut low = 0;
@@ -1703,20 +1497,19 @@ impl<'t> Prover<'t> {
     /// halved by [`Prover::break_split`]; `false` if stopped before the
     /// end.
     fn force_part(&self, masks: &mut [u32], group: &mut Group) -> bool {
-        match self.force_tree(masks, false, Piece::Whole, group) {
+        match self.force_tree(masks, self.tree_paths, Piece::Whole, group) {
             Ok(finished) => finished,
             Err(_) => self.break_split(masks, group),
         }
     }
 
     /// The group on the class `masks` forced on one tree (its `piece`
-    /// built, see [`Piece`]), unless the walk finds more word paths than
-    /// the group's room holds or can take (then their [`Counts`]), or with
-    /// no limit when `one_board`; `Ok(false)` if stopped before the end.
+    /// built, see [`Piece`]), unless the walk finds more than `most` word
+    /// paths (then their [`Counts`]); `Ok(false)` if stopped before the end.
     fn force_tree(
         &self,
         masks: &[u32],
-        one_board: bool,
+        most: usize,
         piece: Piece,
         group: &mut Group,
     ) -> Result<bool, Box<Over>> {
@@ -1724,14 +1517,11 @@ impl<'t> Prover<'t> {
             ks,
             above,
             work,
-            room,
             stats,
             stop,
             found,
         } = group;
-        let mut any = Room::fixed(usize::MAX);
-        let room = if one_board { &mut any } else { &mut **room };
-        self.build_piece(masks, room, piece, &mut work.tree)?;
+        self.build_piece(masks, most, piece, &mut work.tree)?;
         let tree = &work.tree;
         let (sums, choices) = tree.shared_len;
         stats.tree_nodes += (tree.sums.len() - sums + tree.choices.len() - choices) as u64;
@@ -2068,7 +1858,6 @@ impl<'t> Prover<'t> {
             for _ in 0..threads.max(1) {
                 s.spawn(|| {
                     let mut work = Work::new(self.trie, self.scoring);
-                    let mut room = Room::shared(self.tree_paths, threads);
                     let mut stats = ProofStats::default();
                     let mut mine = Vec::new();
                     let mut ks = Vec::new();
@@ -2092,7 +1881,6 @@ impl<'t> Prover<'t> {
                             &ks,
                             above,
                             &mut work,
-                            &mut room,
                             &mut stats,
                             stop,
                             &mut |k, here| {
@@ -2496,49 +2284,8 @@ mod tests {
                 got.dedup();
                 assert_eq!(got.len(), len, "a symmetric set was reported twice");
                 assert_eq!(got, want, "{w}x{h} above {above}");
-                assert_eq!(
-                    p.free_paths.free(),
-                    p.tree_paths,
-                    "every thread gave its room back"
-                );
             }
         }
-    }
-
-    #[test]
-    fn rooms_share_the_total_wait_only_for_their_share() {
-        let budget = PathBudget::new(1000);
-        // Two threads: each may wait for half, and take all but an eighth.
-        let (mut a, mut b) = (Room::shared(1000, 2), Room::shared(1000, 2));
-        assert_eq!((a.share, a.ceiling), (500, 875));
-        assert!(a.take(&budget, 5000));
-        assert_eq!(a.held, 875);
-        assert!(!a.take(&budget, 1), "at its ceiling");
-        assert!(b.take(&budget, 100));
-        assert_eq!(b.held, 100, "taken from the floor left free");
-        // Up to its share b waits until a walk of a's gives room back.
-        std::thread::scope(|s| {
-            let waiting = s.spawn(|| {
-                assert!(b.take(&budget, 400));
-                b.held
-            });
-            a.keep(&budget, 300);
-            assert_eq!(waiting.join().unwrap(), 500);
-        });
-        assert_eq!(budget.free(), 200);
-        // Beyond its share it takes what is free, and never waits.
-        assert!(b.take(&budget, 10_000));
-        assert_eq!((b.held, budget.free()), (700, 0));
-        assert!(!b.take(&budget, 1));
-        a.give_back(&budget);
-        b.give_back(&budget);
-        assert_eq!((a.held, b.held, budget.free()), (0, 0, 1000));
-        // One thread may take it all; a fixed room never touches a budget.
-        assert_eq!(Room::ceiling(1000, 1), 1000);
-        let mut fixed = Room::fixed(40);
-        assert!(!fixed.take(&budget, 10));
-        fixed.give_back(&budget);
-        assert_eq!((fixed.held, budget.free()), (40, 1000));
     }
 
     /// The boards a proof finds, by their least mirror images (all of the
@@ -3016,12 +2763,7 @@ mod tests {
                     }
                     split += 1;
                     let shared_bound = p
-                        .build_piece(
-                            &coarse,
-                            &mut Room::fixed(usize::MAX),
-                            Piece::Shared(kind),
-                            &mut tree,
-                        )
+                        .build_piece(&coarse, usize::MAX, Piece::Shared(kind), &mut tree)
                         .unwrap();
                     for l0 in letters(coarse[c0]) {
                         for &part1 in &part1s {
@@ -3029,12 +2771,7 @@ mod tests {
                             part[c0] = 1 << l0;
                             part[c1] = part1;
                             let own = p
-                                .build_piece(
-                                    &part,
-                                    &mut Room::fixed(usize::MAX),
-                                    Piece::Part(kind),
-                                    &mut tree,
-                                )
+                                .build_piece(&part, usize::MAX, Piece::Part(kind), &mut tree)
                                 .unwrap();
                             let mut whole = Tree::default();
                             let bound = p.build(&part, usize::MAX, &mut whole).unwrap();

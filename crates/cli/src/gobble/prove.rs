@@ -47,11 +47,10 @@ pub(super) struct ProveArgs {
     /// Threads; 0 (default) uses every core.
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// The most word paths the trees under way hold together, over all
-    /// threads: a group of classes that finds no room for its paths is
-    /// split by the letters of its central cells. The proof's memory grows
-    /// with it (about 100 bytes per path); the answer does not depend on
-    /// it.
+    /// The most word paths one tree is built from: a group of classes with
+    /// more is split by the letters of its central cells. Each thread's
+    /// memory grows with it (about 100 bytes per path); the answer does
+    /// not depend on it.
     #[arg(long, value_name = "N", default_value_t = parlor_gobble::prove::DEFAULT_TREE_PATHS as u64,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     tree_paths: u64,
