@@ -297,15 +297,20 @@ fn split_letters<P: Path>(p: &P, [s0, s1]: [usize; 2]) -> (usize, usize) {
     (p.letter(s0) as usize, p.letter(s1) as usize)
 }
 
+/// Keeps in `paths` only those of the shared set `kept`, the split
+/// positions' shifts being `shifts` (see [`split_shifts`]).
+fn retain_shared<P: Path>(paths: &mut Vec<P>, kept: Shared, shifts: [usize; 2]) {
+    paths.retain(|p| {
+        let (a, b) = split_letters(p, shifts);
+        kept.holds(a, b)
+    });
+}
+
 impl<P: Path> Sink<'_, P> {
     /// Keeps in `paths` only those of the shared set `kept`.
     fn keep_only(&mut self, kept: Shared) {
         self.over.kept = kept;
-        let shifts = self.shifts;
-        self.paths.retain(|q| {
-            let (a, b) = split_letters(q, shifts);
-            kept.holds(a, b)
-        });
+        retain_shared(self.paths, kept, self.shifts);
     }
 
     fn take(&mut self, p: P) {
@@ -1182,11 +1187,7 @@ impl<'t> Prover<'t> {
             // The paths are those the last walk kept (the wider set when
             // it could).
             Piece::Shared(shared) => {
-                let shifts = split_shifts(n);
-                paths.paths.retain(|p| {
-                    let (a, b) = split_letters(p, shifts);
-                    shared.holds(a, b)
-                });
+                retain_shared(&mut paths.paths, shared, split_shifts(n));
                 sort_and_merge(&mut paths.paths, &mut paths.scratch, n)
             }
         }
