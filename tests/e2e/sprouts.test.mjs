@@ -161,46 +161,76 @@ function planPath(view, a, b, cell, clear) {
     return out;
   };
   const from = spokes(a), to = spokes(b);
-  if (!from.size || !to.size) return null;
-  const prev = new Int32Array(cols * rows).fill(-2);
-  /** @type {number[]} */
-  let queue = [...from.keys()];
-  for (const k of queue) prev[k] = -1;
-  let hit = -1;
-  while (queue.length && hit < 0) {
+  // Spots close together can give a path whose two spokes cross each
+  // other: then that pair of spokes is put aside and the search runs again.
+  while (from.size && to.size) {
+    const found = searchFrom(from, to);
+    if (!found) return null;
+    if (apartFromItself(found.pts)) return found.pts;
+    from.delete(found.first);
+    to.delete(found.last);
+  }
+  return null;
+
+  /** @param {Map<number, Pt>} from @param {Map<number, Pt>} to */
+  function searchFrom(from, to) {
+    const prev = new Int32Array(cols * rows).fill(-2);
     /** @type {number[]} */
-    const next = [];
-    for (const k of queue) {
-      if (to.has(k)) { hit = k; break; }
-      const c = k % cols, r = (k - c) / cols;
-      for (const [dc, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]]) {
-        const c2 = c + dc, r2 = r + dr;
-        if (c2 < 0 || r2 < 0 || c2 >= cols || r2 >= rows) continue;
-        const k2 = r2 * cols + c2;
-        if (!free[k2] || prev[k2] !== -2) continue;
-        prev[k2] = k;
-        next.push(k2);
+    let queue = [...from.keys()];
+    for (const k of queue) prev[k] = -1;
+    let hit = -1;
+    while (queue.length && hit < 0) {
+      /** @type {number[]} */
+      const next = [];
+      for (const k of queue) {
+        if (to.has(k)) { hit = k; break; }
+        const c = k % cols, r = (k - c) / cols;
+        for (const [dc, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]]) {
+          const c2 = c + dc, r2 = r + dr;
+          if (c2 < 0 || r2 < 0 || c2 >= cols || r2 >= rows) continue;
+          const k2 = r2 * cols + c2;
+          if (!free[k2] || prev[k2] !== -2) continue;
+          prev[k2] = k;
+          next.push(k2);
+        }
       }
+      queue = next;
     }
-    queue = next;
+    if (hit < 0) return null;
+    /** @type {number[]} */
+    const cells = [];
+    for (let k = hit; k !== -1; k = prev[k]) cells.unshift(k);
+    // The spokes' ends and the cells between, pulled straight wherever a
+    // shortcut keeps clear (no zigzags from cell to cell).
+    /** @type {Pt[]} */
+    const mid = [/** @type {Pt} */ (from.get(cells[0])), ...cells.map((k) => centre(k % cols, Math.floor(k / cols))), /** @type {Pt} */ (to.get(hit))];
+    /** @type {Pt[]} */
+    const pulled = [mid[0]];
+    for (let i = 0; i < mid.length - 1;) {
+      let j = mid.length - 1;
+      while (j > i + 1 && !(clearSegment(paper, mid[i], mid[j], clear, []) && [a, b].every((s) => segDist(/** @type {Pt} */ (spots.get(s)), mid[i], mid[j]) >= endClear - 2))) j--;
+      pulled.push(mid[j]);
+      i = j;
+    }
+    return { pts: /** @type {Pt[]} */ ([spots.get(a), ...pulled, spots.get(b)]), first: cells[0], last: hit };
   }
-  if (hit < 0) return null;
-  /** @type {number[]} */
-  const cells = [];
-  for (let k = hit; k !== -1; k = prev[k]) cells.unshift(k);
-  // The spokes' ends and the cells between, pulled straight wherever a
-  // shortcut keeps clear (no zigzags from cell to cell).
-  /** @type {Pt[]} */
-  const mid = [/** @type {Pt} */ (from.get(cells[0])), ...cells.map((k) => centre(k % cols, Math.floor(k / cols))), /** @type {Pt} */ (to.get(hit))];
-  /** @type {Pt[]} */
-  const pulled = [mid[0]];
-  for (let i = 0; i < mid.length - 1;) {
-    let j = mid.length - 1;
-    while (j > i + 1 && !(clearSegment(paper, mid[i], mid[j], clear, []) && [a, b].every((s) => segDist(/** @type {Pt} */ (spots.get(s)), mid[i], mid[j]) >= endClear - 2))) j--;
-    pulled.push(mid[j]);
-    i = j;
+}
+
+/**
+ * Whether a stroke (not a loop) keeps its segments that are not
+ * neighbours apart: the server refuses a stroke that crosses itself once
+ * it has simplified it (by up to a unit), so six units are kept free.
+ * @param {Pt[]} pts
+ */
+function apartFromItself(pts) {
+  for (let i = 0; i + 1 < pts.length; i++) {
+    for (let j = i + 2; j + 1 < pts.length; j++) {
+      const [p, q, r, s] = [pts[i], pts[i + 1], pts[j], pts[j + 1]];
+      if (properCross(p, q, r, s)) return false;
+      if (Math.min(segDist(p, r, s), segDist(q, r, s), segDist(r, p, q), segDist(s, p, q)) < 6) return false;
+    }
   }
-  return /** @type {Pt[]} */ ([spots.get(a), ...pulled, spots.get(b)]);
+  return true;
 }
 
 /**
