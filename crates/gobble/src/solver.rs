@@ -440,7 +440,7 @@ fn slow_pdep() -> bool {
 }
 
 /// Whether this processor has the instructions of the fast walk.
-fn has_fast_instructions() -> bool {
+pub(crate) fn has_fast_instructions() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("popcnt")
