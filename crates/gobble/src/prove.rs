@@ -776,7 +776,8 @@ struct Group<'a, 'w> {
 /// `blsr` for letter sets, AVX2 for sixteen lanes at once), which a default
 /// build may not assume. [`Prover`] picks one at run time by what the
 /// processor has (see [`FastInstructions`]); the binary still runs
-/// anywhere. On 3x4 the fast ones take 5 to 12% less CPU.
+/// anywhere. (A 3x4 proof built for those instructions throughout took 5
+/// to 12% less CPU; these copies take about half of that off.)
 macro_rules! hot {
     ($(#[$attr:meta])* $build_sum:ident, $fill_sum:ident, $descend:ident, $force:ident) => {
         /// Fills sum node `at` from `paths` (sorted, each distinct, all equal on
