@@ -633,15 +633,21 @@ impl Tree {
         self.sums.len() + self.leaves.len() + self.choices.len()
     }
 
-    /// The bound in every lane of a leaf of letter `l` at split position
-    /// `pos` whose points are `points`.
+    /// `lanes` in the lanes that allow letter `l` at split position
+    /// `pos`, 0 in the others.
     #[inline(always)]
-    fn leaf_lanes(&self, pos: usize, l: u8, points: u32) -> Lanes {
-        let mut lanes = [points_lane(points); LANES];
+    fn allowed(&self, pos: usize, l: u8, mut lanes: Lanes) -> Lanes {
         for (x, m) in lanes.iter_mut().zip(&self.select[pos * 26 + l as usize]) {
             *x &= m;
         }
         lanes
+    }
+
+    /// The bound in every lane of a leaf of letter `l` at split position
+    /// `pos` whose points are `points`.
+    #[inline(always)]
+    fn leaf_lanes(&self, pos: usize, l: u8, points: u32) -> Lanes {
+        self.allowed(pos, l, [points_lane(points); LANES])
     }
 }
 
@@ -769,6 +775,13 @@ struct Group<'a, 'w> {
     found: &'a mut [Vec<Found>],
 }
 
+/// The split positions from `depth` on that word path `p` uses (a bit
+/// each): 0 when it makes no choice there.
+#[inline(always)]
+fn later_choices<P: Path>(p: &P, depth: usize) -> u32 {
+    p.used() & u32::MAX.checked_shl(depth as u32).unwrap_or(0)
+}
+
 /// The proof's hot recursive functions (a tree's build and fill, the
 /// dictionary walk and the forcing), written once and compiled twice, as
 /// the solver's walk is: plainly, and on x86-64 with the instructions they
@@ -783,10 +796,16 @@ macro_rules! hot {
         /// Fills sum node `at` from `paths` (sorted, each distinct, all equal on
         /// the positions before `depth`); returns its bound.
         $(#[$attr])*
-        fn $build_sum<P: Path>(paths: &[P], depth: usize, n: usize, at: usize, tree: &mut Tree) -> u32 {
+        fn $build_sum<P: Path>(
+            paths: &[P],
+            depth: usize,
+            n: usize,
+            at: usize,
+            tree: &mut Tree,
+        ) -> u32 {
             let mut paths = paths;
             let mut points = 0u32;
-            let later = |p: &P| p.used() & (u32::MAX.checked_shl(depth as u32).unwrap_or(0));
+            let later = |p: &P| later_choices(p, depth);
             // The paths with no choice left sort last (all their later fields are
             // 31); there are several only when one record could not hold their
             // points (see [`Path::add_points`]).
@@ -825,8 +844,8 @@ macro_rules! hot {
                 // Each letter's run: its end, by the letter's rank. A run whose
                 // first path makes no later choice is a leaf: no path of the run
                 // does, since those sort last.
-                let below = q + 1;
-                let leaf = |p: &P| p.used() & (u32::MAX.checked_shl(below).unwrap_or(0)) == 0;
+                let below = q as usize + 1;
+                let leaf = |p: &P| later_choices(p, below) == 0;
                 let mut runs = [0u32; 26];
                 let mut mask = 0u32;
                 let mut leaves = 0u32;
@@ -863,7 +882,7 @@ macro_rules! hot {
                         points
                     } else {
                         inner += 1;
-                        $build_sum(run, below as usize, n, inner - 1, tree)
+                        $build_sum(run, below, n, inner - 1, tree)
                     };
                     best = best.max(bound);
                     s = e;
@@ -903,10 +922,8 @@ macro_rules! hot {
                     let b = match w.child(l) {
                         Child::Leaf(i) => tree.leaf_lanes(pos, l, tree.leaves[i as usize]),
                         Child::Inner(child) => {
-                            let mut b = $fill_sum(child as usize, tree, sum_lanes);
-                            for (x, m) in b.iter_mut().zip(&tree.select[pos * 26 + l as usize]) {
-                                *x &= m;
-                            }
+                            let lanes = $fill_sum(child as usize, tree, sum_lanes);
+                            let b = tree.allowed(pos, l, lanes);
                             sum_lanes[child as usize] = b;
                             b
                         }
@@ -921,164 +938,164 @@ macro_rules! hot {
         }
 
         impl Prover<'_> {
-        #[allow(clippy::too_many_arguments)]
-        $(#[$attr])*
-        fn $descend<P: Path>(
-            &self,
-            masks: &[u32],
-            cell: usize,
-            letter: u8,
-            node: u32,
-            len: usize,
-            used_cells: u64,
-            key: P::Key,
-            used: u32,
-            sink: &mut Sink<P>,
-        ) {
-            let pos = self.position[cell];
-            let shift = 5 * (masks.len() - 1 - pos);
-            let key = key.with(shift, letter);
-            let used = used | 1 << pos;
-            let used_cells = used_cells | 1 << cell;
-            let n = self.trie.nodes[node as usize];
-            if n.mask & WORD != 0 && self.points[len] > 0 {
-                sink.take(Path::new(key, used, node, self.points[len]));
-            }
-            let next = n.mask & !WORD;
-            if next == 0 {
-                return;
-            }
-            // The children are contiguous: ask for them now, while the
-            // neighbours' letters are matched against them.
-            prefetch(&self.trie.nodes, n.base as usize);
-            let mut free = self.neighbour_cells[cell] & !used_cells;
-            while free != 0 {
-                let nb = free.trailing_zeros() as usize;
-                free &= free - 1;
-                for l in letters(masks[nb] & next) {
-                    let child = n.base + (n.mask & ((1u32 << l) - 1)).count_ones();
-                    self.$descend(
-                        masks,
-                        nb,
-                        l,
-                        child,
-                        len + step_len(l),
-                        used_cells,
-                        key,
-                        used,
-                        sink,
-                    );
+            #[allow(clippy::too_many_arguments)]
+            $(#[$attr])*
+            fn $descend<P: Path>(
+                &self,
+                masks: &[u32],
+                cell: usize,
+                letter: u8,
+                node: u32,
+                len: usize,
+                used_cells: u64,
+                key: P::Key,
+                used: u32,
+                sink: &mut Sink<P>,
+            ) {
+                let pos = self.position[cell];
+                let shift = 5 * (masks.len() - 1 - pos);
+                let key = key.with(shift, letter);
+                let used = used | 1 << pos;
+                let used_cells = used_cells | 1 << cell;
+                let n = self.trie.nodes[node as usize];
+                if n.mask & WORD != 0 && self.points[len] > 0 {
+                    sink.take(Path::new(key, used, node, self.points[len]));
+                }
+                let next = n.mask & !WORD;
+                if next == 0 {
+                    return;
+                }
+                // The children are contiguous: ask for them now, while the
+                // neighbours' letters are matched against them.
+                prefetch(&self.trie.nodes, n.base as usize);
+                let mut free = self.neighbour_cells[cell] & !used_cells;
+                while free != 0 {
+                    let nb = free.trailing_zeros() as usize;
+                    free &= free - 1;
+                    for l in letters(masks[nb] & next) {
+                        let child = n.base + (n.mask & ((1u32 << l) - 1)).count_ones();
+                        self.$descend(
+                            masks,
+                            nb,
+                            l,
+                            child,
+                            len + step_len(l),
+                            used_cells,
+                            key,
+                            used,
+                            sink,
+                        );
+                    }
                 }
             }
-        }
 
-        /// Forces the cell at split position `depth` to each of its letters in
-        /// turn, for the classes in the lanes of `live` at once: each choice
-        /// node of that cell (all of them are on the stack of that position,
-        /// since every path reaches its cells in split order) gives up the
-        /// subtree of the letter, whose points are now certain and whose own
-        /// choices join the stacks of later positions. A lane's bound is the
-        /// certain points plus, for each later position, the most its stacked
-        /// choices give together for one letter in that lane; a letter goes on in the lanes that
-        /// allow it and whose bound reaches the target.
-        $(#[$attr])*
-        fn $force(&self, at: &mut Forcing, depth: usize, points: u32, live: u16) {
-            let n = at.masks.len();
-            let tree = &at.work.tree;
-            if depth == n {
-                // Each merged cell's letter is in one bucket, so one class is
-                // left: the board's own.
-                at.stats.boards_scored += 1;
-                let board = Board::from_cells(self.size, at.work.cells.clone());
-                let score = at.work.solver.score(&board).score;
-                if score >= at.above {
-                    at.found[live.trailing_zeros() as usize].push(Found {
-                        board: board.letters(),
-                        score,
-                    });
+            /// Forces the cell at split position `depth` to each of its letters in
+            /// turn, for the classes in the lanes of `live` at once: each choice
+            /// node of that cell (all of them are on the stack of that position,
+            /// since every path reaches its cells in split order) gives up the
+            /// subtree of the letter, whose points are now certain and whose own
+            /// choices join the stacks of later positions. A lane's bound is the
+            /// certain points plus, for each later position, the most its stacked
+            /// choices give together for one letter in that lane; a letter goes
+            /// on in the lanes that allow it and whose bound reaches the target.
+            $(#[$attr])*
+            fn $force(&self, at: &mut Forcing, depth: usize, points: u32, live: u16) {
+                let n = at.masks.len();
+                let tree = &at.work.tree;
+                if depth == n {
+                    // Each merged cell's letter is in one bucket, so one class is
+                    // left: the board's own.
+                    at.stats.boards_scored += 1;
+                    let board = Board::from_cells(self.size, at.work.cells.clone());
+                    let score = at.work.solver.score(&board).score;
+                    if score >= at.above {
+                        at.found[live.trailing_zeros() as usize].push(Found {
+                            board: board.letters(),
+                            score,
+                        });
+                    }
+                    return;
                 }
-                return;
-            }
-            let cell = self.order[depth];
-            // One scan of the cell's waiting choices bounds every letter at
-            // once: forcing letter `l` swaps each choice for its `l` subtree,
-            // so the forced bound is the rest plus those subtrees' bounds. Most
-            // letters fall below the target here, before any of their choices
-            // is pushed.
-            let gain = letter_bounds(tree, &at.work.stacks[depth], depth);
-            // The later cells' part of every letter's bound. A board puts one
-            // letter on each later cell, so the choices stacked there give at
-            // most the sum of their subtrees for the best single letter: the
-            // max of sums, not the sum of each choice's own best letter. One
-            // more scan of those stacks per forced class, repaid many times
-            // over: on the heaviest 3x4 groups it drops most classes several
-            // cells earlier (6x fewer bounds).
-            let mut rest = [points_lane(points); LANES];
-            for p in depth + 1..n {
-                add(&mut rest, &best_letter(tree, &at.work.stacks[p], p));
-            }
-            let mut tops = [0u32; MAX_PROVE_CELLS];
-            for (top, stack) in tops.iter_mut().zip(&at.work.stacks).skip(depth + 1) {
-                *top = stack.len() as u32;
-            }
-            for l in letters(at.masks[cell]) {
-                at.stats.bounds += 1;
-                let ok = live & at.work.tree.allow[depth * 26 + l as usize];
-                if ok == 0 {
-                    continue;
+                let cell = self.order[depth];
+                // One scan of the cell's waiting choices bounds every letter at
+                // once: forcing letter `l` swaps each choice for its `l` subtree,
+                // so the forced bound is the rest plus those subtrees' bounds. Most
+                // letters fall below the target here, before any of their choices
+                // is pushed.
+                let gain = letter_bounds(tree, &at.work.stacks[depth], depth);
+                // The later cells' part of every letter's bound. A board puts one
+                // letter on each later cell, so the choices stacked there give at
+                // most the sum of their subtrees for the best single letter: the
+                // max of sums, not the sum of each choice's own best letter. One
+                // more scan of those stacks per forced class, repaid many times
+                // over: on the heaviest 3x4 groups it drops most classes several
+                // cells earlier (6x fewer bounds).
+                let mut rest = [points_lane(points); LANES];
+                for p in depth + 1..n {
+                    add(&mut rest, &best_letter(tree, &at.work.stacks[p], p));
                 }
-                let mut bound = rest;
-                add(&mut bound, &gain[l as usize]);
-                let go = ok & at_least(&bound, at.cap);
-                if go == 0 {
-                    continue;
+                let mut tops = [0u32; MAX_PROVE_CELLS];
+                for (top, stack) in tops.iter_mut().zip(&at.work.stacks).skip(depth + 1) {
+                    *top = stack.len() as u32;
                 }
-                let mut got = points;
-                let Work {
-                    tree,
-                    stacks,
-                    forced,
-                    ..
-                } = &mut *at.work;
-                // In three passes, so that each pass's cache misses are all
-                // under way at once: the forced sum nodes asked for, then read
-                // (their choices asked for), then the choices pushed. Reading
-                // each in turn waited on two misses per entry.
-                // A leaf adds its points and has no choices to push.
-                forced.clear();
-                for c in &stacks[depth] {
-                    if c.letters & (1 << l) != 0 {
-                        match c.child(l) {
-                            Child::Leaf(i) => got += tree.leaves[i as usize],
-                            Child::Inner(s) => {
-                                prefetch(&tree.sums, s as usize);
-                                forced.push([s, 0]);
+                for l in letters(at.masks[cell]) {
+                    at.stats.bounds += 1;
+                    let ok = live & at.work.tree.allow[depth * 26 + l as usize];
+                    if ok == 0 {
+                        continue;
+                    }
+                    let mut bound = rest;
+                    add(&mut bound, &gain[l as usize]);
+                    let go = ok & at_least(&bound, at.cap);
+                    if go == 0 {
+                        continue;
+                    }
+                    let mut got = points;
+                    let Work {
+                        tree,
+                        stacks,
+                        forced,
+                        ..
+                    } = &mut *at.work;
+                    // In three passes, so that each pass's cache misses are all
+                    // under way at once: the forced sum nodes asked for, then read
+                    // (their choices asked for), then the choices pushed. Reading
+                    // each in turn waited on two misses per entry. A leaf adds its
+                    // points in the first pass and has no choices to push.
+                    forced.clear();
+                    for c in &stacks[depth] {
+                        if c.letters & (1 << l) != 0 {
+                            match c.child(l) {
+                                Child::Leaf(i) => got += tree.leaves[i as usize],
+                                Child::Inner(s) => {
+                                    prefetch(&tree.sums, s as usize);
+                                    forced.push([s, 0]);
+                                }
                             }
                         }
                     }
-                }
-                for f in forced.iter_mut() {
-                    let s = tree.sums[f[0] as usize];
-                    got += s.points;
-                    if s.len > 0 {
-                        prefetch(&tree.choices, s.first as usize);
-                        prefetch(&tree.choices, (s.first + s.len - 1) as usize);
+                    for f in forced.iter_mut() {
+                        let s = tree.sums[f[0] as usize];
+                        got += s.points;
+                        if s.len > 0 {
+                            prefetch(&tree.choices, s.first as usize);
+                            prefetch(&tree.choices, (s.first + s.len - 1) as usize);
+                        }
+                        *f = [s.first, s.len];
                     }
-                    *f = [s.first, s.len];
-                }
-                for &[first, len] in forced.iter() {
-                    for k in first..first + len {
-                        let choice = &tree.choices[k as usize];
-                        stacks[choice.pos as usize].push(Waiting::of(choice));
+                    for &[first, len] in forced.iter() {
+                        for k in first..first + len {
+                            let choice = &tree.choices[k as usize];
+                            stacks[choice.pos as usize].push(Waiting::of(choice));
+                        }
                     }
-                }
-                at.work.cells[cell] = l;
-                self.$force(at, depth + 1, got, go);
-                for (stack, &top) in at.work.stacks.iter_mut().zip(&tops).skip(depth + 1) {
-                    stack.truncate(top as usize);
+                    at.work.cells[cell] = l;
+                    self.$force(at, depth + 1, got, go);
+                    for (stack, &top) in at.work.stacks.iter_mut().zip(&tops).skip(depth + 1) {
+                        stack.truncate(top as usize);
+                    }
                 }
             }
-        }
         }
     };
 }
@@ -2146,9 +2163,9 @@ fn mix64(mut x: u64) -> u64 {
 }
 
 /// The most that the choice nodes `stack` (all of the cell at split
-/// position `pos`) give a board
-/// together, per lane: the best over letters of the sum of their subtrees'
-/// bounds under that letter (a lane's forbidden letters bound to 0).
+/// position `pos`) give a board together, per lane: the best over letters
+/// of the sum of their subtrees' bounds under that letter (a lane's
+/// forbidden letters bound to 0).
 #[inline(always)]
 fn best_letter(tree: &Tree, stack: &[Waiting], pos: usize) -> Lanes {
     let per = letter_bounds(tree, stack, pos);
@@ -2197,7 +2214,8 @@ fn letter_bounds(tree: &Tree, stack: &[Waiting], pos: usize) -> [Lanes; 26] {
 const AHEAD: usize = 4;
 
 /// Asks the cache for the first lanes of the waiting choice `c`'s
-/// subtrees and its leaves' points, which a scan of its stack reads [`AHEAD`] entries later.
+/// subtrees and its leaves' points, which a scan of its stack reads
+/// [`AHEAD`] entries later.
 #[inline]
 fn prefetch_lanes(tree: &Tree, c: &Waiting) {
     if c.inner() != 0 {
