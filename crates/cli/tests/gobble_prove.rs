@@ -309,12 +309,22 @@ fn ctrl_c_leaves_a_checkpoint_of_whole_classes() {
     assert!(lines.next().unwrap().starts_with("parlor gobble prove v3 "));
     let mut pending: Vec<String> = Vec::new();
     let mut checked = 0;
+    let mut last_cpu = 0.0;
     for line in lines {
         if let Some(b) = line.strip_prefix("board ") {
             pending.push(b.replace(' ', ":"));
             continue;
         }
-        let k: u64 = line.strip_prefix("class ").unwrap().parse().unwrap();
+        // `class K CPU`: the CPU the proof had taken when K finished, which
+        // only grows down the file (the threads write in turn).
+        let (k, cpu) = line
+            .strip_prefix("class ")
+            .unwrap()
+            .split_once(' ')
+            .unwrap();
+        let (k, cpu): (u64, f64) = (k.parse().unwrap(), cpu.parse().unwrap());
+        assert!(cpu >= last_cpu, "{line} after {last_cpu}");
+        last_cpu = cpu;
         if checked < 4 {
             let unit = format!("{k}..{}", k + 1);
             let mut args = common.to_vec();
@@ -613,6 +623,22 @@ fn an_estimate_is_the_units_times_the_sample_mean() {
         (f(&v["cores_for_a_week"]) - hours / 168.0).abs() < 1e-9,
         "{v}"
     );
+    // A resumed unit counts only when its checkpoint gave the CPU of its
+    // earlier runs (a checkpoint of bare `class K` lines does not).
+    run_unit(&dict, &out, 40, Some(9), &[]);
+    let file = out.join("unit-9.json");
+    let mut r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(r["cpu_seconds_resumed"], 0.0, "run in one go: {r}");
+    r["classes_resumed"] = 2.into();
+    for (earlier, counted) in [(serde_json::Value::Null, 5), (1.5.into(), 6)] {
+        r["cpu_seconds_resumed"] = earlier;
+        std::fs::write(&file, r.to_string()).unwrap();
+        let (code, text, err) = estimate(&out);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["sampled_units"], counted, "{r}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -880,6 +906,16 @@ fn a_stopped_unit_resumes_from_its_checkpoint() {
             kept,
             "cut {cut}"
         );
+        // The unit's CPU is its runs' together: the earlier ones' is the
+        // last figure on a kept `class` line, this run's is added to it.
+        let earlier = String::from_utf8_lossy(whole_lines)
+            .lines()
+            .filter_map(|l| l.strip_prefix("class "))
+            .map(|l| l.split(' ').nth(1).unwrap().parse::<f64>().unwrap())
+            .fold(0.0, f64::max);
+        let f = |v: &serde_json::Value| v.as_f64().unwrap();
+        assert_eq!(f(&again["cpu_seconds_resumed"]), earlier, "cut {cut}");
+        assert!(f(&again["cpu_seconds"]) >= earlier, "cut {cut}: {again}");
         assert_eq!(again["classes"].as_u64().unwrap(), classes);
         let (code, merged, err) = merge(&out);
         assert_eq!(code, 0, "{err}");

@@ -458,6 +458,12 @@ struct ProofRun {
     stats: parlor_gobble::prove::ProofStats,
     /// Classes taken from the checkpoint.
     resumed: usize,
+    /// The CPU seconds the checkpoint's earlier runs took, where it records
+    /// them (0 with nothing resumed; `None` for a checkpoint of classes
+    /// without their CPU).
+    resumed_cpu: Option<f64>,
+    /// This run's CPU seconds (`None` where there is no CPU clock).
+    cpu: Option<f64>,
     elapsed: Duration,
     interrupted: bool,
 }
@@ -478,6 +484,11 @@ type ProveFn<'a> = dyn Fn(
 /// holds the same proof (`header`), each finished class appended to it,
 /// with a progress bar on a terminal, stopped by Ctrl-C after the classes
 /// under way.
+///
+/// Each `class K` line also carries the CPU seconds the proof had taken,
+/// over all its runs, when class K finished, so that a resumed proof still
+/// knows its whole cost (a unit's CPU is what `--estimate` samples). Work on
+/// a class that an interruption cut short is not in it, as it is redone.
 fn run_proof(
     checkpoint: Option<&std::path::Path>,
     header: &str,
@@ -493,6 +504,7 @@ fn run_proof(
     // Resume: the classes a previous run finished and the boards it found.
     let mut finished = HashSet::new();
     let mut earlier: Vec<Found> = Vec::new();
+    let mut resumed_cpu = Some(0.0f64);
     let mut file = None;
     if let Some(path) = checkpoint {
         if path.exists() {
@@ -512,17 +524,28 @@ fn run_proof(
             for line in lines {
                 let parts: Vec<&str> = line.trim_end().split(' ').collect();
                 match parts.as_slice() {
-                    ["class", k] => {
+                    ["class", k, cpu @ ..] if cpu.len() <= 1 => {
                         let k = k.parse::<u64>().ok().filter(|&k| in_scope(k));
-                        let k = k.ok_or_else(|| {
-                            anyhow!(
-                                "checkpoint {}: bad line {:?}",
+                        // The CPU so far: a line without it (written where
+                        // there was no CPU clock) leaves the whole unknown.
+                        let cpu = match cpu {
+                            [c] => c
+                                .parse::<f64>()
+                                .ok()
+                                .filter(|c| c.is_finite() && *c >= 0.0)
+                                .map(Some),
+                            _ => Some(None),
+                        };
+                        let (Some(k), Some(cpu)) = (k, cpu) else {
+                            bail!(
+                                "checkpoint {}: bad line {:?} (expected class K [CPU-SECONDS])",
                                 path.display(),
                                 line.trim_end()
-                            )
-                        })?;
+                            );
+                        };
                         finished.insert(k);
                         earlier.append(&mut pending);
+                        resumed_cpu = resumed_cpu.zip(cpu).map(|(a, b)| a.max(b));
                     }
                     ["board", b, s] => {
                         let board = Board::parse(b, Some(size)).ok();
@@ -583,6 +606,7 @@ fn run_proof(
         std::sync::atomic::AtomicU32::new(earlier.iter().map(|f| f.score).max().unwrap_or(0));
     let write_error = Mutex::new(None);
     let start = Instant::now();
+    let cpu0 = process_cpu_seconds();
     let skip = |k: u64| finished.contains(&k);
     let done = |k: u64, found: &[Found]| {
         if let Some(f) = &file {
@@ -590,8 +614,12 @@ fn run_proof(
             for b in found {
                 text.push_str(&format!("board {} {}\n", b.board, b.score));
             }
-            text.push_str(&format!("class {k}\n"));
+            // Read under the lock, so the file's CPU figures only grow.
             let mut f = f.lock().unwrap();
+            match resumed_cpu.zip(cpu_since(cpu0)) {
+                Some((a, b)) => text.push_str(&format!("class {k} {:.3}\n", a + b)),
+                None => text.push_str(&format!("class {k}\n")),
+            }
             if let Err(e) = f.write_all(text.as_bytes()) {
                 write_error.lock().unwrap().get_or_insert(e);
             }
@@ -608,6 +636,7 @@ fn run_proof(
     catch_interrupt();
     let (mut found, stats) = go(&skip, &done, &INTERRUPTED);
     let elapsed = start.elapsed();
+    let cpu = cpu_since(cpu0);
     let interrupted = INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -622,6 +651,8 @@ fn run_proof(
         found,
         stats,
         resumed: finished.len(),
+        resumed_cpu,
+        cpu,
         elapsed,
         interrupted,
     })
@@ -708,7 +739,15 @@ struct UnitResult {
     /// Classes taken from the unit's checkpoint: their work is not in the
     /// statistics above.
     classes_resumed: u64,
+    /// The unit's CPU seconds over all its runs where its checkpoint
+    /// recorded the earlier runs' (see `cpu_seconds_resumed`), else this
+    /// run's alone.
     cpu_seconds: Option<f64>,
+    /// The earlier runs' CPU seconds, from the checkpoint (0 for a unit run
+    /// in one go); `None` when they are not known, and then the unit's CPU
+    /// is not whole and `--estimate` leaves it out.
+    #[serde(default)]
+    cpu_seconds_resumed: Option<f64>,
     seconds: f64,
     threads: usize,
 }
@@ -754,7 +793,6 @@ fn prove_unit(
     );
     let ckpt = out.join(format!("unit-{unit}.ckpt"));
     let above = settings.above;
-    let cpu0 = process_cpu_seconds();
     let run = run_proof(
         Some(&ckpt),
         &header,
@@ -764,7 +802,6 @@ fn prove_unit(
         a.json,
         &|skip, done, stop| prover.prove_groups(above, threads, &groups, skip, done, stop),
     )?;
-    let cpu = cpu_since(cpu0);
     let result = UnitResult {
         format: UNIT_FORMAT.into(),
         settings,
@@ -784,7 +821,11 @@ fn prove_unit(
         tree_nodes: run.stats.tree_nodes,
         boards_scored: run.stats.boards_scored,
         classes_resumed: run.resumed as u64,
-        cpu_seconds: cpu,
+        cpu_seconds: match run.resumed_cpu {
+            Some(earlier) => run.cpu.map(|c| c + earlier),
+            None => run.cpu,
+        },
+        cpu_seconds_resumed: run.resumed_cpu,
         seconds: run.elapsed.as_secs_f64(),
         threads,
     };
@@ -949,18 +990,19 @@ const RESAMPLES: usize = 10_000;
 /// units times the sample's mean; the 95% interval is the bootstrap's
 /// (percentiles of the mean over resamples with replacement, from a fixed
 /// seed), since a unit's cost is heavy-tailed and a normal interval would
-/// understate the upper side. Units resumed from a checkpoint are left out:
-/// their CPU is only that of the part they redid.
+/// understate the upper side. A unit resumed from a checkpoint that did not
+/// record its earlier runs' CPU is left out: its CPU would be only that of
+/// its last run.
 fn estimate_units(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
     let (results, settings) = read_units(dir, "--estimate")?;
     let mut cpu: Vec<f64> = results
         .iter()
-        .filter(|(_, r)| r.classes_resumed == 0)
+        .filter(|(_, r)| r.classes_resumed == 0 || r.cpu_seconds_resumed.is_some())
         .filter_map(|(_, r)| r.cpu_seconds)
         .collect();
     if cpu.len() < 2 {
         bail!(
-            "--estimate {}: {} unit(s) with their whole CPU time; an estimate needs at least 2 (units resumed from a checkpoint do not count)",
+            "--estimate {}: {} unit(s) with their whole CPU time; an estimate needs at least 2 (units resumed from a checkpoint without the CPU of their earlier runs do not count)",
             dir.display(),
             cpu.len()
         );
