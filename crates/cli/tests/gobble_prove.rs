@@ -642,6 +642,60 @@ fn an_estimate_is_the_units_times_the_sample_mean() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `--units N --draw S --seed X` draws S distinct units of 0..N, the same
+/// for the same seed, spread over the whole range rather than in clusters
+/// (units near in number are dealt alike groups); bad counts are refused
+/// in one line.
+#[test]
+fn a_drawn_sample_of_units_is_spread_and_repeatable() {
+    let draw = |args: &[&str]| {
+        let mut all = vec!["gobble", "prove"];
+        all.extend_from_slice(args);
+        parlor_env(&all, &[])
+    };
+    let units = |seed: &str| -> Vec<u64> {
+        let (code, out, err) = draw(&["--units", "1000000", "--draw", "200", "--seed", seed]);
+        assert_eq!(code, 0, "{err}");
+        out.lines().map(|l| l.parse().unwrap()).collect()
+    };
+    let a = units("46");
+    assert_eq!(a.len(), 200);
+    assert!(a.iter().all(|&k| k < 1_000_000));
+    let mut sorted = a.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), 200, "a unit drawn twice");
+    assert_eq!(units("46"), a, "the same seed draws the same units");
+    assert_ne!(units("47"), a);
+    // Spread: every tenth of the range holds some units (a uniform draw
+    // leaves one empty with probability about 1e-8), and no two units in a
+    // row are closer than 10 more often than chance allows (200 units of a
+    // million: about 0.4 such pairs expected).
+    for tenth in 0..10u64 {
+        let n = a.iter().filter(|&&k| k / 100_000 == tenth).count();
+        assert!(n > 0, "no unit in tenth {tenth}: {sorted:?}");
+    }
+    let close = sorted.windows(2).filter(|w| w[1] - w[0] < 10).count();
+    assert!(close <= 5, "{close} close pairs: {sorted:?}");
+    for bad in [
+        &["--units", "10", "--draw", "11"][..],
+        &["--units", "10", "--draw", "0"],
+        &["--units", "0", "--draw", "1"],
+        &["--units", "2000000", "--draw", "1"],
+    ] {
+        let (code, _, err) = draw(bad);
+        assert_ne!(code, 0, "{bad:?}");
+        assert!(
+            err.trim().lines().count() == 1 && !err.contains("panicked"),
+            "{err}"
+        );
+    }
+    // A unit to run still needs its results folder, refused before work.
+    let (code, _, err) = draw(&["--size", "3", "--units", "4", "--unit", "1"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--out"), "{err}");
+}
+
 /// `--merge DIR`: (exit code, the merged JSON or null, standard error).
 fn merge(dir: &Path) -> (i32, serde_json::Value, String) {
     let (code, out, err) = parlor_env(

@@ -8,7 +8,7 @@ use super::*;
 #[derive(clap::Args)]
 pub(super) struct ProveArgs {
     /// Board size: N or WxH (at most 4^16 top-level classes).
-    #[arg(long, value_parser = parse_size, required_unless_present_any = ["merge", "estimate"])]
+    #[arg(long, value_parser = parse_size, required_unless_present_any = ["merge", "estimate", "draw"])]
     size: Option<Size>,
     /// Scoring: gobble or boggle.
     #[arg(long, default_value = "gobble", value_parser = parse_scoring)]
@@ -67,7 +67,7 @@ pub(super) struct ProveArgs {
     /// Split the proof into N work units (for a cluster: a Slurm job array
     /// or a Kubernetes Indexed Job) and run one of them, `--unit`; every run
     /// with the same settings deals the classes alike. Needs --out.
-    #[arg(long, value_name = "N", requires = "out", conflicts_with_all = ["classes", "checkpoint", "sample"])]
+    #[arg(long, value_name = "N", conflicts_with_all = ["classes", "checkpoint", "sample"])]
     units: Option<u64>,
     /// The work unit to run, 0 to N-1 (default: $SLURM_ARRAY_TASK_ID, else
     /// $JOB_COMPLETION_INDEX).
@@ -86,6 +86,14 @@ pub(super) struct ProveArgs {
     /// 95% interval, and the cores that would finish it in a week.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["units", "classes", "checkpoint", "sample", "merge"])]
     estimate: Option<std::path::PathBuf>,
+    /// Instead of running a unit, print S of the `--units N` unit numbers
+    /// drawn at random (uniformly, each at most once, from `--seed`), one a
+    /// line: the sample `--estimate` needs (`scripts/gobble-estimate`).
+    #[arg(long, value_name = "S", requires = "units", conflicts_with_all = ["unit", "out"])]
+    draw: Option<u64>,
+    /// The seed of `--draw`: the same seed draws the same units.
+    #[arg(long, default_value_t = 46, requires = "draw")]
+    seed: u64,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -228,6 +236,12 @@ pub(super) fn prove(a: ProveArgs) -> Result<ExitCode> {
     }
     if let Some(dir) = &a.estimate {
         return estimate_units(dir, a.json);
+    }
+    if let (Some(units), Some(draw)) = (a.units, a.draw) {
+        return draw_units(units, draw, a.seed);
+    }
+    if a.units.is_some() && a.out.is_none() {
+        bail!("--units needs --out DIR, the folder of the units' results and checkpoints");
     }
     let size = a.size.context("--size is required")?;
     // A unit's number is checked before any work: a job array's task with a
@@ -980,6 +994,29 @@ fn read_units(
         }
     }
     Ok((results, settings))
+}
+
+/// `prove --units N --draw S --seed X`: S distinct unit numbers of 0..N,
+/// drawn uniformly from a seeded generator, one a line. A sample for
+/// `--estimate` must be drawn so: units near in number are dealt alike
+/// groups, so a sample that clusters (as `shuf` does from a repeating
+/// `--random-source`) measures a few kinds of unit many times.
+fn draw_units(units: u64, draw: u64, seed: u64) -> Result<ExitCode> {
+    if units == 0 || units > MAX_UNITS {
+        bail!("--units {units}: a proof is split into 1 to {MAX_UNITS} units");
+    }
+    if draw == 0 || draw > units {
+        bail!("--draw {draw}: draw 1 to {units} of the --units {units}");
+    }
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let picked = rand::seq::index::sample(&mut rng, units as usize, draw as usize);
+    let mut o = String::new();
+    for k in picked.iter() {
+        outln!(o, "{k}");
+    }
+    emit(&o)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// How many times `--estimate` resamples the units' CPU for its interval.
