@@ -679,13 +679,19 @@ const MAX_UNITS: u64 = 1_000_000;
 /// 200 units lists about 84,000 groups: well under a megabyte).
 const MAX_UNIT_FILE: u64 = 64 << 20;
 
+/// `--units N` within the number of units a proof is split into.
+fn check_units(units: u64) -> Result<()> {
+    if units == 0 || units > MAX_UNITS {
+        bail!("--units {units}: a proof is split into 1 to {MAX_UNITS} units");
+    }
+    Ok(())
+}
+
 /// The unit a `--units N` run does: `--unit K`, else the index a Slurm job
 /// array (`SLURM_ARRAY_TASK_ID`) or a Kubernetes Indexed Job
 /// (`JOB_COMPLETION_INDEX`) gives each of its tasks.
 fn unit_number(units: u64, given: Option<u64>) -> Result<u64> {
-    if units == 0 || units > MAX_UNITS {
-        bail!("--units {units}: a proof is split into 1 to {MAX_UNITS} units");
-    }
+    check_units(units)?;
     let (k, from) = match given {
         Some(k) => (k, "--unit".to_string()),
         None => {
@@ -835,10 +841,7 @@ fn prove_unit(
         tree_nodes: run.stats.tree_nodes,
         boards_scored: run.stats.boards_scored,
         classes_resumed: run.resumed as u64,
-        cpu_seconds: match run.resumed_cpu {
-            Some(earlier) => run.cpu.map(|c| c + earlier),
-            None => run.cpu,
-        },
+        cpu_seconds: run.cpu.map(|c| c + run.resumed_cpu.unwrap_or(0.0)),
         cpu_seconds_resumed: run.resumed_cpu,
         seconds: run.elapsed.as_secs_f64(),
         threads,
@@ -1002,9 +1005,7 @@ fn read_units(
 /// groups, so a sample that clusters (as `shuf` does from a repeating
 /// `--random-source`) measures a few kinds of unit many times.
 fn draw_units(units: u64, draw: u64, seed: u64) -> Result<ExitCode> {
-    if units == 0 || units > MAX_UNITS {
-        bail!("--units {units}: a proof is split into 1 to {MAX_UNITS} units");
-    }
+    check_units(units)?;
     if draw == 0 || draw > units {
         bail!("--draw {draw}: draw 1 to {units} of the --units {units}");
     }
