@@ -628,24 +628,28 @@ impl<'a> Search<'a> {
         let mut kids: Vec<Kid> = Vec::with_capacity(list.len() + k as usize);
         let mut fresh = fresh.into_iter();
         for (i, lands) in list.iter().enumerate() {
+            let a = match fresh.next() {
+                Some(a) => a,
+                None => self.assess(lands, k),
+            };
+            if a.lost() {
+                return Err(());
+            }
             let Assessed {
                 heap: x,
                 open,
                 open_entry,
-            } = match fresh.next() {
-                Some(a) => a,
-                None => self.assess(lands, k),
-            };
+            } = a;
             let kid = match open.len() {
-                0 if x == 0 => return Err(()),
+                // Known won for the opponent.
                 0 => continue,
                 1 => {
-                    // One land left: its entry, read above, settles it or
-                    // the proof-number table guides it.
+                    // One land left: its entry, read above, settles it (won
+                    // for the opponent; lost is ruled out above) or the
+                    // proof-number table guides it.
                     let mut kid = Kid::one(lands[open[0]].clone(), x);
                     match open_entry.outcome(x) {
-                        Some(true) => continue,
-                        Some(false) => return Err(()),
+                        Some(_) => continue,
                         None => {
                             (kid.pn, kid.dn) =
                                 self.t.pn_get(&lands[open[0]], x).unwrap_or_else(|| {
