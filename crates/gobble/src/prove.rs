@@ -216,13 +216,33 @@ pub struct Prover<'t> {
     fast: Option<FastInstructions>,
 }
 
+/// `v`'s allocation, emptied, as a vector of `B`; a new, empty one where
+/// the two cannot share it (another alignment, or not a whole number of
+/// `B`s).
+///
 /// A tree's buffers are most of a proof's memory, and a large tree's
 /// phases need different ones: its word paths (and the sort's room for
-/// them) only until it is built, its lanes only after. Buffers holding more
-/// records than this are given back when their phase ends, so that one
-/// phase's never sit beside the other's; smaller ones are kept for the next
-/// tree, saving the allocation.
-const KEEP_RECORDS: usize = 1 << 20;
+/// them) only until it is built, its lanes only after. So one allocation
+/// serves both, handed from phase to phase and never given back: a buffer
+/// given back to the system is cleared page by page by the kernel when it
+/// is taken again, which cost a capped 3x4 proof a twentieth more CPU.
+fn recast<A: Copy, B: Copy>(mut v: Vec<A>) -> Vec<B> {
+    let bytes = v.capacity() * size_of::<A>();
+    if bytes == 0 || align_of::<A>() != align_of::<B>() || !bytes.is_multiple_of(size_of::<B>()) {
+        return Vec::new();
+    }
+    v.clear();
+    let mut v = std::mem::ManuallyDrop::new(v);
+    // SAFETY: the pointer was allocated by the global allocator for
+    // `bytes` bytes at `A`'s alignment, which is `B`'s; `bytes` is a whole
+    // number of `B`s; the length is 0, so nothing is read as a `B`.
+    unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<B>(), 0, bytes / size_of::<B>()) }
+}
+
+// The types a tree's allocation is handed between (see [`recast`]) share
+// one alignment, so the hand-over never falls back to a new allocation.
+const _: () = assert!(align_of::<ShortPath>() == align_of::<LaneRow>());
+const _: () = assert!(align_of::<WordPath>() == align_of::<LaneRow>());
 
 /// A class's word paths by the letters they take at split positions 0 and
 /// 1 (31 where they do not pass): what a split of a class too large for
@@ -385,6 +405,7 @@ pub const MAX_PROVE_CELLS: usize = 25;
 
 /// One word path through a class, wide enough for any board.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(align(16))]
 struct WordPath {
     /// Five bits per split position, position 0 highest: the letter the
     /// path takes there, or 31 where it does not pass. Sorting by it puts
@@ -403,6 +424,7 @@ struct WordPath {
 /// since building a 3x4 tree writes, sorts (eight passes over the records)
 /// and reads millions of them.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(align(16))]
 struct ShortPath {
     /// As [`WordPath::key`]: 12 cells take 60 bits.
     key: u64,
@@ -541,13 +563,6 @@ impl Path for ShortPath {
     }
 }
 
-/// A tree build's word paths and the radix sort's room for them.
-#[derive(Default)]
-struct Paths<P> {
-    paths: Vec<P>,
-    scratch: Vec<P>,
-}
-
 /// A sum node: points certain once the choices above it are made, plus the
 /// choices below, contiguous in [`Tree::choices`]. A sum node with no
 /// choice below is a leaf, kept as its points alone (see [`ChoiceNode`]).
@@ -596,10 +611,11 @@ enum Child {
 /// forced class's bound comes from the same tree with no walk of the trie.
 #[derive(Default)]
 pub struct Tree {
-    /// The word paths of boards up to [`SHORT_PATH_CELLS`] cells.
-    short: Paths<ShortPath>,
+    /// The word paths of boards up to [`SHORT_PATH_CELLS`] cells, and the
+    /// radix sort's room for them (see [`sort_and_merge`]).
+    short: Vec<ShortPath>,
     /// Those of larger boards.
-    wide: Paths<WordPath>,
+    wide: Vec<WordPath>,
     /// The sum nodes that have choices below them; the first is the root.
     sums: Vec<SumNode>,
     choices: Vec<ChoiceNode>,
@@ -609,7 +625,8 @@ pub struct Tree {
     /// [`Prover::fill_lanes`]). A choice node's bound (the best of its
     /// letters') is read only while filling these, so it is not kept; nor
     /// is a leaf's, which is its points in the lanes that allow its letter.
-    sum_lanes: Vec<Lanes>,
+    /// Built in the allocation the word paths were (see [`recast`]).
+    sum_lanes: Vec<LaneRow>,
     /// Per split position and letter, the lanes whose class allows it.
     allow: Vec<u16>,
     /// The same as a lane-wise select: all ones in those lanes.
@@ -725,6 +742,12 @@ pub const LANES: usize = 16;
 /// then read as "at least that": a proof compares them with its target
 /// capped to `u16::MAX`, so a saturated bound never prunes.
 type Lanes = [u16; LANES];
+
+/// A sum node's [`Lanes`], aligned as word paths are, so that one
+/// allocation holds a tree's paths and then its lanes (see [`recast`]).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct LaneRow(Lanes);
 
 #[inline(always)]
 fn add(a: &mut Lanes, b: &Lanes) {
@@ -911,7 +934,7 @@ macro_rules! hot {
         /// call stack only while its parent's are summed. The tree's nodes were
         /// laid out in this order, so the walk reads its arrays front to back.
         $(#[$attr])*
-        fn $fill_sum(at: usize, tree: &Tree, sum_lanes: &mut [Lanes]) -> Lanes {
+        fn $fill_sum(at: usize, tree: &Tree, sum_lanes: &mut [LaneRow]) -> Lanes {
             let s = tree.sums[at];
             let mut total = [points_lane(s.points); LANES];
             for choice in &tree.choices[s.first as usize..(s.first + s.len) as usize] {
@@ -924,7 +947,7 @@ macro_rules! hot {
                         Child::Inner(child) => {
                             let lanes = $fill_sum(child as usize, tree, sum_lanes);
                             let b = tree.allowed(pos, l, lanes);
-                            sum_lanes[child as usize] = b;
+                            sum_lanes[child as usize] = LaneRow(b);
                             b
                         }
                     };
@@ -1146,7 +1169,7 @@ fn fill_sum(
     fast: Option<FastInstructions>,
     at: usize,
     tree: &Tree,
-    sum_lanes: &mut [Lanes],
+    sum_lanes: &mut [LaneRow],
 ) -> Lanes {
     #[cfg(target_arch = "x86_64")]
     if fast.is_some() {
@@ -1420,7 +1443,6 @@ impl<'t> Prover<'t> {
         most: usize,
         skip: Option<Shared>,
         paths: &mut Vec<P>,
-        scratch: &mut Vec<P>,
     ) -> Result<(), Box<Over>> {
         paths.clear();
         let n = masks.len();
@@ -1457,7 +1479,7 @@ impl<'t> Prover<'t> {
         if sink.over_cap {
             return Err(sink.over);
         }
-        sort_and_merge(sink.paths, scratch, n);
+        sort_and_merge(sink.paths, n);
         Ok(())
     }
 
@@ -1496,26 +1518,27 @@ impl<'t> Prover<'t> {
         masks: &[u32],
         most: usize,
         piece: Piece,
-        paths: &mut Paths<P>,
+        paths: &mut Vec<P>,
         tree: &mut Tree,
     ) -> Result<u32, Box<Over>> {
-        if tree.sum_lanes.len() > KEEP_RECORDS {
-            tree.sum_lanes = Vec::new();
+        // The last tree's lanes are done with: their allocation takes the
+        // paths, unless the paths are still needed (a shared piece is
+        // built from those its class's walk kept).
+        let lanes = std::mem::take(&mut tree.sum_lanes);
+        if !matches!(piece, Piece::Shared(_))
+            && lanes.capacity() * size_of::<LaneRow>() > paths.capacity() * size_of::<P>()
+        {
+            *paths = recast(lanes);
         }
         let n = masks.len();
         match piece {
-            Piece::Whole => {
-                self.collect(masks, most, None, &mut paths.paths, &mut paths.scratch)?
-            }
-            Piece::Part(shared) => {
-                let skip = Some(shared);
-                self.collect(masks, most, skip, &mut paths.paths, &mut paths.scratch)?
-            }
+            Piece::Whole => self.collect(masks, most, None, paths)?,
+            Piece::Part(shared) => self.collect(masks, most, Some(shared), paths)?,
             // The paths are those the last walk kept (the wider set when
             // it could).
             Piece::Shared(shared) => {
-                retain_shared(&mut paths.paths, shared, split_shifts(n));
-                sort_and_merge(&mut paths.paths, &mut paths.scratch, n)
+                retain_shared(paths, shared, split_shifts(n));
+                sort_and_merge(paths, n)
             }
         }
         let at = if let Piece::Part(_) = piece {
@@ -1533,15 +1556,13 @@ impl<'t> Prover<'t> {
             0
         };
         tree.sums.push(SumNode::default());
-        let b = build_sum(self.fast, &paths.paths, 0, n, at, tree);
+        let b = build_sum(self.fast, paths, 0, n, at, tree);
         tree.shared_len = match piece {
             Piece::Whole => [0; 3],
             Piece::Shared(_) => [tree.sums.len(), tree.choices.len(), tree.leaves.len()],
             Piece::Part(_) => tree.shared_len,
         };
-        if paths.paths.len() > KEEP_RECORDS {
-            paths.paths = Vec::new();
-        }
+        tree.sum_lanes = recast(std::mem::take(paths));
         Ok(b)
     }
 
@@ -1579,11 +1600,11 @@ impl<'t> Prover<'t> {
             .extend(tree.allow.iter().map(|&m| lane_select(m)));
         let mut sum_lanes = std::mem::take(&mut tree.sum_lanes);
         sum_lanes.clear();
-        sum_lanes.resize(tree.sums.len(), [0; LANES]);
+        sum_lanes.resize(tree.sums.len(), LaneRow::default());
         let mut bound = [0; LANES];
         for r in tree.roots() {
             let lanes = fill_sum(self.fast, r, tree, &mut sum_lanes);
-            sum_lanes[r] = lanes;
+            sum_lanes[r] = LaneRow(lanes);
             add(&mut bound, &lanes);
         }
         tree.sum_lanes = sum_lanes;
@@ -2193,7 +2214,10 @@ fn letter_bounds(tree: &Tree, stack: &[Waiting], pos: usize) -> [Lanes; 26] {
             prefetch_lanes(tree, ahead);
         }
         for (k, l) in letters(c.inner()).enumerate() {
-            add(&mut per[l as usize], &tree.sum_lanes[c.first as usize + k]);
+            add(
+                &mut per[l as usize],
+                &tree.sum_lanes[c.first as usize + k].0,
+            );
         }
         for (k, l) in letters(c.leaves).enumerate() {
             let points = tree.leaves[c.first_leaf as usize + k];
@@ -2247,7 +2271,11 @@ fn prefetch<T>(items: &[T], i: usize) {
 /// short runs of equal keys sorted by word: building the tree of a 3x4
 /// class sorts millions of paths, and a comparison sort of them took 13%
 /// of the proof. Larger boards compare.
-fn sort_paths<P: Path>(paths: &mut Vec<P>, scratch: &mut Vec<P>, bits: u32) {
+///
+/// The radix sort's room for the records is the back of `paths` itself,
+/// which grows to twice their number: one allocation holds them and their
+/// copy (see [`recast`]).
+fn sort_paths<P: Path>(paths: &mut Vec<P>, bits: u32) {
     const MAX_PASSES: usize = 8;
     let passes = bits.div_ceil(8) as usize;
     if passes > MAX_PASSES {
@@ -2262,12 +2290,15 @@ fn sort_paths<P: Path>(paths: &mut Vec<P>, scratch: &mut Vec<P>, bits: u32) {
             c[(k >> (8 * d)) as usize & 255] += 1;
         }
     }
-    if scratch.len() < n {
-        scratch.resize(n, P::default());
+    // A byte every key shares moves nothing.
+    let shared = |c: &[u32; 256]| c.iter().any(|&x| x as usize == n);
+    if !counts[..passes].iter().all(shared) {
+        paths.resize(2 * n, P::default());
     }
+    let (front, back) = paths.split_at_mut(n);
     let mut swapped = false;
     for (d, c) in counts[..passes].iter().enumerate() {
-        if c.iter().any(|&x| x as usize == n) {
+        if shared(c) {
             continue;
         }
         let mut at = [0u32; 256];
@@ -2277,9 +2308,9 @@ fn sort_paths<P: Path>(paths: &mut Vec<P>, scratch: &mut Vec<P>, bits: u32) {
             sum += x;
         }
         let (src, dst) = if swapped {
-            (&scratch[..n], &mut paths[..n])
+            (&*back, &mut *front)
         } else {
-            (&paths[..n], &mut scratch[..n])
+            (&*front, &mut *back)
         };
         for p in src {
             let b = (p.low() >> (8 * d)) as usize & 255;
@@ -2289,9 +2320,9 @@ fn sort_paths<P: Path>(paths: &mut Vec<P>, scratch: &mut Vec<P>, bits: u32) {
         swapped = !swapped;
     }
     if swapped {
-        std::mem::swap(paths, scratch);
-        paths.truncate(n);
+        front.copy_from_slice(back);
     }
+    paths.truncate(n);
     let mut s = 0;
     while s < n {
         let key = paths[s].low();
@@ -2333,12 +2364,9 @@ fn dedup_paths<P: Path>(paths: &mut Vec<P>) {
 }
 
 /// Sorts word paths of a class of `n` cells and merges those of one key
-/// (see [`sort_paths`], [`dedup_paths`]), giving back a large sort's room.
-fn sort_and_merge<P: Path>(paths: &mut Vec<P>, scratch: &mut Vec<P>, n: usize) {
-    sort_paths(paths, scratch, 5 * n as u32);
-    if scratch.len() > KEEP_RECORDS {
-        *scratch = Vec::new();
-    }
+/// (see [`sort_paths`], [`dedup_paths`]).
+fn sort_and_merge<P: Path>(paths: &mut Vec<P>, n: usize) {
+    sort_paths(paths, 5 * n as u32);
     dedup_paths(paths);
 }
 
@@ -2874,7 +2902,7 @@ mod tests {
                         // Each choice at its own best letter.
                         let lane = |w: &Waiting, l: u8| match w.child(l) {
                             Child::Leaf(i) => tree.leaf_lanes(pos, l, tree.leaves[i as usize])[0],
-                            Child::Inner(s) => tree.sum_lanes[s as usize][0],
+                            Child::Inner(s) => tree.sum_lanes[s as usize].0[0],
                         };
                         loose += stack
                             .iter()
@@ -3024,7 +3052,7 @@ mod tests {
                     }
                     let over = p.build(&coarse, most, &mut tree).unwrap_err();
                     assert_eq!(over.kept, kept, "{w}x{h} group {g}, {most} paths");
-                    assert_eq!(tree.short.paths.len() as u64, len, "the walk kept them");
+                    assert_eq!(tree.short.len() as u64, len, "the walk kept them");
                 }
                 for (kind, part1s) in [
                     (Shared::MissFirst, vec![coarse[c1]]),
@@ -3112,6 +3140,29 @@ mod tests {
         }
     }
 
+    /// A tree's one allocation passes from word paths to lanes and back
+    /// whole, in place; what cannot share it starts a new one.
+    #[test]
+    fn recast_hands_one_allocation_between_phases() {
+        let mut paths: Vec<ShortPath> = Vec::with_capacity(1000);
+        paths.push(ShortPath::default());
+        let at = paths.as_ptr() as usize;
+        let lanes: Vec<LaneRow> = recast(paths);
+        assert_eq!(
+            (lanes.as_ptr() as usize, lanes.len(), lanes.capacity()),
+            (at, 0, 500)
+        );
+        let wide: Vec<WordPath> = recast(lanes);
+        assert_eq!((wide.as_ptr() as usize, wide.capacity()), (at, 500));
+        let short: Vec<ShortPath> = recast(wide);
+        assert_eq!((short.as_ptr() as usize, short.capacity()), (at, 1000));
+        // An odd number of short paths is no whole number of lanes.
+        let odd: Vec<ShortPath> = Vec::with_capacity(7);
+        assert_eq!(odd.capacity(), 7);
+        assert_eq!(recast::<_, LaneRow>(odd).capacity(), 0);
+        assert_eq!(recast::<ShortPath, LaneRow>(Vec::new()).capacity(), 0);
+    }
+
     /// The radix sort orders paths as the comparison sort does (by key,
     /// then word), with few distinct bytes, shared bytes and many equal keys.
     #[test]
@@ -3123,7 +3174,6 @@ mod tests {
             x ^= x << 17;
             x
         };
-        let mut scratch = Vec::new();
         for (len, bits, spread) in [
             (0, 60, 60),
             (1, 60, 60),
@@ -3142,7 +3192,7 @@ mod tests {
                 .collect();
             let mut want = paths.clone();
             want.sort_by_key(|p| (p.key, p.word));
-            sort_paths(&mut paths, &mut scratch, bits);
+            sort_paths(&mut paths, bits);
             assert_eq!(paths.len(), want.len());
             assert!(
                 paths
@@ -3158,7 +3208,7 @@ mod tests {
                     .rev()
                     .map(|p| ShortPath::new(p.key as u64, 0, p.word, 1))
                     .collect();
-                sort_paths(&mut short, &mut Vec::new(), bits);
+                sort_paths(&mut short, bits);
                 assert!(
                     short
                         .iter()
@@ -3203,7 +3253,7 @@ mod tests {
                 assert_eq!(sums(&a), sums(&b), "{size} {masks:?}");
                 assert_eq!(choices(&a), choices(&b), "{size} {masks:?}");
                 assert_eq!(a.leaves, b.leaves, "{size} {masks:?}");
-                assert_eq!(a.short.paths.len(), b.wide.paths.len());
+                assert_eq!(a.short.len(), b.wide.len());
             }
         }
     }
