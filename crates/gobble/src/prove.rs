@@ -421,7 +421,7 @@ struct WordPath {
 
 /// One word path through a class of at most [`SHORT_PATH_CELLS`] cells:
 /// the same fields as [`WordPath`] in half the bytes (16 instead of 32),
-/// since building a 3x4 tree writes, sorts (eight passes over the records)
+/// since building a 3x4 tree writes, sorts (six passes over the records)
 /// and reads millions of them.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(align(16))]
@@ -3172,7 +3172,7 @@ mod tests {
     }
 
     /// The radix sort orders paths as the comparison sort does (by key,
-    /// then word), with few distinct bytes, shared bytes and many equal keys.
+    /// then word), with few distinct digits, shared digits and many equal keys.
     #[test]
     fn radix_sort_orders_paths_by_key_then_word() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
