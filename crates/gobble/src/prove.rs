@@ -253,7 +253,10 @@ type Counts = [[u64; 32]; 32];
 /// `paths`, and when there are more, all of them counted, in `over`. A walk
 /// that outgrows `most` keeps in `paths` only the paths a split of the
 /// class would share (see [`Shared`]), while they fit: the widest such set
-/// that does. A walk for one part of a split leaves the shared ones out.
+/// that does. Beside them it keeps every path through some of the first
+/// split cell's letters ([`Over::first`]), as many as fit, so that one part
+/// of the split needs no walk of its own. A walk for one part of a split
+/// leaves the shared ones out.
 struct Sink<'a, P> {
     paths: &'a mut Vec<P>,
     most: usize,
@@ -267,11 +270,28 @@ struct Sink<'a, P> {
 }
 
 /// A walk that found more word paths than one tree may hold: their
-/// [`Counts`], and which shared ones it kept.
+/// [`Counts`], and which ones it kept.
 #[derive(Debug)]
 struct Over {
     counts: Counts,
+    /// The shared paths kept.
     kept: Shared,
+    /// The letters of split position 0 whose paths were all kept too
+    /// (none unless `kept` is [`Shared::MissFirst`]).
+    first: u32,
+}
+
+impl Over {
+    /// Whether a path with letters `a` and `b` at split positions 0 and 1
+    /// was kept.
+    fn keeps(&self, a: usize, b: usize) -> bool {
+        self.kept.holds(a, b) || self.first >> a & 1 != 0
+    }
+
+    /// How many paths pass letter `a` at split position 0.
+    fn through(&self, a: usize) -> u64 {
+        self.counts[a].iter().sum()
+    }
 }
 
 /// The word paths of a class that every part of its split has (see
@@ -329,10 +349,36 @@ fn retain_shared<P: Path>(paths: &mut Vec<P>, kept: Shared, shifts: [usize; 2]) 
 }
 
 impl<P: Path> Sink<'_, P> {
-    /// Keeps in `paths` only those of the shared set `kept`.
-    fn keep_only(&mut self, kept: Shared) {
-        self.over.kept = kept;
-        retain_shared(self.paths, kept, self.shifts);
+    /// Keeps in `paths` only those [`Over::keeps`] says.
+    fn retain_kept(&mut self) {
+        let (over, shifts) = (&self.over, self.shifts);
+        self.paths.retain(|p| {
+            let (a, b) = split_letters(p, shifts);
+            over.keeps(a, b)
+        });
+    }
+
+    /// Makes room by keeping fewer paths: those of the letter of split
+    /// position 0 with the fewest paths so far are let go (so the kept
+    /// letters hold as many paths as they can), and once none is left,
+    /// the narrower shared set, or none.
+    fn keep_fewer(&mut self) {
+        let over = &mut self.over;
+        let fewest = letters(over.first)
+            .map(|l| (over.through(l as usize), l))
+            .filter(|&(c, _)| c > 0)
+            .min();
+        match fewest {
+            Some((_, l)) => over.first &= !(1 << l),
+            None => {
+                over.first = 0;
+                over.kept = match over.kept {
+                    Shared::MissFirst => Shared::MissBoth,
+                    _ => Shared::Lost,
+                };
+            }
+        }
+        self.retain_kept();
     }
 
     /// Takes one word path the walk found: inlined into the walk for the
@@ -364,20 +410,19 @@ impl<P: Path> Sink<'_, P> {
                 let (a, b) = split_letters(q, self.shifts);
                 self.over.counts[a][b] += 1;
             }
-            self.keep_only(self.over.kept);
+            if self.skip.is_some() {
+                self.retain_kept();
+            }
         }
         self.over.counts[a][b] += 1;
-        // Past `most` a set cannot make a piece of a tree: then the
-        // narrower one is kept, or none.
-        while self.over.kept.holds(a, b) {
+        // Past `most` the kept paths cannot make a piece of a tree: then
+        // fewer are kept, or none.
+        while self.over.keeps(a, b) {
             if self.paths.len() < self.most {
                 self.paths.push(p);
                 break;
             }
-            self.keep_only(match self.over.kept {
-                Shared::MissFirst => Shared::MissBoth,
-                _ => Shared::Lost,
-            });
+            self.keep_fewer();
         }
     }
 }
@@ -393,6 +438,10 @@ enum Piece {
     /// The paths of one part that are not shared, beside the shared piece
     /// already built.
     Part(Shared),
+    /// The shared piece ([`Shared::MissFirst`]) and beside it the part of
+    /// the letters of [`Over::first`], both from the paths the walk that
+    /// found the class too large kept: that part's tree, with no walk.
+    Kept,
 }
 
 /// The most word paths one tree is built from unless told otherwise (see
@@ -1453,6 +1502,12 @@ impl<'t> Prover<'t> {
             over: Box::new(Over {
                 counts: [[0; 32]; 32],
                 kept: Shared::MissFirst,
+                // A part's walk keeps no letters: it is not split by plan.
+                first: if skip.is_none() {
+                    masks[self.order[0]]
+                } else {
+                    0
+                },
             }),
             over_cap: false,
             skip,
@@ -1525,12 +1580,15 @@ impl<'t> Prover<'t> {
         // paths, unless the paths are still needed (a shared piece is
         // built from those its class's walk kept).
         let lanes = std::mem::take(&mut tree.sum_lanes);
-        if !matches!(piece, Piece::Shared(_))
+        if !matches!(piece, Piece::Shared(_) | Piece::Kept)
             && lanes.capacity() * size_of::<LaneRow>() > paths.capacity() * size_of::<P>()
         {
             *paths = recast(lanes);
         }
         let n = masks.len();
+        // Where the part's own paths end and the shared ones begin, for
+        // the kept piece.
+        let mut own = 0;
         match piece {
             Piece::Whole => self.collect(masks, most, None, paths)?,
             Piece::Part(shared) => self.collect(masks, most, Some(shared), paths)?,
@@ -1540,8 +1598,26 @@ impl<'t> Prover<'t> {
                 retain_shared(paths, shared, split_shifts(n));
                 sort_and_merge(paths, n)
             }
+            // Position 0 is a key's highest digit and a path that misses it
+            // holds the greatest letter field there: sorted, the kept
+            // letters' paths come first, then the shared ones.
+            Piece::Kept => {
+                let shift = split_shifts(n)[0];
+                debug_assert!(paths.iter().all(|p| {
+                    let a = p.letter(shift) as usize;
+                    a == NOT_PASSED || masks[self.order[0]] >> a & 1 != 0
+                }));
+                sort_and_merge(paths, n);
+                own = paths.partition_point(|p| p.letter(shift) as usize != NOT_PASSED);
+                tree.sums.clear();
+                tree.choices.clear();
+                tree.leaves.clear();
+                tree.sums.push(SumNode::default());
+                build_sum(self.fast, &paths[own..], 0, n, 0, tree);
+                tree.shared_len = [tree.sums.len(), tree.choices.len(), tree.leaves.len()];
+            }
         }
-        let at = if let Piece::Part(_) = piece {
+        let at = if let Piece::Part(_) | Piece::Kept = piece {
             let [sums, choices, leaves] = tree.shared_len;
             tree.sums.truncate(sums);
             tree.choices.truncate(choices);
@@ -1556,11 +1632,14 @@ impl<'t> Prover<'t> {
             0
         };
         tree.sums.push(SumNode::default());
-        let b = build_sum(self.fast, paths, 0, n, at, tree);
+        let b = match piece {
+            Piece::Kept => build_sum(self.fast, &paths[..own], 0, n, at, tree),
+            _ => build_sum(self.fast, paths, 0, n, at, tree),
+        };
         tree.shared_len = match piece {
             Piece::Whole => [0; 3],
             Piece::Shared(_) => [tree.sums.len(), tree.choices.len(), tree.leaves.len()],
-            Piece::Part(_) => tree.shared_len,
+            Piece::Part(_) | Piece::Kept => tree.shared_len,
         };
         tree.sum_lanes = recast(std::mem::take(paths));
         Ok(b)
@@ -1740,9 +1819,17 @@ impl<'t> Prover<'t> {
     /// part then walks for, sorts and builds only its own paths beside it.
     /// The two pieces make exactly the part's own tree: a part's own path
     /// makes its first choice at a split cell and a shared one later, so
-    /// no node below the root holds both. A part still too large (a single letter on both cells) is
-    /// halved further by [`Prover::break_split`], after the others. `false`
-    /// if stopped before the end.
+    /// no node below the root holds both.
+    ///
+    /// The walk also kept every path through some letters of position 0
+    /// ([`Over::first`]): when the other letters pack into parts that fit,
+    /// those letters are one more part, built from what the walk kept with
+    /// the shared piece ([`Piece::Kept`]) and forced first, and only the
+    /// others walk again.
+    ///
+    /// A part still too large (a single letter on both cells) is halved
+    /// further by [`Prover::break_split`], after the others. `false` if
+    /// stopped before the end.
     fn break_planned(&self, masks: &mut [u32], over: &Over, group: &mut Group) -> bool {
         if masks.len() < 2 {
             return self.force_part(masks, group);
@@ -1752,10 +1839,24 @@ impl<'t> Prover<'t> {
         let (all0, all1) = (masks[c0], masks[c1]);
         const NONE: usize = NOT_PASSED;
         let counts = &over.counts;
-        let row = |a: usize| counts[a].iter().sum::<u64>();
+        let row = |a: usize| over.through(a);
         // (letters on the cell at position 0, at position 1, fits)
         let mut parts = Vec::new();
-        for (part0, fits) in pack(all0, row, row(NONE), most) {
+        // The letters whose paths the walk kept are a part already built
+        // but for sorting, when the other letters make parts of their own.
+        let first = if over.kept == Shared::MissFirst {
+            over.first & all0
+        } else {
+            0
+        };
+        let others = pack(all0 & !first, row, row(NONE), most);
+        let from_kept = first != 0 && others.iter().all(|&(_, fits)| fits);
+        let planned = if from_kept {
+            others
+        } else {
+            pack(all0, row, row(NONE), most)
+        };
+        for (part0, fits) in planned {
             if fits {
                 parts.push((part0, all1, true));
             } else {
@@ -1776,15 +1877,23 @@ impl<'t> Prover<'t> {
         } else {
             Shared::Lost
         };
-        if shared != Shared::Lost {
+        let mut finished = true;
+        if from_kept {
+            masks[c0] = first;
+            finished = self
+                .force_tree(masks, usize::MAX, Piece::Kept, group)
+                .expect("the kept part is built from kept paths, without a walk");
+        } else if shared != Shared::Lost {
             let work = &mut *group.work;
             self.build_piece(masks, usize::MAX, Piece::Shared(shared), &mut work.tree)
                 .expect("a shared piece is built from kept paths, without a walk");
             group.stats.tree_nodes += work.tree.nodes() as u64;
         }
-        let mut finished = true;
         let mut rest = Vec::new();
         for &(part0, part1, fits) in &parts {
+            if !finished {
+                break;
+            }
             masks[c0] = part0;
             masks[c1] = part1;
             if !fits || shared == Shared::Lost {
@@ -1878,7 +1987,12 @@ impl<'t> Prover<'t> {
         } = group;
         self.build_piece(masks, most, piece, &mut work.tree)?;
         let tree = &work.tree;
-        stats.tree_nodes += (tree.nodes() - tree.shared_len.iter().sum::<usize>()) as u64;
+        // A kept piece's tree holds its shared piece, built with it.
+        let built_before = match piece {
+            Piece::Kept => 0,
+            _ => tree.shared_len.iter().sum::<usize>(),
+        };
+        stats.tree_nodes += (tree.nodes() - built_before) as u64;
         for (ks, found) in ks.chunks(LANES).zip(found.chunks_mut(LANES)) {
             if stop.load(Ordering::Relaxed) {
                 return Ok(false);
@@ -3010,7 +3124,9 @@ mod tests {
     /// part's own piece is the part's whole tree: the same bound, the same
     /// nodes (but for the second root) and the same lanes for every class,
     /// for each part in turn on one shared piece, with either shared set.
-    /// A walk over the cap keeps the widest shared set that fits.
+    /// A walk over the cap keeps the widest shared set that fits, and the
+    /// paths of as many letters of the first split cell as fit beside it;
+    /// those make their part's tree.
     #[test]
     fn a_shared_piece_and_a_part_make_the_parts_tree() {
         let trie = Trie::new(WORDS);
@@ -3025,6 +3141,7 @@ mod tests {
             .with_merged(2);
             let (c0, c1) = (p.order[0], p.order[1]);
             let mut split = 0;
+            let mut kept_parts = 0;
             for g in 0..p.raw_classes() / p.group_len() {
                 let ks: Vec<u64> = (g * p.group_len()..(g + 1) * p.group_len()).collect();
                 let coarse = p.group_class(ks[0]);
@@ -3060,7 +3177,50 @@ mod tests {
                     }
                     let over = p.build(&coarse, most, &mut tree).unwrap_err();
                     assert_eq!(over.kept, kept, "{w}x{h} group {g}, {most} paths");
-                    assert_eq!(tree.short.len() as u64, len, "the walk kept them");
+                    // Beside them, every path through the kept letters of
+                    // the first split cell, within the cap.
+                    assert_eq!(over.first & !coarse[c0], 0);
+                    assert!(over.first == 0 || kept == Shared::MissFirst);
+                    let through: u64 = letters(over.first).map(|l| over.through(l as usize)).sum();
+                    assert_eq!(tree.short.len() as u64, len + through, "the walk kept them");
+                    assert!(tree.short.len() <= most);
+                    let shifts = split_shifts(coarse.len());
+                    assert!(tree.short.iter().all(|q| {
+                        let (a, b) = split_letters(q, shifts);
+                        over.keeps(a, b)
+                    }));
+                }
+                // The letters the walk kept make their part's tree with
+                // no walk of its own: the same nodes (but for the second
+                // root) and lanes as the part's whole tree.
+                let over = p.build(&coarse, total as usize - 1, &mut tree).unwrap_err();
+                if over.kept == Shared::MissFirst && over.first != 0 {
+                    kept_parts += 1;
+                    let mut part = coarse.clone();
+                    part[c0] = over.first;
+                    p.build_piece(&part, usize::MAX, Piece::Kept, &mut tree)
+                        .unwrap();
+                    let mut whole = Tree::default();
+                    p.build(&part, usize::MAX, &mut whole).unwrap();
+                    assert_eq!(tree.sums.len(), whole.sums.len() + 1);
+                    assert_eq!(tree.choices.len(), whole.choices.len());
+                    assert_eq!(tree.leaves.len(), whole.leaves.len());
+                    for ks in ks.chunks(LANES) {
+                        let classes: Vec<Vec<u32>> = ks
+                            .iter()
+                            .map(|&k| {
+                                let mut c = p.class(k);
+                                c[c0] &= part[c0];
+                                c
+                            })
+                            .collect();
+                        assert_eq!(
+                            p.fill_lanes(&classes, &mut tree),
+                            p.fill_lanes(&classes, &mut whole),
+                            "{w}x{h} group {g}, kept {:b}",
+                            over.first
+                        );
+                    }
                 }
                 for (kind, part1s) in [
                     (Shared::MissFirst, vec![coarse[c1]]),
@@ -3117,6 +3277,10 @@ mod tests {
             assert!(
                 split > 0,
                 "{w}x{h}: some group has paths through the split cells"
+            );
+            assert!(
+                kept_parts > 0,
+                "{w}x{h}: some walk over the cap kept a letter"
             );
         }
     }
