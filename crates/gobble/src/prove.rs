@@ -3147,6 +3147,35 @@ mod tests {
     /// part's own piece is the part's whole tree: the same bound, the same
     /// nodes (but for the second root) and the same lanes for every class,
     /// for each part in turn on one shared piece, with either shared set.
+    /// That `tree`, built in pieces, is the tree of the class `part`: the
+    /// same nodes but for the second root, and the same lanes for every
+    /// class of `ks` within `part`. Returns the part's bound.
+    fn assert_pieces_make_the_parts_tree(
+        p: &Prover,
+        tree: &mut Tree,
+        part: &[u32],
+        ks: &[u64],
+        at: &str,
+    ) -> u32 {
+        let mut whole = Tree::default();
+        let bound = p.build(part, usize::MAX, &mut whole).unwrap();
+        assert_eq!(tree.sums.len(), whole.sums.len() + 1, "{at}");
+        assert_eq!(tree.choices.len(), whole.choices.len(), "{at}");
+        assert_eq!(tree.leaves.len(), whole.leaves.len(), "{at}");
+        for ks in ks.chunks(LANES) {
+            let classes: Vec<Vec<u32>> = ks
+                .iter()
+                .map(|&k| p.class(k).iter().zip(part).map(|(c, m)| c & m).collect())
+                .collect();
+            assert_eq!(
+                p.fill_lanes(&classes, tree),
+                p.fill_lanes(&classes, &mut whole),
+                "{at}"
+            );
+        }
+        bound
+    }
+
     /// A walk over the cap keeps the widest shared set that fits, and the
     /// paths of as many letters of the first split cell as fit beside it;
     /// those make their part's tree.
@@ -3223,27 +3252,8 @@ mod tests {
                     part[c0] = over.first;
                     p.build_piece(&part, usize::MAX, Piece::Kept, &mut tree)
                         .unwrap();
-                    let mut whole = Tree::default();
-                    p.build(&part, usize::MAX, &mut whole).unwrap();
-                    assert_eq!(tree.sums.len(), whole.sums.len() + 1);
-                    assert_eq!(tree.choices.len(), whole.choices.len());
-                    assert_eq!(tree.leaves.len(), whole.leaves.len());
-                    for ks in ks.chunks(LANES) {
-                        let classes: Vec<Vec<u32>> = ks
-                            .iter()
-                            .map(|&k| {
-                                let mut c = p.class(k);
-                                c[c0] &= part[c0];
-                                c
-                            })
-                            .collect();
-                        assert_eq!(
-                            p.fill_lanes(&classes, &mut tree),
-                            p.fill_lanes(&classes, &mut whole),
-                            "{w}x{h} group {g}, kept {:b}",
-                            over.first
-                        );
-                    }
+                    let at = format!("{w}x{h} group {g}, kept {:b}", over.first);
+                    assert_pieces_make_the_parts_tree(&p, &mut tree, &part, &ks, &at);
                 }
                 for (kind, part1s) in [
                     (Shared::MissFirst, vec![coarse[c1]]),
@@ -3271,28 +3281,10 @@ mod tests {
                             let own = p
                                 .build_piece(&part, usize::MAX, Piece::Part(kind), &mut tree)
                                 .unwrap();
-                            let mut whole = Tree::default();
-                            let bound = p.build(&part, usize::MAX, &mut whole).unwrap();
-                            assert_eq!(shared_bound + own, bound, "{w}x{h} group {g}, {kind:?}");
-                            assert_eq!(tree.sums.len(), whole.sums.len() + 1);
-                            assert_eq!(tree.choices.len(), whole.choices.len());
-                            assert_eq!(tree.leaves.len(), whole.leaves.len());
-                            for ks in ks.chunks(LANES) {
-                                let classes: Vec<Vec<u32>> = ks
-                                    .iter()
-                                    .map(|&k| {
-                                        let mut c = p.class(k);
-                                        c[c0] &= part[c0];
-                                        c[c1] &= part[c1];
-                                        c
-                                    })
-                                    .collect();
-                                assert_eq!(
-                                    p.fill_lanes(&classes, &mut tree),
-                                    p.fill_lanes(&classes, &mut whole),
-                                    "{w}x{h} group {g}, {kind:?}"
-                                );
-                            }
+                            let at = format!("{w}x{h} group {g}, {kind:?}");
+                            let bound =
+                                assert_pieces_make_the_parts_tree(&p, &mut tree, &part, &ks, &at);
+                            assert_eq!(shared_bound + own, bound, "{at}");
                         }
                     }
                 }
