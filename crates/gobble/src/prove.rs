@@ -387,30 +387,10 @@ impl<P: Path> Sink<'_, P> {
     #[inline(always)]
     fn take(&mut self, p: P) {
         if self.skip.is_none() && !self.over_cap && self.paths.len() < self.most {
-            self.push(p);
+            self.paths.push(p);
             return;
         }
         self.take_rest(p);
-    }
-
-    /// Pushes a path kept (there is room for it under `most`).
-    #[inline(always)]
-    fn push(&mut self, p: P) {
-        if self.paths.len() == self.paths.capacity() {
-            self.grow();
-        }
-        self.paths.push(p);
-    }
-
-    /// Room for more paths, doubling as a vector does but never past
-    /// `most`: a tree's buffer is kept for the next tree and never given
-    /// back, so what it overshoots is held for the rest of the proof.
-    #[cold]
-    #[inline(never)]
-    fn grow(&mut self) {
-        let len = self.paths.len();
-        let room = len.max(1 << 12).min(self.most - len);
-        self.paths.reserve_exact(room);
     }
 
     #[cold]
@@ -422,7 +402,7 @@ impl<P: Path> Sink<'_, P> {
         }
         if !self.over_cap {
             if self.paths.len() < self.most {
-                self.push(p);
+                self.paths.push(p);
                 return;
             }
             self.over_cap = true;
@@ -439,7 +419,7 @@ impl<P: Path> Sink<'_, P> {
         // fewer are kept, or none.
         while self.over.keeps(a, b) {
             if self.paths.len() < self.most {
-                self.push(p);
+                self.paths.push(p);
                 break;
             }
             self.keep_fewer();
@@ -2429,9 +2409,6 @@ fn sort_paths<P: Path>(paths: &mut Vec<P>, bits: u32) {
     // A digit every key shares moves nothing.
     let shared = |c: &[u32; BUCKETS]| c.iter().any(|&x| x as usize == n);
     if !counts[..passes].iter().all(shared) {
-        // Exactly the room needed: the buffer is kept for later trees (see
-        // `Sink::grow`).
-        paths.reserve_exact(2 * n - paths.len());
         paths.resize(2 * n, P::default());
     }
     let (front, back) = paths.split_at_mut(n);
@@ -3325,44 +3302,6 @@ mod tests {
             }
             assert_eq!(start, items.len());
         }
-    }
-
-    /// A tree's buffer grows no further than it must: a walk's to at most
-    /// the cap, a sort's to twice the paths (the buffer is kept for the
-    /// rest of the proof, so an overshoot would be held all along).
-    #[test]
-    fn a_trees_buffer_grows_no_further_than_it_must() {
-        let trie = Trie::new(WORDS);
-        let size = Size::new(4, 4).unwrap();
-        let p = Prover::new(
-            &trie,
-            size,
-            Scoring::Boggle,
-            parse_buckets("abcdefghijklmnopqrstuvwxyz").unwrap(),
-        );
-        let all = p.group_class(0);
-        let over = p.build(&all, 0, &mut Tree::default()).unwrap_err();
-        let total = over.counts.iter().flatten().sum::<u64>() as usize;
-        assert!(
-            total > 3 * 4096,
-            "the test needs paths past the first growth: {total}"
-        );
-        for most in [total / 3, total / 2, total - 1] {
-            let mut tree = Tree::default();
-            p.build(&all, most, &mut tree).unwrap_err();
-            assert!(
-                tree.wide.capacity() <= most,
-                "{} > {most}",
-                tree.wide.capacity()
-            );
-        }
-        let mut tree = Tree::default();
-        p.build(&all, usize::MAX, &mut tree).unwrap();
-        let bytes = tree.sum_lanes.capacity() * size_of::<LaneRow>();
-        assert!(
-            bytes <= 2 * total * size_of::<WordPath>(),
-            "{bytes} bytes for {total} paths"
-        );
     }
 
     /// A tree's one allocation passes from word paths to lanes and back
