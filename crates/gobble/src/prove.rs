@@ -694,6 +694,31 @@ impl Tree {
         roots(self.part_root)
     }
 
+    /// Starts a root and returns its index: the first, on an emptied
+    /// tree, or beside the shared piece (see `shared_len`) a part's own.
+    fn start_root(&mut self, beside_shared: bool) -> usize {
+        if beside_shared {
+            let [sums, choices, leaves] = self.shared_len;
+            self.sums.truncate(sums);
+            self.choices.truncate(choices);
+            self.leaves.truncate(leaves);
+            self.part_root = Some(self.sums.len() as u32);
+        } else {
+            self.sums.clear();
+            self.choices.clear();
+            self.leaves.clear();
+            self.part_root = None;
+        }
+        self.sums.push(SumNode::default());
+        self.sums.len() - 1
+    }
+
+    /// Marks the nodes built so far as the shared piece that parts' own
+    /// roots are built beside.
+    fn mark_shared(&mut self) {
+        self.shared_len = [self.sums.len(), self.choices.len(), self.leaves.len()];
+    }
+
     /// Its nodes: sum nodes (leaves too) and choice nodes.
     fn nodes(&self) -> usize {
         self.sums.len() + self.leaves.len() + self.choices.len()
@@ -1586,9 +1611,6 @@ impl<'t> Prover<'t> {
             *paths = recast(lanes);
         }
         let n = masks.len();
-        // Where the part's own paths end and the shared ones begin, for
-        // the kept piece.
-        let mut own = 0;
         match piece {
             Piece::Whole => self.collect(masks, most, None, paths)?,
             Piece::Part(shared) => self.collect(masks, most, Some(shared), paths)?,
@@ -1598,49 +1620,34 @@ impl<'t> Prover<'t> {
                 retain_shared(paths, shared, split_shifts(n));
                 sort_and_merge(paths, n)
             }
+            Piece::Kept => sort_and_merge(paths, n),
+        }
+        let own = match piece {
             // Position 0 is a key's highest digit and a path that misses it
             // holds the greatest letter field there: sorted, the kept
-            // letters' paths come first, then the shared ones.
+            // letters' paths come first, then the shared ones, which are
+            // built first, as a shared piece.
             Piece::Kept => {
                 let shift = split_shifts(n)[0];
                 debug_assert!(paths.iter().all(|p| {
                     let a = p.letter(shift) as usize;
                     a == NOT_PASSED || masks[self.order[0]] >> a & 1 != 0
                 }));
-                sort_and_merge(paths, n);
-                own = paths.partition_point(|p| p.letter(shift) as usize != NOT_PASSED);
-                tree.sums.clear();
-                tree.choices.clear();
-                tree.leaves.clear();
-                tree.sums.push(SumNode::default());
-                build_sum(self.fast, &paths[own..], 0, n, 0, tree);
-                tree.shared_len = [tree.sums.len(), tree.choices.len(), tree.leaves.len()];
+                let own = paths.partition_point(|p| p.letter(shift) as usize != NOT_PASSED);
+                let at = tree.start_root(false);
+                build_sum(self.fast, &paths[own..], 0, n, at, tree);
+                tree.mark_shared();
+                own
             }
+            _ => paths.len(),
+        };
+        let at = tree.start_root(matches!(piece, Piece::Part(_) | Piece::Kept));
+        let b = build_sum(self.fast, &paths[..own], 0, n, at, tree);
+        match piece {
+            Piece::Whole => tree.shared_len = [0; 3],
+            Piece::Shared(_) => tree.mark_shared(),
+            Piece::Part(_) | Piece::Kept => {}
         }
-        let at = if let Piece::Part(_) | Piece::Kept = piece {
-            let [sums, choices, leaves] = tree.shared_len;
-            tree.sums.truncate(sums);
-            tree.choices.truncate(choices);
-            tree.leaves.truncate(leaves);
-            tree.part_root = Some(tree.sums.len() as u32);
-            tree.sums.len()
-        } else {
-            tree.sums.clear();
-            tree.choices.clear();
-            tree.leaves.clear();
-            tree.part_root = None;
-            0
-        };
-        tree.sums.push(SumNode::default());
-        let b = match piece {
-            Piece::Kept => build_sum(self.fast, &paths[..own], 0, n, at, tree),
-            _ => build_sum(self.fast, paths, 0, n, at, tree),
-        };
-        tree.shared_len = match piece {
-            Piece::Whole => [0; 3],
-            Piece::Shared(_) => [tree.sums.len(), tree.choices.len(), tree.leaves.len()],
-            Piece::Part(_) | Piece::Kept => tree.shared_len,
-        };
         tree.sum_lanes = recast(std::mem::take(paths));
         Ok(b)
     }
@@ -3120,10 +3127,6 @@ mod tests {
         }
     }
 
-    /// A split part's tree made of the group's shared piece and the
-    /// part's own piece is the part's whole tree: the same bound, the same
-    /// nodes (but for the second root) and the same lanes for every class,
-    /// for each part in turn on one shared piece, with either shared set.
     /// That `tree`, built in pieces, is the tree of the class `part`: the
     /// same nodes but for the second root, and the same lanes for every
     /// class of `ks` within `part`. Returns the part's bound.
@@ -3153,6 +3156,10 @@ mod tests {
         bound
     }
 
+    /// A split part's tree made of the group's shared piece and the
+    /// part's own piece is the part's whole tree: the same bound, the same
+    /// nodes (but for the second root) and the same lanes for every class,
+    /// for each part in turn on one shared piece, with either shared set.
     /// A walk over the cap keeps the widest shared set that fits, and the
     /// paths of as many letters of the first split cell as fit beside it;
     /// those make their part's tree.
