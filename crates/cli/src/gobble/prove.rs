@@ -672,8 +672,11 @@ fn run_proof(
     })
 }
 
-/// The most work units a proof is split into.
-const MAX_UNITS: u64 = 1_000_000;
+/// The most work units a proof is split into: a 4x4 proof's 16,777,216
+/// groups four to a unit, so that an estimate's sample of a few hundred
+/// units can be small. Each unit deals every group through a heap of 24
+/// bytes a unit, so this also bounds the deal to about 100 MB.
+const MAX_UNITS: u64 = 1 << 22;
 
 /// The largest unit result `--merge` reads (a unit of a 4x4 proof in
 /// 200 units lists about 84,000 groups: well under a megabyte).
