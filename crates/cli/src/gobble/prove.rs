@@ -49,7 +49,7 @@ pub(super) struct ProveArgs {
     threads: usize,
     /// The most word paths one tree is built from: a group of classes with
     /// more is split by the letters of its central cells. Each thread's
-    /// memory grows with it (about 80 bytes per path on 3x4); the answer does
+    /// memory grows with it (about 72 bytes per path on 3x4); the answer does
     /// not depend on it.
     #[arg(long, value_name = "N", default_value_t = parlor_gobble::prove::DEFAULT_TREE_PATHS as u64,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
