@@ -681,7 +681,6 @@ fn a_drawn_sample_of_units_is_spread_and_repeatable() {
         &["--units", "10", "--draw", "11"][..],
         &["--units", "10", "--draw", "0"],
         &["--units", "0", "--draw", "1"],
-        &["--units", "2000000", "--draw", "1"],
     ] {
         let (code, _, err) = draw(bad);
         assert_ne!(code, 0, "{bad:?}");
@@ -690,6 +689,14 @@ fn a_drawn_sample_of_units_is_spread_and_repeatable() {
             "{err}"
         );
     }
+    // The most units a proof is split into: 2^22, a 4x4 proof's groups
+    // four to a unit.
+    let (code, out, err) = draw(&["--units", "4194304", "--draw", "3"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 3, "{out}");
+    let (code, _, err) = draw(&["--units", "4194305", "--draw", "3"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("1 to 4194304 units"), "{err}");
     // A unit to run still needs its results folder, refused before work.
     let (code, _, err) = draw(&["--size", "3", "--units", "4", "--unit", "1"]);
     assert_ne!(code, 0);
