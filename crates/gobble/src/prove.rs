@@ -1042,7 +1042,7 @@ macro_rules! hot {
                 let pos = choice.pos();
                 let w = Waiting::of(choice);
                 let mut best = [0; LANES];
-                for l in letters(choice.letters()) {
+                for l in letters(w.letters) {
                     let b = match w.child(l) {
                         Child::Leaf(i) => tree.leaf_lanes(pos, l, tree.leaves[i as usize]),
                         Child::Inner(child) => {
