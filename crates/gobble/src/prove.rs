@@ -821,6 +821,11 @@ pub struct Work<'t> {
     tree: Tree,
     /// Per split position, the choices waiting there (see [`Prover::force`]).
     stacks: Vec<Vec<Waiting>>,
+    /// Per split position, its stack summed per letter.
+    ahead: Vec<Ahead>,
+    /// Per depth of forcing and split position, the [`Ahead`] a forced
+    /// letter changed, to put back for the next letter (`depth * n + pos`).
+    saved: Vec<Ahead>,
     /// A forcing's sum nodes of the forced letter, then their choices
     /// (first, count): see [`Prover::force`].
     forced: Vec<[u32; 2]>,
@@ -834,6 +839,8 @@ impl<'t> Work<'t> {
             solver: Solver::new(trie, scoring),
             tree: Tree::default(),
             stacks: Vec::new(),
+            ahead: Vec::new(),
+            saved: Vec::new(),
             forced: Vec::new(),
             cells: Vec::new(),
         }
@@ -1125,7 +1132,6 @@ macro_rules! hot {
             $(#[$attr])*
             fn $force(&self, at: &mut Forcing, depth: usize, points: u32, live: u16) {
                 let n = at.masks.len();
-                let tree = &at.work.tree;
                 if depth == n {
                     // Each merged cell's letter is in one bucket, so one class is
                     // left: the board's own.
@@ -1141,35 +1147,40 @@ macro_rules! hot {
                     return;
                 }
                 let cell = self.order[depth];
-                // One scan of the cell's waiting choices bounds every letter at
-                // once: forcing letter `l` swaps each choice for its `l` subtree,
-                // so the forced bound is the rest plus those subtrees' bounds. Most
-                // letters fall below the target here, before any of their choices
-                // is pushed.
-                let gain = letter_bounds(tree, &at.work.stacks[depth], depth);
                 // The later cells' part of every letter's bound. A board puts one
                 // letter on each later cell, so the choices stacked there give at
                 // most the sum of their subtrees for the best single letter: the
                 // max of sums, not the sum of each choice's own best letter. One
-                // more scan of those stacks per forced class, repaid many times
+                // more look at those stacks per forced class, repaid many times
                 // over: on the heaviest 3x4 groups it drops most classes several
                 // cells earlier (6x fewer bounds).
                 let mut rest = [points_lane(points); LANES];
                 for p in depth + 1..n {
-                    add(&mut rest, &best_letter(tree, &at.work.stacks[p], p));
+                    add(&mut rest, &at.work.ahead[p].best);
                 }
                 let mut tops = [0u32; MAX_PROVE_CELLS];
                 for (top, stack) in tops.iter_mut().zip(&at.work.stacks).skip(depth + 1) {
                     *top = stack.len() as u32;
                 }
+                // The later positions whose sums a letter changed, kept here
+                // as they were on entry (see [`Work::saved`]).
+                let mut saved = 0u32;
+                let base = depth * n;
                 for l in letters(at.masks[cell]) {
                     at.stats.bounds += 1;
                     let ok = live & at.work.tree.allow[depth * 26 + l as usize];
                     if ok == 0 {
                         continue;
                     }
+                    // Forcing letter `l` swaps each choice waiting on this cell
+                    // for its `l` subtree, so the forced bound is the rest plus
+                    // those subtrees' bounds. Most letters fall below the target
+                    // here, before any of their choices is pushed.
                     let mut bound = rest;
-                    add(&mut bound, &gain[l as usize]);
+                    add(
+                        &mut bound,
+                        &at.work.ahead[depth].letter(&at.work.tree, depth, l),
+                    );
                     let go = ok & at_least(&bound, at.cap);
                     if go == 0 {
                         continue;
@@ -1178,14 +1189,18 @@ macro_rules! hot {
                     let Work {
                         tree,
                         stacks,
+                        ahead,
+                        saved: kept,
                         forced,
                         ..
                     } = &mut *at.work;
-                    // In three passes, so that each pass's cache misses are all
-                    // under way at once: the forced sum nodes asked for, then read
-                    // (their choices asked for), then the choices pushed. Reading
-                    // each in turn waited on two misses per entry. A leaf adds its
-                    // points in the first pass and has no choices to push.
+                    // In passes, so that each pass's cache misses are all under
+                    // way at once: the forced sum nodes asked for, then read
+                    // (their choices asked for), then the choices pushed (their
+                    // subtrees' lanes asked for), then those lanes added to the
+                    // sums of their positions. Reading each in turn waited on a
+                    // miss per step. A leaf adds its points in the first pass and
+                    // has no choices to push.
                     forced.clear();
                     for c in &stacks[depth] {
                         if c.letters & (1 << l) != 0 {
@@ -1210,13 +1225,39 @@ macro_rules! hot {
                     for &[first, len] in forced.iter() {
                         for k in first..first + len {
                             let choice = &tree.choices[k as usize];
-                            stacks[choice.pos()].push(Waiting::of(choice));
+                            let w = Waiting::of(choice);
+                            prefetch_lanes(tree, &w);
+                            stacks[choice.pos()].push(w);
                         }
+                    }
+                    let mut changed = 0u32;
+                    for p in depth + 1..n {
+                        let new = &stacks[p][tops[p] as usize..];
+                        if new.is_empty() {
+                            continue;
+                        }
+                        if saved >> p & 1 == 0 {
+                            kept[base + p] = ahead[p];
+                            saved |= 1 << p;
+                        }
+                        changed |= 1 << p;
+                        for c in new {
+                            ahead[p].add(tree, c);
+                        }
+                        ahead[p].refresh(tree, p);
                     }
                     at.work.cells[cell] = l;
                     self.$force(at, depth + 1, got, go);
-                    for (stack, &top) in at.work.stacks.iter_mut().zip(&tops).skip(depth + 1) {
-                        stack.truncate(top as usize);
+                    let Work {
+                        stacks,
+                        ahead,
+                        saved: kept,
+                        ..
+                    } = &mut *at.work;
+                    for p in letters(changed) {
+                        let p = p as usize;
+                        stacks[p].truncate(tops[p] as usize);
+                        ahead[p] = kept[base + p];
                     }
                 }
             }
@@ -1821,6 +1862,15 @@ impl<'t> Prover<'t> {
                 work.stacks[choice.pos()].push(Waiting::of(choice));
             }
         }
+        work.ahead.clear();
+        work.ahead.resize(n, Ahead::default());
+        for (pos, (ahead, stack)) in work.ahead.iter_mut().zip(&work.stacks).enumerate() {
+            for c in stack {
+                ahead.add(&work.tree, c);
+            }
+            ahead.refresh(&work.tree, pos);
+        }
+        work.saved.resize(n * n, Ahead::default());
         let mut at = Forcing {
             masks,
             above,
@@ -2335,59 +2385,99 @@ fn mix64(mut x: u64) -> u64 {
 /// position `pos`) give a board together, per lane: the best over letters
 /// of the sum of their subtrees' bounds under that letter (a lane's
 /// forbidden letters bound to 0).
-#[inline(always)]
+#[cfg(test)]
 fn best_letter(tree: &Tree, stack: &[Waiting], pos: usize) -> Lanes {
-    let per = letter_bounds(tree, stack, pos);
-    let mut best = [0u16; LANES];
-    for row in &per {
-        for (x, y) in best.iter_mut().zip(row) {
-            *x = (*x).max(*y);
-        }
+    let mut ahead = Ahead::default();
+    for c in stack {
+        ahead.add(tree, c);
     }
-    best
+    ahead.refresh(tree, pos);
+    ahead.best
 }
 
-/// Per letter, the sum of the bounds of the subtrees that forcing it on
-/// the cell at split position `pos` puts in place of the choices waiting
-/// there (`stack`). A leaf's bound is its points in the lanes that allow
-/// its letter, so the leaves' points are summed per letter and the sum
-/// put in those lanes once, after the scan. Inlined: returned from a
-/// call, its 832 bytes were copied each time (1.5% of a proof).
-#[inline(always)]
-fn letter_bounds(tree: &Tree, stack: &[Waiting], pos: usize) -> [Lanes; 26] {
-    let mut per = [[0u16; LANES]; 26];
-    let mut leaves = [0u32; 26];
-    for (i, c) in stack.iter().enumerate() {
-        if let Some(ahead) = stack.get(i + AHEAD) {
-            prefetch_lanes(tree, ahead);
+/// The choice nodes waiting on the stack of one split position, summed
+/// per letter: what forcing each letter on that cell puts in their
+/// place. Kept beside the stack as choices are pushed, so that bounding a
+/// forced class reads one row per letter and position instead of every
+/// waiting choice's subtrees: an entry pushed near the root was otherwise
+/// read again by every forcing below it.
+#[derive(Clone, Copy)]
+struct Ahead {
+    /// Per letter, the sum of the lanes of the subtrees with choices.
+    inner: [Lanes; 26],
+    /// Per letter, the leaves' points: a leaf's bound is its points in
+    /// the lanes that allow its letter, so they are summed here and put
+    /// in those lanes when read.
+    leaves: [u32; 26],
+    /// The letters of some choice added.
+    letters: u32,
+    /// [`Ahead::best`] as of the last [`Ahead::refresh`]: a stack changes
+    /// far less often than it is read.
+    best: Lanes,
+}
+
+impl Default for Ahead {
+    fn default() -> Self {
+        Ahead {
+            inner: [[0; LANES]; 26],
+            leaves: [0; 26],
+            letters: 0,
+            best: [0; LANES],
         }
+    }
+}
+
+impl Ahead {
+    /// Adds the waiting choice `c` (bounds saturate, so the order in
+    /// which choices are added does not matter); [`Ahead::refresh`] once
+    /// they are all added.
+    #[inline(always)]
+    fn add(&mut self, tree: &Tree, c: &Waiting) {
+        self.letters |= c.letters;
         for (k, l) in letters(c.inner()).enumerate() {
-            add(
-                &mut per[l as usize],
-                &tree.sum_lanes[c.first as usize + k].0,
-            );
+            // Summed in a copy: in place, the compiler could not tell the
+            // row from the tree's lanes and added one lane at a time.
+            let mut row = self.inner[l as usize];
+            add(&mut row, &tree.sum_lanes[c.first as usize + k].0);
+            self.inner[l as usize] = row;
         }
         for (k, l) in letters(c.leaves).enumerate() {
             let points = tree.leaves[c.first_leaf as usize + k];
-            leaves[l as usize] = leaves[l as usize].saturating_add(points);
+            self.leaves[l as usize] = self.leaves[l as usize].saturating_add(points);
         }
     }
-    for (l, &points) in leaves.iter().enumerate() {
+
+    /// The sum of the bounds of the subtrees that forcing letter `l` on
+    /// the cell at split position `pos` puts in place of the choices.
+    #[inline(always)]
+    fn letter(&self, tree: &Tree, pos: usize, l: u8) -> Lanes {
+        let mut lanes = self.inner[l as usize];
+        let points = self.leaves[l as usize];
         if points > 0 {
-            add(&mut per[l], &tree.leaf_lanes(pos, l as u8, points));
+            add(&mut lanes, &tree.leaf_lanes(pos, l, points));
         }
+        lanes
     }
-    per
+
+    /// Works out again the most the choices give a board together, per
+    /// lane: the best over letters of [`Ahead::letter`].
+    #[inline(always)]
+    fn refresh(&mut self, tree: &Tree, pos: usize) {
+        let mut best = [0u16; LANES];
+        for l in letters(self.letters) {
+            let row = self.letter(tree, pos, l);
+            for (x, y) in best.iter_mut().zip(&row) {
+                *x = (*x).max(*y);
+            }
+        }
+        self.best = best;
+    }
 }
 
-/// How many entries ahead a scan of a stack asks for the lanes it will
-/// read: a stack's choices sit anywhere in the tree, so nearly every one
-/// is a cache miss, and the scan's own work per entry is short.
-const AHEAD: usize = 4;
-
 /// Asks the cache for the first lanes of the waiting choice `c`'s
-/// subtrees and its leaves' points, which a scan of its stack reads
-/// [`AHEAD`] entries later.
+/// subtrees and its leaves' points, which adding it to its position's
+/// [`Ahead`] reads once the forced letter's choices are all pushed (a
+/// choice sits anywhere in the tree, so nearly every one is a miss).
 #[inline]
 fn prefetch_lanes(tree: &Tree, c: &Waiting) {
     if c.inner() != 0 {
