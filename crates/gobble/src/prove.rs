@@ -1241,10 +1241,7 @@ macro_rules! hot {
                             saved |= 1 << p;
                         }
                         changed |= 1 << p;
-                        for c in new {
-                            ahead[p].add(tree, c);
-                        }
-                        ahead[p].refresh(tree, p);
+                        ahead[p].extend(tree, new, p);
                     }
                     at.work.cells[cell] = l;
                     self.$force(at, depth + 1, got, go);
@@ -1865,10 +1862,7 @@ impl<'t> Prover<'t> {
         work.ahead.clear();
         work.ahead.resize(n, Ahead::default());
         for (pos, (ahead, stack)) in work.ahead.iter_mut().zip(&work.stacks).enumerate() {
-            for c in stack {
-                ahead.add(&work.tree, c);
-            }
-            ahead.refresh(&work.tree, pos);
+            ahead.extend(&work.tree, stack, pos);
         }
         work.saved.resize(n * n, Ahead::default());
         let mut at = Forcing {
@@ -2388,10 +2382,7 @@ fn mix64(mut x: u64) -> u64 {
 #[cfg(test)]
 fn best_letter(tree: &Tree, stack: &[Waiting], pos: usize) -> Lanes {
     let mut ahead = Ahead::default();
-    for c in stack {
-        ahead.add(tree, c);
-    }
-    ahead.refresh(tree, pos);
+    ahead.extend(tree, stack, pos);
     ahead.best
 }
 
@@ -2411,8 +2402,8 @@ struct Ahead {
     leaves: [u32; 26],
     /// The letters of some choice added.
     letters: u32,
-    /// [`Ahead::best`] as of the last [`Ahead::refresh`]: a stack changes
-    /// far less often than it is read.
+    /// The most the choices give a board together, per lane (see
+    /// [`Ahead::refresh`]): a stack changes far less often than it is read.
     best: Lanes,
 }
 
@@ -2428,9 +2419,18 @@ impl Default for Ahead {
 }
 
 impl Ahead {
+    /// Adds the choices `new`, pushed on the stack of split position
+    /// `pos`, and works out the best letter again once, after them.
+    #[inline(always)]
+    fn extend(&mut self, tree: &Tree, new: &[Waiting], pos: usize) {
+        for c in new {
+            self.add(tree, c);
+        }
+        self.refresh(tree, pos);
+    }
+
     /// Adds the waiting choice `c` (bounds saturate, so the order in
-    /// which choices are added does not matter); [`Ahead::refresh`] once
-    /// they are all added.
+    /// which choices are added does not matter).
     #[inline(always)]
     fn add(&mut self, tree: &Tree, c: &Waiting) {
         self.letters |= c.letters;
