@@ -9,6 +9,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// The server's defaults, made once: clap builds every command's flags on
+/// each run of `parlor`, whatever the command, and making them for each
+/// flag asked the operating system for the core count ten times.
+static DEFAULTS: std::sync::LazyLock<Settings> = std::sync::LazyLock::new(Settings::default);
+
 /// Options of `parlor serve`. Each group of flags sets one group of the
 /// server's [`Settings`], and takes its defaults from
 /// `Settings::default()`: a default is written once, in the server.
@@ -39,11 +44,11 @@ pub struct Args {
 #[derive(clap::Args, Debug)]
 pub struct BotArgs {
     /// Pause before a bot moves, in milliseconds (so people see the move).
-    #[arg(long, default_value_t = Settings::default().bots.bot_delay.as_millis() as u64, value_name = "MS")]
+    #[arg(long, default_value_t = DEFAULTS.bots.bot_delay.as_millis() as u64, value_name = "MS")]
     pub bot_delay_ms: u64,
     /// Pause between a bot's entries while a round clock runs (Gobble), in
     /// milliseconds.
-    #[arg(long, default_value_t = Settings::default().bots.bot_delay_clocked.as_millis() as u64, value_name = "MS")]
+    #[arg(long, default_value_t = DEFAULTS.bots.bot_delay_clocked.as_millis() as u64, value_name = "MS")]
     pub bot_clocked_delay_ms: u64,
 }
 
@@ -65,17 +70,17 @@ pub struct WordListArgs {
     pub fold_case: bool,
     /// Largest word list a player may upload (POST /api/word-lists), in
     /// bytes.
-    #[arg(long, default_value_t = Settings::default().word_lists.word_list_max_bytes, value_name = "BYTES")]
+    #[arg(long, default_value_t = DEFAULTS.word_lists.word_list_max_bytes, value_name = "BYTES")]
     pub word_list_max_bytes: usize,
     /// Most bytes all uploaded word lists may take in the database
     /// together; past it, uploads of new lists are refused.
-    #[arg(long, default_value_t = Settings::default().word_lists.word_lists_max_total_bytes, value_name = "BYTES")]
+    #[arg(long, default_value_t = DEFAULTS.word_lists.word_lists_max_total_bytes, value_name = "BYTES")]
     pub word_lists_max_total_bytes: u64,
     /// Most bytes of data the games derive from word lists and settings
     /// and share (Word Sprout's valid strings, about 20 MiB for `en` under
     /// the core rules; Gobble's tries), kept in memory together; settings
     /// whose data alone would take more are refused.
-    #[arg(long, default_value_t = Settings::default().word_lists.derived_cache_bytes, value_name = "BYTES")]
+    #[arg(long, default_value_t = DEFAULTS.word_lists.derived_cache_bytes, value_name = "BYTES")]
     pub derived_cache_bytes: usize,
     /// Most bytes of that data the games of one client address may hold;
     /// past it that client's new settings wait (`busy`), and the rest
@@ -106,13 +111,13 @@ pub struct ConnectionArgs {
     /// Most connections open at once (HTTP and WebSocket); past it new
     /// ones are answered 503 and closed at once. Lowered to three quarters
     /// of the open-file limit where that is smaller.
-    #[arg(long, default_value_t = Settings::default().connections.max_connections, value_name = "N")]
+    #[arg(long, default_value_t = DEFAULTS.connections.max_connections, value_name = "N")]
     pub max_connections: usize,
     /// Most connections one client address (IPv6: its /64) may hold open
     /// at once, HTTP and WebSocket alike; past it new ones are answered 429
     /// and closed. At most a quarter of --max-connections. Off with
     /// --no-rate-limits.
-    #[arg(long, default_value_t = Settings::default().connections.max_connections_per_address, value_name = "N")]
+    #[arg(long, default_value_t = DEFAULTS.connections.max_connections_per_address, value_name = "N")]
     pub max_connections_per_address: usize,
 }
 
@@ -124,12 +129,12 @@ pub struct GameArgs {
     /// many seconds (no move, nobody at the table) expires: it is aborted,
     /// over without a winner, and leaves the lists of running games (an
     /// unstarted rematch, a game its player left). 0: never.
-    #[arg(long, default_value_t = Settings::default().games.abandon_after.map_or(0, |d| d.as_secs()), value_name = "SECONDS")]
+    #[arg(long, default_value_t = DEFAULTS.games.abandon_after.map_or(0, |d| d.as_secs()), value_name = "SECONDS")]
     pub abandon_after: u64,
     /// The database writer's least time from one commit's start to the
     /// next's, in microseconds, 0 to 100000 (0: back to back): a busy
     /// writer gathers more moves into each commit and its one sync.
-    #[arg(long, default_value_t = Settings::default().database.commit_pace.as_micros() as u64,
+    #[arg(long, default_value_t = DEFAULTS.database.commit_pace.as_micros() as u64,
           value_name = "MICROSECONDS",
           value_parser = clap::value_parser!(u64).range(0..=100_000))]
     pub commit_pace_us: u64,
