@@ -212,6 +212,10 @@ impl Solver {
                 threads: query.threads,
             });
         }
+        // Which lands get stand-ins instead of keys depends on the keys
+        // this thread has made (see `land::settle`): each question starts
+        // from none, so its search is the same whatever was asked before.
+        land::forget_keys();
         let lands = lands_of(position)?;
         // Each question starts with no proof and disproof numbers: those
         // left by the search from another root steer the next one into
@@ -251,6 +255,7 @@ impl Solver {
         if query.misere && query.nimber {
             return Err(SolveError::NimberInMisere);
         }
+        land::forget_keys();
         let lands = lands_of(position)?;
         let mut s = Search::new(&self.tables, stop, 0, 1);
         let result = if query.misere {
@@ -333,7 +338,8 @@ impl Solver {
         for m in &self.tables.lands {
             let m = m.lock().unwrap_or_else(|e| e.into_inner());
             for (k, e) in m.iter() {
-                if e.nim != u8::MAX {
+                // A stand-in's facts are its key's too (see `land::settle`).
+                if e.nim != u8::MAX && !land::is_stand_in(k) {
                     lines.push(format!("n {} {}", e.nim, show(k)));
                 }
             }

@@ -50,7 +50,9 @@
 //! then shortest key: df-pn takes the first of equally good options, so
 //! this order decides where it starts (as in GLOP and SPOTS).
 
-use super::land::{visit_children, Key, BOUNDARY, LAND, REGION};
+use super::land::{
+    is_stand_in, settle, settled, visit_children, Key, BOUNDARY, LAND, REGION, STAND_IN,
+};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -213,6 +215,20 @@ impl Tables {
             m.clear();
         }
         m.insert(f, (pn, dn));
+    }
+    /// Adds what the table knows of land `from` to land `to` (the same
+    /// land under another name).
+    fn copy_entry(&self, from: &[u8], to: &[u8]) {
+        let e = self.entry(from);
+        if e.nim == u8::MAX && e.wins == 0 {
+            return;
+        }
+        let mut m = lock(&self.lands[shard_of(to)]);
+        let t = m.entry(to.into()).or_default();
+        if e.nim != u8::MAX {
+            t.nim = e.nim;
+        }
+        t.wins |= e.wins;
     }
     pub(crate) fn set_win(&self, land: &[u8], k: u32) {
         if k < 64 {
@@ -449,7 +465,7 @@ fn lives2(key: &[u8]) -> u64 {
             b'0' => 6,
             b'1' => 4,
             b'2' => 2,
-            BOUNDARY | REGION | LAND => 0,
+            BOUNDARY | REGION | LAND | STAND_IN => 0,
             _ => 1,
         })
         .sum()
@@ -543,7 +559,26 @@ impl<'a> Search<'a> {
     }
 
     fn known(&self, land: &[u8], k: u32) -> Option<bool> {
-        self.t.entry(land).outcome(k)
+        self.entry_of(land).outcome(k)
+    }
+
+    /// What the tables know of a land, a stand-in's key's facts included
+    /// once its key is made.
+    fn entry_of(&self, land: &[u8]) -> Entry {
+        let e = self.t.entry(land);
+        if !is_stand_in(land) || e.nim != u8::MAX {
+            return e;
+        }
+        match settled(land) {
+            Some(key) => {
+                let k = self.t.entry(&key);
+                Entry {
+                    nim: k.nim,
+                    wins: k.wins | e.wins,
+                }
+            }
+            None => e,
+        }
     }
 
     /// What the tables tell of the option `lands + *k` (from the view of
@@ -554,7 +589,7 @@ impl<'a> Search<'a> {
         let mut open: Vec<usize> = Vec::new();
         let mut open_entry = Entry::default();
         for j in unpaired(lands) {
-            let e = self.t.entry(&lands[j]);
+            let e = self.entry_of(&lands[j]);
             if e.nim != u8::MAX {
                 x ^= e.nim as u32;
             } else {
@@ -603,7 +638,7 @@ impl<'a> Search<'a> {
                 let mut list = Vec::new();
                 let mut hit = false;
                 let me = &*self;
-                visit_children(land, true, &mut |kid| {
+                visit_children(land, true, true, &mut |kid| {
                     let a = me.assess(&kid, k);
                     if a.lost() {
                         hit = true;
@@ -744,6 +779,19 @@ impl<'a> Search<'a> {
         if self.stop.load(Ordering::Relaxed) {
             return None;
         }
+        if is_stand_in(land) {
+            // The search reaches a land named by a stand-in: it works on
+            // the land's key, and what it learns holds for the stand-in.
+            let key = settle(land);
+            let result = self.mid(&key, k, thpn, thdn);
+            self.t.copy_entry(&key, land);
+            if let Some((p, d)) = result {
+                if p != 0 && d != 0 {
+                    self.t.pn_set(land, k, p, d);
+                }
+            }
+            return result;
+        }
         self.nodes += 1;
         let lists_mark = self.lists.len();
         let mut kids = match self.options(land, k) {
@@ -819,7 +867,7 @@ impl<'a> Search<'a> {
             if i == big {
                 continue;
             }
-            let e = self.t.entry(l);
+            let e = self.entry_of(l);
             if e.nim != u8::MAX {
                 x ^= e.nim as u32;
             } else {
@@ -881,7 +929,7 @@ impl<'a> Search<'a> {
             .iter()
             .enumerate()
             .max_by_key(|(_, l)| {
-                let known = self.t.entry(l).wins.count_ones() as i64;
+                let known = self.entry_of(l).wins.count_ones() as i64;
                 (
                     lives2(l) as i64 - self.known_win_weight * known,
                     lives2(l),
@@ -894,7 +942,7 @@ impl<'a> Search<'a> {
 
     /// The nimber of a land.
     pub fn nimber(&mut self, land: &[u8]) -> Option<u32> {
-        let e = self.t.entry(land);
+        let e = self.entry_of(land);
         if e.nim != u8::MAX {
             return Some(e.nim as u32);
         }
@@ -949,7 +997,7 @@ impl<'a> Search<'a> {
     /// ([`LATER_STEPWISE_VALUING_HALF_LIVES`]). The first question is
     /// the normal one and keeps its settings: normal play is unchanged.
     fn root_nimber(&mut self, land: &[u8]) -> Option<u32> {
-        if self.t.entry(land).nim == u8::MAX && !self.win(land, 0)? {
+        if self.entry_of(land).nim == u8::MAX && !self.win(land, 0)? {
             return Some(0);
         }
         let kept = (self.stepwise_from, self.known_win_weight);
@@ -996,7 +1044,12 @@ impl<'a> Search<'a> {
                 let mut p: Vec<Key> = Vec::with_capacity(lands.len() + kid.len());
                 p.extend(lands[..i].iter().cloned());
                 p.extend(lands[i + 1..].iter().cloned());
-                p.extend(kid.iter().cloned());
+                // Lists made in normal play may hold stand-ins; a misère
+                // position is written with its lands' keys.
+                p.extend(
+                    kid.iter()
+                        .map(|l| if is_stand_in(l) { settle(l) } else { l.clone() }),
+                );
                 if p.is_empty() {
                     // The opponent cannot move, and so wins.
                     return false;
@@ -1040,7 +1093,7 @@ impl<'a> Search<'a> {
                 }
                 None => {
                     let mut list = Vec::new();
-                    let stopped = visit_children(&lands[i], false, &mut |kid| {
+                    let stopped = visit_children(&lands[i], false, false, &mut |kid| {
                         let stop = look(&kid);
                         list.push(kid);
                         stop

@@ -335,7 +335,7 @@ fn moves_cutting_a_land_come_first() {
     let key = unshow("0.0.A/0.A").unwrap();
     let in_order = |bridges_first: bool| {
         let mut kids: Vec<Vec<Key>> = Vec::new();
-        land::visit_children(&key, bridges_first, &mut |k| {
+        land::visit_children(&key, bridges_first, false, &mut |k| {
             kids.push(k);
             false
         });
@@ -534,6 +534,42 @@ proptest! {
             let all: BTreeSet<Vec<Key>> = children(&l).into_iter().collect();
             land::KEEP_TWINS.with(|k| k.set(false));
             prop_assert_eq!(fewer, all, "land {} of {}", show(&l), p);
+        }
+    }
+
+    /// A stand-in names its land: settled, it is the land's key, so the
+    /// children made with stand-ins are the children made with keys.
+    #[test]
+    fn stand_ins_name_their_land(spots in 1u32..=6, moves in 0usize..12, seed in any::<u64>()) {
+        land::EXACT_TIES.with(|e| e.set(true));
+        let p = random_position(spots, moves, seed);
+        for l in lands_of(&p).unwrap() {
+            land::forget_keys();
+            let keyed: BTreeSet<Vec<Key>> = children(&l).into_iter().collect();
+            land::forget_keys();
+            let mut standing: Vec<Vec<Key>> = Vec::new();
+            land::visit_children(&l, false, true, &mut |kid| {
+                standing.push(kid);
+                false
+            });
+            let mut stand_ins = 0;
+            let settled: BTreeSet<Vec<Key>> = standing
+                .iter()
+                .map(|kid| {
+                    let mut lands: Vec<Key> = kid
+                        .iter()
+                        .map(|k| {
+                            stand_ins += usize::from(land::is_stand_in(k));
+                            land::settle(k)
+                        })
+                        .collect();
+                    lands.sort_unstable();
+                    lands
+                })
+                .collect();
+            prop_assert_eq!(settled, keyed, "land {} of {}", show(&l), p);
+            // A fresh cache knows no land: every child land stands in.
+            prop_assert_eq!(stand_ins, standing.iter().map(Vec::len).sum::<usize>(), "land {}", show(&l));
         }
     }
 
