@@ -767,10 +767,8 @@ fn canon_cached(
             return k;
         }
         if stand_in && a.plain.len() >= STAND_IN_FROM {
-            let mut key = Vec::with_capacity(a.plain.len() + 1);
-            key.extend_from_slice(&a.plain);
-            key.push(STAND_IN);
-            return key.into();
+            // Written straight into the shared key: one allocation.
+            return a.plain.iter().copied().chain([STAND_IN]).collect();
         }
         let regions: Vec<&Vec<Vec<u8>>> = group.iter().map(|&g| &all[g as usize]).collect();
         let key = canon(&regions, lives);
