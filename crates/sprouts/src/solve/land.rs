@@ -763,7 +763,7 @@ fn canon_cached(
     ARRANGE.with(|a| {
         let mut a = a.borrow_mut();
         a.write(all, group, lives, count);
-        if let Some(k) = CANON_SEEN.with(|c| c.borrow().get(&a.plain[..]).cloned()) {
+        if let Some(k) = cached_key(&a.plain) {
             return k;
         }
         if stand_in && a.plain.len() >= STAND_IN_FROM {
@@ -775,6 +775,11 @@ fn canon_cached(
         remember_key(&a.plain, &key);
         key
     })
+}
+
+/// The key this thread made for a land of this plain writing, if any.
+fn cached_key(plain: &[u8]) -> Option<Key> {
+    CANON_SEEN.with(|c| c.borrow().get(plain).cloned())
 }
 
 fn remember_key(plain: &[u8], key: &Key) {
@@ -802,8 +807,7 @@ pub(crate) fn is_stand_in(key: &[u8]) -> bool {
 
 /// The key of the land a stand-in writes, if this thread has made it.
 pub(crate) fn settled(key: &[u8]) -> Option<Key> {
-    let plain = key.strip_suffix(&[STAND_IN])?;
-    CANON_SEEN.with(|c| c.borrow().get(plain).cloned())
+    cached_key(key.strip_suffix(&[STAND_IN])?)
 }
 
 /// The key of the land a stand-in key writes (any other key is its own).
@@ -824,7 +828,7 @@ pub(crate) fn settle(key: &[u8]) -> Key {
     let Some(plain) = key.strip_suffix(&[STAND_IN]) else {
         return key.into();
     };
-    if let Some(k) = CANON_SEEN.with(|c| c.borrow().get(plain).cloned()) {
+    if let Some(k) = cached_key(plain) {
         return k;
     }
     let w = parse(plain);
