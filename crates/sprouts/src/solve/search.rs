@@ -53,6 +53,7 @@
 use super::land::{
     is_stand_in, settle, settled, visit_children, Key, BOUNDARY, LAND, REGION, STAND_IN,
 };
+use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -295,7 +296,7 @@ struct Kid {
     land: Option<Key>,
     /// Which option of the parent's list, and its lands of unknown nimber.
     option: usize,
-    open: Vec<usize>,
+    open: OpenLands,
     /// The heap beside the land(s): the parent's heap and the nimbers known.
     heap: u32,
     /// From the view of the player to move in the option.
@@ -306,12 +307,17 @@ struct Kid {
     rank: u64,
 }
 
+/// The places in an option of its lands of unknown nimber: nearly always
+/// one or two, kept inline (a vector was an allocation for every option
+/// assessed).
+type OpenLands = SmallVec<[usize; 4]>;
+
 /// An option as the tables see it ([`Search::assess`]).
 struct Assessed {
     /// The heap with the nimbers known folded in.
     heap: u32,
     /// The places of the lands of unknown nimber.
-    open: Vec<usize>,
+    open: OpenLands,
     /// The entry of the last of them (of the only one, when there is one).
     open_entry: Entry,
 }
@@ -340,7 +346,7 @@ impl Kid {
         Kid {
             land: Some(land),
             option: 0,
-            open: Vec::new(),
+            open: OpenLands::new(),
             heap,
             pn: 1,
             dn: 1,
@@ -460,16 +466,23 @@ fn misere_fresh_numbers(halves: u64) -> Proof {
 
 /// Twice the lives of a land key: a name stands for one life written twice.
 fn lives2(key: &[u8]) -> u64 {
-    key.iter()
-        .map(|&b| match b {
-            b'0' => 6,
-            b'1' => 4,
-            b'2' => 2,
-            BOUNDARY | REGION | LAND | STAND_IN => 0,
-            _ => 1,
-        })
-        .sum()
+    key.iter().map(|&b| HALF_LIVES[b as usize] as u64).sum()
 }
+
+/// Each key byte's half-lives ([`lives2`]), looked up: the sizes are read
+/// for every option each time a node is searched, and matching each byte
+/// cost more than the table.
+static HALF_LIVES: [u8; 256] = {
+    let mut t = [1u8; 256];
+    t[b'0' as usize] = 6;
+    t[b'1' as usize] = 4;
+    t[b'2' as usize] = 2;
+    t[BOUNDARY as usize] = 0;
+    t[REGION as usize] = 0;
+    t[LAND as usize] = 0;
+    t[STAND_IN as usize] = 0;
+    t
+};
 
 /// An option of a misère position in the proof-number search.
 /// A node's proof and disproof numbers from its children's `(pn, dn)`
@@ -586,7 +599,7 @@ impl<'a> Search<'a> {
     /// is folded into it, and the lands left unknown (pairs cancelled).
     fn assess(&self, lands: &[Key], k: u32) -> Assessed {
         let mut x = k;
-        let mut open: Vec<usize> = Vec::new();
+        let mut open = OpenLands::new();
         let mut open_entry = Entry::default();
         for j in unpaired(lands) {
             let e = self.entry_of(&lands[j]);
