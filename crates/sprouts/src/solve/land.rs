@@ -635,10 +635,6 @@ struct Arrange {
 }
 
 impl Arrange {
-    fn shape(&self, b: &Shaped) -> &[u8] {
-        &self.shapes[b.at as usize..b.at as usize + b.len as usize]
-    }
-
     /// Shapes region `ri`'s boundaries, each from its least rotation, in
     /// order of shape. (Choosing each region's lesser direction too, as
     /// the key does, saved 1 to 2% of the keys made and cost more.)
@@ -675,21 +671,31 @@ impl Arrange {
             });
         }
         let (shapes, bounds) = (&self.shapes, &mut self.bounds[from..]);
+        sort_small(bounds, |x, y| {
+            x.len
+                .cmp(&y.len)
+                .then_with(|| Arrange::shape_order(shapes, x, y))
+        });
+    }
+
+    /// The order of two shapes as byte strings.
+    #[inline(always)]
+    fn shape_order(shapes: &[u8], x: &Shaped, y: &Shaped) -> std::cmp::Ordering {
         let shape = |b: &Shaped| &shapes[b.at as usize..b.at as usize + b.len as usize];
-        bounds.sort_unstable_by(|x, y| x.len.cmp(&y.len).then_with(|| shape(x).cmp(shape(y))));
+        shape(x).cmp(shape(y))
     }
 
     fn region_order(&self, x: usize, y: usize) -> std::cmp::Ordering {
         let (a0, a1) = self.regions[x];
         let (b0, b1) = self.regions[y];
         (a1 - a0).cmp(&(b1 - b0)).then_with(|| {
-            let xs = self.bounds[a0 as usize..a1 as usize]
-                .iter()
-                .map(|b| self.shape(b));
-            let ys = self.bounds[b0 as usize..b1 as usize]
-                .iter()
-                .map(|b| self.shape(b));
-            xs.cmp(ys)
+            let xs = &self.bounds[a0 as usize..a1 as usize];
+            let ys = &self.bounds[b0 as usize..b1 as usize];
+            xs.iter()
+                .zip(ys)
+                .map(|(p, q)| Arrange::shape_order(&self.shapes, p, q))
+                .find(|o| o.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal)
         })
     }
 
@@ -710,7 +716,7 @@ impl Arrange {
         self.order.clear();
         self.order.extend(0..group.len() as u16);
         let mut order = std::mem::take(&mut self.order);
-        order.sort_unstable_by(|&x, &y| self.region_order(x as usize, y as usize));
+        sort_small(&mut order, |&x, &y| self.region_order(x as usize, y as usize));
         let mut name = [u8::MAX; 256];
         let mut next = 0u8;
         for (k, &ri) in order.iter().enumerate() {
@@ -744,6 +750,28 @@ impl Arrange {
         self.order = order;
         self.plain = out;
         self.reach = Some(reach);
+    }
+}
+
+/// Sorts as `sort_unstable_by` does, with the same result: a short slice
+/// (of 20 or fewer, which the standard sort puts in order by insertion,
+/// keeping equals in order) by an insertion sort written here, cheaper for
+/// the few boundaries or regions of most lands; a longer one by the
+/// standard sort itself.
+#[inline(always)]
+fn sort_small<T: Copy>(v: &mut [T], order: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    if v.len() > 20 {
+        v.sort_unstable_by(order);
+        return;
+    }
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && order(&x, &v[j - 1]).is_lt() {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
     }
 }
 
