@@ -113,6 +113,64 @@ impl Clone for Work {
     }
 }
 
+/// The work position each child of a land is made in, copied over from
+/// the land for every child, with the buffers a child left over for the
+/// next: the boundaries and regions a move or a reduction took out would
+/// otherwise be freed and allocated again for every child.
+#[derive(Default)]
+struct Child {
+    work: Work,
+    spare_bounds: Vec<Vec<u8>>,
+    spare_regions: Vec<Vec<Vec<u8>>>,
+}
+
+impl Child {
+    /// Makes the work position a copy of `parent`, as `clone_from` would.
+    fn copy_from(&mut self, parent: &Work) {
+        let regions = &mut self.work.regions;
+        while regions.len() > parent.regions.len() {
+            let mut r = regions.pop().unwrap_or_default();
+            self.spare_bounds.append(&mut r);
+            self.spare_regions.push(r);
+        }
+        for (dst, src) in regions.iter_mut().zip(&parent.regions) {
+            copy_region(dst, src, &mut self.spare_bounds);
+        }
+        for src in &parent.regions[regions.len()..] {
+            let mut dst = self.spare_regions.pop().unwrap_or_default();
+            copy_region(&mut dst, src, &mut self.spare_bounds);
+            regions.push(dst);
+        }
+        self.work.lives.clone_from(&parent.lives);
+    }
+
+    /// A boundary buffer holding `b`.
+    fn bound(&mut self, b: &[u8]) -> Vec<u8> {
+        let mut v = self.spare_bounds.pop().unwrap_or_default();
+        v.clear();
+        v.extend_from_slice(b);
+        v
+    }
+}
+
+/// Makes `dst` a copy of the region `src`, taking boundary buffers from
+/// `spare` and leaving the ones not needed there.
+fn copy_region(dst: &mut Vec<Vec<u8>>, src: &[Vec<u8>], spare: &mut Vec<Vec<u8>>) {
+    while dst.len() > src.len() {
+        spare.push(dst.pop().unwrap_or_default());
+    }
+    for (d, s) in dst.iter_mut().zip(src) {
+        d.clear();
+        d.extend_from_slice(s);
+    }
+    for s in &src[dst.len()..] {
+        let mut d = spare.pop().unwrap_or_default();
+        d.clear();
+        d.extend_from_slice(s);
+        dst.push(d);
+    }
+}
+
 /// Reads a key back into a work position (ids in order of appearance).
 /// Keys come from [`canon`] or were checked by [`check_key`].
 pub(crate) fn parse(key: &[u8]) -> Work {
@@ -716,7 +774,9 @@ impl Arrange {
         self.order.clear();
         self.order.extend(0..group.len() as u16);
         let mut order = std::mem::take(&mut self.order);
-        sort_small(&mut order, |&x, &y| self.region_order(x as usize, y as usize));
+        sort_small(&mut order, |&x, &y| {
+            self.region_order(x as usize, y as usize)
+        });
         let mut name = [u8::MAX; 256];
         let mut next = 0u8;
         for (k, &ri) in order.iter().enumerate() {
@@ -1955,8 +2015,8 @@ pub(crate) fn visit_children(
         HashSet::with_capacity_and_hasher(64, BuildHasherDefault::default());
     let mut stop = false;
     // Every child is made in this one work position, copied over from the
-    // parent with `clone_from`, which keeps the buffers of the last child.
-    let mut scratch = Work::default();
+    // parent, which keeps the buffers of the last child.
+    let mut scratch = Child::default();
     let mut lands: Vec<Key> = Vec::new();
     let mut emit = |w: &mut Work| -> bool {
         if stop {
@@ -2054,14 +2114,18 @@ pub(crate) fn visit_children(
                             if !wanted(x, y) {
                                 continue;
                             }
-                            let c = &mut scratch;
-                            c.clone_from(&w);
+                            scratch.copy_from(&w);
+                            let Child {
+                                work: c,
+                                spare_bounds,
+                                ..
+                            } = &mut scratch;
                             // The two boundaries out (the later first), the
                             // joined one in, written in the later one's buffer;
                             // the others stay where they were.
                             let nr = &mut c.regions[r];
                             let mut joined = nr.remove(b2);
-                            nr.remove(b1);
+                            spare_bounds.push(nr.remove(b1));
                             joined.clear();
                             joined.push(v);
                             joined.extend(p[i..].iter().chain(&p[..i]));
@@ -2108,15 +2172,17 @@ pub(crate) fn visit_children(
                 // writing and look-up).
                 let mut split =
                     |x: u8, y: u8, side1: &[u8], side2: &[u8], twice: bool, twins: bool| {
-                        let mut counts = vec![0usize; groups.len()];
+                        let mut counts: SmallVec<[usize; 8]> = SmallVec::from_elem(0, groups.len());
                         let mut step = 0u64;
                         loop {
                             if twins && step.saturating_mul(2) > ways - 1 {
                                 return false;
                             }
                             step += 1;
-                            let c = &mut scratch;
-                            c.clone_from(&w);
+                            scratch.copy_from(&w);
+                            let mut r2 = scratch.spare_regions.pop().unwrap_or_default();
+                            let side2 = scratch.bound(side2);
+                            let c = &mut scratch.work;
                             if twice {
                                 c.lives[x as usize] -= 2;
                             } else {
@@ -2128,8 +2194,7 @@ pub(crate) fn visit_children(
                             // becomes side 1, the boundaries moved to side 2 leave
                             // empty places, dropped after.
                             let r1 = &mut c.regions[r];
-                            let mut r2 = Vec::with_capacity(nb);
-                            r2.push(side2.to_vec());
+                            r2.push(side2);
                             for (g, &n) in groups.iter().zip(&counts) {
                                 for &s in &g[n.min(g.len())..] {
                                     r2.push(std::mem::take(&mut r1[s]));
@@ -2158,12 +2223,15 @@ pub(crate) fn visit_children(
                     let lx = w.lives[x as usize];
                     // A loop from one corner: nothing of this boundary inside.
                     if lx >= 2 && i < period && wanted(x, x) {
-                        let side2 = if lx == 3 {
-                            vec![v, x]
+                        // Sides are written on the stack: a vector for each
+                        // was an allocation for every dividing move.
+                        let side2: Side2 = if lx == 3 {
+                            SmallVec::from_slice(&[v, x])
                         } else {
-                            let mut s = Vec::with_capacity(m + 2);
+                            let mut s = Side2::new();
                             s.push(v);
-                            s.extend(b[i..].iter().chain(&b[..i]));
+                            s.extend_from_slice(&b[i..]);
+                            s.extend_from_slice(&b[..i]);
                             s.push(x);
                             s
                         };
@@ -2184,12 +2252,13 @@ pub(crate) fn visit_children(
                         if y == x || !first_of_turns(i, j, m, period) || !wanted(x, y) {
                             continue;
                         }
-                        let mut s1 = Vec::with_capacity(j - i + 2);
+                        let mut s1 = Side2::new();
                         s1.push(v);
                         s1.extend_from_slice(&b[i..=j]);
-                        let mut s2 = Vec::with_capacity(m - (j - i) + 2);
+                        let mut s2 = Side2::new();
                         s2.push(v);
-                        s2.extend(b[j..].iter().chain(&b[..=i]));
+                        s2.extend_from_slice(&b[j..]);
+                        s2.extend_from_slice(&b[..=i]);
                         // Across a boundary of two corners the sides are
                         // `v x y` and `v y x`, mirror images: in a mirrored
                         // land, the mirror image of one way is the other.
@@ -2204,6 +2273,9 @@ pub(crate) fn visit_children(
     }
     false
 }
+
+/// One side of a dividing move, as it is built.
+type Side2 = SmallVec<[u8; 32]>;
 
 /// What move generation needs of a boundary's symmetry.
 struct Shape {
