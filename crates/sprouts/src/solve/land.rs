@@ -2069,7 +2069,7 @@ pub(crate) fn visit_children(
         for r in 0..w.regions.len() {
             let region = &w.regions[r];
             let nb = region.len();
-            let shapes: Vec<Shape> = region
+            let shapes: SmallVec<[Shape; 8]> = region
                 .iter()
                 .map(|b| {
                     if twins_allowed {
@@ -2084,9 +2084,9 @@ pub(crate) fn visit_children(
                 .collect();
             // Interchangeable boundaries: only the first of a group is divided
             // or joined (the first two, for a join inside one group).
-            let all: Vec<usize> = (0..nb).collect();
-            let mut gid = vec![0usize; nb];
-            let mut rank = vec![0usize; nb];
+            let all: Group = (0..nb).collect();
+            let mut gid: Group = SmallVec::from_elem(0, nb);
+            let mut rank: Group = SmallVec::from_elem(0, nb);
             for (g, members) in interchangeable(&shapes, &all).iter().enumerate() {
                 for (k, &b) in members.iter().enumerate() {
                     gid[b] = g;
@@ -2155,7 +2155,7 @@ pub(crate) fn visit_children(
                 }
                 let b = &region[bi];
                 let m = b.len();
-                let others: Vec<usize> = (0..nb).filter(|&k| k != bi).collect();
+                let others: Group = (0..nb).filter(|&k| k != bi).collect();
                 let groups = interchangeable(&shapes, &others);
                 let period = shapes[bi].period;
                 // The ways of sending the other boundaries to side 2 (so many
@@ -2374,22 +2374,28 @@ fn first_of_turns(i: usize, j: usize, m: usize, period: usize) -> bool {
 /// exchanged without changing the position: boundaries tied to nothing
 /// else in the land with the same least writing ([`Shape`]). Other
 /// boundaries are groups of one.
-fn interchangeable(shapes: &[Shape], others: &[usize]) -> Vec<Vec<usize>> {
-    let mut groups: Vec<(&[u8], Vec<usize>)> = Vec::new();
-    let mut solo: Vec<Vec<usize>> = Vec::new();
+fn interchangeable(shapes: &[Shape], others: &[usize]) -> Groups {
+    let mut groups: SmallVec<[(&[u8], Group); 6]> = SmallVec::new();
+    let mut solo: Groups = SmallVec::new();
     for &k in others {
         match &shapes[k].writing {
-            None => solo.push(vec![k]),
+            None => solo.push(SmallVec::from_slice(&[k])),
             Some(w) => match groups.iter_mut().find(|(x, _)| *x == &w[..]) {
                 Some((_, v)) => v.push(k),
-                None => groups.push((w, vec![k])),
+                None => groups.push((w, SmallVec::from_slice(&[k]))),
             },
         }
     }
-    let mut out: Vec<Vec<usize>> = groups.into_iter().map(|(_, v)| v).collect();
+    let mut out: Groups = groups.into_iter().map(|(_, v)| v).collect();
     out.extend(solo);
     out
 }
+
+/// Boundaries of a region that are alike ([`interchangeable`]), in groups;
+/// kept on the stack, as most regions have a few boundaries (the vectors
+/// were several allocations for every region of every land expanded).
+type Group = SmallVec<[usize; 4]>;
+type Groups = SmallVec<[Group; 6]>;
 
 /// Writes a key for people and files: names as `A`-`Z`, `a`-`z`, then `{n}`.
 pub(crate) fn show(key: &[u8]) -> String {
