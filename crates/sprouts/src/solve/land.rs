@@ -1801,6 +1801,10 @@ fn shape_of_ways(mut ways: [SmallVec<[u64; 8]>; 2]) -> u64 {
     h.finish()
 }
 
+/// Bytes per spot of a land being keyed (per region, a row of them): on
+/// the stack for the small lands most keys are made for.
+type SpotBytes = SmallVec<[u8; 128]>;
+
 /// The key of one land given as its regions.
 pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     let nv = lives.len();
@@ -1818,7 +1822,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     // Each spot's byte; a name seen a second time in the same boundary
     // has both corners there (255, numbered inside the boundary).
     let mut home = [u32::MAX; 256];
-    let mut sym = vec![0u8; nv];
+    let mut sym: SpotBytes = SmallVec::from_elem(0, nv);
     let mut bid = 0u32;
     for r in regions {
         for b in r.iter() {
@@ -1842,7 +1846,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     let mut sc = Scratch::default();
     // Each region's spot bytes: a row of `nv` per region, in one buffer
     // (a vector per region was an allocation per region of every key).
-    let mut syms: Vec<u8>;
+    let mut syms: SpotBytes;
     if nr == 1 {
         syms = sym;
     } else {
@@ -1861,7 +1865,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
             .collect();
         // A shared name is marked with the class of the region holding
         // its other corner.
-        let mut at: Vec<[u8; 2]> = vec![[u8::MAX; 2]; nv];
+        let mut at: SmallVec<[[u8; 2]; 64]> = SmallVec::from_elem([u8::MAX; 2], nv);
         for (ri, r) in regions.iter().enumerate() {
             for &v in r.iter().flatten() {
                 let a = &mut at[v as usize];
@@ -1872,7 +1876,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
                 }
             }
         }
-        syms = Vec::with_capacity(nr * nv);
+        syms = SmallVec::with_capacity(nr * nv);
         for (ri, r) in regions.iter().enumerate() {
             let row = syms.len();
             syms.extend_from_slice(&sym);
@@ -1891,7 +1895,7 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     // Each region's least side (both when mirroring gives the same
     // signature), regions in signature order.
     let mut store: Vec<Side> = Vec::with_capacity(2 * nr);
-    let mut sides: Vec<Ways> = Vec::with_capacity(nr);
+    let mut sides: SmallVec<[Ways; 8]> = SmallVec::new();
     for (i, r) in regions.iter().enumerate() {
         let at = store.len();
         let (stored, count) = if !sides_of(r, row(i), &mut sc, &mut store) {
