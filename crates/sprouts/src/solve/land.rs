@@ -2073,7 +2073,7 @@ pub(crate) fn visit_children(
         for r in 0..w.regions.len() {
             let region = &w.regions[r];
             let nb = region.len();
-            let shapes: SmallVec<[Shape; 8]> = region
+            let mut shapes: SmallVec<[Shape; 8]> = region
                 .iter()
                 .map(|b| {
                     if twins_allowed {
@@ -2086,6 +2086,23 @@ pub(crate) fn visit_children(
                     }
                 })
                 .collect();
+            if twins_allowed {
+                for (bi, shape) in shapes.iter_mut().enumerate() {
+                    if shape.writing.is_none() {
+                        shape.period = land_period(&w, r, bi, &count);
+                    }
+                }
+            }
+            let turn = if twins_allowed {
+                region_mirror(region)
+            } else {
+                SmallVec::new()
+            };
+            let back = |b: usize, k: usize| -> usize {
+                let m = region[b].len();
+                (turn[b] + m - k) % m
+            };
+            let mirrorable = !turn.is_empty();
             // Interchangeable boundaries: only the first of a group is divided
             // or joined (the first two, for a join inside one group).
             let all: Group = (0..nb).collect();
@@ -2117,6 +2134,15 @@ pub(crate) fn visit_children(
                             let (x, y) = (p[i], q[j]);
                             if !wanted(x, y) {
                                 continue;
+                            }
+                            if mirrorable {
+                                let (i2, j2) = (back(b1, i), back(b2, j));
+                                if (i2, j2) < (i, j)
+                                    && i2 < shapes[b1].period
+                                    && j2 < shapes[b2].period
+                                {
+                                    continue;
+                                }
                             }
                             scratch.copy_from(&w);
                             let Child {
@@ -2226,7 +2252,11 @@ pub(crate) fn visit_children(
                     let x = b[i];
                     let lx = w.lives[x as usize];
                     // A loop from one corner: nothing of this boundary inside.
-                    if lx >= 2 && i < period && wanted(x, x) {
+                    let mirrored_loop = mirrorable && m >= 2 && {
+                        let i2 = back(bi, i);
+                        i2 < i && i2 < period
+                    };
+                    if lx >= 2 && i < period && wanted(x, x) && !mirrored_loop {
                         // Sides are written on the stack: a vector for each
                         // was an allocation for every dividing move.
                         let side2: Side2 = if lx == 3 {
@@ -2241,11 +2271,8 @@ pub(crate) fn visit_children(
                         };
                         // A loop on a boundary of one spot: both sides are
                         // the new spot and that spot (dead on both, or alive
-                        // with a corner on each), alike. (Taken in every
-                        // land, this moved the search to more positions:
-                        // n = 12 143,910 against 92,737; in mirrored lands
-                        // only, to fewer; see `docs/rules/sprouts.md`.)
-                        let twins = mirrored && m == 1;
+                        // with a corner on each), alike, in any land.
+                        let twins = twins_allowed && m == 1;
                         if split(x, x, &[v, x], &side2, true, twins) {
                             return true;
                         }
@@ -2255,6 +2282,13 @@ pub(crate) fn visit_children(
                         let y = b[j];
                         if y == x || !first_of_turns(i, j, m, period) || !wanted(x, y) {
                             continue;
+                        }
+                        if mirrorable && m >= 3 {
+                            let (a, c) = (back(bi, i), back(bi, j));
+                            let (i2, j2) = (a.min(c), a.max(c));
+                            if (i2, j2) < (i, j) && first_of_turns(i2, j2, m, period) {
+                                continue;
+                            }
                         }
                         let mut s1 = Side2::new();
                         s1.push(v);
@@ -2276,6 +2310,87 @@ pub(crate) fn visit_children(
         }
     }
     false
+}
+
+/// The least turn of boundary `bi` of region `r` (a divisor of its corners)
+/// that, carried over to the other corners of the boundary's spots, maps
+/// the whole land onto itself: every spot to one of the same lives and
+/// corners, every boundary to a boundary of the same region read the same
+/// way round. The spots elsewhere stay where they are, so the other
+/// boundaries of region `r` (which share no spot with this one: a spot's
+/// corners in one region lie on one boundary) are untouched, and a move at
+/// corners `k` of this boundary has its like at corners `k + turn`: the
+/// same use of a boundary's `period` as for a boundary tied to nothing
+/// ([`Shape`]). The boundary's own length when no turn does.
+fn land_period(w: &Work, r: usize, bi: usize, count: &[u8; 256]) -> usize {
+    let b = &w.regions[r][bi];
+    let m = b.len();
+    'turns: for d in 1..m {
+        if !m.is_multiple_of(d) {
+            continue;
+        }
+        // The turn as a map of spots: `to[s]`, and back, `from[t]`.
+        let (mut to, mut from) = ([u8::MAX; 256], [u8::MAX; 256]);
+        for k in 0..m {
+            let (s, t) = (b[k], b[(k + d) % m]);
+            if w.lives[s as usize] != w.lives[t as usize] || count[s as usize] != count[t as usize]
+            {
+                continue 'turns;
+            }
+            if (to[s as usize] != u8::MAX && to[s as usize] != t)
+                || (from[t as usize] != u8::MAX && from[t as usize] != s)
+            {
+                continue 'turns;
+            }
+            to[s as usize] = t;
+            from[t as usize] = s;
+        }
+        // Every boundary elsewhere holding a moved spot goes to a boundary
+        // of its region, read the same way round from some corner.
+        for (ri, region) in w.regions.iter().enumerate() {
+            for (oi, o) in region.iter().enumerate() {
+                if (ri, oi) == (r, bi) || !o.iter().any(|&s| to[s as usize] != u8::MAX) {
+                    continue;
+                }
+                let image = |s: u8| {
+                    if to[s as usize] == u8::MAX {
+                        s
+                    } else {
+                        to[s as usize]
+                    }
+                };
+                let found = region.iter().any(|p| {
+                    p.len() == o.len()
+                        && (0..p.len()).any(|start| {
+                            (0..o.len()).all(|k| p[(start + k) % p.len()] == image(o[k]))
+                        })
+                });
+                if !found {
+                    continue 'turns;
+                }
+            }
+        }
+        return d;
+    }
+    m
+}
+
+/// For each boundary of a region, a turn `c` with `b[k] == b[(c - k) mod m]`
+/// for every corner `k` (the boundary read backwards from corner `c` is
+/// itself, spot for spot), if every boundary has one; else empty. Then
+/// mirroring the region alone maps the land onto itself, every spot to
+/// itself, and a move at corners `k` has its mirror image at corners
+/// `(c - k) mod m`, which gives an equivalent position.
+fn region_mirror(region: &[Vec<u8>]) -> SmallVec<[usize; 8]> {
+    let mut turns = SmallVec::new();
+    for b in region {
+        let m = b.len();
+        match (0..m).find(|&c| (0..m).all(|k| b[k] == b[(c + m - k) % m])) {
+            Some(c) => turns.push(c),
+            None => return SmallVec::new(),
+        }
+    }
+    turns
 }
 
 /// One side of a dividing move, as it is built.
