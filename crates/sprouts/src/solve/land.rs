@@ -1008,11 +1008,23 @@ fn signature(b: &[u8], reverse: bool, start: usize, sym: &[u8], seen: &mut Vec<u
 
 /// One boundary's least signature walked one way, and every start that
 /// gives it.
-#[derive(Clone)]
 struct Least {
     index: usize,
     sig: Sig,
     starts: SmallVec<[usize; 2]>,
+}
+
+impl Clone for Least {
+    // By slices: the derived clone of a `SmallVec` goes through its
+    // general `extend`, element by element (the clone of each boundary of
+    // two corners or fewer for its second side was a twentieth of a key).
+    fn clone(&self) -> Self {
+        Least {
+            index: self.index,
+            sig: Sig::from_slice(&self.sig),
+            starts: SmallVec::from_slice(&self.starts),
+        }
+    }
 }
 
 /// A signature: short enough, nearly always, to live on the stack (a
@@ -2494,19 +2506,31 @@ fn first_of_turns(i: usize, j: usize, m: usize, period: usize) -> bool {
 /// else in the land with the same least writing ([`Shape`]). Other
 /// boundaries are groups of one.
 fn interchangeable(shapes: &[Shape], others: &[usize]) -> Groups {
-    let mut groups: SmallVec<[(&[u8], Group); 6]> = SmallVec::new();
-    let mut solo: Groups = SmallVec::new();
+    let one = |k: usize| {
+        let mut g = Group::new();
+        g.push(k);
+        g
+    };
+    // The groups of boundaries with a writing, in order of their first
+    // member, then one group for each boundary without.
+    let mut out = Groups::new();
+    let mut writings: SmallVec<[&[u8]; 6]> = SmallVec::new();
     for &k in others {
-        match &shapes[k].writing {
-            None => solo.push(SmallVec::from_slice(&[k])),
-            Some(w) => match groups.iter_mut().find(|(x, _)| *x == &w[..]) {
-                Some((_, v)) => v.push(k),
-                None => groups.push((w, SmallVec::from_slice(&[k]))),
-            },
+        if let Some(w) = &shapes[k].writing {
+            match writings.iter().position(|x| *x == &w[..]) {
+                Some(g) => out[g].push(k),
+                None => {
+                    writings.push(w);
+                    out.push(one(k));
+                }
+            }
         }
     }
-    let mut out: Groups = groups.into_iter().map(|(_, v)| v).collect();
-    out.extend(solo);
+    for &k in others {
+        if shapes[k].writing.is_none() {
+            out.push(one(k));
+        }
+    }
     out
 }
 
