@@ -2043,8 +2043,8 @@ pub(crate) fn visit_children(
         MADE.with(|m| m.set(m.get() + 1));
         finish_in(w, &mut lands, stand_ins);
         lands.sort_unstable();
-        if !seen.contains(&lands[..]) {
-            seen.insert(lands.clone());
+        // Inserted at once (one hashing), the copy given on only if new.
+        if seen.insert(lands.clone()) {
             stop = f(lands.clone());
         }
         stop
