@@ -2079,21 +2079,10 @@ pub(crate) fn visit_children(
     } else {
         1
     };
-    // A region that a symmetry of the land swaps with an earlier one is
-    // not moved in: each of its moves has its like in the earlier region.
-    let mut swapped: SmallVec<[bool; 8]> = SmallVec::from_elem(false, w.regions.len());
-    if twins_allowed {
-        for s in 1..w.regions.len() {
-            swapped[s] = (0..s).any(|r| !swapped[r] && swaps(&w, r, s, &count));
-        }
-    }
     for pass in 0..passes {
         let wanted =
             |x: u8, y: u8| passes == 1 || (bridge[x as usize] || bridge[y as usize]) == (pass == 0);
         for r in 0..w.regions.len() {
-            if swapped[r] {
-                continue;
-            }
             let region = &w.regions[r];
             let nb = region.len();
             let mut shapes: SmallVec<[Shape; 8]> = region
@@ -2396,125 +2385,6 @@ fn land_period(w: &Work, r: usize, bi: usize, count: &[u8; 256]) -> usize {
         return d;
     }
     m
-}
-
-/// Whether some exchange of spots maps region `r` onto region `s`, `s`
-/// onto `r` and every other region onto itself, every boundary read the
-/// same way round and every spot onto one of the same lives and corners:
-/// then the moves in `s` are those in `r`, exchanged. Found by matching
-/// `r`'s boundaries in turn with boundaries of `s` of their length at each
-/// turn (a bounded number of tries; none found is no answer).
-fn swaps(w: &Work, r: usize, s: usize, count: &[u8; 256]) -> bool {
-    let (a, b) = (&w.regions[r], &w.regions[s]);
-    if a.len() != b.len() || a.len() > 16 {
-        return false;
-    }
-    let lens = |x: &[Vec<u8>]| {
-        let mut l: SmallVec<[usize; 16]> = x.iter().map(|b| b.len()).collect();
-        l.sort_unstable();
-        l
-    };
-    if lens(a) != lens(b) {
-        return false;
-    }
-    let mut to = [u8::MAX; 256];
-    let mut used = 0u32;
-    let mut tries = 64u32;
-    swap_step(w, r, s, count, 0, &mut to, &mut used, &mut tries)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn swap_step(
-    w: &Work,
-    r: usize,
-    s: usize,
-    count: &[u8; 256],
-    k: usize,
-    to: &mut [u8; 256],
-    used: &mut u32,
-    tries: &mut u32,
-) -> bool {
-    let (a, b) = (&w.regions[r], &w.regions[s]);
-    if k == a.len() {
-        return swap_holds(w, r, s, to);
-    }
-    let p = &a[k];
-    let m = p.len();
-    for (bi, q) in b.iter().enumerate() {
-        if *used & (1 << bi) != 0 || q.len() != m {
-            continue;
-        }
-        for d in 0..m {
-            if *tries == 0 {
-                return false;
-            }
-            *tries -= 1;
-            let saved = *to;
-            let fits = (0..m).all(|t| {
-                let (x, y) = (p[t], q[(t + d) % m]);
-                let (xi, yi) = (x as usize, y as usize);
-                if w.lives[xi] != w.lives[yi] || count[xi] != count[yi] {
-                    return false;
-                }
-                if to[xi] == u8::MAX {
-                    to[xi] = y;
-                    true
-                } else {
-                    to[xi] == y
-                }
-            });
-            if fits {
-                *used |= 1 << bi;
-                if swap_step(w, r, s, count, k + 1, to, used, tries) {
-                    return true;
-                }
-                *used &= !(1 << bi);
-            }
-            *to = saved;
-        }
-    }
-    false
-}
-
-/// Whether the spots' map from region `r` into region `s` (`to`), taken
-/// back the other way for the spots of `s` it reaches and as it is
-/// elsewhere, is an exchange of spots that maps the land onto itself with
-/// `r` and `s` swapped ([`swaps`]).
-fn swap_holds(w: &Work, r: usize, s: usize, to: &[u8; 256]) -> bool {
-    let mut map = *to;
-    let mut back = [u8::MAX; 256];
-    for (x, &y) in to.iter().enumerate() {
-        if y != u8::MAX && map[y as usize] == u8::MAX {
-            map[y as usize] = x as u8;
-        }
-    }
-    for (x, slot) in map.iter_mut().enumerate().take(w.lives.len()) {
-        if *slot == u8::MAX {
-            *slot = x as u8;
-        }
-        let y = *slot as usize;
-        if back[y] != u8::MAX {
-            return false;
-        }
-        back[y] = x as u8;
-    }
-    w.regions.iter().enumerate().all(|(ti, t)| {
-        let image = if ti == r {
-            &w.regions[s]
-        } else if ti == s {
-            &w.regions[r]
-        } else {
-            t
-        };
-        t.iter().all(|o| {
-            image.iter().any(|p| {
-                p.len() == o.len()
-                    && (0..p.len()).any(|start| {
-                        (0..o.len()).all(|k| p[(start + k) % p.len()] == map[o[k] as usize])
-                    })
-            })
-        })
-    })
 }
 
 /// For each boundary of a region, a turn `c` with `b[k] == b[(c - k) mod m]`
