@@ -296,21 +296,13 @@ fn the_land_searched_has_fewest_questions_answered() {
     assert_eq!(s.sum_nimber(&sum), Some(1));
 }
 
-/// The children of a position as the solver sees them: per land, each
-/// option with the other lands kept.
-/// Boundaries tied to nothing else in their land, alike or turning onto
-/// themselves, are moved once: fewer moves are made for the same
-/// children.
-#[test]
-fn alike_boundaries_and_corners_are_moved_once() {
+/// Makes the children of each land with and without the moves left out
+/// (`KEEP_TWINS`), with exact keys: the children are the same, made with
+/// so many moves, fewer than all.
+fn moved_once(lands: &[(&str, u64)]) {
     land::EXACT_TIES.with(|e| e.set(true));
     land::forget_keys();
-    // Two alike boundaries each turning onto itself by two corners; one
-    // turning onto itself, beside a spot; alike boundaries of a spot of
-    // one life. (No boundary of two corners or fewer but single spots:
-    // no twin dividing moves here, so every move made with KEEP_TWINS is
-    // a move made before alike boundaries and corners were told apart.)
-    for (text, fewer) in [("0.0.1A1A.1B1B", 28), ("0.ABAB", 4), ("0.2.2.1A1A", 27)] {
+    for &(text, fewer) in lands {
         let key = unshow(text).unwrap();
         let made_by = |keep: bool| {
             land::KEEP_TWINS.with(|k| k.set(keep));
@@ -330,6 +322,16 @@ fn alike_boundaries_and_corners_are_moved_once() {
     }
 }
 
+/// Boundaries tied to nothing else in their land, alike or turning onto
+/// themselves, are moved once: fewer moves are made for the same
+/// children. Two alike boundaries each turning onto itself by two
+/// corners; one turning onto itself; alike boundaries of a spot of one
+/// life; each beside single spots, whose loops are halved too.
+#[test]
+fn alike_boundaries_and_corners_are_moved_once() {
+    moved_once(&[("0.0.1A1A.1B1B", 28), ("0.ABAB", 4), ("0.2.2.1A1A", 27)]);
+}
+
 /// Moves that a symmetry of the whole land maps onto each other are made
 /// once: a region that reads the same mirrored, spot for spot (the path of
 /// lines `1ABCDCBA`), and a boundary whose turn, carried to the other
@@ -338,30 +340,11 @@ fn alike_boundaries_and_corners_are_moved_once() {
 /// in any land. The children are the same.
 #[test]
 fn moves_a_symmetry_maps_onto_each_other_are_made_once() {
-    land::EXACT_TIES.with(|e| e.set(true));
-    land::forget_keys();
-    for (text, fewer) in [
+    moved_once(&[
         ("0.0.0.0.1ABCDCBA/0.D", 82),
         ("0.0.0.ABCD/0.0.0.ABCD", 26),
         ("0.0.ABCDE/0.ABCDE", 16),
-    ] {
-        let key = unshow(text).unwrap();
-        let made_by = |keep: bool| {
-            land::KEEP_TWINS.with(|k| k.set(keep));
-            land::MADE.with(|m| m.set(0));
-            let kids: BTreeSet<Vec<Key>> = children(&key).into_iter().collect();
-            land::KEEP_TWINS.with(|k| k.set(false));
-            (land::MADE.with(|m| m.get()), kids)
-        };
-        let (made, kids) = made_by(false);
-        let (all, same) = made_by(true);
-        assert_eq!(same, kids, "{text}");
-        assert_eq!(
-            (made, all > made),
-            (fewer, true),
-            "{text}: {made} of {all} moves"
-        );
-    }
+    ]);
 }
 
 /// In normal play the moves using a spot that ties two regions come
@@ -386,6 +369,8 @@ fn moves_cutting_a_land_come_first() {
     assert_eq!(set(&first), set(&plain));
 }
 
+/// The children of a position as the solver sees them: per land, each
+/// option with the other lands kept.
 fn solver_children(lands: &[Key]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for i in 0..lands.len() {
