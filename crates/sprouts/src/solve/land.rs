@@ -2079,53 +2079,28 @@ pub(crate) fn visit_children(
     } else {
         1
     };
+    // What the moves need of each region's symmetries, read once for both
+    // passes.
+    let symmetries: SmallVec<[RegionSymmetry; 8]> = (0..w.regions.len())
+        .map(|r| region_symmetry(&w, r, &count, twins_allowed))
+        .collect();
     for pass in 0..passes {
         let wanted =
             |x: u8, y: u8| passes == 1 || (bridge[x as usize] || bridge[y as usize]) == (pass == 0);
         for r in 0..w.regions.len() {
             let region = &w.regions[r];
             let nb = region.len();
-            let mut shapes: SmallVec<[Shape; 8]> = region
-                .iter()
-                .map(|b| {
-                    if twins_allowed {
-                        shape_of(b, &w.lives, &count)
-                    } else {
-                        Shape {
-                            writing: None,
-                            period: b.len(),
-                        }
-                    }
-                })
-                .collect();
-            if twins_allowed {
-                for (bi, shape) in shapes.iter_mut().enumerate() {
-                    if shape.writing.is_none() {
-                        shape.period = land_period(&w, r, bi, &count);
-                    }
-                }
-            }
-            let turn = if twins_allowed {
-                region_mirror(region)
-            } else {
-                SmallVec::new()
-            };
+            let RegionSymmetry {
+                shapes,
+                turn,
+                gid,
+                rank,
+            } = &symmetries[r];
             let back = |b: usize, k: usize| -> usize {
                 let m = region[b].len();
                 (turn[b] + m - k) % m
             };
             let mirrorable = !turn.is_empty();
-            // Interchangeable boundaries: only the first of a group is divided
-            // or joined (the first two, for a join inside one group).
-            let all: Group = (0..nb).collect();
-            let mut gid: Group = SmallVec::from_elem(0, nb);
-            let mut rank: Group = SmallVec::from_elem(0, nb);
-            for (g, members) in interchangeable(&shapes, &all).iter().enumerate() {
-                for (k, &b) in members.iter().enumerate() {
-                    gid[b] = g;
-                    rank[b] = k;
-                }
-            }
             // Joining moves: a line between two boundaries of the region.
             for b1 in 0..nb {
                 for b2 in b1 + 1..nb {
@@ -2198,7 +2173,7 @@ pub(crate) fn visit_children(
                 let b = &region[bi];
                 let m = b.len();
                 let others: Group = (0..nb).filter(|&k| k != bi).collect();
-                let groups = interchangeable(&shapes, &others);
+                let groups = interchangeable(shapes, &others);
                 let period = shapes[bi].period;
                 // The ways of sending the other boundaries to side 2 (so many
                 // of each group); a count past `u64` is never halved.
@@ -2322,6 +2297,65 @@ pub(crate) fn visit_children(
         }
     }
     false
+}
+
+/// What move generation needs of a region's symmetries.
+struct RegionSymmetry {
+    /// Each boundary's symmetry ([`Shape`]), the turn of a boundary tied to
+    /// the rest of the land included ([`land_period`]).
+    shapes: SmallVec<[Shape; 8]>,
+    /// Each boundary's mirror turn, if the region is its own mirror image
+    /// ([`region_mirror`]); else empty.
+    turn: SmallVec<[usize; 8]>,
+    /// Interchangeable boundaries ([`interchangeable`]): each boundary's
+    /// group and its place in the group. Only the first of a group is
+    /// divided or joined (the first two, for a join inside one group).
+    gid: Group,
+    rank: Group,
+}
+
+/// The symmetries of region `r` of `w`; none with `twins_allowed` off (a
+/// test makes every move).
+fn region_symmetry(w: &Work, r: usize, count: &[u8; 256], twins_allowed: bool) -> RegionSymmetry {
+    let region = &w.regions[r];
+    let nb = region.len();
+    let mut shapes: SmallVec<[Shape; 8]> = region
+        .iter()
+        .map(|b| {
+            if twins_allowed {
+                shape_of(b, &w.lives, count)
+            } else {
+                Shape {
+                    writing: None,
+                    period: b.len(),
+                }
+            }
+        })
+        .collect();
+    let mut turn = SmallVec::new();
+    if twins_allowed {
+        for (bi, shape) in shapes.iter_mut().enumerate() {
+            if shape.writing.is_none() {
+                shape.period = land_period(w, r, bi, count);
+            }
+        }
+        turn = region_mirror(region);
+    }
+    let all: Group = (0..nb).collect();
+    let mut gid: Group = SmallVec::from_elem(0, nb);
+    let mut rank: Group = SmallVec::from_elem(0, nb);
+    for (g, members) in interchangeable(&shapes, &all).iter().enumerate() {
+        for (k, &b) in members.iter().enumerate() {
+            gid[b] = g;
+            rank[b] = k;
+        }
+    }
+    RegionSymmetry {
+        shapes,
+        turn,
+        gid,
+        rank,
+    }
 }
 
 /// The least turn of boundary `bi` of region `r` (a divisor of its corners)
