@@ -143,14 +143,14 @@ impl Child {
         }
         self.work.lives.clone_from(&parent.lives);
     }
+}
 
-    /// A boundary buffer holding `b`.
-    fn bound(&mut self, b: &[u8]) -> Vec<u8> {
-        let mut v = self.spare_bounds.pop().unwrap_or_default();
-        v.clear();
-        v.extend_from_slice(b);
-        v
-    }
+/// A boundary buffer holding `b`: one of `spare`, or a new one.
+fn spare_bound(spare: &mut Vec<Vec<u8>>, b: &[u8]) -> Vec<u8> {
+    let mut v = spare.pop().unwrap_or_default();
+    v.clear();
+    v.extend_from_slice(b);
+    v
 }
 
 /// Makes `dst` a copy of the region `src`, taking boundary buffers from
@@ -164,10 +164,7 @@ fn copy_region(dst: &mut Vec<Vec<u8>>, src: &[Vec<u8>], spare: &mut Vec<Vec<u8>>
         d.extend_from_slice(s);
     }
     for s in &src[dst.len()..] {
-        let mut d = spare.pop().unwrap_or_default();
-        d.clear();
-        d.extend_from_slice(s);
-        dst.push(d);
+        dst.push(spare_bound(spare, s));
     }
 }
 
@@ -729,31 +726,27 @@ impl Arrange {
             });
         }
         let (shapes, bounds) = (&self.shapes, &mut self.bounds[from..]);
+        let shape = |b: &Shaped| &shapes[b.at as usize..b.at as usize + b.len as usize];
         sort_small(bounds, |x, y| {
-            x.len
-                .cmp(&y.len)
-                .then_with(|| Arrange::shape_order(shapes, x, y))
+            x.len.cmp(&y.len).then_with(|| shape(x).cmp(shape(y)))
         });
     }
 
-    /// The order of two shapes as byte strings.
-    #[inline(always)]
-    fn shape_order(shapes: &[u8], x: &Shaped, y: &Shaped) -> std::cmp::Ordering {
-        let shape = |b: &Shaped| &shapes[b.at as usize..b.at as usize + b.len as usize];
-        shape(x).cmp(shape(y))
+    fn shape(&self, b: &Shaped) -> &[u8] {
+        &self.shapes[b.at as usize..b.at as usize + b.len as usize]
     }
 
     fn region_order(&self, x: usize, y: usize) -> std::cmp::Ordering {
         let (a0, a1) = self.regions[x];
         let (b0, b1) = self.regions[y];
         (a1 - a0).cmp(&(b1 - b0)).then_with(|| {
-            let xs = &self.bounds[a0 as usize..a1 as usize];
-            let ys = &self.bounds[b0 as usize..b1 as usize];
-            xs.iter()
-                .zip(ys)
-                .map(|(p, q)| Arrange::shape_order(&self.shapes, p, q))
-                .find(|o| o.is_ne())
-                .unwrap_or(std::cmp::Ordering::Equal)
+            let xs = self.bounds[a0 as usize..a1 as usize]
+                .iter()
+                .map(|b| self.shape(b));
+            let ys = self.bounds[b0 as usize..b1 as usize]
+                .iter()
+                .map(|b| self.shape(b));
+            xs.cmp(ys)
         })
     }
 
@@ -2198,7 +2191,7 @@ pub(crate) fn visit_children(
                             step += 1;
                             scratch.copy_from(&w);
                             let mut r2 = scratch.spare_regions.pop().unwrap_or_default();
-                            let side2 = scratch.bound(side2);
+                            let side2 = spare_bound(&mut scratch.spare_bounds, side2);
                             let c = &mut scratch.work;
                             if twice {
                                 c.lives[x as usize] -= 2;
