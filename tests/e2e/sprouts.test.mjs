@@ -235,13 +235,16 @@ function apartFromItself(pts) {
 
 /**
  * A small loop out of spot a and back (a thin triangle in a gap between
- * its lines), clear of every line and spot, or null.
+ * its lines), clear of every line and spot, or null. Each reaches farther
+ * from its spot than the page's 44 (twice its hit radius): a stroke that
+ * stays nearer is taken for a click on the spot, not a loop, and nothing
+ * is sent.
  * @param {any} view @param {number} a @param {number} clear
  */
 function planLoop(view, a, clear) {
   const { spots, segs } = paperOf(view);
   const o = /** @type {Pt} */ (spots.get(a));
-  for (const r of [70, 50, 100, 36]) {
+  for (const r of [70, 50, 100]) {
     for (let k = 0; k < 36; k++) {
       const t1 = (k * 2 * Math.PI) / 36, t2 = t1 + (50 * Math.PI) / 180;
       /** @type {Pt[]} */
@@ -675,9 +678,12 @@ async function chooseFromList(page, moves) {
  */
 async function playToTheEnd(ann, turns) {
   for (let turn = 0; turn < turns; turn++) {
-    const moves = await movesOf(ann.page);
-    const st = await turnOf(ann, 0, moves);
+    const st = await turnOf(ann, 0, await movesOf(ann.page));
     if (st.view.to_move === null || st.view.to_move === undefined) break;
+    // Counted from the state Ann moves in: the page's count read before
+    // it may miss the bot's last reply, and then the wait for Ann's move
+    // would be met by that reply instead.
+    const moves = st.view.moves.length;
     if (!anyStroke(st.view)) {
       // The bot plays at random among its best moves, so a drawing may
       // leave only channels narrower than the planner dares; then Ann
