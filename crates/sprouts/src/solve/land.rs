@@ -2332,7 +2332,7 @@ fn region_symmetry(w: &Work, r: usize, count: &[u8; 256], twins_allowed: bool) -
                 shape.period = land_period(w, r, bi, count);
             }
         }
-        turn = region_mirror(region);
+        turn = region_mirror(w, r, count);
     }
     let all: Group = (0..nb).collect();
     let mut gid: Group = SmallVec::from_elem(0, nb);
@@ -2414,19 +2414,99 @@ fn land_period(w: &Work, r: usize, bi: usize, count: &[u8; 256]) -> usize {
     m
 }
 
-/// For each boundary of a region, a turn `c` with `b[k] == b[(c - k) mod m]`
-/// for every corner `k` (the boundary read backwards from corner `c` is
-/// itself, spot for spot), if every boundary has one; else empty. Then
-/// mirroring the region alone maps the land onto itself, every spot to
-/// itself, and a move at corners `k` has its mirror image at corners
-/// `(c - k) mod m`, which gives an equivalent position.
-fn region_mirror(region: &[Vec<u8>]) -> SmallVec<[usize; 8]> {
+/// For each boundary of region `r`, a turn `c` such that reading every
+/// boundary of the region backwards, corner `k` to corner `(c - k) mod m`,
+/// maps the whole land onto itself, if every boundary has one; else empty.
+/// The mirror may exchange spots (of the same lives and corners: `11A1A`
+/// read backwards from its second corner is itself with its first two
+/// spots exchanged) as long as the land stays the same: every other
+/// region holding an exchanged spot goes onto itself, read either way
+/// round (each region's direction is free). A move at corners `k` then
+/// has its mirror image at corners `(c - k) mod m`, which gives an
+/// equivalent position.
+fn region_mirror(w: &Work, r: usize, count: &[u8; 256]) -> SmallVec<[usize; 8]> {
+    let region = &w.regions[r];
     let mut turns = SmallVec::new();
+    // The mirror as a map of spots: `to[s]` (unset: `s` stays).
+    let (mut to, mut from) = ([u8::MAX; 256], [u8::MAX; 256]);
+    let mut moved = false;
     for b in region {
         let m = b.len();
-        match (0..m).find(|&c| (0..m).all(|k| b[k] == b[(c + m - k) % m])) {
-            Some(c) => turns.push(c),
+        // A mirror keeping every spot in place first: it asks nothing of
+        // the rest of the land.
+        if let Some(c) = (0..m).find(|&c| (0..m).all(|k| b[k] == b[(c + m - k) % m])) {
+            turns.push(c);
+            continue;
+        }
+        // The spots of `b` are its own (a spot's corners in one region
+        // lie on one boundary), so each boundary's map is made apart.
+        let fits = |c: usize, to: &mut [u8; 256], from: &mut [u8; 256]| {
+            for k in 0..m {
+                let (s, t) = (b[k], b[(c + m - k) % m]);
+                if w.lives[s as usize] != w.lives[t as usize]
+                    || count[s as usize] != count[t as usize]
+                    || (to[s as usize] != u8::MAX && to[s as usize] != t)
+                    || (from[t as usize] != u8::MAX && from[t as usize] != s)
+                {
+                    return false;
+                }
+                to[s as usize] = t;
+                from[t as usize] = s;
+            }
+            true
+        };
+        let mut found = None;
+        for c in 0..m {
+            let (mut t, mut f) = (to, from);
+            if fits(c, &mut t, &mut f) {
+                (to, from) = (t, f);
+                found = Some(c);
+                break;
+            }
+        }
+        match found {
+            Some(c) => {
+                turns.push(c);
+                moved = true;
+            }
             None => return SmallVec::new(),
+        }
+    }
+    if !moved {
+        return turns;
+    }
+    let image = |s: u8| {
+        if to[s as usize] == u8::MAX {
+            s
+        } else {
+            to[s as usize]
+        }
+    };
+    // A boundary `o` of another region goes to one of `region`'s
+    // boundaries, read forwards or backwards.
+    let lands_on = |o: &[u8], onto: &[Vec<u8>], backwards: bool| {
+        let n = o.len();
+        onto.iter().any(|p| {
+            p.len() == n
+                && (0..n).any(|start| {
+                    (0..n).all(|k| {
+                        let at = if backwards {
+                            (start + n - k) % n
+                        } else {
+                            (start + k) % n
+                        };
+                        p[at] == image(o[k])
+                    })
+                })
+        })
+    };
+    for (ri, other) in w.regions.iter().enumerate() {
+        if ri == r || !other.iter().flatten().any(|&s| to[s as usize] != u8::MAX) {
+            continue;
+        }
+        let forwards = other.iter().all(|o| lands_on(o, other, false));
+        if !forwards && !other.iter().all(|o| lands_on(o, other, true)) {
+            return SmallVec::new();
         }
     }
     turns

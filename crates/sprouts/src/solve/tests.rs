@@ -347,6 +347,19 @@ fn moves_a_symmetry_maps_onto_each_other_are_made_once() {
     ]);
 }
 
+/// A region that reads the same backwards once some of its spots are
+/// exchanged for others of the same lives and corners is mirrored as
+/// one that reads the same spot for spot, when the exchange maps the
+/// rest of the land onto itself: `11A1A` read backwards from its second
+/// corner exchanges its first two spots; in `0.1ABC/0.ABC` reading
+/// `1ABC` backwards from `1` exchanges `A` and `C`, and the other region,
+/// read backwards too, goes onto itself. The children are the same
+/// (152 and 29 moves were made before this rule).
+#[test]
+fn moves_a_mirror_exchanging_spots_maps_onto_each_other_are_made_once() {
+    moved_once(&[("0.0.0.11A1A.1B1B", 100), ("0.1ABC/0.ABC", 24)]);
+}
+
 /// In normal play the moves using a spot that ties two regions come
 /// first: in `0.0.A/0.A` the first child is then `A`'s line to a spot of
 /// its region, which leaves two lands, where a line between the two
