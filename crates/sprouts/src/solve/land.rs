@@ -2385,28 +2385,28 @@ fn land_period(w: &Work, r: usize, bi: usize, count: &[u8; 256]) -> usize {
             from[t as usize] = s;
         }
         // Every boundary elsewhere holding a moved spot goes to a boundary
-        // of its region, read the same way round from some corner.
+        // of its region, read the same way round from some corner; or the
+        // whole region goes onto itself read backwards (each region's
+        // direction is free: `2AB` beside `AB` is itself read backwards
+        // with `A` and `B` exchanged).
+        let image = |s: u8| {
+            if to[s as usize] == u8::MAX {
+                s
+            } else {
+                to[s as usize]
+            }
+        };
         for (ri, region) in w.regions.iter().enumerate() {
-            for (oi, o) in region.iter().enumerate() {
-                if (ri, oi) == (r, bi) || !o.iter().any(|&s| to[s as usize] != u8::MAX) {
-                    continue;
-                }
-                let image = |s: u8| {
-                    if to[s as usize] == u8::MAX {
-                        s
-                    } else {
-                        to[s as usize]
-                    }
-                };
-                let found = region.iter().any(|p| {
-                    p.len() == o.len()
-                        && (0..p.len()).any(|start| {
-                            (0..o.len()).all(|k| p[(start + k) % p.len()] == image(o[k]))
-                        })
-                });
-                if !found {
-                    continue 'turns;
-                }
+            if ri == r || !region.iter().flatten().any(|&s| to[s as usize] != u8::MAX) {
+                continue;
+            }
+            let moved = |o: &Vec<u8>| o.iter().any(|&s| to[s as usize] != u8::MAX);
+            let forwards = region
+                .iter()
+                .filter(|o| moved(o))
+                .all(|o| lands_on(o, region, false, &image));
+            if !forwards && !region.iter().all(|o| lands_on(o, region, true, &image)) {
+                continue 'turns;
             }
         }
         return d;
@@ -2482,34 +2482,35 @@ fn region_mirror(w: &Work, r: usize, count: &[u8; 256]) -> SmallVec<[usize; 8]> 
             to[s as usize]
         }
     };
-    // A boundary `o` of another region goes to one of `region`'s
-    // boundaries, read forwards or backwards.
-    let lands_on = |o: &[u8], onto: &[Vec<u8>], backwards: bool| {
-        let n = o.len();
-        onto.iter().any(|p| {
-            p.len() == n
-                && (0..n).any(|start| {
-                    (0..n).all(|k| {
-                        let at = if backwards {
-                            (start + n - k) % n
-                        } else {
-                            (start + k) % n
-                        };
-                        p[at] == image(o[k])
-                    })
-                })
-        })
-    };
     for (ri, other) in w.regions.iter().enumerate() {
         if ri == r || !other.iter().flatten().any(|&s| to[s as usize] != u8::MAX) {
             continue;
         }
-        let forwards = other.iter().all(|o| lands_on(o, other, false));
-        if !forwards && !other.iter().all(|o| lands_on(o, other, true)) {
+        let forwards = other.iter().all(|o| lands_on(o, other, false, &image));
+        if !forwards && !other.iter().all(|o| lands_on(o, other, true, &image)) {
             return SmallVec::new();
         }
     }
     turns
+}
+
+/// Whether boundary `o`, its spots mapped by `image`, is one of the
+/// boundaries `onto` read from some corner, forwards or backwards.
+fn lands_on(o: &[u8], onto: &[Vec<u8>], backwards: bool, image: &impl Fn(u8) -> u8) -> bool {
+    let n = o.len();
+    onto.iter().any(|p| {
+        p.len() == n
+            && (0..n).any(|start| {
+                (0..n).all(|k| {
+                    let at = if backwards {
+                        (start + n - k) % n
+                    } else {
+                        (start + k) % n
+                    };
+                    p[at] == image(o[k])
+                })
+            })
+    })
 }
 
 /// One side of a dividing move, as it is built.

@@ -355,6 +355,17 @@ fn moves_a_symmetry_maps_onto_each_other_are_made_once() {
 /// `1ABC` backwards from `1` exchanges `A` and `C`, and the other region,
 /// read backwards too, goes onto itself. The children are the same
 /// (152 and 29 moves were made before this rule).
+/// A boundary tied to another region whose turn maps the land onto
+/// itself when that region is read backwards (each region's direction is
+/// free) is moved as one whose turn maps the land onto itself read the
+/// same way round: in `0.0.AB.CD/2AB/2CD`, turning `AB` by one corner
+/// exchanges `A` and `B`, and `2AB` read backwards is `2BA`. The children
+/// are the same (29 moves were made before this rule).
+#[test]
+fn moves_a_turn_with_another_region_read_backwards_maps_onto_each_other_are_made_once() {
+    moved_once(&[("0.0.AB.CD/2AB/2CD", 24)]);
+}
+
 #[test]
 fn moves_a_mirror_exchanging_spots_maps_onto_each_other_are_made_once() {
     moved_once(&[("0.0.0.11A1A.1B1B", 100), ("0.1ABC/0.ABC", 24)]);
