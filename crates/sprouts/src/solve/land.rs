@@ -1810,8 +1810,30 @@ fn shape_of_ways(mut ways: [SmallVec<[u64; 8]>; 2]) -> u64 {
 /// the stack for the small lands most keys are made for.
 type SpotBytes = SmallVec<[u8; 128]>;
 
+thread_local! {
+    /// The buffers [`canon`] fills for each key (its regions' sides, and
+    /// the signatures' scratch), kept from key to key: fresh ones were
+    /// allocations for every key.
+    static CANON_BUFFERS: std::cell::Cell<(Vec<Side>, Scratch)> =
+        std::cell::Cell::new((Vec::new(), Scratch::default()));
+}
+
 /// The key of one land given as its regions.
 pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
+    let (mut store, mut sc) = CANON_BUFFERS.with(|b| b.take());
+    store.clear();
+    let key = canon_in(regions, lives, &mut store, &mut sc);
+    CANON_BUFFERS.with(|b| b.set((store, sc)));
+    key
+}
+
+/// [`canon`], the regions' sides written in `store`.
+fn canon_in(
+    regions: &[&Vec<Vec<u8>>],
+    lives: &[u8],
+    store: &mut Vec<Side>,
+    sc: &mut Scratch,
+) -> Key {
     let nv = lives.len();
     let mut count = [0u8; 256];
     // The key's length: a byte per corner and one between boundaries.
@@ -1848,7 +1870,6 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
         }
     }
     let nr = regions.len();
-    let mut sc = Scratch::default();
     // Each region's spot bytes: a row of `nv` per region, in one buffer
     // (a vector per region was an allocation per region of every key).
     let mut syms: SpotBytes;
@@ -1899,11 +1920,10 @@ pub(crate) fn canon(regions: &[&Vec<Vec<u8>>], lives: &[u8]) -> Key {
     let row = |i: usize| &syms[i * nv..(i + 1) * nv];
     // Each region's least side (both when mirroring gives the same
     // signature), regions in signature order.
-    let mut store: Vec<Side> = Vec::with_capacity(2 * nr);
     let mut sides: SmallVec<[Ways; 8]> = SmallVec::new();
     for (i, r) in regions.iter().enumerate() {
         let at = store.len();
-        let (stored, count) = if !sides_of(r, row(i), &mut sc, &mut store) {
+        let (stored, count) = if !sides_of(r, row(i), sc, store) {
             (1, 2)
         } else {
             match store[at].order(&store[at + 1]) {
