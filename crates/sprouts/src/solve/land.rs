@@ -2404,30 +2404,10 @@ fn land_period(w: &Work, r: usize, bi: usize, count: &[u8; 256]) -> usize {
             to[s as usize] = t;
             from[t as usize] = s;
         }
-        // Every boundary elsewhere holding a moved spot goes to a boundary
-        // of its region, read the same way round from some corner; or the
-        // whole region goes onto itself read backwards (each region's
-        // direction is free: `2AB` beside `AB` is itself read backwards
-        // with `A` and `B` exchanged).
-        let image = |s: u8| {
-            if to[s as usize] == u8::MAX {
-                s
-            } else {
-                to[s as usize]
-            }
-        };
-        for (ri, region) in w.regions.iter().enumerate() {
-            if ri == r || !region.iter().flatten().any(|&s| to[s as usize] != u8::MAX) {
-                continue;
-            }
-            let moved = |o: &Vec<u8>| o.iter().any(|&s| to[s as usize] != u8::MAX);
-            let forwards = region
-                .iter()
-                .filter(|o| moved(o))
-                .all(|o| lands_on(o, region, false, &image));
-            if !forwards && !region.iter().all(|o| lands_on(o, region, true, &image)) {
-                continue 'turns;
-            }
+        // Every other region holding a moved spot goes onto itself (`2AB`
+        // beside `AB` is itself read backwards with `A` and `B` exchanged).
+        if !others_go_onto_themselves(w, r, &to) {
+            continue 'turns;
         }
         return d;
     }
@@ -2492,9 +2472,19 @@ fn region_mirror(w: &Work, r: usize, count: &[u8; 256]) -> SmallVec<[usize; 8]> 
             None => return SmallVec::new(),
         }
     }
-    if !moved {
-        return turns;
+    if !moved || others_go_onto_themselves(w, r, &to) {
+        turns
+    } else {
+        SmallVec::new()
     }
+}
+
+/// Whether the map of spots `to` (unset: the spot stays) carries every
+/// region of the land but `r` onto itself: each boundary holding a moved
+/// spot onto a boundary of its region read the same way round from some
+/// corner, or the whole region onto itself read backwards (each region's
+/// direction is free).
+fn others_go_onto_themselves(w: &Work, r: usize, to: &[u8; 256]) -> bool {
     let image = |s: u8| {
         if to[s as usize] == u8::MAX {
             s
@@ -2502,16 +2492,16 @@ fn region_mirror(w: &Work, r: usize, count: &[u8; 256]) -> SmallVec<[usize; 8]> 
             to[s as usize]
         }
     };
-    for (ri, other) in w.regions.iter().enumerate() {
-        if ri == r || !other.iter().flatten().any(|&s| to[s as usize] != u8::MAX) {
-            continue;
-        }
-        let forwards = other.iter().all(|o| lands_on(o, other, false, &image));
-        if !forwards && !other.iter().all(|o| lands_on(o, other, true, &image)) {
-            return SmallVec::new();
-        }
-    }
-    turns
+    let moved = |o: &Vec<u8>| o.iter().any(|&s| to[s as usize] != u8::MAX);
+    w.regions.iter().enumerate().all(|(ri, region)| {
+        ri == r
+            || !region.iter().any(moved)
+            || region
+                .iter()
+                .filter(|o| moved(o))
+                .all(|o| lands_on(o, region, false, &image))
+            || region.iter().all(|o| lands_on(o, region, true, &image))
+    })
 }
 
 /// Whether boundary `o`, its spots mapped by `image`, is one of the
