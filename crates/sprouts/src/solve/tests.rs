@@ -347,14 +347,6 @@ fn moves_a_symmetry_maps_onto_each_other_are_made_once() {
     ]);
 }
 
-/// A region that reads the same backwards once some of its spots are
-/// exchanged for others of the same lives and corners is mirrored as
-/// one that reads the same spot for spot, when the exchange maps the
-/// rest of the land onto itself: `11A1A` read backwards from its second
-/// corner exchanges its first two spots; in `0.1ABC/0.ABC` reading
-/// `1ABC` backwards from `1` exchanges `A` and `C`, and the other region,
-/// read backwards too, goes onto itself. The children are the same
-/// (152 and 29 moves were made before this rule).
 /// A boundary tied to another region whose turn maps the land onto
 /// itself when that region is read backwards (each region's direction is
 /// free) is moved as one whose turn maps the land onto itself read the
@@ -366,6 +358,14 @@ fn moves_a_turn_with_another_region_read_backwards_maps_onto_each_other_are_made
     moved_once(&[("0.0.AB.CD/2AB/2CD", 24)]);
 }
 
+/// A region that reads the same backwards once some of its spots are
+/// exchanged for others of the same lives and corners is mirrored as
+/// one that reads the same spot for spot, when the exchange maps the
+/// rest of the land onto itself: `11A1A` read backwards from its second
+/// corner exchanges its first two spots; in `0.1ABC/0.ABC` reading
+/// `1ABC` backwards from `1` exchanges `A` and `C`, and the other region,
+/// read backwards too, goes onto itself. The children are the same
+/// (152 and 29 moves were made before this rule).
 #[test]
 fn moves_a_mirror_exchanging_spots_maps_onto_each_other_are_made_once() {
     moved_once(&[("0.0.0.11A1A.1B1B", 100), ("0.1ABC/0.ABC", 24)]);
