@@ -2390,19 +2390,9 @@ fn land_period(w: &Work, r: usize, bi: usize, count: &[u8; 256]) -> usize {
         }
         // The turn as a map of spots: `to[s]`, and back, `from[t]`.
         let (mut to, mut from) = ([u8::MAX; 256], [u8::MAX; 256]);
-        for k in 0..m {
-            let (s, t) = (b[k], b[(k + d) % m]);
-            if w.lives[s as usize] != w.lives[t as usize] || count[s as usize] != count[t as usize]
-            {
-                continue 'turns;
-            }
-            if (to[s as usize] != u8::MAX && to[s as usize] != t)
-                || (from[t as usize] != u8::MAX && from[t as usize] != s)
-            {
-                continue 'turns;
-            }
-            to[s as usize] = t;
-            from[t as usize] = s;
+        let pairs = (0..m).map(|k| (b[k], b[(k + d) % m]));
+        if !map_spots(w, count, pairs, &mut to, &mut from) {
+            continue 'turns;
         }
         // Every other region holding a moved spot goes onto itself (`2AB`
         // beside `AB` is itself read backwards with `A` and `B` exchanged).
@@ -2440,25 +2430,11 @@ fn region_mirror(w: &Work, r: usize, count: &[u8; 256]) -> SmallVec<[usize; 8]> 
         }
         // The spots of `b` are its own (a spot's corners in one region
         // lie on one boundary), so each boundary's map is made apart.
-        let fits = |c: usize, to: &mut [u8; 256], from: &mut [u8; 256]| {
-            for k in 0..m {
-                let (s, t) = (b[k], b[(c + m - k) % m]);
-                if w.lives[s as usize] != w.lives[t as usize]
-                    || count[s as usize] != count[t as usize]
-                    || (to[s as usize] != u8::MAX && to[s as usize] != t)
-                    || (from[t as usize] != u8::MAX && from[t as usize] != s)
-                {
-                    return false;
-                }
-                to[s as usize] = t;
-                from[t as usize] = s;
-            }
-            true
-        };
         let mut found = None;
         for c in 0..m {
             let (mut t, mut f) = (to, from);
-            if fits(c, &mut t, &mut f) {
+            let pairs = (0..m).map(|k| (b[k], b[(c + m - k) % m]));
+            if map_spots(w, count, pairs, &mut t, &mut f) {
                 (to, from) = (t, f);
                 found = Some(c);
                 break;
@@ -2477,6 +2453,32 @@ fn region_mirror(w: &Work, r: usize, count: &[u8; 256]) -> SmallVec<[usize; 8]> 
     } else {
         SmallVec::new()
     }
+}
+
+/// Adds to the map of spots `to` (and its inverse `from`; unset:
+/// `u8::MAX`) each pair `(s, t)` of `pairs`, spot `s` going to spot `t`;
+/// whether every pair fits: `t` has the lives and corners of `s`, and
+/// neither is sent elsewhere or reached from elsewhere already.
+fn map_spots(
+    w: &Work,
+    count: &[u8; 256],
+    pairs: impl Iterator<Item = (u8, u8)>,
+    to: &mut [u8; 256],
+    from: &mut [u8; 256],
+) -> bool {
+    for (s, t) in pairs {
+        let (si, ti) = (s as usize, t as usize);
+        if w.lives[si] != w.lives[ti]
+            || count[si] != count[ti]
+            || (to[si] != u8::MAX && to[si] != t)
+            || (from[ti] != u8::MAX && from[ti] != s)
+        {
+            return false;
+        }
+        to[si] = t;
+        from[ti] = s;
+    }
+    true
 }
 
 /// Whether the map of spots `to` (unset: the spot stays) carries every
