@@ -680,8 +680,9 @@ struct Shaped {
 struct Arrange {
     shapes: Vec<u8>,
     bounds: Vec<Shaped>,
-    /// Per region (in `group` order), its range in `bounds`.
-    regions: Vec<(u32, u32)>,
+    /// Per region (in `group` order), its range in `bounds` and its
+    /// isolated spots (see [`Arrange::side`]).
+    regions: Vec<(u32, u32, u32)>,
     order: Vec<u16>,
     /// The writing: only a miss of the key cache keeps a copy of it.
     plain: Vec<u8>,
@@ -691,8 +692,15 @@ struct Arrange {
 
 impl Arrange {
     /// Shapes region `ri`'s boundaries, each from its least rotation, in
-    /// order of shape. (Choosing each region's lesser direction too, as
-    /// the key does, saved 1 to 2% of the keys made and cost more.)
+    /// order of shape; returns how many are isolated spots, which are left
+    /// out. (Choosing each region's lesser direction too, as the key does,
+    /// saved 1 to 2% of the keys made and cost more.)
+    ///
+    /// An isolated spot's boundary is `0`, the least shape of all: every
+    /// other shape byte sorts after `0`, and a spot of three lives is
+    /// alone on its boundary. So a region's isolated spots always come
+    /// first, all alike, and are only counted (about a third of the
+    /// boundaries of the lands a search makes are such spots).
     fn side(
         &mut self,
         ri: usize,
@@ -700,10 +708,15 @@ impl Arrange {
         lives: &[u8],
         count: &[u8; 256],
         reach: &Reach,
-    ) {
+    ) -> u32 {
         let from = self.bounds.len();
+        let mut zeros = 0;
         for (bi, b) in region.iter().enumerate() {
             let m = b.len();
+            if m == 1 && lives[b[0] as usize] == 3 {
+                zeros += 1;
+                continue;
+            }
             let at = self.shapes.len();
             self.shapes.extend(
                 b.iter()
@@ -730,24 +743,32 @@ impl Arrange {
         sort_small(bounds, |x, y| {
             x.len.cmp(&y.len).then_with(|| shape(x).cmp(shape(y)))
         });
+        zeros
     }
 
     fn shape(&self, b: &Shaped) -> &[u8] {
         &self.shapes[b.at as usize..b.at as usize + b.len as usize]
     }
 
+    /// Regions by their number of boundaries, then their boundaries'
+    /// shapes in order: the isolated spots first, so that of two regions
+    /// with as many boundaries the one with more isolated spots is the
+    /// lesser (its next `0` sorts before the other's next shape).
     fn region_order(&self, x: usize, y: usize) -> std::cmp::Ordering {
-        let (a0, a1) = self.regions[x];
-        let (b0, b1) = self.regions[y];
-        (a1 - a0).cmp(&(b1 - b0)).then_with(|| {
-            let xs = self.bounds[a0 as usize..a1 as usize]
-                .iter()
-                .map(|b| self.shape(b));
-            let ys = self.bounds[b0 as usize..b1 as usize]
-                .iter()
-                .map(|b| self.shape(b));
-            xs.cmp(ys)
-        })
+        let (a0, a1, za) = self.regions[x];
+        let (b0, b1, zb) = self.regions[y];
+        (a1 - a0 + za)
+            .cmp(&(b1 - b0 + zb))
+            .then(zb.cmp(&za))
+            .then_with(|| {
+                let xs = self.bounds[a0 as usize..a1 as usize]
+                    .iter()
+                    .map(|b| self.shape(b));
+                let ys = self.bounds[b0 as usize..b1 as usize]
+                    .iter()
+                    .map(|b| self.shape(b));
+                xs.cmp(ys)
+            })
     }
 
     fn write(&mut self, all: &[Vec<Vec<u8>>], group: &[u16], lives: &[u8], count: &[u8; 256]) {
@@ -761,8 +782,8 @@ impl Arrange {
         reach.read(all, group);
         for (ri, &g) in group.iter().enumerate() {
             let from = self.bounds.len() as u32;
-            self.side(ri, &all[g as usize], lives, count, &reach);
-            self.regions.push((from, self.bounds.len() as u32));
+            let zeros = self.side(ri, &all[g as usize], lives, count, &reach);
+            self.regions.push((from, self.bounds.len() as u32, zeros));
         }
         self.order.clear();
         self.order.extend(0..group.len() as u16);
@@ -776,9 +797,15 @@ impl Arrange {
             if k > 0 {
                 out.push(REGION);
             }
-            let (a, b) = self.regions[ri as usize];
+            let (a, b, zeros) = self.regions[ri as usize];
+            for z in 0..zeros {
+                if z > 0 {
+                    out.push(BOUNDARY);
+                }
+                out.push(b'0');
+            }
             for (j, sb) in self.bounds[a as usize..b as usize].iter().enumerate() {
-                if j > 0 {
+                if j > 0 || zeros > 0 {
                     out.push(BOUNDARY);
                 }
                 let bound = &all[group[sb.region as usize] as usize][sb.index as usize];
