@@ -150,10 +150,15 @@ fn fingerprint(key: &[u8], k: u32) -> u64 {
     h.finish()
 }
 
+/// The shard of a key's tables. The shard's maps hash the key with this
+/// same hash, and read their control bytes from its top seven bits: the
+/// shard is taken from bits no map uses (a map of fewer than 2^40
+/// places), or else every key of a shard would share six of those seven
+/// bits and most slots would look like a match.
 fn shard_of(key: &[u8]) -> usize {
     let mut h = Mix::default();
     key.hash(&mut h);
-    (h.finish() >> 58) as usize % SHARDS
+    (h.finish() >> 40) as usize % SHARDS
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
