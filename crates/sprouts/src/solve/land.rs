@@ -798,14 +798,9 @@ impl Arrange {
                 out.push(REGION);
             }
             let (a, b, zeros) = self.regions[ri as usize];
-            for z in 0..zeros {
-                if z > 0 {
-                    out.push(BOUNDARY);
-                }
-                out.push(b'0');
-            }
+            let wrote = write_isolated_spots(zeros as usize, &mut out);
             for (j, sb) in self.bounds[a as usize..b as usize].iter().enumerate() {
-                if j > 0 || zeros > 0 {
+                if j > 0 || wrote {
                     out.push(BOUNDARY);
                 }
                 let bound = &all[group[sb.region as usize] as usize][sb.index as usize];
@@ -831,6 +826,19 @@ impl Arrange {
         self.plain = out;
         self.reach = Some(reach);
     }
+}
+
+/// Writes `n` isolated spots' boundaries (`0.0.0`), which open a region's
+/// writing in a key and in the key cache's writing alike; returns whether
+/// any was written.
+fn write_isolated_spots(n: usize, out: &mut Vec<u8>) -> bool {
+    for z in 0..n {
+        if z > 0 {
+            out.push(BOUNDARY);
+        }
+        out.push(b'0');
+    }
+    n > 0
 }
 
 /// Sorts as `sort_unstable_by` does, with the same result: a short slice
@@ -1323,13 +1331,7 @@ impl Side {
     /// Writes the isolated spots' boundaries that open the region's
     /// writing; returns whether any was written.
     fn write_zeros(&self, key: &mut Vec<u8>) -> bool {
-        for z in 0..self.zeros {
-            if z > 0 {
-                key.push(BOUNDARY);
-            }
-            key.push(b'0');
-        }
-        self.zeros > 0
+        write_isolated_spots(self.zeros, key)
     }
 
     /// Whether the signature holds a name shared with another region.
